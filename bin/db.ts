@@ -1,0 +1,35 @@
+// `npm run db -- <graphile-migrate command>`: runs graphile-migrate (commit, uncommit, watch,
+// reset, status, …) against the embedded default or DATABASE_URL, with the connection strings it
+// needs set for it. Example: npm run db -- commit --message "p2000 messages"
+import { spawn } from "node:child_process";
+import path from "node:path";
+import { loadConfig } from "../lib/config.ts";
+import { connectDatabase } from "../lib/database.ts";
+import { ROOT_DIR } from "../lib/migrate.ts";
+
+const config = loadConfig();
+const database = await connectDatabase(config, (line) => {
+  if (/FATAL|PANIC/.test(line)) console.error(`[postgres] ${line}`);
+});
+
+function shadowUrl(): string | undefined {
+  if (config.shadowDatabaseUrl) return config.shadowDatabaseUrl;
+  if (!database.embedded) return undefined;
+  const url = new URL(database.ownerUrl);
+  url.pathname = `/${config.databaseName}_shadow`;
+  return url.toString();
+}
+
+const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: database.ownerUrl };
+if (database.rootUrl) env.ROOT_DATABASE_URL = database.rootUrl;
+const shadow = shadowUrl();
+if (shadow) env.SHADOW_DATABASE_URL = shadow;
+
+const child = spawn(path.join(ROOT_DIR, "node_modules", ".bin", "graphile-migrate"), process.argv.slice(2), {
+  cwd: ROOT_DIR,
+  env,
+  stdio: "inherit",
+});
+const code = await new Promise<number>((resolve) => child.on("exit", (status) => resolve(status ?? 1)));
+await database.close();
+process.exit(code);

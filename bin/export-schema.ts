@@ -1,0 +1,17 @@
+// `npm run schema:export`: writes schema.graphql from the live schema of the embedded default
+// (or DATABASE_URL), after applying committed migrations.
+import fs from "node:fs";
+import path from "node:path";
+import { loadConfig } from "../lib/config.ts";
+import { prepareDatabase } from "../lib/database.ts";
+import { ROOT_DIR } from "../lib/migrate.ts";
+import { printServiceSchema } from "../lib/print-schema.ts";
+
+const database = await prepareDatabase(loadConfig());
+try {
+  const file = path.join(ROOT_DIR, "schema.graphql");
+  fs.writeFileSync(file, await printServiceSchema(database.authUrl));
+  console.log(`Wrote ${path.relative(process.cwd(), file)}`);
+} finally {
+  await database.close();
+}

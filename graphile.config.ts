@@ -1,0 +1,58 @@
+// The PostGraphile preset: the Amber preset, trimmed so only the spec's operations appear (no
+// automatic CRUD, no Node interface, no allX connections), plus our naming, auth and error rules.
+import type pg from "pg";
+import { makePgService } from "postgraphile/adaptors/pg";
+import { PostGraphileAmberPreset } from "postgraphile/presets/amber";
+import { pgSettingsFor, recalledAuth, type Authenticate } from "./lib/auth-context.ts";
+import { maskError } from "./lib/errors.ts";
+import { InflectionPlugin } from "./plugins/inflection.ts";
+import { makeRequireApiTokenPlugin } from "./plugins/require-api-token.ts";
+
+export interface PresetOptions {
+  /** Pool of the authenticator login; every request switches to the visitor role. */
+  authPool: pg.Pool;
+  authenticate: Authenticate;
+  graphiql: boolean;
+  statementTimeout: string;
+}
+
+export function makePreset(options: PresetOptions): GraphileConfig.Preset {
+  return {
+    extends: [PostGraphileAmberPreset],
+    plugins: [InflectionPlugin, makeRequireApiTokenPlugin(options.authenticate)],
+    disablePlugins: [
+      "NodePlugin",
+      // A SQL parameter named `first` would otherwise collide with the connection argument.
+      "PgFirstLastBeforeAfterArgsPlugin",
+      "PgConditionArgumentPlugin",
+      "PgConnectionArgOrderByPlugin",
+      "MutationPayloadQueryPlugin",
+      "QueryQueryPlugin",
+    ],
+    schema: {
+      // Behaviours apply left to right: lists instead of connections, and no table is exposed
+      // as a root field or a CRUD mutation; every operation is an app_public function.
+      defaultBehavior:
+        "-connection +list -query:resource:list -query:resource:connection -query:resource:single " +
+        "-resource:insert -resource:update -resource:delete",
+      pgForbidSetofFunctionsToReturnNull: true,
+    },
+    pgServices: [makePgService({ pool: options.authPool, schemas: ["app_public"] })],
+    grafserv: {
+      graphqlPath: "/graphql",
+      graphiql: options.graphiql,
+      graphiqlPath: "/graphiql",
+      graphiqlOnGraphQLGET: false,
+      watch: false,
+      maxRequestLength: 100_000,
+      maskError,
+    },
+    grafast: {
+      explain: false,
+      context(requestContext) {
+        const auth = recalledAuth(requestContext.node?.req);
+        return { pgSettings: pgSettingsFor(auth, options.statementTimeout) };
+      },
+    },
+  };
+}

@@ -1,0 +1,62 @@
+// Every setting of the service, read once from the environment. The README's configuration table
+// lists the same variables; keep the two in step.
+import path from "node:path";
+
+export interface Config {
+  /** Owner connection (migrations, worker, CLIs); unset = the embedded PostgreSQL under dataDir. */
+  databaseUrl: string | undefined;
+  /** Login of the GraphQL server (the authenticator role); unset = databaseUrl. */
+  authDatabaseUrl: string | undefined;
+  /** Superuser connection used to create the roles and the database when they are missing. */
+  rootDatabaseUrl: string | undefined;
+  /** Shadow database for `npm run db -- commit` (graphile-migrate). */
+  shadowDatabaseUrl: string | undefined;
+  dataDir: string;
+  embeddedPgPort: number;
+  databaseName: string;
+  host: string;
+  port: number;
+  graphiql: boolean;
+  statementTimeout: string;
+  workerConcurrency: number;
+}
+
+function integer(name: string, fallback: number, min: number, max: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new Error(`${name} must be a whole number from ${min} to ${max} (got "${raw}").`);
+  }
+  return value;
+}
+
+function flag(name: string, fallback: boolean): boolean {
+  const raw = process.env[name];
+  if (raw === undefined || raw === "") return fallback;
+  if (/^(1|true|yes|on)$/i.test(raw)) return true;
+  if (/^(0|false|no|off)$/i.test(raw)) return false;
+  throw new Error(`${name} must be true or false (got "${raw}").`);
+}
+
+function text(name: string): string | undefined {
+  const raw = process.env[name];
+  return raw === undefined || raw === "" ? undefined : raw;
+}
+
+export function loadConfig(): Config {
+  return {
+    databaseUrl: text("DATABASE_URL"),
+    authDatabaseUrl: text("AUTH_DATABASE_URL"),
+    rootDatabaseUrl: text("ROOT_DATABASE_URL"),
+    shadowDatabaseUrl: text("SHADOW_DATABASE_URL"),
+    dataDir: path.resolve(text("DATA_DIR") ?? ".data"),
+    embeddedPgPort: integer("EMBEDDED_PG_PORT", 54329, 1, 65535),
+    databaseName: text("DATABASE_NAME") ?? "incidents",
+    host: text("HOST") ?? "127.0.0.1",
+    port: integer("PORT", 5678, 0, 65535),
+    graphiql: flag("GRAPHIQL", true),
+    statementTimeout: text("STATEMENT_TIMEOUT") ?? "15s",
+    workerConcurrency: integer("WORKER_CONCURRENCY", 2, 1, 64),
+  };
+}

@@ -1,0 +1,123 @@
+// Where the data lives: the embedded PostgreSQL under DATA_DIR, or the server of DATABASE_URL.
+// connectDatabase() boots or connects and creates roles and database when a superuser URL is
+// known; prepareDatabase() also migrates and makes sure the operator environment exists, and is
+// the path the server and the token CLI take.
+import path from "node:path";
+import pg from "pg";
+import type { Config } from "./config.ts";
+import { ensureRolesAndDatabase, ROLES } from "./database-bootstrap.ts";
+import { startEmbeddedPostgres } from "./embedded-postgres.ts";
+import { runMigrations } from "./migrate.ts";
+import { loadOrCreateSecrets } from "./secrets.ts";
+
+export const EMBEDDED_OWNER = "app_owner";
+
+export interface DatabaseConnection {
+  /** Owner login: migrations, worker, CLIs. */
+  ownerUrl: string;
+  /** Authenticator login: the GraphQL server, which switches to the visitor role per request. */
+  authUrl: string;
+  /** Superuser URL (maintenance database), when known. */
+  rootUrl: string | undefined;
+  /** Read-only analyst login, when its password is known (the embedded default). */
+  analystUrl: string | undefined;
+  embedded: boolean;
+  /** Stops the embedded cluster if this process started it. */
+  close(): Promise<void>;
+}
+
+export interface Database extends DatabaseConnection {
+  /** True when this call created the operator environment (the installation's first start). */
+  firstStart: boolean;
+  operatorEnvironmentUuid: string;
+}
+
+function urlFor(base: string, user: string, password: string, database: string): string {
+  const url = new URL(base);
+  url.username = encodeURIComponent(user);
+  url.password = encodeURIComponent(password);
+  url.pathname = "/" + encodeURIComponent(database);
+  return url.toString();
+}
+
+function passwordOf(url: string | undefined): string | null {
+  return url ? decodeURIComponent(new URL(url).password) || null : null;
+}
+
+async function connectEmbedded(config: Config, log: (line: string) => void): Promise<DatabaseConnection> {
+  const secrets = loadOrCreateSecrets(config.dataDir);
+  const cluster = await startEmbeddedPostgres({
+    clusterDir: path.join(config.dataDir, "postgres"),
+    port: config.embeddedPgPort,
+    superuserPassword: secrets.superuserPassword,
+    log,
+  });
+  await ensureRolesAndDatabase({
+    rootUrl: cluster.rootUrl,
+    databaseName: config.databaseName,
+    ownerRole: EMBEDDED_OWNER,
+    passwords: {
+      owner: secrets.ownerPassword,
+      authenticator: secrets.authenticatorPassword,
+      analyst: secrets.analystPassword,
+    },
+  });
+  const db = (user: string, password: string) => urlFor(cluster.rootUrl, user, password, config.databaseName);
+  return {
+    ownerUrl: db(EMBEDDED_OWNER, secrets.ownerPassword),
+    authUrl: db(ROLES.authenticator, secrets.authenticatorPassword),
+    rootUrl: cluster.rootUrl,
+    analystUrl: db(ROLES.analyst, secrets.analystPassword),
+    embedded: true,
+    close: cluster.stop,
+  };
+}
+
+async function connectExternal(config: Config, databaseUrl: string): Promise<DatabaseConnection> {
+  if (config.rootDatabaseUrl) {
+    const owner = new URL(databaseUrl);
+    await ensureRolesAndDatabase({
+      rootUrl: config.rootDatabaseUrl,
+      databaseName: decodeURIComponent(owner.pathname.slice(1)),
+      ownerRole: decodeURIComponent(owner.username),
+      // Passwords come from the URLs that log in with them; the analyst's is the DBA's to set.
+      passwords: {
+        owner: passwordOf(databaseUrl),
+        authenticator: passwordOf(config.authDatabaseUrl),
+        analyst: null,
+      },
+    });
+  }
+  return {
+    ownerUrl: databaseUrl,
+    authUrl: config.authDatabaseUrl ?? databaseUrl,
+    rootUrl: config.rootDatabaseUrl,
+    analystUrl: undefined,
+    embedded: false,
+    close: async () => {},
+  };
+}
+
+export function connectDatabase(config: Config, log: (line: string) => void = () => {}): Promise<DatabaseConnection> {
+  return config.databaseUrl ? connectExternal(config, config.databaseUrl) : connectEmbedded(config, log);
+}
+
+export async function prepareDatabase(config: Config, log: (line: string) => void = () => {}): Promise<Database> {
+  const connection = await connectDatabase(config, log);
+  try {
+    await runMigrations(connection.ownerUrl, connection.rootUrl);
+    const client = new pg.Client({ connectionString: connection.ownerUrl });
+    await client.connect();
+    try {
+      const { rows: [operator] } = await client.query(
+        "select environment_uuid, created from app_private.ensure_operator_environment()",
+      );
+      return { ...connection, firstStart: operator.created, operatorEnvironmentUuid: operator.environment_uuid };
+    } finally {
+      await client.end();
+    }
+  } catch (error) {
+    await connection.close();
+    throw error;
+  }
+}

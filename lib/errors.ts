@@ -1,0 +1,66 @@
+// What a client sees when something goes wrong. Our own errors (SQLSTATEs of class "X" raised in
+// SQL, or SafeErrors thrown in plugins) reach the client with a stable extensions.code. Anything
+// else - a bug, a SQL error, a lost connection - is replaced by "Internal error" and a log id, and
+// logged with its stack, so no SQL, table name or stack trace ever leaves the server.
+import { randomBytes } from "node:crypto";
+import { GraphQLError } from "graphql";
+import { isSafeError, SafeError } from "grafast";
+
+/** SQLSTATE raised by our SQL functions → extensions.code. Keep in step with migrations' header. */
+export const SQLSTATE_CODES: Record<string, string> = {
+  XINPT: "BAD_USER_INPUT",
+  XNOTF: "NOT_FOUND",
+  XAUTH: "UNAUTHENTICATED",
+  XFORB: "FORBIDDEN",
+  XCONF: "CONFLICT",
+  XRATE: "RATE_LIMITED",
+};
+
+/** PostgreSQL's own errors that mean something to a client, with our own wording. */
+const POSTGRES_ERRORS: Record<string, { code: string; message: string }> = {
+  "57014": { code: "TIMEOUT", message: "The query took too long and was cancelled; narrow it down." },
+  "42501": { code: "FORBIDDEN", message: "You are not allowed to do this." },
+};
+
+export function userError(message: string, code: string, extra: Record<string, unknown> = {}): SafeError {
+  return new SafeError(message, { code, ...extra });
+}
+
+function sqlState(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === "string" && /^[0-9A-Z]{5}$/.test(code) ? code : undefined;
+}
+
+function copy(error: GraphQLError, message: string, extensions: Record<string, unknown>): GraphQLError {
+  return new GraphQLError(message, {
+    nodes: error.nodes,
+    source: error.source,
+    positions: error.positions,
+    path: error.path,
+    originalError: error.originalError,
+    extensions,
+  });
+}
+
+export function maskError(error: GraphQLError): GraphQLError {
+  const original = error.originalError;
+  if (!original || original instanceof GraphQLError) {
+    // GraphQL's own errors: syntax, validation, variable coercion.
+    return error.extensions?.code
+      ? error
+      : copy(error, error.message, { ...error.extensions, code: "GRAPHQL_VALIDATION_FAILED" });
+  }
+  if (isSafeError(original)) {
+    return copy(error, original.message, { code: "BAD_USER_INPUT", ...original.extensions });
+  }
+  const state = sqlState(original);
+  if (state && SQLSTATE_CODES[state]) {
+    return copy(error, original.message, { code: SQLSTATE_CODES[state] });
+  }
+  if (state && POSTGRES_ERRORS[state]) {
+    return copy(error, POSTGRES_ERRORS[state].message, { code: POSTGRES_ERRORS[state].code });
+  }
+  const logId = randomBytes(6).toString("hex");
+  console.error(`[error ${logId}] ${error.path ? `at ${error.path.join(".")}: ` : ""}`, original);
+  return copy(error, `Internal error (log id ${logId}).`, { code: "INTERNAL_SERVER_ERROR", logId });
+}

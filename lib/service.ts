@@ -1,0 +1,82 @@
+// The running service: HTTP (express + grafserv: /graphql and the Ruru IDE at /graphiql) and the
+// worker, on a prepared database. server.ts and the API tests start it the same way.
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import express from "express";
+import pg from "pg";
+import { postgraphile } from "postgraphile";
+import { grafserv } from "postgraphile/grafserv/express/v4";
+import { makePreset } from "../graphile.config.ts";
+import { makeAuthenticate } from "./auth-context.ts";
+import type { Config } from "./config.ts";
+import type { Database } from "./database.ts";
+import { startWorker } from "./worker.ts";
+
+export interface Service {
+  url: string;
+  graphqlUrl: string;
+  graphiqlUrl: string | undefined;
+  ownerPool: pg.Pool;
+  /** Stops accepting requests, lets running requests and jobs finish, then closes the pools. */
+  stop(): Promise<void>;
+}
+
+function listen(server: Server, port: number, host: string): Promise<AddressInfo> {
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      server.off("error", reject);
+      resolve(server.address() as AddressInfo);
+    });
+  });
+}
+
+export async function startService(config: Config, database: Database): Promise<Service> {
+  const ownerPool = new pg.Pool({ connectionString: database.ownerUrl, max: 5 });
+  const authPool = new pg.Pool({ connectionString: database.authUrl, max: 10 });
+  // A client losing its connection (database restart) must not crash the process.
+  for (const pool of [ownerPool, authPool]) {
+    const report = (error: Error) => console.error("Database connection:", error.message);
+    pool.on("error", report);
+    pool.on("connect", (client) => client.on("error", report));
+  }
+
+  const worker = await startWorker(ownerPool, config.workerConcurrency);
+  const pgl = postgraphile(
+    makePreset({
+      authPool,
+      authenticate: makeAuthenticate(authPool),
+      graphiql: config.graphiql,
+      statementTimeout: config.statementTimeout,
+    }),
+  );
+  const app = express();
+  app.disable("x-powered-by");
+  app.get("/", (_req, res) => res.redirect(config.graphiql ? "/graphiql" : "/graphql"));
+  const server = createServer(app);
+  const serv = pgl.createServ(grafserv);
+  await serv.addTo(app, server);
+  await serv.ready();
+  const address = await listen(server, config.port, config.host);
+
+  const host = ["0.0.0.0", "::", "127.0.0.1", "::1"].includes(config.host) ? "localhost" : config.host;
+  const url = `http://${host}:${address.port}`;
+  let stopping: Promise<void> | undefined;
+  return {
+    url,
+    graphqlUrl: `${url}/graphql`,
+    graphiqlUrl: config.graphiql ? `${url}/graphiql` : undefined,
+    ownerPool,
+    stop() {
+      stopping ??= (async () => {
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeIdleConnections();
+        await closed;
+        await worker.stop();
+        await pgl.release();
+        await Promise.all([ownerPool.end(), authPool.end()]);
+      })();
+      return stopping;
+    },
+  };
+}

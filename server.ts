@@ -1,0 +1,72 @@
+// Entry point of `npm start`: database → migrations → worker + HTTP, and a clean stop on
+// SIGINT/SIGTERM. The steps live in lib/; this file only orders them and talks to the operator.
+import { allScopes, createApiToken } from "./lib/api-tokens.ts";
+import { loadConfig } from "./lib/config.ts";
+import { prepareDatabase, type Database } from "./lib/database.ts";
+import { startService } from "./lib/service.ts";
+
+function redact(url: string): string {
+  const parsed = new URL(url);
+  if (parsed.password) parsed.password = "***";
+  return parsed.toString();
+}
+
+async function main() {
+  const config = loadConfig();
+  const started = Date.now();
+  console.log(config.databaseUrl
+    ? `Using the database at ${redact(config.databaseUrl)}`
+    : `Starting the embedded PostgreSQL (data in ${config.dataDir})`);
+  const database: Database = await prepareDatabase(config, (line) => {
+    if (/FATAL|PANIC/.test(line)) console.error(`[postgres] ${line}`);
+  });
+
+  let service;
+  try {
+    service = await startService(config, database);
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+
+  let shuttingDown = false;
+  const shutdown = async (signal: string) => {
+    if (shuttingDown) return;
+    shuttingDown = true;
+    console.log(`${signal} received: finishing requests and jobs, then stopping.`);
+    try {
+      await service.stop();
+      await database.close();
+      process.exit(0);
+    } catch (error) {
+      console.error("Shutdown failed:", error);
+      process.exit(1);
+    }
+  };
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+
+  console.log(`\nGraphQL endpoint: POST ${service.graphqlUrl}`);
+  if (service.graphiqlUrl) console.log(`GraphiQL IDE:     ${service.graphiqlUrl}`);
+  console.log(database.analystUrl
+    ? `Database (read-only analyst): psql "${database.analystUrl}"`
+    : `Database: psql "$DATABASE_URL" (owner); analysts log in as app_analyst`);
+
+  if (database.firstStart) {
+    const { plainToken } = await createApiToken(service.ownerPool, {
+      environmentUuid: database.operatorEnvironmentUuid,
+      name: "development",
+      scopes: await allScopes(service.ownerPool),
+    });
+    console.log("\nFirst start: a development API token with every scope (shown only this once):");
+    console.log(`  ${plainToken}`);
+    console.log(`Try: curl -s ${service.graphqlUrl} -H 'Content-Type: application/json' \\`);
+    console.log(`       -H 'Authorization: Bearer ${plainToken}' -d '{"query":"{ p2000Regions { number name } }"}'`);
+  }
+  console.log(`\nReady in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
+}
+
+main().catch((error) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

@@ -1,0 +1,55 @@
+// One embedded PostgreSQL for the whole run, in a temporary directory, with a migrated template
+// database that every test file clones (test/helpers/database.ts).
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { prepareDatabase, EMBEDDED_OWNER } from "../lib/database.ts";
+import { startEmbeddedPostgres } from "../lib/embedded-postgres.ts";
+import { loadConfig } from "../lib/config.ts";
+import { loadOrCreateSecrets } from "../lib/secrets.ts";
+import { ensureRolesAndDatabase } from "../lib/database-bootstrap.ts";
+
+export const TEMPLATE_DATABASE = "incidents_template";
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer().listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+    server.once("error", reject);
+  });
+}
+
+export default async function globalSetup(): Promise<void> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "incidents-test-"));
+  fs.chmodSync(dir, 0o755);
+  const secrets = loadOrCreateSecrets(dir);
+  const cluster = await startEmbeddedPostgres({
+    clusterDir: path.join(dir, "postgres"),
+    port: await freePort(),
+    superuserPassword: secrets.superuserPassword,
+    // Durability is pointless for a throw-away cluster and costs most of the test time.
+    settings: { fsync: "off", synchronous_commit: "off", full_page_writes: "off" },
+  });
+  const ownerUrl = new URL(cluster.rootUrl);
+  ownerUrl.username = EMBEDDED_OWNER;
+  ownerUrl.password = secrets.ownerPassword;
+  ownerUrl.pathname = `/${TEMPLATE_DATABASE}`;
+  await ensureRolesAndDatabase({
+    rootUrl: cluster.rootUrl,
+    databaseName: TEMPLATE_DATABASE,
+    ownerRole: EMBEDDED_OWNER,
+    passwords: { owner: secrets.ownerPassword, authenticator: secrets.authenticatorPassword, analyst: secrets.analystPassword },
+  });
+  await prepareDatabase({ ...loadConfig(), databaseUrl: ownerUrl.toString() });
+
+  // Test workers inherit the environment; global-teardown reads the same values.
+  process.env.TEST_PG_DIR = dir;
+  process.env.TEST_ROOT_URL = cluster.rootUrl;
+  (globalThis as { __stopTestCluster?: () => Promise<void> }).__stopTestCluster = async () => {
+    await cluster.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  };
+}

@@ -1,0 +1,62 @@
+// Each test file gets its own database, cloned from the migrated template of global-setup.ts.
+import { randomBytes } from "node:crypto";
+import path from "node:path";
+import pg from "pg";
+import { EMBEDDED_OWNER, type Database } from "../../lib/database.ts";
+import { ROLES } from "../../lib/database-bootstrap.ts";
+import { loadOrCreateSecrets } from "../../lib/secrets.ts";
+
+const TEMPLATE_DATABASE = "incidents_template";
+
+export interface TestDatabase extends Database {
+  name: string;
+  /** Runs SQL as the owner (no RLS for owned tables). */
+  asOwner<T extends pg.QueryResultRow = any>(sql: string, params?: unknown[]): Promise<pg.QueryResult<T>>;
+  drop(): Promise<void>;
+}
+
+function urlFor(rootUrl: string, user: string, password: string, database: string): string {
+  const url = new URL(rootUrl);
+  url.username = user;
+  url.password = password;
+  url.pathname = `/${database}`;
+  return url.toString();
+}
+
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const rootUrl = process.env.TEST_ROOT_URL!;
+  const secrets = loadOrCreateSecrets(path.resolve(process.env.TEST_PG_DIR!));
+  const name = `test_${randomBytes(6).toString("hex")}`;
+  const root = new pg.Client({ connectionString: rootUrl });
+  await root.connect();
+  try {
+    // A template can be cloned by one CREATE DATABASE at a time.
+    await root.query("select pg_advisory_lock(hashtext('clone_template'))");
+    await root.query(`create database ${name} template ${TEMPLATE_DATABASE} owner ${EMBEDDED_OWNER}`);
+    await root.query("select pg_advisory_unlock(hashtext('clone_template'))");
+  } finally {
+    await root.end();
+  }
+  const ownerUrl = urlFor(rootUrl, EMBEDDED_OWNER, secrets.ownerPassword, name);
+  const owner = new pg.Pool({ connectionString: ownerUrl, max: 2 });
+  const { rows: [installation] } = await owner.query("select operator_environment_uuid from app_private.installation");
+  return {
+    name,
+    ownerUrl,
+    authUrl: urlFor(rootUrl, ROLES.authenticator, secrets.authenticatorPassword, name),
+    analystUrl: urlFor(rootUrl, ROLES.analyst, secrets.analystPassword, name),
+    rootUrl,
+    embedded: false,
+    firstStart: false,
+    operatorEnvironmentUuid: installation.operator_environment_uuid,
+    close: async () => {},
+    asOwner: (sql, params) => owner.query(sql, params),
+    async drop() {
+      await owner.end();
+      const client = new pg.Client({ connectionString: rootUrl });
+      await client.connect();
+      await client.query(`drop database if exists ${name} with (force)`);
+      await client.end();
+    },
+  };
+}

@@ -1,0 +1,44 @@
+// The real service (HTTP + worker) on a test database, on a free port, and a small client that
+// speaks GraphQL to it over real HTTP.
+import { createApiToken } from "../../lib/api-tokens.ts";
+import { loadConfig } from "../../lib/config.ts";
+import { startService, type Service } from "../../lib/service.ts";
+import type { TestDatabase } from "./database.ts";
+
+export interface GraphQLResponse {
+  status: number;
+  body: { data?: any; errors?: Array<{ message: string; extensions?: Record<string, unknown> }> };
+}
+
+export interface TestService extends Service {
+  graphql(query: string, options?: { variables?: Record<string, unknown>; token?: string; authorization?: string }): Promise<GraphQLResponse>;
+  /** A new API token of the operator environment, plain secret. */
+  newToken(options?: { scopes?: string[]; validDays?: number; name?: string }): Promise<{ uuid: string; secret: string }>;
+}
+
+export async function startTestService(database: TestDatabase): Promise<TestService> {
+  const service = await startService({ ...loadConfig(), port: 0, host: "127.0.0.1", graphiql: true }, database);
+  return {
+    ...service,
+    async graphql(query, options = {}) {
+      const headers: Record<string, string> = { "content-type": "application/json", accept: "application/json" };
+      const authorization = options.authorization ?? (options.token ? `Bearer ${options.token}` : undefined);
+      if (authorization) headers.authorization = authorization;
+      const response = await fetch(service.graphqlUrl, {
+        method: "POST",
+        headers,
+        body: JSON.stringify({ query, variables: options.variables }),
+      });
+      return { status: response.status, body: (await response.json()) as GraphQLResponse["body"] };
+    },
+    async newToken(options = {}) {
+      const { token, plainToken } = await createApiToken(service.ownerPool, {
+        environmentUuid: database.operatorEnvironmentUuid,
+        name: options.name ?? "test",
+        scopes: options.scopes ?? [],
+        validDays: options.validDays,
+      });
+      return { uuid: token.uuid, secret: plainToken };
+    },
+  };
+}
