@@ -5,6 +5,7 @@ import { makePgService } from "postgraphile/adaptors/pg";
 import { PostGraphileAmberPreset } from "postgraphile/presets/amber";
 import { pgSettingsFor, recalledAuth, type Authenticate } from "./lib/auth-context.ts";
 import { maskError } from "./lib/errors.ts";
+import { GraphQLErrorCodesPlugin } from "./plugins/graphql-error-codes.ts";
 import { InflectionPlugin } from "./plugins/inflection.ts";
 import { makeRequireApiTokenPlugin } from "./plugins/require-api-token.ts";
 
@@ -19,7 +20,7 @@ export interface PresetOptions {
 export function makePreset(options: PresetOptions): GraphileConfig.Preset {
   return {
     extends: [PostGraphileAmberPreset],
-    plugins: [InflectionPlugin, makeRequireApiTokenPlugin(options.authenticate)],
+    plugins: [InflectionPlugin, GraphQLErrorCodesPlugin, makeRequireApiTokenPlugin(options.authenticate)],
     disablePlugins: [
       "NodePlugin",
       // A SQL parameter named `first` would otherwise collide with the connection argument.

@@ -42,13 +42,15 @@ function copy(error: GraphQLError, message: string, extensions: Record<string, u
   });
 }
 
+/** The code of one of GraphQL's own errors (syntax, validation, variable coercion). */
+export function graphQLErrorCode(message: string): string {
+  return message.startsWith("Syntax Error") ? "GRAPHQL_PARSE_FAILED" : "GRAPHQL_VALIDATION_FAILED";
+}
+
 export function maskError(error: GraphQLError): GraphQLError {
   const original = error.originalError;
   if (!original || original instanceof GraphQLError) {
-    // GraphQL's own errors: syntax, validation, variable coercion.
-    return error.extensions?.code
-      ? error
-      : copy(error, error.message, { ...error.extensions, code: "GRAPHQL_VALIDATION_FAILED" });
+    return error.extensions?.code ? error : copy(error, error.message, { ...error.extensions, code: graphQLErrorCode(error.message) });
   }
   if (isSafeError(original)) {
     return copy(error, original.message, { code: "BAD_USER_INPUT", ...original.extensions });

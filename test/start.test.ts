@@ -1,0 +1,92 @@
+// The README's first command, as a new user runs it: `npm start` on a fresh DATA_DIR answers,
+// prints a working development token once, stops cleanly on SIGTERM, and keeps its data.
+import { afterAll, expect, test } from "@jest/globals";
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { ROOT_DIR } from "../lib/migrate.ts";
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "incidents-start-"));
+fs.chmodSync(dataDir, 0o755);
+const running = new Set<ChildProcess>();
+
+afterAll(() => {
+  for (const child of running) child.kill("SIGKILL");
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = net.createServer().listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+interface Started { child: ChildProcess; output: () => string; exited: Promise<number | null> }
+
+async function npmStart(env: Record<string, string>): Promise<Started> {
+  const child = spawn("npm", ["start"], {
+    cwd: ROOT_DIR,
+    env: { ...process.env, ...env, NODE_OPTIONS: "", DATABASE_URL: "" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  running.add(child);
+  let output = "";
+  child.stdout!.on("data", (chunk) => (output += chunk));
+  child.stderr!.on("data", (chunk) => (output += chunk));
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => {
+    running.delete(child);
+    resolve(code);
+  }));
+  const deadline = Date.now() + 60_000;
+  while (!/Ready in/.test(output)) {
+    if (child.exitCode !== null) throw new Error(`npm start exited early:\n${output}`);
+    if (Date.now() > deadline) throw new Error(`npm start did not get ready in 60 s:\n${output}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return { child, output: () => output, exited };
+}
+
+async function regions(port: number, token?: string) {
+  const response = await fetch(`http://127.0.0.1:${port}/graphql`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify({ query: "{ p2000Regions { name } }" }),
+  });
+  return { status: response.status, body: (await response.json()) as any };
+}
+
+test("npm start serves, stops on SIGTERM with exit 0, and restarts with its data", async () => {
+  const env = { DATA_DIR: dataDir, PORT: String(await freePort()), EMBEDDED_PG_PORT: String(await freePort()) };
+  const port = Number(env.PORT);
+
+  const first = await npmStart(env);
+  expect(first.output()).toContain(`POST http://localhost:${port}/graphql`);
+  expect(first.output()).toContain(`http://localhost:${port}/graphiql`);
+  expect(first.output()).toMatch(/psql "postgres:\/\/app_analyst:/);
+  const token = /First start: .*\n\s+(nlis_\w+)/.exec(first.output())?.[1];
+  expect(token).toBeDefined();
+
+  const withToken = await regions(port, token);
+  expect(withToken.status).toBe(200);
+  expect(withToken.body.data.p2000Regions).toHaveLength(25);
+  expect((await regions(port)).status).toBe(401);
+
+  first.child.kill("SIGTERM");
+  expect(await first.exited).toBe(0);
+  expect(first.output()).toContain("SIGTERM received");
+
+  const second = await npmStart(env);
+  expect(second.output()).not.toContain("First start");
+  expect(second.output()).not.toMatch(/nlis_\w{46}/);
+  const again = await regions(port, token);
+  expect(again.status).toBe(200);
+  expect(again.body.data.p2000Regions).toHaveLength(25);
+
+  second.child.kill("SIGINT");
+  expect(await second.exited).toBe(0);
+}, 180_000);
