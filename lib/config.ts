@@ -19,6 +19,19 @@ export interface Config {
   graphiql: boolean;
   statementTimeout: string;
   workerConcurrency: number;
+  /** Least severe log level printed by the worker: error, warning, info or debug. */
+  logLevel: LogLevel;
+}
+
+export const LOG_LEVELS = ["error", "warning", "info", "debug"] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+function logLevel(): LogLevel {
+  const raw = text("LOG_LEVEL") ?? "info";
+  if (!(LOG_LEVELS as readonly string[]).includes(raw)) {
+    throw new Error(`LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")} (got "${raw}").`);
+  }
+  return raw as LogLevel;
 }
 
 function integer(name: string, fallback: number, min: number, max: number): number {
@@ -58,5 +71,6 @@ export function loadConfig(): Config {
     graphiql: flag("GRAPHIQL", true),
     statementTimeout: text("STATEMENT_TIMEOUT") ?? "15s",
     workerConcurrency: integer("WORKER_CONCURRENCY", 2, 1, 64),
+    logLevel: logLevel(),
   };
 }

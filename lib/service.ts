@@ -41,7 +41,7 @@ export async function startService(config: Config, database: Database): Promise<
     pool.on("connect", (client) => client.on("error", report));
   }
 
-  const worker = await startWorker(ownerPool, config.workerConcurrency);
+  const worker = await startWorker(ownerPool, config.workerConcurrency, config.logLevel);
   const pgl = postgraphile(
     makePreset({
       authPool,

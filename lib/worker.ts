@@ -1,15 +1,27 @@
 // graphile-worker in the server's process, on the owner pool. Signals are the server's business:
 // it stops the worker itself, after the HTTP server has stopped accepting requests.
 import type pg from "pg";
-import { run, type Runner } from "graphile-worker";
+import { consoleLogFactory, Logger, run, type Runner } from "graphile-worker";
+import { LOG_LEVELS, type LogLevel } from "./config.ts";
 import { crontab, taskList } from "../tasks/index.ts";
 
-export async function startWorker(ownerPool: pg.Pool, concurrency: number): Promise<Runner> {
+function workerLogger(least: LogLevel): Logger {
+  const threshold = LOG_LEVELS.indexOf(least);
+  return new Logger((scope) => {
+    const print = consoleLogFactory(scope);
+    return (level, message, meta) => {
+      if (LOG_LEVELS.indexOf(level as LogLevel) <= threshold) print(level, message, meta);
+    };
+  });
+}
+
+export async function startWorker(ownerPool: pg.Pool, concurrency: number, logLevel: LogLevel): Promise<Runner> {
   return run({
     pgPool: ownerPool,
     taskList,
     crontab,
     concurrency,
+    logger: workerLogger(logLevel),
     noHandleSignals: true,
     // Jobs still running this long after a stop request are released for another worker.
     gracefulShutdownAbortTimeout: 30_000,

@@ -17,7 +17,7 @@ export interface TestService extends Service {
 }
 
 export async function startTestService(database: TestDatabase): Promise<TestService> {
-  const service = await startService({ ...loadConfig(), port: 0, host: "127.0.0.1", graphiql: true }, database);
+  const service = await startService({ ...loadConfig(), port: 0, host: "127.0.0.1", graphiql: true, logLevel: "warning" }, database);
   return {
     ...service,
     async graphql(query, options = {}) {

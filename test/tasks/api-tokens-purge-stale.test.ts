@@ -1,6 +1,6 @@
 // The nightly clean-up through graphile-worker itself: queued as a job, run by the worker.
 import { afterAll, beforeAll, expect, test } from "@jest/globals";
-import { quickAddJob, runOnce } from "graphile-worker";
+import { Logger, quickAddJob, runOnce } from "graphile-worker";
 import { taskList } from "../../tasks/index.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/database.ts";
 
@@ -25,7 +25,7 @@ test("api_tokens__purge_stale deletes tokens dead for over 90 days and keeps the
   await db.asOwner(`update app_public.api_tokens set revoked_at = now() - interval '10 days' where name = 'revoked lately'`);
 
   await quickAddJob({ connectionString: db.ownerUrl }, "api_tokens__purge_stale", {});
-  await runOnce({ connectionString: db.ownerUrl, taskList });
+  await runOnce({ connectionString: db.ownerUrl, taskList, logger: new Logger(() => () => {}) });
 
   const { rows } = await db.asOwner("select name from app_public.api_tokens order by name");
   expect(rows.map((row) => row.name)).toEqual(["alive", "revoked lately"]);
