@@ -1,28 +1,22 @@
 // schema.graphql and sql/schema.sql are reviewed artifacts: both must match what the code builds.
-import { afterAll, beforeAll, expect, test } from "@jest/globals";
+import { expect, test } from "@jest/globals";
 import fs from "node:fs";
 import path from "node:path";
 import pg from "pg";
 import { ROOT_DIR } from "../lib/migrate.ts";
 import { printServiceSchema } from "../lib/print-schema.ts";
 import { dumpSchema } from "../lib/schema-dump.ts";
-import { createTestDatabase, type TestDatabase } from "./helpers/database.ts";
+import { useTestDatabase } from "./helpers/database.ts";
 
-let db: TestDatabase;
-beforeAll(async () => {
-  db = await createTestDatabase();
-});
-afterAll(async () => {
-  await db?.drop();
-});
+const ctx = useTestDatabase();
 
 test("schema.graphql is the live GraphQL schema (run `npm run schema:export` after changing it)", async () => {
   const committed = fs.readFileSync(path.join(ROOT_DIR, "schema.graphql"), "utf8");
-  expect(await printServiceSchema(db.authUrl)).toBe(committed);
+  expect(await printServiceSchema(ctx.db.authUrl)).toBe(committed);
 });
 
 test("sql/schema.sql is the dump of the committed migrations (run `npm run db -- commit`)", async () => {
-  const client = new pg.Client({ connectionString: db.ownerUrl });
+  const client = new pg.Client({ connectionString: ctx.db.ownerUrl });
   await client.connect();
   try {
     const committed = fs.readFileSync(path.join(ROOT_DIR, "sql", "schema.sql"), "utf8");

@@ -1,21 +1,11 @@
 // Spec 5.3 and 7: public reads need a valid API token; without one, HTTP 401 and a JSON GraphQL error.
-import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import { describe, expect, test } from "@jest/globals";
 import { generateApiTokenSecret } from "../../lib/api-tokens.ts";
-import { createTestDatabase, type TestDatabase } from "../helpers/database.ts";
-import { startTestService, type TestService } from "../helpers/service.ts";
+import { useTestService } from "../helpers/service.ts";
 
-let db: TestDatabase;
-let service: TestService;
+const ctx = useTestService();
+
 const REGIONS = "{ p2000Regions { number } }";
-
-beforeAll(async () => {
-  db = await createTestDatabase();
-  service = await startTestService(db);
-});
-afterAll(async () => {
-  await service?.stop();
-  await db?.drop();
-});
 
 function expectUnauthenticated(response: { status: number; body: any }, message: RegExp) {
   expect(response.status).toBe(401);
@@ -27,72 +17,72 @@ function expectUnauthenticated(response: { status: number; body: any }, message:
 
 describe("public read operations", () => {
   test("answer with data for a valid API token", async () => {
-    const { secret } = await service.newToken();
-    const response = await service.graphql(REGIONS, { token: secret });
+    const { secret } = await ctx.service.newToken();
+    const response = await ctx.service.graphql(REGIONS, { token: secret });
     expect(response.status).toBe(200);
     expect(response.body.errors).toBeUndefined();
     expect(response.body.data.p2000Regions).toHaveLength(25);
   });
 
   test("answer 401 without a token", async () => {
-    expectUnauthenticated(await service.graphql(REGIONS), /needs an API token/);
+    expectUnauthenticated(await ctx.service.graphql(REGIONS), /needs an API token/);
   });
 
   test("answer 401 for a value that is not a Bearer token", async () => {
-    expectUnauthenticated(await service.graphql(REGIONS, { authorization: "Basic dXNlcjpwYXNz" }), /not valid/);
+    expectUnauthenticated(await ctx.service.graphql(REGIONS, { authorization: "Basic dXNlcjpwYXNz" }), /not valid/);
   });
 
   test("answer 401 for a token with a bad checksum, without a database lookup", async () => {
-    const { secret } = await service.newToken();
+    const { secret } = await ctx.service.newToken();
     const tampered = secret.slice(0, -1) + (secret.endsWith("A") ? "B" : "A");
-    expectUnauthenticated(await service.graphql(REGIONS, { token: tampered }), /not valid/);
+    expectUnauthenticated(await ctx.service.graphql(REGIONS, { token: tampered }), /not valid/);
   });
 
   test("answer 401 for a well-formed token that was never issued", async () => {
-    expectUnauthenticated(await service.graphql(REGIONS, { token: generateApiTokenSecret() }), /not valid/);
+    expectUnauthenticated(await ctx.service.graphql(REGIONS, { token: generateApiTokenSecret() }), /not valid/);
   });
 
   test("answer 401 for a user access token (JWT): public reads need an API token", async () => {
     const jwtShaped = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJl";
-    expectUnauthenticated(await service.graphql(REGIONS, { token: jwtShaped }), /not valid/);
+    expectUnauthenticated(await ctx.service.graphql(REGIONS, { token: jwtShaped }), /not valid/);
   });
 
   test("answer 401 once the token is revoked", async () => {
-    const { uuid, secret } = await service.newToken();
-    expect((await service.graphql(REGIONS, { token: secret })).status).toBe(200);
-    await db.asOwner("select app_private.revoke_api_token($1)", [uuid]);
-    expectUnauthenticated(await service.graphql(REGIONS, { token: secret }), /not valid/);
+    const { uuid, secret } = await ctx.service.newToken();
+    expect((await ctx.service.graphql(REGIONS, { token: secret })).status).toBe(200);
+    await ctx.db.asOwner("select app_private.revoke_api_token($1)", [uuid]);
+    expectUnauthenticated(await ctx.service.graphql(REGIONS, { token: secret }), /not valid/);
   });
 
   test("answer 401 once the token has expired", async () => {
-    const { uuid, secret } = await service.newToken({ validDays: 1 });
-    expect((await service.graphql(REGIONS, { token: secret })).status).toBe(200);
-    await db.asOwner("update app_public.api_tokens set expires_at = now() - interval '1 second' where uuid = $1", [uuid]);
-    expectUnauthenticated(await service.graphql(REGIONS, { token: secret }), /not valid/);
+    const { uuid, secret } = await ctx.service.newToken({ validDays: 1 });
+    expect((await ctx.service.graphql(REGIONS, { token: secret })).status).toBe(200);
+    await ctx.db.asOwner("update app_public.api_tokens set expires_at = now() - interval '1 second' where uuid = $1", [uuid]);
+    expectUnauthenticated(await ctx.service.graphql(REGIONS, { token: secret }), /not valid/);
   });
 
   test("are found behind fragments and aliases too", async () => {
     const sneaky = "query { ...F } fragment F on Query { __typename r: p2000Regions { number } }";
-    expectUnauthenticated(await service.graphql(sneaky), /needs an API token/);
+    expectUnauthenticated(await ctx.service.graphql(sneaky), /needs an API token/);
   });
 
   test("record when a token was last used", async () => {
-    const { uuid, secret } = await service.newToken();
-    await service.graphql(REGIONS, { token: secret });
-    const { rows: [row] } = await db.asOwner("select last_used_at from app_public.api_tokens where uuid = $1", [uuid]);
+    const { uuid, secret } = await ctx.service.newToken();
+    await ctx.service.graphql(REGIONS, { token: secret });
+    const { rows: [row] } = await ctx.db.asOwner("select last_used_at from app_public.api_tokens where uuid = $1", [uuid]);
     expect(row.last_used_at).toBeInstanceOf(Date);
   });
 });
 
 describe("requests that need no API token", () => {
   test("introspection works without a token (the IDE needs it)", async () => {
-    const response = await service.graphql("{ __schema { queryType { name } } }");
+    const response = await ctx.service.graphql("{ __schema { queryType { name } } }");
     expect(response.status).toBe(200);
     expect(response.body.data.__schema.queryType.name).toBe("Query");
   });
 
   test("the GraphiQL IDE is served", async () => {
-    const response = await fetch(service.graphiqlUrl!, { headers: { accept: "text/html" } });
+    const response = await fetch(ctx.service.graphiqlUrl!, { headers: { accept: "text/html" } });
     expect(response.status).toBe(200);
     expect(await response.text()).toMatch(/ruru|graphiql/i);
   });

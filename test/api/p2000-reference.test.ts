@@ -1,24 +1,17 @@
 // The P2000 taxonomies, end to end over HTTP, with the facts of shared/research/reference-data.md.
-import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
-import { createTestDatabase, type TestDatabase } from "../helpers/database.ts";
-import { startTestService, type TestService } from "../helpers/service.ts";
+import { beforeAll, describe, expect, test } from "@jest/globals";
+import { useTestService } from "../helpers/service.ts";
 
-let db: TestDatabase;
-let service: TestService;
+const ctx = useTestService();
+
 let token: string;
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  service = await startTestService(db);
-  token = (await service.newToken()).secret;
-});
-afterAll(async () => {
-  await service?.stop();
-  await db?.drop();
+  token = (await ctx.service.newToken()).secret;
 });
 
 async function query(text: string, variables?: Record<string, unknown>) {
-  const response = await service.graphql(text, { token, variables });
+  const response = await ctx.service.graphql(text, { token, variables });
   expect(response.status).toBe(200);
   expect(response.body.errors).toBeUndefined();
   return response.body.data;
@@ -54,7 +47,7 @@ describe("p2000Regions", () => {
   });
 
   test("keeps the same uuids on every installation", async () => {
-    const { rows: [row] } = await db.asOwner("select app_hidden.reference_uuid('p2000_region', '17') as uuid");
+    const { rows: [row] } = await ctx.db.asOwner("select app_hidden.reference_uuid('p2000_region', '17') as uuid");
     const { p2000Region } = await query('{ p2000Region(slug: "17") { uuid } }');
     expect(p2000Region.uuid).toBe(row.uuid);
   });

@@ -1,24 +1,17 @@
 // Spec section 8 limits and our error rules: clear codes for bad input, masked internal errors.
-import { afterAll, beforeAll, describe, expect, jest, test } from "@jest/globals";
-import { createTestDatabase, type TestDatabase } from "../helpers/database.ts";
-import { startTestService, type TestService } from "../helpers/service.ts";
+import { beforeAll, describe, expect, jest, test } from "@jest/globals";
+import { useTestService } from "../helpers/service.ts";
 
-let db: TestDatabase;
-let service: TestService;
+const ctx = useTestService();
+
 let token: string;
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  service = await startTestService(db);
-  token = (await service.newToken()).secret;
-});
-afterAll(async () => {
-  await service?.stop();
-  await db?.drop();
+  token = (await ctx.service.newToken()).secret;
 });
 
 const regions = (first: unknown, page: unknown) =>
-  service.graphql("query ($first: Int, $page: Int) { p2000Regions(first: $first, page: $page) { number } }", {
+  ctx.service.graphql("query ($first: Int, $page: Int) { p2000Regions(first: $first, page: $page) { number } }", {
     token,
     variables: { first, page },
   });
@@ -37,7 +30,7 @@ describe("pagination", () => {
   });
 
   test("the SQL helpers default first to 50 and cap it at 100", async () => {
-    const { rows: [row] } = await db.asOwner(
+    const { rows: [row] } = await ctx.db.asOwner(
       "select app_hidden.page_limit(null) as dflt, app_hidden.page_limit(500) as capped, app_hidden.page_limit(7) as asked, " +
         "app_hidden.page_offset(null, 3) as offset_default, app_hidden.page_offset(500, 2) as offset_capped",
     );
@@ -64,7 +57,7 @@ describe("pagination", () => {
   });
 
   test("an over-long search term is refused", async () => {
-    const { body } = await service.graphql("query ($s: String) { p2000Regions(filter: { search: $s }) { number } }", {
+    const { body } = await ctx.service.graphql("query ($s: String) { p2000Regions(filter: { search: $s }) { number } }", {
       token,
       variables: { s: "x".repeat(101) },
     });
@@ -75,18 +68,18 @@ describe("pagination", () => {
 describe("errors", () => {
   test("GraphQL validation errors carry a code", async () => {
     // With Accept: application/json (the legacy GraphQL-over-HTTP media type) the status stays 200.
-    const { body } = await service.graphql("{ p2000Regions { noSuchField } }", { token });
+    const { body } = await ctx.service.graphql("{ p2000Regions { noSuchField } }", { token });
     expect(body.errors![0].message).toMatch(/noSuchField/);
     expect(body.errors![0].extensions!.code).toBe("GRAPHQL_VALIDATION_FAILED");
-    const syntax = await service.graphql("{ p2000Regions { ", { token });
+    const syntax = await ctx.service.graphql("{ p2000Regions { ", { token });
     expect(syntax.body.errors![0].extensions!.code).toBe("GRAPHQL_PARSE_FAILED");
   });
 
   test("an internal error is masked: no SQL, no table names, a log id that is logged with the cause", async () => {
     const logged = jest.spyOn(console, "error").mockImplementation(() => {});
-    await db.asOwner("alter table app_public.p2000_grip_levels rename to p2000_grip_levels_gone");
+    await ctx.db.asOwner("alter table app_public.p2000_grip_levels rename to p2000_grip_levels_gone");
     try {
-      const { status, body } = await service.graphql("{ p2000GripLevels { name } }", { token });
+      const { status, body } = await ctx.service.graphql("{ p2000GripLevels { name } }", { token });
       expect(status).toBe(200);
       const [error] = body.errors!;
       expect(error.message).toMatch(/^Internal error \(log id [0-9a-f]{12}\)\.$/);
@@ -96,13 +89,13 @@ describe("errors", () => {
       expect(logLine).toContain(error.extensions!.logId as string);
       expect(logLine).toMatch(/p2000_grip_levels/);
     } finally {
-      await db.asOwner("alter table app_public.p2000_grip_levels_gone rename to p2000_grip_levels");
+      await ctx.db.asOwner("alter table app_public.p2000_grip_levels_gone rename to p2000_grip_levels");
       logged.mockRestore();
     }
   });
 
   test("a body that is not JSON gets a 400 with an error body, not a crash", async () => {
-    const response = await fetch(service.graphqlUrl, {
+    const response = await fetch(ctx.service.graphqlUrl, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: "{ not json",

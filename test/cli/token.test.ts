@@ -1,31 +1,21 @@
 // The token CLI as an operator runs it: a real process against a real database; the printed
 // secret then works (or, once revoked, does not) against the real HTTP endpoint.
-import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import { describe, expect, test } from "@jest/globals";
 import { execFile } from "node:child_process";
 import path from "node:path";
 import { promisify } from "node:util";
 import { ROOT_DIR } from "../../lib/migrate.ts";
-import { createTestDatabase, type TestDatabase } from "../helpers/database.ts";
-import { startTestService, type TestService } from "../helpers/service.ts";
+import { useTestService } from "../helpers/service.ts";
+
+const ctx = useTestService();
 
 const exec = promisify(execFile);
-let db: TestDatabase;
-let service: TestService;
-
-beforeAll(async () => {
-  db = await createTestDatabase();
-  service = await startTestService(db);
-});
-afterAll(async () => {
-  await service?.stop();
-  await db?.drop();
-});
 
 async function token(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
     const { stdout, stderr } = await exec(process.execPath, [path.join(ROOT_DIR, "bin", "token.ts"), ...args], {
       cwd: ROOT_DIR,
-      env: { ...process.env, DATABASE_URL: db.ownerUrl, NODE_OPTIONS: "" },
+      env: { ...process.env, DATABASE_URL: ctx.db.ownerUrl, NODE_OPTIONS: "" },
     });
     return { code: 0, stdout, stderr };
   } catch (error) {
@@ -43,20 +33,20 @@ describe("npm run token", () => {
     expect(result.code).toBe(0);
     const secret = lastLine(result.stdout);
     expect(secret).toMatch(/^nlis_[0-9A-Za-z]{46}$/);
-    expect(result.stdout).toContain(db.operatorEnvironmentUuid);
-    const response = await service.graphql(REGIONS, { token: secret });
+    expect(result.stdout).toContain(ctx.db.operatorEnvironmentUuid);
+    const response = await ctx.service.graphql(REGIONS, { token: secret });
     expect(response.status).toBe(200);
-    const { rows: [row] } = await db.asOwner("select scopes, expires_at from app_public.api_tokens where name = 'dashboard'");
+    const { rows: [row] } = await ctx.db.asOwner("select scopes, expires_at from app_public.api_tokens where name = 'dashboard'");
     expect(row).toEqual({ scopes: ["auth:login", "auth:register"], expires_at: null });
   });
 
   test("--valid-days sets the expiry and --environment the environment", async () => {
-    const { rows: [env] } = await db.asOwner(`
+    const { rows: [env] } = await ctx.db.asOwner(`
       with o as (insert into app_public.organizations (name) values ('Acme') returning uuid)
       insert into app_public.environments (organization_uuid, name) select uuid, 'production' from o returning uuid`);
     const result = await token("create", "--name", "short", "--scopes", "", "--valid-days", "7", "--environment", env.uuid);
     expect(result.code).toBe(0);
-    const { rows: [row] } = await db.asOwner(
+    const { rows: [row] } = await ctx.db.asOwner(
       "select environment_uuid, round(extract(epoch from expires_at - now()) / 86400) as days from app_public.api_tokens where name = 'short'",
     );
     expect(row).toEqual({ environment_uuid: env.uuid, days: "7" });
@@ -77,11 +67,11 @@ describe("npm run token", () => {
     const created = await token("create", "--name", "to-revoke", "--scopes", "");
     const secret = lastLine(created.stdout);
     const uuid = /API token ([0-9a-f-]{36})/.exec(created.stdout)![1];
-    expect((await service.graphql(REGIONS, { token: secret })).status).toBe(200);
+    expect((await ctx.service.graphql(REGIONS, { token: secret })).status).toBe(200);
     const result = await token("revoke", uuid);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain(`Revoked API token ${uuid}`);
-    expect((await service.graphql(REGIONS, { token: secret })).status).toBe(401);
+    expect((await ctx.service.graphql(REGIONS, { token: secret })).status).toBe(401);
     expect((await token("list")).stdout.split("\n").find((l) => l.includes(uuid))).toMatch(/revoked/);
   });
 

@@ -1,25 +1,25 @@
 // The database is the security boundary: RLS on every table, no secrets for the visitor or the
 // analyst, SECURITY DEFINER functions with a fixed search_path, analysts read-only and time-limited.
-import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import { describe, expect, test } from "@jest/globals";
 import pg from "pg";
-import { createTestDatabase, type TestDatabase } from "../helpers/database.ts";
+import { useTestDatabase } from "../helpers/database.ts";
 
-let db: TestDatabase;
-let analyst: pg.Client;
+const ctx = useTestDatabase();
 
-beforeAll(async () => {
-  db = await createTestDatabase();
-  analyst = new pg.Client({ connectionString: db.analystUrl });
+/** Runs the callback on a fresh connection of the analyst role. */
+async function asAnalyst<T>(callback: (analyst: pg.Client) => Promise<T>): Promise<T> {
+  const analyst = new pg.Client({ connectionString: ctx.db.analystUrl });
   await analyst.connect();
-});
-afterAll(async () => {
-  await analyst?.end();
-  await db?.drop();
-});
+  try {
+    return await callback(analyst);
+  } finally {
+    await analyst.end();
+  }
+}
 
 /** Runs SQL as the visitor role, as PostGraphile does, with the given request settings. */
 async function asVisitor(settings: Record<string, string>, sql: string) {
-  const client = new pg.Client({ connectionString: db.authUrl });
+  const client = new pg.Client({ connectionString: ctx.db.authUrl });
   await client.connect();
   try {
     await client.query("begin");
@@ -35,14 +35,14 @@ async function asVisitor(settings: Record<string, string>, sql: string) {
 
 describe("catalog checks", () => {
   test("every table in our schemas has row-level security enabled", async () => {
-    const { rows } = await db.asOwner(`
+    const { rows } = await ctx.db.asOwner(`
       select n.nspname || '.' || c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
        where n.nspname in ('app_public', 'app_hidden', 'app_private') and c.relkind in ('r', 'p') and not c.relrowsecurity`);
     expect(rows).toEqual([]);
   });
 
   test("every SECURITY DEFINER function sets its search_path", async () => {
-    const { rows } = await db.asOwner(`
+    const { rows } = await ctx.db.asOwner(`
       select p.oid::regprocedure::text as name from pg_proc p join pg_namespace n on n.oid = p.pronamespace
        where n.nspname like 'app\\_%' and p.prosecdef
          and not exists (select 1 from unnest(p.proconfig) c where c like 'search_path=%')`);
@@ -50,14 +50,14 @@ describe("catalog checks", () => {
   });
 
   test("no function is executable by PUBLIC", async () => {
-    const { rows } = await db.asOwner(`
+    const { rows } = await ctx.db.asOwner(`
       select p.oid::regprocedure::text as name from pg_proc p join pg_namespace n on n.oid = p.pronamespace
        where n.nspname like 'app\\_%' and has_function_privilege('public', p.oid, 'execute')`);
     expect(rows).toEqual([]);
   });
 
   test("the visitor and the analyst cannot reach app_private; neither bypasses RLS", async () => {
-    const { rows } = await db.asOwner(`
+    const { rows } = await ctx.db.asOwner(`
       select r.rolname, has_schema_privilege(r.rolname, 'app_private', 'usage') as private_usage, r.rolbypassrls
         from pg_roles r where r.rolname in ('app_visitor', 'app_analyst') order by r.rolname`);
     expect(rows).toEqual([
@@ -67,7 +67,7 @@ describe("catalog checks", () => {
   });
 
   test("the visitor has no table-wide INSERT, UPDATE or DELETE grant", async () => {
-    const { rows } = await db.asOwner(`
+    const { rows } = await ctx.db.asOwner(`
       select table_schema || '.' || table_name || ' ' || privilege_type as grant
         from information_schema.role_table_grants
        where grantee = 'app_visitor' and privilege_type in ('INSERT', 'UPDATE', 'DELETE')`);
@@ -76,37 +76,40 @@ describe("catalog checks", () => {
 });
 
 describe("the analyst role", () => {
-  test("reads public reference data and calls the public functions", async () => {
-    const { rows } = await analyst.query("select count(*)::int as n from app_public.p2000_regions");
-    expect(rows[0].n).toBe(25);
-    const { rows: viaFunction } = await analyst.query("select count(*)::int as n from app_public.p2000_regions(5)");
-    expect(viaFunction[0].n).toBe(5);
-  });
+  test("reads public reference data and calls the public functions", () =>
+    asAnalyst(async (analyst) => {
+      const { rows } = await analyst.query("select count(*)::int as n from app_public.p2000_regions");
+      expect(rows[0].n).toBe(25);
+      const { rows: viaFunction } = await analyst.query("select count(*)::int as n from app_public.p2000_regions(5)");
+      expect(viaFunction[0].n).toBe(5);
+    }));
 
-  test("is read-only and has a statement timeout", async () => {
-    await expect(analyst.query("update app_public.p2000_regions set name = name")).rejects.toThrow(/read-only/);
-    const { rows } = await analyst.query("show statement_timeout");
-    expect(rows[0].statement_timeout).toBe("1min");
-  });
+  test("is read-only and has a statement timeout", () =>
+    asAnalyst(async (analyst) => {
+      await expect(analyst.query("update app_public.p2000_regions set name = name")).rejects.toThrow(/read-only/);
+      const { rows } = await analyst.query("show statement_timeout");
+      expect(rows[0].statement_timeout).toBe("1min");
+    }));
 
-  test("cannot read secrets or tokens, even when it sets the request settings itself", async () => {
-    await expect(analyst.query("select * from app_private.api_token_secrets")).rejects.toThrow(/permission denied/);
-    await analyst.query("select set_config('app.environment_uuid', $1, false)", [db.operatorEnvironmentUuid]);
-    await expect(analyst.query("select * from app_public.api_tokens")).rejects.toThrow(/permission denied/);
-  });
+  test("cannot read secrets or tokens, even when it sets the request settings itself", () =>
+    asAnalyst(async (analyst) => {
+      await expect(analyst.query("select * from app_private.api_token_secrets")).rejects.toThrow(/permission denied/);
+      await analyst.query("select set_config('app.environment_uuid', $1, false)", [ctx.db.operatorEnvironmentUuid]);
+      await expect(analyst.query("select * from app_public.api_tokens")).rejects.toThrow(/permission denied/);
+    }));
 });
 
 describe("the visitor role", () => {
   test("sees the tokens of its own environment only", async () => {
-    const { rows: [other] } = await db.asOwner(`
+    const { rows: [other] } = await ctx.db.asOwner(`
       with o as (insert into app_public.organizations (name) values ('Other') returning uuid)
       insert into app_public.environments (organization_uuid, name) select uuid, 'other' from o returning uuid`);
-    await db.asOwner(
+    await ctx.db.asOwner(
       "select app_private.create_api_token($1, 'mine', '{}', null, sha256('a'), 'nlis_…mine'), " +
         "app_private.create_api_token($2, 'theirs', '{}', null, sha256('b'), 'nlis_…them')",
-      [db.operatorEnvironmentUuid, other.uuid],
+      [ctx.db.operatorEnvironmentUuid, other.uuid],
     );
-    const mine = await asVisitor({ "app.environment_uuid": db.operatorEnvironmentUuid }, "select name from app_public.api_tokens");
+    const mine = await asVisitor({ "app.environment_uuid": ctx.db.operatorEnvironmentUuid }, "select name from app_public.api_tokens");
     expect(mine.rows.map((r) => r.name)).toContain("mine");
     expect(mine.rows.map((r) => r.name)).not.toContain("theirs");
     const none = await asVisitor({}, "select name from app_public.api_tokens");

@@ -1,6 +1,7 @@
 // Each test file gets its own database, cloned from the migrated template of global-setup.ts.
 import { randomBytes } from "node:crypto";
 import path from "node:path";
+import { afterAll, beforeAll } from "@jest/globals";
 import pg from "pg";
 import { EMBEDDED_OWNER, type Database } from "../../lib/database.ts";
 import { ROLES } from "../../lib/database-bootstrap.ts";
@@ -59,4 +60,16 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       await client.end();
     },
   };
+}
+
+/** A database for the whole test file: created before its tests, dropped after them. */
+export function useTestDatabase(): { db: TestDatabase } {
+  const context = {} as { db: TestDatabase };
+  beforeAll(async () => {
+    context.db = await createTestDatabase();
+  });
+  afterAll(async () => {
+    await context.db?.drop();
+  });
+  return context;
 }

@@ -3,7 +3,8 @@
 import { createApiToken } from "../../lib/api-tokens.ts";
 import { loadConfig } from "../../lib/config.ts";
 import { startService, type Service } from "../../lib/service.ts";
-import type { TestDatabase } from "./database.ts";
+import { afterAll, beforeAll } from "@jest/globals";
+import { createTestDatabase, type TestDatabase } from "./database.ts";
 
 export interface GraphQLResponse {
   status: number;
@@ -41,4 +42,18 @@ export async function startTestService(database: TestDatabase): Promise<TestServ
       return { uuid: token.uuid, secret: plainToken };
     },
   };
+}
+
+/** A database and the running service on it for the whole test file. */
+export function useTestService(): { db: TestDatabase; service: TestService } {
+  const context = {} as { db: TestDatabase; service: TestService };
+  beforeAll(async () => {
+    context.db = await createTestDatabase();
+    context.service = await startTestService(context.db);
+  });
+  afterAll(async () => {
+    await context.service?.stop();
+    await context.db?.drop();
+  });
+  return context;
 }
