@@ -1,10 +1,13 @@
 // The PostGraphile preset: the Amber preset, trimmed so only the spec's operations appear (no
 // automatic CRUD, no Node interface, no allX connections), plus our naming, auth and error rules.
+import { randomUUID } from "node:crypto";
 import type pg from "pg";
 import { makePgService } from "postgraphile/adaptors/pg";
 import { PostGraphileAmberPreset } from "postgraphile/presets/amber";
+import type { AccountDeps } from "./lib/accounts.ts";
 import { pgSettingsFor, recalledAuth, type Authenticate } from "./lib/auth-context.ts";
 import { maskError } from "./lib/errors.ts";
+import { accountRequestFor, makeAccountMutationsPlugin } from "./plugins/account-mutations.ts";
 import { GraphQLErrorCodesPlugin } from "./plugins/graphql-error-codes.ts";
 import { InflectionPlugin } from "./plugins/inflection.ts";
 import { makeRequireApiTokenPlugin } from "./plugins/require-api-token.ts";
@@ -13,6 +16,7 @@ export interface PresetOptions {
   /** Pool of the authenticator login; every request switches to the visitor role. */
   authPool: pg.Pool;
   authenticate: Authenticate;
+  accounts: AccountDeps;
   graphiql: boolean;
   statementTimeout: string;
 }
@@ -20,7 +24,12 @@ export interface PresetOptions {
 export function makePreset(options: PresetOptions): GraphileConfig.Preset {
   return {
     extends: [PostGraphileAmberPreset],
-    plugins: [InflectionPlugin, GraphQLErrorCodesPlugin, makeRequireApiTokenPlugin(options.authenticate)],
+    plugins: [
+      InflectionPlugin,
+      GraphQLErrorCodesPlugin,
+      makeRequireApiTokenPlugin(options.authenticate),
+      makeAccountMutationsPlugin(options.accounts),
+    ],
     disablePlugins: [
       "NodePlugin",
       // A SQL parameter named `first` would otherwise collide with the connection argument.
@@ -51,8 +60,15 @@ export function makePreset(options: PresetOptions): GraphileConfig.Preset {
     grafast: {
       explain: false,
       context(requestContext) {
-        const auth = recalledAuth(requestContext.node?.req);
-        return { pgSettings: pgSettingsFor(auth, options.statementTimeout) };
+        const req = requestContext.node?.req;
+        const auth = recalledAuth(req);
+        // Every request gets a uuid: a login or registration records it, so the rest of that
+        // request may show the user it created (app_hidden.current_user_uuid).
+        const requestUuid = randomUUID();
+        return {
+          pgSettings: pgSettingsFor(auth, options.statementTimeout, requestUuid),
+          accountRequest: accountRequestFor(req, auth, requestUuid),
+        };
       },
     },
   };

@@ -1,9 +1,10 @@
 // API token secrets: `nlis_` + 40 random base62 characters + a 6-character CRC-32 checksum. The
 // prefix makes leaked tokens recognisable to secret scanners, the checksum lets the server reject
 // mistyped or made-up tokens without a database round trip, and only a SHA-256 hash is stored.
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { crc32 } from "node:zlib";
 import type pg from "pg";
+import { sha256 } from "./secret-tokens.ts";
 
 export const API_TOKEN_PREFIX = "nlis_";
 const BODY_LENGTH = 40;
@@ -42,9 +43,7 @@ export function isWellFormedApiTokenSecret(value: string): boolean {
   return checksum(body) === value.slice(-CHECKSUM_LENGTH);
 }
 
-export function hashApiTokenSecret(secret: string): Buffer {
-  return createHash("sha256").update(secret).digest();
-}
+export const hashApiTokenSecret = sha256;
 
 export function apiTokenPreview(secret: string): string {
   return `${API_TOKEN_PREFIX}…${secret.slice(-4)}`;

@@ -1,15 +1,17 @@
-// Who sends a request, told by its Bearer value: an API token (an environment-level credential
-// with scopes) or nobody. User access tokens (JWTs) arrive with the accounts work; until then a
-// JWT-shaped value is simply not an API token. The result becomes the request's pgSettings, which
-// RLS policies and SQL functions read through the app_hidden.current_* helpers.
+// Who sends a request, told by its Bearer value: a user access token (a JWT bound to a session
+// row), an API token (an environment-level credential with scopes), or nobody. The result becomes
+// the request's pgSettings, which RLS policies and SQL functions read through the app_hidden
+// helpers; the database re-checks the session on every read, so logout takes effect at once.
 import type { IncomingMessage } from "node:http";
 import type pg from "pg";
+import { looksLikeJwt, verifyAccessToken } from "./access-tokens.ts";
 import { hashApiTokenSecret, isWellFormedApiTokenSecret } from "./api-tokens.ts";
 import { ROLES } from "./database-bootstrap.ts";
 
 export type RequestAuth =
   | { kind: "none" }
   | { kind: "invalid" }
+  | { kind: "user"; userUuid: string; sessionUuid: string }
   | { kind: "apiToken"; apiTokenUuid: string; environmentUuid: string; scopes: string[] };
 
 export type Authenticate = (authorization: string | undefined) => Promise<RequestAuth>;
@@ -19,15 +21,26 @@ export function bearerValue(authorization: string | undefined): string | undefin
   return match?.[1];
 }
 
-export function makeAuthenticate(authPool: pg.Pool): Authenticate {
+export function makeAuthenticate(authPool: pg.Pool, jwtSecret: string): Authenticate {
   return async (authorization) => {
     if (authorization === undefined || authorization.trim() === "") return { kind: "none" };
-    const secret = bearerValue(authorization);
+    const bearer = bearerValue(authorization);
+    if (bearer && looksLikeJwt(bearer)) {
+      const claims = verifyAccessToken(jwtSecret, bearer);
+      if (!claims) return { kind: "invalid" };
+      const { rows: [session] } = await authPool.query(
+        "select user_uuid from app_private.authenticate_session($1)",
+        [claims.sessionUuid],
+      );
+      return session?.user_uuid === claims.userUuid
+        ? { kind: "user", userUuid: claims.userUuid, sessionUuid: claims.sessionUuid }
+        : { kind: "invalid" };
+    }
     // Malformed values and bad checksums are rejected without touching the database.
-    if (!secret || !isWellFormedApiTokenSecret(secret)) return { kind: "invalid" };
+    if (!bearer || !isWellFormedApiTokenSecret(bearer)) return { kind: "invalid" };
     const { rows: [row] } = await authPool.query(
       "select api_token_uuid, environment_uuid, scopes from app_private.authenticate_api_token($1)",
-      [hashApiTokenSecret(secret)],
+      [hashApiTokenSecret(bearer)],
     );
     if (!row) return { kind: "invalid" };
     return { kind: "apiToken", apiTokenUuid: row.api_token_uuid, environmentUuid: row.environment_uuid, scopes: row.scopes };
@@ -45,9 +58,15 @@ export function recalledAuth(req: IncomingMessage | undefined): RequestAuth {
   return (req && authByRequest.get(req)) ?? { kind: "none" };
 }
 
-export function pgSettingsFor(auth: RequestAuth, statementTimeout: string): Record<string, string> {
-  const settings: Record<string, string> = { role: ROLES.visitor, statement_timeout: statementTimeout };
-  if (auth.kind === "apiToken") {
+export function pgSettingsFor(auth: RequestAuth, statementTimeout: string, requestUuid: string): Record<string, string> {
+  const settings: Record<string, string> = {
+    role: ROLES.visitor,
+    statement_timeout: statementTimeout,
+    "app.request_uuid": requestUuid,
+  };
+  if (auth.kind === "user") {
+    settings["app.session_uuid"] = auth.sessionUuid;
+  } else if (auth.kind === "apiToken") {
     settings["app.api_token_uuid"] = auth.apiTokenUuid;
     settings["app.environment_uuid"] = auth.environmentUuid;
     settings["app.api_scopes"] = auth.scopes.join(" ");

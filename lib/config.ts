@@ -19,6 +19,15 @@ export interface Config {
   graphiql: boolean;
   statementTimeout: string;
   workerConcurrency: number;
+  /** HS256 key of access tokens; the embedded default generates one into DATA_DIR. */
+  jwtSecret: string | undefined;
+  /** Base URL of links in e-mails (verification, magic link, password reset). */
+  publicUrl: string;
+  /** SMTP server for outgoing mail; unset = mails stay in the outbox table and the log. */
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  /** Origins a magic link may send tokens to (https), besides http://localhost and http://127.0.0.1. */
+  magicLinkAllowedOrigins: string[];
   /** Least severe log level printed by the worker: error, warning, info or debug. */
   logLevel: LogLevel;
 }
@@ -58,6 +67,11 @@ function text(name: string): string | undefined {
 }
 
 export function loadConfig(): Config {
+  const port = integer("PORT", 5678, 0, 65535);
+  const jwtSecret = text("JWT_SECRET");
+  if (jwtSecret !== undefined && jwtSecret.length < 32) {
+    throw new Error("JWT_SECRET must have at least 32 characters.");
+  }
   return {
     databaseUrl: text("DATABASE_URL"),
     authDatabaseUrl: text("AUTH_DATABASE_URL"),
@@ -67,10 +81,15 @@ export function loadConfig(): Config {
     embeddedPgPort: integer("EMBEDDED_PG_PORT", 54329, 1, 65535),
     databaseName: text("DATABASE_NAME") ?? "incidents",
     host: text("HOST") ?? "127.0.0.1",
-    port: integer("PORT", 5678, 0, 65535),
+    port,
     graphiql: flag("GRAPHIQL", true),
     statementTimeout: text("STATEMENT_TIMEOUT") ?? "15s",
     workerConcurrency: integer("WORKER_CONCURRENCY", 2, 1, 64),
     logLevel: logLevel(),
+    jwtSecret,
+    publicUrl: (text("PUBLIC_URL") ?? `http://localhost:${port}`).replace(/\/+$/, ""),
+    smtpUrl: text("SMTP_URL"),
+    mailFrom: text("MAIL_FROM") ?? "NL incidents <no-reply@localhost>",
+    magicLinkAllowedOrigins: (text("MAGIC_LINK_ALLOWED_ORIGINS") ?? "").split(",").map((o) => o.trim()).filter(Boolean),
   };
 }

@@ -4,6 +4,7 @@
 // the path the server and the token CLI take.
 import path from "node:path";
 import pg from "pg";
+import { Logger, runMigrations as installWorkerSchema } from "graphile-worker";
 import type { Config } from "./config.ts";
 import { ensureRolesAndDatabase, ROLES } from "./database-bootstrap.ts";
 import { startEmbeddedPostgres } from "./embedded-postgres.ts";
@@ -11,6 +12,8 @@ import { runMigrations } from "./migrate.ts";
 import { loadOrCreateSecrets } from "./secrets.ts";
 
 export const EMBEDDED_OWNER = "app_owner";
+
+const quietWorkerLogger = new Logger(() => () => {});
 
 export interface DatabaseConnection {
   /** Owner login: migrations, worker, CLIs. */
@@ -106,6 +109,8 @@ export async function prepareDatabase(config: Config, log: (line: string) => voi
   const connection = await connectDatabase(config, log);
   try {
     await runMigrations(connection.ownerUrl, connection.rootUrl);
+    // SQL functions queue jobs (e-mail), so the worker's schema must exist before the first request.
+    await installWorkerSchema({ connectionString: connection.ownerUrl, logger: quietWorkerLogger });
     const client = new pg.Client({ connectionString: connection.ownerUrl });
     await client.connect();
     try {

@@ -26,20 +26,31 @@ export function userError(message: string, code: string, extra: Record<string, u
   return new SafeError(message, { code, ...extra });
 }
 
+export interface PublicError {
+  message: string;
+  extensions: Record<string, unknown> & { code: string };
+}
+
 function sqlState(error: unknown): string | undefined {
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === "string" && /^[0-9A-Z]{5}$/.test(code) ? code : undefined;
 }
 
-function copy(error: GraphQLError, message: string, extensions: Record<string, unknown>): GraphQLError {
-  return new GraphQLError(message, {
-    nodes: error.nodes,
-    source: error.source,
-    positions: error.positions,
-    path: error.path,
-    originalError: error.originalError,
-    extensions,
-  });
+/** What a client may learn about an error thrown by our code or the database. */
+export function describeError(error: unknown, where?: string): PublicError {
+  if (error instanceof Error && isSafeError(error)) {
+    return { message: error.message, extensions: { code: "BAD_USER_INPUT", ...error.extensions } };
+  }
+  const state = sqlState(error);
+  if (state && SQLSTATE_CODES[state]) {
+    return { message: (error as Error).message, extensions: { code: SQLSTATE_CODES[state] } };
+  }
+  if (state && POSTGRES_ERRORS[state]) {
+    return { message: POSTGRES_ERRORS[state].message, extensions: { code: POSTGRES_ERRORS[state].code } };
+  }
+  const logId = randomBytes(6).toString("hex");
+  console.error(`[error ${logId}] ${where ? `at ${where}: ` : ""}`, error);
+  return { message: `Internal error (log id ${logId}).`, extensions: { code: "INTERNAL_SERVER_ERROR", logId } };
 }
 
 /** The code of one of GraphQL's own errors (syntax, validation, variable coercion). */
@@ -49,20 +60,15 @@ export function graphQLErrorCode(message: string): string {
 
 export function maskError(error: GraphQLError): GraphQLError {
   const original = error.originalError;
-  if (!original || original instanceof GraphQLError) {
-    return error.extensions?.code ? error : copy(error, error.message, { ...error.extensions, code: graphQLErrorCode(error.message) });
-  }
-  if (isSafeError(original)) {
-    return copy(error, original.message, { code: "BAD_USER_INPUT", ...original.extensions });
-  }
-  const state = sqlState(original);
-  if (state && SQLSTATE_CODES[state]) {
-    return copy(error, original.message, { code: SQLSTATE_CODES[state] });
-  }
-  if (state && POSTGRES_ERRORS[state]) {
-    return copy(error, POSTGRES_ERRORS[state].message, { code: POSTGRES_ERRORS[state].code });
-  }
-  const logId = randomBytes(6).toString("hex");
-  console.error(`[error ${logId}] ${error.path ? `at ${error.path.join(".")}: ` : ""}`, original);
-  return copy(error, `Internal error (log id ${logId}).`, { code: "INTERNAL_SERVER_ERROR", logId });
+  const { message, extensions } = !original || original instanceof GraphQLError
+    ? { message: error.message, extensions: { code: graphQLErrorCode(error.message), ...error.extensions } }
+    : describeError(original, error.path?.join("."));
+  return new GraphQLError(message, {
+    nodes: error.nodes,
+    source: error.source,
+    positions: error.positions,
+    path: error.path,
+    originalError: error.originalError,
+    extensions,
+  });
 }

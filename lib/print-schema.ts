@@ -9,8 +9,15 @@ import { makeAuthenticate } from "./auth-context.ts";
 export async function printServiceSchema(authUrl: string): Promise<string> {
   const authPool = new pg.Pool({ connectionString: authUrl, max: 2 });
   try {
+    // The schema does not depend on secrets or pools of the account flows: nothing runs here.
     const { schema } = await makeSchema(
-      makePreset({ authPool, authenticate: makeAuthenticate(authPool), graphiql: false, statementTimeout: "15s" }),
+      makePreset({
+        authPool,
+        authenticate: makeAuthenticate(authPool, "schema-printing"),
+        accounts: { ownerPool: authPool, jwtSecret: "schema-printing", publicUrl: "", magicLinkAllowedOrigins: [] },
+        graphiql: false,
+        statementTimeout: "15s",
+      }),
     );
     return printSchema(lexicographicSortSchema(schema)) + "\n";
   } finally {

@@ -41,7 +41,7 @@ const SECTIONS: Array<[title: string, sql: string]> = [
                   from pg_constraint k where k.conrelid = c.oid and k.contype <> 'n'))),
              case when c.relrowsecurity then format('alter table %I.%I enable row level security;', n.nspname, c.relname) end,
              case when c.relforcerowsecurity then format('alter table %I.%I force row level security;', n.nspname, c.relname) end,
-             (select string_agg(pg_get_indexdef(i.indexrelid) || ';', E'\\n' order by 1)
+             (select string_agg(pg_get_indexdef(i.indexrelid) || ';', E'\\n' order by pg_get_indexdef(i.indexrelid) collate "C")
                 from pg_index i where i.indrelid = c.oid and not exists (select 1 from pg_constraint k where k.conindid = i.indexrelid)),
              (select string_agg(pg_get_triggerdef(g.oid) || ';', E'\\n' order by g.tgname)
                 from pg_trigger g where g.tgrelid = c.oid and not g.tgisinternal),

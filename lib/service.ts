@@ -7,9 +7,12 @@ import pg from "pg";
 import { postgraphile } from "postgraphile";
 import { grafserv } from "postgraphile/grafserv/express/v4";
 import { makePreset } from "../graphile.config.ts";
+import type { AccountDeps } from "./accounts.ts";
 import { makeAuthenticate } from "./auth-context.ts";
+import { authRoutes } from "./auth-routes.ts";
 import type { Config } from "./config.ts";
 import type { Database } from "./database.ts";
+import { jwtSecretFor } from "./secrets.ts";
 import { startWorker } from "./worker.ts";
 
 export interface Service {
@@ -41,17 +44,26 @@ export async function startService(config: Config, database: Database): Promise<
     pool.on("connect", (client) => client.on("error", report));
   }
 
-  const worker = await startWorker(ownerPool, config.workerConcurrency, config.logLevel);
+  const jwtSecret = jwtSecretFor(config);
+  const accounts: AccountDeps = {
+    ownerPool,
+    jwtSecret,
+    publicUrl: config.publicUrl,
+    magicLinkAllowedOrigins: config.magicLinkAllowedOrigins,
+  };
+  const worker = await startWorker(ownerPool, config.workerConcurrency, config.logLevel, config);
   const pgl = postgraphile(
     makePreset({
       authPool,
-      authenticate: makeAuthenticate(authPool),
+      authenticate: makeAuthenticate(authPool, jwtSecret),
+      accounts,
       graphiql: config.graphiql,
       statementTimeout: config.statementTimeout,
     }),
   );
   const app = express();
   app.disable("x-powered-by");
+  app.use(authRoutes(accounts));
   app.get("/", (_req, res) => res.redirect(config.graphiql ? "/graphiql" : "/graphql"));
   const server = createServer(app);
   const serv = pgl.createServ(grafserv);

@@ -3,7 +3,8 @@
 import type pg from "pg";
 import { consoleLogFactory, Logger, run, type Runner } from "graphile-worker";
 import { LOG_LEVELS, type LogLevel } from "./config.ts";
-import { crontab, taskList } from "../tasks/index.ts";
+import { crontab, makeTaskList } from "../tasks/index.ts";
+import type { MailSettings } from "../tasks/emails__send.ts";
 
 function workerLogger(least: LogLevel): Logger {
   const threshold = LOG_LEVELS.indexOf(least);
@@ -15,10 +16,12 @@ function workerLogger(least: LogLevel): Logger {
   });
 }
 
-export async function startWorker(ownerPool: pg.Pool, concurrency: number, logLevel: LogLevel): Promise<Runner> {
+export async function startWorker(
+  ownerPool: pg.Pool, concurrency: number, logLevel: LogLevel, mail: MailSettings,
+): Promise<Runner> {
   return run({
     pgPool: ownerPool,
-    taskList,
+    taskList: makeTaskList(mail),
     crontab,
     concurrency,
     logger: workerLogger(logLevel),

@@ -43,7 +43,29 @@ create type app_public.p2000_taxonomy_filter as (
 );
 comment on type app_public.p2000_taxonomy_filter is 'Filter of the P2000 taxonomy lists: search matches the name (for regions also the number).';
 
+create type app_public.user_email as (
+  address text,
+  verified boolean
+);
+comment on type app_public.user_email is 'A user''s login e-mail address and whether it has been verified.';
+
 -- Tables
+
+create table app_hidden.organization_memberships (
+  organization_uuid uuid not null,
+  user_uuid uuid not null,
+  role text default 'member'::text not null,
+  created timestamp with time zone default now() not null,
+  constraint organization_memberships_organization_uuid_fkey FOREIGN KEY (organization_uuid) REFERENCES app_public.organizations(uuid) ON DELETE CASCADE,
+  constraint organization_memberships_pkey PRIMARY KEY (organization_uuid, user_uuid),
+  constraint organization_memberships_role_check CHECK ((role = ANY (ARRAY['owner'::text, 'member'::text]))),
+  constraint organization_memberships_user_uuid_fkey FOREIGN KEY (user_uuid) REFERENCES app_public.users(uuid) ON DELETE CASCADE
+);
+alter table app_hidden.organization_memberships enable row level security;
+CREATE INDEX organization_memberships_user_uuid_idx ON app_hidden.organization_memberships USING btree (user_uuid);
+create policy select_own on app_hidden.organization_memberships as permissive for select to app_visitor using ((user_uuid = ( SELECT app_hidden.current_user_uuid() AS current_user_uuid)));
+grant SELECT on app_hidden.organization_memberships to app_visitor;
+comment on table app_hidden.organization_memberships is 'Who belongs to which organization.';
 
 create table app_private.api_token_secrets (
   api_token_uuid uuid not null,
@@ -56,6 +78,21 @@ create table app_private.api_token_secrets (
 alter table app_private.api_token_secrets enable row level security;
 comment on table app_private.api_token_secrets is 'SHA-256 of each API token secret; the secret itself is never stored.';
 
+create table app_private.emails (
+  uuid uuid default gen_random_uuid() not null,
+  to_address citext not null,
+  subject text not null,
+  text_body text,
+  status text default 'queued'::text not null,
+  created timestamp with time zone default now() not null,
+  sent_at timestamp with time zone,
+  last_error text,
+  constraint emails_pkey PRIMARY KEY (uuid),
+  constraint emails_status_check CHECK ((status = ANY (ARRAY['queued'::text, 'sent'::text, 'outbox'::text, 'failed'::text])))
+);
+alter table app_private.emails enable row level security;
+comment on table app_private.emails is 'Outgoing e-mail; without SMTP_URL it stays here (status outbox) for a local user to read.';
+
 create table app_private.installation (
   singleton boolean default true not null,
   operator_environment_uuid uuid not null,
@@ -66,6 +103,74 @@ create table app_private.installation (
 );
 alter table app_private.installation enable row level security;
 comment on table app_private.installation is 'One row: facts about this installation, such as its operator environment.';
+
+create table app_private.rate_limit_counters (
+  bucket text not null,
+  window_start timestamp with time zone not null,
+  hits integer default 0 not null,
+  constraint rate_limit_counters_pkey PRIMARY KEY (bucket, window_start)
+);
+alter table app_private.rate_limit_counters enable row level security;
+comment on table app_private.rate_limit_counters is 'Hits per rate-limit bucket (e.g. password_reset:address:…) and fixed time window.';
+
+create table app_private.refresh_tokens (
+  uuid uuid default gen_random_uuid() not null,
+  session_uuid uuid not null,
+  token_hash bytea not null,
+  created timestamp with time zone default now() not null,
+  used_at timestamp with time zone,
+  constraint refresh_tokens_pkey PRIMARY KEY (uuid),
+  constraint refresh_tokens_session_uuid_fkey FOREIGN KEY (session_uuid) REFERENCES app_public.sessions(uuid) ON DELETE CASCADE,
+  constraint refresh_tokens_token_hash_check CHECK ((length(token_hash) = 32)),
+  constraint refresh_tokens_token_hash_key UNIQUE (token_hash)
+);
+alter table app_private.refresh_tokens enable row level security;
+CREATE INDEX refresh_tokens_session_uuid_idx ON app_private.refresh_tokens USING btree (session_uuid);
+comment on table app_private.refresh_tokens is 'SHA-256 of each refresh token; a used one presented again ends its session.';
+
+create table app_private.request_identities (
+  request_uuid uuid not null,
+  user_uuid uuid not null,
+  session_uuid uuid,
+  created timestamp with time zone default now() not null,
+  constraint request_identities_pkey PRIMARY KEY (request_uuid),
+  constraint request_identities_session_uuid_fkey FOREIGN KEY (session_uuid) REFERENCES app_public.sessions(uuid) ON DELETE CASCADE,
+  constraint request_identities_user_uuid_fkey FOREIGN KEY (user_uuid) REFERENCES app_public.users(uuid) ON DELETE CASCADE
+);
+alter table app_private.request_identities enable row level security;
+comment on table app_private.request_identities is 'Who a request became by logging in or registering, for the rest of that request only.';
+
+create table app_private.user_secrets (
+  user_uuid uuid not null,
+  password_hash text,
+  password_changed_at timestamp with time zone,
+  failed_login_count integer default 0 not null,
+  first_failed_login_at timestamp with time zone,
+  locked_until timestamp with time zone,
+  constraint user_secrets_pkey PRIMARY KEY (user_uuid),
+  constraint user_secrets_user_uuid_fkey FOREIGN KEY (user_uuid) REFERENCES app_public.users(uuid) ON DELETE CASCADE
+);
+alter table app_private.user_secrets enable row level security;
+comment on table app_private.user_secrets is 'Password hash and failed-login counters of each user.';
+
+create table app_private.user_tokens (
+  uuid uuid default gen_random_uuid() not null,
+  user_uuid uuid not null,
+  purpose text not null,
+  token_hash bytea not null,
+  return_to text,
+  created timestamp with time zone default now() not null,
+  expires_at timestamp with time zone not null,
+  used_at timestamp with time zone,
+  constraint user_tokens_pkey PRIMARY KEY (uuid),
+  constraint user_tokens_purpose_check CHECK ((purpose = ANY (ARRAY['verify_email'::text, 'magic_link'::text, 'password_reset'::text]))),
+  constraint user_tokens_token_hash_check CHECK ((length(token_hash) = 32)),
+  constraint user_tokens_token_hash_key UNIQUE (token_hash),
+  constraint user_tokens_user_uuid_fkey FOREIGN KEY (user_uuid) REFERENCES app_public.users(uuid) ON DELETE CASCADE
+);
+alter table app_private.user_tokens enable row level security;
+CREATE INDEX user_tokens_user_uuid_idx ON app_private.user_tokens USING btree (user_uuid);
+comment on table app_private.user_tokens is 'One-time tokens sent by e-mail, stored only as SHA-256.';
 
 create table app_public.api_scopes (
   name text not null,
@@ -97,9 +202,14 @@ create table app_public.api_tokens (
 alter table app_public.api_tokens enable row level security;
 CREATE INDEX api_tokens_environment_uuid_idx ON app_public.api_tokens USING btree (environment_uuid);
 CREATE TRIGGER _100_set_changed BEFORE UPDATE ON app_public.api_tokens FOR EACH ROW EXECUTE FUNCTION app_hidden.tg__set_changed();
-create policy select_current_environment on app_public.api_tokens as permissive for select to app_visitor using ((environment_uuid = app_hidden.current_environment_uuid()));
+create policy select_current_environment on app_public.api_tokens as permissive for select to app_visitor using (((environment_uuid = ( SELECT app_hidden.current_environment_uuid() AS current_environment_uuid)) AND (EXISTS ( SELECT 1
+   FROM app_public.environments e
+  WHERE ((e.uuid = api_tokens.environment_uuid) AND (e.organization_uuid IN ( SELECT app_hidden.current_user_organization_uuids() AS current_user_organization_uuids)))))));
 grant SELECT on app_public.api_tokens to app_visitor;
 comment on table app_public.api_tokens is 'Environment-level credentials for the public read API and the auth operations; the secret lives hashed in app_private.api_token_secrets.';
+comment on column app_public.api_tokens.environment_uuid is '@behavior -*';
+comment on column app_public.api_tokens.revoked_at is '@behavior -*';
+comment on column app_public.api_tokens.last_used_at is 'Last request with this token, to the minute.';
 
 create table app_public.environments (
   uuid uuid default gen_random_uuid() not null,
@@ -115,8 +225,10 @@ alter table app_public.environments enable row level security;
 CREATE INDEX environments_organization_uuid_idx ON app_public.environments USING btree (organization_uuid);
 CREATE TRIGGER _100_set_changed BEFORE UPDATE ON app_public.environments FOR EACH ROW EXECUTE FUNCTION app_hidden.tg__set_changed();
 create policy select_current on app_public.environments as permissive for select to app_visitor using ((uuid = app_hidden.current_environment_uuid()));
+create policy select_member on app_public.environments as permissive for select to app_visitor using ((organization_uuid IN ( SELECT app_hidden.current_user_organization_uuids() AS current_user_organization_uuids)));
 grant SELECT on app_public.environments to app_visitor;
 comment on table app_public.environments is 'A workspace of an organization: API tokens, channels and monitors belong to one.';
+comment on column app_public.environments.organization_uuid is '@behavior -*';
 
 create table app_public.organizations (
   uuid uuid default gen_random_uuid() not null,
@@ -131,6 +243,7 @@ CREATE TRIGGER _100_set_changed BEFORE UPDATE ON app_public.organizations FOR EA
 create policy select_current on app_public.organizations as permissive for select to app_visitor using ((uuid IN ( SELECT e.organization_uuid
    FROM app_public.environments e
   WHERE (e.uuid = app_hidden.current_environment_uuid()))));
+create policy select_member on app_public.organizations as permissive for select to app_visitor using ((uuid IN ( SELECT app_hidden.current_user_organization_uuids() AS current_user_organization_uuids)));
 grant SELECT on app_public.organizations to app_visitor;
 comment on table app_public.organizations is 'A customer account; owns environments.';
 
@@ -276,9 +389,80 @@ comment on table app_public.p2000_urgencies is 'Urgency codes at the start of P2
 comment on column app_public.p2000_urgencies.level is 'urgent (lights and siren), less_urgent (no signals, within about 30 minutes) or not_urgent (planned).';
 comment on column app_public.p2000_urgencies.rank is '0 is the most urgent (A0); codes of equal rank are comparable across disciplines (A1 = P1).';
 
+create table app_public.sessions (
+  uuid uuid default gen_random_uuid() not null,
+  user_uuid uuid not null,
+  environment_uuid uuid,
+  ip_address text,
+  user_agent text,
+  created timestamp with time zone default now() not null,
+  last_activity_at timestamp with time zone default now() not null,
+  expires_at timestamp with time zone not null,
+  revoked_at timestamp with time zone,
+  constraint sessions_environment_uuid_fkey FOREIGN KEY (environment_uuid) REFERENCES app_public.environments(uuid) ON DELETE SET NULL,
+  constraint sessions_pkey PRIMARY KEY (uuid),
+  constraint sessions_user_uuid_fkey FOREIGN KEY (user_uuid) REFERENCES app_public.users(uuid) ON DELETE CASCADE
+);
+alter table app_public.sessions enable row level security;
+CREATE INDEX sessions_environment_uuid_idx ON app_public.sessions USING btree (environment_uuid);
+CREATE INDEX sessions_user_uuid_idx ON app_public.sessions USING btree (user_uuid);
+create policy select_own on app_public.sessions as permissive for select to app_visitor using (((user_uuid = ( SELECT app_hidden.current_user_uuid() AS current_user_uuid)) AND (revoked_at IS NULL) AND (expires_at > now())));
+grant SELECT on app_public.sessions to app_visitor;
+comment on table app_public.sessions is 'A login of a user on one device; access tokens carry its uuid, so ending it ends them.';
+comment on column app_public.sessions.user_uuid is '@behavior -*';
+comment on column app_public.sessions.environment_uuid is '@behavior -*
+The environment the session acts in.';
+comment on column app_public.sessions.last_activity_at is 'Last request, to the minute (not written on every request).';
+comment on column app_public.sessions.revoked_at is '@behavior -*
+When the session was ended (logout, deleteSession, password reset, refresh-token reuse).';
+
+create table app_public.users (
+  uuid uuid default gen_random_uuid() not null,
+  display_name text not null,
+  email_address citext not null,
+  email_verified_at timestamp with time zone,
+  is_admin boolean default false not null,
+  created timestamp with time zone default now() not null,
+  changed timestamp with time zone default now() not null,
+  constraint users_display_name_check CHECK (((length(btrim(display_name)) >= 1) AND (length(btrim(display_name)) <= 200))),
+  constraint users_email_address_check CHECK (((length((email_address)::text) <= 320) AND (email_address ~ '^[^@\s]+@[^@\s]+\.[^@\s]+$'::citext))),
+  constraint users_email_address_key UNIQUE (email_address),
+  constraint users_pkey PRIMARY KEY (uuid)
+);
+alter table app_public.users enable row level security;
+CREATE TRIGGER _100_set_changed BEFORE UPDATE ON app_public.users FOR EACH ROW EXECUTE FUNCTION app_hidden.tg__set_changed();
+create policy select_self on app_public.users as permissive for select to app_visitor using ((uuid = ( SELECT app_hidden.current_user_uuid() AS current_user_uuid)));
+grant SELECT on app_public.users to app_visitor;
+comment on table app_public.users is 'People with an account.';
+comment on column app_public.users.email_address is '@behavior -*
+Login e-mail address; exposed as email { address verified }.';
+comment on column app_public.users.email_verified_at is '@behavior -*
+When the address was proven (verification or magic link).';
+comment on column app_public.users.is_admin is 'True for administrators of this installation.';
+
 -- Views
 
 -- Functions
+
+CREATE OR REPLACE FUNCTION app_hidden.assert_api_scope(required text)
+ RETURNS void
+ LANGUAGE plpgsql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+begin
+  if app_hidden.current_api_token_uuid() is null then
+    raise exception 'This operation needs an API token with scope %: send Authorization: Bearer <API token>.', required
+      using errcode = 'XAUTH';
+  end if;
+  if not required = any (app_hidden.current_api_scopes()) then
+    raise exception 'This API token lacks the scope %.', required using errcode = 'XFORB';
+  end if;
+end;
+$function$;
+grant execute on function app_hidden.assert_api_scope(required text) to app_analyst;
+grant execute on function app_hidden.assert_api_scope(required text) to app_visitor;
+comment on function app_hidden.assert_api_scope(required text) is 'Raises unless the request carries an API token holding the scope.';
 
 CREATE OR REPLACE FUNCTION app_hidden.current_api_scopes()
  RETURNS text[]
@@ -307,14 +491,63 @@ comment on function app_hidden.current_api_token_uuid() is 'The API token that a
 CREATE OR REPLACE FUNCTION app_hidden.current_environment_uuid()
  RETURNS uuid
  LANGUAGE sql
- STABLE PARALLEL SAFE
+ STABLE PARALLEL SAFE SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
-  select nullif(current_setting('app.environment_uuid', true), '')::uuid
+  select coalesce(
+    nullif(current_setting('app.environment_uuid', true), '')::uuid,
+    (select s.environment_uuid from app_public.sessions s
+      where s.uuid = app_hidden.current_session_uuid() and s.revoked_at is null and s.expires_at > now())
+  )
 $function$;
 grant execute on function app_hidden.current_environment_uuid() to app_analyst;
 grant execute on function app_hidden.current_environment_uuid() to app_visitor;
-comment on function app_hidden.current_environment_uuid() is 'The environment this request acts in, if any.';
+comment on function app_hidden.current_environment_uuid() is 'The environment this request acts in: its API token''s, or its session''s.';
+
+CREATE OR REPLACE FUNCTION app_hidden.current_session_uuid()
+ RETURNS uuid
+ LANGUAGE sql
+ STABLE PARALLEL SAFE SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select coalesce(
+    nullif(current_setting('app.session_uuid', true), '')::uuid,
+    (select r.session_uuid from app_private.request_identities r
+      where r.request_uuid = nullif(current_setting('app.request_uuid', true), '')::uuid)
+  )
+$function$;
+grant execute on function app_hidden.current_session_uuid() to app_analyst;
+grant execute on function app_hidden.current_session_uuid() to app_visitor;
+comment on function app_hidden.current_session_uuid() is 'The session of this request: from the access token, or the one this request just created.';
+
+CREATE OR REPLACE FUNCTION app_hidden.current_user_organization_uuids()
+ RETURNS SETOF uuid
+ LANGUAGE sql
+ STABLE PARALLEL SAFE SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select m.organization_uuid from app_hidden.organization_memberships m where m.user_uuid = app_hidden.current_user_uuid()
+$function$;
+grant execute on function app_hidden.current_user_organization_uuids() to app_analyst;
+grant execute on function app_hidden.current_user_organization_uuids() to app_visitor;
+comment on function app_hidden.current_user_organization_uuids() is 'Organizations the user of this request belongs to.';
+
+CREATE OR REPLACE FUNCTION app_hidden.current_user_uuid()
+ RETURNS uuid
+ LANGUAGE sql
+ STABLE PARALLEL SAFE SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select coalesce(
+    (select s.user_uuid from app_public.sessions s
+      where s.uuid = app_hidden.current_session_uuid() and s.revoked_at is null and s.expires_at > now()),
+    (select r.user_uuid from app_private.request_identities r
+      where r.request_uuid = nullif(current_setting('app.request_uuid', true), '')::uuid)
+  )
+$function$;
+grant execute on function app_hidden.current_user_uuid() to app_analyst;
+grant execute on function app_hidden.current_user_uuid() to app_visitor;
+comment on function app_hidden.current_user_uuid() is 'The user of this request, read from the session row, so ending a session takes effect at once.';
 
 CREATE OR REPLACE FUNCTION app_hidden.page_limit(first integer, max_first integer DEFAULT 100, default_first integer DEFAULT 50)
  RETURNS integer
@@ -374,6 +607,25 @@ $function$;
 grant execute on function app_hidden.reference_uuid(kind text, key text) to app_analyst;
 grant execute on function app_hidden.reference_uuid(kind text, key text) to app_visitor;
 comment on function app_hidden.reference_uuid(kind text, key text) is 'Stable uuid of a reference row, derived from its kind and natural key.';
+
+CREATE OR REPLACE FUNCTION app_hidden.require_user_uuid()
+ RETURNS uuid
+ LANGUAGE plpgsql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  user_uuid uuid := app_hidden.current_user_uuid();
+begin
+  if user_uuid is null then
+    raise exception 'Not authenticated. Send Authorization: Bearer <token>.' using errcode = 'XAUTH';
+  end if;
+  return user_uuid;
+end;
+$function$;
+grant execute on function app_hidden.require_user_uuid() to app_analyst;
+grant execute on function app_hidden.require_user_uuid() to app_visitor;
+comment on function app_hidden.require_user_uuid() is 'The user of this request, or the UNAUTHENTICATED error every account operation answers without one.';
 
 CREATE OR REPLACE FUNCTION app_hidden.search_pattern(search text)
  RETURNS text
@@ -458,6 +710,47 @@ $function$;
 grant execute on function app_private.authenticate_api_token(secret_hash bytea) to app_authenticator;
 comment on function app_private.authenticate_api_token(secret_hash bytea) is 'The valid (not revoked, not expired) API token with this secret hash, if any.';
 
+CREATE OR REPLACE FUNCTION app_private.authenticate_session(session_uuid uuid)
+ RETURNS TABLE(user_uuid uuid, environment_uuid uuid)
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+begin
+  return query
+    update app_public.sessions s set last_activity_at = now()
+     where s.uuid = authenticate_session.session_uuid and s.revoked_at is null and s.expires_at > now()
+       and s.last_activity_at < now() - interval '1 minute'
+    returning s.user_uuid, s.environment_uuid;
+  if not found then
+    return query
+      select s.user_uuid, s.environment_uuid from app_public.sessions s
+       where s.uuid = authenticate_session.session_uuid and s.revoked_at is null and s.expires_at > now();
+  end if;
+end;
+$function$;
+grant execute on function app_private.authenticate_session(session_uuid uuid) to app_authenticator;
+comment on function app_private.authenticate_session(session_uuid uuid) is NULL;
+
+CREATE OR REPLACE FUNCTION app_private.consume_user_token(token_hash bytea, purpose text, OUT user_uuid uuid, OUT return_to text)
+ RETURNS record
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+begin
+  update app_private.user_tokens t set used_at = now()
+   where t.token_hash = consume_user_token.token_hash and t.purpose = consume_user_token.purpose
+     and t.used_at is null and t.expires_at > now()
+   returning t.user_uuid, t.return_to into user_uuid, return_to;
+  if user_uuid is null then
+    raise exception 'This link is invalid, expired or already used.' using errcode = 'XAUTH';
+  end if;
+  -- Following any e-mailed link proves the address.
+  update app_public.users u set email_verified_at = coalesce(u.email_verified_at, now()) where u.uuid = user_uuid;
+end;
+$function$;
+comment on function app_private.consume_user_token(token_hash bytea, purpose text, OUT user_uuid uuid, OUT return_to text) is NULL;
+
 CREATE OR REPLACE FUNCTION app_private.create_api_token(environment_uuid uuid, name text, scopes text[], valid_days integer, secret_hash bytea, token_preview text)
  RETURNS app_public.api_tokens
  LANGUAGE plpgsql
@@ -501,6 +794,47 @@ end;
 $function$;
 comment on function app_private.create_api_token(environment_uuid uuid, name text, scopes text[], valid_days integer, secret_hash bytea, token_preview text) is 'Stores a new API token (its secret only as a hash) after checking name, scopes and validity.';
 
+CREATE OR REPLACE FUNCTION app_private.create_session(user_uuid uuid, refresh_token_hash bytea, ip_address text, user_agent text, request_uuid uuid, lifetime interval, OUT session_uuid uuid, OUT environment_uuid uuid, OUT expires_at timestamp with time zone)
+ RETURNS record
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+begin
+  update app_private.user_secrets s set failed_login_count = 0, first_failed_login_at = null, locked_until = null
+   where s.user_uuid = create_session.user_uuid;
+  select e.uuid into environment_uuid
+    from app_public.environments e join app_hidden.organization_memberships m on m.organization_uuid = e.organization_uuid
+   where m.user_uuid = create_session.user_uuid
+   order by m.created, e.created, e.uuid limit 1;
+  insert into app_public.sessions (user_uuid, environment_uuid, ip_address, user_agent, expires_at)
+    values (user_uuid, environment_uuid, left(ip_address, 100), left(user_agent, 500), now() + lifetime)
+    returning uuid, sessions.expires_at into session_uuid, expires_at;
+  insert into app_private.refresh_tokens (session_uuid, token_hash) values (session_uuid, refresh_token_hash);
+  insert into app_private.request_identities (request_uuid, user_uuid, session_uuid)
+    values (request_uuid, user_uuid, session_uuid)
+    on conflict (request_uuid) do update set user_uuid = excluded.user_uuid, session_uuid = excluded.session_uuid;
+end;
+$function$;
+comment on function app_private.create_session(user_uuid uuid, refresh_token_hash bytea, ip_address text, user_agent text, request_uuid uuid, lifetime interval, OUT session_uuid uuid, OUT environment_uuid uuid, OUT expires_at timestamp with time zone) is NULL;
+
+CREATE OR REPLACE FUNCTION app_private.create_user_token(email text, purpose text, token_hash bytea, lifetime interval, return_to text DEFAULT NULL::text)
+ RETURNS uuid
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  user_uuid uuid;
+begin
+  select u.uuid into user_uuid from app_public.users u where u.email_address = lower(btrim(email));
+  if user_uuid is not null then
+    insert into app_private.user_tokens (user_uuid, purpose, token_hash, expires_at, return_to)
+      values (user_uuid, purpose, token_hash, now() + lifetime, return_to);
+  end if;
+  return user_uuid;
+end;
+$function$;
+comment on function app_private.create_user_token(email text, purpose text, token_hash bytea, lifetime interval, return_to text) is 'Stores a one-time token for the user with this e-mail address; null (and nothing stored) when there is none.';
+
 CREATE OR REPLACE FUNCTION app_private.ensure_operator_environment(OUT environment_uuid uuid, OUT created boolean)
  RETURNS record
  LANGUAGE plpgsql
@@ -525,6 +859,64 @@ end;
 $function$;
 comment on function app_private.ensure_operator_environment(OUT environment_uuid uuid, OUT created boolean) is 'The operator environment, created on first call; created tells whether this call made it.';
 
+CREATE OR REPLACE FUNCTION app_private.hit_rate_limit(bucket text, max_hits integer, per interval)
+ RETURNS void
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  hits integer;
+begin
+  insert into app_private.rate_limit_counters as c (bucket, window_start, hits)
+  values (bucket, date_bin(per, now(), timestamptz '2000-01-01'), 1)
+  on conflict (bucket, window_start) do update set hits = c.hits + 1
+  returning c.hits into hits;
+  if hits > max_hits then
+    raise exception 'Too many requests; try again later.' using errcode = 'XRATE';
+  end if;
+end;
+$function$;
+comment on function app_private.hit_rate_limit(bucket text, max_hits integer, per interval) is NULL;
+
+CREATE OR REPLACE FUNCTION app_private.login_candidate(email text, OUT user_uuid uuid, OUT password_hash text, OUT locked_until timestamp with time zone)
+ RETURNS record
+ LANGUAGE sql
+ STABLE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select u.uuid, s.password_hash, s.locked_until
+    from app_public.users u left join app_private.user_secrets s on s.user_uuid = u.uuid
+   where u.email_address = lower(btrim(email))
+$function$;
+comment on function app_private.login_candidate(email text, OUT user_uuid uuid, OUT password_hash text, OUT locked_until timestamp with time zone) is NULL;
+
+CREATE OR REPLACE FUNCTION app_private.login_failed(user_uuid uuid)
+ RETURNS void
+ LANGUAGE sql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  update app_private.user_secrets s
+     set failed_login_count = case when s.first_failed_login_at > now() - interval '15 minutes' then s.failed_login_count + 1 else 1 end,
+         first_failed_login_at = case when s.first_failed_login_at > now() - interval '15 minutes' then s.first_failed_login_at else now() end,
+         locked_until = case when s.first_failed_login_at > now() - interval '15 minutes' and s.failed_login_count + 1 >= 5
+                             then now() + interval '15 minutes' else s.locked_until end
+   where s.user_uuid = login_failed.user_uuid
+$function$;
+comment on function app_private.login_failed(user_uuid uuid) is NULL;
+
+CREATE OR REPLACE FUNCTION app_private.purge_expired_auth_data()
+ RETURNS void
+ LANGUAGE sql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  delete from app_private.request_identities where created < now() - interval '1 hour';
+  delete from app_private.rate_limit_counters where window_start < now() - interval '2 days';
+  delete from app_private.user_tokens where expires_at < now() - interval '7 days';
+  delete from app_public.sessions where coalesce(revoked_at, expires_at) < now() - interval '30 days';
+  delete from app_private.emails where created < now() - interval '30 days';
+$function$;
+comment on function app_private.purge_expired_auth_data() is 'Nightly clean-up of spent sessions, tokens, counters and old e-mail.';
+
 CREATE OR REPLACE FUNCTION app_private.purge_stale_api_tokens(retention interval)
  RETURNS integer
  LANGUAGE sql
@@ -538,6 +930,84 @@ AS $function$
   select count(*)::integer from purged
 $function$;
 comment on function app_private.purge_stale_api_tokens(retention interval) is 'Deletes API tokens revoked or expired longer ago than the retention; returns how many.';
+
+CREATE OR REPLACE FUNCTION app_private.queue_email(to_address text, subject text, text_body text)
+ RETURNS uuid
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  email_uuid uuid;
+begin
+  insert into app_private.emails (to_address, subject, text_body) values (to_address, subject, text_body)
+    returning uuid into email_uuid;
+  perform graphile_worker.add_job('emails__send', json_build_object('uuid', email_uuid), max_attempts => 10);
+  return email_uuid;
+end;
+$function$;
+comment on function app_private.queue_email(to_address text, subject text, text_body text) is NULL;
+
+CREATE OR REPLACE FUNCTION app_private.register_user(email text, display_name text, password_hash text, organization_name text, environment_name text, request_uuid uuid, OUT user_uuid uuid, OUT organization_uuid uuid, OUT environment_uuid uuid)
+ RETURNS record
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  address citext := lower(btrim(email));
+begin
+  if address is null or length(address) > 320 or address !~ '^[^@\s]+@[^@\s]+\.[^@\s]+$' then
+    raise exception 'That is not an e-mail address.' using errcode = 'XINPT';
+  end if;
+  if exists (select 1 from app_public.users u where u.email_address = address) then
+    raise exception 'An account with this e-mail address already exists; log in or reset the password.' using errcode = 'XCONF';
+  end if;
+  insert into app_public.users (display_name, email_address)
+    values (coalesce(nullif(btrim(display_name), ''), split_part(address, '@', 1)), address)
+    returning uuid into user_uuid;
+  insert into app_private.user_secrets (user_uuid, password_hash, password_changed_at)
+    values (user_uuid, password_hash, case when password_hash is not null then now() end);
+  insert into app_public.organizations (name)
+    values (coalesce(nullif(btrim(organization_name), ''), split_part(address, '@', 1) || '''s organization'))
+    returning uuid into organization_uuid;
+  insert into app_hidden.organization_memberships (organization_uuid, user_uuid, role)
+    values (organization_uuid, user_uuid, 'owner');
+  insert into app_public.environments (organization_uuid, name)
+    values (organization_uuid, coalesce(nullif(btrim(environment_name), ''), 'production'))
+    returning uuid into environment_uuid;
+  insert into app_private.request_identities (request_uuid, user_uuid) values (request_uuid, user_uuid);
+end;
+$function$;
+comment on function app_private.register_user(email text, display_name text, password_hash text, organization_name text, environment_name text, request_uuid uuid, OUT user_uuid uuid, OUT organization_uuid uuid, OUT environment_uuid uuid) is NULL;
+
+CREATE OR REPLACE FUNCTION app_private.reissue_refresh_token(session_uuid uuid, new_hash bytea)
+ RETURNS void
+ LANGUAGE sql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  update app_private.refresh_tokens t set used_at = now() where t.session_uuid = reissue_refresh_token.session_uuid and t.used_at is null;
+  insert into app_private.refresh_tokens (session_uuid, token_hash) values (session_uuid, new_hash);
+$function$;
+comment on function app_private.reissue_refresh_token(session_uuid uuid, new_hash bytea) is NULL;
+
+CREATE OR REPLACE FUNCTION app_private.reset_password(token_hash bytea, password_hash text)
+ RETURNS uuid
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  user_uuid uuid := (app_private.consume_user_token(token_hash, 'password_reset')).user_uuid;
+begin
+  update app_private.user_secrets s
+     set password_hash = reset_password.password_hash, password_changed_at = now(),
+         failed_login_count = 0, first_failed_login_at = null, locked_until = null
+   where s.user_uuid = reset_password.user_uuid;
+  update app_public.sessions s set revoked_at = now() where s.user_uuid = reset_password.user_uuid and s.revoked_at is null;
+  update app_private.user_tokens t set used_at = now()
+   where t.user_uuid = reset_password.user_uuid and t.purpose = 'password_reset' and t.used_at is null;
+  return user_uuid;
+end;
+$function$;
+comment on function app_private.reset_password(token_hash bytea, password_hash text) is NULL;
 
 CREATE OR REPLACE FUNCTION app_private.revoke_api_token(token_uuid uuid)
  RETURNS app_public.api_tokens
@@ -557,6 +1027,127 @@ begin
 end;
 $function$;
 comment on function app_private.revoke_api_token(token_uuid uuid) is 'Revokes an API token at once; revoking twice keeps the first time.';
+
+CREATE OR REPLACE FUNCTION app_private.rotate_refresh_token(presented_hash bytea, new_hash bytea, lifetime interval, OUT session_uuid uuid, OUT user_uuid uuid, OUT expires_at timestamp with time zone)
+ RETURNS record
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  token app_private.refresh_tokens;
+begin
+  select * into token from app_private.refresh_tokens t where t.token_hash = presented_hash for update;
+  if not found then
+    raise exception 'The refresh token is not valid.' using errcode = 'XAUTH';
+  end if;
+  if token.used_at is not null then
+    update app_public.sessions s set revoked_at = coalesce(s.revoked_at, now()) where s.uuid = token.session_uuid;
+    raise exception 'The refresh token was already used; the session has been ended. Log in again.' using errcode = 'XAUTH';
+  end if;
+  update app_private.refresh_tokens t set used_at = now() where t.uuid = token.uuid;
+  update app_public.sessions s set expires_at = now() + lifetime, last_activity_at = now()
+   where s.uuid = token.session_uuid and s.revoked_at is null and s.expires_at > now()
+   returning s.uuid, s.user_uuid, s.expires_at into session_uuid, user_uuid, expires_at;
+  if session_uuid is null then
+    raise exception 'The session has ended. Log in again.' using errcode = 'XAUTH';
+  end if;
+  insert into app_private.refresh_tokens (session_uuid, token_hash) values (session_uuid, new_hash);
+end;
+$function$;
+comment on function app_private.rotate_refresh_token(presented_hash bytea, new_hash bytea, lifetime interval, OUT session_uuid uuid, OUT user_uuid uuid, OUT expires_at timestamp with time zone) is NULL;
+
+CREATE OR REPLACE FUNCTION app_public.api_scopes()
+ RETURNS SETOF app_public.api_scopes
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select s.* from app_public.api_scopes s order by s.name
+$function$;
+grant execute on function app_public.api_scopes() to app_analyst;
+grant execute on function app_public.api_scopes() to app_visitor;
+comment on function app_public.api_scopes() is '@notNull
+Every scope an API token can hold, with what it allows.';
+
+CREATE OR REPLACE FUNCTION app_public.api_token(uuid text)
+ RETURNS app_public.api_tokens
+ LANGUAGE sql
+ STABLE PARALLEL SAFE STRICT
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select t.* from app_public.api_tokens t
+   where app_hidden.require_user_uuid() is not null and t.revoked_at is null and t.uuid = app_hidden.try_uuid(api_token.uuid)
+$function$;
+grant execute on function app_public.api_token(uuid text) to app_analyst;
+grant execute on function app_public.api_token(uuid text) to app_visitor;
+comment on function app_public.api_token(uuid text) is 'One API token of the current environment; null when there is none.';
+
+CREATE OR REPLACE FUNCTION app_public.api_tokens()
+ RETURNS SETOF app_public.api_tokens
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select t.* from app_public.api_tokens t
+   where app_hidden.require_user_uuid() is not null and t.revoked_at is null
+   order by t.created desc, t.uuid
+$function$;
+grant execute on function app_public.api_tokens() to app_analyst;
+grant execute on function app_public.api_tokens() to app_visitor;
+comment on function app_public.api_tokens() is 'API tokens of the current environment (revoked ones are gone), newest first.';
+
+CREATE OR REPLACE FUNCTION app_public.current_environment()
+ RETURNS app_public.environments
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select e.* from app_public.environments e
+   where app_hidden.require_user_uuid() is not null and e.uuid = app_hidden.current_environment_uuid()
+$function$;
+grant execute on function app_public.current_environment() to app_analyst;
+grant execute on function app_public.current_environment() to app_visitor;
+comment on function app_public.current_environment() is 'The environment bound to the session.';
+
+CREATE OR REPLACE FUNCTION app_public.me()
+ RETURNS app_public.users
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select u.* from app_public.users u where u.uuid = app_hidden.current_user_uuid()
+$function$;
+grant execute on function app_public.me() to app_analyst;
+grant execute on function app_public.me() to app_visitor;
+comment on function app_public.me() is 'The user of the Bearer access token; null without a valid one.';
+
+CREATE OR REPLACE FUNCTION app_public.my_organizations()
+ RETURNS SETOF app_public.organizations
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select o.* from app_public.organizations o
+   where app_hidden.require_user_uuid() is not null and o.uuid in (select app_hidden.current_user_organization_uuids())
+   order by o.name, o.uuid
+$function$;
+grant execute on function app_public.my_organizations() to app_analyst;
+grant execute on function app_public.my_organizations() to app_visitor;
+comment on function app_public.my_organizations() is 'Organizations the current user belongs to, by name.';
+
+CREATE OR REPLACE FUNCTION app_public.my_sessions()
+ RETURNS SETOF app_public.sessions
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select s.* from app_public.sessions s
+   where s.user_uuid = app_hidden.require_user_uuid() and s.revoked_at is null and s.expires_at > now()
+   order by s.last_activity_at desc, s.uuid
+$function$;
+grant execute on function app_public.my_sessions() to app_analyst;
+grant execute on function app_public.my_sessions() to app_visitor;
+comment on function app_public.my_sessions() is 'Live sessions of the current user, most recently active first.';
 
 CREATE OR REPLACE FUNCTION app_public.p2000_categories()
  RETURNS SETOF app_public.p2000_categories
@@ -692,3 +1283,55 @@ $function$;
 grant execute on function app_public.p2000_urgencies(first integer, page integer, filter app_public.p2000_taxonomy_filter) to app_analyst;
 grant execute on function app_public.p2000_urgencies(first integer, page integer, filter app_public.p2000_taxonomy_filter) to app_visitor;
 comment on function app_public.p2000_urgencies(first integer, page integer, filter app_public.p2000_taxonomy_filter) is 'Urgency codes, most urgent first; filter.search matches name and code.';
+
+CREATE OR REPLACE FUNCTION app_public.session_valid()
+ RETURNS boolean
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select app_hidden.current_user_uuid() is not null
+$function$;
+grant execute on function app_public.session_valid() to app_analyst;
+grant execute on function app_public.session_valid() to app_visitor;
+comment on function app_public.session_valid() is '@notNull
+True while the Bearer access token belongs to a live session.';
+
+CREATE OR REPLACE FUNCTION app_public.sessions_is_current(s app_public.sessions)
+ RETURNS boolean
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select s.uuid is not distinct from app_hidden.current_session_uuid()
+$function$;
+grant execute on function app_public.sessions_is_current(s app_public.sessions) to app_analyst;
+grant execute on function app_public.sessions_is_current(s app_public.sessions) to app_visitor;
+comment on function app_public.sessions_is_current(s app_public.sessions) is '@notNull
+True for the session of this request.';
+
+CREATE OR REPLACE FUNCTION app_public.users_email(u app_public.users)
+ RETURNS app_public.user_email
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select row(u.email_address::text, u.email_verified_at is not null)::app_public.user_email
+$function$;
+grant execute on function app_public.users_email(u app_public.users) to app_analyst;
+grant execute on function app_public.users_email(u app_public.users) to app_visitor;
+comment on function app_public.users_email(u app_public.users) is '@notNull
+The login e-mail address.';
+
+CREATE OR REPLACE FUNCTION app_public.users_has_password(u app_public.users)
+ RETURNS boolean
+ LANGUAGE sql
+ STABLE PARALLEL SAFE SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select exists (select 1 from app_private.user_secrets s where s.user_uuid = u.uuid and s.password_hash is not null)
+$function$;
+grant execute on function app_public.users_has_password(u app_public.users) to app_analyst;
+grant execute on function app_public.users_has_password(u app_public.users) to app_visitor;
+comment on function app_public.users_has_password(u app_public.users) is '@notNull
+False for accounts that log in by magic link only.';

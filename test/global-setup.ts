@@ -1,7 +1,6 @@
 // One embedded PostgreSQL for the whole run, in a temporary directory, with a migrated template
 // database that every test file clones (test/helpers/database.ts).
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { prepareDatabase, EMBEDDED_OWNER } from "../lib/database.ts";
@@ -9,18 +8,10 @@ import { startEmbeddedPostgres } from "../lib/embedded-postgres.ts";
 import { loadConfig } from "../lib/config.ts";
 import { loadOrCreateSecrets } from "../lib/secrets.ts";
 import { ensureRolesAndDatabase } from "../lib/database-bootstrap.ts";
+import { freePort } from "./helpers/ports.ts";
 
 export const TEMPLATE_DATABASE = "incidents_template";
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.once("error", reject);
-  });
-}
 
 export default async function globalSetup(): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "incidents-test-"));

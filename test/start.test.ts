@@ -3,10 +3,10 @@
 import { afterAll, expect, test } from "@jest/globals";
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { ROOT_DIR } from "../lib/migrate.ts";
+import { freePort } from "./helpers/ports.ts";
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "incidents-start-"));
 fs.chmodSync(dataDir, 0o755);
@@ -17,14 +17,6 @@ afterAll(() => {
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 interface Started { child: ChildProcess; output: () => string; exited: Promise<number | null> }
 

@@ -14,16 +14,27 @@ beforeAll(() => {
 
 test("the Query type has exactly the operations built so far", () => {
   expect(queryFields).toEqual([
+    "apiScopes", "apiToken", "apiTokens", "currentEnvironment", "me", "myOrganizations", "mySessions",
     "p2000Categories", "p2000Discipline", "p2000Disciplines", "p2000GripLevels", "p2000Qualifications",
-    "p2000Region", "p2000Regions", "p2000Urgencies",
+    "p2000Region", "p2000Regions", "p2000Urgencies", "sessionValid",
+  ]);
+});
+
+test("the Mutation type has exactly the account operations of spec 4.2 built so far", () => {
+  expect(Object.keys((schema.getMutationType() as GraphQLObjectType).getFields()).sort()).toEqual([
+    "createApiToken", "createEnvironment", "createOrganization", "deleteApiToken", "deleteOtherSessions",
+    "deleteSession", "login", "logout", "refreshToken", "register", "requestMagicLinkLogin",
+    "requestPasswordReset", "resetPassword", "setCurrentEnvironment", "switchEnvironment", "updateApiToken",
+    "updateOrganization",
   ]);
 });
 
 test("no automatic CRUD, Node interface or connections", () => {
   const typeNames = Object.keys(schema.getTypeMap());
-  expect(schema.getMutationType()).toBeUndefined();
   expect(typeNames).not.toContain("Node");
-  expect(typeNames.filter((name) => /Connection$|Edge$|OrderBy$|Condition$/.test(name))).toEqual([]);
+  expect(typeNames.filter((name) => /Connection$|Edge$|OrderBy$|Condition$|Patch$/.test(name))).toEqual([]);
+  expect(typeNames.filter((name) => /^(Create|Update|Delete)(User|Session|Organization|Environment|ApiToken|P2000\w+)Payload$/.test(name)))
+    .toEqual(["CreateApiTokenPayload"]);
   expect(queryFields.filter((name) => name.startsWith("all") || name === "node" || name === "query")).toEqual([]);
 });
 
@@ -41,6 +52,22 @@ test("return types match the spec", () => {
   expect(String(fields.p2000Disciplines.args.find((a) => a.name === "filter")!.type)).toBe("P2000DisciplineFilterInput");
   const region = schema.getType("P2000Region") as GraphQLObjectType;
   expect(Object.keys(region.getFields())).toEqual(expect.arrayContaining(["uuid", "number", "name", "slug", "capcodePrefix"]));
+  expect(String(fields.sessionValid.type)).toBe("Boolean!");
+  expect(String(fields.apiScopes.type)).toBe("[ApiScope!]!");
+  const mutations = (schema.getMutationType() as GraphQLObjectType).getFields();
+  expect(String(mutations.logout.type)).toBe("String!");
+  expect(String(mutations.refreshToken.type)).toBe("RefreshTokenPayload!");
+  expect(String(mutations.requestMagicLinkLogin.type)).toBe("String!");
+  // schema.graphql is printed sorted, arguments included.
+  expect(mutations.requestMagicLinkLogin.args.map((a) => `${a.name}: ${a.type}`)).toEqual(["email: String!", "returnTo: String!"]);
+  expect(mutations.resetPassword.args.map((a) => `${a.name}: ${a.type}`)).toEqual(["newPassword: String!", "token: String!"]);
+  expect(mutations.updateApiToken.args.map((a) => `${a.name}: ${a.type}`)).toEqual(["name: String", "scopes: [String]", "uuid: String!"]);
+  const user = schema.getType("User") as GraphQLObjectType;
+  expect(Object.keys(user.getFields()).sort()).toEqual(["changed", "created", "displayName", "email", "hasPassword", "isAdmin", "uuid"]);
+  const session = schema.getType("Session") as GraphQLObjectType;
+  expect(Object.keys(session.getFields())).toEqual(expect.arrayContaining(["uuid", "ipAddress", "userAgent", "lastActivityAt", "expiresAt", "isCurrent"]));
+  const apiToken = schema.getType("ApiToken") as GraphQLObjectType;
+  expect(Object.keys(apiToken.getFields())).toEqual(expect.arrayContaining(["uuid", "name", "tokenPreview", "scopes", "expiresAt", "created"]));
   const urgency = schema.getType("P2000Urgency") as GraphQLObjectType;
   expect(Object.keys(urgency.getFields())).toEqual(expect.arrayContaining(["uuid", "code", "name"]));
 });

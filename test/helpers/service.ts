@@ -1,28 +1,49 @@
 // The real service (HTTP + worker) on a test database, on a free port, and a small client that
 // speaks GraphQL to it over real HTTP.
 import { createApiToken } from "../../lib/api-tokens.ts";
-import { loadConfig } from "../../lib/config.ts";
+import { loadConfig, type Config } from "../../lib/config.ts";
 import { startService, type Service } from "../../lib/service.ts";
 import { afterAll, beforeAll } from "@jest/globals";
 import { createTestDatabase, type TestDatabase } from "./database.ts";
+import { freePort } from "./ports.ts";
 
 export interface GraphQLResponse {
   status: number;
   body: { data?: any; errors?: Array<{ message: string; extensions?: Record<string, unknown> }> };
 }
 
+export interface GraphQLOptions {
+  variables?: Record<string, unknown>;
+  token?: string;
+  authorization?: string;
+  headers?: Record<string, string>;
+}
+
 export interface TestService extends Service {
-  graphql(query: string, options?: { variables?: Record<string, unknown>; token?: string; authorization?: string }): Promise<GraphQLResponse>;
+  graphql(query: string, options?: GraphQLOptions): Promise<GraphQLResponse>;
   /** A new API token of the operator environment, plain secret. */
   newToken(options?: { scopes?: string[]; validDays?: number; name?: string }): Promise<{ uuid: string; secret: string }>;
 }
 
-export async function startTestService(database: TestDatabase): Promise<TestService> {
-  const service = await startService({ ...loadConfig(), port: 0, host: "127.0.0.1", graphiql: true, logLevel: "warning" }, database);
+export const TEST_JWT_SECRET = "test-secret-that-is-long-enough-for-hs256";
+
+export async function startTestService(database: TestDatabase, overrides: Partial<Config> = {}): Promise<TestService> {
+  const port = await freePort();
+  const service = await startService({
+    ...loadConfig(),
+    port,
+    host: "127.0.0.1",
+    publicUrl: `http://127.0.0.1:${port}`,
+    graphiql: true,
+    logLevel: "warning",
+    jwtSecret: TEST_JWT_SECRET,
+    smtpUrl: undefined,
+    ...overrides,
+  }, database);
   return {
     ...service,
     async graphql(query, options = {}) {
-      const headers: Record<string, string> = { "content-type": "application/json", accept: "application/json" };
+      const headers: Record<string, string> = { "content-type": "application/json", accept: "application/json", ...options.headers };
       const authorization = options.authorization ?? (options.token ? `Bearer ${options.token}` : undefined);
       if (authorization) headers.authorization = authorization;
       const response = await fetch(service.graphqlUrl, {
@@ -45,11 +66,11 @@ export async function startTestService(database: TestDatabase): Promise<TestServ
 }
 
 /** A database and the running service on it for the whole test file. */
-export function useTestService(): { db: TestDatabase; service: TestService } {
+export function useTestService(overrides: () => Partial<Config> = () => ({})): { db: TestDatabase; service: TestService } {
   const context = {} as { db: TestDatabase; service: TestService };
   beforeAll(async () => {
     context.db = await createTestDatabase();
-    context.service = await startTestService(context.db);
+    context.service = await startTestService(context.db, overrides());
   });
   afterAll(async () => {
     await context.service?.stop();

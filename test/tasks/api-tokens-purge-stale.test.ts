@@ -1,7 +1,7 @@
 // The nightly clean-up through graphile-worker itself: queued as a job, run by the worker.
 import { expect, test } from "@jest/globals";
 import { Logger, quickAddJob, runOnce } from "graphile-worker";
-import { taskList } from "../../tasks/index.ts";
+import { makeTaskList } from "../../tasks/index.ts";
 import { useTestDatabase } from "../helpers/database.ts";
 
 const ctx = useTestDatabase();
@@ -19,7 +19,7 @@ test("api_tokens__purge_stale deletes tokens dead for over 90 days and keeps the
   await ctx.db.asOwner(`update app_public.api_tokens set revoked_at = now() - interval '10 days' where name = 'revoked lately'`);
 
   await quickAddJob({ connectionString: ctx.db.ownerUrl }, "api_tokens__purge_stale", {});
-  await runOnce({ connectionString: ctx.db.ownerUrl, taskList, logger: new Logger(() => () => {}) });
+  await runOnce({ connectionString: ctx.db.ownerUrl, taskList: makeTaskList({ smtpUrl: undefined, mailFrom: "test@localhost" }), logger: new Logger(() => () => {}) });
 
   const { rows } = await ctx.db.asOwner("select name from app_public.api_tokens order by name");
   expect(rows.map((row) => row.name)).toEqual(["alive", "revoked lately"]);

@@ -1,0 +1,233 @@
+// The account mutations of spec 4.2 with the spec's exact signatures. PostGraphile would wrap SQL
+// mutation functions in generated payloads, so each field is declared here and planned as one side
+// effect: a function of lib/accounts.ts (when Node must hash, sign or e-mail) or one SQL function
+// of app_accounts run as the request's visitor. Returned rows are then read through PostGraphile's
+// own resources, so User, Organization, Environment and ApiToken stay the reflected types.
+import type { IncomingMessage } from "node:http";
+import { access, context, sideEffect, type FieldArgs, type Step } from "postgraphile/grafast";
+import { extendSchema, gql } from "postgraphile/utils";
+import * as accounts from "../lib/accounts.ts";
+import type { AccountDeps, Locale, RequestMeta, VisitorQuery } from "../lib/accounts.ts";
+import { bearerValue, type RequestAuth } from "../lib/auth-context.ts";
+
+/** Facts about the HTTP request that the account flows need, put in the GraphQL context. */
+export interface AccountRequest {
+  auth: RequestAuth;
+  meta: RequestMeta;
+  bearer: string | undefined;
+  locale: Locale;
+}
+
+declare global {
+  namespace Grafast {
+    interface Context {
+      accountRequest: AccountRequest;
+    }
+  }
+}
+
+/** Accept-Language picks the answer language of requestMagicLinkLogin: nl, en, else a code. */
+function localeOf(acceptLanguage: string | undefined): Locale {
+  const first = acceptLanguage?.split(",")[0]?.trim().toLowerCase() ?? "";
+  if (first.startsWith("nl")) return "nl";
+  if (first.startsWith("en")) return "en";
+  return "api";
+}
+
+export function accountRequestFor(req: IncomingMessage | undefined, auth: RequestAuth, requestUuid: string): AccountRequest {
+  return {
+    auth,
+    meta: { requestUuid, ip: req?.socket.remoteAddress ?? null, userAgent: req?.headers["user-agent"] ?? null },
+    bearer: bearerValue(req?.headers.authorization),
+    locale: localeOf(req?.headers["accept-language"]),
+  };
+}
+
+interface AccountCall {
+  request: AccountRequest;
+  visitor: VisitorQuery;
+}
+
+/** One side effect per field: `work` gets the field's arguments and the request. */
+function run<T>(fieldArgs: FieldArgs, work: (args: any, call: AccountCall) => Promise<T>): Step<T> {
+  return sideEffect([fieldArgs.getRaw(), context()], ([args, ctx]) =>
+    work(args, {
+      request: ctx.accountRequest,
+      visitor: (sql, values = []) =>
+        ctx.withPgClient(ctx.pgSettings, async (client) => (await client.query({ text: sql, values })).rows),
+    }),
+  );
+}
+
+/** Runs one app_accounts SQL function as the visitor and returns its single value. */
+function sql<T>(fieldArgs: FieldArgs, text: string, values: (args: any) => unknown[]): Step<T> {
+  return run(fieldArgs, async (args, { visitor }) => (await visitor(`select ${text} as value`, values(args)))[0].value);
+}
+
+export function makeAccountMutationsPlugin(deps: AccountDeps): GraphileConfig.Plugin {
+  return extendSchema((build) => {
+    const resources = build.input.pgRegistry.pgResources;
+    const users = resources.users_table;
+    const organizations = resources.organizations_table;
+    const environments = resources.environments_table;
+    const apiTokens = resources.api_tokens_table;
+    const byUuid = (resource: typeof users, $uuid: Step) => resource.get({ uuid: $uuid });
+
+    return {
+      typeDefs: gql`
+        input RegisterInput {
+          email: String!
+          password: String
+          organizationName: String
+          environmentName: String
+          displayName: String
+        }
+        type RegisterPayload {
+          user: User
+          organization: Organization
+          environment: Environment
+        }
+        input LoginInput {
+          email: String!
+          password: String!
+        }
+        type LoginPayload {
+          user: User
+          """Access token (JWT, 15 minutes)."""
+          token: String
+          """Refresh token (single use, 30 days); send it as Bearer to refreshToken."""
+          refreshToken: String
+          message: String
+        }
+        type RefreshTokenPayload {
+          accessToken: String!
+          refreshToken: String!
+        }
+        type SwitchEnvironmentPayload {
+          accessToken: String!
+          refreshToken: String!
+          environment: Environment
+        }
+        input CreateOrganizationInput {
+          name: String!
+        }
+        input UpdateOrganizationInput {
+          uuid: String!
+          name: String!
+        }
+        input CreateEnvironmentInput {
+          organizationUuid: String!
+          name: String!
+        }
+        input CreateApiTokenInput {
+          name: String!
+          scopes: [String]
+          """Days until the token expires (1-3650); omit for a token that does not expire."""
+          validDays: Int
+        }
+        type CreateApiTokenPayload {
+          token: ApiToken
+          """The secret, shown only in this answer."""
+          plainToken: String
+        }
+        extend type Mutation {
+          """Creates a user, an organization and an environment (API token with scope auth:register)."""
+          register(input: RegisterInput!): RegisterPayload
+          """E-mail and password login (API token with scope auth:login)."""
+          login(input: LoginInput!): LoginPayload
+          """E-mails a single-use login link that sends the browser to returnTo with the tokens (scope auth:login)."""
+          requestMagicLinkLogin(email: String!, returnTo: String!): String!
+          """Ends the session of the Bearer access token."""
+          logout: String!
+          """Takes the refresh token as Bearer; returns a new pair and spends the old refresh token."""
+          refreshToken: RefreshTokenPayload!
+          """E-mails a password reset link; the same answer whether or not the address has an account (scope auth:password_reset)."""
+          requestPasswordReset(email: String!): String!
+          """Sets a new password with the token from the reset e-mail and ends every session of the user."""
+          resetPassword(token: String!, newPassword: String!): String!
+          createOrganization(input: CreateOrganizationInput!): Organization
+          updateOrganization(input: UpdateOrganizationInput!): Organization
+          createEnvironment(input: CreateEnvironmentInput!): Environment
+          """Ends one of your sessions; true when it was ended."""
+          deleteSession(uuid: String!): Boolean
+          """Ends all your sessions but this one; returns how many were ended."""
+          deleteOtherSessions: Int
+          """Binds an environment to the session; the tokens stay valid."""
+          setCurrentEnvironment(environmentUuid: String!): Environment
+          """Binds an environment to the session and issues a new token pair."""
+          switchEnvironment(environmentUuid: String!): SwitchEnvironmentPayload
+          createApiToken(input: CreateApiTokenInput!): CreateApiTokenPayload
+          """Changes name and/or scopes (a given list replaces the scopes)."""
+          updateApiToken(uuid: String!, name: String, scopes: [String]): ApiToken
+          """Revokes the token at once; true when it was revoked."""
+          deleteApiToken(uuid: String!): Boolean
+        }
+      `,
+      objects: {
+        Mutation: {
+          plans: {
+            register: (_, fieldArgs) =>
+              run(fieldArgs, ({ input }, { request, visitor }) => accounts.register(deps, request.meta, visitor, input)),
+            login: (_, fieldArgs) =>
+              run(fieldArgs, ({ input }, { request, visitor }) =>
+                accounts.login(deps, request.meta, visitor, input.email, input.password)),
+            requestMagicLinkLogin: (_, fieldArgs) =>
+              run(fieldArgs, ({ email, returnTo }, { request, visitor }) =>
+                accounts.requestMagicLink(deps, request.meta, visitor, email, returnTo, request.locale)),
+            logout: (_, fieldArgs) =>
+              run(fieldArgs, async (_args, { visitor }) => {
+                await visitor("select app_accounts.logout()");
+                return "Logged out.";
+              }),
+            refreshToken: (_, fieldArgs) => run(fieldArgs, (_args, { request }) => accounts.refresh(deps, request.bearer)),
+            requestPasswordReset: (_, fieldArgs) =>
+              run(fieldArgs, ({ email }, { request, visitor }) => accounts.requestPasswordReset(deps, request.meta, visitor, email)),
+            resetPassword: (_, fieldArgs) =>
+              run(fieldArgs, ({ token, newPassword }, { request }) => accounts.resetPassword(deps, request.meta, token, newPassword)),
+            createOrganization: (_, fieldArgs) =>
+              byUuid(organizations, sql(fieldArgs, "app_accounts.create_organization($1)", ({ input }) => [input.name])),
+            updateOrganization: (_, fieldArgs) =>
+              byUuid(organizations, sql(fieldArgs, "app_accounts.update_organization($1, $2)", ({ input }) => [input.uuid, input.name])),
+            createEnvironment: (_, fieldArgs) =>
+              byUuid(environments, sql(fieldArgs, "app_accounts.create_environment($1, $2)", ({ input }) => [input.organizationUuid, input.name])),
+            deleteSession: (_, fieldArgs) => sql(fieldArgs, "app_accounts.delete_session($1)", ({ uuid }) => [uuid]),
+            deleteOtherSessions: (_, fieldArgs) => sql(fieldArgs, "app_accounts.delete_other_sessions()", () => []),
+            setCurrentEnvironment: (_, fieldArgs) =>
+              byUuid(environments, sql(fieldArgs, "app_accounts.set_current_environment($1)", ({ environmentUuid }) => [environmentUuid])),
+            switchEnvironment: (_, fieldArgs) =>
+              run(fieldArgs, ({ environmentUuid }, { request, visitor }) =>
+                accounts.switchEnvironment(deps, visitor, request.auth.kind === "user" ? request.auth : null, environmentUuid)),
+            createApiToken: (_, fieldArgs) =>
+              run(fieldArgs, ({ input }, { visitor }) => accounts.createUserApiToken(visitor, input)),
+            updateApiToken: (_, fieldArgs) =>
+              byUuid(apiTokens, sql(fieldArgs, "app_accounts.update_api_token($1, $2, $3)", ({ uuid, name, scopes }) =>
+                [uuid, name ?? null, scopes ? scopes.filter((s: string | null) => s !== null) : null])),
+            deleteApiToken: (_, fieldArgs) => sql(fieldArgs, "app_accounts.delete_api_token($1)", ({ uuid }) => [uuid]),
+          },
+        },
+        RegisterPayload: {
+          plans: {
+            user: ($result) => byUuid(users, access($result, "userUuid")),
+            organization: ($result) => byUuid(organizations, access($result, "organizationUuid")),
+            environment: ($result) => byUuid(environments, access($result, "environmentUuid")),
+          },
+        },
+        LoginPayload: {
+          plans: {
+            user: ($result) => byUuid(users, access($result, "userUuid")),
+          },
+        },
+        SwitchEnvironmentPayload: {
+          plans: {
+            environment: ($result) => byUuid(environments, access($result, "environmentUuid")),
+          },
+        },
+        CreateApiTokenPayload: {
+          plans: {
+            token: ($result) => byUuid(apiTokens, access($result, "uuid")),
+          },
+        },
+      },
+    };
+  }, "AccountMutationsPlugin");
+}

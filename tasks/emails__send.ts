@@ -1,0 +1,41 @@
+// Sends one queued e-mail (app_private.emails) through SMTP_URL with nodemailer. Without SMTP_URL
+// the mail stays in the table with status "outbox" and is written to the log, so a local user can
+// follow its link. Sent mail loses its body: the links in it are credentials.
+import nodemailer from "nodemailer";
+import type { Task } from "graphile-worker";
+
+export interface MailSettings {
+  smtpUrl: string | undefined;
+  mailFrom: string;
+}
+
+export function makeEmailsSend(settings: MailSettings): Task {
+  const transport = settings.smtpUrl ? nodemailer.createTransport(settings.smtpUrl) : null;
+  return async (payload, helpers) => {
+    const { uuid } = payload as { uuid: string };
+    const { rows: [email] } = await helpers.query<{ to_address: string; subject: string; text_body: string }>(
+      "select to_address, subject, text_body from app_private.emails where uuid = $1 and status = 'queued'",
+      [uuid],
+    );
+    if (!email) return; // Already sent (a retried job) or purged.
+    if (!transport) {
+      helpers.logger.info(`E-mail kept in the outbox (no SMTP_URL) to ${email.to_address}: ${email.subject}\n${email.text_body}`);
+      await helpers.query("update app_private.emails set status = 'outbox' where uuid = $1", [uuid]);
+      return;
+    }
+    try {
+      await transport.sendMail({ from: settings.mailFrom, to: email.to_address, subject: email.subject, text: email.text_body });
+    } catch (error) {
+      const final = helpers.job.attempts >= helpers.job.max_attempts;
+      await helpers.query(
+        "update app_private.emails set last_error = $2, status = case when $3 then 'failed' else status end where uuid = $1",
+        [uuid, String((error as Error).message).slice(0, 500), final],
+      );
+      throw error;
+    }
+    await helpers.query(
+      "update app_private.emails set status = 'sent', sent_at = now(), text_body = null, last_error = null where uuid = $1",
+      [uuid],
+    );
+  };
+}
