@@ -812,7 +812,8 @@ begin
   insert into app_private.refresh_tokens (session_uuid, token_hash) values (session_uuid, refresh_token_hash);
   insert into app_private.request_identities (request_uuid, user_uuid, session_uuid)
     values (request_uuid, user_uuid, session_uuid)
-    on conflict (request_uuid) do update set user_uuid = excluded.user_uuid, session_uuid = excluded.session_uuid;
+    on conflict on constraint request_identities_pkey
+    do update set user_uuid = excluded.user_uuid, session_uuid = excluded.session_uuid;
 end;
 $function$;
 comment on function app_private.create_session(user_uuid uuid, refresh_token_hash bytea, ip_address text, user_agent text, request_uuid uuid, lifetime interval, OUT session_uuid uuid, OUT environment_uuid uuid, OUT expires_at timestamp with time zone) is NULL;
@@ -859,24 +860,24 @@ end;
 $function$;
 comment on function app_private.ensure_operator_environment(OUT environment_uuid uuid, OUT created boolean) is 'The operator environment, created on first call; created tells whether this call made it.';
 
-CREATE OR REPLACE FUNCTION app_private.hit_rate_limit(bucket text, max_hits integer, per interval)
+CREATE OR REPLACE FUNCTION app_private.hit_rate_limit(rate_bucket text, max_hits integer, per interval)
  RETURNS void
  LANGUAGE plpgsql
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
 declare
-  hits integer;
+  hits_so_far integer;
 begin
   insert into app_private.rate_limit_counters as c (bucket, window_start, hits)
-  values (bucket, date_bin(per, now(), timestamptz '2000-01-01'), 1)
-  on conflict (bucket, window_start) do update set hits = c.hits + 1
-  returning c.hits into hits;
-  if hits > max_hits then
+  values (rate_bucket, date_bin(per, now(), timestamptz '2000-01-01'), 1)
+  on conflict on constraint rate_limit_counters_pkey do update set hits = c.hits + 1
+  returning c.hits into hits_so_far;
+  if hits_so_far > max_hits then
     raise exception 'Too many requests; try again later.' using errcode = 'XRATE';
   end if;
 end;
 $function$;
-comment on function app_private.hit_rate_limit(bucket text, max_hits integer, per interval) is NULL;
+comment on function app_private.hit_rate_limit(rate_bucket text, max_hits integer, per interval) is NULL;
 
 CREATE OR REPLACE FUNCTION app_private.login_candidate(email text, OUT user_uuid uuid, OUT password_hash text, OUT locked_until timestamp with time zone)
  RETURNS record
@@ -995,16 +996,16 @@ CREATE OR REPLACE FUNCTION app_private.reset_password(token_hash bytea, password
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
 declare
-  user_uuid uuid := (app_private.consume_user_token(token_hash, 'password_reset')).user_uuid;
+  target_user uuid := (app_private.consume_user_token(token_hash, 'password_reset')).user_uuid;
 begin
   update app_private.user_secrets s
      set password_hash = reset_password.password_hash, password_changed_at = now(),
          failed_login_count = 0, first_failed_login_at = null, locked_until = null
-   where s.user_uuid = reset_password.user_uuid;
-  update app_public.sessions s set revoked_at = now() where s.user_uuid = reset_password.user_uuid and s.revoked_at is null;
+   where s.user_uuid = target_user;
+  update app_public.sessions s set revoked_at = now() where s.user_uuid = target_user and s.revoked_at is null;
   update app_private.user_tokens t set used_at = now()
-   where t.user_uuid = reset_password.user_uuid and t.purpose = 'password_reset' and t.used_at is null;
-  return user_uuid;
+   where t.user_uuid = target_user and t.purpose = 'password_reset' and t.used_at is null;
+  return target_user;
 end;
 $function$;
 comment on function app_private.reset_password(token_hash bytea, password_hash text) is NULL;

@@ -1,5 +1,5 @@
 --! Previous: sha1:fd343345001b37fb53dfcb38180b176ad965f792
---! Hash: sha1:99eefb0ee7fa4eacfd8037e3f4ee0837e82617fa
+--! Hash: sha1:76c682830e001de7ed1a8980c23a3c00d97ca171
 --! Message: Accounts: users, memberships, sessions, one-time tokens, e-mail outbox, rate limits
 
 --! split: 0100-drop.sql
@@ -589,18 +589,18 @@ grant execute on all functions in schema app_accounts to app_visitor;
 -- on its own, so counters and lockouts survive a request that fails afterwards.
 
 -- Fixed-window rate limit: counts the hit, then raises RATE_LIMITED past max_hits.
-create function app_private.hit_rate_limit(bucket text, max_hits integer, per interval) returns void
+create function app_private.hit_rate_limit(rate_bucket text, max_hits integer, per interval) returns void
   language plpgsql volatile
   set search_path to pg_catalog, public, pg_temp
 as $$
 declare
-  hits integer;
+  hits_so_far integer;
 begin
   insert into app_private.rate_limit_counters as c (bucket, window_start, hits)
-  values (bucket, date_bin(per, now(), timestamptz '2000-01-01'), 1)
-  on conflict (bucket, window_start) do update set hits = c.hits + 1
-  returning c.hits into hits;
-  if hits > max_hits then
+  values (rate_bucket, date_bin(per, now(), timestamptz '2000-01-01'), 1)
+  on conflict on constraint rate_limit_counters_pkey do update set hits = c.hits + 1
+  returning c.hits into hits_so_far;
+  if hits_so_far > max_hits then
     raise exception 'Too many requests; try again later.' using errcode = 'XRATE';
   end if;
 end;
@@ -696,7 +696,8 @@ begin
   insert into app_private.refresh_tokens (session_uuid, token_hash) values (session_uuid, refresh_token_hash);
   insert into app_private.request_identities (request_uuid, user_uuid, session_uuid)
     values (request_uuid, user_uuid, session_uuid)
-    on conflict (request_uuid) do update set user_uuid = excluded.user_uuid, session_uuid = excluded.session_uuid;
+    on conflict on constraint request_identities_pkey
+    do update set user_uuid = excluded.user_uuid, session_uuid = excluded.session_uuid;
 end;
 $$;
 
@@ -799,16 +800,16 @@ create function app_private.reset_password(token_hash bytea, password_hash text)
   set search_path to pg_catalog, public, pg_temp
 as $$
 declare
-  user_uuid uuid := (app_private.consume_user_token(token_hash, 'password_reset')).user_uuid;
+  target_user uuid := (app_private.consume_user_token(token_hash, 'password_reset')).user_uuid;
 begin
   update app_private.user_secrets s
      set password_hash = reset_password.password_hash, password_changed_at = now(),
          failed_login_count = 0, first_failed_login_at = null, locked_until = null
-   where s.user_uuid = reset_password.user_uuid;
-  update app_public.sessions s set revoked_at = now() where s.user_uuid = reset_password.user_uuid and s.revoked_at is null;
+   where s.user_uuid = target_user;
+  update app_public.sessions s set revoked_at = now() where s.user_uuid = target_user and s.revoked_at is null;
   update app_private.user_tokens t set used_at = now()
-   where t.user_uuid = reset_password.user_uuid and t.purpose = 'password_reset' and t.used_at is null;
-  return user_uuid;
+   where t.user_uuid = target_user and t.purpose = 'password_reset' and t.used_at is null;
+  return target_user;
 end;
 $$;
 
