@@ -36,6 +36,11 @@ export interface IssuedTokens {
 
 export const NOT_AUTHENTICATED = "Not authenticated. Send Authorization: Bearer <token>.";
 const WRONG_CREDENTIALS = "These credentials do not match our records.";
+const REFRESH_REFUSALS = {
+  invalid: "The refresh token is not valid.",
+  reused: "The refresh token was already used; the session has been ended. Log in again.",
+  ended: "The session has ended. Log in again.",
+};
 const PASSWORD_RESET_ANSWER = "If an account exists for that address, we have sent it a link to reset the password.";
 const MAGIC_LINK_ANSWER = {
   api: "MAGIC_LINK_SENT",
@@ -146,13 +151,14 @@ export async function refresh(deps: AccountDeps, bearer: string | undefined): Pr
   if (looksLikeJwt(bearer)) {
     throw userError("An access token cannot refresh: send the refresh token as Bearer.", "UNAUTHENTICATED");
   }
-  if (!hasSecretShape(bearer, REFRESH_TOKEN_PREFIX)) throw userError("The refresh token is not valid.", "UNAUTHENTICATED");
+  if (!hasSecretShape(bearer, REFRESH_TOKEN_PREFIX)) throw userError(REFRESH_REFUSALS.invalid, "UNAUTHENTICATED");
   const refreshToken = randomSecret(REFRESH_TOKEN_PREFIX);
   const [rotated] = await owner(
     deps,
-    "select session_uuid, user_uuid from app_private.rotate_refresh_token($1, $2, make_interval(days => $3))",
+    "select outcome, session_uuid, user_uuid from app_private.rotate_refresh_token($1, $2, make_interval(days => $3))",
     [sha256(bearer), sha256(refreshToken), SESSION_DAYS],
   );
+  if (rotated.outcome !== "rotated") throw userError(REFRESH_REFUSALS[rotated.outcome as keyof typeof REFRESH_REFUSALS], "UNAUTHENTICATED");
   return {
     accessToken: signAccessToken(deps.jwtSecret, { userUuid: rotated.user_uuid, sessionUuid: rotated.session_uuid }),
     refreshToken,

@@ -1029,7 +1029,7 @@ end;
 $function$;
 comment on function app_private.revoke_api_token(token_uuid uuid) is 'Revokes an API token at once; revoking twice keeps the first time.';
 
-CREATE OR REPLACE FUNCTION app_private.rotate_refresh_token(presented_hash bytea, new_hash bytea, lifetime interval, OUT session_uuid uuid, OUT user_uuid uuid, OUT expires_at timestamp with time zone)
+CREATE OR REPLACE FUNCTION app_private.rotate_refresh_token(presented_hash bytea, new_hash bytea, lifetime interval, OUT outcome text, OUT session_uuid uuid, OUT user_uuid uuid)
  RETURNS record
  LANGUAGE plpgsql
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
@@ -1039,23 +1039,27 @@ declare
 begin
   select * into token from app_private.refresh_tokens t where t.token_hash = presented_hash for update;
   if not found then
-    raise exception 'The refresh token is not valid.' using errcode = 'XAUTH';
+    outcome := 'invalid';
+    return;
   end if;
   if token.used_at is not null then
     update app_public.sessions s set revoked_at = coalesce(s.revoked_at, now()) where s.uuid = token.session_uuid;
-    raise exception 'The refresh token was already used; the session has been ended. Log in again.' using errcode = 'XAUTH';
+    outcome := 'reused';
+    return;
   end if;
   update app_private.refresh_tokens t set used_at = now() where t.uuid = token.uuid;
   update app_public.sessions s set expires_at = now() + lifetime, last_activity_at = now()
    where s.uuid = token.session_uuid and s.revoked_at is null and s.expires_at > now()
-   returning s.uuid, s.user_uuid, s.expires_at into session_uuid, user_uuid, expires_at;
+   returning s.uuid, s.user_uuid into session_uuid, user_uuid;
   if session_uuid is null then
-    raise exception 'The session has ended. Log in again.' using errcode = 'XAUTH';
+    outcome := 'ended';
+    return;
   end if;
   insert into app_private.refresh_tokens (session_uuid, token_hash) values (session_uuid, new_hash);
+  outcome := 'rotated';
 end;
 $function$;
-comment on function app_private.rotate_refresh_token(presented_hash bytea, new_hash bytea, lifetime interval, OUT session_uuid uuid, OUT user_uuid uuid, OUT expires_at timestamp with time zone) is NULL;
+comment on function app_private.rotate_refresh_token(presented_hash bytea, new_hash bytea, lifetime interval, OUT outcome text, OUT session_uuid uuid, OUT user_uuid uuid) is NULL;
 
 CREATE OR REPLACE FUNCTION app_public.api_scopes()
  RETURNS SETOF app_public.api_scopes

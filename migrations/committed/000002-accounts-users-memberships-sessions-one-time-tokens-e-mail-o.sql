@@ -1,5 +1,5 @@
 --! Previous: sha1:fd343345001b37fb53dfcb38180b176ad965f792
---! Hash: sha1:76c682830e001de7ed1a8980c23a3c00d97ca171
+--! Hash: sha1:9128a27e1cc1580b61b34f82ea4ed04d0005261c
 --! Message: Accounts: users, memberships, sessions, one-time tokens, e-mail outbox, rate limits
 
 --! split: 0100-drop.sql
@@ -702,9 +702,10 @@ end;
 $$;
 
 -- Rotation: the presented token is spent and a new one issued. A spent token presented again
--- means it was stolen (or raced): the whole session (token family) ends.
+-- means it was stolen (or raced): the whole session (token family) ends. The outcome is returned,
+-- not raised, so that ending the session is committed although the request fails.
 create function app_private.rotate_refresh_token(presented_hash bytea, new_hash bytea, lifetime interval,
-  out session_uuid uuid, out user_uuid uuid, out expires_at timestamptz)
+  out outcome text, out session_uuid uuid, out user_uuid uuid)
   language plpgsql volatile
   set search_path to pg_catalog, public, pg_temp
 as $$
@@ -713,20 +714,24 @@ declare
 begin
   select * into token from app_private.refresh_tokens t where t.token_hash = presented_hash for update;
   if not found then
-    raise exception 'The refresh token is not valid.' using errcode = 'XAUTH';
+    outcome := 'invalid';
+    return;
   end if;
   if token.used_at is not null then
     update app_public.sessions s set revoked_at = coalesce(s.revoked_at, now()) where s.uuid = token.session_uuid;
-    raise exception 'The refresh token was already used; the session has been ended. Log in again.' using errcode = 'XAUTH';
+    outcome := 'reused';
+    return;
   end if;
   update app_private.refresh_tokens t set used_at = now() where t.uuid = token.uuid;
   update app_public.sessions s set expires_at = now() + lifetime, last_activity_at = now()
    where s.uuid = token.session_uuid and s.revoked_at is null and s.expires_at > now()
-   returning s.uuid, s.user_uuid, s.expires_at into session_uuid, user_uuid, expires_at;
+   returning s.uuid, s.user_uuid into session_uuid, user_uuid;
   if session_uuid is null then
-    raise exception 'The session has ended. Log in again.' using errcode = 'XAUTH';
+    outcome := 'ended';
+    return;
   end if;
   insert into app_private.refresh_tokens (session_uuid, token_hash) values (session_uuid, new_hash);
+  outcome := 'rotated';
 end;
 $$;
 
