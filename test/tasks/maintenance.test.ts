@@ -1,0 +1,59 @@
+// The nightly clean-ups through graphile-worker itself: queued as a job, run by the worker.
+import { expect, test } from "@jest/globals";
+import { Logger, quickAddJob, runOnce } from "graphile-worker";
+import { makeTaskList } from "../../tasks/index.ts";
+import { useTestDatabase } from "../helpers/database.ts";
+
+const ctx = useTestDatabase();
+
+/** Runs every queued job once with the real task list, as the worker does. */
+const runQueuedJobs = () =>
+  runOnce({
+    connectionString: ctx.db.ownerUrl,
+    taskList: makeTaskList({ smtpUrl: undefined, mailFrom: "test@localhost" }),
+    logger: new Logger(() => () => {}),
+  });
+
+test("api_tokens__purge_stale deletes tokens dead for over 90 days and keeps the rest", async () => {
+  const make = (name: string, hash: string) =>
+    ctx.db.asOwner("select uuid from app_private.create_api_token($1, $2, '{}', null, sha256($3::bytea), 'nlis_…test')",
+      [ctx.db.operatorEnvironmentUuid, name, hash]);
+  await make("revoked long ago", "a");
+  await make("expired long ago", "b");
+  await make("revoked lately", "c");
+  await make("alive", "d");
+  await ctx.db.asOwner(`update app_public.api_tokens set revoked_at = now() - interval '100 days' where name = 'revoked long ago'`);
+  await ctx.db.asOwner(`update app_public.api_tokens set expires_at = now() - interval '91 days' where name = 'expired long ago'`);
+  await ctx.db.asOwner(`update app_public.api_tokens set revoked_at = now() - interval '10 days' where name = 'revoked lately'`);
+
+  await quickAddJob({ connectionString: ctx.db.ownerUrl }, "api_tokens__purge_stale", {});
+  await runQueuedJobs();
+
+  const { rows } = await ctx.db.asOwner("select name from app_public.api_tokens order by name");
+  expect(rows.map((row) => row.name)).toEqual(["alive", "revoked lately"]);
+  const { rows: secrets } = await ctx.db.asOwner("select count(*)::int as n from app_private.api_token_secrets");
+  expect(secrets[0].n).toBe(2);
+  const { rows: jobs } = await ctx.db.asOwner("select count(*)::int as n from graphile_worker.jobs");
+  expect(jobs[0].n).toBe(0);
+});
+
+test("auth__purge_expired removes ended sessions, spent tokens and old counters, and keeps live ones", async () => {
+  const { rows: [user] } = await ctx.db.asOwner(
+    "insert into app_public.users (display_name, email_address) values ('P', 'purge@example.org') returning uuid");
+  await ctx.db.asOwner(`insert into app_public.sessions (user_uuid, expires_at, revoked_at) values
+    ($1, now() + interval '1 day', null),
+    ($1, now() + interval '1 day', now() - interval '31 days'),
+    ($1, now() - interval '40 days', null)`, [user.uuid]);
+  await ctx.db.asOwner(`insert into app_private.rate_limit_counters (bucket, window_start, hits) values
+    ('old', now() - interval '3 days', 1), ('new', now(), 1)`);
+  await ctx.db.asOwner(`insert into app_private.user_tokens (user_uuid, purpose, token_hash, expires_at) values
+    ($1, 'magic_link', sha256('old'), now() - interval '8 days'), ($1, 'magic_link', sha256('new'), now() + interval '1 hour')`, [user.uuid]);
+
+  await quickAddJob({ connectionString: ctx.db.ownerUrl }, "auth__purge_expired", {});
+  await runQueuedJobs();
+
+  const count = async (sql: string) => (await ctx.db.asOwner(sql)).rows[0].n;
+  expect(await count("select count(*)::int as n from app_public.sessions")).toBe(1);
+  expect(await count("select count(*)::int as n from app_private.rate_limit_counters")).toBe(1);
+  expect(await count("select count(*)::int as n from app_private.user_tokens")).toBe(1);
+});
