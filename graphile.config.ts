@@ -7,9 +7,11 @@ import { PostGraphileAmberPreset } from "postgraphile/presets/amber";
 import type { AccountDeps } from "./lib/accounts.ts";
 import { pgSettingsFor, recalledAuth, type Authenticate } from "./lib/auth-context.ts";
 import { maskError } from "./lib/errors.ts";
-import { accountRequestFor, makeAccountMutationsPlugin } from "./plugins/account-mutations.ts";
+import { accountRequestFor } from "./lib/account-request.ts";
+import { makeAccountMutationsPlugin } from "./plugins/account-mutations.ts";
 import { GraphQLErrorCodesPlugin } from "./plugins/graphql-error-codes.ts";
 import { InflectionPlugin } from "./plugins/inflection.ts";
+import { P2000MutationsPlugin } from "./plugins/p2000-mutations.ts";
 import { makeRequireApiTokenPlugin } from "./plugins/require-api-token.ts";
 
 export interface PresetOptions {
@@ -29,6 +31,7 @@ export function makePreset(options: PresetOptions): GraphileConfig.Preset {
       GraphQLErrorCodesPlugin,
       makeRequireApiTokenPlugin(options.authenticate),
       makeAccountMutationsPlugin(options.accounts),
+      P2000MutationsPlugin,
     ],
     disablePlugins: [
       "NodePlugin",
@@ -39,6 +42,10 @@ export function makePreset(options: PresetOptions): GraphileConfig.Preset {
       "MutationPayloadQueryPlugin",
       "QueryQueryPlugin",
     ],
+    gather: {
+      // Arguments without a SQL default are required (non-null) in GraphQL.
+      pgStrictFunctions: true,
+    },
     schema: {
       // Behaviours apply left to right: lists instead of connections, and no table is exposed
       // as a root field or a CRUD mutation; every operation is an app_public function.

@@ -9,6 +9,7 @@ import type { Config } from "./config.ts";
 import { ensureRolesAndDatabase, ROLES } from "./database-bootstrap.ts";
 import { startEmbeddedPostgres } from "./embedded-postgres.ts";
 import { runMigrations } from "./migrate.ts";
+import { loadPlaces } from "./reference-data.ts";
 import { loadOrCreateSecrets } from "./secrets.ts";
 
 export const EMBEDDED_OWNER = "app_owner";
@@ -117,6 +118,7 @@ export async function prepareDatabase(config: Config, log: (line: string) => voi
       const { rows: [operator] } = await client.query(
         "select environment_uuid, created from app_private.ensure_operator_environment()",
       );
+      await loadPlaces(client);
       return { ...connection, firstStart: operator.created, operatorEnvironmentUuid: operator.environment_uuid };
     } finally {
       await client.end();

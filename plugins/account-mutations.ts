@@ -3,66 +3,11 @@
 // effect: a function of lib/accounts.ts (when Node must hash, sign or e-mail) or one SQL function
 // of app_accounts run as the request's visitor. Returned rows are then read through PostGraphile's
 // own resources, so User, Organization, Environment and ApiToken stay the reflected types.
-import type { IncomingMessage } from "node:http";
-import { access, context, sideEffect, type FieldArgs, type Step } from "postgraphile/grafast";
+import { access, type Step } from "postgraphile/grafast";
 import { extendSchema, gql } from "postgraphile/utils";
 import * as accounts from "../lib/accounts.ts";
-import type { AccountDeps, Locale, RequestMeta, VisitorQuery } from "../lib/accounts.ts";
-import { bearerValue, type RequestAuth } from "../lib/auth-context.ts";
-
-/** Facts about the HTTP request that the account flows need, put in the GraphQL context. */
-export interface AccountRequest {
-  auth: RequestAuth;
-  meta: RequestMeta;
-  bearer: string | undefined;
-  locale: Locale;
-}
-
-declare global {
-  namespace Grafast {
-    interface Context {
-      accountRequest: AccountRequest;
-    }
-  }
-}
-
-/** Accept-Language picks the answer language of requestMagicLinkLogin: nl, en, else a code. */
-function localeOf(acceptLanguage: string | undefined): Locale {
-  const first = acceptLanguage?.split(",")[0]?.trim().toLowerCase() ?? "";
-  if (first.startsWith("nl")) return "nl";
-  if (first.startsWith("en")) return "en";
-  return "api";
-}
-
-export function accountRequestFor(req: IncomingMessage | undefined, auth: RequestAuth, requestUuid: string): AccountRequest {
-  return {
-    auth,
-    meta: { requestUuid, ip: req?.socket.remoteAddress ?? null, userAgent: req?.headers["user-agent"] ?? null },
-    bearer: bearerValue(req?.headers.authorization),
-    locale: localeOf(req?.headers["accept-language"]),
-  };
-}
-
-interface AccountCall {
-  request: AccountRequest;
-  visitor: VisitorQuery;
-}
-
-/** One side effect per field: `work` gets the field's arguments and the request. */
-function run<T>(fieldArgs: FieldArgs, work: (args: any, call: AccountCall) => Promise<T>): Step<T> {
-  return sideEffect([fieldArgs.getRaw(), context()], ([args, ctx]) =>
-    work(args, {
-      request: ctx.accountRequest,
-      visitor: (sql, values = []) =>
-        ctx.withPgClient(ctx.pgSettings, async (client) => (await client.query({ text: sql, values })).rows),
-    }),
-  );
-}
-
-/** Runs one app_accounts SQL function as the visitor and returns its single value. */
-function sql<T>(fieldArgs: FieldArgs, text: string, values: (args: any) => unknown[]): Step<T> {
-  return run(fieldArgs, async (args, { visitor }) => (await visitor(`select ${text} as value`, values(args)))[0].value);
-}
+import type { AccountDeps } from "../lib/accounts.ts";
+import { run, sql } from "../lib/plan-steps.ts";
 
 export function makeAccountMutationsPlugin(deps: AccountDeps): GraphileConfig.Plugin {
   return extendSchema((build) => {

