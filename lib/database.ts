@@ -8,7 +8,8 @@ import { Logger, runMigrations as installWorkerSchema } from "graphile-worker";
 import type { Config } from "./config.ts";
 import { ensureRolesAndDatabase, ROLES } from "./database-bootstrap.ts";
 import { startEmbeddedPostgres } from "./embedded-postgres.ts";
-import { runMigrations } from "./migrate.ts";
+import { loadStarterCapcodes } from "./capcode-import.ts";
+import { ROOT_DIR, runMigrations } from "./migrate.ts";
 import { loadPlaces } from "./reference-data.ts";
 import { loadOrCreateSecrets } from "./secrets.ts";
 
@@ -119,6 +120,7 @@ export async function prepareDatabase(config: Config, log: (line: string) => voi
         "select environment_uuid, created from app_private.ensure_operator_environment()",
       );
       await loadPlaces(client);
+      await loadStarterCapcodes(client, path.join(ROOT_DIR, "data", "capcodes-starter.csv"));
       return { ...connection, firstStart: operator.created, operatorEnvironmentUuid: operator.environment_uuid };
     } finally {
       await client.end();
