@@ -560,7 +560,7 @@ create table app_public.p2000_dossier_events (
   kind text not null,
   previous_value text,
   new_value text,
-  created timestamp with time zone default now() not null,
+  created timestamp with time zone default clock_timestamp() not null,
   constraint p2000_dossier_events_dossier_uuid_fkey FOREIGN KEY (dossier_uuid) REFERENCES app_public.p2000_dossiers(uuid) ON DELETE CASCADE,
   constraint p2000_dossier_events_kind_check CHECK ((kind = ANY (ARRAY['opened'::text, 'message'::text, 'urgency_raised'::text, 'grip_raised'::text]))),
   constraint p2000_dossier_events_message_uuid_fkey FOREIGN KEY (message_uuid) REFERENCES app_public.p2000_messages(uuid) ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED,
@@ -1125,20 +1125,20 @@ declare
   parts text[] := array['true'];
 begin
   if (filter).sended is not null then
-    parts := parts || 'exists (select 1 from app_public.p2000_message_capcodes mc where mc.capcode_uuid = c.uuid
-      and mc.sended between (($1).sended)."from" and (($1).sended)."to")';
+    parts := array_append(parts, 'exists (select 1 from app_public.p2000_message_capcodes mc where mc.capcode_uuid = c.uuid
+      and mc.sended between (($1).sended)."from" and (($1).sended)."to")');
   end if;
   if (filter).capcodes is not null then
-    parts := parts || 'c.uuid = any (array(select app_hidden.try_uuid(x) from unnest(($1).capcodes) x))';
+    parts := array_append(parts, 'c.uuid = any (array(select app_hidden.try_uuid(x) from unnest(($1).capcodes) x))');
   end if;
   if (filter).name is not null then
-    parts := parts || 'c.name = app_hidden.p2000_normalize_capcode(($1).name)';
+    parts := array_append(parts, 'c.name = app_hidden.p2000_normalize_capcode(($1).name)');
   end if;
   if (filter).names is not null then
-    parts := parts || 'c.name = any (array(select app_hidden.p2000_normalize_capcode(x) from unnest(($1).names) x))';
+    parts := array_append(parts, 'c.name = any (array(select app_hidden.p2000_normalize_capcode(x) from unnest(($1).names) x))');
   end if;
   if app_hidden.search_pattern((filter).search) is not null then
-    parts := parts || '(coalesce(c.description, '''') || '' '' || coalesce(c.location, '''') || '' '' || c.name) ilike app_hidden.search_pattern(($1).search)';
+    parts := array_append(parts, '(coalesce(c.description, '''') || '' '' || coalesce(c.location, '''') || '' '' || c.name) ilike app_hidden.search_pattern(($1).search)');
   end if;
   return array_to_string(parts, ' and ');
 end;
@@ -1389,31 +1389,31 @@ begin
     raise exception 'exerciseType must be none, test, proefalarm, oefening or all (got "%").', (filter).exercise_type using errcode = 'XINPT';
   end if;
   if coalesce((filter).exercise_type, 'none') <> 'all' then
-    parts := parts || 'm.exercise_type = coalesce(($1).exercise_type, ''none'')';
+    parts := array_append(parts, 'm.exercise_type = coalesce(($1).exercise_type, ''none'')');
   end if;
   if (filter).sended is not null then
     if ((filter).sended)."from" is null or ((filter).sended)."to" is null then
       raise exception 'sended needs both from and to.' using errcode = 'XINPT';
     end if;
-    parts := parts || 'm.sended between (($1).sended)."from" and (($1).sended)."to"';
+    parts := array_append(parts, 'm.sended between (($1).sended)."from" and (($1).sended)."to"');
   end if;
   if (filter).capcodes is not null then
-    parts := parts || 'exists (select 1 from app_public.p2000_message_capcodes mc where mc.message_uuid = m.uuid
-      and mc.capcode_uuid = any (array(select app_hidden.try_uuid(c) from unnest(($1).capcodes) c)))';
+    parts := array_append(parts, 'exists (select 1 from app_public.p2000_message_capcodes mc where mc.message_uuid = m.uuid
+      and mc.capcode_uuid = any (array(select app_hidden.try_uuid(c) from unnest(($1).capcodes) c)))');
   end if;
   if (filter).capcode is not null then
-    parts := parts || 'exists (select 1 from app_public.p2000_message_capcodes mc join app_public.p2000_capcodes c on c.uuid = mc.capcode_uuid
-      where mc.message_uuid = m.uuid and c.name = any (array(select app_hidden.p2000_normalize_capcode(n) from unnest((($1).capcode).names) n)))';
+    parts := array_append(parts, 'exists (select 1 from app_public.p2000_message_capcodes mc join app_public.p2000_capcodes c on c.uuid = mc.capcode_uuid
+      where mc.message_uuid = m.uuid and c.name = any (array(select app_hidden.p2000_normalize_capcode(n) from unnest((($1).capcode).names) n)))');
   end if;
   if (filter).dossier is not null then
-    parts := parts || 'm.dossier_uuid = app_hidden.try_uuid((($1).dossier).uuid)';
+    parts := array_append(parts, 'm.dossier_uuid = app_hidden.try_uuid((($1).dossier).uuid)');
   end if;
   if (filter).disciplines is not null then
-    parts := parts || 'm.discipline_uuid = any (array(select d.uuid from app_public.p2000_disciplines d, unnest(($1).disciplines) x
-      where d.uuid = app_hidden.try_uuid(x) or lower(d.name) = lower(btrim(x)) or lower(d.slug) = lower(btrim(x))))';
+    parts := array_append(parts, 'm.discipline_uuid = any (array(select d.uuid from app_public.p2000_disciplines d, unnest(($1).disciplines) x
+      where d.uuid = app_hidden.try_uuid(x) or lower(d.name) = lower(btrim(x)) or lower(d.slug) = lower(btrim(x))))');
   end if;
   if (filter).vehicle is not null then
-    parts := parts || 'm.call_numbers @> array[regexp_replace((($1).vehicle).number, ''[^0-9]'', '''', ''g'')]';
+    parts := array_append(parts, 'm.call_numbers @> array[regexp_replace((($1).vehicle).number, ''[^0-9]'', '''', ''g'')]');
   end if;
   return array_to_string(parts, ' and ');
 end;
@@ -1436,7 +1436,7 @@ grant execute on function app_hidden.p2000_normalize_capcode(value text) to app_
 grant execute on function app_hidden.p2000_normalize_capcode(value text) to app_visitor;
 comment on function app_hidden.p2000_normalize_capcode(value text) is 'A capcode as 7 digits, or null when the text is not a capcode.';
 
-CREATE OR REPLACE FUNCTION app_hidden.p2000_referenced_dossier(dossier app_public.p2000_message_dossier_ref, message app_public.p2000_message_ref)
+CREATE OR REPLACE FUNCTION app_hidden.p2000_referenced_dossier(dossier_ref app_public.p2000_message_dossier_ref, message_ref app_public.p2000_message_ref)
  RETURNS app_public.p2000_dossiers
  LANGUAGE plpgsql
  STABLE PARALLEL SAFE
@@ -1445,21 +1445,21 @@ AS $function$
 declare
   result app_public.p2000_dossiers;
 begin
-  if (dossier).uuid is not null and (message).uuid is not null then
+  if (dossier_ref).uuid is not null and (message_ref).uuid is not null then
     raise exception 'Give a dossier or a message, not both.' using errcode = 'XINPT';
   end if;
-  if (dossier).uuid is null and (message).uuid is null then
+  if (dossier_ref).uuid is null and (message_ref).uuid is null then
     raise exception 'Give a dossier { uuid } or a message { uuid }.' using errcode = 'XINPT';
   end if;
   select d.* into result from app_public.p2000_dossiers d
-   where d.uuid = coalesce(app_hidden.try_uuid((dossier).uuid),
-     (select m.dossier_uuid from app_public.p2000_messages m where m.uuid = app_hidden.try_uuid((message).uuid)));
+   where d.uuid = coalesce(app_hidden.try_uuid((dossier_ref).uuid),
+     (select m.dossier_uuid from app_public.p2000_messages m where m.uuid = app_hidden.try_uuid((message_ref).uuid)));
   return result;
 end;
 $function$;
-grant execute on function app_hidden.p2000_referenced_dossier(dossier app_public.p2000_message_dossier_ref, message app_public.p2000_message_ref) to app_analyst;
-grant execute on function app_hidden.p2000_referenced_dossier(dossier app_public.p2000_message_dossier_ref, message app_public.p2000_message_ref) to app_visitor;
-comment on function app_hidden.p2000_referenced_dossier(dossier app_public.p2000_message_dossier_ref, message app_public.p2000_message_ref) is NULL;
+grant execute on function app_hidden.p2000_referenced_dossier(dossier_ref app_public.p2000_message_dossier_ref, message_ref app_public.p2000_message_ref) to app_analyst;
+grant execute on function app_hidden.p2000_referenced_dossier(dossier_ref app_public.p2000_message_dossier_ref, message_ref app_public.p2000_message_ref) to app_visitor;
+comment on function app_hidden.p2000_referenced_dossier(dossier_ref app_public.p2000_message_dossier_ref, message_ref app_public.p2000_message_ref) is NULL;
 
 CREATE OR REPLACE FUNCTION app_hidden.page_limit(first integer, max_first integer DEFAULT 100, default_first integer DEFAULT 50)
  RETURNS integer
@@ -2510,7 +2510,9 @@ begin
   return query
     select e.* from app_public.p2000_dossier_events e where e.dossier_uuid = d.uuid
      order by case when (filter).order_by = 'oldestFirst' then e.sended end asc,
-              case when coalesce((filter).order_by, 'newestFirst') = 'newestFirst' then e.sended end desc, e.created, e.uuid
+              case when (filter).order_by = 'oldestFirst' then e.created end asc,
+              case when coalesce((filter).order_by, 'newestFirst') = 'newestFirst' then e.sended end desc,
+              case when coalesce((filter).order_by, 'newestFirst') = 'newestFirst' then e.created end desc, e.uuid
      limit app_hidden.page_limit(first) offset app_hidden.page_offset(first, page);
 end;
 $function$;
@@ -2527,7 +2529,9 @@ CREATE OR REPLACE FUNCTION app_public.p2000_dossier_timeline_entries(d app_publi
 AS $function$
   select e.* from app_public.p2000_dossier_events e where e.dossier_uuid = d.uuid
    order by case when d.timeline_order = 'oldestFirst' then e.sended end asc,
-            case when d.timeline_order <> 'oldestFirst' then e.sended end desc, e.created, e.uuid
+            case when d.timeline_order = 'oldestFirst' then e.created end asc,
+            case when d.timeline_order <> 'oldestFirst' then e.sended end desc,
+            case when d.timeline_order <> 'oldestFirst' then e.created end desc, e.uuid
    limit 500
 $function$;
 grant execute on function app_public.p2000_dossier_timeline_entries(d app_public.p2000_dossier) to app_analyst;
@@ -2557,6 +2561,7 @@ AS $function$
 declare
   one app_public.p2000_dossiers;
 begin
+  perform app_hidden.p2000_dossier_view(null, (filter).messages_order_by, (filter).timeline_order_by); -- checks the orders
   if (filter).message is not null or (filter).dossier is not null then
     one := app_hidden.p2000_referenced_dossier((filter).dossier, (filter).message);
     if one.uuid is not null and app_hidden.page_offset(first, page) = 0 then
@@ -2569,7 +2574,7 @@ begin
       using errcode = 'XINPT';
   end if;
   return query
-    select app_hidden.p2000_dossier_view(d, (filter).messages_order_by, (filter).timeline_order_by)
+    select (app_hidden.p2000_dossier_view(d, (filter).messages_order_by, (filter).timeline_order_by)).*
       from app_public.p2000_dossiers d
      order by case when coalesce((filter).order_by, 'lastSendedDesc') = 'lastSendedDesc' then d.last_sended end desc,
               case when (filter).order_by = 'lastSendedAsc' then d.last_sended end asc,

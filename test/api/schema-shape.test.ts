@@ -14,15 +14,19 @@ beforeAll(() => {
 
 test("the Query type has exactly the operations built so far", () => {
   expect(queryFields).toEqual([
-    "apiScopes", "apiToken", "apiTokens", "currentEnvironment", "me", "myOrganizations", "mySessions",
-    "p2000Categories", "p2000Discipline", "p2000Disciplines", "p2000GripLevels", "p2000Qualifications",
-    "p2000Region", "p2000Regions", "p2000Urgencies", "sessionValid",
+    "apiScopes", "apiToken", "apiTokens", "currentEnvironment",
+    "hubAnalyticsHourly", "hubAnalyticsUrgency", "hubAnalyticsWeekdays",
+    "me", "myOrganizations", "mySessions",
+    "p2000Capcode", "p2000Capcodes", "p2000CapcodesCount", "p2000Categories", "p2000Discipline", "p2000Disciplines",
+    "p2000Dossier", "p2000DossierTimeline", "p2000Dossiers", "p2000GripLevels", "p2000Message", "p2000MessageStatistics",
+    "p2000Messages", "p2000MessagesCount", "p2000Qualifications", "p2000Region", "p2000Regions", "p2000Statistics",
+    "p2000Urgencies", "sessionValid",
   ]);
 });
 
 test("the Mutation type has exactly the account operations of spec 4.2 built so far", () => {
   expect(Object.keys((schema.getMutationType() as GraphQLObjectType).getFields()).sort()).toEqual([
-    "createApiToken", "createEnvironment", "createOrganization", "deleteApiToken", "deleteOtherSessions",
+    "createApiToken", "createEnvironment", "createOrganization", "createP2000Message", "deleteApiToken", "deleteOtherSessions",
     "deleteSession", "login", "logout", "refreshToken", "register", "requestMagicLinkLogin",
     "requestPasswordReset", "resetPassword", "setCurrentEnvironment", "switchEnvironment", "updateApiToken",
     "updateOrganization",
@@ -68,6 +72,23 @@ test("return types match the spec", () => {
   expect(Object.keys(session.getFields())).toEqual(expect.arrayContaining(["uuid", "ipAddress", "userAgent", "lastActivityAt", "expiresAt", "isCurrent"]));
   const apiToken = schema.getType("ApiToken") as GraphQLObjectType;
   expect(Object.keys(apiToken.getFields())).toEqual(expect.arrayContaining(["uuid", "name", "tokenPreview", "scopes", "expiresAt", "created"]));
+  expect(String(fields.p2000MessagesCount.type)).toBe("Int!");
+  expect(String(fields.p2000Dossiers.type)).toBe("[P2000Dossier!]!");
+  expect(String(fields.p2000DossierTimeline.type)).toBe("[P2000TimelineEntry!]!");
+  expect(fields.p2000DossierTimeline.args.find((a) => a.name === "filter")!.type.toString()).toBe("P2000DossierTimelineFilterInput!");
+  expect(fields.p2000Dossier.deprecationReason).toMatch(/p2000Dossiers/);
+  expect(fields.p2000Dossier.args.map((a) => `${a.name}: ${a.type}`).sort()).toEqual(
+    ["dossier: P2000MessageDossierRef", "message: P2000MessageRef", "messagesOrderBy: String", "timelineOrderBy: String"]);
+  expect(String(fields.p2000Statistics.type)).toBe("P2000Statistics!");
+  expect(String(fields.p2000MessageStatistics.type)).toBe("P2000MessageStatistics!");
+  expect(String(fields.hubAnalyticsWeekdays.type)).toBe("HubAnalyticsWeekdays!");
+  const message = schema.getType("P2000Message") as GraphQLObjectType;
+  expect(Object.keys(message.getFields())).toEqual(expect.arrayContaining([
+    "uuid", "message", "sended", "created", "changed", "capcodes", "urgency", "discipline", "region", "street", "postcode",
+    "city", "road", "hectometer", "carriageway", "gripLevel", "exerciseType", "category", "latitude", "longitude", "dossier"]));
+  expect(String(message.getFields().hectometer.type)).toBe("Float");
+  const filter = schema.getType("P2000MessageFilterInput") as unknown as { getFields(): Record<string, unknown> };
+  expect(Object.keys(filter.getFields()).sort()).toEqual(["capcode", "capcodes", "disciplines", "dossier", "exerciseType", "sended", "vehicle"]);
   const urgency = schema.getType("P2000Urgency") as GraphQLObjectType;
   expect(Object.keys(urgency.getFields())).toEqual(expect.arrayContaining(["uuid", "code", "name"]));
 });
