@@ -56,6 +56,12 @@ async function main() {
     ? `Database (read-only analyst): psql "${database.analystUrl}"`
     : `Database: psql "$DATABASE_URL" (owner); analysts log in as app_analyst`);
 
+  if (database.firstStart && database.embedded && config.demoData) {
+    await service.ownerPool.query(
+      "select graphile_worker.add_job('p2000__load_demo', json_build_object('from', now() - interval '3 days', 'until', now()), job_key => 'p2000_demo')",
+    );
+    console.log('\nLoading 3 days of synthetic demo P2000 messages in the background (source "demo"; DEMO_DATA=false turns this off).');
+  }
   if (database.firstStart) {
     const { plainToken } = await createApiToken(service.ownerPool, {
       environmentUuid: database.operatorEnvironmentUuid,

@@ -28,6 +28,8 @@ export interface Config {
   mailFrom: string;
   /** Origins a magic link may send tokens to (https), besides http://localhost and http://127.0.0.1. */
   magicLinkAllowedOrigins: string[];
+  /** Fill a new embedded database with a few days of synthetic P2000 traffic. */
+  demoData: boolean;
   /** Least severe log level printed by the worker: error, warning, info or debug. */
   logLevel: LogLevel;
 }
@@ -86,6 +88,7 @@ export function loadConfig(): Config {
     statementTimeout: text("STATEMENT_TIMEOUT") ?? "15s",
     workerConcurrency: integer("WORKER_CONCURRENCY", 2, 1, 64),
     logLevel: logLevel(),
+    demoData: flag("DEMO_DATA", true),
     jwtSecret,
     publicUrl: (text("PUBLIC_URL") ?? `http://localhost:${port}`).replace(/\/+$/, ""),
     smtpUrl: text("SMTP_URL"),

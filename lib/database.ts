@@ -107,26 +107,23 @@ export function connectDatabase(config: Config, log: (line: string) => void = ()
   return config.databaseUrl ? connectExternal(config, config.databaseUrl) : connectEmbedded(config, log);
 }
 
+// On failure the embedded server is left running (it stops when the process exits): stopping it
+// here would make graphile-migrate's idle pool end the process before the error is reported.
 export async function prepareDatabase(config: Config, log: (line: string) => void = () => {}): Promise<Database> {
   const connection = await connectDatabase(config, log);
+  await runMigrations(connection.ownerUrl, connection.rootUrl);
+  // SQL functions queue jobs (e-mail), so the worker's schema must exist before the first request.
+  await installWorkerSchema({ connectionString: connection.ownerUrl, logger: quietWorkerLogger });
+  const client = new pg.Client({ connectionString: connection.ownerUrl });
+  await client.connect();
   try {
-    await runMigrations(connection.ownerUrl, connection.rootUrl);
-    // SQL functions queue jobs (e-mail), so the worker's schema must exist before the first request.
-    await installWorkerSchema({ connectionString: connection.ownerUrl, logger: quietWorkerLogger });
-    const client = new pg.Client({ connectionString: connection.ownerUrl });
-    await client.connect();
-    try {
-      const { rows: [operator] } = await client.query(
-        "select environment_uuid, created from app_private.ensure_operator_environment()",
-      );
-      await loadPlaces(client);
-      await loadStarterCapcodes(client, path.join(ROOT_DIR, "data", "capcodes-starter.csv"));
-      return { ...connection, firstStart: operator.created, operatorEnvironmentUuid: operator.environment_uuid };
-    } finally {
-      await client.end();
-    }
-  } catch (error) {
-    await connection.close();
-    throw error;
+    const { rows: [operator] } = await client.query(
+      "select environment_uuid, created from app_private.ensure_operator_environment()",
+    );
+    await loadPlaces(client);
+    await loadStarterCapcodes(client, path.join(ROOT_DIR, "data", "capcodes-starter.csv"));
+    return { ...connection, firstStart: operator.created, operatorEnvironmentUuid: operator.environment_uuid };
+  } finally {
+    await client.end();
   }
 }

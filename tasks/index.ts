@@ -3,12 +3,14 @@ import type { TaskList } from "graphile-worker";
 import { api_tokens__purge_stale } from "./api_tokens__purge_stale.ts";
 import { auth__purge_expired } from "./auth__purge_expired.ts";
 import { makeEmailsSend, type MailSettings } from "./emails__send.ts";
+import { p2000__load_demo } from "./p2000__load_demo.ts";
 
 export function makeTaskList(mail: MailSettings): TaskList {
   return {
     api_tokens__purge_stale,
     auth__purge_expired,
     emails__send: makeEmailsSend(mail),
+    p2000__load_demo,
   };
 }
 

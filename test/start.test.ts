@@ -52,6 +52,22 @@ async function regions(port: number, token?: string) {
   return { status: response.status, body: (await response.json()) as any };
 }
 
+/** The demo traffic the first start queues shows up through the API within a few seconds. */
+async function demoMessagesArrive(port: number, token: string) {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const response = await fetch(`http://127.0.0.1:${port}/graphql`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+      body: JSON.stringify({ query: "{ p2000MessagesCount p2000Dossiers(first: 1) { uuid } }" }),
+    });
+    const { data } = (await response.json()) as any;
+    if (data.p2000MessagesCount > 0 && data.p2000Dossiers.length === 1) return;
+    if (Date.now() > deadline) throw new Error("No demo messages after 30 s");
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
 test("npm start serves, stops on SIGTERM with exit 0, and restarts with its data", async () => {
   const env = { DATA_DIR: dataDir, PORT: String(await freePort()), EMBEDDED_PG_PORT: String(await freePort()) };
   const port = Number(env.PORT);
@@ -67,6 +83,8 @@ test("npm start serves, stops on SIGTERM with exit 0, and restarts with its data
   expect(withToken.status).toBe(200);
   expect(withToken.body.data.p2000Regions).toHaveLength(25);
   expect((await regions(port)).status).toBe(401);
+  expect(first.output()).toContain("Loading 3 days of synthetic demo P2000 messages in the background");
+  await demoMessagesArrive(port, token!);
 
   first.child.kill("SIGTERM");
   expect(await first.exited).toBe(0);

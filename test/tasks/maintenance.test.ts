@@ -57,3 +57,23 @@ test("auth__purge_expired removes ended sessions, spent tokens and old counters,
   expect(await count("select count(*)::int as n from app_private.rate_limit_counters")).toBe(1);
   expect(await count("select count(*)::int as n from app_private.user_tokens")).toBe(1);
 });
+
+test("p2000__load_demo stores synthetic traffic chunk by chunk, grouped into dossiers", async () => {
+  const until = new Date();
+  const from = new Date(until.getTime() - 8 * 3_600_000);
+  await quickAddJob({ connectionString: ctx.db.ownerUrl }, "p2000__load_demo", { from: from.toISOString(), until: until.toISOString() });
+  await runQueuedJobs(); // the first 6 hours, which queues the rest
+  await runQueuedJobs();
+  const { rows: [stats] } = await ctx.db.asOwner(`
+    select count(*)::int as messages, min(sended) >= $1 and max(sended) <= $2 as in_window,
+           count(distinct dossier_uuid)::int as dossiers, bool_and(source = 'demo') as all_demo,
+           count(*) filter (where discipline_uuid is not null and region_uuid is not null)::int as located
+      from app_public.p2000_messages`, [from, until]);
+  expect(stats.messages).toBeGreaterThan(300);
+  expect(stats.in_window).toBe(true);
+  expect(stats.all_demo).toBe(true);
+  expect(stats.dossiers).toBeLessThan(stats.messages); // retransmissions share a dossier
+  expect(stats.located / stats.messages).toBeGreaterThan(0.9);
+  const { rows: [queue] } = await ctx.db.asOwner("select count(*)::int as n from graphile_worker.jobs");
+  expect(queue.n).toBe(0);
+});
