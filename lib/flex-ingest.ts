@@ -2,7 +2,7 @@
 // through app_private.ingest_p2000_message, the same path (enrichment, dossiers) as every other
 // source. Copies of one message (several receivers, or a group call printed per capcode) are
 // merged there, with the union of their capcodes, also across reader processes.
-import type pg from "pg";
+import pg from "pg";
 import { parseFlexLine, type FlexPage } from "./flex-parser.ts";
 
 export interface FlexStats {
@@ -34,13 +34,39 @@ export function createFlexIngester(
 
   async function store(pages: FlexPage[]) {
     if (pages.length === 0) return;
-    await db.query(
-      `select app_private.ingest_p2000_message(p.value ->> 'message', (p.value ->> 'sended')::timestamptz,
-                array(select json_array_elements_text(p.value -> 'capcodes')), $2)
-         from json_array_elements($1::json) with ordinality as p (value, n)
-        order by p.n`,
-      [JSON.stringify(pages.map((p) => ({ message: p.text, sended: p.sended.toISOString(), capcodes: p.capcodes }))), source],
-    );
+    const payload = JSON.stringify(pages.map((p) => ({ message: p.text, sended: p.sended.toISOString(), capcodes: p.capcodes })));
+    // Several readers may store at once: new capcodes are created first, in one sorted order, so
+    // that they never wait for each other in opposite orders; a deadlock all the same is retried.
+    for (let attempt = 1; ; attempt++) {
+      const client = db instanceof pg.Pool ? await db.connect() : null;
+      const target = client ?? (db as pg.ClientBase);
+      try {
+        await target.query("begin");
+        await target.query(
+          `insert into app_public.p2000_capcodes (name)
+           select distinct app_hidden.p2000_normalize_capcode(c)
+             from json_array_elements($1::json) as p (value), json_array_elements_text(p.value -> 'capcodes') as c
+            where app_hidden.p2000_normalize_capcode(c) is not null
+            order by 1
+           on conflict (name) do nothing`,
+          [payload],
+        );
+        await target.query(
+          `select app_private.ingest_p2000_message(p.value ->> 'message', (p.value ->> 'sended')::timestamptz,
+                  array(select json_array_elements_text(p.value -> 'capcodes')), $2)
+             from json_array_elements($1::json) with ordinality as p (value, n)
+            order by p.n`,
+          [payload, source],
+        );
+        await target.query("commit");
+        break;
+      } catch (error) {
+        await target.query("rollback").catch(() => {});
+        if ((error as { code?: string }).code !== "40P01" || attempt >= 5) throw error;
+      } finally {
+        client?.release();
+      }
+    }
     stats.stored += pages.length;
   }
 

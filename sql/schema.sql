@@ -2247,12 +2247,13 @@ begin
   select coalesce(sum(h.messages), 0)::integer into result.total from app_hidden.p2000_hourly_counts h
    where h.hour >= w.since and h.hour < w.until and h.exercise_type = 'none';
   result.hours := array(
-    select row(hr, coalesce(sum(h.messages), 0)::integer, coalesce(sum(h.messages), 0)::double precision / n)::app_public.hub_hour
+    select row(hr, coalesce(c.total, 0), coalesce(c.total, 0)::double precision / n)::app_public.hub_hour
       from generate_series(0, 23) hr
-      left join app_hidden.p2000_hourly_counts h
-        on extract(hour from h.hour at time zone 'Europe/Amsterdam') = hr
-       and h.hour >= w.since and h.hour < w.until and h.exercise_type = 'none'
-     group by hr order by hr);
+      left join (select extract(hour from h.hour at time zone 'Europe/Amsterdam')::integer as local_hour, sum(h.messages)::integer as total
+                   from app_hidden.p2000_hourly_counts h
+                  where h.hour >= w.since and h.hour < w.until and h.exercise_type = 'none'
+                  group by 1) c on c.local_hour = hr
+     order by hr);
   return result;
 end;
 $function$;
@@ -2307,15 +2308,16 @@ begin
   result.days := n;
   result.weekdays := array(
     select row(wd, (array['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'])[wd],
-               coalesce(sum(h.messages), 0)::integer,
-               coalesce(sum(h.messages), 0)::double precision / greatest(1, (
+               coalesce(c.total, 0),
+               coalesce(c.total, 0)::double precision / greatest(1, (
                  select count(*) from generate_series(w.since, w.until - interval '1 day', interval '1 day') d
                   where extract(isodow from d at time zone 'Europe/Amsterdam') = wd)))::app_public.hub_weekday
       from generate_series(1, 7) wd
-      left join app_hidden.p2000_hourly_counts h
-        on extract(isodow from h.hour at time zone 'Europe/Amsterdam') = wd
-       and h.hour >= w.since and h.hour < w.until and h.exercise_type = 'none'
-     group by wd order by wd);
+      left join (select extract(isodow from h.hour at time zone 'Europe/Amsterdam')::integer as weekday, sum(h.messages)::integer as total
+                   from app_hidden.p2000_hourly_counts h
+                  where h.hour >= w.since and h.hour < w.until and h.exercise_type = 'none'
+                  group by 1) c on c.weekday = wd
+     order by wd);
   select coalesce(sum(h.messages), 0)::integer into result.yesterday from app_hidden.p2000_hourly_counts h
    where h.hour >= w.until - interval '1 day' and h.hour < w.until and h.exercise_type = 'none';
   select x.expected_average into result.yesterday_expected from unnest(result.weekdays) x where x.weekday = yesterday_weekday;
@@ -2814,16 +2816,29 @@ begin
     when 'LAST_30_DAYS' then now() - interval '30 days'
     when 'THIS_YEAR' then date_trunc('year', now() at time zone 'Europe/Amsterdam') at time zone 'Europe/Amsterdam'
   end;
-  select coalesce(sum(h.messages), 0)::integer into result.total from app_hidden.p2000_hourly_counts h
-   where h.hour >= date_trunc('hour', result."from") and h.exercise_type = 'none';
-  result.by_discipline := app_hidden.p2000_counts_by(result."from", now() + interval '1 hour', 'discipline');
-  result.by_region := app_hidden.p2000_counts_by(result."from", now() + interval '1 hour', 'region');
-  result.by_urgency := app_hidden.p2000_counts_by(result."from", now() + interval '1 hour', 'urgency');
-  result.by_category := app_hidden.p2000_counts_by(result."from", now() + interval '1 hour', 'category');
-  select extract(hour from h.hour at time zone 'Europe/Amsterdam')::integer into result.busiest_hour
-    from app_hidden.p2000_hourly_counts h
-   where h.hour >= date_trunc('hour', result."from") and h.exercise_type = 'none'
-   group by 1 order by sum(h.messages) desc, 1 limit 1;
+  -- One pass over the hourly counts, grouped by each dimension at once.
+  with counts as (
+    select h.discipline_uuid, h.region_uuid, h.urgency_uuid, h.category_uuid,
+           extract(hour from h.hour at time zone 'Europe/Amsterdam')::integer as local_hour,
+           grouping(h.discipline_uuid, h.region_uuid, h.urgency_uuid, h.category_uuid,
+                    extract(hour from h.hour at time zone 'Europe/Amsterdam')::integer) as set_id,
+           sum(h.messages)::integer as n
+      from app_hidden.p2000_hourly_counts h
+     where h.hour >= date_trunc('hour', result."from") and h.exercise_type = 'none'
+     group by grouping sets ((), (h.discipline_uuid), (h.region_uuid), (h.urgency_uuid), (h.category_uuid),
+                             (extract(hour from h.hour at time zone 'Europe/Amsterdam')::integer))
+  )
+  select coalesce((select c.n from counts c where c.set_id = 31), 0),
+         coalesce((select array_agg(row(d.uuid::text, d.name, c.n)::app_public.p2000_count order by c.n desc, d.name)
+                     from counts c join app_public.p2000_disciplines d on d.uuid = c.discipline_uuid where c.set_id = 15), '{}'),
+         coalesce((select array_agg(row(g.number, g.name, c.n)::app_public.p2000_count order by c.n desc, g.number)
+                     from counts c join app_public.p2000_regions g on g.uuid = c.region_uuid where c.set_id = 23), '{}'),
+         coalesce((select array_agg(row(u.code, u.name, c.n)::app_public.p2000_count order by c.n desc, u.code)
+                     from counts c join app_public.p2000_urgencies u on u.uuid = c.urgency_uuid where c.set_id = 27), '{}'),
+         coalesce((select array_agg(row(x.code, x.name, c.n)::app_public.p2000_count order by c.n desc, x.code)
+                     from counts c join app_public.p2000_categories x on x.uuid = c.category_uuid where c.set_id = 29), '{}'),
+         (select c.local_hour from counts c where c.set_id = 30 order by c.n desc, c.local_hour limit 1)
+    into result.total, result.by_discipline, result.by_region, result.by_urgency, result.by_category, result.busiest_hour;
   return result;
 end;
 $function$;
