@@ -37,6 +37,7 @@ fs.mkdirSync(DATA_DIR, { recursive: true, mode: 0o755 });
 const config = { ...loadConfig(), databaseUrl: undefined, dataDir: DATA_DIR, embeddedPgPort: 54339, port: 0, logLevel: "error" as const };
 const database = await prepareDatabase(config);
 const owner = new pg.Pool({ connectionString: database.ownerUrl, max: 4 });
+owner.on("error", () => {}); // idle connections end when the embedded server stops at the end
 const log = (line: string) => console.log(line);
 
 function percentile(sorted: number[], p: number): number {
@@ -135,6 +136,7 @@ const { rows: [busy] } = await owner.query(`
    where mc.sended > now() - interval '7 days' and c.kind = 'unit' group by c.uuid order by count(*) desc limit 1`);
 const week = { from: new Date(Date.now() - 7 * 86_400_000).toISOString(), to: new Date().toISOString() };
 const visitor = new pg.Pool({ connectionString: database.authUrl, max: 64 });
+visitor.on("error", () => {});
 async function asVisitor(sql: string, params: unknown[]) {
   const client = await visitor.connect();
   try {
