@@ -272,6 +272,21 @@ grant SELECT on app_hidden.p2000_capcode_blocks to app_analyst;
 grant SELECT on app_hidden.p2000_capcode_blocks to app_visitor;
 comment on table app_hidden.p2000_capcode_blocks is 'Majority region and discipline of each 4-digit capcode block.';
 
+create table app_hidden.p2000_daily_counts (
+  day date not null,
+  exercise_type text not null,
+  dimension text not null,
+  key text not null,
+  messages integer default 0 not null,
+  constraint p2000_daily_counts_dimension_check CHECK ((dimension = ANY (ARRAY['total'::text, 'discipline'::text, 'region'::text, 'urgency'::text, 'category'::text, 'road'::text]))),
+  constraint p2000_daily_counts_pkey PRIMARY KEY (day, exercise_type, dimension, key)
+);
+alter table app_hidden.p2000_daily_counts enable row level security;
+create policy select_all on app_hidden.p2000_daily_counts as permissive for select to app_analyst, app_visitor using (true);
+grant SELECT on app_hidden.p2000_daily_counts to app_analyst;
+grant SELECT on app_hidden.p2000_daily_counts to app_visitor;
+comment on table app_hidden.p2000_daily_counts is 'Messages per day (Europe/Amsterdam), exercise type and value of each dimension (key: uuid or road).';
+
 create table app_hidden.p2000_hourly_counts (
   hour timestamp with time zone not null,
   region_uuid uuid,
@@ -288,6 +303,19 @@ create policy select_all on app_hidden.p2000_hourly_counts as permissive for sel
 grant SELECT on app_hidden.p2000_hourly_counts to app_analyst;
 grant SELECT on app_hidden.p2000_hourly_counts to app_visitor;
 comment on table app_hidden.p2000_hourly_counts is 'Messages per hour, region, discipline, urgency, category, exercise type and road.';
+
+create table app_hidden.p2000_hourly_urgency_counts (
+  hour timestamp with time zone not null,
+  exercise_type text not null,
+  urgency_uuid uuid,
+  messages integer default 0 not null
+);
+alter table app_hidden.p2000_hourly_urgency_counts enable row level security;
+CREATE UNIQUE INDEX p2000_hourly_urgency_counts_key ON app_hidden.p2000_hourly_urgency_counts USING btree (hour, exercise_type, urgency_uuid) NULLS NOT DISTINCT;
+create policy select_all on app_hidden.p2000_hourly_urgency_counts as permissive for select to app_analyst, app_visitor using (true);
+grant SELECT on app_hidden.p2000_hourly_urgency_counts to app_analyst;
+grant SELECT on app_hidden.p2000_hourly_urgency_counts to app_visitor;
+comment on table app_hidden.p2000_hourly_urgency_counts is 'Messages per hour, exercise type and urgency.';
 
 create table app_hidden.p2000_place_abbreviations (
   abbreviation text not null,
@@ -1146,39 +1174,28 @@ grant execute on function app_hidden.p2000_capcode_conditions(filter app_public.
 grant execute on function app_hidden.p2000_capcode_conditions(filter app_public.p2000_capcode_filter) to app_visitor;
 comment on function app_hidden.p2000_capcode_conditions(filter app_public.p2000_capcode_filter) is NULL;
 
-CREATE OR REPLACE FUNCTION app_hidden.p2000_counts_by(since timestamp with time zone, until timestamp with time zone, dimension text)
+CREATE OR REPLACE FUNCTION app_hidden.p2000_daily_counts_by(since date, until date, dimension text)
  RETURNS app_public.p2000_count[]
- LANGUAGE plpgsql
+ LANGUAGE sql
  STABLE PARALLEL SAFE
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
-declare
-  result app_public.p2000_count[];
-begin
-  execute format($q$
-    select coalesce(array_agg(row(x.key, x.name, x.n)::app_public.p2000_count order by x.n desc, x.key), '{}')
-      from (select %s as key, %s as name, sum(h.messages)::integer as n
-              from app_hidden.p2000_hourly_counts h %s
-             where h.hour >= date_trunc('hour', $1) and h.hour < $2 and h.exercise_type = 'none' and %s is not null
-             group by 1, 2) x
-  $q$,
-    case dimension when 'discipline' then 'd.uuid::text' when 'region' then 'r.number' when 'urgency' then 'u.code'
-                   when 'category' then 'c.code' when 'road' then 'h.road' end,
-    case dimension when 'discipline' then 'd.name' when 'region' then 'r.name' when 'urgency' then 'u.name'
-                   when 'category' then 'c.name' when 'road' then 'h.road' end,
-    case dimension when 'discipline' then 'join app_public.p2000_disciplines d on d.uuid = h.discipline_uuid'
-                   when 'region' then 'join app_public.p2000_regions r on r.uuid = h.region_uuid'
-                   when 'urgency' then 'join app_public.p2000_urgencies u on u.uuid = h.urgency_uuid'
-                   when 'category' then 'join app_public.p2000_categories c on c.uuid = h.category_uuid'
-                   else '' end,
-    case dimension when 'road' then 'h.road' else '1' end)
-  into result using since, until;
-  return result;
-end;
+  select coalesce(array_agg(row(x.key, x.name, x.n)::app_public.p2000_count order by x.n desc, x.key), '{}')
+    from (select case d.dimension when 'discipline' then d.key when 'region' then g.number when 'urgency' then u.code
+                                  when 'category' then c.code else d.key end as key,
+                 coalesce(ds.name, g.name, u.name, c.name, d.key) as name,
+                 sum(d.messages)::integer as n
+            from app_hidden.p2000_daily_counts d
+            left join app_public.p2000_disciplines ds on d.dimension = 'discipline' and ds.uuid::text = d.key
+            left join app_public.p2000_regions g on d.dimension = 'region' and g.uuid::text = d.key
+            left join app_public.p2000_urgencies u on d.dimension = 'urgency' and u.uuid::text = d.key
+            left join app_public.p2000_categories c on d.dimension = 'category' and c.uuid::text = d.key
+           where d.day >= since and d.day < until and d.exercise_type = 'none' and d.dimension = p2000_daily_counts_by.dimension
+           group by 1, 2) x
 $function$;
-grant execute on function app_hidden.p2000_counts_by(since timestamp with time zone, until timestamp with time zone, dimension text) to app_analyst;
-grant execute on function app_hidden.p2000_counts_by(since timestamp with time zone, until timestamp with time zone, dimension text) to app_visitor;
-comment on function app_hidden.p2000_counts_by(since timestamp with time zone, until timestamp with time zone, dimension text) is NULL;
+grant execute on function app_hidden.p2000_daily_counts_by(since date, until date, dimension text) to app_analyst;
+grant execute on function app_hidden.p2000_daily_counts_by(since date, until date, dimension text) to app_visitor;
+comment on function app_hidden.p2000_daily_counts_by(since date, until date, dimension text) is NULL;
 
 CREATE OR REPLACE FUNCTION app_hidden.p2000_dossier_view(d app_public.p2000_dossiers, messages_order text DEFAULT 'sendedAsc'::text, timeline_order text DEFAULT 'newestFirst'::text)
  RETURNS app_public.p2000_dossier
@@ -1224,10 +1241,18 @@ declare
   candidates text[];
   body text;
   category_code text;
+  padded text;
+  explicit_priority boolean := false;
 begin
   -- Urgency: "P 1", "PRIO 1", "Prio 1" and a bare leading digit are P1..P3; A0..A2, B1, B2 as written.
+  -- Lower-case words of the text, and the text as " word word ": keyword rules test these
+  -- instead of running a regex each (PostgreSQL caches only 32 compiled regexes per session).
+  words := regexp_split_to_array(btrim(regexp_replace(lower(t), '[^[:alnum:]''’ -]+', ' ', 'g')), '\s+');
+  padded := ' ' || array_to_string(words, ' ') || ' ';
+
   m := regexp_match(t, '^(?:PRIO|P)\s*:?\s*([123])\M', 'i');
   if m is not null then
+    explicit_priority := true;
     urgency_code := 'P' || m[1];
   else
     m := regexp_match(t, '^([AB])\s?([0-2])\M', 'i');
@@ -1254,11 +1279,12 @@ begin
 
   if r.discipline_uuid is null then
     discipline_name := case
-      when urgency_code ~ '^[AB]' or t ~* '\m(ambu|lifeliner|traumaheli|mmt|dia: ?ja|directe inzet)\M' then 'Ambulance'
-      when urgency_code ~ '^P' and t ~* '^(p|prio)\s*[123]\M' then 'Brandweer'
-      when t ~ '\mB[A-Z]{2}-[0-9]{2}\M' or t ~* '\m(br|brandweer|brand)\M' then 'Brandweer'
-      when t ~* '\mknrm\M' then 'KNRM'
-      when t ~* '\mpolitie\M' then 'Politie'
+      when left(urgency_code, 1) in ('A', 'B') or words && array['ambu', 'lifeliner', 'traumaheli', 'mmt']
+        or strpos(padded, ' dia ja ') > 0 or strpos(padded, ' directe inzet ') > 0 then 'Ambulance'
+      when explicit_priority then 'Brandweer'
+      when t ~ '\mB[A-Z]{2}-[0-9]{2}\M' or words && array['br', 'brandweer', 'brand'] then 'Brandweer'
+      when words && array['knrm'] then 'KNRM'
+      when words && array['politie'] then 'Politie'
     end;
     select d.uuid into r.discipline_uuid from app_public.p2000_disciplines d where d.name = discipline_name;
   else
@@ -1278,9 +1304,9 @@ begin
 
   -- Tests and exercises.
   r.exercise_type := case
-    when t ~* '\m(testoproep|testbericht|testpage)\M' or t ~* '^((p|prio)\s*[123]\s+)?test\M' then 'test'
-    when t ~* 'proefalarm' then 'proefalarm'
-    when t ~* '\m(oefening|oefenalarm)\M' then 'oefening'
+    when words && array['testoproep', 'testbericht', 'testpage'] or t ~* '^((p|prio)\s*[123]\s+)?test\M' then 'test'
+    when strpos(lower(t), 'proefalarm') > 0 then 'proefalarm'
+    when words && array['oefening', 'oefenalarm'] then 'oefening'
     when all_test_codes then 'test'
     else 'none'
   end;
@@ -1323,7 +1349,6 @@ begin
   if place.uuid is null then
     -- Word n-grams of the text, preferred first: the one ending last, then the longest; each is
     -- one index probe into the place names.
-    words := regexp_split_to_array(btrim(regexp_replace(lower(t), '[^[:alnum:]''’ -]+', ' ', 'g')), '\s+');
     candidates := array(
       select array_to_string(words[i:i + n - 1], ' ')
         from generate_subscripts(words, 1) as i, generate_series(1, 4) as n
@@ -1352,16 +1377,17 @@ begin
   -- Decided once, then looked up (inside the lookup the regexes would run for every category row).
   category_code := case
     when r.exercise_type <> 'none' then 'test'
-    when t ~* '\m(vws|dienstverlening|post ?bezetting)\M' then 'dienstverlening'
+    when words && array['vws', 'dienstverlening', 'postbezetting'] or strpos(padded, ' post bezetting ') > 0 then 'dienstverlening'
     when urgency_code in ('B1', 'B2') then 'besteld_vervoer'
-    when t ~* '\m(oms|automatische? (brand)?melding|brandmeldinstallatie|am br|prio ?[123] am)\M' or t ~* '\mAM\M' then 'automatisch_alarm'
-    when t ~* '\m(gaslek|gaslucht|gevaarlijke stof|gevaarlijke stoffen|ogs)\M' then 'gevaarlijke_stoffen'
-    when t ~* '\m(waterongeval|te water|persoon te water|auto te water|ijs)\M' then 'waterongeval'
-    when t ~* '\m(ongeval|aanrijding|ovw|wegvervoer)\M' then 'ongeval'
-    when t ~* '\m(br|[a-z]*brand|rookmelder)\M' then 'brand'
-    when t ~* '\m(hv|hulpverlening|liftopsluiting|dier|stormschade|wateroverlast|nacontrole|assistentie)\M' then 'hulpverlening'
-    when urgency_code in ('A0', 'A1', 'A2') or discipline_name = 'Ambulance' then 'medisch'
-    when t ~* '\m(klaarliggen|info|informatie|contact meldkamer)\M' then 'informatie'
+    when words && array['oms', 'brandmeldinstallatie', 'am'] or strpos(padded, ' automatische melding ') > 0
+      or strpos(padded, ' automatische brandmelding ') > 0 or strpos(padded, ' automatisch brandalarm ') > 0 then 'automatisch_alarm'
+    when words && array['gaslek', 'gaslekkage', 'gaslucht', 'ogs'] or strpos(padded, ' gevaarlijke stof') > 0 then 'gevaarlijke_stoffen'
+    when words && array['waterongeval', 'ijs'] or strpos(padded, ' te water ') > 0 then 'waterongeval'
+    when words && array['ongeval', 'aanrijding', 'ovw', 'wegvervoer'] then 'ongeval'
+    when words && array['br', 'rookmelder'] or exists (select 1 from unnest(words) w where w like '%brand') then 'brand'
+    when words && array['hv', 'hulpverlening', 'liftopsluiting', 'dier', 'stormschade', 'wateroverlast', 'nacontrole', 'assistentie'] then 'hulpverlening'
+    when left(urgency_code, 1) = 'A' or discipline_name = 'Ambulance' then 'medisch'
+    when words && array['klaarliggen', 'info', 'informatie'] or strpos(padded, ' contact meldkamer ') > 0 then 'informatie'
   end;
   select c.uuid into r.category_uuid from app_public.p2000_categories c where c.code = category_code;
 
@@ -1392,6 +1418,8 @@ CREATE OR REPLACE FUNCTION app_hidden.p2000_message_conditions(filter app_public
 AS $function$
 declare
   parts text[] := array['true'];
+  sended_bound text := case when (filter).sended is not null
+    then ' and mc.sended between (($1).sended)."from" and (($1).sended)."to"' else '' end;
 begin
   if coalesce((filter).exercise_type, 'none') not in ('none', 'test', 'proefalarm', 'oefening', 'all') then
     raise exception 'exerciseType must be none, test, proefalarm, oefening or all (got "%").', (filter).exercise_type using errcode = 'XINPT';
@@ -1405,13 +1433,15 @@ begin
     end if;
     parts := array_append(parts, 'm.sended between (($1).sended)."from" and (($1).sended)."to"');
   end if;
+  -- Capcode filters select from the capcode index (capcode, sended), bounded by sended when given.
   if (filter).capcodes is not null then
-    parts := array_append(parts, 'exists (select 1 from app_public.p2000_message_capcodes mc where mc.message_uuid = m.uuid
-      and mc.capcode_uuid = any (array(select app_hidden.try_uuid(c) from unnest(($1).capcodes) c)))');
+    parts := array_append(parts, 'm.uuid in (select mc.message_uuid from app_public.p2000_message_capcodes mc
+      where mc.capcode_uuid = any (array(select app_hidden.try_uuid(c) from unnest(($1).capcodes) c))' || sended_bound || ')');
   end if;
   if (filter).capcode is not null then
-    parts := array_append(parts, 'exists (select 1 from app_public.p2000_message_capcodes mc join app_public.p2000_capcodes c on c.uuid = mc.capcode_uuid
-      where mc.message_uuid = m.uuid and c.name = any (array(select app_hidden.p2000_normalize_capcode(n) from unnest((($1).capcode).names) n)))');
+    parts := array_append(parts, 'm.uuid in (select mc.message_uuid from app_public.p2000_message_capcodes mc
+      where mc.capcode_uuid = any (array(select c.uuid from app_public.p2000_capcodes c
+        where c.name = any (array(select app_hidden.p2000_normalize_capcode(n) from unnest((($1).capcode).names) n))))' || sended_bound || ')');
   end if;
   if (filter).dossier is not null then
     parts := array_append(parts, 'm.dossier_uuid = app_hidden.try_uuid((($1).dossier).uuid)');
@@ -1434,7 +1464,6 @@ CREATE OR REPLACE FUNCTION app_hidden.p2000_normalize_capcode(value text)
  RETURNS text
  LANGUAGE sql
  IMMUTABLE PARALLEL SAFE STRICT
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
   -- Receivers print 9 digits (001420059), lists 7 (1420059): keep the last 7, zero-padded.
   select case when btrim(value) ~ '^[0-9]{1,10}$' and length(ltrim(btrim(value), '0')) <= 7
@@ -1634,6 +1663,15 @@ begin
           new.exercise_type, new.road, 1)
   on conflict (hour, region_uuid, discipline_uuid, urgency_uuid, category_uuid, exercise_type, road)
   do update set messages = h.messages + 1;
+  insert into app_hidden.p2000_hourly_urgency_counts as u (hour, exercise_type, urgency_uuid, messages)
+  values (date_trunc('hour', new.sended), new.exercise_type, new.urgency_uuid, 1)
+  on conflict (hour, exercise_type, urgency_uuid) do update set messages = u.messages + 1;
+  insert into app_hidden.p2000_daily_counts as d (day, exercise_type, dimension, key, messages)
+  select (new.sended at time zone 'Europe/Amsterdam')::date, new.exercise_type, x.dimension, x.key, 1
+    from (values ('total', ''), ('discipline', new.discipline_uuid::text), ('region', new.region_uuid::text),
+                 ('urgency', new.urgency_uuid::text), ('category', new.category_uuid::text), ('road', new.road)) as x (dimension, key)
+   where x.key is not null
+  on conflict (day, exercise_type, dimension, key) do update set messages = d.messages + 1;
   return null;
 end;
 $function$;
@@ -2244,13 +2282,13 @@ declare
 begin
   select * into w from app_hidden.analytics_window(n);
   result.days := n;
-  select coalesce(sum(h.messages), 0)::integer into result.total from app_hidden.p2000_hourly_counts h
+  select coalesce(sum(h.messages), 0)::integer into result.total from app_hidden.p2000_hourly_urgency_counts h
    where h.hour >= w.since and h.hour < w.until and h.exercise_type = 'none';
   result.hours := array(
     select row(hr, coalesce(c.total, 0), coalesce(c.total, 0)::double precision / n)::app_public.hub_hour
       from generate_series(0, 23) hr
       left join (select extract(hour from h.hour at time zone 'Europe/Amsterdam')::integer as local_hour, sum(h.messages)::integer as total
-                   from app_hidden.p2000_hourly_counts h
+                   from app_hidden.p2000_hourly_urgency_counts h
                   where h.hour >= w.since and h.hour < w.until and h.exercise_type = 'none'
                   group by 1) c on c.local_hour = hr
      order by hr);
@@ -2281,9 +2319,9 @@ begin
          coalesce(sum(h.messages) filter (where u.level = 'not_urgent'), 0)::integer,
          coalesce(sum(h.messages) filter (where u.uuid is null), 0)::integer
     into result.total, result.urgent, result.less_urgent, result.not_urgent, result.unknown
-    from app_hidden.p2000_hourly_counts h left join app_public.p2000_urgencies u on u.uuid = h.urgency_uuid
+    from app_hidden.p2000_hourly_urgency_counts h left join app_public.p2000_urgencies u on u.uuid = h.urgency_uuid
    where h.hour >= w.since and h.hour < w.until and h.exercise_type = 'none';
-  result.by_code := app_hidden.p2000_counts_by(w.since, w.until, 'urgency');
+  result.by_code := app_hidden.p2000_daily_counts_by((w.since at time zone 'Europe/Amsterdam')::date, (w.until at time zone 'Europe/Amsterdam')::date, 'urgency');
   return result;
 end;
 $function$;
@@ -2314,11 +2352,11 @@ begin
                   where extract(isodow from d at time zone 'Europe/Amsterdam') = wd)))::app_public.hub_weekday
       from generate_series(1, 7) wd
       left join (select extract(isodow from h.hour at time zone 'Europe/Amsterdam')::integer as weekday, sum(h.messages)::integer as total
-                   from app_hidden.p2000_hourly_counts h
+                   from app_hidden.p2000_hourly_urgency_counts h
                   where h.hour >= w.since and h.hour < w.until and h.exercise_type = 'none'
                   group by 1) c on c.weekday = wd
      order by wd);
-  select coalesce(sum(h.messages), 0)::integer into result.yesterday from app_hidden.p2000_hourly_counts h
+  select coalesce(sum(h.messages), 0)::integer into result.yesterday from app_hidden.p2000_hourly_urgency_counts h
    where h.hour >= w.until - interval '1 day' and h.hour < w.until and h.exercise_type = 'none';
   select x.expected_average into result.yesterday_expected from unnest(result.weekdays) x where x.weekday = yesterday_weekday;
   result.yesterday_difference_percent := case when result.yesterday_expected > 0
@@ -2816,7 +2854,21 @@ begin
     when 'LAST_30_DAYS' then now() - interval '30 days'
     when 'THIS_YEAR' then date_trunc('year', now() at time zone 'Europe/Amsterdam') at time zone 'Europe/Amsterdam'
   end;
-  -- One pass over the hourly counts, grouped by each dimension at once.
+  if result.period = 'THIS_YEAR' then
+    -- A whole year: the daily roll-up (thousands of rows), and the busiest hour from the hourly urgency counts.
+    select coalesce(sum(d.messages), 0)::integer into result.total from app_hidden.p2000_daily_counts d
+     where d.day >= (result."from" at time zone 'Europe/Amsterdam')::date and d.exercise_type = 'none' and d.dimension = 'total';
+    result.by_discipline := app_hidden.p2000_daily_counts_by((result."from" at time zone 'Europe/Amsterdam')::date, 'infinity', 'discipline');
+    result.by_region := app_hidden.p2000_daily_counts_by((result."from" at time zone 'Europe/Amsterdam')::date, 'infinity', 'region');
+    result.by_urgency := app_hidden.p2000_daily_counts_by((result."from" at time zone 'Europe/Amsterdam')::date, 'infinity', 'urgency');
+    result.by_category := app_hidden.p2000_daily_counts_by((result."from" at time zone 'Europe/Amsterdam')::date, 'infinity', 'category');
+    select extract(hour from h.hour at time zone 'Europe/Amsterdam')::integer into result.busiest_hour
+      from app_hidden.p2000_hourly_urgency_counts h
+     where h.hour >= result."from" and h.exercise_type = 'none'
+     group by 1 order by sum(h.messages) desc, 1 limit 1;
+    return result;
+  end if;
+  -- Up to 30 days: one pass over the hourly counts, grouped by each dimension at once.
   with counts as (
     select h.discipline_uuid, h.region_uuid, h.urgency_uuid, h.category_uuid,
            extract(hour from h.hour at time zone 'Europe/Amsterdam')::integer as local_hour,
@@ -2853,8 +2905,7 @@ CREATE OR REPLACE FUNCTION app_public.p2000_statistics_by_road_this_year(s app_p
  STABLE PARALLEL SAFE
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
-  select app_hidden.p2000_counts_by(date_trunc('year', now() at time zone 'Europe/Amsterdam') at time zone 'Europe/Amsterdam',
-                                    now() + interval '1 hour', 'road')
+  select app_hidden.p2000_daily_counts_by(date_trunc('year', now() at time zone 'Europe/Amsterdam')::date, 'infinity', 'road')
 $function$;
 grant execute on function app_public.p2000_statistics_by_road_this_year(s app_public.p2000_statistics) to app_analyst;
 grant execute on function app_public.p2000_statistics_by_road_this_year(s app_public.p2000_statistics) to app_visitor;
