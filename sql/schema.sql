@@ -219,7 +219,7 @@ create type app_public.p2000_statistics as (
   busiest_hour integer
 );
 comment on type app_public.p2000_statistics is '@typeName P2000Statistics
-Real alerts (no tests or exercises) in a period, from the hourly counts.';
+Real alerts (no tests or exercises): LAST_24_HOURS is a rolling day, the other periods are whole days (Europe/Amsterdam) up to and including today.';
 
 create type app_public.p2000_taxonomy_filter as (
   search text
@@ -2845,52 +2845,56 @@ CREATE OR REPLACE FUNCTION app_public.p2000_statistics(period app_public.p2000_s
 AS $function$
 declare
   result app_public.p2000_statistics;
+  today date := (now() at time zone 'Europe/Amsterdam')::date;
+  first_day date;
 begin
   result.period := coalesce(period, 'LAST_7_DAYS');
   result."to" := now();
-  result."from" := case result.period
-    when 'LAST_24_HOURS' then now() - interval '24 hours'
-    when 'LAST_7_DAYS' then now() - interval '7 days'
-    when 'LAST_30_DAYS' then now() - interval '30 days'
-    when 'THIS_YEAR' then date_trunc('year', now() at time zone 'Europe/Amsterdam') at time zone 'Europe/Amsterdam'
-  end;
-  if result.period = 'THIS_YEAR' then
-    -- A whole year: the daily roll-up (thousands of rows), and the busiest hour from the hourly urgency counts.
-    select coalesce(sum(d.messages), 0)::integer into result.total from app_hidden.p2000_daily_counts d
-     where d.day >= (result."from" at time zone 'Europe/Amsterdam')::date and d.exercise_type = 'none' and d.dimension = 'total';
-    result.by_discipline := app_hidden.p2000_daily_counts_by((result."from" at time zone 'Europe/Amsterdam')::date, 'infinity', 'discipline');
-    result.by_region := app_hidden.p2000_daily_counts_by((result."from" at time zone 'Europe/Amsterdam')::date, 'infinity', 'region');
-    result.by_urgency := app_hidden.p2000_daily_counts_by((result."from" at time zone 'Europe/Amsterdam')::date, 'infinity', 'urgency');
-    result.by_category := app_hidden.p2000_daily_counts_by((result."from" at time zone 'Europe/Amsterdam')::date, 'infinity', 'category');
-    select extract(hour from h.hour at time zone 'Europe/Amsterdam')::integer into result.busiest_hour
-      from app_hidden.p2000_hourly_urgency_counts h
-     where h.hour >= result."from" and h.exercise_type = 'none'
-     group by 1 order by sum(h.messages) desc, 1 limit 1;
+  if result.period = 'LAST_24_HOURS' then
+    -- A rolling day: one pass over the hourly counts, grouped by each dimension at once.
+    result."from" := now() - interval '24 hours';
+    with counts as (
+      select h.discipline_uuid, h.region_uuid, h.urgency_uuid, h.category_uuid,
+             extract(hour from h.hour at time zone 'Europe/Amsterdam')::integer as local_hour,
+             grouping(h.discipline_uuid, h.region_uuid, h.urgency_uuid, h.category_uuid,
+                      extract(hour from h.hour at time zone 'Europe/Amsterdam')::integer) as set_id,
+             sum(h.messages)::integer as n
+        from app_hidden.p2000_hourly_counts h
+       where h.hour >= date_trunc('hour', result."from") and h.exercise_type = 'none'
+       group by grouping sets ((), (h.discipline_uuid), (h.region_uuid), (h.urgency_uuid), (h.category_uuid),
+                               (extract(hour from h.hour at time zone 'Europe/Amsterdam')::integer))
+    )
+    select coalesce((select c.n from counts c where c.set_id = 31), 0),
+           coalesce((select array_agg(row(d.uuid::text, d.name, c.n)::app_public.p2000_count order by c.n desc, d.name)
+                       from counts c join app_public.p2000_disciplines d on d.uuid = c.discipline_uuid where c.set_id = 15), '{}'),
+           coalesce((select array_agg(row(g.number, g.name, c.n)::app_public.p2000_count order by c.n desc, g.number)
+                       from counts c join app_public.p2000_regions g on g.uuid = c.region_uuid where c.set_id = 23), '{}'),
+           coalesce((select array_agg(row(u.code, u.name, c.n)::app_public.p2000_count order by c.n desc, u.code)
+                       from counts c join app_public.p2000_urgencies u on u.uuid = c.urgency_uuid where c.set_id = 27), '{}'),
+           coalesce((select array_agg(row(x.code, x.name, c.n)::app_public.p2000_count order by c.n desc, x.code)
+                       from counts c join app_public.p2000_categories x on x.uuid = c.category_uuid where c.set_id = 29), '{}'),
+           (select c.local_hour from counts c where c.set_id = 30 order by c.n desc, c.local_hour limit 1)
+      into result.total, result.by_discipline, result.by_region, result.by_urgency, result.by_category, result.busiest_hour;
     return result;
   end if;
-  -- Up to 30 days: one pass over the hourly counts, grouped by each dimension at once.
-  with counts as (
-    select h.discipline_uuid, h.region_uuid, h.urgency_uuid, h.category_uuid,
-           extract(hour from h.hour at time zone 'Europe/Amsterdam')::integer as local_hour,
-           grouping(h.discipline_uuid, h.region_uuid, h.urgency_uuid, h.category_uuid,
-                    extract(hour from h.hour at time zone 'Europe/Amsterdam')::integer) as set_id,
-           sum(h.messages)::integer as n
-      from app_hidden.p2000_hourly_counts h
-     where h.hour >= date_trunc('hour', result."from") and h.exercise_type = 'none'
-     group by grouping sets ((), (h.discipline_uuid), (h.region_uuid), (h.urgency_uuid), (h.category_uuid),
-                             (extract(hour from h.hour at time zone 'Europe/Amsterdam')::integer))
-  )
-  select coalesce((select c.n from counts c where c.set_id = 31), 0),
-         coalesce((select array_agg(row(d.uuid::text, d.name, c.n)::app_public.p2000_count order by c.n desc, d.name)
-                     from counts c join app_public.p2000_disciplines d on d.uuid = c.discipline_uuid where c.set_id = 15), '{}'),
-         coalesce((select array_agg(row(g.number, g.name, c.n)::app_public.p2000_count order by c.n desc, g.number)
-                     from counts c join app_public.p2000_regions g on g.uuid = c.region_uuid where c.set_id = 23), '{}'),
-         coalesce((select array_agg(row(u.code, u.name, c.n)::app_public.p2000_count order by c.n desc, u.code)
-                     from counts c join app_public.p2000_urgencies u on u.uuid = c.urgency_uuid where c.set_id = 27), '{}'),
-         coalesce((select array_agg(row(x.code, x.name, c.n)::app_public.p2000_count order by c.n desc, x.code)
-                     from counts c join app_public.p2000_categories x on x.uuid = c.category_uuid where c.set_id = 29), '{}'),
-         (select c.local_hour from counts c where c.set_id = 30 order by c.n desc, c.local_hour limit 1)
-    into result.total, result.by_discipline, result.by_region, result.by_urgency, result.by_category, result.busiest_hour;
+  -- Whole Dutch days up to and including today, from the daily roll-up (a year is a few thousand
+  -- rows); the busiest hour from the hourly urgency counts.
+  first_day := case result.period
+    when 'LAST_7_DAYS' then today - 6
+    when 'LAST_30_DAYS' then today - 29
+    when 'THIS_YEAR' then date_trunc('year', today)::date
+  end;
+  result."from" := first_day::timestamp at time zone 'Europe/Amsterdam';
+  select coalesce(sum(d.messages), 0)::integer into result.total from app_hidden.p2000_daily_counts d
+   where d.day >= first_day and d.exercise_type = 'none' and d.dimension = 'total';
+  result.by_discipline := app_hidden.p2000_daily_counts_by(first_day, 'infinity', 'discipline');
+  result.by_region := app_hidden.p2000_daily_counts_by(first_day, 'infinity', 'region');
+  result.by_urgency := app_hidden.p2000_daily_counts_by(first_day, 'infinity', 'urgency');
+  result.by_category := app_hidden.p2000_daily_counts_by(first_day, 'infinity', 'category');
+  select extract(hour from h.hour at time zone 'Europe/Amsterdam')::integer into result.busiest_hour
+    from app_hidden.p2000_hourly_urgency_counts h
+   where h.hour >= result."from" and h.exercise_type = 'none'
+   group by 1 order by sum(h.messages) desc, 1 limit 1;
   return result;
 end;
 $function$;

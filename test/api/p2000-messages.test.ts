@@ -174,6 +174,10 @@ describe("statistics and analytics", () => {
     expect(s.byRoadThisYear).toEqual([{ key: "A12", count: 1 }]);
     const { p2000Statistics: year } = await query("{ p2000Statistics(period: THIS_YEAR) { total } }");
     expect(year.total).toBeGreaterThanOrEqual(4);
+    const { p2000Statistics: day } = await query("{ p2000Statistics(period: LAST_24_HOURS) { total byUrgency { key count } busiestHour } }");
+    expect(day.total).toBe(3); // the two ambulance messages and the road accident; not the test page
+    expect(day.byUrgency).toEqual([{ key: "A1", count: 1 }, { key: "A2", count: 1 }, { key: "P1", count: 1 }]);
+    expect(day.busiestHour).toBeGreaterThanOrEqual(0);
   });
 
   test("hub analytics: hourly, urgency and weekdays over whole days, 7-90", async () => {
