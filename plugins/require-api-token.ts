@@ -39,6 +39,12 @@ function rootQueryFields(document: DocumentNode, operationName: string | null | 
   return fields;
 }
 
+const UNAUTHENTICATED_MESSAGES = {
+  none: "This operation needs an API token: send Authorization: Bearer <API token>.",
+  invalid: "The API token is not valid (unknown, revoked or expired).",
+  user: "Public data needs an API token, not a user's access token: send Authorization: Bearer <API token>.",
+} as const;
+
 function needsApiToken(field: string): boolean {
   return !field.startsWith("__") && !ACCOUNT_QUERY_FIELDS.has(field);
 }
@@ -47,7 +53,7 @@ export function makeRequireApiTokenPlugin(authenticate: Authenticate): GraphileC
   return {
     name: "RequireApiTokenPlugin",
     version: "1.0.0",
-    description: "Authenticates the Bearer value and answers 401 to public reads without a valid API token.",
+    description: "Authenticates the Bearer value (API token or user access token) and answers 401 to public reads without a valid API token.",
     grafserv: {
       middleware: {
         async processGraphQLRequestBody(next, event) {
@@ -64,13 +70,7 @@ export function makeRequireApiTokenPlugin(authenticate: Authenticate): GraphileC
             const operationName = typeof event.body.operationName === "string" ? event.body.operationName : null;
             const guarded = document ? [...rootQueryFields(document, operationName)].filter(needsApiToken) : [];
             if (guarded.length > 0) {
-              throw userError(
-                auth.kind === "none"
-                  ? "This operation needs an API token: send Authorization: Bearer <API token>."
-                  : "The API token is not valid (unknown, revoked or expired).",
-                "UNAUTHENTICATED",
-                { statusCode: 401 },
-              );
+              throw userError(UNAUTHENTICATED_MESSAGES[auth.kind], "UNAUTHENTICATED", { statusCode: 401 });
             }
           }
           return next();

@@ -263,6 +263,12 @@ describe("tenant isolation", () => {
     }
   });
 
+  test("a user's access token does not read public data: that needs an API token (401)", async () => {
+    const response = await ctx.service.graphql("{ p2000Regions { number } }", { token: alice.token });
+    expect(response.status).toBe(401);
+    expect(response.body.errors![0].message).toMatch(/needs an API token, not a user's access token/);
+  });
+
   test("row-level security as the visitor: each table shows only the session's own rows", async () => {
     const client = new pg.Client({ connectionString: ctx.db.authUrl });
     await client.connect();
