@@ -8,7 +8,7 @@ import { ACCESS_TOKEN_SECONDS, looksLikeJwt, SESSION_DAYS, signAccessToken } fro
 import { apiTokenPreview, generateApiTokenSecret, hashApiTokenSecret } from "./api-tokens.ts";
 import { mails, queueEmail } from "./emails.ts";
 import { userError } from "./errors.ts";
-import { hashPassword, passwordPolicyViolation, verifyPassword } from "./passwords.ts";
+import { hashPassword, PASSWORD_MAX_LENGTH, passwordPolicyViolation, verifyPassword } from "./passwords.ts";
 import { hasSecretShape, ONE_TIME_TOKEN_PREFIX, randomSecret, REFRESH_TOKEN_PREFIX, sha256 } from "./secret-tokens.ts";
 
 export interface AccountDeps {
@@ -132,6 +132,8 @@ export async function register(deps: AccountDeps, meta: RequestMeta, visitor: Vi
 export async function login(deps: AccountDeps, meta: RequestMeta, visitor: VisitorQuery, email: string, password: string) {
   await visitor("select app_hidden.assert_api_scope('auth:login')");
   await rateLimit(deps, `login:ip:${meta.ip}`, 30, "5 minutes");
+  // No password is longer than the policy allows; refusing huge inputs keeps argon2 from being a lever.
+  if (password.length > PASSWORD_MAX_LENGTH * 4) throw userError(WRONG_CREDENTIALS, "INVALID_CREDENTIALS");
   const [candidate] = await owner(deps, "select * from app_private.login_candidate($1)", [normalisedEmail(email)]);
   // Always verify, also for unknown addresses, so both answers take the same time.
   const valid = await verifyPassword(candidate.password_hash, password);

@@ -1460,6 +1460,24 @@ grant execute on function app_hidden.p2000_message_conditions(filter app_public.
 grant execute on function app_hidden.p2000_message_conditions(filter app_public.p2000_message_filter) to app_visitor;
 comment on function app_hidden.p2000_message_conditions(filter app_public.p2000_message_filter) is NULL;
 
+CREATE OR REPLACE FUNCTION app_hidden.p2000_messages_count_by_scan(filter app_public.p2000_message_filter)
+ RETURNS integer
+ LANGUAGE plpgsql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  result integer;
+begin
+  execute format('select count(*)::integer from app_public.p2000_messages m where %s', app_hidden.p2000_message_conditions(filter))
+    into result using filter;
+  return result;
+end;
+$function$;
+grant execute on function app_hidden.p2000_messages_count_by_scan(filter app_public.p2000_message_filter) to app_analyst;
+grant execute on function app_hidden.p2000_messages_count_by_scan(filter app_public.p2000_message_filter) to app_visitor;
+comment on function app_hidden.p2000_messages_count_by_scan(filter app_public.p2000_message_filter) is NULL;
+
 CREATE OR REPLACE FUNCTION app_hidden.p2000_normalize_capcode(value text)
  RETURNS text
  LANGUAGE sql
@@ -2758,11 +2776,48 @@ CREATE OR REPLACE FUNCTION app_public.p2000_messages_count(filter app_public.p20
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
 declare
-  result integer;
+  exercise text := coalesce((filter).exercise_type, 'none');
+  discipline_keys text[];
+  range_from timestamptz;
+  range_to timestamptz;
+  first_day date;
+  last_day date;
+  whole_days integer;
+  edges app_public.p2000_message_filter := filter;
 begin
-  execute format('select count(*)::integer from app_public.p2000_messages m where %s', app_hidden.p2000_message_conditions(filter))
-    into result using filter;
-  return result;
+  perform app_hidden.p2000_message_conditions(filter); -- validates the filter
+  if (filter).capcodes is not null or (filter).capcode is not null or (filter).dossier is not null or (filter).vehicle is not null then
+    return app_hidden.p2000_messages_count_by_scan(filter);
+  end if;
+  if (filter).disciplines is not null then
+    discipline_keys := array(select d.uuid::text from app_public.p2000_disciplines d, unnest((filter).disciplines) x
+      where d.uuid = app_hidden.try_uuid(x) or lower(d.name) = lower(btrim(x)) or lower(d.slug) = lower(btrim(x)));
+  end if;
+  range_from := coalesce(((filter).sended)."from", '-infinity');
+  range_to := coalesce(((filter).sended)."to", 'infinity');
+  -- Whole days: from the first midnight at or after range_from to the last day ending by range_to.
+  first_day := case when range_from = '-infinity' then '-infinity'::date
+    else (range_from at time zone 'Europe/Amsterdam')::date
+         + case when (range_from at time zone 'Europe/Amsterdam')::time = '00:00' then 0 else 1 end end;
+  last_day := case when range_to = 'infinity' then 'infinity'::date
+    else ((range_to + interval '1 microsecond') at time zone 'Europe/Amsterdam')::date - 1 end;
+  if first_day > last_day then
+    return app_hidden.p2000_messages_count_by_scan(filter);
+  end if;
+  select coalesce(sum(d.messages), 0)::integer into whole_days from app_hidden.p2000_daily_counts d
+   where d.day between first_day and last_day
+     and (exercise = 'all' or d.exercise_type = exercise)
+     and d.dimension = case when discipline_keys is null then 'total' else 'discipline' end
+     and (discipline_keys is null or d.key = any (discipline_keys));
+  if range_from <> '-infinity' and range_from < first_day::timestamp at time zone 'Europe/Amsterdam' then
+    edges.sended := row(range_from, (first_day::timestamp at time zone 'Europe/Amsterdam') - interval '1 microsecond');
+    whole_days := whole_days + app_hidden.p2000_messages_count_by_scan(edges);
+  end if;
+  if range_to <> 'infinity' and range_to >= (last_day + 1)::timestamp at time zone 'Europe/Amsterdam' then
+    edges.sended := row((last_day + 1)::timestamp at time zone 'Europe/Amsterdam', range_to);
+    whole_days := whole_days + app_hidden.p2000_messages_count_by_scan(edges);
+  end if;
+  return whole_days;
 end;
 $function$;
 grant execute on function app_public.p2000_messages_count(filter app_public.p2000_message_filter) to app_analyst;

@@ -80,6 +80,18 @@ describe("p2000Message and p2000Messages", () => {
     expect(p2000MessagesCount).toBe(expected.length);
   });
 
+  test.each([
+    ["a multi-day range with partial days at both ends", () => ({ sended: { from: ago(24 * 61 + 5), to: ago(3) } })],
+    ["a range of whole days and all exercise types", () => ({ sended: { from: ago(24 * 70), to: ago(0) }, exerciseType: "all" })],
+    ["disciplines over all time", () => ({ disciplines: ["Brandweer", "ambulance"] })],
+    ["a range within one hour", () => ({ sended: { from: ago(20.5), to: ago(19.5) } })],
+  ])("counts from the roll-up agree with the list: %s", async (_what, filter) => {
+    const { p2000Messages, p2000MessagesCount } = await query(
+      "query ($f: P2000MessageFilterInput) { p2000Messages(first: 100, filter: $f) { uuid } p2000MessagesCount(filter: $f) }", { f: filter() });
+    expect(p2000MessagesCount).toBe(p2000Messages.length);
+    expect(p2000MessagesCount).toBeGreaterThan(0);
+  });
+
   test("filter by capcode uuids and by dossier", async () => {
     const { p2000Capcodes } = await query('{ p2000Capcodes(filter: { name: "1420007" }) { uuid } }');
     const byCapcode = await query("query ($c: [String]) { p2000Messages(filter: { capcodes: $c }) { uuid } }", { c: [p2000Capcodes[0].uuid] });
