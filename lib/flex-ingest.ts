@@ -24,7 +24,7 @@ const BATCH_SIZE = 500;
 
 export function createFlexIngester(
   db: pg.Pool | pg.ClientBase,
-  options: { source?: string; log?: (message: string) => void; receivedAt?: () => Date } = {},
+  options: { source?: string; log?: (message: string) => void } = {},
 ): FlexIngester {
   const stats: FlexStats = { lines: 0, stored: 0, skipped: 0, malformed: 0 };
   const log = options.log ?? ((message) => console.error(message));
@@ -96,7 +96,7 @@ export function createFlexIngester(
     stats,
     async push(line) {
       stats.lines++;
-      const parsed = parseFlexLine(line, options.receivedAt?.() ?? new Date());
+      const parsed = parseFlexLine(line);
       if (parsed.kind === "page") return accept(parsed.page);
       if (parsed.kind === "skipped") stats.skipped++;
       else {
