@@ -15,6 +15,7 @@ import { loadConfig } from "../lib/config.ts";
 import { prepareDatabase } from "../lib/database.ts";
 import { createFlexIngester } from "../lib/flex-ingest.ts";
 import { generateTraffic } from "../lib/p2000-traffic.ts";
+import { jwtSecretFor } from "../lib/secrets.ts";
 import { startService } from "../lib/service.ts";
 
 const { values } = parseArgs({
@@ -106,8 +107,7 @@ const { rows: [admin] } = await owner.query(`
   with u as (insert into app_public.users (display_name, email_address, is_admin) values ('bench', 'bench-' || gen_random_uuid() || '@example.org', true) returning uuid),
        s as (insert into app_public.sessions (user_uuid, expires_at) select uuid, now() + interval '1 day' from u returning uuid, user_uuid)
   select uuid as session_uuid, user_uuid from s`);
-const accessToken = signAccessToken(database.embedded ? (await import("../lib/secrets.ts")).loadOrCreateSecrets(DATA_DIR).jwtSecret : config.jwtSecret!,
-  { userUuid: admin.user_uuid, sessionUuid: admin.session_uuid });
+const accessToken = signAccessToken(jwtSecretFor(config), { userUuid: admin.user_uuid, sessionUuid: admin.session_uuid });
 
 async function graphql(query: string, variables: Record<string, unknown> = {}, token = apiToken) {
   const response = await fetch(service.graphqlUrl, {

@@ -6,6 +6,7 @@ import path from "node:path";
 import { loadConfig } from "../lib/config.ts";
 import { connectDatabase } from "../lib/database.ts";
 import { ROOT_DIR } from "../lib/migrate.ts";
+import { pgUrl } from "../lib/pg-url.ts";
 
 const config = loadConfig();
 const database = await connectDatabase(config, (line) => {
@@ -15,9 +16,7 @@ const database = await connectDatabase(config, (line) => {
 function shadowUrl(): string | undefined {
   if (config.shadowDatabaseUrl) return config.shadowDatabaseUrl;
   if (!database.embedded) return undefined;
-  const url = new URL(database.ownerUrl);
-  url.pathname = `/${config.databaseName}_shadow`;
-  return url.toString();
+  return pgUrl(database.ownerUrl, { database: `${config.databaseName}_shadow` });
 }
 
 const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: database.ownerUrl };

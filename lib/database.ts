@@ -9,6 +9,7 @@ import type { Config } from "./config.ts";
 import { ensureRolesAndDatabase, ROLES } from "./database-bootstrap.ts";
 import { startEmbeddedPostgres } from "./embedded-postgres.ts";
 import { loadStarterCapcodes } from "./capcode-import.ts";
+import { pgUrl } from "./pg-url.ts";
 import { ROOT_DIR, runMigrations } from "./migrate.ts";
 import { loadPlaces } from "./reference-data.ts";
 import { loadOrCreateSecrets } from "./secrets.ts";
@@ -37,14 +38,6 @@ export interface Database extends DatabaseConnection {
   operatorEnvironmentUuid: string;
 }
 
-function urlFor(base: string, user: string, password: string, database: string): string {
-  const url = new URL(base);
-  url.username = encodeURIComponent(user);
-  url.password = encodeURIComponent(password);
-  url.pathname = "/" + encodeURIComponent(database);
-  return url.toString();
-}
-
 function passwordOf(url: string | undefined): string | null {
   return url ? decodeURIComponent(new URL(url).password) || null : null;
 }
@@ -67,7 +60,7 @@ async function connectEmbedded(config: Config, log: (line: string) => void): Pro
       analyst: secrets.analystPassword,
     },
   });
-  const db = (user: string, password: string) => urlFor(cluster.rootUrl, user, password, config.databaseName);
+  const db = (user: string, password: string) => pgUrl(cluster.rootUrl, { user, password, database: config.databaseName });
   return {
     ownerUrl: db(EMBEDDED_OWNER, secrets.ownerPassword),
     authUrl: db(ROLES.authenticator, secrets.authenticatorPassword),

@@ -4,6 +4,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Logger, migrate, run, type Settings } from "graphile-migrate";
+import { pgUrl } from "./pg-url.ts";
 
 export const ROOT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -11,12 +12,6 @@ function gmrc(): Settings {
   const settings = JSON.parse(fs.readFileSync(path.join(ROOT_DIR, ".gmrc"), "utf8"));
   delete settings["//"];
   return { ...settings, migrationsFolder: path.join(ROOT_DIR, "migrations") };
-}
-
-function withDatabase(url: string, databaseName: string): string {
-  const parsed = new URL(url);
-  parsed.pathname = "/" + encodeURIComponent(databaseName);
-  return parsed.toString();
 }
 
 // Warnings and errors only: the entry points say what they did themselves. graphile-migrate keeps
@@ -38,7 +33,7 @@ export async function runAfterReset(options: { rootUrl: string; databaseName: st
   const { rootUrl, databaseName, ownerRole } = options;
   const settings: Settings = {
     ...gmrc(),
-    connectionString: withDatabase(rootUrl, databaseName),
+    connectionString: pgUrl(rootUrl, { database: databaseName }),
     rootConnectionString: rootUrl,
     databaseOwner: ownerRole,
     logger: quietLogger,

@@ -40,6 +40,7 @@ const FIRE_CALLS: Array<[text: string, priority: 1 | 2 | 3, typeDigit: string]> 
 const ROADS = [["A12", 45.6], ["A2", 223.5], ["A13", 12.3], ["A4", 31.2], ["A15", 60.1], ["N59", 42.3]] as const;
 // Relative traffic per hour of the day (Europe/Amsterdam), quiet nights, busy afternoons.
 const HOUR_WEIGHTS = [3, 2, 2, 1.5, 1.5, 2, 3, 5, 6, 6.5, 7, 7, 7, 7, 7, 7.5, 8, 8, 7.5, 7, 6, 5.5, 5, 4];
+const DUTCH_HOUR = new Intl.DateTimeFormat("en-GB", { hour: "numeric", hourCycle: "h23", timeZone: "Europe/Amsterdam" });
 
 /** mulberry32: a small seeded generator, so a run is reproducible. */
 function random(seed: number): () => number {
@@ -85,8 +86,7 @@ export function* generateTraffic(options: TrafficOptions): Generator<string> {
 
   for (let hour = Math.floor(options.from.getTime() / 3_600_000); hour * 3_600_000 < options.to.getTime(); hour++) {
     const start = hour * 3_600_000;
-    const localHour = Number(new Intl.DateTimeFormat("en-GB", { hour: "numeric", hourCycle: "h23", timeZone: "Europe/Amsterdam" })
-      .format(new Date(start)));
+    const localHour = Number(DUTCH_HOUR.format(new Date(start)));
     const count = Math.round(perHourAverage * HOUR_WEIGHTS[localHour] / meanWeight * (0.8 + next() * 0.4));
     const lines: Array<{ at: number; line: string }> = [];
     for (let i = 0; i < count; i++) {

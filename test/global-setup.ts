@@ -8,9 +8,10 @@ import { startEmbeddedPostgres } from "../lib/embedded-postgres.ts";
 import { loadConfig } from "../lib/config.ts";
 import { loadOrCreateSecrets } from "../lib/secrets.ts";
 import { ensureRolesAndDatabase } from "../lib/database-bootstrap.ts";
+import { pgUrl } from "../lib/pg-url.ts";
+import { TEMPLATE_DATABASE } from "./helpers/template.ts";
 import { freePort } from "./helpers/ports.ts";
 
-export const TEMPLATE_DATABASE = "incidents_template";
 
 
 export default async function globalSetup(): Promise<void> {
@@ -24,17 +25,14 @@ export default async function globalSetup(): Promise<void> {
     // Durability is pointless for a throw-away cluster and costs most of the test time.
     settings: { fsync: "off", synchronous_commit: "off", full_page_writes: "off" },
   });
-  const ownerUrl = new URL(cluster.rootUrl);
-  ownerUrl.username = EMBEDDED_OWNER;
-  ownerUrl.password = secrets.ownerPassword;
-  ownerUrl.pathname = `/${TEMPLATE_DATABASE}`;
+  const ownerUrl = pgUrl(cluster.rootUrl, { user: EMBEDDED_OWNER, password: secrets.ownerPassword, database: TEMPLATE_DATABASE });
   await ensureRolesAndDatabase({
     rootUrl: cluster.rootUrl,
     databaseName: TEMPLATE_DATABASE,
     ownerRole: EMBEDDED_OWNER,
     passwords: { owner: secrets.ownerPassword, authenticator: secrets.authenticatorPassword, analyst: secrets.analystPassword },
   });
-  await prepareDatabase({ ...loadConfig(), databaseUrl: ownerUrl.toString() });
+  await prepareDatabase({ ...loadConfig(), databaseUrl: ownerUrl });
 
   // Test workers inherit the environment; global-teardown reads the same values.
   process.env.TEST_PG_DIR = dir;

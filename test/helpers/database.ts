@@ -5,23 +5,16 @@ import { afterAll, beforeAll } from "@jest/globals";
 import pg from "pg";
 import { EMBEDDED_OWNER, type Database } from "../../lib/database.ts";
 import { ROLES } from "../../lib/database-bootstrap.ts";
+import { pgUrl } from "../../lib/pg-url.ts";
+import { TEMPLATE_DATABASE } from "./template.ts";
 import { loadOrCreateSecrets } from "../../lib/secrets.ts";
 
-const TEMPLATE_DATABASE = "incidents_template";
 
 export interface TestDatabase extends Database {
   name: string;
   /** Runs SQL as the owner (no RLS for owned tables). */
   asOwner<T extends pg.QueryResultRow = any>(sql: string, params?: unknown[]): Promise<pg.QueryResult<T>>;
   drop(): Promise<void>;
-}
-
-function urlFor(rootUrl: string, user: string, password: string, database: string): string {
-  const url = new URL(rootUrl);
-  url.username = user;
-  url.password = password;
-  url.pathname = `/${database}`;
-  return url.toString();
 }
 
 export async function createTestDatabase(): Promise<TestDatabase> {
@@ -38,14 +31,14 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   } finally {
     await root.end();
   }
-  const ownerUrl = urlFor(rootUrl, EMBEDDED_OWNER, secrets.ownerPassword, name);
+  const ownerUrl = pgUrl(rootUrl, { user: EMBEDDED_OWNER, password: secrets.ownerPassword, database: name });
   const owner = new pg.Pool({ connectionString: ownerUrl, max: 2 });
   const { rows: [installation] } = await owner.query("select operator_environment_uuid from app_private.installation");
   return {
     name,
     ownerUrl,
-    authUrl: urlFor(rootUrl, ROLES.authenticator, secrets.authenticatorPassword, name),
-    analystUrl: urlFor(rootUrl, ROLES.analyst, secrets.analystPassword, name),
+    authUrl: pgUrl(rootUrl, { user: ROLES.authenticator, password: secrets.authenticatorPassword, database: name }),
+    analystUrl: pgUrl(rootUrl, { user: ROLES.analyst, password: secrets.analystPassword, database: name }),
     rootUrl,
     embedded: false,
     firstStart: false,
