@@ -258,7 +258,8 @@ describe("tenant isolation", () => {
     const body = await gql("{ me { uuid } sessionValid }", token());
     expect(body.data).toEqual({ me: null, sessionValid: false });
     for (const query of ["{ mySessions { uuid } }", "{ myOrganizations { uuid } }", "{ apiTokens { uuid } }", "{ currentEnvironment { uuid } }",
-      'mutation { createOrganization(input: { name: "x" }) { uuid } }', "mutation { deleteOtherSessions }"]) {
+      'mutation { createOrganization(input: { name: "x" }) { uuid } }', "mutation { deleteOtherSessions }",
+      'mutation { deleteSession(uuid: "00000000-0000-0000-0000-000000000000") }', "mutation { logout }"]) {
       expect(errorOf(await gql(query, token()))).toEqual({ message: "Not authenticated. Send Authorization: Bearer <token>.", code: "UNAUTHENTICATED" });
     }
   });
