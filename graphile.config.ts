@@ -9,6 +9,7 @@ import { pgSettingsFor, recalledAuth, type Authenticate } from "./lib/auth-conte
 import { maskError } from "./lib/errors.ts";
 import { accountRequestFor } from "./lib/account-request.ts";
 import { makeAccountMutationsPlugin } from "./plugins/account-mutations.ts";
+import { makeMonitorMutationsPlugin, type MonitorMutationOptions } from "./plugins/monitor-mutations.ts";
 import { GraphQLErrorCodesPlugin } from "./plugins/graphql-error-codes.ts";
 import { InflectionPlugin } from "./plugins/inflection.ts";
 import { P2000MutationsPlugin } from "./plugins/p2000-mutations.ts";
@@ -19,6 +20,7 @@ export interface PresetOptions {
   authPool: pg.Pool;
   authenticate: Authenticate;
   accounts: AccountDeps;
+  monitors: MonitorMutationOptions;
   graphiql: boolean;
   statementTimeout: string;
 }
@@ -32,6 +34,7 @@ export function makePreset(options: PresetOptions): GraphileConfig.Preset {
       makeRequireApiTokenPlugin(options.authenticate),
       makeAccountMutationsPlugin(options.accounts),
       P2000MutationsPlugin,
+      makeMonitorMutationsPlugin(options.monitors),
     ],
     disablePlugins: [
       "NodePlugin",

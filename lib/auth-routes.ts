@@ -4,18 +4,8 @@
 import express from "express";
 import { completeMagicLink, verifyEmail, type AccountDeps } from "./accounts.ts";
 import { describeError } from "./errors.ts";
+import { escapeHtml, INLINE_SCRIPT_CSP, page } from "./html-page.ts";
 import { randomUUID } from "node:crypto";
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
-
-function page(title: string, body: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">` +
-    `<meta name="referrer" content="no-referrer"><title>${escapeHtml(title)}</title>` +
-    `<style>body{font:16px system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem}input,button{font:inherit;padding:.4rem}</style>` +
-    `</head><body><h1>${escapeHtml(title)}</h1>${body}</body></html>`;
-}
 
 function token(req: express.Request): string {
   return typeof req.query.token === "string" ? req.query.token : "";
@@ -60,7 +50,7 @@ export function authRoutes(deps: AccountDeps): express.Router {
   });
 
   router.get("/auth/reset-password", (_req, res) => {
-    res.set("content-security-policy", "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'");
+    res.set("content-security-policy", INLINE_SCRIPT_CSP);
     res.send(page("Choose a new password",
       `<form><label>New password <input type="password" name="password" autocomplete="new-password" minlength="10" required></label> ` +
       `<button>Save</button></form><p><output></output></p><script>${RESET_SCRIPT}</script>`));

@@ -28,6 +28,15 @@ export interface Config {
   mailFrom: string;
   /** Origins a magic link may send tokens to (https), besides http://localhost and http://127.0.0.1. */
   magicLinkAllowedOrigins: string[];
+  /** Let webhook channels target private, loopback and link-local addresses (local development only). */
+  webhookAllowPrivateTargets: boolean;
+  /** HTTP API of the SMS provider: POST JSON { from, to, text, reference } (see the README). */
+  smsProviderUrl: string | undefined;
+  smsProviderToken: string | undefined;
+  smsFrom: string;
+  /** Bot that writes to Telegram channels, and the Bot API base URL. */
+  telegramBotToken: string | undefined;
+  telegramApiUrl: string;
   /** Fill a new embedded database with a few days of synthetic P2000 traffic. */
   demoData: boolean;
   /** Least severe log level printed by the worker: error, warning, info or debug. */
@@ -93,6 +102,12 @@ export function loadConfig(): Config {
     publicUrl: (text("PUBLIC_URL") ?? `http://localhost:${port}`).replace(/\/+$/, ""),
     smtpUrl: text("SMTP_URL"),
     mailFrom: text("MAIL_FROM") ?? "NL incidents <no-reply@localhost>",
+    webhookAllowPrivateTargets: flag("WEBHOOK_ALLOW_PRIVATE_TARGETS", false),
+    smsProviderUrl: text("SMS_PROVIDER_URL"),
+    smsProviderToken: text("SMS_PROVIDER_TOKEN"),
+    smsFrom: text("SMS_FROM") ?? "NLIncidents",
+    telegramBotToken: text("TELEGRAM_BOT_TOKEN"),
+    telegramApiUrl: (text("TELEGRAM_API_URL") ?? "https://api.telegram.org").replace(/\/+$/, ""),
     magicLinkAllowedOrigins: (text("MAGIC_LINK_ALLOWED_ORIGINS") ?? "").split(",").map((o) => o.trim()).filter(Boolean),
   };
 }

@@ -15,6 +15,7 @@ export async function printServiceSchema(authUrl: string): Promise<string> {
         authPool,
         authenticate: makeAuthenticate(authPool, "schema-printing"),
         accounts: { ownerPool: authPool, jwtSecret: "schema-printing", publicUrl: "", magicLinkAllowedOrigins: [] },
+        monitors: { allowPrivateWebhookTargets: false },
         graphiql: false,
         statementTimeout: "15s",
       }),

@@ -12,6 +12,7 @@ import { makeAuthenticate } from "./auth-context.ts";
 import { authRoutes } from "./auth-routes.ts";
 import type { Config } from "./config.ts";
 import type { Database } from "./database.ts";
+import { respondRoute } from "./respond-route.ts";
 import { jwtSecretFor } from "./secrets.ts";
 import { startWorker } from "./worker.ts";
 
@@ -57,6 +58,7 @@ export async function startService(config: Config, database: Database): Promise<
       authPool,
       authenticate: makeAuthenticate(authPool, jwtSecret),
       accounts,
+      monitors: { allowPrivateWebhookTargets: config.webhookAllowPrivateTargets },
       graphiql: config.graphiql,
       statementTimeout: config.statementTimeout,
     }),
@@ -64,6 +66,7 @@ export async function startService(config: Config, database: Database): Promise<
   const app = express();
   app.disable("x-powered-by");
   app.use(authRoutes(accounts));
+  app.use(respondRoute());
   app.get("/", (_req, res) => res.redirect(config.graphiql ? "/graphiql" : "/graphql"));
   const server = createServer(app);
   const serv = pgl.createServ(grafserv);

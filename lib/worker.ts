@@ -3,8 +3,7 @@
 import type pg from "pg";
 import { consoleLogFactory, Logger, run, type Runner } from "graphile-worker";
 import { LOG_LEVELS, type LogLevel } from "./config.ts";
-import { crontab, makeTaskList } from "../tasks/index.ts";
-import type { MailSettings } from "../tasks/emails__send.ts";
+import { crontab, makeTaskList, type TaskConfig } from "../tasks/index.ts";
 
 function workerLogger(least: LogLevel): Logger {
   const threshold = LOG_LEVELS.indexOf(least);
@@ -18,11 +17,11 @@ function workerLogger(least: LogLevel): Logger {
 }
 
 export async function startWorker(
-  ownerPool: pg.Pool, concurrency: number, logLevel: LogLevel, mail: MailSettings,
+  ownerPool: pg.Pool, concurrency: number, logLevel: LogLevel, tasks: TaskConfig,
 ): Promise<Runner> {
   return run({
     pgPool: ownerPool,
-    taskList: makeTaskList(mail),
+    taskList: makeTaskList(tasks),
     crontab,
     concurrency,
     logger: workerLogger(logLevel),

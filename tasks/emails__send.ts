@@ -1,16 +1,17 @@
 // Sends one queued e-mail (app_private.emails) through SMTP_URL with nodemailer. Without SMTP_URL
 // the mail stays in the table with status "outbox" and is written to the log, so a local user can
 // follow its link. Sent mail loses its body: the links in it are credentials.
-import nodemailer from "nodemailer";
+import type { Transporter } from "nodemailer";
 import type { Task } from "graphile-worker";
 
 export interface MailSettings {
-  smtpUrl: string | undefined;
+  /** nodemailer transport for SMTP_URL; null without one. */
+  mailer: Transporter | null;
   mailFrom: string;
 }
 
 export function makeEmailsSend(settings: MailSettings): Task {
-  const transport = settings.smtpUrl ? nodemailer.createTransport(settings.smtpUrl) : null;
+  const transport = settings.mailer;
   return async (payload, helpers) => {
     const { uuid } = payload as { uuid: string };
     const { rows: [email] } = await helpers.query<{ to_address: string; subject: string; text_body: string }>(

@@ -1,15 +1,36 @@
 // The worker's task list and schedule. Each task lives in its own file, named <subject>__<verb>.
+import nodemailer from "nodemailer";
 import type { TaskList } from "graphile-worker";
+import type { Config } from "../lib/config.ts";
 import { api_tokens__purge_stale } from "./api_tokens__purge_stale.ts";
 import { auth__purge_expired } from "./auth__purge_expired.ts";
-import { makeEmailsSend, type MailSettings } from "./emails__send.ts";
+import { makeEmailsSend } from "./emails__send.ts";
+import { monitors__match_p2000 } from "./monitors__match_p2000.ts";
+import { makeNotificationsDeliver } from "./notifications__deliver.ts";
 import { p2000__load_demo } from "./p2000__load_demo.ts";
 
-export function makeTaskList(mail: MailSettings): TaskList {
+export type TaskConfig = Pick<Config, "smtpUrl" | "mailFrom" | "publicUrl" | "webhookAllowPrivateTargets" | "smsProviderUrl"
+  | "smsProviderToken" | "smsFrom" | "telegramBotToken" | "telegramApiUrl">;
+
+export function makeTaskList(config: TaskConfig): TaskList {
+  // One SMTP transport for account mail and notifications.
+  const mailer = config.smtpUrl ? nodemailer.createTransport(config.smtpUrl) : null;
   return {
     api_tokens__purge_stale,
     auth__purge_expired,
-    emails__send: makeEmailsSend(mail),
+    emails__send: makeEmailsSend({ mailer, mailFrom: config.mailFrom }),
+    monitors__match_p2000,
+    notifications__deliver: makeNotificationsDeliver({
+      mailer,
+      mailFrom: config.mailFrom,
+      publicUrl: config.publicUrl,
+      allowPrivateWebhookTargets: config.webhookAllowPrivateTargets,
+      smsProviderUrl: config.smsProviderUrl,
+      smsProviderToken: config.smsProviderToken,
+      smsFrom: config.smsFrom,
+      telegramBotToken: config.telegramBotToken,
+      telegramApiUrl: config.telegramApiUrl,
+    }),
     p2000__load_demo,
   };
 }

@@ -1,6 +1,7 @@
 // The nightly clean-ups through graphile-worker itself: queued as a job, run by the worker.
 import { expect, test } from "@jest/globals";
 import { Logger, quickAddJob, runOnce } from "graphile-worker";
+import { loadConfig } from "../../lib/config.ts";
 import { makeTaskList } from "../../tasks/index.ts";
 import { useTestDatabase } from "../helpers/database.ts";
 
@@ -10,7 +11,7 @@ const ctx = useTestDatabase();
 const runQueuedJobs = () =>
   runOnce({
     connectionString: ctx.db.ownerUrl,
-    taskList: makeTaskList({ smtpUrl: undefined, mailFrom: "test@localhost" }),
+    taskList: makeTaskList({ ...loadConfig(), smtpUrl: undefined }),
     logger: new Logger(() => () => {}),
   });
 

@@ -1,0 +1,15 @@
+// The small server-rendered pages behind links in e-mails (account links, respond links).
+
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+export function page(title: string, body: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">` +
+    `<meta name="referrer" content="no-referrer"><title>${escapeHtml(title)}</title>` +
+    `<style>body{font:16px system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem}input,button{font:inherit;padding:.4rem}</style>` +
+    `</head><body><h1>${escapeHtml(title)}</h1>${body}</body></html>`;
+}
+
+/** Headers for a page whose only script is inline and only talks to this server. */
+export const INLINE_SCRIPT_CSP = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'";

@@ -1,0 +1,162 @@
+// Sending one notification through its channel: the text people read, the JSON webhooks get, and
+// one sender per channel type. Failures carry the response code; a PermanentDeliveryError is not
+// worth retrying (the service lacks a setting, the provider refused the request outright).
+import type { Transporter } from "nodemailer";
+import { postRequest } from "./http-post.ts";
+import { signWebhook } from "./webhook-signatures.ts";
+
+export interface NotificationSettings {
+  publicUrl: string;
+  mailFrom: string;
+  /** nodemailer transport; null without SMTP_URL. */
+  mailer: Transporter | null;
+  allowPrivateWebhookTargets: boolean;
+  smsProviderUrl: string | undefined;
+  smsProviderToken: string | undefined;
+  smsFrom: string;
+  telegramBotToken: string | undefined;
+  telegramApiUrl: string;
+}
+
+/** A row of app_private.notification_for_delivery. */
+export interface PendingNotification {
+  notification_uuid: string;
+  channel_type: "email" | "sms" | "webhook" | "telegram";
+  channel_name: string;
+  email_address: string | null;
+  phone_number: string | null;
+  url: string | null;
+  headers: Array<{ name: string; value: string }>;
+  chat_id: string | null;
+  signing_secret: string | null;
+  monitor_uuid: string;
+  monitor_name: string;
+  message_uuid: string;
+  message: string;
+  sended: Date;
+  urgency: string | null;
+  discipline: string | null;
+  region: string | null;
+  city: string | null;
+  street: string | null;
+  postcode: string | null;
+  latitude: number | null;
+  longitude: number | null;
+  dossier_uuid: string | null;
+  respond_token: string;
+}
+
+export class DeliveryError extends Error {
+  readonly responseCode: number | null;
+  readonly permanent: boolean;
+  constructor(message: string, responseCode: number | null = null, permanent = false) {
+    super(message);
+    this.responseCode = responseCode;
+    this.permanent = permanent;
+  }
+}
+
+const TIMEOUT_MS = 10_000;
+const MAX_RESPONSE_BYTES = 64 * 1024;
+const dutchTime = new Intl.DateTimeFormat("nl-NL", { timeZone: "Europe/Amsterdam", dateStyle: "short", timeStyle: "short" });
+
+function respondUrl(settings: NotificationSettings, n: PendingNotification): string {
+  return `${settings.publicUrl}/respond?token=${encodeURIComponent(n.respond_token)}`;
+}
+
+function headline(n: PendingNotification): string {
+  return [n.urgency, n.message].filter(Boolean).join(" ");
+}
+
+/** The plain text of e-mails, SMS and chat messages. */
+export function notificationText(settings: NotificationSettings, n: PendingNotification): string {
+  const where = [n.street, n.postcode, n.city].filter(Boolean).join(", ");
+  return [
+    headline(n),
+    "",
+    `Time: ${dutchTime.format(n.sended)}`,
+    where && `Place: ${where}`,
+    [n.discipline, n.region].some(Boolean) && `Service: ${[n.discipline, n.region].filter(Boolean).join(", ")}`,
+    `Monitor: ${n.monitor_name}`,
+    "",
+    `Are you going? ${respondUrl(settings, n)}`,
+  ].filter((line) => line !== false && line !== null && line !== undefined).join("\n");
+}
+
+/** The JSON body of a webhook delivery (documented in the README). */
+export function webhookBody(settings: NotificationSettings, n: PendingNotification): string {
+  return JSON.stringify({
+    id: n.notification_uuid,
+    event: "p2000.message.matched",
+    monitor: { uuid: n.monitor_uuid, name: n.monitor_name },
+    message: {
+      uuid: n.message_uuid, message: n.message, sended: n.sended.toISOString(), urgency: n.urgency, discipline: n.discipline,
+      region: n.region, city: n.city, street: n.street, postcode: n.postcode, latitude: n.latitude, longitude: n.longitude,
+      dossierUuid: n.dossier_uuid,
+    },
+    respond: { url: respondUrl(settings, n), token: n.respond_token },
+  });
+}
+
+async function postExpectingSuccess(url: string, headers: Record<string, string>, body: string, publicOnly: boolean) {
+  let result;
+  try {
+    result = await postRequest(url, { headers, body, timeoutMs: TIMEOUT_MS, maxResponseBytes: MAX_RESPONSE_BYTES, publicOnly });
+  } catch (error) {
+    throw new DeliveryError((error as Error).message);
+  }
+  if (result.status < 200 || result.status >= 300) {
+    throw new DeliveryError(`HTTP ${result.status}: ${result.body.slice(0, 200)}`, result.status);
+  }
+  return result.status;
+}
+
+type Sender = (settings: NotificationSettings, n: PendingNotification) => Promise<number | null>;
+
+const senders: Record<PendingNotification["channel_type"], Sender> = {
+  async email(settings, n) {
+    if (!settings.mailer) throw new DeliveryError("No SMTP_URL is configured: e-mail channels cannot deliver.", null, true);
+    try {
+      await settings.mailer.sendMail({ from: settings.mailFrom, to: n.email_address!, subject: headline(n).slice(0, 150), text: notificationText(settings, n) });
+    } catch (error) {
+      throw new DeliveryError((error as Error).message, (error as { responseCode?: number }).responseCode ?? null);
+    }
+    return null;
+  },
+
+  async webhook(settings, n) {
+    const body = webhookBody(settings, n);
+    const timestamp = Math.floor(Date.now() / 1000);
+    const headers: Record<string, string> = {};
+    for (const header of n.headers) headers[header.name.toLowerCase()] = header.value;
+    Object.assign(headers, {
+      "content-type": "application/json",
+      "user-agent": "nl-incident-service-webhooks/1",
+      "webhook-id": n.notification_uuid,
+      "webhook-timestamp": String(timestamp),
+      "webhook-signature": signWebhook(n.signing_secret!, timestamp, body),
+    });
+    return postExpectingSuccess(n.url!, headers, body, !settings.allowPrivateWebhookTargets);
+  },
+
+  async sms(settings, n) {
+    if (!settings.smsProviderUrl) throw new DeliveryError("No SMS_PROVIDER_URL is configured: SMS channels cannot deliver.", null, true);
+    const headers: Record<string, string> = { "content-type": "application/json" };
+    if (settings.smsProviderToken) headers.authorization = `Bearer ${settings.smsProviderToken}`;
+    const text = `${headline(n).slice(0, 100)}\n${respondUrl(settings, n)}`;
+    return postExpectingSuccess(settings.smsProviderUrl, headers,
+      JSON.stringify({ from: settings.smsFrom, to: n.phone_number, text, reference: n.notification_uuid }), false);
+  },
+
+  async telegram(settings, n) {
+    if (!settings.telegramBotToken) throw new DeliveryError("No TELEGRAM_BOT_TOKEN is configured: Telegram channels cannot deliver.", null, true);
+    return postExpectingSuccess(`${settings.telegramApiUrl}/bot${settings.telegramBotToken}/sendMessage`,
+      { "content-type": "application/json" },
+      JSON.stringify({ chat_id: n.chat_id, text: notificationText(settings, n), disable_web_page_preview: true }), false);
+  },
+};
+
+/** Sends the notification; returns the response code (null for e-mail). */
+export function deliverNotification(settings: NotificationSettings, n: PendingNotification): Promise<number | null> {
+  return senders[n.channel_type](settings, n);
+}

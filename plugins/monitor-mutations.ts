@@ -1,0 +1,137 @@
+// Channel and monitor mutations (spec 4.2) and respondOnTheWay. The SQL functions of app_accounts
+// check the caller, the environment and every field; Node adds what needs it: the DNS check of
+// webhook targets and the random signing secret, shown once in CreateChannelPayload.
+import { randomBytes } from "node:crypto";
+import { access, type Step } from "postgraphile/grafast";
+import { extendSchema, gql } from "postgraphile/utils";
+import { run, sql } from "../lib/plan-steps.ts";
+import { assertPublicWebhookTarget } from "../lib/webhook-targets.ts";
+
+export interface MonitorMutationOptions {
+  allowPrivateWebhookTargets: boolean;
+}
+
+const MONITOR_FIELDS = `
+  description: String
+  active: Boolean
+  """p2000 (default), accident, aircraft, meteo_weather, rail_disruptions, matrix or rss."""
+  type: String
+  """The type's criteria as a JSON string; shapes in the README."""
+  query: String
+  """Centre of the radius; null clears it (and the radius)."""
+  location: GeoPointInput
+  """fixed (default) or live."""
+  locationMode: String
+  locationLiveSourceId: String
+  """Kilometres (0-250) around location."""
+  radius: Float
+  """JSON array string of channel uuids of this environment; replaces the list."""
+  channels: String
+  """JSON object string: quietHours { from, to }, minUrgency, maxPerDossier, maxPerPeriod { count, minutes }."""
+  notificationRules: String
+`;
+
+function monitorArguments(uuid: string | null, input: Record<string, any>): unknown[] {
+  const location = input.location as { latitude: number; longitude: number } | null | undefined;
+  return [
+    uuid, "location" in input, input.name ?? null, input.description ?? null, input.active ?? null, input.type ?? null,
+    input.query ?? null, location?.latitude ?? null, location?.longitude ?? null, input.locationMode ?? null,
+    input.locationLiveSourceId ?? null, input.radius ?? null, input.channels ?? null, input.notificationRules ?? null,
+  ];
+}
+
+const SAVE_MONITOR = "app_accounts.save_monitor($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)";
+
+export function makeMonitorMutationsPlugin(options: MonitorMutationOptions): GraphileConfig.Plugin {
+  return extendSchema((build) => {
+    const resources = build.input.pgRegistry.pgResources;
+    const channels = resources.channels_table;
+    const monitors = resources.monitors_table;
+    const responders = resources.alert_responders_table;
+    const byUuid = (resource: typeof channels, $uuid: Step) => resource.get({ uuid: $uuid });
+
+    return {
+      // ChannelHeaderInput and GeoPointInput are PostGraphile's inputs of the composite types.
+      typeDefs: gql`
+        input CreateChannelInput {
+          """email, sms, webhook or telegram."""
+          type: String!
+          name: String!
+          """email channels."""
+          emailAddress: String
+          """sms channels: E.164 (+31612345678)."""
+          phoneNumber: String
+          """webhook channels: a public http(s) URL."""
+          url: String
+          """webhook channels: extra headers sent with every delivery."""
+          headers: [ChannelHeaderInput!]
+          """telegram channels: the chat id (or @channelname) the service's bot writes to."""
+          chatId: String
+        }
+        type CreateChannelPayload {
+          channel: Channel
+          """webhook channels: the secret that signs deliveries, shown only in this answer."""
+          signingSecret: String
+        }
+        input CreateMonitorInput {
+          name: String!
+          ${MONITOR_FIELDS}
+        }
+        input UpdateMonitorInput {
+          uuid: String!
+          name: String
+          ${MONITOR_FIELDS}
+        }
+        extend type Mutation {
+          """Adds a notification channel to the current environment."""
+          createChannel(input: CreateChannelInput!): CreateChannelPayload
+          """Deletes a channel (and takes it off every monitor); true when deleted."""
+          deleteChannel(uuid: String!): Boolean
+          createMonitor(input: CreateMonitorInput!): Monitor
+          """Changes the given fields; others keep their value."""
+          updateMonitor(input: UpdateMonitorInput!): Monitor
+          """Deletes a monitor; true when deleted."""
+          deleteMonitor(uuid: String!): Boolean
+          """Answers a notification with going or cancelled; the token from the notification's link is the credential."""
+          respondOnTheWay(token: String!, status: String!): AlertResponder
+        }
+      `,
+      objects: {
+        Mutation: {
+          plans: {
+            createChannel: (_, fieldArgs) =>
+              run(fieldArgs, async ({ input }, { visitor }) => {
+                const type = String(input.type ?? "").trim().toLowerCase();
+                let signingSecret: string | null = null;
+                if (type === "webhook") {
+                  // The caller first (no DNS lookups for anonymous callers), then the target.
+                  await visitor("select app_accounts.require_current_environment()");
+                  await assertPublicWebhookTarget(String(input.url ?? ""), options.allowPrivateWebhookTargets);
+                  signingSecret = `whsec_${randomBytes(32).toString("base64url")}`;
+                }
+                const [{ uuid }] = await visitor(
+                  "select app_accounts.create_channel($1, $2, $3, $4, $5, $6, $7, $8) as uuid",
+                  [input.type, input.name, input.emailAddress ?? null, input.phoneNumber ?? null, input.url ?? null,
+                    JSON.stringify(input.headers ?? []), input.chatId ?? null, signingSecret],
+                );
+                return { uuid, signingSecret };
+              }),
+            deleteChannel: (_, fieldArgs) => sql(fieldArgs, "app_accounts.delete_channel($1)", ({ uuid }) => [uuid]),
+            createMonitor: (_, fieldArgs) =>
+              byUuid(monitors, sql(fieldArgs, SAVE_MONITOR, ({ input }) => monitorArguments(null, input))),
+            updateMonitor: (_, fieldArgs) =>
+              byUuid(monitors, sql(fieldArgs, SAVE_MONITOR, ({ input }) => monitorArguments(input.uuid, input))),
+            deleteMonitor: (_, fieldArgs) => sql(fieldArgs, "app_accounts.delete_monitor($1)", ({ uuid }) => [uuid]),
+            respondOnTheWay: (_, fieldArgs) =>
+              byUuid(responders, sql(fieldArgs, "app_accounts.respond_on_the_way($1, $2)", ({ token, status }) => [token, status])),
+          },
+        },
+        CreateChannelPayload: {
+          plans: {
+            channel: ($result) => byUuid(channels, access($result, "uuid")),
+          },
+        },
+      },
+    };
+  }, "MonitorMutationsPlugin");
+}

@@ -1,0 +1,11 @@
+// Matches new P2000 messages against the active P2000 monitors (queued by a statement trigger on
+// p2000_messages). The SQL records the matches and queues the deliveries in one transaction per
+// message, so a retried job finds the work done and queues nothing twice.
+import type { Task } from "graphile-worker";
+
+export const monitors__match_p2000: Task = async (payload, helpers) => {
+  const { messageUuids } = payload as { messageUuids: string[] };
+  for (const uuid of messageUuids) {
+    await helpers.query("select app_private.match_p2000_message($1)", [uuid]);
+  }
+};

@@ -1,0 +1,33 @@
+// Delivers one notification (queued by app_private.match_p2000_message with the job key
+// notification:<uuid>). A notification that is no longer queued (delivered, failed, deleted) is
+// skipped, so a repeated job never sends twice. Every attempt is recorded; graphile-worker retries
+// failures with exponential backoff, and the last attempt (or a permanent error) marks it failed.
+import type { Task } from "graphile-worker";
+import { DeliveryError, deliverNotification, type NotificationSettings, type PendingNotification } from "../lib/notification-delivery.ts";
+
+export function makeNotificationsDeliver(settings: NotificationSettings): Task {
+  return async (payload, helpers) => {
+    const { uuid } = payload as { uuid: string };
+    const { rows: [notification] } = await helpers.query<PendingNotification>(
+      "select * from app_private.notification_for_delivery($1)", [uuid]);
+    if (!notification) return;
+    const started = performance.now();
+    const record = (succeeded: boolean, code: number | null, error: string | null, final: boolean) =>
+      helpers.query("select app_private.record_notification_attempt($1, $2, $3, $4, $5, $6)",
+        [uuid, succeeded, code, error, Math.round(performance.now() - started), final]);
+    let code: number | null;
+    try {
+      code = await deliverNotification(settings, notification);
+    } catch (error) {
+      const permanent = error instanceof DeliveryError && error.permanent;
+      const final = permanent || helpers.job.attempts >= helpers.job.max_attempts;
+      await record(false, error instanceof DeliveryError ? error.responseCode : null, (error as Error).message, final);
+      if (final) {
+        helpers.logger.warn(`Notification ${uuid} failed for good: ${(error as Error).message}`);
+        return;
+      }
+      throw error;
+    }
+    await record(true, code, null, false);
+  };
+}
