@@ -33,11 +33,23 @@ comment on schema app_public is 'Public API of the incident service: tables as G
 
 -- Composite types
 
+create type app_public.channel_header as (
+  name text,
+  value text
+);
+comment on type app_public.channel_header is 'An HTTP header a webhook channel sends with every delivery.';
+
 create type app_public.date_range as (
   "from" timestamp with time zone,
   "to" timestamp with time zone
 );
 comment on type app_public.date_range is 'A time range, from and to inclusive (ISO-8601).';
+
+create type app_public.geo_point as (
+  latitude double precision,
+  longitude double precision
+);
+comment on type app_public.geo_point is 'A WGS84 position.';
 
 create type app_public.hub_analytics_hourly as (
   days integer,
@@ -81,6 +93,11 @@ create type app_public.hub_weekday as (
   expected_average double precision
 );
 comment on type app_public.hub_weekday is 'One weekday (1 Monday - 7 Sunday): messages in the window and the expected (average) number on such a day.';
+
+create type app_public.monitor_ref as (
+  uuid text
+);
+comment on type app_public.monitor_ref is 'A monitor by uuid.';
 
 create type app_public.p2000_capcode_filter as (
   sended app_public.date_range,
@@ -187,7 +204,8 @@ create type app_public.p2000_message_filter as (
   disciplines text[],
   vehicle app_public.p2000_vehicle_filter,
   capcode app_public.p2000_capcode_names_filter,
-  exercise_type text
+  exercise_type text,
+  monitor app_public.monitor_ref
 );
 comment on type app_public.p2000_message_filter is 'Filter of P2000 messages; all given parts must hold.';
 
@@ -238,6 +256,57 @@ create type app_public.user_email as (
 comment on type app_public.user_email is 'A user''s login e-mail address and whether it has been verified.';
 
 -- Tables
+
+create table app_hidden.monitor_channels (
+  monitor_uuid uuid not null,
+  channel_uuid uuid not null,
+  constraint monitor_channels_channel_uuid_fkey FOREIGN KEY (channel_uuid) REFERENCES app_public.channels(uuid) ON DELETE CASCADE,
+  constraint monitor_channels_monitor_uuid_fkey FOREIGN KEY (monitor_uuid) REFERENCES app_public.monitors(uuid) ON DELETE CASCADE,
+  constraint monitor_channels_pkey PRIMARY KEY (monitor_uuid, channel_uuid)
+);
+alter table app_hidden.monitor_channels enable row level security;
+CREATE INDEX monitor_channels_channel_uuid_idx ON app_hidden.monitor_channels USING btree (channel_uuid);
+create policy select_member_environment on app_hidden.monitor_channels as permissive for select to app_visitor using ((EXISTS ( SELECT 1
+   FROM app_public.monitors m
+  WHERE (m.uuid = monitor_channels.monitor_uuid))));
+grant SELECT on app_hidden.monitor_channels to app_visitor;
+comment on table app_hidden.monitor_channels is NULL;
+
+create table app_hidden.monitor_matches (
+  monitor_uuid uuid not null,
+  message_uuid uuid not null,
+  dossier_uuid uuid,
+  sended timestamp with time zone not null,
+  matched_at timestamp with time zone default now() not null,
+  suppressed_reason text,
+  constraint monitor_matches_message_uuid_fkey FOREIGN KEY (message_uuid) REFERENCES app_public.p2000_messages(uuid) ON DELETE CASCADE,
+  constraint monitor_matches_monitor_uuid_fkey FOREIGN KEY (monitor_uuid) REFERENCES app_public.monitors(uuid) ON DELETE CASCADE,
+  constraint monitor_matches_pkey PRIMARY KEY (monitor_uuid, message_uuid)
+);
+alter table app_hidden.monitor_matches enable row level security;
+CREATE INDEX monitor_matches_message_uuid_idx ON app_hidden.monitor_matches USING btree (message_uuid);
+CREATE INDEX monitor_matches_monitor_dossier_idx ON app_hidden.monitor_matches USING btree (monitor_uuid, dossier_uuid) WHERE (dossier_uuid IS NOT NULL);
+CREATE INDEX monitor_matches_monitor_sended_idx ON app_hidden.monitor_matches USING btree (monitor_uuid, sended DESC);
+create policy select_current_environment on app_hidden.monitor_matches as permissive for select to app_visitor using ((monitor_uuid IN ( SELECT app_hidden.current_environment_monitor_uuids() AS current_environment_monitor_uuids)));
+grant SELECT on app_hidden.monitor_matches to app_visitor;
+comment on table app_hidden.monitor_matches is NULL;
+
+create table app_hidden.monitor_query_fields (
+  monitor_type text not null,
+  field text not null,
+  kind text not null,
+  required boolean default false not null,
+  choices text[],
+  description text not null,
+  constraint monitor_query_fields_kind_check CHECK ((kind = ANY (ARRAY['strings'::text, 'capcodes'::text, 'regions'::text, 'disciplines'::text, 'urgencies'::text, 'choices'::text, 'urls'::text, 'boolean'::text, 'integer'::text]))),
+  constraint monitor_query_fields_monitor_type_fkey FOREIGN KEY (monitor_type) REFERENCES app_public.monitor_types(name),
+  constraint monitor_query_fields_pkey PRIMARY KEY (monitor_type, field)
+);
+alter table app_hidden.monitor_query_fields enable row level security;
+create policy select_all on app_hidden.monitor_query_fields as permissive for select to app_analyst, app_visitor using (true);
+grant SELECT on app_hidden.monitor_query_fields to app_analyst;
+grant SELECT on app_hidden.monitor_query_fields to app_visitor;
+comment on table app_hidden.monitor_query_fields is 'The fields a monitor type''s query may have, their kind and whether they are required.';
 
 create table app_hidden.organization_memberships (
   organization_uuid uuid not null,
@@ -317,6 +386,26 @@ grant SELECT on app_hidden.p2000_hourly_urgency_counts to app_analyst;
 grant SELECT on app_hidden.p2000_hourly_urgency_counts to app_visitor;
 comment on table app_hidden.p2000_hourly_urgency_counts is 'Messages per hour, exercise type and urgency.';
 
+create table app_hidden.p2000_monitor_criteria (
+  monitor_uuid uuid not null,
+  capcode_names text[] not null,
+  region_uuids uuid[] not null,
+  discipline_uuids uuid[] not null,
+  urgency_uuids uuid[] not null,
+  keywords text[] not null,
+  exclude_keywords text[] not null,
+  include_exercises boolean not null,
+  latitude double precision,
+  longitude double precision,
+  radius double precision,
+  anchor_keys text[] not null,
+  constraint p2000_monitor_criteria_monitor_uuid_fkey FOREIGN KEY (monitor_uuid) REFERENCES app_public.monitors(uuid) ON DELETE CASCADE,
+  constraint p2000_monitor_criteria_pkey PRIMARY KEY (monitor_uuid)
+);
+alter table app_hidden.p2000_monitor_criteria enable row level security;
+CREATE INDEX p2000_monitor_criteria_anchor_keys_idx ON app_hidden.p2000_monitor_criteria USING gin (anchor_keys);
+comment on table app_hidden.p2000_monitor_criteria is 'Active P2000 monitors in matchable form (derived from monitors by trigger).';
+
 create table app_hidden.p2000_place_abbreviations (
   abbreviation text not null,
   place_name text not null,
@@ -353,6 +442,16 @@ create table app_private.api_token_secrets (
 alter table app_private.api_token_secrets enable row level security;
 comment on table app_private.api_token_secrets is 'SHA-256 of each API token secret; the secret itself is never stored.';
 
+create table app_private.channel_secrets (
+  channel_uuid uuid not null,
+  signing_secret text not null,
+  constraint channel_secrets_channel_uuid_fkey FOREIGN KEY (channel_uuid) REFERENCES app_public.channels(uuid) ON DELETE CASCADE,
+  constraint channel_secrets_pkey PRIMARY KEY (channel_uuid),
+  constraint channel_secrets_signing_secret_check CHECK ((length(signing_secret) >= 32))
+);
+alter table app_private.channel_secrets enable row level security;
+comment on table app_private.channel_secrets is NULL;
+
 create table app_private.emails (
   uuid uuid default gen_random_uuid() not null,
   to_address citext not null,
@@ -378,6 +477,43 @@ create table app_private.installation (
 );
 alter table app_private.installation enable row level security;
 comment on table app_private.installation is 'One row: facts about this installation, such as its operator environment.';
+
+create table app_private.notification_attempts (
+  uuid uuid default gen_random_uuid() not null,
+  notification_uuid uuid not null,
+  attempted_at timestamp with time zone default now() not null,
+  succeeded boolean not null,
+  response_code integer,
+  error text,
+  duration_ms integer,
+  constraint notification_attempts_notification_uuid_fkey FOREIGN KEY (notification_uuid) REFERENCES app_private.notifications(uuid) ON DELETE CASCADE,
+  constraint notification_attempts_pkey PRIMARY KEY (uuid)
+);
+alter table app_private.notification_attempts enable row level security;
+CREATE INDEX notification_attempts_notification_uuid_idx ON app_private.notification_attempts USING btree (notification_uuid);
+comment on table app_private.notification_attempts is NULL;
+
+create table app_private.notifications (
+  uuid uuid default gen_random_uuid() not null,
+  monitor_uuid uuid not null,
+  channel_uuid uuid not null,
+  message_uuid uuid not null,
+  dossier_uuid uuid,
+  status text default 'queued'::text not null,
+  attempts integer default 0 not null,
+  delivered_at timestamp with time zone,
+  created timestamp with time zone default now() not null,
+  constraint notifications_channel_uuid_fkey FOREIGN KEY (channel_uuid) REFERENCES app_public.channels(uuid) ON DELETE CASCADE,
+  constraint notifications_message_uuid_fkey FOREIGN KEY (message_uuid) REFERENCES app_public.p2000_messages(uuid) ON DELETE CASCADE,
+  constraint notifications_monitor_uuid_channel_uuid_message_uuid_key UNIQUE (monitor_uuid, channel_uuid, message_uuid),
+  constraint notifications_monitor_uuid_fkey FOREIGN KEY (monitor_uuid) REFERENCES app_public.monitors(uuid) ON DELETE CASCADE,
+  constraint notifications_pkey PRIMARY KEY (uuid),
+  constraint notifications_status_check CHECK ((status = ANY (ARRAY['queued'::text, 'delivered'::text, 'failed'::text])))
+);
+alter table app_private.notifications enable row level security;
+CREATE INDEX notifications_channel_uuid_idx ON app_private.notifications USING btree (channel_uuid);
+CREATE INDEX notifications_message_uuid_idx ON app_private.notifications USING btree (message_uuid);
+comment on table app_private.notifications is NULL;
 
 create table app_private.rate_limit_counters (
   bucket text not null,
@@ -415,6 +551,14 @@ create table app_private.request_identities (
 alter table app_private.request_identities enable row level security;
 comment on table app_private.request_identities is 'Who a request became by logging in or registering, for the rest of that request only.';
 
+create table app_private.signing_keys (
+  purpose text not null,
+  key bytea default gen_random_bytes(32) not null,
+  constraint signing_keys_pkey PRIMARY KEY (purpose)
+);
+alter table app_private.signing_keys enable row level security;
+comment on table app_private.signing_keys is 'HMAC keys of this installation by purpose (responder links).';
+
 create table app_private.user_secrets (
   user_uuid uuid not null,
   password_hash text,
@@ -446,6 +590,40 @@ create table app_private.user_tokens (
 alter table app_private.user_tokens enable row level security;
 CREATE INDEX user_tokens_user_uuid_idx ON app_private.user_tokens USING btree (user_uuid);
 comment on table app_private.user_tokens is 'One-time tokens sent by e-mail, stored only as SHA-256.';
+
+create table app_public.alert_responders (
+  uuid uuid default gen_random_uuid() not null,
+  environment_uuid uuid not null,
+  monitor_uuid uuid not null,
+  channel_uuid uuid not null,
+  dossier_uuid uuid,
+  message_uuid uuid not null,
+  incident_uuid uuid not null,
+  recipient text not null,
+  status text not null,
+  created timestamp with time zone default now() not null,
+  changed timestamp with time zone default now() not null,
+  last_request_uuid uuid,
+  constraint alert_responders_channel_uuid_fkey FOREIGN KEY (channel_uuid) REFERENCES app_public.channels(uuid) ON DELETE CASCADE,
+  constraint alert_responders_dossier_uuid_fkey FOREIGN KEY (dossier_uuid) REFERENCES app_public.p2000_dossiers(uuid) ON DELETE SET NULL,
+  constraint alert_responders_environment_uuid_fkey FOREIGN KEY (environment_uuid) REFERENCES app_public.environments(uuid) ON DELETE CASCADE,
+  constraint alert_responders_message_uuid_fkey FOREIGN KEY (message_uuid) REFERENCES app_public.p2000_messages(uuid) ON DELETE CASCADE,
+  constraint alert_responders_monitor_uuid_fkey FOREIGN KEY (monitor_uuid) REFERENCES app_public.monitors(uuid) ON DELETE CASCADE,
+  constraint alert_responders_monitor_uuid_incident_uuid_channel_uuid_key UNIQUE (monitor_uuid, incident_uuid, channel_uuid),
+  constraint alert_responders_pkey PRIMARY KEY (uuid),
+  constraint alert_responders_status_check CHECK ((status = ANY (ARRAY['going'::text, 'cancelled'::text])))
+);
+alter table app_public.alert_responders enable row level security;
+CREATE INDEX alert_responders_channel_uuid_idx ON app_public.alert_responders USING btree (channel_uuid);
+CREATE INDEX alert_responders_monitor_uuid_idx ON app_public.alert_responders USING btree (monitor_uuid, changed DESC);
+CREATE TRIGGER _100_set_changed BEFORE UPDATE ON app_public.alert_responders FOR EACH ROW EXECUTE FUNCTION app_hidden.tg__set_changed();
+create policy select_member_environment on app_public.alert_responders as permissive for select to app_visitor using (((environment_uuid = ( SELECT app_hidden.current_member_environment_uuid() AS current_member_environment_uuid)) OR (last_request_uuid = (NULLIF(current_setting('app.request_uuid'::text, true), ''::text))::uuid)));
+grant SELECT on app_public.alert_responders to app_visitor;
+comment on table app_public.alert_responders is 'A recipient''s answer (going or cancelled) to a notification about an incident.';
+comment on column app_public.alert_responders.environment_uuid is '@behavior -*';
+comment on column app_public.alert_responders.incident_uuid is 'The dossier of the incident, or the message when it has no dossier.';
+comment on column app_public.alert_responders.recipient is 'Who answered: the e-mail address, phone number, chat or webhook URL of the channel.';
+comment on column app_public.alert_responders.last_request_uuid is '@behavior -*';
 
 create table app_public.api_scopes (
   name text not null,
@@ -486,6 +664,47 @@ comment on column app_public.api_tokens.environment_uuid is '@behavior -*';
 comment on column app_public.api_tokens.revoked_at is '@behavior -*';
 comment on column app_public.api_tokens.last_used_at is 'Last request with this token, to the minute.';
 
+create table app_public.channels (
+  uuid uuid default gen_random_uuid() not null,
+  environment_uuid uuid not null,
+  type text not null,
+  name text not null,
+  email_address text,
+  phone_number text,
+  url text,
+  headers app_public.channel_header[] default '{}'::app_public.channel_header[] not null,
+  chat_id text,
+  created timestamp with time zone default now() not null,
+  changed timestamp with time zone default now() not null,
+  constraint channels_chat_id_check CHECK ((chat_id ~ '^(-?[0-9]{1,20}|@[A-Za-z0-9_]{5,32})$'::text)),
+  constraint channels_check CHECK (
+CASE type
+    WHEN 'email'::text THEN (email_address IS NOT NULL)
+    WHEN 'sms'::text THEN (phone_number IS NOT NULL)
+    WHEN 'webhook'::text THEN (url IS NOT NULL)
+    WHEN 'telegram'::text THEN (chat_id IS NOT NULL)
+    ELSE NULL::boolean
+END),
+  constraint channels_email_address_check CHECK ((email_address ~ '^[^@\s]+@[^@\s]+\.[^@\s]+$'::text)),
+  constraint channels_environment_uuid_fkey FOREIGN KEY (environment_uuid) REFERENCES app_public.environments(uuid) ON DELETE CASCADE,
+  constraint channels_name_check CHECK (((length(btrim(name)) >= 1) AND (length(btrim(name)) <= 200))),
+  constraint channels_phone_number_check CHECK ((phone_number ~ '^\+[1-9][0-9]{7,14}$'::text)),
+  constraint channels_pkey PRIMARY KEY (uuid),
+  constraint channels_type_check CHECK ((type = ANY (ARRAY['email'::text, 'sms'::text, 'webhook'::text, 'telegram'::text]))),
+  constraint channels_url_check CHECK ((url ~ '^https?://'::text))
+);
+alter table app_public.channels enable row level security;
+CREATE INDEX channels_environment_uuid_idx ON app_public.channels USING btree (environment_uuid);
+CREATE TRIGGER _100_set_changed BEFORE UPDATE ON app_public.channels FOR EACH ROW EXECUTE FUNCTION app_hidden.tg__set_changed();
+create policy select_member_environment on app_public.channels as permissive for select to app_visitor using ((environment_uuid = ( SELECT app_hidden.current_member_environment_uuid() AS current_member_environment_uuid)));
+grant SELECT on app_public.channels to app_visitor;
+comment on table app_public.channels is 'A notification channel of an environment: e-mail, SMS, webhook or Telegram.';
+comment on column app_public.channels.environment_uuid is '@behavior -*';
+comment on column app_public.channels.type is 'email, sms, webhook or telegram.';
+comment on column app_public.channels.phone_number is 'SMS recipient in E.164 form (+31612345678).';
+comment on column app_public.channels.url is 'Webhook target; deliveries are signed (see the README).';
+comment on column app_public.channels.chat_id is 'Telegram chat id (or @channelname) the service''s bot writes to.';
+
 create table app_public.environments (
   uuid uuid default gen_random_uuid() not null,
   organization_uuid uuid not null,
@@ -504,6 +723,61 @@ create policy select_member on app_public.environments as permissive for select 
 grant SELECT on app_public.environments to app_visitor;
 comment on table app_public.environments is 'A workspace of an organization: API tokens, channels and monitors belong to one.';
 comment on column app_public.environments.organization_uuid is '@behavior -*';
+
+create table app_public.monitor_types (
+  name text not null,
+  description text not null,
+  constraint monitor_types_pkey PRIMARY KEY (name)
+);
+alter table app_public.monitor_types enable row level security;
+create policy select_all on app_public.monitor_types as permissive for select to app_analyst, app_visitor using (true);
+grant SELECT on app_public.monitor_types to app_analyst;
+grant SELECT on app_public.monitor_types to app_visitor;
+comment on table app_public.monitor_types is 'The kinds of monitor: what their query selects.';
+
+create table app_public.monitors (
+  uuid uuid default gen_random_uuid() not null,
+  environment_uuid uuid not null,
+  name text not null,
+  description text,
+  active boolean default true not null,
+  type text default 'p2000'::text not null,
+  query jsonb default '{}'::jsonb not null,
+  latitude double precision,
+  longitude double precision,
+  location_mode text default 'fixed'::text not null,
+  location_live_source_id text,
+  radius double precision,
+  notification_rules jsonb default '{}'::jsonb not null,
+  created timestamp with time zone default now() not null,
+  changed timestamp with time zone default now() not null,
+  constraint monitors_check CHECK (((latitude IS NULL) = (longitude IS NULL))),
+  constraint monitors_check1 CHECK (((radius IS NULL) OR (latitude IS NOT NULL))),
+  constraint monitors_description_check CHECK ((length(description) <= 2000)),
+  constraint monitors_environment_uuid_fkey FOREIGN KEY (environment_uuid) REFERENCES app_public.environments(uuid) ON DELETE CASCADE,
+  constraint monitors_latitude_check CHECK (((latitude >= ('-90'::integer)::double precision) AND (latitude <= (90)::double precision))),
+  constraint monitors_location_live_source_id_check CHECK ((length(location_live_source_id) <= 200)),
+  constraint monitors_location_mode_check CHECK ((location_mode = ANY (ARRAY['fixed'::text, 'live'::text]))),
+  constraint monitors_longitude_check CHECK (((longitude >= ('-180'::integer)::double precision) AND (longitude <= (180)::double precision))),
+  constraint monitors_name_check CHECK (((length(btrim(name)) >= 1) AND (length(btrim(name)) <= 200))),
+  constraint monitors_pkey PRIMARY KEY (uuid),
+  constraint monitors_radius_check CHECK (((radius > (0)::double precision) AND (radius <= (250)::double precision))),
+  constraint monitors_type_fkey FOREIGN KEY (type) REFERENCES app_public.monitor_types(name)
+);
+alter table app_public.monitors enable row level security;
+CREATE INDEX monitors_environment_uuid_idx ON app_public.monitors USING btree (environment_uuid);
+CREATE TRIGGER _100_set_changed BEFORE UPDATE ON app_public.monitors FOR EACH ROW EXECUTE FUNCTION app_hidden.tg__set_changed();
+CREATE TRIGGER _500_p2000_criteria AFTER INSERT OR UPDATE ON app_public.monitors FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_monitors__p2000_criteria();
+create policy select_member_environment on app_public.monitors as permissive for select to app_visitor using ((environment_uuid = ( SELECT app_hidden.current_member_environment_uuid() AS current_member_environment_uuid)));
+grant SELECT on app_public.monitors to app_visitor;
+comment on table app_public.monitors is 'Criteria that notify the monitor''s channels when something matching happens.';
+comment on column app_public.monitors.environment_uuid is '@behavior -*';
+comment on column app_public.monitors.query is '@behavior -*';
+comment on column app_public.monitors.latitude is '@behavior -*';
+comment on column app_public.monitors.longitude is '@behavior -*';
+comment on column app_public.monitors.location_mode is 'fixed, or live: the location follows a device (locationLiveSourceId) that posts positions through updateMonitor.';
+comment on column app_public.monitors.radius is 'Kilometres around the location (0-250); with a location, only located items within it match.';
+comment on column app_public.monitors.notification_rules is '@behavior -*';
 
 create table app_public.organizations (
   uuid uuid default gen_random_uuid() not null,
@@ -741,6 +1015,8 @@ CREATE INDEX p2000_messages_sended_idx ON app_public.p2000_messages USING btree 
 CREATE TRIGGER _100_set_changed BEFORE UPDATE ON app_public.p2000_messages FOR EACH ROW EXECUTE FUNCTION app_hidden.tg__set_changed();
 CREATE TRIGGER _200_prepare BEFORE INSERT ON app_public.p2000_messages FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_p2000_messages__prepare();
 CREATE TRIGGER _300_index AFTER INSERT ON app_public.p2000_messages FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_p2000_messages__index();
+CREATE TRIGGER _600_queue_matching AFTER INSERT ON app_public.p2000_messages REFERENCING NEW TABLE AS new_messages FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_p2000_messages__queue_matching();
+CREATE TRIGGER _600_queue_rematching AFTER UPDATE ON app_public.p2000_messages REFERENCING NEW TABLE AS new_messages FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_p2000_messages__queue_matching();
 create policy select_all on app_public.p2000_messages as permissive for select to app_analyst, app_visitor using (true);
 grant SELECT on app_public.p2000_messages to app_analyst;
 grant SELECT on app_public.p2000_messages to app_visitor;
@@ -1001,6 +1277,18 @@ grant execute on function app_hidden.current_api_token_uuid() to app_analyst;
 grant execute on function app_hidden.current_api_token_uuid() to app_visitor;
 comment on function app_hidden.current_api_token_uuid() is 'The API token that authenticated this request, if any.';
 
+CREATE OR REPLACE FUNCTION app_hidden.current_environment_monitor_uuids()
+ RETURNS SETOF uuid
+ LANGUAGE sql
+ STABLE PARALLEL SAFE SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select m.uuid from app_public.monitors m where m.environment_uuid = app_hidden.current_environment_uuid()
+$function$;
+grant execute on function app_hidden.current_environment_monitor_uuids() to app_analyst;
+grant execute on function app_hidden.current_environment_monitor_uuids() to app_visitor;
+comment on function app_hidden.current_environment_monitor_uuids() is NULL;
+
 CREATE OR REPLACE FUNCTION app_hidden.current_environment_uuid()
  RETURNS uuid
  LANGUAGE sql
@@ -1016,6 +1304,20 @@ $function$;
 grant execute on function app_hidden.current_environment_uuid() to app_analyst;
 grant execute on function app_hidden.current_environment_uuid() to app_visitor;
 comment on function app_hidden.current_environment_uuid() is 'The environment this request acts in: its API token''s, or its session''s.';
+
+CREATE OR REPLACE FUNCTION app_hidden.current_member_environment_uuid()
+ RETURNS uuid
+ LANGUAGE sql
+ STABLE PARALLEL SAFE SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select e.uuid from app_public.environments e
+   where e.uuid = app_hidden.current_environment_uuid()
+     and e.organization_uuid in (select app_hidden.current_user_organization_uuids())
+$function$;
+grant execute on function app_hidden.current_member_environment_uuid() to app_analyst;
+grant execute on function app_hidden.current_member_environment_uuid() to app_visitor;
+comment on function app_hidden.current_member_environment_uuid() is 'The current environment if the user of this request is a member of its organization.';
 
 CREATE OR REPLACE FUNCTION app_hidden.current_session_uuid()
  RETURNS uuid
@@ -1061,6 +1363,97 @@ $function$;
 grant execute on function app_hidden.current_user_uuid() to app_analyst;
 grant execute on function app_hidden.current_user_uuid() to app_visitor;
 comment on function app_hidden.current_user_uuid() is 'The user of this request, read from the session row, so ending a session takes effect at once.';
+
+CREATE OR REPLACE FUNCTION app_hidden.distance_km(lat1 double precision, lon1 double precision, lat2 double precision, lon2 double precision)
+ RETURNS double precision
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE STRICT
+AS $function$
+  select 2 * 6371.0088 * asin(least(1, sqrt(sin(radians(lat2 - lat1) / 2) ^ 2
+         + cos(radians(lat1)) * cos(radians(lat2)) * sin(radians(lon2 - lon1) / 2) ^ 2)))
+$function$;
+grant execute on function app_hidden.distance_km(lat1 double precision, lon1 double precision, lat2 double precision, lon2 double precision) to app_analyst;
+grant execute on function app_hidden.distance_km(lat1 double precision, lon1 double precision, lat2 double precision, lon2 double precision) to app_visitor;
+comment on function app_hidden.distance_km(lat1 double precision, lon1 double precision, lat2 double precision, lon2 double precision) is NULL;
+
+CREATE OR REPLACE FUNCTION app_hidden.geo_cell(latitude double precision, longitude double precision)
+ RETURNS text
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE STRICT
+AS $function$
+  select 'g:' || floor(latitude / 0.1)::integer || ':' || floor(longitude / 0.15)::integer
+$function$;
+grant execute on function app_hidden.geo_cell(latitude double precision, longitude double precision) to app_analyst;
+grant execute on function app_hidden.geo_cell(latitude double precision, longitude double precision) to app_visitor;
+comment on function app_hidden.geo_cell(latitude double precision, longitude double precision) is NULL;
+
+CREATE OR REPLACE FUNCTION app_hidden.monitor_channel_uuids(channels jsonb, environment uuid)
+ RETURNS uuid[]
+ LANGUAGE plpgsql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  wanted text[];
+  unknown text;
+begin
+  if jsonb_typeof(channels) is distinct from 'array' or exists (select 1 from jsonb_array_elements(channels) e where jsonb_typeof(e) <> 'string') then
+    raise exception 'channels must be a JSON array of channel uuids.' using errcode = 'XINPT';
+  end if;
+  wanted := array(select distinct e from jsonb_array_elements_text(channels) e);
+  select string_agg(w, ', ') into unknown from unnest(wanted) w
+   where not exists (select 1 from app_public.channels c where c.uuid = app_hidden.try_uuid(w) and c.environment_uuid = environment);
+  if unknown is not null then
+    raise exception 'channels: no channel % in this environment.', unknown using errcode = 'XINPT';
+  end if;
+  return array(select app_hidden.try_uuid(w) from unnest(wanted) w);
+end;
+$function$;
+grant execute on function app_hidden.monitor_channel_uuids(channels jsonb, environment uuid) to app_analyst;
+grant execute on function app_hidden.monitor_channel_uuids(channels jsonb, environment uuid) to app_visitor;
+comment on function app_hidden.monitor_channel_uuids(channels jsonb, environment uuid) is NULL;
+
+CREATE OR REPLACE FUNCTION app_hidden.monitor_suppression(mo app_public.monitors, m app_public.p2000_messages)
+ RETURNS text
+ LANGUAGE plpgsql
+ STABLE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  rules jsonb := mo.notification_rules;
+  local_time time := (now() at time zone 'Europe/Amsterdam')::time;
+  quiet_from time;
+  quiet_to time;
+begin
+  if rules ? 'quietHours' then
+    quiet_from := (rules->'quietHours'->>'from')::time;
+    quiet_to := (rules->'quietHours'->>'to')::time;
+    if (quiet_from <= quiet_to and local_time >= quiet_from and local_time < quiet_to)
+       or (quiet_from > quiet_to and (local_time >= quiet_from or local_time < quiet_to)) then
+      return 'quiet_hours';
+    end if;
+  end if;
+  if rules ? 'minUrgency' and coalesce((select u.rank from app_public.p2000_urgencies u where u.uuid = m.urgency_uuid), 999)
+       > (select u.rank from app_public.p2000_urgencies u where u.code = rules->>'minUrgency') then
+    return 'min_urgency';
+  end if;
+  if rules ? 'maxPerDossier' and m.dossier_uuid is not null and (select count(*) from app_hidden.monitor_matches x
+       where x.monitor_uuid = mo.uuid and x.dossier_uuid = m.dossier_uuid and x.suppressed_reason is null)
+       >= (rules->>'maxPerDossier')::integer then
+    return 'max_per_dossier';
+  end if;
+  if rules ? 'maxPerPeriod' and (select count(*) from app_hidden.monitor_matches x
+       where x.monitor_uuid = mo.uuid and x.suppressed_reason is null
+         and x.matched_at > now() - make_interval(mins => (rules->'maxPerPeriod'->>'minutes')::integer))
+       >= (rules->'maxPerPeriod'->>'count')::integer then
+    return 'max_per_period';
+  end if;
+  return null;
+end;
+$function$;
+grant execute on function app_hidden.monitor_suppression(mo app_public.monitors, m app_public.p2000_messages) to app_analyst;
+grant execute on function app_hidden.monitor_suppression(mo app_public.monitors, m app_public.p2000_messages) to app_visitor;
+comment on function app_hidden.monitor_suppression(mo app_public.monitors, m app_public.p2000_messages) is NULL;
 
 CREATE OR REPLACE FUNCTION app_hidden.p2000_assign_dossier(m app_public.p2000_messages)
  RETURNS uuid
@@ -1413,7 +1806,7 @@ comment on function app_hidden.p2000_enrich(message text, capcode_names text[]) 
 CREATE OR REPLACE FUNCTION app_hidden.p2000_message_conditions(filter app_public.p2000_message_filter)
  RETURNS text
  LANGUAGE plpgsql
- IMMUTABLE PARALLEL SAFE
+ STABLE PARALLEL SAFE
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
 declare
@@ -1452,6 +1845,14 @@ begin
   end if;
   if (filter).vehicle is not null then
     parts := array_append(parts, 'm.call_numbers @> array[regexp_replace((($1).vehicle).number, ''[^0-9]'', '''', ''g'')]');
+  end if;
+  if (filter).monitor is not null then
+    if app_hidden.try_uuid(((filter).monitor).uuid) is null
+       or app_hidden.try_uuid(((filter).monitor).uuid) not in (select app_hidden.current_environment_monitor_uuids()) then
+      raise exception 'Monitor not found in this environment.' using errcode = 'XNOTF';
+    end if;
+    parts := array_append(parts, 'm.uuid in (select mm.message_uuid from app_hidden.monitor_matches mm
+      where mm.monitor_uuid = app_hidden.try_uuid((($1).monitor).uuid))');
   end if;
   return array_to_string(parts, ' and ');
 end;
@@ -1563,6 +1964,22 @@ grant execute on function app_hidden.page_offset(first integer, page integer, ma
 grant execute on function app_hidden.page_offset(first integer, page integer, max_first integer, default_first integer) to app_visitor;
 comment on function app_hidden.page_offset(first integer, page integer, max_first integer, default_first integer) is 'OFFSET for a page numbered from 1.';
 
+CREATE OR REPLACE FUNCTION app_hidden.parse_json_input(value text, argument text)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ IMMUTABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+begin
+  return value::jsonb;
+exception when invalid_text_representation then
+  raise exception '% is not valid JSON.', argument using errcode = 'XINPT';
+end;
+$function$;
+grant execute on function app_hidden.parse_json_input(value text, argument text) to app_analyst;
+grant execute on function app_hidden.parse_json_input(value text, argument text) to app_visitor;
+comment on function app_hidden.parse_json_input(value text, argument text) is NULL;
+
 CREATE OR REPLACE FUNCTION app_hidden.proper_case(value text)
  RETURNS text
  LANGUAGE sql
@@ -1641,6 +2058,52 @@ $function$;
 grant execute on function app_hidden.tg__set_changed() to app_analyst;
 grant execute on function app_hidden.tg__set_changed() to app_visitor;
 comment on function app_hidden.tg__set_changed() is 'Trigger: keeps the changed column current on every update.';
+
+CREATE OR REPLACE FUNCTION app_hidden.tg_monitors__p2000_criteria()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  c app_hidden.p2000_monitor_criteria;
+  lat_span integer;
+  lon_span integer;
+begin
+  delete from app_hidden.p2000_monitor_criteria x where x.monitor_uuid = new.uuid;
+  if new.type <> 'p2000' or not new.active then
+    return null;
+  end if;
+  c.monitor_uuid := new.uuid;
+  c.capcode_names := array(select jsonb_array_elements_text(coalesce(new.query->'capcodes', '[]')));
+  c.region_uuids := array(select g.uuid from app_public.p2000_regions g where g.number in (select jsonb_array_elements_text(coalesce(new.query->'regions', '[]'))));
+  c.discipline_uuids := array(select d.uuid from app_public.p2000_disciplines d where d.name in (select jsonb_array_elements_text(coalesce(new.query->'disciplines', '[]'))));
+  c.urgency_uuids := array(select u.uuid from app_public.p2000_urgencies u where u.code in (select jsonb_array_elements_text(coalesce(new.query->'urgencies', '[]'))));
+  c.keywords := array(select jsonb_array_elements_text(coalesce(new.query->'keywords', '[]')));
+  c.exclude_keywords := array(select jsonb_array_elements_text(coalesce(new.query->'excludeKeywords', '[]')));
+  c.include_exercises := coalesce((new.query->>'includeExercises')::boolean, false);
+  if new.radius is not null then
+    c.latitude := new.latitude;
+    c.longitude := new.longitude;
+    c.radius := new.radius;
+    lat_span := ceil(new.radius / 111.0 / 0.1);
+    lon_span := ceil(new.radius / (111.0 * greatest(cos(radians(new.latitude)), 0.01)) / 0.15);
+  end if;
+  c.anchor_keys := case
+    when cardinality(c.capcode_names) > 0 then array(select 'c:' || n from unnest(c.capcode_names) n)
+    when c.radius is not null and (2 * lat_span + 1) * (2 * lon_span + 1) <= 400 then array(
+      select app_hidden.geo_cell(new.latitude + dy * 0.1, new.longitude + dx * 0.15)
+        from generate_series(-lat_span, lat_span) dy, generate_series(-lon_span, lon_span) dx)
+    when cardinality(c.region_uuids) > 0 then array(select 'r:' || r from unnest(c.region_uuids) r)
+    when cardinality(c.discipline_uuids) > 0 then array(select 'd:' || d from unnest(c.discipline_uuids) d)
+    else array['*']
+  end;
+  insert into app_hidden.p2000_monitor_criteria select c.*;
+  return null;
+end;
+$function$;
+grant execute on function app_hidden.tg_monitors__p2000_criteria() to app_analyst;
+grant execute on function app_hidden.tg_monitors__p2000_criteria() to app_visitor;
+comment on function app_hidden.tg_monitors__p2000_criteria() is NULL;
 
 CREATE OR REPLACE FUNCTION app_hidden.tg_p2000_capcodes__classify()
  RETURNS trigger
@@ -1755,6 +2218,25 @@ grant execute on function app_hidden.tg_p2000_messages__prepare() to app_analyst
 grant execute on function app_hidden.tg_p2000_messages__prepare() to app_visitor;
 comment on function app_hidden.tg_p2000_messages__prepare() is NULL;
 
+CREATE OR REPLACE FUNCTION app_hidden.tg_p2000_messages__queue_matching()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  fresh uuid[];
+begin
+  fresh := array(select n.uuid from new_messages n where n.sended > now() - interval '1 hour');
+  if cardinality(fresh) > 0 then
+    perform graphile_worker.add_job('monitors__match_p2000', json_build_object('messageUuids', fresh), max_attempts := 10);
+  end if;
+  return null;
+end;
+$function$;
+grant execute on function app_hidden.tg_p2000_messages__queue_matching() to app_analyst;
+grant execute on function app_hidden.tg_p2000_messages__queue_matching() to app_visitor;
+comment on function app_hidden.tg_p2000_messages__queue_matching() is NULL;
+
 CREATE OR REPLACE FUNCTION app_hidden.tg_places__names()
  RETURNS trigger
  LANGUAGE plpgsql
@@ -1785,6 +2267,147 @@ $function$;
 grant execute on function app_hidden.try_uuid(value text) to app_analyst;
 grant execute on function app_hidden.try_uuid(value text) to app_visitor;
 comment on function app_hidden.try_uuid(value text) is 'The uuid the text spells, or null when it is not a uuid.';
+
+CREATE OR REPLACE FUNCTION app_hidden.validate_monitor_query(monitor_type text, query jsonb)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  f app_hidden.monitor_query_fields;
+  value jsonb;
+  result jsonb := '{}';
+  item text;
+  items text[];
+  unknown text;
+begin
+  if jsonb_typeof(query) is distinct from 'object' then
+    raise exception 'query must be a JSON object.' using errcode = 'XINPT';
+  end if;
+  select string_agg(k, ', ' order by k) into unknown from jsonb_object_keys(query) k
+   where not exists (select 1 from app_hidden.monitor_query_fields q where q.monitor_type = validate_monitor_query.monitor_type and q.field = k);
+  if unknown is not null then
+    raise exception 'query.%: not a field of % monitors (fields: %).', unknown, monitor_type,
+      (select string_agg(q.field, ', ' order by q.field) from app_hidden.monitor_query_fields q where q.monitor_type = validate_monitor_query.monitor_type)
+      using errcode = 'XINPT';
+  end if;
+  for f in select * from app_hidden.monitor_query_fields q where q.monitor_type = validate_monitor_query.monitor_type order by q.field loop
+    value := query -> f.field;
+    if value is null or value = 'null' then
+      if f.required then
+        raise exception 'query.% is required for % monitors.', f.field, monitor_type using errcode = 'XINPT';
+      end if;
+      continue;
+    end if;
+    if f.kind = 'boolean' then
+      if jsonb_typeof(value) <> 'boolean' then
+        raise exception 'query.% must be true or false.', f.field using errcode = 'XINPT';
+      end if;
+      result := result || jsonb_build_object(f.field, value);
+      continue;
+    end if;
+    if f.kind = 'integer' then
+      if jsonb_typeof(value) <> 'number' or value::text !~ '^[0-9]{1,5}$' or value::text::integer > 10000 then
+        raise exception 'query.% must be a whole number from 0 to 10000.', f.field using errcode = 'XINPT';
+      end if;
+      result := result || jsonb_build_object(f.field, value);
+      continue;
+    end if;
+    if jsonb_typeof(value) <> 'array' or exists (select 1 from jsonb_array_elements(value) e where jsonb_typeof(e) not in ('string', 'number')) then
+      raise exception 'query.% must be a list of strings.', f.field using errcode = 'XINPT';
+    end if;
+    if jsonb_array_length(value) > 500 then
+      raise exception 'query.% has more than 500 entries.', f.field using errcode = 'XINPT';
+    end if;
+    items := array(select distinct btrim(e) from jsonb_array_elements_text(value) e where btrim(e) <> '' order by 1);
+    if f.required and cardinality(items) = 0 then
+      raise exception 'query.% needs at least one entry.', f.field using errcode = 'XINPT';
+    end if;
+    case f.kind
+    when 'capcodes' then
+      select string_agg(i, ', ') into unknown from unnest(items) i where app_hidden.p2000_normalize_capcode(i) is null;
+      items := array(select distinct app_hidden.p2000_normalize_capcode(i) from unnest(items) i order by 1);
+    when 'regions' then
+      select string_agg(i, ', ') into unknown from unnest(items) i
+       where not exists (select 1 from app_public.p2000_regions g where g.number = lpad(i, 2, '0') or g.slug = lower(i));
+      items := array(select distinct g.number from unnest(items) i join app_public.p2000_regions g on g.number = lpad(i, 2, '0') or g.slug = lower(i) order by 1);
+    when 'disciplines' then
+      select string_agg(i, ', ') into unknown from unnest(items) i
+       where not exists (select 1 from app_public.p2000_disciplines d where lower(d.name) = lower(i) or d.slug = lower(i));
+      items := array(select distinct d.name from unnest(items) i join app_public.p2000_disciplines d on lower(d.name) = lower(i) or d.slug = lower(i) order by 1);
+    when 'urgencies' then
+      select string_agg(i, ', ') into unknown from unnest(items) i
+       where not exists (select 1 from app_public.p2000_urgencies u where u.code = upper(i));
+      items := array(select distinct upper(i) from unnest(items) i order by 1);
+    when 'choices' then
+      select string_agg(i, ', ') into unknown from unnest(items) i where not lower(i) = any (f.choices);
+      items := array(select distinct lower(i) from unnest(items) i order by 1);
+    when 'urls' then
+      select string_agg(i, ', ') into unknown from unnest(items) i where i !~ '^https?://[^\s/?#]+([/?#]\S*)?$';
+    when 'strings' then
+      if exists (select 1 from unnest(items) i where length(i) > 200) then
+        raise exception 'query.%: entries have at most 200 characters.', f.field using errcode = 'XINPT';
+      end if;
+      if f.field in ('keywords', 'excludeKeywords') then
+        items := array(select distinct lower(i) from unnest(items) i order by 1);
+      end if;
+    end case;
+    if unknown is not null then
+      raise exception 'query.%: unknown or malformed value(s): %.', f.field, unknown using errcode = 'XINPT';
+    end if;
+    result := result || jsonb_build_object(f.field, to_jsonb(items));
+  end loop;
+  return result;
+end;
+$function$;
+grant execute on function app_hidden.validate_monitor_query(monitor_type text, query jsonb) to app_analyst;
+grant execute on function app_hidden.validate_monitor_query(monitor_type text, query jsonb) to app_visitor;
+comment on function app_hidden.validate_monitor_query(monitor_type text, query jsonb) is NULL;
+
+CREATE OR REPLACE FUNCTION app_hidden.validate_notification_rules(rules jsonb)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  unknown text;
+begin
+  if jsonb_typeof(rules) is distinct from 'object' then
+    raise exception 'notificationRules must be a JSON object.' using errcode = 'XINPT';
+  end if;
+  select string_agg(k, ', ' order by k) into unknown from jsonb_object_keys(rules) k
+   where k not in ('quietHours', 'minUrgency', 'maxPerDossier', 'maxPerPeriod');
+  if unknown is not null then
+    raise exception 'notificationRules.%: unknown rule (rules: quietHours, minUrgency, maxPerDossier, maxPerPeriod).', unknown
+      using errcode = 'XINPT';
+  end if;
+  if rules ? 'quietHours' and (jsonb_typeof(rules->'quietHours') <> 'object'
+      or coalesce(rules->'quietHours'->>'from', '') !~ '^([01][0-9]|2[0-3]):[0-5][0-9]$'
+      or coalesce(rules->'quietHours'->>'to', '') !~ '^([01][0-9]|2[0-3]):[0-5][0-9]$'
+      or exists (select 1 from jsonb_object_keys(rules->'quietHours') k where k not in ('from', 'to'))) then
+    raise exception 'notificationRules.quietHours must be { "from": "HH:MM", "to": "HH:MM" } (Dutch time).' using errcode = 'XINPT';
+  end if;
+  if rules ? 'minUrgency' and not exists (select 1 from app_public.p2000_urgencies u where u.code = rules->>'minUrgency') then
+    raise exception 'notificationRules.minUrgency must be an urgency code (A0, A1, A2, B1, B2, P1, P2, P3).' using errcode = 'XINPT';
+  end if;
+  if rules ? 'maxPerDossier' and coalesce(rules->>'maxPerDossier', '') !~ '^[1-9][0-9]{0,3}$' then
+    raise exception 'notificationRules.maxPerDossier must be a whole number from 1 to 9999.' using errcode = 'XINPT';
+  end if;
+  if rules ? 'maxPerPeriod' and (jsonb_typeof(rules->'maxPerPeriod') <> 'object'
+      or coalesce(rules->'maxPerPeriod'->>'count', '') !~ '^[1-9][0-9]{0,3}$'
+      or coalesce(rules->'maxPerPeriod'->>'minutes', '') !~ '^[1-9][0-9]{0,4}$'
+      or (rules->'maxPerPeriod'->>'minutes')::integer > 10080
+      or exists (select 1 from jsonb_object_keys(rules->'maxPerPeriod') k where k not in ('count', 'minutes'))) then
+    raise exception 'notificationRules.maxPerPeriod must be { "count": 1-9999, "minutes": 1-10080 }.' using errcode = 'XINPT';
+  end if;
+  return rules;
+end;
+$function$;
+grant execute on function app_hidden.validate_notification_rules(rules jsonb) to app_analyst;
+grant execute on function app_hidden.validate_notification_rules(rules jsonb) to app_visitor;
+comment on function app_hidden.validate_notification_rules(rules jsonb) is NULL;
 
 CREATE OR REPLACE FUNCTION app_private.authenticate_api_token(secret_hash bytea)
  RETURNS TABLE(api_token_uuid uuid, environment_uuid uuid, scopes text[])
@@ -2035,6 +2658,92 @@ AS $function$
 $function$;
 comment on function app_private.login_failed(user_uuid uuid) is NULL;
 
+CREATE OR REPLACE FUNCTION app_private.match_p2000_message(message_uuid uuid)
+ RETURNS integer
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  m app_public.p2000_messages;
+  probe text[];
+  text_lower text;
+  mo app_public.monitors;
+  queued integer := 0;
+  added integer;
+begin
+  select * into m from app_public.p2000_messages x where x.uuid = match_p2000_message.message_uuid;
+  if m.uuid is null then
+    return 0;
+  end if;
+  text_lower := lower(m.message);
+  probe := array['*'] || array(select 'c:' || n from unnest(m.capcode_names) n)
+    || case when m.latitude is not null then array[app_hidden.geo_cell(m.latitude, m.longitude)] else '{}' end
+    || case when m.region_uuid is not null then array['r:' || m.region_uuid] else '{}' end
+    || case when m.discipline_uuid is not null then array['d:' || m.discipline_uuid] else '{}' end;
+  for mo in
+    select x.* from app_hidden.p2000_monitor_criteria c join app_public.monitors x on x.uuid = c.monitor_uuid
+     where c.anchor_keys && probe
+       and (cardinality(c.capcode_names) = 0 or c.capcode_names && m.capcode_names)
+       and (cardinality(c.region_uuids) = 0 or m.region_uuid = any (c.region_uuids))
+       and (cardinality(c.discipline_uuids) = 0 or m.discipline_uuid = any (c.discipline_uuids))
+       and (cardinality(c.urgency_uuids) = 0 or m.urgency_uuid = any (c.urgency_uuids))
+       and (c.include_exercises or m.exercise_type = 'none')
+       and (c.radius is null or (m.latitude is not null
+            and app_hidden.distance_km(c.latitude, c.longitude, m.latitude, m.longitude) <= c.radius))
+       and (cardinality(c.keywords) = 0 or exists (select 1 from unnest(c.keywords) k where strpos(text_lower, k) > 0))
+       and not exists (select 1 from unnest(c.exclude_keywords) k where strpos(text_lower, k) > 0)
+       and not exists (select 1 from app_hidden.monitor_matches mm where mm.monitor_uuid = c.monitor_uuid and mm.message_uuid = m.uuid)
+     order by x.uuid
+  loop
+    -- Throttle counts must see earlier matches of the same monitor: one matcher per monitor at a time.
+    if mo.notification_rules <> '{}' then
+      perform pg_advisory_xact_lock(hashtext('monitor:' || mo.uuid));
+    end if;
+    insert into app_hidden.monitor_matches (monitor_uuid, message_uuid, dossier_uuid, sended, suppressed_reason)
+    values (mo.uuid, m.uuid, m.dossier_uuid, m.sended, app_hidden.monitor_suppression(mo, m))
+    on conflict do nothing;
+    with match as (
+      select 1 from app_hidden.monitor_matches mm
+       where mm.monitor_uuid = mo.uuid and mm.message_uuid = m.uuid and mm.suppressed_reason is null
+    ), added_notifications as (
+      insert into app_private.notifications (monitor_uuid, channel_uuid, message_uuid, dossier_uuid)
+      select mo.uuid, mc.channel_uuid, m.uuid, m.dossier_uuid from app_hidden.monitor_channels mc
+       where mc.monitor_uuid = mo.uuid and exists (select 1 from match)
+      on conflict do nothing
+      returning uuid
+    )
+    select count(graphile_worker.add_job('notifications__deliver', json_build_object('uuid', n.uuid),
+             job_key := 'notification:' || n.uuid, max_attempts := 6))::integer
+      into added from added_notifications n;
+    queued := queued + added;
+  end loop;
+  return queued;
+end;
+$function$;
+comment on function app_private.match_p2000_message(message_uuid uuid) is NULL;
+
+CREATE OR REPLACE FUNCTION app_private.notification_for_delivery(notification_uuid uuid)
+ RETURNS TABLE(notification_uuid uuid, channel_type text, channel_name text, email_address text, phone_number text, url text, headers jsonb, chat_id text, signing_secret text, monitor_uuid uuid, monitor_name text, message_uuid uuid, message text, sended timestamp with time zone, urgency text, discipline text, region text, city text, street text, postcode text, latitude double precision, longitude double precision, dossier_uuid uuid, respond_token text)
+ LANGUAGE sql
+ STABLE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select n.uuid, c.type, c.name, c.email_address, c.phone_number, c.url,
+         coalesce((select jsonb_agg(jsonb_build_object('name', h.name, 'value', h.value)) from unnest(c.headers) h), '[]'),
+         c.chat_id, s.signing_secret, mo.uuid, mo.name, m.uuid, m.message, m.sended, u.code, d.name, g.name,
+         m.city, m.street, m.postcode, m.latitude, m.longitude, m.dossier_uuid, app_private.responder_token(n.uuid)
+    from app_private.notifications n
+    join app_public.channels c on c.uuid = n.channel_uuid
+    join app_public.monitors mo on mo.uuid = n.monitor_uuid
+    join app_public.p2000_messages m on m.uuid = n.message_uuid
+    left join app_private.channel_secrets s on s.channel_uuid = c.uuid
+    left join app_public.p2000_urgencies u on u.uuid = m.urgency_uuid
+    left join app_public.p2000_disciplines d on d.uuid = m.discipline_uuid
+    left join app_public.p2000_regions g on g.uuid = m.region_uuid
+   where n.uuid = notification_for_delivery.notification_uuid and n.status = 'queued'
+$function$;
+comment on function app_private.notification_for_delivery(notification_uuid uuid) is NULL;
+
 CREATE OR REPLACE FUNCTION app_private.purge_expired_auth_data()
  RETURNS void
  LANGUAGE sql
@@ -2077,6 +2786,21 @@ begin
 end;
 $function$;
 comment on function app_private.queue_email(to_address text, subject text, text_body text) is NULL;
+
+CREATE OR REPLACE FUNCTION app_private.record_notification_attempt(notification_uuid uuid, succeeded boolean, response_code integer, error text, duration_ms integer, final boolean)
+ RETURNS void
+ LANGUAGE sql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  insert into app_private.notification_attempts (notification_uuid, succeeded, response_code, error, duration_ms)
+  values (notification_uuid, succeeded, response_code, left(error, 1000), duration_ms);
+  update app_private.notifications n
+     set attempts = n.attempts + 1,
+         status = case when succeeded then 'delivered' when final then 'failed' else n.status end,
+         delivered_at = case when succeeded then now() end
+   where n.uuid = record_notification_attempt.notification_uuid;
+$function$;
+comment on function app_private.record_notification_attempt(notification_uuid uuid, succeeded boolean, response_code integer, error text, duration_ms integer, final boolean) is NULL;
 
 CREATE OR REPLACE FUNCTION app_private.register_user(email text, display_name text, password_hash text, organization_name text, environment_name text, request_uuid uuid, OUT user_uuid uuid, OUT organization_uuid uuid, OUT environment_uuid uuid)
  RETURNS record
@@ -2139,6 +2863,23 @@ begin
 end;
 $function$;
 comment on function app_private.reset_password(token_hash bytea, password_hash text) is NULL;
+
+CREATE OR REPLACE FUNCTION app_private.responder_token(notification_uuid uuid)
+ RETURNS text
+ LANGUAGE sql
+ STABLE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  with payload as (
+    select convert_to(concat_ws('.', n.uuid, n.monitor_uuid, coalesce(n.dossier_uuid, n.message_uuid), n.channel_uuid,
+                                extract(epoch from n.created + interval '24 hours')::bigint), 'UTF8') as bytes
+      from app_private.notifications n where n.uuid = responder_token.notification_uuid
+  )
+  select translate(encode(p.bytes, 'base64'), E'+/=\n', '-_') || '.'
+      || translate(encode(hmac(p.bytes, k.key, 'sha256'), 'base64'), E'+/=\n', '-_')
+    from payload p, app_private.signing_keys k where k.purpose = 'responder'
+$function$;
+comment on function app_private.responder_token(notification_uuid uuid) is NULL;
 
 CREATE OR REPLACE FUNCTION app_private.revoke_api_token(token_uuid uuid)
  RETURNS app_public.api_tokens
@@ -2274,6 +3015,20 @@ grant execute on function app_public.api_tokens() to app_analyst;
 grant execute on function app_public.api_tokens() to app_visitor;
 comment on function app_public.api_tokens() is 'API tokens of the current environment (revoked ones are gone), newest first.';
 
+CREATE OR REPLACE FUNCTION app_public.channels()
+ RETURNS SETOF app_public.channels
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select c.* from app_public.channels c
+   where c.environment_uuid = app_hidden.current_member_environment_uuid()
+   order by c.created, c.uuid
+$function$;
+grant execute on function app_public.channels() to app_analyst;
+grant execute on function app_public.channels() to app_visitor;
+comment on function app_public.channels() is 'Notification channels of the current environment.';
+
 CREATE OR REPLACE FUNCTION app_public.current_environment()
  RETURNS app_public.environments
  LANGUAGE sql
@@ -2398,6 +3153,85 @@ $function$;
 grant execute on function app_public.me() to app_analyst;
 grant execute on function app_public.me() to app_visitor;
 comment on function app_public.me() is 'The user of the Bearer access token; null without a valid one.';
+
+CREATE OR REPLACE FUNCTION app_public.monitor(uuid text)
+ RETURNS app_public.monitors
+ LANGUAGE sql
+ STABLE PARALLEL SAFE STRICT
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select m.* from app_public.monitors m
+   where m.uuid = app_hidden.try_uuid(monitor.uuid) and m.environment_uuid = app_hidden.current_member_environment_uuid()
+$function$;
+grant execute on function app_public.monitor(uuid text) to app_analyst;
+grant execute on function app_public.monitor(uuid text) to app_visitor;
+comment on function app_public.monitor(uuid text) is 'One monitor of the current environment; null when there is none.';
+
+CREATE OR REPLACE FUNCTION app_public.monitors()
+ RETURNS SETOF app_public.monitors
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select m.* from app_public.monitors m
+   where m.environment_uuid = app_hidden.current_member_environment_uuid()
+   order by m.created, m.uuid
+$function$;
+grant execute on function app_public.monitors() to app_analyst;
+grant execute on function app_public.monitors() to app_visitor;
+comment on function app_public.monitors() is 'Monitors of the current environment.';
+
+CREATE OR REPLACE FUNCTION app_public.monitors_channels(m app_public.monitors)
+ RETURNS text
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select coalesce(jsonb_agg(mc.channel_uuid order by mc.channel_uuid), '[]')::text
+    from app_hidden.monitor_channels mc where mc.monitor_uuid = m.uuid
+$function$;
+grant execute on function app_public.monitors_channels(m app_public.monitors) to app_analyst;
+grant execute on function app_public.monitors_channels(m app_public.monitors) to app_visitor;
+comment on function app_public.monitors_channels(m app_public.monitors) is '@notNull
+The uuids of the channels it notifies, as a JSON array string.';
+
+CREATE OR REPLACE FUNCTION app_public.monitors_location(m app_public.monitors)
+ RETURNS app_public.geo_point
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select case when m.latitude is not null then row(m.latitude, m.longitude)::app_public.geo_point end
+$function$;
+grant execute on function app_public.monitors_location(m app_public.monitors) to app_analyst;
+grant execute on function app_public.monitors_location(m app_public.monitors) to app_visitor;
+comment on function app_public.monitors_location(m app_public.monitors) is 'The centre of the radius; null without one.';
+
+CREATE OR REPLACE FUNCTION app_public.monitors_notification_rules(m app_public.monitors)
+ RETURNS text
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select m.notification_rules::text
+$function$;
+grant execute on function app_public.monitors_notification_rules(m app_public.monitors) to app_analyst;
+grant execute on function app_public.monitors_notification_rules(m app_public.monitors) to app_visitor;
+comment on function app_public.monitors_notification_rules(m app_public.monitors) is '@notNull
+quietHours, minUrgency, maxPerDossier and maxPerPeriod as a JSON string.';
+
+CREATE OR REPLACE FUNCTION app_public.monitors_query(m app_public.monitors)
+ RETURNS text
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select m.query::text
+$function$;
+grant execute on function app_public.monitors_query(m app_public.monitors) to app_analyst;
+grant execute on function app_public.monitors_query(m app_public.monitors) to app_visitor;
+comment on function app_public.monitors_query(m app_public.monitors) is '@notNull
+The type''s criteria as a JSON string (shapes in the README).';
 
 CREATE OR REPLACE FUNCTION app_public.my_organizations()
  RETURNS SETOF app_public.organizations
@@ -2786,7 +3620,8 @@ declare
   edges app_public.p2000_message_filter := filter;
 begin
   perform app_hidden.p2000_message_conditions(filter); -- validates the filter
-  if (filter).capcodes is not null or (filter).capcode is not null or (filter).dossier is not null or (filter).vehicle is not null then
+  if (filter).capcodes is not null or (filter).capcode is not null or (filter).dossier is not null
+     or (filter).vehicle is not null or (filter).monitor is not null then
     return app_hidden.p2000_messages_count_by_scan(filter);
   end if;
   if (filter).disciplines is not null then

@@ -14,9 +14,9 @@ beforeAll(() => {
 
 test("the Query type has exactly the operations built so far", () => {
   expect(queryFields).toEqual([
-    "apiScopes", "apiToken", "apiTokens", "currentEnvironment",
+    "apiScopes", "apiToken", "apiTokens", "channels", "currentEnvironment",
     "hubAnalyticsHourly", "hubAnalyticsUrgency", "hubAnalyticsWeekdays",
-    "me", "myOrganizations", "mySessions",
+    "me", "monitor", "monitors", "myOrganizations", "mySessions",
     "p2000Capcode", "p2000Capcodes", "p2000CapcodesCount", "p2000Categories", "p2000Discipline", "p2000Disciplines",
     "p2000Dossier", "p2000DossierTimeline", "p2000Dossiers", "p2000GripLevels", "p2000Message", "p2000MessageStatistics",
     "p2000Messages", "p2000MessagesCount", "p2000Qualifications", "p2000Region", "p2000Regions", "p2000Statistics",
@@ -26,10 +26,11 @@ test("the Query type has exactly the operations built so far", () => {
 
 test("the Mutation type has exactly the account operations of spec 4.2 built so far", () => {
   expect(Object.keys((schema.getMutationType() as GraphQLObjectType).getFields()).sort()).toEqual([
-    "createApiToken", "createEnvironment", "createOrganization", "createP2000Message", "deleteApiToken", "deleteOtherSessions",
+    "createApiToken", "createChannel", "createEnvironment", "createMonitor", "createOrganization", "createP2000Message",
+    "deleteApiToken", "deleteChannel", "deleteMonitor", "deleteOtherSessions",
     "deleteSession", "login", "logout", "refreshToken", "register", "requestMagicLinkLogin",
-    "requestPasswordReset", "resetPassword", "setCurrentEnvironment", "switchEnvironment", "updateApiToken",
-    "updateOrganization",
+    "requestPasswordReset", "resetPassword", "respondOnTheWay", "setCurrentEnvironment", "switchEnvironment", "updateApiToken",
+    "updateMonitor", "updateOrganization",
   ]);
 });
 
@@ -88,7 +89,25 @@ test("return types match the spec", () => {
     "city", "road", "hectometer", "carriageway", "gripLevel", "exerciseType", "category", "latitude", "longitude", "dossier"]));
   expect(String(message.getFields().hectometer.type)).toBe("Float");
   const filter = schema.getType("P2000MessageFilterInput") as unknown as { getFields(): Record<string, unknown> };
-  expect(Object.keys(filter.getFields()).sort()).toEqual(["capcode", "capcodes", "disciplines", "dossier", "exerciseType", "sended", "vehicle"]);
+  expect(Object.keys(filter.getFields()).sort()).toEqual(["capcode", "capcodes", "disciplines", "dossier", "exerciseType", "monitor", "sended", "vehicle"]);
+  expect(String(fields.channels.type)).toBe("[Channel!]");
+  expect(String(fields.monitors.type)).toBe("[Monitor!]");
+  expect(fields.monitor.args.map((a) => `${a.name}: ${a.type}`)).toEqual(["uuid: String!"]);
+  const channel = schema.getType("Channel") as GraphQLObjectType;
+  expect(Object.keys(channel.getFields())).toEqual(expect.arrayContaining(["uuid", "type", "name", "emailAddress", "url", "headers"]));
+  expect(String(channel.getFields().headers.type)).toBe("[ChannelHeader]!");
+  const monitor = schema.getType("Monitor") as GraphQLObjectType;
+  expect(Object.keys(monitor.getFields())).toEqual(expect.arrayContaining(["uuid", "name", "description", "active", "type", "query",
+    "location", "locationMode", "radius", "channels", "notificationRules", "created", "changed"]));
+  for (const json of ["query", "channels", "notificationRules"]) expect(String(monitor.getFields()[json].type)).toBe("String!");
+  const createMonitor = schema.getType("CreateMonitorInput") as unknown as { getFields(): Record<string, { type: unknown }> };
+  expect(String(createMonitor.getFields().name.type)).toBe("String!");
+  expect(Object.keys(createMonitor.getFields())).toEqual(expect.arrayContaining(["description", "active", "type", "query", "location",
+    "locationMode", "locationLiveSourceId", "radius", "channels", "notificationRules"]));
+  expect(String(mutations.updateMonitor.args[0].type)).toBe("UpdateMonitorInput!");
+  expect(String(mutations.deleteMonitor.type)).toBe("Boolean");
+  expect(String(mutations.respondOnTheWay.type)).toBe("AlertResponder");
+  expect(mutations.respondOnTheWay.args.map((a) => `${a.name}: ${a.type}`)).toEqual(["status: String!", "token: String!"]);
   const urgency = schema.getType("P2000Urgency") as GraphQLObjectType;
   expect(Object.keys(urgency.getFields())).toEqual(expect.arrayContaining(["uuid", "code", "name"]));
 });

@@ -1,0 +1,54 @@
+// A local HTTP server standing in for a webhook target (or an SMS / Telegram provider API): it
+// keeps every request it receives and answers with a programmable status after a delay.
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+
+export interface ReceivedRequest {
+  path: string;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+export interface WebhookReceiver {
+  url: string;
+  requests: ReceivedRequest[];
+  /** How the next requests are answered. */
+  respondWith: { status: number; delayMs: number };
+  /** Waits until `count` requests match, and returns them. */
+  waitFor(match: (request: ReceivedRequest) => boolean, count?: number, timeoutMs?: number): Promise<ReceivedRequest[]>;
+  stop(): Promise<void>;
+}
+
+export async function startWebhookReceiver(): Promise<WebhookReceiver> {
+  const requests: ReceivedRequest[] = [];
+  const respondWith = { status: 200, delayMs: 0 };
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => {
+      requests.push({ path: req.url ?? "", headers: req.headers, body: Buffer.concat(chunks).toString("utf8") });
+      const { status, delayMs } = respondWith;
+      setTimeout(() => res.writeHead(status, { "content-type": "application/json" }).end('{"ok":true}'), delayMs);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    respondWith,
+    async waitFor(match, count = 1, timeoutMs = 15_000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const found = requests.filter(match);
+        if (found.length >= count) return found;
+        if (Date.now() > deadline) throw new Error(`Expected ${count} matching requests, got ${found.length} of ${requests.length}`);
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+    },
+    stop: () => new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+  };
+}

@@ -1,0 +1,207 @@
+// The delivery machinery through real graphile-worker runners on a test database: a worker
+// stopped mid-delivery and a new one started send each notification exactly once; failures are
+// recorded and retried, permanent ones end as failed; SMS and Telegram go to their provider APIs;
+// webhook targets on private addresses are refused at send time; notification rules suppress.
+import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import pg from "pg";
+import type { Runner } from "graphile-worker";
+import { loadConfig, type Config } from "../../lib/config.ts";
+import { postRequest } from "../../lib/http-post.ts";
+import { assertPublicWebhookTarget } from "../../lib/webhook-targets.ts";
+import { startWorker } from "../../lib/worker.ts";
+import { useTestDatabase } from "../helpers/database.ts";
+import { startWebhookReceiver, type WebhookReceiver } from "../helpers/webhook-receiver.ts";
+
+let receiver: WebhookReceiver;
+let pool: pg.Pool;
+// Registered before the database's hooks, so the pool ends before the database is dropped.
+afterAll(async () => {
+  await pool?.end();
+  await receiver?.stop();
+});
+const ctx = useTestDatabase();
+beforeAll(async () => {
+  receiver = await startWebhookReceiver();
+  pool = new pg.Pool({ connectionString: ctx.db.ownerUrl, max: 4 });
+  pool.on("error", () => {}); // idle connections may see the test database go away
+});
+
+function worker(overrides: Partial<Config> = {}): Promise<Runner> {
+  return startWorker(pool, 2, "error", {
+    ...loadConfig(), smtpUrl: undefined, publicUrl: "http://respond.test", webhookAllowPrivateTargets: true,
+    smsProviderUrl: `${receiver.url}/sms`, smsProviderToken: "sms-secret", telegramBotToken: "123:abc", telegramApiUrl: `${receiver.url}/telegram`,
+    ...overrides,
+  });
+}
+
+let capcodeCounter = 1500000;
+/** A P2000 monitor on a capcode of its own, notifying one new channel. */
+async function monitorWithChannel(channel: Record<string, unknown>, rules: Record<string, unknown> = {}) {
+  const capcode = String(++capcodeCounter);
+  const env = ctx.db.operatorEnvironmentUuid;
+  const { rows: [c] } = await ctx.db.asOwner(
+    `insert into app_public.channels (environment_uuid, type, name, url, phone_number, chat_id)
+     values ($1, $2, 'test', $3, $4, $5) returning uuid`, [env, channel.type, channel.url ?? null, channel.phoneNumber ?? null, channel.chatId ?? null]);
+  if (channel.type === "webhook") {
+    await ctx.db.asOwner("insert into app_private.channel_secrets values ($1, 'whsec_test_secret_that_is_long_enough')", [c.uuid]);
+  }
+  const { rows: [m] } = await ctx.db.asOwner(
+    "insert into app_public.monitors (environment_uuid, name, query, notification_rules) values ($1, 'test', $2, $3) returning uuid",
+    [env, JSON.stringify({ capcodes: [capcode] }), JSON.stringify(rules)]);
+  await ctx.db.asOwner("insert into app_hidden.monitor_channels values ($1, $2)", [m.uuid, c.uuid]);
+  return { capcode, monitorUuid: m.uuid as string, channelUuid: c.uuid as string };
+}
+
+async function ingest(message: string, capcode: string): Promise<string> {
+  const { rows: [row] } = await ctx.db.asOwner("select app_private.ingest_p2000_message($1, now(), array[$2], 'test') as uuid", [message, capcode]);
+  return row.uuid;
+}
+
+async function notifications(monitorUuid: string) {
+  const { rows } = await ctx.db.asOwner(
+    `select n.uuid, n.status, n.attempts, (select count(*)::int from app_private.notification_attempts a where a.notification_uuid = n.uuid) as recorded
+       from app_private.notifications n where n.monitor_uuid = $1 order by n.created`, [monitorUuid]);
+  return rows as Array<{ uuid: string; status: string; attempts: number; recorded: number }>;
+}
+
+async function until<T>(probe: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
+  for (const deadline = Date.now() + timeoutMs; ;) {
+    const value = await probe();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`Timed out; last: ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+test("a worker stopped mid-delivery and a new one send each notification exactly once", async () => {
+  const { capcode, monitorUuid } = await monitorWithChannel({ type: "webhook", url: `${receiver.url}/exactly-once` });
+  receiver.respondWith.delayMs = 400;
+  for (let i = 0; i < 4; i++) await ingest(`P 1 BDH-01 Brand woning Dorpsstraat Delft bon ${7000 + i}`, capcode);
+  const first = await worker();
+  await receiver.waitFor((r) => r.path === "/exactly-once");
+  await first.stop(); // waits for the delivery in flight; queued ones stay queued
+  const afterStop = receiver.requests.filter((r) => r.path === "/exactly-once").length;
+  expect(afterStop).toBeLessThan(4);
+  const second = await worker();
+  try {
+    await until(() => notifications(monitorUuid), (rows) => rows.length === 4 && rows.every((n) => n.status === "delivered"));
+  } finally {
+    await second.stop();
+    receiver.respondWith.delayMs = 0;
+  }
+  const ids = receiver.requests.filter((r) => r.path === "/exactly-once").map((r) => r.headers["webhook-id"]);
+  expect(ids).toHaveLength(4);
+  expect(new Set(ids).size).toBe(4);
+  for (const n of await notifications(monitorUuid)) expect(n).toMatchObject({ attempts: 1, recorded: 1 });
+
+  // Matching the same messages again (a retried or duplicate job) queues nothing.
+  const { rows } = await ctx.db.asOwner(
+    "select sum(app_private.match_p2000_message(m.uuid))::int as queued from app_public.p2000_messages m where $1 = any (m.capcode_names)", [capcode]);
+  expect(rows[0].queued).toBe(0);
+});
+
+describe("with a running worker", () => {
+  let runner: Runner;
+  beforeAll(async () => {
+    runner = await worker();
+  });
+  afterAll(async () => {
+    await runner?.stop();
+  });
+
+  test("a failed delivery is recorded and retried until it succeeds", async () => {
+    const { capcode, monitorUuid } = await monitorWithChannel({ type: "webhook", url: `${receiver.url}/flaky` });
+    receiver.respondWith.status = 503;
+    await ingest("A1 AMBU 09101 Stationsplein Utrecht bon 555001", capcode);
+    const [failed] = await until(() => notifications(monitorUuid), (rows) => rows.length === 1 && rows[0].attempts === 1);
+    expect(failed.status).toBe("queued");
+    const { rows: [attempt] } = await ctx.db.asOwner(
+      "select succeeded, response_code, error from app_private.notification_attempts where notification_uuid = $1", [failed.uuid]);
+    expect(attempt).toMatchObject({ succeeded: false, response_code: 503 });
+    expect(attempt.error).toMatch(/^HTTP 503/);
+    receiver.respondWith.status = 200;
+    // Skip the backoff wait (the first retry is due after e^1 seconds).
+    await ctx.db.asOwner("update graphile_worker._private_jobs set run_at = now() where task_id = (select id from graphile_worker._private_tasks where identifier = 'notifications__deliver')");
+    const [delivered] = await until(() => notifications(monitorUuid), (rows) => rows[0].status === "delivered");
+    expect(delivered).toMatchObject({ attempts: 2, recorded: 2 });
+    const sameId = receiver.requests.filter((r) => r.path === "/flaky").map((r) => r.headers["webhook-id"]);
+    expect(sameId).toEqual([failed.uuid, failed.uuid]);
+  });
+
+  test("SMS and Telegram go to their provider APIs", async () => {
+    const sms = await monitorWithChannel({ type: "sms", phoneNumber: "+31612345678" });
+    const telegram = await monitorWithChannel({ type: "telegram", chatId: "-100123" });
+    await ingest("A2 AMBU 17101 Kerkstraat Schiedam bon 600001", sms.capcode);
+    await ingest("A2 AMBU 17102 Kerkstraat Schiedam bon 600002", telegram.capcode);
+    const [smsRequest] = await receiver.waitFor((r) => r.path === "/sms");
+    expect(smsRequest.headers.authorization).toBe("Bearer sms-secret");
+    expect(JSON.parse(smsRequest.body)).toMatchObject({ to: "+31612345678", text: expect.stringContaining("http://respond.test/respond?token=") });
+    const [telegramRequest] = await receiver.waitFor((r) => r.path === "/telegram/bot123:abc/sendMessage");
+    expect(JSON.parse(telegramRequest.body)).toMatchObject({ chat_id: "-100123", text: expect.stringContaining("A2 AMBU 17102 Kerkstraat Schiedam") });
+  });
+
+  test("notification rules: quiet hours, minimum urgency and a throttle per dossier suppress", async () => {
+    // Quiet from an hour ago to an hour from now, Dutch time (across midnight at times).
+    const dutch = (offsetMs: number) => new Intl.DateTimeFormat("en-GB", { timeZone: "Europe/Amsterdam", hour: "2-digit", minute: "2-digit", hourCycle: "h23" })
+      .format(new Date(Date.now() + offsetMs));
+    const quiet = await monitorWithChannel({ type: "webhook", url: `${receiver.url}/quiet` }, { quietHours: { from: dutch(-3_600_000), to: dutch(3_600_000) } });
+    const urgent = await monitorWithChannel({ type: "webhook", url: `${receiver.url}/urgent` }, { minUrgency: "A1" });
+    const throttled = await monitorWithChannel({ type: "webhook", url: `${receiver.url}/throttled` }, { maxPerDossier: 1 });
+    await ingest("A1 AMBU 17103 Kerkstraat Schiedam bon 610001", quiet.capcode);
+    await ingest("A2 AMBU 17104 Kerkstraat Schiedam bon 610002", urgent.capcode);
+    await ingest("A1 AMBU 17105 Hoofdweg Schiedam bon 610003", urgent.capcode);
+    await ingest("A2 AMBU 17106 Nieuwstraat Schiedam bon 610004", throttled.capcode);
+    await ingest("A1 AMBU 17106 Nieuwstraat Schiedam bon 610004", throttled.capcode); // same dossier, raised
+    const reasons = async () => (await ctx.db.asOwner(
+      `select mm.monitor_uuid, mm.suppressed_reason from app_hidden.monitor_matches mm
+        where mm.monitor_uuid = any ($1) order by mm.sended, mm.matched_at`, [[quiet.monitorUuid, urgent.monitorUuid, throttled.monitorUuid]])).rows;
+    const rows = await until(reasons, (r) => r.length === 5);
+    const byMonitor = (uuid: string) => rows.filter((r) => r.monitor_uuid === uuid).map((r) => r.suppressed_reason);
+    expect(byMonitor(quiet.monitorUuid)).toEqual(["quiet_hours"]);
+    expect(byMonitor(urgent.monitorUuid)).toEqual(["min_urgency", null]);
+    expect(byMonitor(throttled.monitorUuid)).toEqual([null, "max_per_dossier"]);
+    await receiver.waitFor((r) => r.path === "/urgent");
+    await receiver.waitFor((r) => r.path === "/throttled");
+    expect(receiver.requests.filter((r) => ["/quiet", "/urgent", "/throttled"].includes(r.path)).map((r) => r.path).sort())
+      .toEqual(["/throttled", "/urgent"]);
+  });
+
+  test("a webhook on a private address is refused at send time, and an e-mail without SMTP fails for good", async () => {
+    const guarded = await worker({ webhookAllowPrivateTargets: false });
+    await runner.stop();
+    runner = guarded;
+    const hook = await monitorWithChannel({ type: "webhook", url: `${receiver.url}/private` });
+    await ingest("A1 AMBU 17107 Kerkstraat Schiedam bon 620001", hook.capcode);
+    const [refused] = await until(() => notifications(hook.monitorUuid), (rows) => rows.length === 1 && rows[0].attempts >= 1);
+    const { rows: [attempt] } = await ctx.db.asOwner("select error from app_private.notification_attempts where notification_uuid = $1", [refused.uuid]);
+    expect(attempt.error).toMatch(/private, loopback or link-local/);
+    expect(receiver.requests.some((r) => r.path === "/private")).toBe(false);
+
+    const { rows: [channel] } = await ctx.db.asOwner(
+      "insert into app_public.channels (environment_uuid, type, name, email_address) values ($1, 'email', 'mail', 'x@example.org') returning uuid",
+      [ctx.db.operatorEnvironmentUuid]);
+    await ctx.db.asOwner("insert into app_hidden.monitor_channels values ($1, $2)", [hook.monitorUuid, channel.uuid]);
+    await ingest("A1 AMBU 17108 Kerkstraat Schiedam bon 620002", hook.capcode);
+    const { rows: [failed] } = await until(
+      () => ctx.db.asOwner("select status, attempts from app_private.notifications where channel_uuid = $1", [channel.uuid]),
+      (result) => result.rows[0]?.status === "failed");
+    expect(failed).toEqual({ status: "failed", attempts: 1 });
+  });
+});
+
+describe("webhook target guard", () => {
+  test.each(["http://127.0.0.1/", "http://localhost:8080/x", "http://10.1.2.3/", "http://169.254.169.254/latest", "http://[::1]/", "http://[fd00::1]/", "http://[::ffff:192.168.1.1]/"])(
+    "refuses %s", async (url) => {
+      await expect(assertPublicWebhookTarget(url, false)).rejects.toThrow(/private, loopback or link-local/);
+    });
+  test("allows public addresses, and private ones when configured", async () => {
+    await expect(assertPublicWebhookTarget("https://93.184.215.14/hook", false)).resolves.toBeUndefined();
+    await expect(assertPublicWebhookTarget("http://127.0.0.1/", true)).resolves.toBeUndefined();
+    await expect(assertPublicWebhookTarget("https://user:pw@93.184.215.14/", false)).rejects.toThrow(/credentials/);
+  });
+  test("send time: private addresses are refused after resolution", async () => {
+    const options = { headers: {}, body: "{}", timeoutMs: 1000, maxResponseBytes: 1000, publicOnly: true };
+    await expect(postRequest(`${receiver.url.replace("127.0.0.1", "localhost")}/x`, options)).rejects.toThrow(/private, loopback or link-local/);
+    await expect(postRequest(`${receiver.url}/x`, options)).rejects.toThrow(/private, loopback or link-local/);
+  });
+});
