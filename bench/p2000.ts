@@ -151,10 +151,10 @@ async function asVisitor(sql: string, params: unknown[]) {
 const scenarios: Array<{ name: string; query: string; variables: Record<string, unknown>; sql: string; params: unknown[] }> = [
   { name: "p2000Messages (first 50, week, capcode)", query: "query ($f: P2000MessageFilterInput) { p2000Messages(first: 50, filter: $f) { uuid message sended } }",
     variables: { f: { sended: week, capcodes: [busy.uuid] } },
-    sql: "select uuid, message, sended from app_public.p2000_messages(50, 1, row(row($1, $2), array[$3], null, null, null, null, null)::app_public.p2000_message_filter)",
+    sql: "select uuid, message, sended from app_public.p2000_messages(50, 1, row(row($1, $2), array[$3], null, null, null, null, null, null)::app_public.p2000_message_filter)",
     params: [week.from, week.to, busy.uuid] },
   { name: "p2000MessagesCount (week)", query: "query ($f: P2000MessageFilterInput) { p2000MessagesCount(filter: $f) }", variables: { f: { sended: week } },
-    sql: "select app_public.p2000_messages_count(row(row($1, $2), null, null, null, null, null, null)::app_public.p2000_message_filter)", params: [week.from, week.to] },
+    sql: "select app_public.p2000_messages_count(row(row($1, $2), null, null, null, null, null, null, null)::app_public.p2000_message_filter)", params: [week.from, week.to] },
   { name: "p2000Dossiers (first 50)", query: "{ p2000Dossiers(first: 50) { uuid title messageCount } }", variables: {},
     sql: "select uuid, title, message_count from app_public.p2000_dossiers(50, 1, null)", params: [] },
   { name: "p2000Statistics", query: "{ p2000Statistics { total byDiscipline { name count } byRegion { key count } } }", variables: {},

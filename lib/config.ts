@@ -95,7 +95,7 @@ export function loadConfig(): Config {
     port,
     graphiql: flag("GRAPHIQL", true),
     statementTimeout: text("STATEMENT_TIMEOUT") ?? "15s",
-    workerConcurrency: integer("WORKER_CONCURRENCY", 2, 1, 64),
+    workerConcurrency: integer("WORKER_CONCURRENCY", 8, 1, 64),
     logLevel: logLevel(),
     demoData: flag("DEMO_DATA", true),
     jwtSecret,

@@ -36,7 +36,8 @@ function listen(server: Server, port: number, host: string): Promise<AddressInfo
 }
 
 export async function startService(config: Config, database: Database): Promise<Service> {
-  const ownerPool = new pg.Pool({ connectionString: database.ownerUrl, max: 5 });
+  // The worker's jobs and the account flows share the owner pool.
+  const ownerPool = new pg.Pool({ connectionString: database.ownerUrl, max: config.workerConcurrency + 3 });
   const authPool = new pg.Pool({ connectionString: database.authUrl, max: 10 });
   // A client losing its connection (database restart) must not crash the process.
   for (const pool of [ownerPool, authPool]) {

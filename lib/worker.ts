@@ -24,6 +24,15 @@ export async function startWorker(
     taskList: makeTaskList(tasks),
     crontab,
     concurrency,
+    preset: {
+      worker: {
+        // Deliveries come in bursts of many short jobs: fetch a batch of jobs per round trip and
+        // complete them in batches.
+        localQueue: { size: concurrency + 1 },
+        completeJobBatchDelay: 0,
+        failJobBatchDelay: 0,
+      },
+    },
     logger: workerLogger(logLevel),
     noHandleSignals: true,
     // Jobs still running this long after a stop request are released for another worker.

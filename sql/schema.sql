@@ -2226,7 +2226,7 @@ AS $function$
 declare
   fresh uuid[];
 begin
-  fresh := array(select n.uuid from new_messages n where n.sended > now() - interval '1 hour');
+  fresh := array(select n.uuid from new_messages n where n.sended between now() - interval '1 hour' and now() + interval '1 hour');
   if cardinality(fresh) > 0 then
     perform graphile_worker.add_job('monitors__match_p2000', json_build_object('messageUuids', fresh), max_attempts := 10);
   end if;
@@ -2667,9 +2667,8 @@ declare
   m app_public.p2000_messages;
   probe text[];
   text_lower text;
-  mo app_public.monitors;
-  queued integer := 0;
-  added integer;
+  matched uuid[];
+  queued integer;
 begin
   select * into m from app_public.p2000_messages x where x.uuid = match_p2000_message.message_uuid;
   if m.uuid is null then
@@ -2680,8 +2679,9 @@ begin
     || case when m.latitude is not null then array[app_hidden.geo_cell(m.latitude, m.longitude)] else '{}' end
     || case when m.region_uuid is not null then array['r:' || m.region_uuid] else '{}' end
     || case when m.discipline_uuid is not null then array['d:' || m.discipline_uuid] else '{}' end;
-  for mo in
-    select x.* from app_hidden.p2000_monitor_criteria c join app_public.monitors x on x.uuid = c.monitor_uuid
+  -- Candidates by index (anchor keys), then every criterion in full.
+  matched := array(
+    select c.monitor_uuid from app_hidden.p2000_monitor_criteria c
      where c.anchor_keys && probe
        and (cardinality(c.capcode_names) = 0 or c.capcode_names && m.capcode_names)
        and (cardinality(c.region_uuids) = 0 or m.region_uuid = any (c.region_uuids))
@@ -2693,30 +2693,33 @@ begin
        and (cardinality(c.keywords) = 0 or exists (select 1 from unnest(c.keywords) k where strpos(text_lower, k) > 0))
        and not exists (select 1 from unnest(c.exclude_keywords) k where strpos(text_lower, k) > 0)
        and not exists (select 1 from app_hidden.monitor_matches mm where mm.monitor_uuid = c.monitor_uuid and mm.message_uuid = m.uuid)
-     order by x.uuid
-  loop
-    -- Throttle counts must see earlier matches of the same monitor: one matcher per monitor at a time.
-    if mo.notification_rules <> '{}' then
-      perform pg_advisory_xact_lock(hashtext('monitor:' || mo.uuid));
-    end if;
+     order by c.monitor_uuid);
+  if cardinality(matched) = 0 then
+    return 0;
+  end if;
+  -- Throttles count earlier matches of the same monitor: one matcher per such monitor at a time,
+  -- locked in a statement of its own so the next statement's snapshot sees what the last holder
+  -- committed.
+  perform pg_advisory_xact_lock(hashtext('monitor:' || mo.uuid))
+     from app_public.monitors mo where mo.uuid = any (matched) and mo.notification_rules <> '{}' order by mo.uuid;
+  with new_matches as (
     insert into app_hidden.monitor_matches (monitor_uuid, message_uuid, dossier_uuid, sended, suppressed_reason)
-    values (mo.uuid, m.uuid, m.dossier_uuid, m.sended, app_hidden.monitor_suppression(mo, m))
-    on conflict do nothing;
-    with match as (
-      select 1 from app_hidden.monitor_matches mm
-       where mm.monitor_uuid = mo.uuid and mm.message_uuid = m.uuid and mm.suppressed_reason is null
-    ), added_notifications as (
-      insert into app_private.notifications (monitor_uuid, channel_uuid, message_uuid, dossier_uuid)
-      select mo.uuid, mc.channel_uuid, m.uuid, m.dossier_uuid from app_hidden.monitor_channels mc
-       where mc.monitor_uuid = mo.uuid and exists (select 1 from match)
-      on conflict do nothing
-      returning uuid
-    )
-    select count(graphile_worker.add_job('notifications__deliver', json_build_object('uuid', n.uuid),
-             job_key := 'notification:' || n.uuid, max_attempts := 6))::integer
-      into added from added_notifications n;
-    queued := queued + added;
-  end loop;
+    select mo.uuid, m.uuid, m.dossier_uuid, m.sended,
+           case when mo.notification_rules <> '{}' then app_hidden.monitor_suppression(mo, m) end
+      from app_public.monitors mo where mo.uuid = any (matched)
+    on conflict do nothing
+    returning monitor_uuid, suppressed_reason
+  ), new_notifications as (
+    insert into app_private.notifications (monitor_uuid, channel_uuid, message_uuid, dossier_uuid)
+    select nm.monitor_uuid, mc.channel_uuid, m.uuid, m.dossier_uuid
+      from new_matches nm join app_hidden.monitor_channels mc on mc.monitor_uuid = nm.monitor_uuid
+     where nm.suppressed_reason is null
+    on conflict do nothing
+    returning uuid
+  )
+  select count(*)::integer into queued from graphile_worker.add_jobs(array(
+    select row('notifications__deliver', json_build_object('uuid', n.uuid), null, null, 6, 'notification:' || n.uuid, null, null)::graphile_worker.job_spec
+      from new_notifications n));
   return queued;
 end;
 $function$;

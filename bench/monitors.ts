@@ -1,0 +1,197 @@
+// The monitor benchmark: `npm run bench:monitors -- [--monitors 100000] [--rate 50] [--seconds 10]`.
+// It builds its own embedded database under bench/.data-monitors, creates the monitors (spread over
+// the country: small circles around places, capcode lists, regions with a discipline), each
+// notifying a webhook channel on a local receiver, then inserts realistic messages at `rate` per
+// second through the ingestion function while the worker matches and delivers, and reports the
+// time from insert to webhook arrival (p50/p95/p99), the matching cost per message and the fan-out.
+// Figures go to bench/results/monitors-latest.md (the README shows them) and a dated JSON file.
+import fs from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import pg from "pg";
+import { loadConfig } from "../lib/config.ts";
+import { prepareDatabase } from "../lib/database.ts";
+import { parseFlexLine } from "../lib/flex-parser.ts";
+import { generateTraffic } from "../lib/p2000-traffic.ts";
+import { startWorker } from "../lib/worker.ts";
+
+const { values } = parseArgs({
+  options: {
+    monitors: { type: "string", default: "100000" },
+    rate: { type: "string", default: "50" },
+    seconds: { type: "string", default: "10" },
+    fresh: { type: "boolean", default: false },
+  },
+});
+const MONITORS = Number(values.monitors);
+const RATE = Number(values.rate);
+const SECONDS = Number(values.seconds);
+const BENCH_DIR = path.dirname(new URL(import.meta.url).pathname);
+const DATA_DIR = path.join(BENCH_DIR, ".data-monitors");
+const log = (line: string) => console.log(line);
+
+if (values.fresh) fs.rmSync(DATA_DIR, { recursive: true, force: true });
+fs.mkdirSync(DATA_DIR, { recursive: true, mode: 0o755 });
+const config = { ...loadConfig(), databaseUrl: undefined, dataDir: DATA_DIR, embeddedPgPort: 54340, port: 0, logLevel: "error" as const,
+  webhookAllowPrivateTargets: true, smtpUrl: undefined };
+const database = await prepareDatabase(config);
+const owner = new pg.Pool({ connectionString: database.ownerUrl, max: config.workerConcurrency + 4 });
+owner.on("error", () => {});
+
+// The webhook receiver: arrival time per notification.
+const arrivals = new Map<string, number>();
+const receiver = http.createServer((req, res) => {
+  const chunks: Buffer[] = [];
+  req.on("data", (chunk: Buffer) => chunks.push(chunk));
+  req.on("end", () => {
+    const body = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+    arrivals.set(`${body.message.uuid} ${body.monitor.uuid}`, performance.now());
+    res.writeHead(204).end();
+  });
+});
+await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+const hookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+
+// 1. Monitors: 100 environments with one webhook channel each, monitors spread over them.
+const { rows: [{ have }] } = await owner.query("select count(*)::int as have from app_public.monitors");
+if (have !== MONITORS) {
+  log(`Creating ${MONITORS} monitors ...`);
+  const started = performance.now();
+  await owner.query(`truncate app_public.monitors, app_public.channels cascade`);
+  await owner.query(`delete from app_public.organizations where name like 'bench %'`);
+  await owner.query(`
+    with o as (insert into app_public.organizations (name) select 'bench ' || i from generate_series(1, 100) i returning uuid),
+         e as (insert into app_public.environments (organization_uuid, name) select uuid, 'bench' from o returning uuid)
+    insert into app_public.channels (environment_uuid, type, name, url) select uuid, 'webhook', 'bench', $1 from e`, [hookUrl]);
+  await owner.query(`insert into app_private.channel_secrets select uuid, 'whsec_bench_secret_long_enough_to_sign_with' from app_public.channels`);
+  // As people use them: half watch two capcodes out of a national list of about 25,000 (the
+  // known ones and made-up numbers standing in for the rest); 40% want urgent calls of one
+  // discipline within 0.5-3 km of their home (a point up to ~25 km from a place); 10% a street
+  // name in their region, for one discipline and urgency.
+  await owner.query(`
+    with channels as (select uuid, environment_uuid, row_number() over (order by uuid) - 1 as n from app_public.channels),
+    places as materialized (select latitude, longitude, row_number() over (order by uuid) - 1 as n
+                 from app_public.places where latitude is not null),
+    capcodes as materialized (select name, row_number() over (order by name) - 1 as n from (
+                   select name from app_public.p2000_capcodes where kind = 'unit'
+                   union select lpad((1000000 + i * 37)::text, 7, '0') from generate_series(1, 25000) i) k),
+    regions as (select number, row_number() over (order by number) - 1 as n, count(*) over () as total from app_public.p2000_regions),
+    words as (select array['kerkstraat', 'dorpsstraat', 'stationsweg', 'molenweg', 'schoolstraat', 'hoofdstraat', 'julianastraat',
+                           'wilhelminastraat', 'nieuwstraat', 'marktplein', 'beatrixlaan', 'parallelweg', 'industrieweg',
+                           'emmastraat', 'kastanjelaan'] as list),
+    -- Row numbers of the place and capcodes each monitor takes, so they join by equality.
+    spec as (select i, case when i % 10 < 5 then 1 when i % 10 < 9 then 0 else 2 end as kind, i * 7919 as h,
+                    (i * 7919) % (select count(*) from places) as place_n,
+                    (i * 7919) % (select count(*) from capcodes) as capcode_1,
+                    (i * 7919 / 3 + 1) % (select count(*) from capcodes) as capcode_2
+               from generate_series(0, $1 - 1) i),
+    made as (
+      insert into app_public.monitors (environment_uuid, name, query, latitude, longitude, radius)
+      select c.environment_uuid, 'bench ' || s.i,
+             case s.kind
+               when 0 then jsonb_build_object('disciplines', jsonb_build_array((array['Ambulance', 'Brandweer'])[1 + s.i % 2]),
+                                              'urgencies', jsonb_build_array((array['A1', 'P1'])[1 + s.i % 2]))
+               when 1 then jsonb_build_object('capcodes', jsonb_build_array(k1.name, k2.name))
+               else jsonb_build_object('regions', jsonb_build_array((select r.number from regions r where r.n = s.h % r.total)),
+                                       'disciplines', jsonb_build_array((array['Ambulance', 'Brandweer'])[1 + s.i % 2]),
+                                       'urgencies', jsonb_build_array((array['A1', 'P1'])[1 + s.i % 2]),
+                                       'keywords', jsonb_build_array((select list[1 + s.h % cardinality(list)] from words)))
+             end,
+             p.latitude + case when s.kind = 0 then ((s.h % 101) - 50) / 200.0 end,
+             p.longitude + case when s.kind = 0 then ((s.h / 101 % 101) - 50) / 120.0 end,
+             case when s.kind = 0 then 0.5 + (s.i % 6) / 2.0 end
+        from spec s
+        join channels c on c.n = s.i % 100
+        left join places p on s.kind = 0 and p.n = s.place_n
+        left join capcodes k1 on s.kind = 1 and k1.n = s.capcode_1
+        left join capcodes k2 on s.kind = 1 and k2.n = s.capcode_2
+      returning uuid, environment_uuid)
+    insert into app_hidden.monitor_channels select m.uuid, c.uuid from made m join app_public.channels c on c.environment_uuid = m.environment_uuid`,
+    [MONITORS]);
+  await owner.query("analyze");
+  log(`  in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+}
+const { rows: [population] } = await owner.query(`
+  select count(*)::int as monitors, (select count(*)::int from app_hidden.p2000_monitor_criteria) as active_p2000,
+         (select round(avg(cardinality(anchor_keys)), 1)::float from app_hidden.p2000_monitor_criteria) as anchor_keys_per_monitor
+    from app_public.monitors`);
+
+// 2. The burst: RATE messages per second for SECONDS, live traffic (sended = now).
+const pages: Array<{ text: string; capcodes: string[] }> = [];
+for (const line of generateTraffic({ from: new Date(Date.now() - 86_400_000), to: new Date(), perDay: 20_000, seed: 11 })) {
+  const parsed = parseFlexLine(line);
+  if (parsed.kind === "page" && parsed.page.fragment === "K") pages.push({ text: parsed.page.text, capcodes: parsed.page.capcodes });
+  if (pages.length >= RATE * SECONDS) break;
+}
+const worker = await startWorker(owner, config.workerConcurrency, "error", config);
+const inserted = new Map<string, number>();
+const started = performance.now();
+await Promise.all(pages.map(async (page, i) => {
+  const due = started + (i * 1000) / RATE;
+  await new Promise((resolve) => setTimeout(resolve, Math.max(0, due - performance.now())));
+  const at = performance.now();
+  // A counter suffix keeps texts apart (the same text within 10 s would be merged as one message).
+  const { rows: [row] } = await owner.query("select app_private.ingest_p2000_message($1, now(), $2, 'bench') as uuid",
+    [`${page.text} (${i})`, page.capcodes]);
+  inserted.set(row.uuid, at);
+}));
+const insertSeconds = (performance.now() - started) / 1000;
+
+// 3. Wait for the worker to drain, then pair deliveries with their inserts.
+for (const deadline = Date.now() + 120_000; Date.now() < deadline;) {
+  const { rows: [{ n }] } = await owner.query("select count(*)::int as n from graphile_worker.jobs");
+  if (n === 0) break;
+  await new Promise((resolve) => setTimeout(resolve, 100));
+}
+const { rows: [counts] } = await owner.query(`
+  select count(*)::int as notifications, count(*) filter (where status = 'delivered')::int as delivered
+    from app_private.notifications where message_uuid = any ($1)`, [[...inserted.keys()]]);
+const { rows: [matches] } = await owner.query(`
+  select count(*)::int as matches, count(distinct message_uuid)::int as matched_messages from app_hidden.monitor_matches where message_uuid = any ($1)`,
+  [[...inserted.keys()]]);
+const latencies = [...arrivals.entries()]
+  .map(([key, arrived]) => arrived - (inserted.get(key.split(" ")[0]) ?? NaN))
+  .filter((ms) => Number.isFinite(ms))
+  .sort((a, b) => a - b);
+const percentile = (p: number) => +(latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? NaN).toFixed(0);
+
+// 4. The matcher alone on a sample of the burst (the work the task does per message).
+const sample = [...inserted.keys()].slice(0, 200);
+await owner.query("delete from app_hidden.monitor_matches where message_uuid = any ($1)", [sample]);
+await owner.query("delete from app_private.notifications where message_uuid = any ($1)", [sample]);
+await worker.stop();
+const matchStarted = performance.now();
+for (const uuid of sample) await owner.query("select app_private.match_p2000_message($1)", [uuid]);
+const matchMs = (performance.now() - matchStarted) / sample.length;
+await owner.query("delete from graphile_worker._private_jobs");
+
+const result = {
+  date: new Date().toISOString(), machine: `${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, node ${process.version}`,
+  ...population, rate: RATE, seconds: SECONDS, messages: inserted.size, insertSeconds: +insertSeconds.toFixed(1),
+  ...matches, ...counts, deliveriesTimed: latencies.length,
+  latencyMs: { p50: percentile(50), p95: percentile(95), p99: percentile(99), max: +(latencies.at(-1) ?? NaN).toFixed(0) },
+  matchMsPerMessage: +matchMs.toFixed(2),
+};
+log(JSON.stringify(result, null, 2));
+const resultsDir = path.join(BENCH_DIR, "results");
+fs.mkdirSync(resultsDir, { recursive: true });
+fs.writeFileSync(path.join(resultsDir, `monitors-${result.date.slice(0, 10)}.json`), JSON.stringify(result, null, 2) + "\n");
+fs.writeFileSync(path.join(resultsDir, "monitors-latest.md"), [
+  `Monitor benchmark, ${result.date.slice(0, 10)}, ${result.machine}: ${result.monitors.toLocaleString("en")} monitors ` +
+    `(${result.active_p2000.toLocaleString("en")} active P2000, ${result.anchor_keys_per_monitor} index keys each), ` +
+    `${result.messages} messages at ${RATE}/s (inserted in ${result.insertSeconds} s).`,
+  "",
+  "| matched messages | notifications per matched message | delivered | insert → webhook p50 | p95 | p99 | max | matcher per message |",
+  "| --- | --- | --- | --- | --- | --- | --- | --- |",
+  `| ${result.matched_messages} | ${(result.notifications / Math.max(1, result.matched_messages)).toFixed(1)} | ${result.delivered} | ${result.latencyMs.p50} ms | ` +
+    `${result.latencyMs.p95} ms | ${result.latencyMs.p99} ms | ${result.latencyMs.max} ms | ${result.matchMsPerMessage} ms |`,
+  "",
+].join("\n"));
+log(`Wrote ${path.relative(process.cwd(), resultsDir)}/monitors-latest.md`);
+receiver.close();
+await owner.end();
+await database.close();
+process.exit(0);
