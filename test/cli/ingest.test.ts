@@ -2,25 +2,18 @@
 // database, reading fixture files in multimon-ng's and the public capcode lists' formats, stdin,
 // a growing file and a TCP socket.
 import { describe, expect, test } from "@jest/globals";
-import { execFile, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { ROOT_DIR } from "../../lib/migrate.ts";
+import { fixture, runCli } from "../helpers/cli.ts";
 import { useTestDatabase } from "../helpers/database.ts";
 
 const ctx = useTestDatabase();
-const fixture = (name: string) => path.join(ROOT_DIR, "test", "fixtures", name);
 const env = () => ({ ...process.env, DATABASE_URL: ctx.db.ownerUrl, NODE_OPTIONS: "" });
-
-function cli(script: string, args: string[], input?: string) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = execFile(process.execPath, [path.join(ROOT_DIR, "bin", script), ...args], { cwd: ROOT_DIR, env: env() },
-      (error, stdout, stderr) => resolve({ code: error ? (error as { code?: number }).code ?? 1 : 0, stdout, stderr }));
-    if (input !== undefined) child.stdin!.end(input);
-  });
-}
+const cli = (script: string, args: string[], input?: string) => runCli(script, args, ctx.db.ownerUrl, input);
 
 async function waitFor(check: () => Promise<boolean>, what: string) {
   const deadline = Date.now() + 15_000;
