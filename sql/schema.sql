@@ -3779,7 +3779,7 @@ begin
      where (target_road is null or h.road_uuid = target_road)
        and ((filter).hectometer is null or h.hectometer between (filter).hectometer - 0.05 and (filter).hectometer + 0.05)
        and (wanted_side is null or h.side = wanted_side)
-     order by h.road_uuid, h.hectometer, h.side nulls first, h.uuid
+     order by h.road_uuid, h.hectometer, h.side nulls first, h.letter nulls first, h.uuid
      limit app_hidden.page_limit(first) offset app_hidden.page_offset(first, page);
 end;
 $function$;

@@ -1,5 +1,5 @@
 --! Previous: sha1:257b7b0b905b6e2530d3a2b6944e36f353a2e0dd
---! Hash: sha1:3fa977aead45fe09ca29d863497419d98eb250c1
+--! Hash: sha1:86cde5f0ecc23b207c2856de344ac4eda182702e
 --! Message: Fire brigade, roads, hectometre posts and places
 
 -- Fire brigade, roads, hectometre posts and places (issue #6). Re-runnable while it is current.sql.
@@ -590,7 +590,7 @@ begin
      where (target_road is null or h.road_uuid = target_road)
        and ((filter).hectometer is null or h.hectometer between (filter).hectometer - 0.05 and (filter).hectometer + 0.05)
        and (wanted_side is null or h.side = wanted_side)
-     order by h.road_uuid, h.hectometer, h.side nulls first, h.uuid
+     order by h.road_uuid, h.hectometer, h.side nulls first, h.letter nulls first, h.uuid
      limit app_hidden.page_limit(first) offset app_hidden.page_offset(first, page);
 end;
 $$;

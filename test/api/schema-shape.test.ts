@@ -14,13 +14,15 @@ beforeAll(() => {
 
 test("the Query type has exactly the operations built so far", () => {
   expect(queryFields).toEqual([
-    "apiScopes", "apiToken", "apiTokens", "channels", "currentEnvironment",
-    "hubAnalyticsHourly", "hubAnalyticsUrgency", "hubAnalyticsWeekdays",
+    "apiScopes", "apiToken", "apiTokens", "availableHectometers", "channels", "cities", "currentEnvironment",
+    "fireStation", "fireStations", "fireStationsCount", "fireVehicle", "fireVehicles", "fireVehiclesCount",
+    "hectometerMarker", "hectometerMarkers", "hectometerMarkersNearest",
+    "hubAnalyticsHourly", "hubAnalyticsUrgency", "hubAnalyticsWeekdays", "locationSuggestions",
     "me", "monitor", "monitors", "myOrganizations", "mySessions",
     "p2000Capcode", "p2000Capcodes", "p2000CapcodesCount", "p2000Categories", "p2000Discipline", "p2000Disciplines",
     "p2000Dossier", "p2000DossierTimeline", "p2000Dossiers", "p2000GripLevels", "p2000Message", "p2000MessageStatistics",
     "p2000Messages", "p2000MessagesCount", "p2000Qualifications", "p2000Region", "p2000Regions", "p2000Statistics",
-    "p2000Urgencies", "sessionValid",
+    "p2000Urgencies", "parseHectometerSearch", "postcodes", "road", "roads", "roadsGroupedByPrefix", "searchRoads", "sessionValid",
   ]);
 });
 
@@ -108,6 +110,24 @@ test("return types match the spec", () => {
   expect(String(mutations.deleteMonitor.type)).toBe("Boolean");
   expect(String(mutations.respondOnTheWay.type)).toBe("AlertResponder");
   expect(mutations.respondOnTheWay.args.map((a) => `${a.name}: ${a.type}`)).toEqual(["status: String!", "token: String!"]);
+  expect(String(fields.fireVehicle.type)).toBe("FireVehicle");
+  expect(fields.fireVehicle.args.map((a) => `${a.name}: ${a.type}`)).toEqual(["number: String!"]);
+  const vehicle = schema.getType("FireVehicle") as GraphQLObjectType;
+  expect(Object.keys(vehicle.getFields())).toEqual(expect.arrayContaining(["uuid", "name", "nameFormat", "number", "station", "type",
+    "materialFunction", "status", "region"]));
+  const station = schema.getType("FireStationListItem") as GraphQLObjectType;
+  expect(Object.keys(station.getFields())).toEqual(expect.arrayContaining(["uuid", "name", "slug", "city", "street", "houseNumber",
+    "zipCode", "latitude", "longitude", "region"]));
+  expect(String(fields.fireStation.type)).toBe("FireStationListItem");
+  expect(Object.keys((schema.getType("HectometerMarker") as GraphQLObjectType).getFields())).toContain("distance_km");
+  expect(fields.hectometerMarkersNearest.args.map((a) => `${a.name}: ${a.type}`)).toEqual(["lat: Float!", "limit: Int", "lon: Float!"]);
+  expect(fields.road.args.map((a) => `${a.name}: ${a.type}`)).toEqual(["road: RoadRef!"]);
+  expect(String(fields.parseHectometerSearch.type)).toBe("ParseHectometerSearchResult");
+  expect(String(fields.roadsGroupedByPrefix.type)).toBe("[RoadsGroupedByPrefix!]");
+  expect(Object.keys((schema.getType("City") as GraphQLObjectType).getFields())).toEqual(expect.arrayContaining(["uuid", "displayName"]));
+  for (const search of ["cities", "postcodes", "locationSuggestions", "searchRoads"]) {
+    expect(fields[search].args.map((a) => `${a.name}: ${a.type}`)).toEqual(["first: Int", "search: String!"]);
+  }
   const urgency = schema.getType("P2000Urgency") as GraphQLObjectType;
   expect(Object.keys(urgency.getFields())).toEqual(expect.arrayContaining(["uuid", "code", "name"]));
 });
