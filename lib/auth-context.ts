@@ -5,6 +5,7 @@
 import type { IncomingMessage } from "node:http";
 import type pg from "pg";
 import { looksLikeJwt, verifyAccessToken } from "./access-tokens.ts";
+import type { ApiTokenCache } from "./api-token-cache.ts";
 import { hashApiTokenSecret, isWellFormedApiTokenSecret } from "./api-tokens.ts";
 import { ROLES } from "./database-bootstrap.ts";
 
@@ -21,7 +22,13 @@ export function bearerValue(authorization: string | undefined): string | undefin
   return match?.[1];
 }
 
-export function makeAuthenticate(authPool: pg.Pool, jwtSecret: string): Authenticate {
+/** `apiTokens` caches API-token lookups (the server); without it every request asks the database. */
+export function makeAuthenticate(authPool: pg.Pool, jwtSecret: string, apiTokens?: ApiTokenCache): Authenticate {
+  const loadApiToken = async (hash: Buffer) => {
+    const { rows: [row] } = await authPool.query(
+      "select api_token_uuid, environment_uuid, scopes, expires_at from app_private.authenticate_api_token($1)", [hash]);
+    return row ? { apiTokenUuid: row.api_token_uuid, environmentUuid: row.environment_uuid, scopes: row.scopes, expiresAt: row.expires_at } : null;
+  };
   return async (authorization) => {
     if (authorization === undefined || authorization.trim() === "") return { kind: "none" };
     const bearer = bearerValue(authorization);
@@ -38,12 +45,9 @@ export function makeAuthenticate(authPool: pg.Pool, jwtSecret: string): Authenti
     }
     // Malformed values and bad checksums are rejected without touching the database.
     if (!bearer || !isWellFormedApiTokenSecret(bearer)) return { kind: "invalid" };
-    const { rows: [row] } = await authPool.query(
-      "select api_token_uuid, environment_uuid, scopes from app_private.authenticate_api_token($1)",
-      [hashApiTokenSecret(bearer)],
-    );
-    if (!row) return { kind: "invalid" };
-    return { kind: "apiToken", apiTokenUuid: row.api_token_uuid, environmentUuid: row.environment_uuid, scopes: row.scopes };
+    const hash = hashApiTokenSecret(bearer);
+    const grant = apiTokens ? await apiTokens.lookup(hash.toString("hex"), () => loadApiToken(hash)) : await loadApiToken(hash);
+    return grant ? { kind: "apiToken", ...grant } : { kind: "invalid" };
   };
 }
 

@@ -8,6 +8,7 @@ import { postgraphile } from "postgraphile";
 import { grafserv } from "postgraphile/grafserv/express/v4";
 import { makePreset } from "../graphile.config.ts";
 import type { AccountDeps } from "./accounts.ts";
+import { ApiTokenCache } from "./api-token-cache.ts";
 import { makeAuthenticate } from "./auth-context.ts";
 import { authRoutes } from "./auth-routes.ts";
 import type { Config } from "./config.ts";
@@ -53,11 +54,13 @@ export async function startService(config: Config, database: Database): Promise<
     publicUrl: config.publicUrl,
     magicLinkAllowedOrigins: config.magicLinkAllowedOrigins,
   };
+  const apiTokens = new ApiTokenCache(authPool);
+  await apiTokens.start();
   const worker = await startWorker(ownerPool, config.workerConcurrency, config.logLevel, config);
   const pgl = postgraphile(
     makePreset({
       authPool,
-      authenticate: makeAuthenticate(authPool, jwtSecret),
+      authenticate: makeAuthenticate(authPool, jwtSecret, apiTokens),
       accounts,
       monitors: { allowPrivateWebhookTargets: config.webhookAllowPrivateTargets },
       graphiql: config.graphiql,
@@ -90,6 +93,7 @@ export async function startService(config: Config, database: Database): Promise<
         await closed;
         await worker.stop();
         await pgl.release();
+        await apiTokens.stop();
         await Promise.all([ownerPool.end(), authPool.end()]);
       })();
       return stopping;

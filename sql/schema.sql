@@ -325,6 +325,22 @@ comment on type app_public.user_email is 'A user''s login e-mail address and whe
 
 -- Tables
 
+create table app_hidden.analytics_cache (
+  analysis text not null,
+  days integer not null,
+  window_end date not null,
+  result text not null,
+  computed_at timestamp with time zone default now() not null,
+  constraint analytics_cache_analysis_check CHECK ((analysis = ANY (ARRAY['hourly'::text, 'urgency'::text, 'weekdays'::text]))),
+  constraint analytics_cache_days_check CHECK (((days >= 7) AND (days <= 90))),
+  constraint analytics_cache_pkey PRIMARY KEY (analysis, days)
+);
+alter table app_hidden.analytics_cache enable row level security;
+create policy select_all on app_hidden.analytics_cache as permissive for select to app_analyst, app_visitor using (true);
+grant SELECT on app_hidden.analytics_cache to app_analyst;
+grant SELECT on app_hidden.analytics_cache to app_visitor;
+comment on table app_hidden.analytics_cache is 'Answers of hubAnalyticsHourly, hubAnalyticsUrgency and hubAnalyticsWeekdays per window, refreshed hourly.';
+
 create table app_hidden.monitor_channels (
   monitor_uuid uuid not null,
   channel_uuid uuid not null,
@@ -724,6 +740,7 @@ create table app_public.api_tokens (
 alter table app_public.api_tokens enable row level security;
 CREATE INDEX api_tokens_environment_uuid_idx ON app_public.api_tokens USING btree (environment_uuid);
 CREATE TRIGGER _100_set_changed BEFORE UPDATE ON app_public.api_tokens FOR EACH ROW EXECUTE FUNCTION app_hidden.tg__set_changed();
+CREATE TRIGGER _900_notify_change AFTER DELETE OR UPDATE OF revoked_at, scopes, expires_at, environment_uuid ON app_public.api_tokens FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_api_tokens__notify_change();
 create policy select_current_environment on app_public.api_tokens as permissive for select to app_visitor using (((environment_uuid = ( SELECT app_hidden.current_environment_uuid() AS current_environment_uuid)) AND (EXISTS ( SELECT 1
    FROM app_public.environments e
   WHERE ((e.uuid = api_tokens.environment_uuid) AND (e.organization_uuid IN ( SELECT app_hidden.current_user_organization_uuids() AS current_user_organization_uuids)))))));
@@ -1661,6 +1678,103 @@ grant execute on function app_hidden.geo_cell(latitude double precision, longitu
 grant execute on function app_hidden.geo_cell(latitude double precision, longitude double precision) to app_visitor;
 comment on function app_hidden.geo_cell(latitude double precision, longitude double precision) is NULL;
 
+CREATE OR REPLACE FUNCTION app_hidden.hub_analytics_hourly_live(days integer DEFAULT 28)
+ RETURNS app_public.hub_analytics_hourly
+ LANGUAGE plpgsql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  n integer := app_hidden.analytics_days(days);
+  w record;
+  result app_public.hub_analytics_hourly;
+begin
+  select * into w from app_hidden.analytics_window(n);
+  result.days := n;
+  select coalesce(sum(h.messages), 0)::integer into result.total from app_hidden.p2000_hourly_urgency_counts h
+   where h.hour >= w.since and h.hour < w.until and h.exercise_type = 'none';
+  result.hours := array(
+    select row(hr, coalesce(c.total, 0), coalesce(c.total, 0)::double precision / n)::app_public.hub_hour
+      from generate_series(0, 23) hr
+      left join (select extract(hour from h.hour at time zone 'Europe/Amsterdam')::integer as local_hour, sum(h.messages)::integer as total
+                   from app_hidden.p2000_hourly_urgency_counts h
+                  where h.hour >= w.since and h.hour < w.until and h.exercise_type = 'none'
+                  group by 1) c on c.local_hour = hr
+     order by hr);
+  return result;
+end;
+$function$;
+grant execute on function app_hidden.hub_analytics_hourly_live(days integer) to app_analyst;
+grant execute on function app_hidden.hub_analytics_hourly_live(days integer) to app_visitor;
+comment on function app_hidden.hub_analytics_hourly_live(days integer) is 'hubAnalyticsHourly computed from the hourly roll-up.';
+
+CREATE OR REPLACE FUNCTION app_hidden.hub_analytics_urgency_live(days integer DEFAULT 28)
+ RETURNS app_public.hub_analytics_urgency
+ LANGUAGE plpgsql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  n integer := app_hidden.analytics_days(days);
+  w record;
+  result app_public.hub_analytics_urgency;
+begin
+  select * into w from app_hidden.analytics_window(n);
+  result.days := n;
+  select coalesce(sum(h.messages), 0)::integer,
+         coalesce(sum(h.messages) filter (where u.level = 'urgent'), 0)::integer,
+         coalesce(sum(h.messages) filter (where u.level = 'less_urgent'), 0)::integer,
+         coalesce(sum(h.messages) filter (where u.level = 'not_urgent'), 0)::integer,
+         coalesce(sum(h.messages) filter (where u.uuid is null), 0)::integer
+    into result.total, result.urgent, result.less_urgent, result.not_urgent, result.unknown
+    from app_hidden.p2000_hourly_urgency_counts h left join app_public.p2000_urgencies u on u.uuid = h.urgency_uuid
+   where h.hour >= w.since and h.hour < w.until and h.exercise_type = 'none';
+  result.by_code := app_hidden.p2000_daily_counts_by((w.since at time zone 'Europe/Amsterdam')::date, (w.until at time zone 'Europe/Amsterdam')::date, 'urgency');
+  return result;
+end;
+$function$;
+grant execute on function app_hidden.hub_analytics_urgency_live(days integer) to app_analyst;
+grant execute on function app_hidden.hub_analytics_urgency_live(days integer) to app_visitor;
+comment on function app_hidden.hub_analytics_urgency_live(days integer) is 'hubAnalyticsUrgency computed from the roll-ups.';
+
+CREATE OR REPLACE FUNCTION app_hidden.hub_analytics_weekdays_live(days integer DEFAULT 28)
+ RETURNS app_public.hub_analytics_weekdays
+ LANGUAGE plpgsql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  n integer := app_hidden.analytics_days(days);
+  w record;
+  result app_public.hub_analytics_weekdays;
+  yesterday_weekday integer := extract(isodow from (now() at time zone 'Europe/Amsterdam')::date - 1);
+begin
+  select * into w from app_hidden.analytics_window(n);
+  result.days := n;
+  result.weekdays := array(
+    select row(wd, (array['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'])[wd],
+               coalesce(c.total, 0),
+               coalesce(c.total, 0)::double precision / greatest(1, (
+                 select count(*) from generate_series(w.since, w.until - interval '1 day', interval '1 day') d
+                  where extract(isodow from d at time zone 'Europe/Amsterdam') = wd)))::app_public.hub_weekday
+      from generate_series(1, 7) wd
+      left join (select extract(isodow from h.hour at time zone 'Europe/Amsterdam')::integer as weekday, sum(h.messages)::integer as total
+                   from app_hidden.p2000_hourly_urgency_counts h
+                  where h.hour >= w.since and h.hour < w.until and h.exercise_type = 'none'
+                  group by 1) c on c.weekday = wd
+     order by wd);
+  select coalesce(sum(h.messages), 0)::integer into result.yesterday from app_hidden.p2000_hourly_urgency_counts h
+   where h.hour >= w.until - interval '1 day' and h.hour < w.until and h.exercise_type = 'none';
+  select x.expected_average into result.yesterday_expected from unnest(result.weekdays) x where x.weekday = yesterday_weekday;
+  result.yesterday_difference_percent := case when result.yesterday_expected > 0
+    then round(((result.yesterday - result.yesterday_expected) / result.yesterday_expected * 100)::numeric, 1)::double precision end;
+  return result;
+end;
+$function$;
+grant execute on function app_hidden.hub_analytics_weekdays_live(days integer) to app_analyst;
+grant execute on function app_hidden.hub_analytics_weekdays_live(days integer) to app_visitor;
+comment on function app_hidden.hub_analytics_weekdays_live(days integer) is 'hubAnalyticsWeekdays computed from the hourly roll-up.';
+
 CREATE OR REPLACE FUNCTION app_hidden.monitor_channel_uuids(channels jsonb, environment uuid)
  RETURNS uuid[]
  LANGUAGE plpgsql
@@ -2380,6 +2494,20 @@ grant execute on function app_hidden.tg__set_changed() to app_analyst;
 grant execute on function app_hidden.tg__set_changed() to app_visitor;
 comment on function app_hidden.tg__set_changed() is 'Trigger: keeps the changed column current on every update.';
 
+CREATE OR REPLACE FUNCTION app_hidden.tg_api_tokens__notify_change()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+begin
+  perform pg_notify('api_token_changed', coalesce(new.uuid, old.uuid)::text);
+  return null;
+end;
+$function$;
+grant execute on function app_hidden.tg_api_tokens__notify_change() to app_analyst;
+grant execute on function app_hidden.tg_api_tokens__notify_change() to app_visitor;
+comment on function app_hidden.tg_api_tokens__notify_change() is NULL;
+
 CREATE OR REPLACE FUNCTION app_hidden.tg_fire_stations__link_vehicles()
  RETURNS trigger
  LANGUAGE plpgsql
@@ -2780,7 +2908,7 @@ grant execute on function app_hidden.validate_notification_rules(rules jsonb) to
 comment on function app_hidden.validate_notification_rules(rules jsonb) is NULL;
 
 CREATE OR REPLACE FUNCTION app_private.authenticate_api_token(secret_hash bytea)
- RETURNS TABLE(api_token_uuid uuid, environment_uuid uuid, scopes text[])
+ RETURNS TABLE(api_token_uuid uuid, environment_uuid uuid, scopes text[], expires_at timestamp with time zone)
  LANGUAGE plpgsql
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
@@ -2796,10 +2924,10 @@ begin
        and (t.expires_at is null or t.expires_at > now())
        -- Writing on every request would make a hot row; a minute's precision is enough.
        and (t.last_used_at is null or t.last_used_at < now() - interval '1 minute')
-    returning t.uuid, t.environment_uuid, t.scopes;
+    returning t.uuid, t.environment_uuid, t.scopes, t.expires_at;
   if not found then
     return query
-      select t.uuid, t.environment_uuid, t.scopes
+      select t.uuid, t.environment_uuid, t.scopes, t.expires_at
         from app_public.api_tokens t
         join app_private.api_token_secrets s on s.api_token_uuid = t.uuid
        where s.secret_hash = authenticate_api_token.secret_hash
@@ -2809,7 +2937,7 @@ begin
 end;
 $function$;
 grant execute on function app_private.authenticate_api_token(secret_hash bytea) to app_authenticator;
-comment on function app_private.authenticate_api_token(secret_hash bytea) is 'The valid (not revoked, not expired) API token with this secret hash, if any.';
+comment on function app_private.authenticate_api_token(secret_hash bytea) is 'The valid (not revoked, not expired) API token with this secret hash, if any, and when it expires.';
 
 CREATE OR REPLACE FUNCTION app_private.authenticate_session(session_uuid uuid)
  RETURNS TABLE(user_uuid uuid, environment_uuid uuid)
@@ -3205,6 +3333,28 @@ AS $function$
    where c.uuid = r.uuid and r.marker_count <> c.n
 $function$;
 comment on function app_private.recount_road_markers() is NULL;
+
+CREATE OR REPLACE FUNCTION app_private.refresh_analytics_cache()
+ RETURNS integer
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  today date := (now() at time zone 'Europe/Amsterdam')::date;
+  stored integer;
+begin
+  insert into app_hidden.analytics_cache as c (analysis, days, window_end, result)
+  select a.analysis, n, today,
+         case a.analysis when 'hourly' then app_hidden.hub_analytics_hourly_live(n)::text
+                         when 'urgency' then app_hidden.hub_analytics_urgency_live(n)::text
+                         else app_hidden.hub_analytics_weekdays_live(n)::text end
+    from generate_series(7, 90) n, (values ('hourly'), ('urgency'), ('weekdays')) a (analysis)
+  on conflict (analysis, days) do update set window_end = excluded.window_end, result = excluded.result, computed_at = now();
+  get diagnostics stored = row_count;
+  return stored;
+end;
+$function$;
+comment on function app_private.refresh_analytics_cache() is NULL;
 
 CREATE OR REPLACE FUNCTION app_private.register_user(email text, display_name text, password_hash text, organization_name text, environment_name text, request_uuid uuid, OUT user_uuid uuid, OUT organization_uuid uuid, OUT environment_uuid uuid)
  RETURNS record
@@ -3815,103 +3965,54 @@ comment on function app_public.hectometer_markers_nearest(lat double precision, 
 
 CREATE OR REPLACE FUNCTION app_public.hub_analytics_hourly(days integer DEFAULT 28)
  RETURNS app_public.hub_analytics_hourly
- LANGUAGE plpgsql
+ LANGUAGE sql
  STABLE PARALLEL SAFE
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
-declare
-  n integer := app_hidden.analytics_days(days);
-  w record;
-  result app_public.hub_analytics_hourly;
-begin
-  select * into w from app_hidden.analytics_window(n);
-  result.days := n;
-  select coalesce(sum(h.messages), 0)::integer into result.total from app_hidden.p2000_hourly_urgency_counts h
-   where h.hour >= w.since and h.hour < w.until and h.exercise_type = 'none';
-  result.hours := array(
-    select row(hr, coalesce(c.total, 0), coalesce(c.total, 0)::double precision / n)::app_public.hub_hour
-      from generate_series(0, 23) hr
-      left join (select extract(hour from h.hour at time zone 'Europe/Amsterdam')::integer as local_hour, sum(h.messages)::integer as total
-                   from app_hidden.p2000_hourly_urgency_counts h
-                  where h.hour >= w.since and h.hour < w.until and h.exercise_type = 'none'
-                  group by 1) c on c.local_hour = hr
-     order by hr);
-  return result;
-end;
+  select coalesce(
+    (select c.result::app_public.hub_analytics_hourly from app_hidden.analytics_cache c
+      where c.analysis = 'hourly' and c.days = app_hidden.analytics_days(hub_analytics_hourly.days)
+        and c.window_end = (now() at time zone 'Europe/Amsterdam')::date and c.computed_at > now() - interval '65 minutes'),
+    app_hidden.hub_analytics_hourly_live(hub_analytics_hourly.days))
 $function$;
 grant execute on function app_public.hub_analytics_hourly(days integer) to app_analyst;
 grant execute on function app_public.hub_analytics_hourly(days integer) to app_visitor;
 comment on function app_public.hub_analytics_hourly(days integer) is '@notNull
-Real alerts per hour of the day; days 7-90, default 28.';
+Real alerts per hour of the day; days 7-90, default 28 (cached, refreshed hourly).';
 
 CREATE OR REPLACE FUNCTION app_public.hub_analytics_urgency(days integer DEFAULT 28)
  RETURNS app_public.hub_analytics_urgency
- LANGUAGE plpgsql
+ LANGUAGE sql
  STABLE PARALLEL SAFE
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
-declare
-  n integer := app_hidden.analytics_days(days);
-  w record;
-  result app_public.hub_analytics_urgency;
-begin
-  select * into w from app_hidden.analytics_window(n);
-  result.days := n;
-  select coalesce(sum(h.messages), 0)::integer,
-         coalesce(sum(h.messages) filter (where u.level = 'urgent'), 0)::integer,
-         coalesce(sum(h.messages) filter (where u.level = 'less_urgent'), 0)::integer,
-         coalesce(sum(h.messages) filter (where u.level = 'not_urgent'), 0)::integer,
-         coalesce(sum(h.messages) filter (where u.uuid is null), 0)::integer
-    into result.total, result.urgent, result.less_urgent, result.not_urgent, result.unknown
-    from app_hidden.p2000_hourly_urgency_counts h left join app_public.p2000_urgencies u on u.uuid = h.urgency_uuid
-   where h.hour >= w.since and h.hour < w.until and h.exercise_type = 'none';
-  result.by_code := app_hidden.p2000_daily_counts_by((w.since at time zone 'Europe/Amsterdam')::date, (w.until at time zone 'Europe/Amsterdam')::date, 'urgency');
-  return result;
-end;
+  select coalesce(
+    (select c.result::app_public.hub_analytics_urgency from app_hidden.analytics_cache c
+      where c.analysis = 'urgency' and c.days = app_hidden.analytics_days(hub_analytics_urgency.days)
+        and c.window_end = (now() at time zone 'Europe/Amsterdam')::date and c.computed_at > now() - interval '65 minutes'),
+    app_hidden.hub_analytics_urgency_live(hub_analytics_urgency.days))
 $function$;
 grant execute on function app_public.hub_analytics_urgency(days integer) to app_analyst;
 grant execute on function app_public.hub_analytics_urgency(days integer) to app_visitor;
 comment on function app_public.hub_analytics_urgency(days integer) is '@notNull
-Real alerts by urgency; days 7-90, default 28.';
+Real alerts by urgency; days 7-90, default 28 (cached, refreshed hourly).';
 
 CREATE OR REPLACE FUNCTION app_public.hub_analytics_weekdays(days integer DEFAULT 28)
  RETURNS app_public.hub_analytics_weekdays
- LANGUAGE plpgsql
+ LANGUAGE sql
  STABLE PARALLEL SAFE
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
-declare
-  n integer := app_hidden.analytics_days(days);
-  w record;
-  result app_public.hub_analytics_weekdays;
-  yesterday_weekday integer := extract(isodow from (now() at time zone 'Europe/Amsterdam')::date - 1);
-begin
-  select * into w from app_hidden.analytics_window(n);
-  result.days := n;
-  result.weekdays := array(
-    select row(wd, (array['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'])[wd],
-               coalesce(c.total, 0),
-               coalesce(c.total, 0)::double precision / greatest(1, (
-                 select count(*) from generate_series(w.since, w.until - interval '1 day', interval '1 day') d
-                  where extract(isodow from d at time zone 'Europe/Amsterdam') = wd)))::app_public.hub_weekday
-      from generate_series(1, 7) wd
-      left join (select extract(isodow from h.hour at time zone 'Europe/Amsterdam')::integer as weekday, sum(h.messages)::integer as total
-                   from app_hidden.p2000_hourly_urgency_counts h
-                  where h.hour >= w.since and h.hour < w.until and h.exercise_type = 'none'
-                  group by 1) c on c.weekday = wd
-     order by wd);
-  select coalesce(sum(h.messages), 0)::integer into result.yesterday from app_hidden.p2000_hourly_urgency_counts h
-   where h.hour >= w.until - interval '1 day' and h.hour < w.until and h.exercise_type = 'none';
-  select x.expected_average into result.yesterday_expected from unnest(result.weekdays) x where x.weekday = yesterday_weekday;
-  result.yesterday_difference_percent := case when result.yesterday_expected > 0
-    then round(((result.yesterday - result.yesterday_expected) / result.yesterday_expected * 100)::numeric, 1)::double precision end;
-  return result;
-end;
+  select coalesce(
+    (select c.result::app_public.hub_analytics_weekdays from app_hidden.analytics_cache c
+      where c.analysis = 'weekdays' and c.days = app_hidden.analytics_days(hub_analytics_weekdays.days)
+        and c.window_end = (now() at time zone 'Europe/Amsterdam')::date and c.computed_at > now() - interval '65 minutes'),
+    app_hidden.hub_analytics_weekdays_live(hub_analytics_weekdays.days))
 $function$;
 grant execute on function app_public.hub_analytics_weekdays(days integer) to app_analyst;
 grant execute on function app_public.hub_analytics_weekdays(days integer) to app_visitor;
 comment on function app_public.hub_analytics_weekdays(days integer) is '@notNull
-Real alerts per weekday with the expected average, and yesterday against expected; days 7-90, default 28.';
+Real alerts per weekday with the expected average, and yesterday against expected; days 7-90, default 28 (cached, refreshed hourly).';
 
 CREATE OR REPLACE FUNCTION app_public.location_suggestions(search text, first integer DEFAULT NULL::integer)
  RETURNS SETOF app_public.location_suggestion

@@ -2,6 +2,7 @@
 import nodemailer from "nodemailer";
 import type { TaskList } from "graphile-worker";
 import type { Config } from "../lib/config.ts";
+import { analytics__refresh_cache } from "./analytics__refresh_cache.ts";
 import { api_tokens__purge_stale } from "./api_tokens__purge_stale.ts";
 import { auth__purge_expired } from "./auth__purge_expired.ts";
 import { makeEmailsSend } from "./emails__send.ts";
@@ -16,6 +17,7 @@ export function makeTaskList(config: TaskConfig): TaskList {
   // One SMTP transport for account mail and notifications.
   const mailer = config.smtpUrl ? nodemailer.createTransport(config.smtpUrl) : null;
   return {
+    analytics__refresh_cache,
     api_tokens__purge_stale,
     auth__purge_expired,
     emails__send: makeEmailsSend({ mailer, mailFrom: config.mailFrom }),
@@ -35,7 +37,9 @@ export function makeTaskList(config: TaskConfig): TaskList {
   };
 }
 
+// ?fill=1h: a worker that was down at the full hour catches up when it starts.
 export const crontab = [
+  "0 * * * * analytics__refresh_cache ?fill=1h",
   "30 3 * * * api_tokens__purge_stale",
   "45 3 * * * auth__purge_expired",
 ].join("\n");

@@ -61,6 +61,14 @@ describe("public read operations", () => {
     expectUnauthenticated(await ctx.service.graphql(REGIONS, { token: secret }), /not valid/);
   });
 
+  test("a change of scopes applies to the next request, although answers are cached", async () => {
+    const { uuid, secret } = await ctx.service.newToken();
+    const login = 'mutation { login(input: { email: "nobody@example.org", password: "whatever it is" }) { token } }';
+    expect((await ctx.service.graphql(login, { token: secret })).body.errors![0].extensions!.code).toBe("FORBIDDEN");
+    await ctx.db.asOwner("update app_public.api_tokens set scopes = '{auth:login}' where uuid = $1", [uuid]);
+    expect((await ctx.service.graphql(login, { token: secret })).body.errors![0].extensions!.code).toBe("INVALID_CREDENTIALS");
+  });
+
   test("are found behind fragments and aliases too", async () => {
     const sneaky = "query { ...F } fragment F on Query { __typename r: p2000Regions { number } }";
     expectUnauthenticated(await ctx.service.graphql(sneaky), /needs an API token/);

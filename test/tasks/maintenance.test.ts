@@ -78,3 +78,26 @@ test("p2000__load_demo stores synthetic traffic chunk by chunk, grouped into dos
   const { rows: [queue] } = await ctx.db.asOwner("select count(*)::int as n from graphile_worker.jobs");
   expect(queue.n).toBe(0);
 });
+
+test("analytics__refresh_cache stores every window; the hubAnalytics operations read it while it is fresh", async () => {
+  const yesterdayNoon = "((now() at time zone 'Europe/Amsterdam')::date - 1 + time '12:00') at time zone 'Europe/Amsterdam'";
+  const ingest = (text: string) => ctx.db.asOwner(`select app_private.ingest_p2000_message($1, ${yesterdayNoon}, array['001420007'], 'test')`, [text]);
+  const hourly = async () => (await ctx.db.asOwner("select (app_public.hub_analytics_hourly(28)).total as total")).rows[0].total as number;
+  await ingest("A1 AMBU 17101 Kerkstraat Schiedam bon 1");
+  await quickAddJob({ connectionString: ctx.db.ownerUrl }, "analytics__refresh_cache", {});
+  await runQueuedJobs();
+  const { rows: [{ n }] } = await ctx.db.asOwner("select count(*)::int as n from app_hidden.analytics_cache");
+  expect(n).toBe(3 * 84);
+  const cached = await hourly();
+  expect(cached).toBe((await ctx.db.asOwner("select (app_hidden.hub_analytics_hourly_live(28)).total as total")).rows[0].total);
+
+  await ingest("A1 AMBU 17102 Kerkstraat Schiedam bon 2");
+  expect(await hourly()).toBe(cached); // the cached answer, until the next refresh
+  await ctx.db.asOwner("update app_hidden.analytics_cache set computed_at = now() - interval '2 hours'");
+  expect(await hourly()).toBe(cached + 1); // stale: computed live
+  await quickAddJob({ connectionString: ctx.db.ownerUrl }, "analytics__refresh_cache", {});
+  await runQueuedJobs();
+  expect(await hourly()).toBe(cached + 1);
+  const weekdays = await ctx.db.asOwner("select (app_public.hub_analytics_weekdays(7)).yesterday as y, (app_public.hub_analytics_urgency(7)).total as t");
+  expect(weekdays.rows[0]).toEqual({ y: cached + 1, t: cached + 1 });
+});

@@ -1,0 +1,145 @@
+--! Previous: sha1:86cde5f0ecc23b207c2856de344ac4eda182702e
+--! Hash: sha1:9ee9321dd12f79b2ecb8587dfc301d00705c74f0
+--! Message: hubAnalytics answers cached per window; API-token changes announced for the server's cache
+
+-- hubAnalytics* answers are cached (issue #4): their windows are whole days up to yesterday, so
+-- an answer holds for the day. The task analytics__refresh_cache recomputes every window (days
+-- 7-90) each hour, which also catches late or imported history; the public functions read the
+-- cache and compute live only when it has nothing fresh.
+drop table if exists app_hidden.analytics_cache cascade;
+drop function if exists app_private.refresh_analytics_cache() cascade;
+
+create table app_hidden.analytics_cache (
+  analysis text not null check (analysis in ('hourly', 'urgency', 'weekdays')),
+  days integer not null check (days between 7 and 90),
+  window_end date not null,
+  result text not null,
+  computed_at timestamptz not null default now(),
+  primary key (analysis, days)
+);
+comment on table app_hidden.analytics_cache is 'Answers of hubAnalyticsHourly, hubAnalyticsUrgency and hubAnalyticsWeekdays per window, refreshed hourly.';
+alter table app_hidden.analytics_cache enable row level security;
+create policy select_all on app_hidden.analytics_cache for select to app_visitor, app_analyst using (true);
+grant select on app_hidden.analytics_cache to app_visitor, app_analyst;
+
+-- The computations move to app_hidden (*_live) unchanged; the public names become cache readers.
+do $$
+begin
+  if to_regprocedure('app_hidden.hub_analytics_hourly_live(integer)') is null then
+    alter function app_public.hub_analytics_hourly(integer) rename to hub_analytics_hourly_live;
+    alter function app_public.hub_analytics_hourly_live(integer) set schema app_hidden;
+    alter function app_public.hub_analytics_urgency(integer) rename to hub_analytics_urgency_live;
+    alter function app_public.hub_analytics_urgency_live(integer) set schema app_hidden;
+    alter function app_public.hub_analytics_weekdays(integer) rename to hub_analytics_weekdays_live;
+    alter function app_public.hub_analytics_weekdays_live(integer) set schema app_hidden;
+  end if;
+end
+$$;
+comment on function app_hidden.hub_analytics_hourly_live(integer) is 'hubAnalyticsHourly computed from the hourly roll-up.';
+comment on function app_hidden.hub_analytics_urgency_live(integer) is 'hubAnalyticsUrgency computed from the roll-ups.';
+comment on function app_hidden.hub_analytics_weekdays_live(integer) is 'hubAnalyticsWeekdays computed from the hourly roll-up.';
+
+create or replace function app_public.hub_analytics_hourly(days integer default 28) returns app_public.hub_analytics_hourly
+  language sql stable parallel safe
+  set search_path to pg_catalog, public, pg_temp
+as $$
+  select coalesce(
+    (select c.result::app_public.hub_analytics_hourly from app_hidden.analytics_cache c
+      where c.analysis = 'hourly' and c.days = app_hidden.analytics_days(hub_analytics_hourly.days)
+        and c.window_end = (now() at time zone 'Europe/Amsterdam')::date and c.computed_at > now() - interval '65 minutes'),
+    app_hidden.hub_analytics_hourly_live(hub_analytics_hourly.days))
+$$;
+comment on function app_public.hub_analytics_hourly(integer) is E'@notNull\nReal alerts per hour of the day; days 7-90, default 28 (cached, refreshed hourly).';
+
+create or replace function app_public.hub_analytics_urgency(days integer default 28) returns app_public.hub_analytics_urgency
+  language sql stable parallel safe
+  set search_path to pg_catalog, public, pg_temp
+as $$
+  select coalesce(
+    (select c.result::app_public.hub_analytics_urgency from app_hidden.analytics_cache c
+      where c.analysis = 'urgency' and c.days = app_hidden.analytics_days(hub_analytics_urgency.days)
+        and c.window_end = (now() at time zone 'Europe/Amsterdam')::date and c.computed_at > now() - interval '65 minutes'),
+    app_hidden.hub_analytics_urgency_live(hub_analytics_urgency.days))
+$$;
+comment on function app_public.hub_analytics_urgency(integer) is E'@notNull\nReal alerts by urgency; days 7-90, default 28 (cached, refreshed hourly).';
+
+create or replace function app_public.hub_analytics_weekdays(days integer default 28) returns app_public.hub_analytics_weekdays
+  language sql stable parallel safe
+  set search_path to pg_catalog, public, pg_temp
+as $$
+  select coalesce(
+    (select c.result::app_public.hub_analytics_weekdays from app_hidden.analytics_cache c
+      where c.analysis = 'weekdays' and c.days = app_hidden.analytics_days(hub_analytics_weekdays.days)
+        and c.window_end = (now() at time zone 'Europe/Amsterdam')::date and c.computed_at > now() - interval '65 minutes'),
+    app_hidden.hub_analytics_weekdays_live(hub_analytics_weekdays.days))
+$$;
+comment on function app_public.hub_analytics_weekdays(integer) is E'@notNull\nReal alerts per weekday with the expected average, and yesterday against expected; days 7-90, default 28 (cached, refreshed hourly).';
+
+-- Task analytics__refresh_cache: every window, computed once. Returns how many answers it stored.
+create function app_private.refresh_analytics_cache() returns integer
+  language plpgsql volatile
+  set search_path to pg_catalog, public, pg_temp
+as $$
+declare
+  today date := (now() at time zone 'Europe/Amsterdam')::date;
+  stored integer;
+begin
+  insert into app_hidden.analytics_cache as c (analysis, days, window_end, result)
+  select a.analysis, n, today,
+         case a.analysis when 'hourly' then app_hidden.hub_analytics_hourly_live(n)::text
+                         when 'urgency' then app_hidden.hub_analytics_urgency_live(n)::text
+                         else app_hidden.hub_analytics_weekdays_live(n)::text end
+    from generate_series(7, 90) n, (values ('hourly'), ('urgency'), ('weekdays')) a (analysis)
+  on conflict (analysis, days) do update set window_end = excluded.window_end, result = excluded.result, computed_at = now();
+  get diagnostics stored = row_count;
+  return stored;
+end;
+$$;
+
+-- API-token authentication is cached by the server (lib/api-token-cache.ts); every change to a
+-- token (revocation, scopes, expiry, deletion) is announced on the channel api_token_changed,
+-- so each server instance forgets it at once. The lookup now also says when the token expires.
+drop function if exists app_hidden.tg_api_tokens__notify_change() cascade;
+create function app_hidden.tg_api_tokens__notify_change() returns trigger
+  language plpgsql
+  set search_path to pg_catalog, public, pg_temp
+as $$
+begin
+  perform pg_notify('api_token_changed', coalesce(new.uuid, old.uuid)::text);
+  return null;
+end;
+$$;
+create trigger _900_notify_change after update of revoked_at, scopes, expires_at, environment_uuid or delete on app_public.api_tokens
+  for each row execute function app_hidden.tg_api_tokens__notify_change();
+
+drop function if exists app_private.authenticate_api_token(bytea) cascade;
+create function app_private.authenticate_api_token(secret_hash bytea)
+  returns table (api_token_uuid uuid, environment_uuid uuid, scopes text[], expires_at timestamptz)
+  language plpgsql volatile security definer
+  set search_path to pg_catalog, public, pg_temp
+as $$
+begin
+  return query
+    update app_public.api_tokens t
+       set last_used_at = now()
+      from app_private.api_token_secrets s
+     where s.secret_hash = authenticate_api_token.secret_hash
+       and t.uuid = s.api_token_uuid
+       and t.revoked_at is null
+       and (t.expires_at is null or t.expires_at > now())
+       -- Writing on every request would make a hot row; a minute's precision is enough.
+       and (t.last_used_at is null or t.last_used_at < now() - interval '1 minute')
+    returning t.uuid, t.environment_uuid, t.scopes, t.expires_at;
+  if not found then
+    return query
+      select t.uuid, t.environment_uuid, t.scopes, t.expires_at
+        from app_public.api_tokens t
+        join app_private.api_token_secrets s on s.api_token_uuid = t.uuid
+       where s.secret_hash = authenticate_api_token.secret_hash
+         and t.revoked_at is null
+         and (t.expires_at is null or t.expires_at > now());
+  end if;
+end;
+$$;
+comment on function app_private.authenticate_api_token(bytea) is 'The valid (not revoked, not expired) API token with this secret hash, if any, and when it expires.';
+grant execute on function app_private.authenticate_api_token(bytea) to app_authenticator;
