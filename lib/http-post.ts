@@ -31,7 +31,6 @@ export function postRequest(target: string, options: PostOptions): Promise<PostR
     const request = client.request(url, {
       method: "POST",
       headers: { ...options.headers, "content-length": Buffer.byteLength(options.body) },
-      timeout: options.timeoutMs,
       lookup: guardedLookup(!options.publicOnly),
     }, (response) => {
       const chunks: Buffer[] = [];
@@ -44,11 +43,19 @@ export function postRequest(target: string, options: PostOptions): Promise<PostR
         }
         chunks.push(chunk);
       });
-      response.on("close", () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") }));
-      response.on("error", () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") }));
+      const done = () => {
+        clearTimeout(deadline);
+        resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") });
+      };
+      response.on("close", done);
+      response.on("error", done);
     });
-    request.on("timeout", () => request.destroy(new Error(`No answer within ${options.timeoutMs} ms.`)));
-    request.on("error", reject);
+    // One deadline for the whole exchange (a socket timeout would let a slow trickle go on).
+    const deadline = setTimeout(() => request.destroy(new Error(`No answer within ${options.timeoutMs} ms.`)), options.timeoutMs);
+    request.on("error", (error) => {
+      clearTimeout(deadline);
+      reject(error);
+    });
     request.end(options.body);
   });
 }

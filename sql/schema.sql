@@ -1222,9 +1222,9 @@ CREATE INDEX p2000_messages_sended_idx ON app_public.p2000_messages USING btree 
 CREATE TRIGGER _100_set_changed BEFORE UPDATE ON app_public.p2000_messages FOR EACH ROW EXECUTE FUNCTION app_hidden.tg__set_changed();
 CREATE TRIGGER _200_prepare BEFORE INSERT ON app_public.p2000_messages FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_p2000_messages__prepare();
 CREATE TRIGGER _300_index AFTER INSERT ON app_public.p2000_messages FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_p2000_messages__index();
-CREATE TRIGGER _600_queue_matching AFTER INSERT ON app_public.p2000_messages REFERENCING NEW TABLE AS new_messages FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_p2000_messages__queue_matching();
-CREATE TRIGGER _600_queue_rematching AFTER UPDATE ON app_public.p2000_messages REFERENCING NEW TABLE AS new_messages FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_p2000_messages__queue_matching();
-CREATE TRIGGER _700_learn_vehicles AFTER INSERT ON app_public.p2000_messages REFERENCING NEW TABLE AS new_messages FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_p2000_messages__learn_vehicles();
+CREATE TRIGGER _600_queue_matching AFTER INSERT ON app_public.p2000_messages FOR EACH ROW WHEN (((new.sended >= (now() - '01:00:00'::interval)) AND (new.sended <= (now() + '01:00:00'::interval)))) EXECUTE FUNCTION app_hidden.tg_p2000_messages__queue_matching();
+CREATE TRIGGER _600_queue_rematching AFTER UPDATE OF capcode_names ON app_public.p2000_messages FOR EACH ROW WHEN (((new.capcode_names IS DISTINCT FROM old.capcode_names) AND ((new.sended >= (now() - '01:00:00'::interval)) AND (new.sended <= (now() + '01:00:00'::interval))))) EXECUTE FUNCTION app_hidden.tg_p2000_messages__queue_matching();
+CREATE TRIGGER _700_learn_vehicles AFTER INSERT ON app_public.p2000_messages FOR EACH ROW WHEN ((cardinality(new.call_numbers) > 0)) EXECUTE FUNCTION app_hidden.tg_p2000_messages__learn_vehicles();
 create policy select_all on app_public.p2000_messages as permissive for select to app_analyst, app_visitor using (true);
 grant SELECT on app_public.p2000_messages to app_analyst;
 grant SELECT on app_public.p2000_messages to app_visitor;
@@ -2631,15 +2631,8 @@ CREATE OR REPLACE FUNCTION app_hidden.tg_p2000_messages__learn_vehicles()
  LANGUAGE plpgsql
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
-declare
-  numbers text[];
-  latest timestamptz;
 begin
-  select array_agg(c), max(n.sended) into numbers, latest
-    from new_messages n, unnest(n.call_numbers) c where cardinality(n.call_numbers) > 0;
-  if numbers is not null then
-    perform app_private.learn_fire_vehicles(numbers, latest);
-  end if;
+  perform app_private.learn_fire_vehicles(new.call_numbers, new.sended);
   return null;
 end;
 $function$;
@@ -2710,19 +2703,14 @@ CREATE OR REPLACE FUNCTION app_hidden.tg_p2000_messages__queue_matching()
  LANGUAGE plpgsql
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
-declare
-  fresh uuid[];
 begin
-  fresh := array(select n.uuid from new_messages n where n.sended between now() - interval '1 hour' and now() + interval '1 hour');
-  if cardinality(fresh) > 0 then
-    perform graphile_worker.add_job('monitors__match_p2000', json_build_object('messageUuids', fresh), max_attempts := 10);
-  end if;
+  perform graphile_worker.add_job('monitors__match_p2000', json_build_object('messageUuids', array[new.uuid]), max_attempts := 10);
   return null;
 end;
 $function$;
 grant execute on function app_hidden.tg_p2000_messages__queue_matching() to app_analyst;
 grant execute on function app_hidden.tg_p2000_messages__queue_matching() to app_visitor;
-comment on function app_hidden.tg_p2000_messages__queue_matching() is NULL;
+comment on function app_hidden.tg_p2000_messages__queue_matching() is 'Queues the monitor matching of a live message (sent within an hour of now).';
 
 CREATE OR REPLACE FUNCTION app_hidden.tg_places__names()
  RETURNS trigger

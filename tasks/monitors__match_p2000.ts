@@ -1,6 +1,6 @@
-// Matches new P2000 messages against the active P2000 monitors (queued by a statement trigger on
-// p2000_messages). The SQL records the matches and queues the deliveries in one transaction per
-// message, so a retried job finds the work done and queues nothing twice.
+// Matches new P2000 messages against the active P2000 monitors (queued by a trigger on
+// p2000_messages for each live message). The SQL records the matches and queues the deliveries in
+// one transaction per message, so a retried job finds the work done and queues nothing twice.
 import type { Task } from "graphile-worker";
 
 export const monitors__match_p2000: Task = async (payload, helpers) => {

@@ -1,6 +1,6 @@
 --! Previous: sha1:86cde5f0ecc23b207c2856de344ac4eda182702e
---! Hash: sha1:9ee9321dd12f79b2ecb8587dfc301d00705c74f0
---! Message: hubAnalytics answers cached per window; API-token changes announced for the server's cache
+--! Hash: sha1:4e14159e06daeee01987d3fe8558a7435e8cef29
+--! Message: hubAnalytics cache, API-token change announcements, row triggers for matching and vehicle learning
 
 -- hubAnalytics* answers are cached (issue #4): their windows are whole days up to yesterday, so
 -- an answer holds for the day. The task analytics__refresh_cache recomputes every window (days
@@ -143,3 +143,43 @@ end;
 $$;
 comment on function app_private.authenticate_api_token(bytea) is 'The valid (not revoked, not expired) API token with this secret hash, if any, and when it expires.';
 grant execute on function app_private.authenticate_api_token(bytea) to app_authenticator;
+
+-- Row triggers with a WHEN condition instead of statement triggers with transition tables: the
+-- FLEX reader inserts one message per statement, and capturing a transition table for each cost
+-- more than the work; history (not live) and messages without call numbers now cost nothing.
+drop trigger if exists _600_queue_matching on app_public.p2000_messages;
+drop trigger if exists _600_queue_rematching on app_public.p2000_messages;
+drop trigger if exists _700_learn_vehicles on app_public.p2000_messages;
+
+create or replace function app_hidden.tg_p2000_messages__queue_matching() returns trigger
+  language plpgsql
+  set search_path to pg_catalog, public, pg_temp
+as $$
+begin
+  perform graphile_worker.add_job('monitors__match_p2000', json_build_object('messageUuids', array[new.uuid]), max_attempts := 10);
+  return null;
+end;
+$$;
+comment on function app_hidden.tg_p2000_messages__queue_matching() is 'Queues the monitor matching of a live message (sent within an hour of now).';
+create trigger _600_queue_matching after insert on app_public.p2000_messages
+  for each row when (new.sended between now() - interval '1 hour' and now() + interval '1 hour')
+  execute function app_hidden.tg_p2000_messages__queue_matching();
+-- A copy from another receiver adds capcodes to the first message: match it again (matches and
+-- notifications already made stay single).
+create trigger _600_queue_rematching after update of capcode_names on app_public.p2000_messages
+  for each row when (new.capcode_names is distinct from old.capcode_names
+                     and new.sended between now() - interval '1 hour' and now() + interval '1 hour')
+  execute function app_hidden.tg_p2000_messages__queue_matching();
+
+create or replace function app_hidden.tg_p2000_messages__learn_vehicles() returns trigger
+  language plpgsql
+  set search_path to pg_catalog, public, pg_temp
+as $$
+begin
+  perform app_private.learn_fire_vehicles(new.call_numbers, new.sended);
+  return null;
+end;
+$$;
+create trigger _700_learn_vehicles after insert on app_public.p2000_messages
+  for each row when (cardinality(new.call_numbers) > 0)
+  execute function app_hidden.tg_p2000_messages__learn_vehicles();
