@@ -39,7 +39,8 @@ function listen(server: Server, port: number, host: string): Promise<AddressInfo
 export async function startService(config: Config, database: Database): Promise<Service> {
   // The worker's jobs and the account flows share the owner pool.
   const ownerPool = new pg.Pool({ connectionString: database.ownerUrl, max: config.workerConcurrency + 3 });
-  const authPool = new pg.Pool({ connectionString: database.authUrl, max: 10 });
+  // Ten connections for requests, one for the API-token cache's LISTEN.
+  const authPool = new pg.Pool({ connectionString: database.authUrl, max: 11 });
   // A client losing its connection (database restart) must not crash the process.
   for (const pool of [ownerPool, authPool]) {
     const report = (error: Error) => console.error("Database connection:", error.message);
