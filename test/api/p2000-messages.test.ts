@@ -69,6 +69,9 @@ describe("p2000Message and p2000Messages", () => {
   test.each([
     ["sended range", () => ({ sended: { from: ago(25), to: ago(15) } }), ["ambuSecond", "ambuFirst"]],
     ["capcode names, 9 or 7 digits", () => ({ capcode: { names: ["001400349", "1500123"] } }), ["road", "fire"]],
+    ["one capcode name (the capcode join) with a range", () => ({ capcode: { names: ["001420007"] }, sended: { from: ago(25), to: ago(0) } }),
+      ["ambuSecond", "ambuFirst"]],
+    ["one capcode name and a range that excludes its messages", () => ({ capcode: { names: ["1420007"] }, sended: { from: ago(5), to: ago(0) } }), []],
     ["disciplines by name", () => ({ disciplines: ["Ambulance"] }), ["ambuSecond", "ambuFirst", "old"]],
     ["vehicle with hyphen", () => ({ vehicle: { number: "17-3151" } }), ["fire"]],
     ["vehicle without hyphen", () => ({ vehicle: { number: "173151" } }), ["fire"]],
@@ -96,6 +99,12 @@ describe("p2000Message and p2000Messages", () => {
     const { p2000Capcodes } = await query('{ p2000Capcodes(filter: { name: "1420007" }) { uuid } }');
     const byCapcode = await query("query ($c: [String]) { p2000Messages(filter: { capcodes: $c }) { uuid } }", { c: [p2000Capcodes[0].uuid] });
     expect(byCapcode.p2000Messages.map((m: any) => m.uuid)).toEqual([uuids.ambuSecond, uuids.ambuFirst]);
+    // One capcode takes the capcode join; with a second (unknown) one the general path: same answer, same pages.
+    const general = await query("query ($c: [String]) { p2000Messages(filter: { capcodes: $c }) { uuid } }",
+      { c: [p2000Capcodes[0].uuid, "00000000-0000-0000-0000-000000000000"] });
+    expect(general.p2000Messages).toEqual(byCapcode.p2000Messages);
+    const secondPage = await query("query ($c: [String]) { p2000Messages(first: 1, page: 2, filter: { capcodes: $c }) { uuid } }", { c: [p2000Capcodes[0].uuid] });
+    expect(secondPage.p2000Messages).toEqual([{ uuid: uuids.ambuFirst }]);
     const { p2000Message } = await query("query ($u: String!) { p2000Message(uuid: $u) { dossier { uuid } } }", { u: uuids.ambuFirst });
     const byDossier = await query("query ($d: String!) { p2000Messages(filter: { dossier: { uuid: $d } }) { uuid } }", { d: p2000Message.dossier.uuid });
     expect(byDossier.p2000Messages.map((m: any) => m.uuid)).toEqual([uuids.ambuSecond, uuids.ambuFirst]);
