@@ -2193,18 +2193,6 @@ comment on function app_hidden.p2000_enrich(message text, capcode_names text[]) 
 
 CREATE OR REPLACE FUNCTION app_hidden.p2000_message_conditions(filter app_public.p2000_message_filter)
  RETURNS text
- LANGUAGE sql
- STABLE PARALLEL SAFE
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
-AS $function$
-  select app_hidden.p2000_message_conditions(filter, false)
-$function$;
-grant execute on function app_hidden.p2000_message_conditions(filter app_public.p2000_message_filter) to app_analyst;
-grant execute on function app_hidden.p2000_message_conditions(filter app_public.p2000_message_filter) to app_visitor;
-comment on function app_hidden.p2000_message_conditions(filter app_public.p2000_message_filter) is NULL;
-
-CREATE OR REPLACE FUNCTION app_hidden.p2000_message_conditions(filter app_public.p2000_message_filter, capcode_join boolean)
- RETURNS text
  LANGUAGE plpgsql
  STABLE PARALLEL SAFE
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
@@ -2224,17 +2212,14 @@ begin
     if ((filter).sended)."from" is null or ((filter).sended)."to" is null then
       raise exception 'sended needs both from and to.' using errcode = 'XINPT';
     end if;
-    -- Joined to one capcode's rows, the range goes on them (same value, and the planner then walks
-    -- that capcode's index newest first instead of misjudging two ranges).
-    parts := array_append(parts, case when capcode_join then 'mc.sended between (($1).sended)."from" and (($1).sended)."to"'
-                                      else 'm.sended between (($1).sended)."from" and (($1).sended)."to"' end);
+    parts := array_append(parts, 'm.sended between (($1).sended)."from" and (($1).sended)."to"');
   end if;
   -- Capcode filters select from the capcode index (capcode, sended), bounded by sended when given.
-  if (filter).capcodes is not null and not capcode_join then
+  if (filter).capcodes is not null then
     parts := array_append(parts, 'm.uuid in (select mc.message_uuid from app_public.p2000_message_capcodes mc
       where mc.capcode_uuid = any (array(select app_hidden.try_uuid(c) from unnest(($1).capcodes) c))' || sended_bound || ')');
   end if;
-  if (filter).capcode is not null and not capcode_join then
+  if (filter).capcode is not null then
     parts := array_append(parts, 'm.uuid in (select mc.message_uuid from app_public.p2000_message_capcodes mc
       where mc.capcode_uuid = any (array(select c.uuid from app_public.p2000_capcodes c
         where c.name = any (array(select app_hidden.p2000_normalize_capcode(n) from unnest((($1).capcode).names) n))))' || sended_bound || ')');
@@ -2260,9 +2245,9 @@ begin
   return array_to_string(parts, ' and ');
 end;
 $function$;
-grant execute on function app_hidden.p2000_message_conditions(filter app_public.p2000_message_filter, capcode_join boolean) to app_analyst;
-grant execute on function app_hidden.p2000_message_conditions(filter app_public.p2000_message_filter, capcode_join boolean) to app_visitor;
-comment on function app_hidden.p2000_message_conditions(filter app_public.p2000_message_filter, capcode_join boolean) is 'The WHERE clause of a message filter over alias m (and mc when capcode_join: the capcode is then the join''s), for dynamic SQL with the filter as $1.';
+grant execute on function app_hidden.p2000_message_conditions(filter app_public.p2000_message_filter) to app_analyst;
+grant execute on function app_hidden.p2000_message_conditions(filter app_public.p2000_message_filter) to app_visitor;
+comment on function app_hidden.p2000_message_conditions(filter app_public.p2000_message_filter) is NULL;
 
 CREATE OR REPLACE FUNCTION app_hidden.p2000_messages_count_by_scan(filter app_public.p2000_message_filter)
  RETURNS integer
@@ -4503,18 +4488,24 @@ CREATE OR REPLACE FUNCTION app_public.p2000_messages(first integer DEFAULT NULL:
 AS $function$
 declare
   single_capcode uuid := app_hidden.p2000_single_capcode(filter);
+  conditions text := app_hidden.p2000_message_conditions(filter); -- also validates the filter
+  exercise text := coalesce((filter).exercise_type, 'none');
 begin
-  if single_capcode is not null then
-    return query execute format(
-      'select m.* from app_public.p2000_message_capcodes mc join app_public.p2000_messages m on m.uuid = mc.message_uuid
-        where mc.capcode_uuid = $2 and %s order by mc.sended desc, m.uuid limit %s offset %s',
-      app_hidden.p2000_message_conditions(filter, true), app_hidden.page_limit(first), app_hidden.page_offset(first, page))
-    using filter, single_capcode;
+  -- One capcode and a time range: static SQL, so its plan is prepared once per connection.
+  if single_capcode is not null and (filter).dossier is null and (filter).disciplines is null
+     and (filter).vehicle is null and (filter).monitor is null then
+    return query
+      select m.* from app_public.p2000_message_capcodes mc join app_public.p2000_messages m on m.uuid = mc.message_uuid
+       where mc.capcode_uuid = single_capcode
+         and mc.sended between coalesce(((filter).sended)."from", '-infinity') and coalesce(((filter).sended)."to", 'infinity')
+         and (exercise = 'all' or m.exercise_type = exercise)
+       order by mc.sended desc, m.uuid
+       limit app_hidden.page_limit(first) offset app_hidden.page_offset(first, page);
     return;
   end if;
   return query execute format(
     'select m.* from app_public.p2000_messages m where %s order by m.sended desc, m.uuid limit %s offset %s',
-    app_hidden.p2000_message_conditions(filter), app_hidden.page_limit(first), app_hidden.page_offset(first, page))
+    conditions, app_hidden.page_limit(first), app_hidden.page_offset(first, page))
   using filter;
 end;
 $function$;

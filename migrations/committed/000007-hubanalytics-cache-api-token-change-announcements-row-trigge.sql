@@ -1,5 +1,5 @@
 --! Previous: sha1:86cde5f0ecc23b207c2856de344ac4eda182702e
---! Hash: sha1:022131afb0a891a3d773010a1b18f496bbb51c70
+--! Hash: sha1:0de2a588cfb4b3f93934fef6d0b4af5b77aa733c
 --! Message: hubAnalytics cache, API-token change announcements, row triggers for matching and vehicle learning, one-capcode message pages
 
 -- hubAnalytics* answers are cached (issue #4): their windows are whole days up to yesterday, so
@@ -186,73 +186,9 @@ create trigger _700_learn_vehicles after insert on app_public.p2000_messages
 
 -- p2000Messages for one capcode (the usual capcode page): a join that walks that capcode's index
 -- newest first and stops after the page, instead of fetching every message of the capcode in the
--- range and sorting them. The condition builder learns to leave the capcode to the join.
+-- range and sorting them; static SQL, so it is not planned on every call.
 drop function if exists app_hidden.p2000_message_conditions(app_public.p2000_message_filter, boolean) cascade;
 drop function if exists app_hidden.p2000_single_capcode(app_public.p2000_message_filter) cascade;
-
-create function app_hidden.p2000_message_conditions(filter app_public.p2000_message_filter, capcode_join boolean) returns text
-  language plpgsql stable parallel safe
-  set search_path to pg_catalog, public, pg_temp
-as $$
-declare
-  parts text[] := array['true'];
-  sended_bound text := case when (filter).sended is not null
-    then ' and mc.sended between (($1).sended)."from" and (($1).sended)."to"' else '' end;
-begin
-  if coalesce((filter).exercise_type, 'none') not in ('none', 'test', 'proefalarm', 'oefening', 'all') then
-    raise exception 'exerciseType must be none, test, proefalarm, oefening or all (got "%").', (filter).exercise_type using errcode = 'XINPT';
-  end if;
-  if coalesce((filter).exercise_type, 'none') <> 'all' then
-    parts := array_append(parts, 'm.exercise_type = coalesce(($1).exercise_type, ''none'')');
-  end if;
-  if (filter).sended is not null then
-    if ((filter).sended)."from" is null or ((filter).sended)."to" is null then
-      raise exception 'sended needs both from and to.' using errcode = 'XINPT';
-    end if;
-    -- Joined to one capcode's rows, the range goes on them (same value, and the planner then walks
-    -- that capcode's index newest first instead of misjudging two ranges).
-    parts := array_append(parts, case when capcode_join then 'mc.sended between (($1).sended)."from" and (($1).sended)."to"'
-                                      else 'm.sended between (($1).sended)."from" and (($1).sended)."to"' end);
-  end if;
-  -- Capcode filters select from the capcode index (capcode, sended), bounded by sended when given.
-  if (filter).capcodes is not null and not capcode_join then
-    parts := array_append(parts, 'm.uuid in (select mc.message_uuid from app_public.p2000_message_capcodes mc
-      where mc.capcode_uuid = any (array(select app_hidden.try_uuid(c) from unnest(($1).capcodes) c))' || sended_bound || ')');
-  end if;
-  if (filter).capcode is not null and not capcode_join then
-    parts := array_append(parts, 'm.uuid in (select mc.message_uuid from app_public.p2000_message_capcodes mc
-      where mc.capcode_uuid = any (array(select c.uuid from app_public.p2000_capcodes c
-        where c.name = any (array(select app_hidden.p2000_normalize_capcode(n) from unnest((($1).capcode).names) n))))' || sended_bound || ')');
-  end if;
-  if (filter).dossier is not null then
-    parts := array_append(parts, 'm.dossier_uuid = app_hidden.try_uuid((($1).dossier).uuid)');
-  end if;
-  if (filter).disciplines is not null then
-    parts := array_append(parts, 'm.discipline_uuid = any (array(select d.uuid from app_public.p2000_disciplines d, unnest(($1).disciplines) x
-      where d.uuid = app_hidden.try_uuid(x) or lower(d.name) = lower(btrim(x)) or lower(d.slug) = lower(btrim(x))))');
-  end if;
-  if (filter).vehicle is not null then
-    parts := array_append(parts, 'm.call_numbers @> array[regexp_replace((($1).vehicle).number, ''[^0-9]'', '''', ''g'')]');
-  end if;
-  if (filter).monitor is not null then
-    if app_hidden.try_uuid(((filter).monitor).uuid) is null
-       or app_hidden.try_uuid(((filter).monitor).uuid) not in (select app_hidden.current_environment_monitor_uuids()) then
-      raise exception 'Monitor not found in this environment.' using errcode = 'XNOTF';
-    end if;
-    parts := array_append(parts, 'm.uuid in (select mm.message_uuid from app_hidden.monitor_matches mm
-      where mm.monitor_uuid = app_hidden.try_uuid((($1).monitor).uuid))');
-  end if;
-  return array_to_string(parts, ' and ');
-end;
-$$;
-comment on function app_hidden.p2000_message_conditions(app_public.p2000_message_filter, boolean) is 'The WHERE clause of a message filter over alias m (and mc when capcode_join: the capcode is then the join''s), for dynamic SQL with the filter as $1.';
-
-create or replace function app_hidden.p2000_message_conditions(filter app_public.p2000_message_filter) returns text
-  language sql stable parallel safe
-  set search_path to pg_catalog, public, pg_temp
-as $$
-  select app_hidden.p2000_message_conditions(filter, false)
-$$;
 
 -- The capcode of a filter that names exactly one (by uuid or by number), else null.
 create function app_hidden.p2000_single_capcode(filter app_public.p2000_message_filter) returns uuid
@@ -274,18 +210,24 @@ create or replace function app_public.p2000_messages(
 as $$
 declare
   single_capcode uuid := app_hidden.p2000_single_capcode(filter);
+  conditions text := app_hidden.p2000_message_conditions(filter); -- also validates the filter
+  exercise text := coalesce((filter).exercise_type, 'none');
 begin
-  if single_capcode is not null then
-    return query execute format(
-      'select m.* from app_public.p2000_message_capcodes mc join app_public.p2000_messages m on m.uuid = mc.message_uuid
-        where mc.capcode_uuid = $2 and %s order by mc.sended desc, m.uuid limit %s offset %s',
-      app_hidden.p2000_message_conditions(filter, true), app_hidden.page_limit(first), app_hidden.page_offset(first, page))
-    using filter, single_capcode;
+  -- One capcode and a time range: static SQL, so its plan is prepared once per connection.
+  if single_capcode is not null and (filter).dossier is null and (filter).disciplines is null
+     and (filter).vehicle is null and (filter).monitor is null then
+    return query
+      select m.* from app_public.p2000_message_capcodes mc join app_public.p2000_messages m on m.uuid = mc.message_uuid
+       where mc.capcode_uuid = single_capcode
+         and mc.sended between coalesce(((filter).sended)."from", '-infinity') and coalesce(((filter).sended)."to", 'infinity')
+         and (exercise = 'all' or m.exercise_type = exercise)
+       order by mc.sended desc, m.uuid
+       limit app_hidden.page_limit(first) offset app_hidden.page_offset(first, page);
     return;
   end if;
   return query execute format(
     'select m.* from app_public.p2000_messages m where %s order by m.sended desc, m.uuid limit %s offset %s',
-    app_hidden.p2000_message_conditions(filter), app_hidden.page_limit(first), app_hidden.page_offset(first, page))
+    conditions, app_hidden.page_limit(first), app_hidden.page_offset(first, page))
   using filter;
 end;
 $$;
