@@ -64,17 +64,15 @@ function respondUrl(settings: NotificationSettings, n: PendingNotification): str
   return `${settings.publicUrl}/respond?token=${encodeURIComponent(n.respond_token)}`;
 }
 
-function headline(n: PendingNotification): string {
-  return [n.urgency, n.message].filter(Boolean).join(" ");
-}
 
-/** The plain text of e-mails, SMS and chat messages. */
+/** The plain text of e-mails and chat messages: the message as sent (it names its own urgency), then the facts. */
 export function notificationText(settings: NotificationSettings, n: PendingNotification): string {
   const where = [n.street, n.postcode, n.city].filter(Boolean).join(", ");
   return [
-    headline(n),
+    n.message,
     "",
     `Time: ${dutchTime.format(n.sended)}`,
+    n.urgency && `Urgency: ${n.urgency}`,
     where && `Place: ${where}`,
     [n.discipline, n.region].some(Boolean) && `Service: ${[n.discipline, n.region].filter(Boolean).join(", ")}`,
     `Monitor: ${n.monitor_name}`,
@@ -117,7 +115,7 @@ const senders: Record<PendingNotification["channel_type"], Sender> = {
   async email(settings, n) {
     if (!settings.mailer) throw new DeliveryError("No SMTP_URL is configured: e-mail channels cannot deliver.", null, true);
     try {
-      await settings.mailer.sendMail({ from: settings.mailFrom, to: n.email_address!, subject: headline(n).slice(0, 150), text: notificationText(settings, n) });
+      await settings.mailer.sendMail({ from: settings.mailFrom, to: n.email_address!, subject: n.message.slice(0, 150), text: notificationText(settings, n) });
     } catch (error) {
       throw new DeliveryError((error as Error).message, (error as { responseCode?: number }).responseCode ?? null);
     }
@@ -143,7 +141,7 @@ const senders: Record<PendingNotification["channel_type"], Sender> = {
     if (!settings.smsProviderUrl) throw new DeliveryError("No SMS_PROVIDER_URL is configured: SMS channels cannot deliver.", null, true);
     const headers: Record<string, string> = { "content-type": "application/json" };
     if (settings.smsProviderToken) headers.authorization = `Bearer ${settings.smsProviderToken}`;
-    const text = `${headline(n).slice(0, 100)}\n${respondUrl(settings, n)}`;
+    const text = `${n.message.slice(0, 100)}\n${respondUrl(settings, n)}`;
     return postExpectingSuccess(settings.smsProviderUrl, headers,
       JSON.stringify({ from: settings.smsFrom, to: n.phone_number, text, reference: n.notification_uuid }), false);
   },
