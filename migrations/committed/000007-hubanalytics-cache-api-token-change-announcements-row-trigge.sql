@@ -1,5 +1,5 @@
 --! Previous: sha1:86cde5f0ecc23b207c2856de344ac4eda182702e
---! Hash: sha1:0de2a588cfb4b3f93934fef6d0b4af5b77aa733c
+--! Hash: sha1:c7b3b6f98cf3f875bbc51ecb4ed8a78597bd661f
 --! Message: hubAnalytics cache, API-token change announcements, row triggers for matching and vehicle learning, one-capcode message pages
 
 -- hubAnalytics* answers are cached (issue #4): their windows are whole days up to yesterday, so
@@ -187,7 +187,6 @@ create trigger _700_learn_vehicles after insert on app_public.p2000_messages
 -- p2000Messages for one capcode (the usual capcode page): a join that walks that capcode's index
 -- newest first and stops after the page, instead of fetching every message of the capcode in the
 -- range and sorting them; static SQL, so it is not planned on every call.
-drop function if exists app_hidden.p2000_message_conditions(app_public.p2000_message_filter, boolean) cascade;
 drop function if exists app_hidden.p2000_single_capcode(app_public.p2000_message_filter) cascade;
 
 -- The capcode of a filter that names exactly one (by uuid or by number), else null.
