@@ -4,7 +4,6 @@
 // hectometerMarkersNearest for random points, as SQL through pg and over HTTP with an API token
 // (one client), and reports p50/p99. Figures go to bench/results/hectometers-latest.md.
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import pg from "pg";
@@ -12,6 +11,7 @@ import { createApiToken } from "../lib/api-tokens.ts";
 import { loadConfig } from "../lib/config.ts";
 import { prepareDatabase } from "../lib/database.ts";
 import { startService } from "../lib/service.ts";
+import { machine, percentile, writeResults } from "./results.ts";
 
 const { values } = parseArgs({ options: { markers: { type: "string", default: "150000" }, seconds: { type: "string", default: "5" } } });
 const MARKERS = Number(values.markers);
@@ -52,9 +52,6 @@ if (have !== MARKERS) {
 }
 
 const points = Array.from({ length: 1000 }, () => [50.8 + random() * 2.6, 3.5 + random() * 3.5]);
-function percentile(sorted: number[], p: number) {
-  return +sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))].toFixed(2);
-}
 /** One second of warm-up (plans, JIT), then SECONDS of measurement. */
 async function measure(call: (lat: number, lon: number) => Promise<void>) {
   for (let i = 0, warm = performance.now() + 1000; performance.now() < warm; i++) await call(...(points[i % points.length] as [number, number]));
@@ -67,7 +64,7 @@ async function measure(call: (lat: number, lon: number) => Promise<void>) {
     latencies.push(performance.now() - started);
   }
   latencies.sort((a, b) => a - b);
-  return { requests: latencies.length, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
+  return { requests: latencies.length, p50: +percentile(latencies, 50).toFixed(2), p99: +percentile(latencies, 99).toFixed(2) };
 }
 
 const visitor = new pg.Client({ connectionString: database.authUrl });
@@ -90,13 +87,9 @@ const http = await measure(async (lat, lon) => {
   if (body.errors) throw new Error(JSON.stringify(body.errors));
 });
 
-const result = { date: new Date().toISOString(), machine: `${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, node ${process.version}`,
-  markers: MARKERS, usesIndex, sql, http };
+const result = { date: new Date().toISOString(), machine: machine(), markers: MARKERS, usesIndex, sql, http };
 log(JSON.stringify(result, null, 2));
-const resultsDir = path.join(BENCH_DIR, "results");
-fs.mkdirSync(resultsDir, { recursive: true });
-fs.writeFileSync(path.join(resultsDir, `hectometers-${result.date.slice(0, 10)}.json`), JSON.stringify(result, null, 2) + "\n");
-fs.writeFileSync(path.join(resultsDir, "hectometers-latest.md"), [
+log(`Wrote ${writeResults("hectometers", "hectometers-latest.md", result, [
   `Nearest-post benchmark, ${result.date.slice(0, 10)}, ${result.machine}: ${MARKERS.toLocaleString("en")} posts, 10 nearest to random points, ` +
     `one client, ${SECONDS} s each after 1 s of warm-up; GiST index used: ${usesIndex ? "yes" : "no"}.`,
   "",
@@ -104,9 +97,7 @@ fs.writeFileSync(path.join(resultsDir, "hectometers-latest.md"), [
   "| --- | --- | --- | --- |",
   `| SQL (hectometer_markers_nearest) | ${sql.requests} | ${sql.p50} | ${sql.p99} |`,
   `| HTTP (hectometerMarkersNearest) | ${http.requests} | ${http.p50} | ${http.p99} |`,
-  "",
-].join("\n"));
-log(`Wrote ${path.relative(process.cwd(), resultsDir)}/hectometers-latest.md`);
+])}`);
 await service.stop();
 await visitor.end();
 await owner.end();

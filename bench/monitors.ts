@@ -8,7 +8,6 @@
 import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import pg from "pg";
@@ -17,6 +16,7 @@ import { prepareDatabase } from "../lib/database.ts";
 import { parseFlexLine } from "../lib/flex-parser.ts";
 import { generateTraffic } from "../lib/p2000-traffic.ts";
 import { startWorker } from "../lib/worker.ts";
+import { machine, percentile, writeResults } from "./results.ts";
 
 const { values } = parseArgs({
   options: {
@@ -156,7 +156,7 @@ const latencies = [...arrivals.entries()]
   .map(([key, arrived]) => arrived - (inserted.get(key.split(" ")[0]) ?? NaN))
   .filter((ms) => Number.isFinite(ms))
   .sort((a, b) => a - b);
-const percentile = (p: number) => +(latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? NaN).toFixed(0);
+const latency = (p: number) => +percentile(latencies, p).toFixed(0);
 
 // 4. The matcher alone on a sample of the burst (the work the task does per message).
 const sample = [...inserted.keys()].slice(0, 200);
@@ -169,17 +169,14 @@ const matchMs = (performance.now() - matchStarted) / sample.length;
 await owner.query("delete from graphile_worker._private_jobs");
 
 const result = {
-  date: new Date().toISOString(), machine: `${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, node ${process.version}`,
+  date: new Date().toISOString(), machine: machine(),
   ...population, rate: RATE, seconds: SECONDS, messages: inserted.size, insertSeconds: +insertSeconds.toFixed(1),
   ...matches, ...counts, deliveriesTimed: latencies.length,
-  latencyMs: { p50: percentile(50), p95: percentile(95), p99: percentile(99), max: +(latencies.at(-1) ?? NaN).toFixed(0) },
+  latencyMs: { p50: latency(50), p95: latency(95), p99: latency(99), max: +(latencies.at(-1) ?? NaN).toFixed(0) },
   matchMsPerMessage: +matchMs.toFixed(2),
 };
 log(JSON.stringify(result, null, 2));
-const resultsDir = path.join(BENCH_DIR, "results");
-fs.mkdirSync(resultsDir, { recursive: true });
-fs.writeFileSync(path.join(resultsDir, `monitors-${result.date.slice(0, 10)}.json`), JSON.stringify(result, null, 2) + "\n");
-fs.writeFileSync(path.join(resultsDir, "monitors-latest.md"), [
+log(`Wrote ${writeResults("monitors", "monitors-latest.md", result, [
   `Monitor benchmark, ${result.date.slice(0, 10)}, ${result.machine}: ${result.monitors.toLocaleString("en")} monitors ` +
     `(${result.active_p2000.toLocaleString("en")} active P2000, ${result.anchor_keys_per_monitor} index keys each), ` +
     `${result.messages} messages at ${RATE}/s (inserted in ${result.insertSeconds} s).`,
@@ -188,9 +185,7 @@ fs.writeFileSync(path.join(resultsDir, "monitors-latest.md"), [
   "| --- | --- | --- | --- | --- | --- | --- | --- |",
   `| ${result.matched_messages} | ${(result.notifications / Math.max(1, result.matched_messages)).toFixed(1)} | ${result.delivered} | ${result.latencyMs.p50} ms | ` +
     `${result.latencyMs.p95} ms | ${result.latencyMs.p99} ms | ${result.latencyMs.max} ms | ${result.matchMsPerMessage} ms |`,
-  "",
-].join("\n"));
-log(`Wrote ${path.relative(process.cwd(), resultsDir)}/monitors-latest.md`);
+])}`);
 receiver.close();
 await owner.end();
 await database.close();

@@ -5,7 +5,6 @@
 // each client count next to the same SQL run directly through pg, and writes the figures to
 // bench/results/ (JSON and Markdown, latest.md is what the README shows).
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import pg from "pg";
@@ -17,6 +16,7 @@ import { createFlexIngester } from "../lib/flex-ingest.ts";
 import { generateTraffic } from "../lib/p2000-traffic.ts";
 import { jwtSecretFor } from "../lib/secrets.ts";
 import { startService } from "../lib/service.ts";
+import { machine, percentile, writeResults } from "./results.ts";
 
 const { values } = parseArgs({
   options: {
@@ -40,10 +40,6 @@ const database = await prepareDatabase(config);
 const owner = new pg.Pool({ connectionString: database.ownerUrl, max: 4 });
 owner.on("error", () => {}); // idle connections end when the embedded server stops at the end
 const log = (line: string) => console.log(line);
-
-function percentile(sorted: number[], p: number): number {
-  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : NaN;
-}
 
 /** Closed-loop load: `clients` workers call `call` back to back for SECONDS. */
 async function load(clients: number, call: () => Promise<void>) {
@@ -176,14 +172,10 @@ for (const scenario of scenarios) {
 
 const { rows: [{ messages }] } = await owner.query("select count(*)::int as messages from app_public.p2000_messages");
 const result = {
-  date: new Date().toISOString(), machine: `${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, node ${process.version}`,
-  messages, seconds: SECONDS, ingestion, reads,
+  date: new Date().toISOString(), machine: machine(), messages, seconds: SECONDS, ingestion, reads,
 };
-const resultsDir = path.join(BENCH_DIR, "results");
-fs.mkdirSync(resultsDir, { recursive: true });
-fs.writeFileSync(path.join(resultsDir, `p2000-${result.date.slice(0, 10)}.json`), JSON.stringify(result, null, 2) + "\n");
 const table = reads.map((r: any) => `| ${r.operation} | ${r.clients} | ${r.http.rps} | ${r.http.p50} | ${r.http.p99} | ${r.sql.rps} | ${r.sql.p99} |`);
-fs.writeFileSync(path.join(resultsDir, "latest.md"), [
+log(`Wrote ${writeResults("p2000", "latest.md", result, [
   `P2000 benchmark, ${result.date.slice(0, 10)}, ${result.machine}, ${messages.toLocaleString("en")} messages, ${SECONDS} s per measurement.`,
   "",
   `Ingestion: FLEX reader ${ingestion.flexReaderMessagesPerSecond} messages/s; createP2000Message ${ingestion.createP2000MessagePerSecond} messages/s (4 clients)` +
@@ -192,9 +184,7 @@ fs.writeFileSync(path.join(resultsDir, "latest.md"), [
   "| operation | clients | HTTP req/s | HTTP p50 ms | HTTP p99 ms | SQL req/s | SQL p99 ms |",
   "| --- | --- | --- | --- | --- | --- | --- |",
   ...table,
-  "",
-].join("\n"));
-log(`Wrote ${path.relative(process.cwd(), resultsDir)}/latest.md`);
+])}`);
 await service.stop();
 await Promise.all([owner.end(), visitor.end()]);
 await database.close();

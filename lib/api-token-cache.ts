@@ -57,15 +57,14 @@ export class ApiTokenCache {
     const hit = this.entries.get(hashHex);
     if (hit && hit.until > now && this.listener) return hit.grant;
     const loaded = await load();
+    const grant = loaded && { apiTokenUuid: loaded.apiTokenUuid, environmentUuid: loaded.environmentUuid, scopes: loaded.scopes };
     if (this.listener) {
       if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
       // A token that expires within the TTL is kept only until it expires; unknown secrets are
       // remembered too, so a flood of bad tokens does not reach the database.
-      const expiry = loaded?.expiresAt ? loaded.expiresAt.getTime() : Infinity;
-      this.entries.set(hashHex, { grant: loaded && { apiTokenUuid: loaded.apiTokenUuid, environmentUuid: loaded.environmentUuid, scopes: loaded.scopes },
-        until: Math.min(now + TTL_MS, expiry) });
+      this.entries.set(hashHex, { grant, until: Math.min(now + TTL_MS, loaded?.expiresAt?.getTime() ?? Infinity) });
     }
-    return loaded && { apiTokenUuid: loaded.apiTokenUuid, environmentUuid: loaded.environmentUuid, scopes: loaded.scopes };
+    return grant;
   }
 
   /** Forgets a token (by uuid) and every unknown secret (a new token may now match one). */

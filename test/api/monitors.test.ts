@@ -8,6 +8,7 @@ import { verifyWebhookSignature } from "../../lib/webhook-signatures.ts";
 import { startMailSink, type MailSink } from "../helpers/mail-sink.ts";
 import { useTestService } from "../helpers/service.ts";
 import { signUp, type TestUser } from "../helpers/users.ts";
+import { waitUntil } from "../helpers/wait.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "../helpers/webhook-receiver.ts";
 
 let mail: MailSink;
@@ -46,16 +47,12 @@ async function sendMessage(message: string, capcode: string) {
 
 /** Waits until the worker has nothing left to do. */
 async function workerIdle() {
-  for (const deadline = Date.now() + 15_000; Date.now() < deadline;) {
-    const { rows: [{ n }] } = await ctx.db.asOwner("select count(*)::int as n from graphile_worker._private_jobs");
-    if (n === 0) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error("The worker did not finish its jobs.");
+  await waitUntil(async () => (await ctx.db.asOwner("select count(*)::int as n from graphile_worker._private_jobs")).rows[0].n,
+    (jobs) => jobs === 0, "the worker to finish its jobs");
 }
 
 beforeAll(async () => {
-  ada = await signUp(ctx.service, "ada@example.org", { admin: true, asOwner: ctx.db.asOwner });
+  ada = await signUp(ctx.service, "ada@example.org", { admin: true });
   bob = await signUp(ctx.service, "bob@example.org");
   const { rows: [place] } = await ctx.db.asOwner("select latitude, longitude from app_public.places where name = 'Schiedam' order by population desc limit 1");
   schiedam = place;

@@ -2,6 +2,7 @@
 // their timeline, capcodes, statistics and analytics.
 import { beforeAll, describe, expect, test } from "@jest/globals";
 import { useTestService } from "../helpers/service.ts";
+import { signUp } from "../helpers/users.ts";
 
 const ctx = useTestService();
 let token: string;
@@ -221,10 +222,7 @@ describe("statistics and analytics", () => {
 describe("createP2000Message", () => {
   let userToken: string;
   beforeAll(async () => {
-    const apiToken = (await ctx.service.newToken({ scopes: ["auth:register", "auth:login"] })).secret;
-    await ctx.service.graphql('mutation { register(input: { email: "ops@example.org", password: "a long enough password" }) { user { uuid } } }', { token: apiToken });
-    userToken = (await ctx.service.graphql('mutation { login(input: { email: "ops@example.org", password: "a long enough password" }) { token } }', { token: apiToken }))
-      .body.data.login.token;
+    userToken = (await signUp(ctx.service, "ops@example.org")).accessToken;
   });
   const create = (variables: Record<string, unknown>) => ctx.service.graphql(
     `mutation ($input: CreateP2000MessageInput!) { createP2000Message(input: $input) {

@@ -10,18 +10,13 @@ import path from "node:path";
 import { ROOT_DIR } from "../../lib/migrate.ts";
 import { fixture, runCli } from "../helpers/cli.ts";
 import { useTestDatabase } from "../helpers/database.ts";
+import { waitUntil } from "../helpers/wait.ts";
 
 const ctx = useTestDatabase();
 const env = () => ({ ...process.env, DATABASE_URL: ctx.db.ownerUrl, NODE_OPTIONS: "" });
 const cli = (script: string, args: string[], input?: string) => runCli(script, args, ctx.db.ownerUrl, input);
 
-async function waitFor(check: () => Promise<boolean>, what: string) {
-  const deadline = Date.now() + 15_000;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+const waitFor = (check: () => Promise<boolean>, what: string) => waitUntil(check, Boolean, what);
 
 const count = async (where = "true") =>
   (await ctx.db.asOwner(`select count(*)::int as n from app_public.p2000_messages where ${where}`)).rows[0].n as number;

@@ -3,6 +3,7 @@
 import { simpleParser } from "mailparser";
 import { SMTPServer } from "smtp-server";
 import { freePort } from "./ports.ts";
+import { waitUntil } from "./wait.ts";
 
 export interface ReceivedMail {
   to: string;
@@ -42,13 +43,10 @@ export async function startMailSink(): Promise<MailSink> {
     url: `smtp://127.0.0.1:${port}`,
     mails,
     async waitFor(to, subject, timeoutMs = 15_000) {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const mail = mails.find((m) => m.to === to && subject.test(m.subject));
-        if (mail) return mail;
-        if (Date.now() > deadline) throw new Error(`No mail to ${to} matching ${subject}; got ${JSON.stringify(mails.map((m) => [m.to, m.subject]))}`);
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
+      const matches = (m: ReceivedMail) => m.to === to && subject.test(m.subject);
+      // The probe lists what did arrive, so a timeout shows it.
+      await waitUntil(() => mails.map((m) => `${m.to}: ${m.subject}`), () => mails.some(matches), `a mail to ${to} matching ${subject}`, timeoutMs);
+      return mails.find(matches)!;
     },
     linkIn(mail, prefix) {
       const link = mail.text.split(/\s+/).find((word) => word.startsWith(prefix));

@@ -9,7 +9,7 @@ export interface TestUser {
   apiToken: string;
 }
 
-export async function signUp(service: TestService, email: string, options: { admin?: boolean; asOwner?: (sql: string, params: unknown[]) => Promise<unknown> } = {}): Promise<TestUser> {
+export async function signUp(service: TestService, email: string, options: { admin?: boolean } = {}): Promise<TestUser> {
   const authToken = (await service.newToken({ scopes: ["auth:register", "auth:login"] })).secret;
   const password = "a long enough password";
   const call = async (query: string, token: string, variables: Record<string, unknown> = {}) => {
@@ -19,7 +19,7 @@ export async function signUp(service: TestService, email: string, options: { adm
   };
   const { register } = await call("mutation ($e: String!, $p: String) { register(input: { email: $e, password: $p }) { environment { uuid } } }",
     authToken, { e: email, p: password });
-  if (options.admin) await options.asOwner!("update app_public.users set is_admin = true where email_address = $1", [email]);
+  if (options.admin) await service.ownerPool.query("update app_public.users set is_admin = true where email_address = $1", [email]);
   const { login } = await call("mutation ($e: String!, $p: String!) { login(input: { email: $e, password: $p }) { token } }",
     authToken, { e: email, p: password });
   const { createApiToken } = await call('mutation { createApiToken(input: { name: "app" }) { plainToken } }', login.token);

@@ -2,6 +2,7 @@
 // keeps every request it receives and answers with a programmable status after a delay.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { waitUntil } from "./wait.ts";
 
 export interface ReceivedRequest {
   path: string;
@@ -37,14 +38,8 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
     url: `http://127.0.0.1:${port}`,
     requests,
     respondWith,
-    async waitFor(match, count = 1, timeoutMs = 15_000) {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const found = requests.filter(match);
-        if (found.length >= count) return found;
-        if (Date.now() > deadline) throw new Error(`Expected ${count} matching requests, got ${found.length} of ${requests.length}`);
-        await new Promise((resolve) => setTimeout(resolve, 25));
-      }
+    waitFor(match, count = 1, timeoutMs = 15_000) {
+      return waitUntil(() => requests.filter(match), (found) => found.length >= count, `${count} matching requests`, timeoutMs);
     },
     stop: () => new Promise<void>((resolve) => {
       server.closeAllConnections();

@@ -10,6 +10,7 @@ import { postRequest } from "../../lib/http-post.ts";
 import { assertPublicWebhookTarget } from "../../lib/webhook-targets.ts";
 import { startWorker } from "../../lib/worker.ts";
 import { useTestDatabase } from "../helpers/database.ts";
+import { waitUntil } from "../helpers/wait.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "../helpers/webhook-receiver.ts";
 
 let receiver: WebhookReceiver;
@@ -64,14 +65,7 @@ async function notifications(monitorUuid: string) {
   return rows as Array<{ uuid: string; status: string; attempts: number; recorded: number }>;
 }
 
-async function until<T>(probe: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
-  for (const deadline = Date.now() + timeoutMs; ;) {
-    const value = await probe();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`Timed out; last: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+const until = <T>(probe: () => Promise<T>, done: (value: T) => boolean) => waitUntil(probe, done, "the worker");
 
 test("a worker stopped mid-delivery and a new one send each notification exactly once", async () => {
   const { capcode, monitorUuid } = await monitorWithChannel({ type: "webhook", url: `${receiver.url}/exactly-once` });
@@ -140,26 +134,31 @@ describe("with a running worker", () => {
     expect(JSON.parse(telegramRequest.body)).toMatchObject({ chat_id: "-100123", text: expect.stringContaining("A2 AMBU 17102 Kerkstraat Schiedam") });
   });
 
-  test("notification rules: quiet hours, minimum urgency and a throttle per dossier suppress", async () => {
+  test("notification rules: quiet hours, minimum urgency and throttles per dossier and per period suppress", async () => {
     // Quiet from an hour ago to an hour from now, Dutch time (across midnight at times).
     const dutch = (offsetMs: number) => new Intl.DateTimeFormat("en-GB", { timeZone: "Europe/Amsterdam", hour: "2-digit", minute: "2-digit", hourCycle: "h23" })
       .format(new Date(Date.now() + offsetMs));
     const quiet = await monitorWithChannel({ type: "webhook", url: `${receiver.url}/quiet` }, { quietHours: { from: dutch(-3_600_000), to: dutch(3_600_000) } });
     const urgent = await monitorWithChannel({ type: "webhook", url: `${receiver.url}/urgent` }, { minUrgency: "A1" });
     const throttled = await monitorWithChannel({ type: "webhook", url: `${receiver.url}/throttled` }, { maxPerDossier: 1 });
+    const periodic = await monitorWithChannel({ type: "webhook", url: `${receiver.url}/periodic` }, { maxPerPeriod: { count: 1, minutes: 60 } });
     await ingest("A1 AMBU 17103 Kerkstraat Schiedam bon 610001", quiet.capcode);
     await ingest("A2 AMBU 17104 Kerkstraat Schiedam bon 610002", urgent.capcode);
     await ingest("A1 AMBU 17105 Hoofdweg Schiedam bon 610003", urgent.capcode);
     await ingest("A2 AMBU 17106 Nieuwstraat Schiedam bon 610004", throttled.capcode);
     await ingest("A1 AMBU 17106 Nieuwstraat Schiedam bon 610004", throttled.capcode); // same dossier, raised
+    await ingest("A2 AMBU 17107 Dorpsstraat Schiedam bon 610005", periodic.capcode);
+    await ingest("A2 AMBU 17108 Molenweg Schiedam bon 610006", periodic.capcode); // another incident, same hour
     const reasons = async () => (await ctx.db.asOwner(
       `select mm.monitor_uuid, mm.suppressed_reason from app_hidden.monitor_matches mm
-        where mm.monitor_uuid = any ($1) order by mm.sended, mm.matched_at`, [[quiet.monitorUuid, urgent.monitorUuid, throttled.monitorUuid]])).rows;
-    const rows = await until(reasons, (r) => r.length === 5);
+        where mm.monitor_uuid = any ($1) order by mm.sended, mm.matched_at`,
+      [[quiet.monitorUuid, urgent.monitorUuid, throttled.monitorUuid, periodic.monitorUuid]])).rows;
+    const rows = await until(reasons, (r) => r.length === 7);
     const byMonitor = (uuid: string) => rows.filter((r) => r.monitor_uuid === uuid).map((r) => r.suppressed_reason);
     expect(byMonitor(quiet.monitorUuid)).toEqual(["quiet_hours"]);
     expect(byMonitor(urgent.monitorUuid)).toEqual(["min_urgency", null]);
     expect(byMonitor(throttled.monitorUuid)).toEqual([null, "max_per_dossier"]);
+    expect(byMonitor(periodic.monitorUuid)).toEqual([null, "max_per_period"]);
     await receiver.waitFor((r) => r.path === "/urgent");
     await receiver.waitFor((r) => r.path === "/throttled");
     expect(receiver.requests.filter((r) => ["/quiet", "/urgent", "/throttled"].includes(r.path)).map((r) => r.path).sort())

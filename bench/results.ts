@@ -1,0 +1,25 @@
+// What the benchmarks share: percentiles, a description of the machine, and writing figures to
+// bench/results/ (a dated JSON file and the Markdown the README shows).
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+const RESULTS_DIR = path.join(path.dirname(new URL(import.meta.url).pathname), "results");
+
+/** The p-th percentile of ascending values. */
+export function percentile(sorted: number[], p: number): number {
+  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : NaN;
+}
+
+export function machine(): string {
+  return `${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, node ${process.version}`;
+}
+
+/** Writes `<name>-<date>.json` and the Markdown file; returns the Markdown file's path. */
+export function writeResults(name: string, markdownFile: string, result: { date: string }, markdown: string[]): string {
+  fs.mkdirSync(RESULTS_DIR, { recursive: true });
+  fs.writeFileSync(path.join(RESULTS_DIR, `${name}-${result.date.slice(0, 10)}.json`), JSON.stringify(result, null, 2) + "\n");
+  const file = path.join(RESULTS_DIR, markdownFile);
+  fs.writeFileSync(file, [...markdown, ""].join("\n"));
+  return path.relative(process.cwd(), file);
+}
