@@ -1667,6 +1667,36 @@ grant execute on function app_hidden.fire_call_number(value text) to app_analyst
 grant execute on function app_hidden.fire_call_number(value text) to app_visitor;
 comment on function app_hidden.fire_call_number(value text) is NULL;
 
+CREATE OR REPLACE FUNCTION app_hidden.fire_stations_matching(filter app_public.fire_station_filter)
+ RETURNS SETOF app_public.fire_stations
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+AS $function$
+  select s.* from app_public.fire_stations s
+   where ((filter).search is null or lower(s.name) like app_hidden.search_pattern((filter).search)
+          or lower(s.city) like app_hidden.search_pattern((filter).search) or s.slug like app_hidden.search_pattern((filter).search))
+     and ((filter).region is null or s.region_uuid = app_hidden.region_by_key((filter).region))
+$function$;
+grant execute on function app_hidden.fire_stations_matching(filter app_public.fire_station_filter) to app_analyst;
+grant execute on function app_hidden.fire_stations_matching(filter app_public.fire_station_filter) to app_visitor;
+comment on function app_hidden.fire_stations_matching(filter app_public.fire_station_filter) is NULL;
+
+CREATE OR REPLACE FUNCTION app_hidden.fire_vehicles_matching(filter app_public.fire_vehicle_filter)
+ RETURNS SETOF app_public.fire_vehicles
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+AS $function$
+  select v.* from app_public.fire_vehicles v
+   where ((filter).search is null or v.name like app_hidden.search_pattern(regexp_replace((filter).search, '[\s-]', '', 'g'))
+          or lower(v.material_function) like app_hidden.search_pattern((filter).search)
+          or exists (select 1 from app_public.fire_stations s where s.uuid = v.station_uuid and lower(s.name) like app_hidden.search_pattern((filter).search)))
+     and ((filter).region is null or v.region_uuid = app_hidden.region_by_key((filter).region))
+     and ((filter).station is null or v.station_uuid = (select s.uuid from app_public.fire_station((filter).station) s))
+$function$;
+grant execute on function app_hidden.fire_vehicles_matching(filter app_public.fire_vehicle_filter) to app_analyst;
+grant execute on function app_hidden.fire_vehicles_matching(filter app_public.fire_vehicle_filter) to app_visitor;
+comment on function app_hidden.fire_vehicles_matching(filter app_public.fire_vehicle_filter) is NULL;
+
 CREATE OR REPLACE FUNCTION app_hidden.geo_cell(latitude double precision, longitude double precision)
  RETURNS text
  LANGUAGE sql
@@ -2720,7 +2750,7 @@ CREATE OR REPLACE FUNCTION app_hidden.tg_p2000_messages__queue_matching()
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
 begin
-  perform graphile_worker.add_job('monitors__match_p2000', json_build_object('messageUuids', array[new.uuid]), max_attempts := 10);
+  perform graphile_worker.add_job('monitors__match_p2000', json_build_object('uuid', new.uuid), max_attempts := 10);
   return null;
 end;
 $function$;
@@ -3762,10 +3792,7 @@ CREATE OR REPLACE FUNCTION app_public.fire_stations(first integer DEFAULT NULL::
  STABLE PARALLEL SAFE
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
-  select s.* from app_public.fire_stations s
-   where ((filter).search is null or lower(s.name) like app_hidden.search_pattern((filter).search)
-          or lower(s.city) like app_hidden.search_pattern((filter).search) or s.slug like app_hidden.search_pattern((filter).search))
-     and ((filter).region is null or s.region_uuid = app_hidden.region_by_key((filter).region))
+  select s.* from app_hidden.fire_stations_matching(filter) s
    order by s.name, s.uuid
    limit app_hidden.page_limit(first) offset app_hidden.page_offset(first, page)
 $function$;
@@ -3779,10 +3806,7 @@ CREATE OR REPLACE FUNCTION app_public.fire_stations_count(filter app_public.fire
  STABLE PARALLEL SAFE
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
-  select count(*)::integer from app_public.fire_stations s
-   where ((filter).search is null or lower(s.name) like app_hidden.search_pattern((filter).search)
-          or lower(s.city) like app_hidden.search_pattern((filter).search) or s.slug like app_hidden.search_pattern((filter).search))
-     and ((filter).region is null or s.region_uuid = app_hidden.region_by_key((filter).region))
+  select count(*)::integer from app_hidden.fire_stations_matching(filter)
 $function$;
 grant execute on function app_public.fire_stations_count(filter app_public.fire_station_filter) to app_analyst;
 grant execute on function app_public.fire_stations_count(filter app_public.fire_station_filter) to app_visitor;
@@ -3807,12 +3831,7 @@ CREATE OR REPLACE FUNCTION app_public.fire_vehicles(first integer DEFAULT NULL::
  STABLE PARALLEL SAFE
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
-  select v.* from app_public.fire_vehicles v
-   where ((filter).search is null or v.name like app_hidden.search_pattern(regexp_replace((filter).search, '[\s-]', '', 'g'))
-          or lower(v.material_function) like app_hidden.search_pattern((filter).search)
-          or exists (select 1 from app_public.fire_stations s where s.uuid = v.station_uuid and lower(s.name) like app_hidden.search_pattern((filter).search)))
-     and ((filter).region is null or v.region_uuid = app_hidden.region_by_key((filter).region))
-     and ((filter).station is null or v.station_uuid = (select s.uuid from app_public.fire_station((filter).station) s))
+  select v.* from app_hidden.fire_vehicles_matching(filter) v
    order by v.name
    limit app_hidden.page_limit(first) offset app_hidden.page_offset(first, page)
 $function$;
@@ -3826,12 +3845,7 @@ CREATE OR REPLACE FUNCTION app_public.fire_vehicles_count(filter app_public.fire
  STABLE PARALLEL SAFE
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
-  select count(*)::integer from app_public.fire_vehicles v
-   where ((filter).search is null or v.name like app_hidden.search_pattern(regexp_replace((filter).search, '[\s-]', '', 'g'))
-          or lower(v.material_function) like app_hidden.search_pattern((filter).search)
-          or exists (select 1 from app_public.fire_stations s where s.uuid = v.station_uuid and lower(s.name) like app_hidden.search_pattern((filter).search)))
-     and ((filter).region is null or v.region_uuid = app_hidden.region_by_key((filter).region))
-     and ((filter).station is null or v.station_uuid = (select s.uuid from app_public.fire_station((filter).station) s))
+  select count(*)::integer from app_hidden.fire_vehicles_matching(filter)
 $function$;
 grant execute on function app_public.fire_vehicles_count(filter app_public.fire_vehicle_filter) to app_analyst;
 grant execute on function app_public.fire_vehicles_count(filter app_public.fire_vehicle_filter) to app_visitor;

@@ -1,5 +1,5 @@
 --! Previous: sha1:257b7b0b905b6e2530d3a2b6944e36f353a2e0dd
---! Hash: sha1:86cde5f0ecc23b207c2856de344ac4eda182702e
+--! Hash: sha1:889836b645cda1bb3fd15fafe4996d452a4a04d5
 --! Message: Fire brigade, roads, hectometre posts and places
 
 -- Fire brigade, roads, hectometre posts and places (issue #6). Re-runnable while it is current.sql.
@@ -21,6 +21,8 @@ drop function if exists app_private.upsert_hectometer_markers(jsonb) cascade;
 drop function if exists app_private.recount_road_markers() cascade;
 drop function if exists app_private.upsert_postcodes(jsonb) cascade;
 drop function if exists app_hidden.fire_call_number(text) cascade;
+drop function if exists app_hidden.fire_stations_matching(app_public.fire_station_filter) cascade;
+drop function if exists app_hidden.fire_vehicles_matching(app_public.fire_vehicle_filter) cascade;
 drop function if exists app_hidden.region_by_key(text) cascade;
 drop function if exists app_hidden.unit_sphere(double precision, double precision) cascade;
 drop function if exists app_hidden.road_name(text) cascade;
@@ -288,15 +290,23 @@ as $$
 $$;
 comment on function app_public.fire_station(text) is 'One fire station by slug, name or uuid; null when there is none.';
 
-create function app_public.fire_stations(first integer default null, page integer default null,
-  filter app_public.fire_station_filter default null) returns setof app_public.fire_stations
+-- The stations a filter selects: fireStations orders and pages them, fireStationsCount counts them.
+-- (No SET clause, so the callers inline it; every name in it is schema-qualified.)
+create function app_hidden.fire_stations_matching(filter app_public.fire_station_filter) returns setof app_public.fire_stations
   language sql stable parallel safe
-  set search_path to pg_catalog, public, pg_temp
 as $$
   select s.* from app_public.fire_stations s
    where ((filter).search is null or lower(s.name) like app_hidden.search_pattern((filter).search)
           or lower(s.city) like app_hidden.search_pattern((filter).search) or s.slug like app_hidden.search_pattern((filter).search))
      and ((filter).region is null or s.region_uuid = app_hidden.region_by_key((filter).region))
+$$;
+
+create function app_public.fire_stations(first integer default null, page integer default null,
+  filter app_public.fire_station_filter default null) returns setof app_public.fire_stations
+  language sql stable parallel safe
+  set search_path to pg_catalog, public, pg_temp
+as $$
+  select s.* from app_hidden.fire_stations_matching(filter) s
    order by s.name, s.uuid
    limit app_hidden.page_limit(first) offset app_hidden.page_offset(first, page)
 $$;
@@ -306,10 +316,7 @@ create function app_public.fire_stations_count(filter app_public.fire_station_fi
   language sql stable parallel safe
   set search_path to pg_catalog, public, pg_temp
 as $$
-  select count(*)::integer from app_public.fire_stations s
-   where ((filter).search is null or lower(s.name) like app_hidden.search_pattern((filter).search)
-          or lower(s.city) like app_hidden.search_pattern((filter).search) or s.slug like app_hidden.search_pattern((filter).search))
-     and ((filter).region is null or s.region_uuid = app_hidden.region_by_key((filter).region))
+  select count(*)::integer from app_hidden.fire_stations_matching(filter)
 $$;
 comment on function app_public.fire_stations_count(app_public.fire_station_filter) is E'@notNull\nHow many fire stations fireStations would list with this filter.';
 
@@ -321,10 +328,9 @@ as $$
 $$;
 comment on function app_public.fire_vehicle(text) is 'One fire vehicle by call number, with or without hyphen (17-3151 or 173151).';
 
-create function app_public.fire_vehicles(first integer default null, page integer default null,
-  filter app_public.fire_vehicle_filter default null) returns setof app_public.fire_vehicles
+-- The vehicles a filter selects, for fireVehicles and fireVehiclesCount (inlined, as above).
+create function app_hidden.fire_vehicles_matching(filter app_public.fire_vehicle_filter) returns setof app_public.fire_vehicles
   language sql stable parallel safe
-  set search_path to pg_catalog, public, pg_temp
 as $$
   select v.* from app_public.fire_vehicles v
    where ((filter).search is null or v.name like app_hidden.search_pattern(regexp_replace((filter).search, '[\s-]', '', 'g'))
@@ -332,6 +338,14 @@ as $$
           or exists (select 1 from app_public.fire_stations s where s.uuid = v.station_uuid and lower(s.name) like app_hidden.search_pattern((filter).search)))
      and ((filter).region is null or v.region_uuid = app_hidden.region_by_key((filter).region))
      and ((filter).station is null or v.station_uuid = (select s.uuid from app_public.fire_station((filter).station) s))
+$$;
+
+create function app_public.fire_vehicles(first integer default null, page integer default null,
+  filter app_public.fire_vehicle_filter default null) returns setof app_public.fire_vehicles
+  language sql stable parallel safe
+  set search_path to pg_catalog, public, pg_temp
+as $$
+  select v.* from app_hidden.fire_vehicles_matching(filter) v
    order by v.name
    limit app_hidden.page_limit(first) offset app_hidden.page_offset(first, page)
 $$;
@@ -341,12 +355,7 @@ create function app_public.fire_vehicles_count(filter app_public.fire_vehicle_fi
   language sql stable parallel safe
   set search_path to pg_catalog, public, pg_temp
 as $$
-  select count(*)::integer from app_public.fire_vehicles v
-   where ((filter).search is null or v.name like app_hidden.search_pattern(regexp_replace((filter).search, '[\s-]', '', 'g'))
-          or lower(v.material_function) like app_hidden.search_pattern((filter).search)
-          or exists (select 1 from app_public.fire_stations s where s.uuid = v.station_uuid and lower(s.name) like app_hidden.search_pattern((filter).search)))
-     and ((filter).region is null or v.region_uuid = app_hidden.region_by_key((filter).region))
-     and ((filter).station is null or v.station_uuid = (select s.uuid from app_public.fire_station((filter).station) s))
+  select count(*)::integer from app_hidden.fire_vehicles_matching(filter)
 $$;
 comment on function app_public.fire_vehicles_count(app_public.fire_vehicle_filter) is E'@notNull\nHow many fire vehicles fireVehicles would list with this filter.';
 

@@ -1,5 +1,5 @@
---! Previous: sha1:86cde5f0ecc23b207c2856de344ac4eda182702e
---! Hash: sha1:c7b3b6f98cf3f875bbc51ecb4ed8a78597bd661f
+--! Previous: sha1:889836b645cda1bb3fd15fafe4996d452a4a04d5
+--! Hash: sha1:a0f78feec47d0e43549646afcf1f09eb20be1afc
 --! Message: hubAnalytics cache, API-token change announcements, row triggers for matching and vehicle learning, one-capcode message pages
 
 -- hubAnalytics* answers are cached (issue #4): their windows are whole days up to yesterday, so
@@ -156,7 +156,7 @@ create or replace function app_hidden.tg_p2000_messages__queue_matching() return
   set search_path to pg_catalog, public, pg_temp
 as $$
 begin
-  perform graphile_worker.add_job('monitors__match_p2000', json_build_object('messageUuids', array[new.uuid]), max_attempts := 10);
+  perform graphile_worker.add_job('monitors__match_p2000', json_build_object('uuid', new.uuid), max_attempts := 10);
   return null;
 end;
 $$;
