@@ -25,3 +25,8 @@ export function sql<T>(fieldArgs: FieldArgs, text: string, values: (args: any) =
   return run(fieldArgs, async (args, { visitor }) => (await visitor(`select ${text} as value`, values(args)))[0].value);
 }
 
+
+/** The row of a table resource with this uuid (PostGraphile reads it as the request's visitor). */
+export function byUuid<TStep extends Step>(resource: { get(spec: { uuid: Step }): TStep }, $uuid: Step): TStep {
+  return resource.get({ uuid: $uuid });
+}

@@ -3,11 +3,11 @@
 // effect: a function of lib/accounts.ts (when Node must hash, sign or e-mail) or one SQL function
 // of app_accounts run as the request's visitor. Returned rows are then read through PostGraphile's
 // own resources, so User, Organization, Environment and ApiToken stay the reflected types.
-import { access, type Step } from "postgraphile/grafast";
+import { access } from "postgraphile/grafast";
 import { extendSchema, gql } from "postgraphile/utils";
 import * as accounts from "../lib/accounts.ts";
 import type { AccountDeps } from "../lib/accounts.ts";
-import { run, sql } from "../lib/plan-steps.ts";
+import { byUuid, run, sql } from "../lib/plan-steps.ts";
 
 export function makeAccountMutationsPlugin(deps: AccountDeps): GraphileConfig.Plugin {
   return extendSchema((build) => {
@@ -16,7 +16,6 @@ export function makeAccountMutationsPlugin(deps: AccountDeps): GraphileConfig.Pl
     const organizations = resources.organizations_table;
     const environments = resources.environments_table;
     const apiTokens = resources.api_tokens_table;
-    const byUuid = (resource: typeof users, $uuid: Step) => resource.get({ uuid: $uuid });
 
     return {
       typeDefs: gql`

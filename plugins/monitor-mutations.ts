@@ -2,9 +2,9 @@
 // check the caller, the environment and every field; Node adds what needs it: the DNS check of
 // webhook targets and the random signing secret, shown once in CreateChannelPayload.
 import { randomBytes } from "node:crypto";
-import { access, type Step } from "postgraphile/grafast";
+import { access } from "postgraphile/grafast";
 import { extendSchema, gql } from "postgraphile/utils";
-import { run, sql } from "../lib/plan-steps.ts";
+import { byUuid, run, sql } from "../lib/plan-steps.ts";
 import { assertPublicWebhookTarget } from "../lib/webhook-targets.ts";
 
 export interface MonitorMutationOptions {
@@ -48,7 +48,6 @@ export function makeMonitorMutationsPlugin(options: MonitorMutationOptions): Gra
     const channels = resources.channels_table;
     const monitors = resources.monitors_table;
     const responders = resources.alert_responders_table;
-    const byUuid = (resource: typeof channels, $uuid: Step) => resource.get({ uuid: $uuid });
 
     return {
       // ChannelHeaderInput and GeoPointInput are PostGraphile's inputs of the composite types.

@@ -4,7 +4,7 @@
 import { beforeAll, describe, expect, test } from "@jest/globals";
 import jwt from "jsonwebtoken";
 import pg from "pg";
-import { useTestService, TEST_JWT_SECRET } from "../helpers/service.ts";
+import { errorOf, useTestService, TEST_JWT_SECRET } from "../helpers/service.ts";
 
 const ctx = useTestService();
 let allScopes: string; // API token with every auth scope
@@ -33,8 +33,6 @@ async function login(email: string, password = "a long enough password") {
   return body.data.login as { token: string; refreshToken: string };
 }
 
-const errorOf = (body: { errors?: Array<{ message: string; extensions?: Record<string, unknown> }> }) =>
-  ({ message: body.errors?.[0]?.message, code: body.errors?.[0]?.extensions?.code });
 
 describe("scopes", () => {
   test.each([

@@ -6,7 +6,7 @@ import { importFireBrigade } from "../../lib/fire-brigade-import.ts";
 import { importHectometers } from "../../lib/hectometer-import.ts";
 import { importPostcodes } from "../../lib/postcode-import.ts";
 import { fixture } from "../helpers/cli.ts";
-import { useTestService } from "../helpers/service.ts";
+import { errorOf, useTestService } from "../helpers/service.ts";
 
 const ctx = useTestService();
 let token: string;
@@ -29,8 +29,7 @@ async function ok(query: string, variables: Record<string, unknown> = {}) {
   return body.data;
 }
 async function failure(query: string, variables: Record<string, unknown> = {}) {
-  const { body } = await ctx.service.graphql(query, { token, variables });
-  return { message: body.errors?.[0]?.message, code: body.errors?.[0]?.extensions?.code };
+  return errorOf((await ctx.service.graphql(query, { token, variables })).body);
 }
 
 const VEHICLE = "uuid name nameFormat number station type materialFunction status region { name slug }";

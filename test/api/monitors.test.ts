@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import { verifyWebhookSignature } from "../../lib/webhook-signatures.ts";
 import { startMailSink, type MailSink } from "../helpers/mail-sink.ts";
-import { useTestService } from "../helpers/service.ts";
+import { errorOf, useTestService } from "../helpers/service.ts";
 import { signUp, type TestUser } from "../helpers/users.ts";
 import { waitUntil } from "../helpers/wait.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "../helpers/webhook-receiver.ts";
@@ -36,8 +36,6 @@ async function ok(query: string, token: string | undefined, variables: Record<st
   expect(body.errors).toBeUndefined();
   return body.data;
 }
-const errorOf = (body: { errors?: Array<{ message: string; extensions?: Record<string, unknown> }> }) =>
-  ({ message: body.errors?.[0]?.message, code: body.errors?.[0]?.extensions?.code });
 
 async function sendMessage(message: string, capcode: string) {
   const data = await ok("mutation ($i: CreateP2000MessageInput!) { createP2000Message(input: $i) { uuid city exerciseType } }",

@@ -1,7 +1,7 @@
 // The P2000 read operations and createP2000Message over real HTTP: filters, counts, dossiers and
 // their timeline, capcodes, statistics and analytics.
 import { beforeAll, describe, expect, test } from "@jest/globals";
-import { useTestService } from "../helpers/service.ts";
+import { errorOf, useTestService } from "../helpers/service.ts";
 import { signUp } from "../helpers/users.ts";
 
 const ctx = useTestService();
@@ -21,8 +21,7 @@ async function query(text: string, variables?: Record<string, unknown>) {
 }
 
 async function failure(text: string, variables?: Record<string, unknown>) {
-  const response = await ctx.service.graphql(text, { token, variables });
-  return { message: response.body.errors?.[0]?.message, code: response.body.errors?.[0]?.extensions?.code };
+  return errorOf((await ctx.service.graphql(text, { token, variables })).body);
 }
 
 const uuids: Record<string, string> = {};

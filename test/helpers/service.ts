@@ -25,6 +25,11 @@ export interface TestService extends Service {
   newToken(options?: { scopes?: string[]; validDays?: number; name?: string }): Promise<{ uuid: string; secret: string }>;
 }
 
+/** The first error of a GraphQL answer, as { message, code }. */
+export function errorOf(body: GraphQLResponse["body"]): { message: string | undefined; code: unknown } {
+  return { message: body.errors?.[0]?.message, code: body.errors?.[0]?.extensions?.code };
+}
+
 export const TEST_JWT_SECRET = "test-secret-that-is-long-enough-for-hs256";
 
 export async function startTestService(database: TestDatabase, overrides: Partial<Config> = {}): Promise<TestService> {
