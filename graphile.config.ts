@@ -2,11 +2,11 @@
 // automatic CRUD, no Node interface, no allX connections), plus our naming, auth and error rules.
 import { randomUUID } from "node:crypto";
 import type pg from "pg";
-import { makePgService } from "postgraphile/adaptors/pg";
 import { PostGraphileAmberPreset } from "postgraphile/presets/amber";
 import type { AccountDeps } from "./lib/accounts.ts";
 import { pgSettingsFor, recalledAuth, type Authenticate } from "./lib/auth-context.ts";
 import { maskError } from "./lib/errors.ts";
+import { makeRequestPgService } from "./lib/pg-request-adaptor.ts";
 import { accountRequestFor } from "./lib/account-request.ts";
 import { makeAccountMutationsPlugin } from "./plugins/account-mutations.ts";
 import { makeMonitorMutationsPlugin, type MonitorMutationOptions } from "./plugins/monitor-mutations.ts";
@@ -57,7 +57,7 @@ export function makePreset(options: PresetOptions): GraphileConfig.Preset {
         "-resource:insert -resource:update -resource:delete",
       pgForbidSetofFunctionsToReturnNull: true,
     },
-    pgServices: [makePgService({ pool: options.authPool, schemas: ["app_public"] })],
+    pgServices: [makeRequestPgService({ pool: options.authPool, schemas: ["app_public"] })],
     grafserv: {
       graphqlPath: "/graphql",
       graphiql: options.graphiql,

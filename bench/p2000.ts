@@ -3,10 +3,12 @@
 // loads a realistic history (lib/p2000-traffic.ts) through the real ingestion path, measures the
 // ingestion rates (FLEX reader, createP2000Message), then each read operation over real HTTP at
 // each client count next to the same SQL run directly through pg, and writes the figures to
-// bench/results/ (JSON and Markdown, latest.md is what the README shows).
+// bench/results/ (JSON and Markdown, latest.md is what the README shows). The service runs as its
+// own process (server.ts); autocannon, a lean load generator, sends the HTTP requests.
 import fs from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import autocannon from "autocannon";
 import pg from "pg";
 import { signAccessToken } from "../lib/access-tokens.ts";
 import { createApiToken } from "../lib/api-tokens.ts";
@@ -15,8 +17,8 @@ import { prepareDatabase } from "../lib/database.ts";
 import { createFlexIngester } from "../lib/flex-ingest.ts";
 import { generateTraffic } from "../lib/p2000-traffic.ts";
 import { jwtSecretFor } from "../lib/secrets.ts";
-import { startService } from "../lib/service.ts";
 import { machine, percentile, writeResults } from "./results.ts";
+import { startServerProcess } from "./server-process.ts";
 
 const { values } = parseArgs({
   options: {
@@ -40,6 +42,21 @@ const database = await prepareDatabase(config);
 const owner = new pg.Pool({ connectionString: database.ownerUrl, max: 4 });
 owner.on("error", () => {}); // idle connections end when the embedded server stops at the end
 const log = (line: string) => console.log(line);
+
+/** Closed-loop HTTP load: `clients` connections POST to /graphql back to back for `seconds`. */
+async function httpLoad(clients: number, seconds: number, body: () => unknown, token: string) {
+  const result = await autocannon({
+    url: service.graphqlUrl,
+    connections: clients,
+    duration: seconds,
+    requests: [{
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+      setupRequest: (request) => ({ ...request, body: JSON.stringify(body()) }),
+    }],
+  });
+  return { rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx };
+}
 
 /** Closed-loop load: `clients` workers call `call` back to back for SECONDS. */
 async function load(clients: number, call: () => Promise<void>) {
@@ -97,7 +114,7 @@ if (have < TARGET) {
   log(`FLEX reader: ${ingestion.flexReaderMessagesPerSecond} messages/s (enrichment and dossiers included)`);
 }
 
-const service = await startService(config, database);
+const service = await startServerProcess({ dataDir: DATA_DIR, pgPort: config.embeddedPgPort });
 const apiToken = (await createApiToken(owner, { environmentUuid: database.operatorEnvironmentUuid, name: "bench", scopes: [] })).plainToken;
 const { rows: [admin] } = await owner.query(`
   with u as (insert into app_public.users (display_name, email_address, is_admin) values ('bench', 'bench-' || gen_random_uuid() || '@example.org', true) returning uuid),
@@ -117,10 +134,10 @@ async function graphql(query: string, variables: Record<string, unknown> = {}, t
 
 {
   let n = 0;
-  const result = await load(4, () => graphql(
-    "mutation ($i: CreateP2000MessageInput!) { createP2000Message(input: $i) { uuid } }",
-    { i: { message: `A1 AMBU 17106 Kerkstraat Schiedam bon ${900000 + n++}`, sended: new Date(Date.now() + 40 * 86_400_000 + n * 1000).toISOString(), capcodes: [{ name: "1420007" }] } },
-    accessToken));
+  const mutation = "mutation ($i: CreateP2000MessageInput!) { createP2000Message(input: $i) { uuid } }";
+  const variables = () => ({ i: { message: `A1 AMBU 17106 Kerkstraat Schiedam bon ${900000 + n++}`, sended: new Date(Date.now() + 40 * 86_400_000 + n * 1000).toISOString(), capcodes: [{ name: "1420007" }] } });
+  await graphql(mutation, variables(), accessToken);
+  const result = await httpLoad(4, SECONDS, () => ({ query: mutation, variables: variables() }), accessToken);
   ingestion.createP2000MessagePerSecond = result.rps;
   await owner.query("delete from app_public.p2000_messages where sended > now() + interval '29 days'");
   log(`createP2000Message: ${result.rps} messages/s at 4 clients (p99 ${result.p99} ms)`);
@@ -162,8 +179,12 @@ const scenarios: Array<{ name: string; query: string; variables: Record<string, 
 ];
 const reads: Array<Record<string, unknown>> = [];
 for (const scenario of scenarios) {
+  // One answer checked, then a warm-up: every connection of the server's pool prepares its plans.
+  await graphql(scenario.query, scenario.variables);
+  const request = () => ({ query: scenario.query, variables: scenario.variables });
+  await httpLoad(Math.max(...CLIENTS), 2, request, apiToken);
   for (const clients of CLIENTS) {
-    const http = await load(clients, () => graphql(scenario.query, scenario.variables));
+    const http = await httpLoad(clients, SECONDS, request, apiToken);
     const sql = await load(clients, () => asVisitor(scenario.sql, scenario.params));
     reads.push({ operation: scenario.name, clients, http, sql });
     log(`${scenario.name} @${clients}: HTTP ${http.rps}/s p50 ${http.p50} ms p99 ${http.p99} ms | SQL ${sql.rps}/s p99 ${sql.p99} ms${http.errors ? ` (${http.errors} errors)` : ""}`);

@@ -60,12 +60,13 @@ async function connectEmbedded(config: Config, log: (line: string) => void): Pro
       analyst: secrets.analystPassword,
     },
   });
-  const db = (user: string, password: string) => pgUrl(cluster.rootUrl, { user, password, database: config.databaseName });
+  const db = (base: string, user: string, password: string) => pgUrl(base, { user, password, database: config.databaseName });
   return {
-    ownerUrl: db(EMBEDDED_OWNER, secrets.ownerPassword),
-    authUrl: db(ROLES.authenticator, secrets.authenticatorPassword),
+    ownerUrl: db(cluster.rootUrl, EMBEDDED_OWNER, secrets.ownerPassword),
+    authUrl: db(cluster.rootUrl, ROLES.authenticator, secrets.authenticatorPassword),
     rootUrl: cluster.rootUrl,
-    analystUrl: db(ROLES.analyst, secrets.analystPassword),
+    // Printed for analysts' psql: TCP, which works from any login on this machine.
+    analystUrl: db(cluster.rootTcpUrl, ROLES.analyst, secrets.analystPassword),
     embedded: true,
     close: cluster.stop,
   };

@@ -11,8 +11,10 @@ import net from "node:net";
 import path from "node:path";
 
 export interface EmbeddedCluster {
-  /** Superuser URL of the cluster's maintenance database. */
+  /** Superuser URL of the cluster's maintenance database, through the Unix socket when there is one. */
   rootUrl: string;
+  /** The same over TCP (127.0.0.1), for people and tools outside this process's reach. */
+  rootTcpUrl: string;
   port: number;
   /** Stops the server if this process started it. */
   stop(): Promise<void>;
@@ -29,6 +31,23 @@ export interface EmbeddedOptions {
 
 const SUPERUSER = "postgres";
 const OS_USER = "postgres";
+
+/**
+ * Programs on this machine talk to the cluster through a Unix socket in the cluster directory:
+ * every request is a few round trips, and each costs less CPU over a socket than through the
+ * loopback TCP stack. Socket paths are limited to about 100 bytes; a longer directory means TCP.
+ */
+function socketDirFor(clusterDir: string, port: number): string | undefined {
+  const dir = path.resolve(clusterDir);
+  return process.platform !== "win32" && path.join(dir, `.s.PGSQL.${port}`).length <= 100 ? dir : undefined;
+}
+
+function withSocket(url: string, socketDir: string | undefined): string {
+  if (!socketDir) return url;
+  const parsed = new URL(url);
+  parsed.searchParams.set("host", socketDir);
+  return parsed.toString();
+}
 
 function portIsOpen(port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -73,10 +92,13 @@ function runAs(): { uid?: number; gid?: number } {
 
 export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<EmbeddedCluster> {
   const { clusterDir, port, superuserPassword } = options;
-  const rootUrl = `postgres://${SUPERUSER}:${encodeURIComponent(superuserPassword)}@127.0.0.1:${port}/postgres`;
+  const rootTcpUrl = `postgres://${SUPERUSER}:${encodeURIComponent(superuserPassword)}@127.0.0.1:${port}/postgres`;
+  const socketDir = socketDirFor(clusterDir, port);
   const running = fs.existsSync(path.join(clusterDir, "postmaster.pid")) && (await portIsOpen(port));
   if (running) {
-    return { rootUrl, port, stop: async () => {} };
+    // A cluster started without a socket (by an older version) is reached over TCP.
+    const socketExists = socketDir !== undefined && fs.existsSync(path.join(socketDir, `.s.PGSQL.${port}`));
+    return { rootUrl: withSocket(rootTcpUrl, socketExists ? socketDir : undefined), rootTcpUrl, port, stop: async () => {} };
   }
   if (await portIsOpen(port)) {
     throw new Error(
@@ -105,7 +127,7 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     }).initialise();
   }
 
-  const settings = { listen_addresses: "127.0.0.1", unix_socket_directories: "", ...options.settings };
+  const settings = { listen_addresses: "127.0.0.1", unix_socket_directories: socketDir ?? "", ...options.settings };
   const server = spawn(binary, ["-D", clusterDir, "-p", String(port), ...Object.entries(settings).flatMap(([k, v]) => ["-c", `${k}=${v}`])], {
     ...runAs(),
     detached: true,
@@ -131,7 +153,8 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
   });
 
   return {
-    rootUrl,
+    rootUrl: withSocket(rootTcpUrl, socketDir),
+    rootTcpUrl,
     port,
     async stop() {
       process.off("exit", killOnExit);

@@ -1,11 +1,12 @@
-// The running service: HTTP (express + grafserv: /graphql and the Ruru IDE at /graphiql) and the
-// worker, on a prepared database. server.ts and the API tests start it the same way.
+// The running service: HTTP (grafserv: /graphql and the Ruru IDE at /graphiql; express for the
+// few HTML routes) and the worker, on a prepared database. server.ts and the API tests start it
+// the same way.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import express from "express";
 import pg from "pg";
 import { postgraphile } from "postgraphile";
-import { grafserv } from "postgraphile/grafserv/express/v4";
+import { grafserv } from "postgraphile/grafserv/node";
 import { makePreset } from "../graphile.config.ts";
 import type { AccountDeps } from "./accounts.ts";
 import { ApiTokenCache } from "./api-token-cache.ts";
@@ -73,9 +74,11 @@ export async function startService(config: Config, database: Database): Promise<
   app.use(authRoutes(accounts));
   app.use(respondRoute());
   app.get("/", (_req, res) => res.redirect(config.graphiql ? "/graphiql" : "/graphql"));
-  const server = createServer(app);
+  // GraphQL requests go straight to grafserv (express would add its routing to every API call);
+  // whatever grafserv does not serve falls through to the express app.
   const serv = pgl.createServ(grafserv);
-  await serv.addTo(app, server);
+  const handleGraphql = serv.createHandler();
+  const server = createServer((req, res) => void handleGraphql(req, res, () => app(req, res)));
   await serv.ready();
   const address = await listen(server, config.port, config.host);
 

@@ -1,0 +1,56 @@
+// The service under measurement runs as its own process, started the way `npm start` starts it,
+// so that the load generator does not share its event loop (on two cores it still shares the
+// CPUs, which the figures say).
+import { spawn } from "node:child_process";
+import net from "node:net";
+import path from "node:path";
+import readline from "node:readline";
+
+const ROOT = path.join(path.dirname(new URL(import.meta.url).pathname), "..");
+
+export interface ServerProcess {
+  graphqlUrl: string;
+  stop(): Promise<void>;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer().once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** Starts server.ts on an embedded cluster that is already running (dataDir, pgPort). */
+export async function startServerProcess(options: { dataDir: string; pgPort: number }): Promise<ServerProcess> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ["server.ts"], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      DATA_DIR: options.dataDir,
+      EMBEDDED_PG_PORT: String(options.pgPort),
+      PORT: String(port),
+      DEMO_DATA: "false",
+      LOG_LEVEL: "error",
+      GRAPHILE_ENV: "production",
+    },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+  await new Promise<void>((resolve, reject) => {
+    readline.createInterface({ input: child.stdout! }).on("line", (line) => {
+      if (line.startsWith("Ready in")) resolve();
+    });
+    void exited.then((code) => reject(new Error(`server.ts exited (code ${code}) before it was ready`)));
+  });
+  return {
+    graphqlUrl: `http://127.0.0.1:${port}/graphql`,
+    async stop() {
+      child.kill("SIGTERM");
+      await exited;
+    },
+  };
+}
