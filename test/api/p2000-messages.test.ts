@@ -88,6 +88,7 @@ describe("p2000Message and p2000Messages", () => {
     ["a range of whole days and all exercise types", () => ({ sended: { from: ago(24 * 70), to: ago(0) }, exerciseType: "all" })],
     ["disciplines over all time", () => ({ disciplines: ["Brandweer", "ambulance"] })],
     ["a range within one hour", () => ({ sended: { from: ago(20.5), to: ago(19.5) } })],
+    ["hours within a day, not on the hour", () => ({ sended: { from: ago(25.5), to: ago(9.7) } })],
   ])("counts from the roll-up agree with the list: %s", async (_what, filter) => {
     const { p2000Messages, p2000MessagesCount } = await query(
       "query ($f: P2000MessageFilterInput) { p2000Messages(first: 100, filter: $f) { uuid } p2000MessagesCount(filter: $f) }", { f: filter() });
