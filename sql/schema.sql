@@ -2017,7 +2017,6 @@ CREATE OR REPLACE FUNCTION app_hidden.p2000_clean_capcodes(names text[])
  RETURNS text[]
  LANGUAGE sql
  IMMUTABLE PARALLEL SAFE
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
   select coalesce(array(select distinct app_hidden.p2000_normalize_capcode(n) from unnest(names) n
                          where app_hidden.p2000_normalize_capcode(n) is not null order by 1), '{}')

@@ -1,5 +1,5 @@
 --! Previous: sha1:a0f78feec47d0e43549646afcf1f09eb20be1afc
---! Hash: sha1:6e80d8520071d07e18152d403aa72af058dcaf5f
+--! Hash: sha1:ad386b1a0933e8b25f55f6e128aedf146d9c8d09
 --! Message: P2000 ingestion in batches: enrichment ahead, statement roll-ups, time-ordered keys; counts from hourly roll-ups
 
 -- Message counts: whole hours from the hourly roll-ups, only the partial hours at either end of a
@@ -434,9 +434,9 @@ end;
 $$;
 
 -- A message's capcodes as stored: 7 digits each, sorted, once each, non-capcodes dropped.
+-- (No settings, so that it is inlined where it is used.)
 create or replace function app_hidden.p2000_clean_capcodes(names text[]) returns text[]
   language sql immutable parallel safe
-  set search_path to pg_catalog, public, pg_temp
 as $$
   select coalesce(array(select distinct app_hidden.p2000_normalize_capcode(n) from unnest(names) n
                          where app_hidden.p2000_normalize_capcode(n) is not null order by 1), '{}')
