@@ -14,7 +14,7 @@ import { signAccessToken } from "../lib/access-tokens.ts";
 import { createApiToken } from "../lib/api-tokens.ts";
 import { loadConfig } from "../lib/config.ts";
 import { prepareDatabase } from "../lib/database.ts";
-import { createFlexIngester } from "../lib/flex-ingest.ts";
+import { createFlexIngester, FLEX_READER_CONNECTIONS } from "../lib/flex-ingest.ts";
 import { generateTraffic } from "../lib/p2000-traffic.ts";
 import { jwtSecretFor } from "../lib/secrets.ts";
 import { machine, percentile, writeResults } from "./results.ts";
@@ -39,27 +39,12 @@ if (values.fresh) fs.rmSync(DATA_DIR, { recursive: true, force: true });
 fs.mkdirSync(DATA_DIR, { recursive: true, mode: 0o755 });
 const config = { ...loadConfig(), databaseUrl: undefined, dataDir: DATA_DIR, embeddedPgPort: 54339, port: 0, logLevel: "error" as const };
 const database = await prepareDatabase(config);
-const owner = new pg.Pool({ connectionString: database.ownerUrl, max: 6 }); // two FLEX readers at once
+const owner = new pg.Pool({ connectionString: database.ownerUrl, max: 2 * FLEX_READER_CONNECTIONS }); // two readers load the history
 owner.on("error", () => {}); // idle connections end when the embedded server stops at the end
 const log = (line: string) => console.log(line);
 
-/** Closed-loop HTTP load: `clients` connections POST to /graphql back to back for `seconds`. */
-async function httpLoad(clients: number, seconds: number, body: () => unknown, token: string) {
-  const result = await autocannon({
-    url: service.graphqlUrl,
-    connections: clients,
-    duration: seconds,
-    requests: [{
-      method: "POST",
-      headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
-      setupRequest: (request) => ({ ...request, body: JSON.stringify(body()) }),
-    }],
-  });
-  return { rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx };
-}
-
-/** Closed-loop load: `clients` workers call `call` back to back for SECONDS. */
-async function load(clients: number, call: () => Promise<void>) {
+/** Closed-loop load through pg: `clients` workers call `call` back to back for SECONDS. */
+async function sqlLoad(clients: number, call: () => Promise<void>) {
   const latencies: number[] = [];
   const end = performance.now() + SECONDS * 1000;
   let errors = 0;
@@ -146,6 +131,21 @@ const { rows: [admin] } = await owner.query(`
   select uuid as session_uuid, user_uuid from s`);
 const accessToken = signAccessToken(jwtSecretFor(config), { userUuid: admin.user_uuid, sessionUuid: admin.session_uuid });
 
+/** Closed-loop HTTP load: `clients` connections POST to /graphql back to back for `seconds`. */
+async function httpLoad(clients: number, seconds: number, body: () => unknown, token: string) {
+  const result = await autocannon({
+    url: service.graphqlUrl,
+    connections: clients,
+    duration: seconds,
+    requests: [{
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+      setupRequest: (request) => ({ ...request, body: JSON.stringify(body()) }),
+    }],
+  });
+  return { rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx };
+}
+
 async function graphql(query: string, variables: Record<string, unknown> = {}, token = apiToken) {
   const response = await fetch(service.graphqlUrl, {
     method: "POST",
@@ -209,7 +209,7 @@ for (const scenario of scenarios) {
   await httpLoad(Math.max(...CLIENTS), 2, request, apiToken);
   for (const clients of CLIENTS) {
     const http = await httpLoad(clients, SECONDS, request, apiToken);
-    const sql = await load(clients, () => asVisitor(scenario.sql, scenario.params));
+    const sql = await sqlLoad(clients, () => asVisitor(scenario.sql, scenario.params));
     reads.push({ operation: scenario.name, clients, http, sql });
     log(`${scenario.name} @${clients}: HTTP ${http.rps}/s p50 ${http.p50} ms p99 ${http.p99} ms | SQL ${sql.rps}/s p99 ${sql.p99} ms${http.errors ? ` (${http.errors} errors)` : ""}`);
   }

@@ -10,7 +10,7 @@ import { parseArgs } from "node:util";
 import pg from "pg";
 import { loadConfig } from "../lib/config.ts";
 import { prepareDatabase } from "../lib/database.ts";
-import { createFlexIngester, type FlexIngester } from "../lib/flex-ingest.ts";
+import { createFlexIngester, FLEX_READER_CONNECTIONS, type FlexIngester } from "../lib/flex-ingest.ts";
 
 const USAGE = "Usage: npm run ingest:flex -- FILE | - | --follow FILE | --tcp HOST:PORT";
 
@@ -80,7 +80,7 @@ async function main() {
     process.exit(2);
   }
   const database = await prepareDatabase(loadConfig());
-  const pool = new pg.Pool({ connectionString: database.ownerUrl, max: 3 }); // see PARALLEL_STORES
+  const pool = new pg.Pool({ connectionString: database.ownerUrl, max: FLEX_READER_CONNECTIONS });
   const ingester = createFlexIngester(pool);
   let stopping = false;
   let finished: Promise<void> | undefined;

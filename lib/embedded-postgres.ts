@@ -10,6 +10,7 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { pgUrl } from "./pg-url.ts";
 
 export interface EmbeddedCluster {
   /** Superuser URL of the cluster's maintenance database, through the Unix socket when there is one. */
@@ -41,13 +42,6 @@ const OS_USER = "postgres";
 function socketDirFor(clusterDir: string, port: number): string | undefined {
   const dir = path.resolve(clusterDir);
   return process.platform !== "win32" && path.join(dir, `.s.PGSQL.${port}`).length <= 100 ? dir : undefined;
-}
-
-function withSocket(url: string, socketDir: string | undefined): string {
-  if (!socketDir) return url;
-  const parsed = new URL(url);
-  parsed.searchParams.set("host", socketDir);
-  return parsed.toString();
 }
 
 /**
@@ -109,7 +103,7 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
   if (running) {
     // A cluster started without a socket (by an older version) is reached over TCP.
     const socketExists = socketDir !== undefined && fs.existsSync(path.join(socketDir, `.s.PGSQL.${port}`));
-    return { rootUrl: withSocket(rootTcpUrl, socketExists ? socketDir : undefined), rootTcpUrl, port, stop: async () => {} };
+    return { rootUrl: pgUrl(rootTcpUrl, { socketDir: socketExists ? socketDir : undefined }), rootTcpUrl, port, stop: async () => {} };
   }
   if (await portIsOpen(port)) {
     throw new Error(
@@ -169,7 +163,7 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
   });
 
   return {
-    rootUrl: withSocket(rootTcpUrl, socketDir),
+    rootUrl: pgUrl(rootTcpUrl, { socketDir }),
     rootTcpUrl,
     port,
     async stop() {

@@ -23,8 +23,10 @@ export interface FlexIngester {
 }
 
 const BATCH_SIZE = 500;
-/** Statements storing one batch at once (by region); with the enrichment of the next batch, three connections. */
+/** Statements storing one batch at once (by region). */
 const PARALLEL_STORES = 2;
+/** Connections a reader uses at most: the batch being stored, and the next one's enrichment. */
+export const FLEX_READER_CONNECTIONS = PARALLEL_STORES + 1;
 
 export function createFlexIngester(
   db: pg.Pool | pg.ClientBase,

@@ -1,6 +1,6 @@
 // Sending one notification through its channel: the text people read, the JSON webhooks get, and
-// one sender per channel type. Failures carry the response code; a PermanentDeliveryError is not
-// worth retrying (the service lacks a setting, the provider refused the request outright).
+// one sender per channel type. Failures are DeliveryErrors with the response code; one marked
+// permanent is not worth retrying (the service lacks a setting for the channel type).
 import type { Transporter } from "nodemailer";
 import { postRequest } from "./http-post.ts";
 import { signWebhook } from "./webhook-signatures.ts";
@@ -63,7 +63,6 @@ const dutchTime = new Intl.DateTimeFormat("nl-NL", { timeZone: "Europe/Amsterdam
 function respondUrl(settings: NotificationSettings, n: PendingNotification): string {
   return `${settings.publicUrl}/respond?token=${encodeURIComponent(n.respond_token)}`;
 }
-
 
 /** The plain text of e-mails and chat messages: the message as sent (it names its own urgency), then the facts. */
 export function notificationText(settings: NotificationSettings, n: PendingNotification): string {

@@ -58,6 +58,13 @@ async function ingest(message: string, capcode: string): Promise<string> {
   return row.uuid;
 }
 
+/** Waits until the monitor has matched a message. */
+async function matchedOnce(monitorUuid: string) {
+  await waitUntil(async () => (await ctx.db.asOwner(
+    "select count(*)::int as n from app_hidden.monitor_matches where monitor_uuid = $1", [monitorUuid])).rows[0].n,
+  (n) => n > 0, "the first match");
+}
+
 async function notifications(monitorUuid: string) {
   const { rows } = await ctx.db.asOwner(
     `select n.uuid, n.status, n.attempts, (select count(*)::int from app_private.notification_attempts a where a.notification_uuid = n.uuid) as recorded
@@ -145,9 +152,13 @@ describe("with a running worker", () => {
     await ingest("A1 AMBU 17103 Kerkstraat Schiedam bon 610001", quiet.capcode);
     await ingest("A2 AMBU 17104 Kerkstraat Schiedam bon 610002", urgent.capcode);
     await ingest("A1 AMBU 17105 Hoofdweg Schiedam bon 610003", urgent.capcode);
+    // A throttle counts what was matched before: the second message of each pair comes once the
+    // first is matched, as traffic spaces them (arriving together, either could be the one let through).
     await ingest("A2 AMBU 17106 Nieuwstraat Schiedam bon 610004", throttled.capcode);
+    await matchedOnce(throttled.monitorUuid);
     await ingest("A1 AMBU 17106 Nieuwstraat Schiedam bon 610004", throttled.capcode); // same dossier, raised
     await ingest("A2 AMBU 17107 Dorpsstraat Schiedam bon 610005", periodic.capcode);
+    await matchedOnce(periodic.monitorUuid);
     await ingest("A2 AMBU 17108 Molenweg Schiedam bon 610006", periodic.capcode); // another incident, same hour
     const reasons = async () => (await ctx.db.asOwner(
       `select mm.monitor_uuid, mm.suppressed_reason from app_hidden.monitor_matches mm
