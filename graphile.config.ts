@@ -1,13 +1,15 @@
 // The PostGraphile preset: the Amber preset, trimmed so only the spec's operations appear (no
 // automatic CRUD, no Node interface, no allX connections), plus our naming, auth and error rules.
 import { randomUUID } from "node:crypto";
-import type pg from "pg";
+import { lexicographicSortSchema, printSchema } from "graphql";
+import pg from "pg";
+import { makeSchema } from "postgraphile";
 import { PostGraphileAmberPreset } from "postgraphile/presets/amber";
-import type { AccountDeps } from "./lib/accounts.ts";
-import { pgSettingsFor, recalledAuth, type Authenticate } from "./lib/auth-context.ts";
-import { maskError } from "./lib/errors.ts";
-import { makeRequestPgService } from "./lib/pg-request-adaptor.ts";
-import { accountRequestFor } from "./lib/account-request.ts";
+import type { AccountDeps } from "./lib/accounts/flows.ts";
+import { makeAuthenticate, pgSettingsFor, recalledAuth, type Authenticate } from "./lib/auth/context.ts";
+import { maskError } from "./lib/graphql/errors.ts";
+import { makeRequestPgService } from "./lib/graphql/pg-request-adaptor.ts";
+import { accountRequestFor } from "./lib/accounts/request.ts";
 import { makeAccountMutationsPlugin } from "./plugins/account-mutations.ts";
 import { makeMonitorMutationsPlugin, type MonitorMutationOptions } from "./plugins/monitor-mutations.ts";
 import { GraphQLErrorCodesPlugin } from "./plugins/graphql-error-codes.ts";
@@ -82,4 +84,28 @@ export function makePreset(options: PresetOptions): GraphileConfig.Preset {
       },
     },
   };
+}
+
+/**
+ * The GraphQL schema as SDL, sorted, as committed in schema.graphql: `npm run schema:export` writes
+ * it and test/schema-artifacts.test.ts fails when the live schema differs.
+ */
+export async function printServiceSchema(authUrl: string): Promise<string> {
+  const authPool = new pg.Pool({ connectionString: authUrl, max: 2 });
+  try {
+    // The schema does not depend on secrets or pools of the account flows: nothing runs here.
+    const { schema } = await makeSchema(
+      makePreset({
+        authPool,
+        authenticate: makeAuthenticate(authPool, "schema-printing"),
+        accounts: { ownerPool: authPool, jwtSecret: "schema-printing", publicUrl: "", magicLinkAllowedOrigins: [] },
+        monitors: { allowPrivateWebhookTargets: false },
+        graphiql: false,
+        statementTimeout: "15s",
+      }),
+    );
+    return printSchema(lexicographicSortSchema(schema)) + "\n";
+  } finally {
+    await authPool.end();
+  }
 }

@@ -1,9 +1,9 @@
 // Entry point of `npm start`: database → migrations → worker + HTTP, and a clean stop on
 // SIGINT/SIGTERM. The steps live in lib/; this file only orders them and talks to the operator.
-import { allScopes, createApiToken } from "./lib/api-tokens.ts";
+import { allScopes, createApiToken } from "./lib/auth/api-tokens.ts";
 import { loadConfig } from "./lib/config.ts";
-import { prepareDatabase, type Database } from "./lib/database.ts";
-import { startService } from "./lib/service.ts";
+import { prepareDatabase, type Database } from "./lib/db/database.ts";
+import { startService } from "./service.ts";
 
 function redact(url: string): string {
   const parsed = new URL(url);

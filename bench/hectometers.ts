@@ -7,10 +7,10 @@ import fs from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import pg from "pg";
-import { createApiToken } from "../lib/api-tokens.ts";
+import { createApiToken } from "../lib/auth/api-tokens.ts";
 import { loadConfig } from "../lib/config.ts";
-import { prepareDatabase } from "../lib/database.ts";
-import { startService } from "../lib/service.ts";
+import { prepareDatabase } from "../lib/db/database.ts";
+import { startService } from "../service.ts";
 import { machine, percentile, writeResults } from "./results.ts";
 
 const { values } = parseArgs({ options: { markers: { type: "string", default: "150000" }, seconds: { type: "string", default: "5" } } });

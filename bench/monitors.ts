@@ -12,10 +12,10 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import pg from "pg";
 import { loadConfig } from "../lib/config.ts";
-import { prepareDatabase } from "../lib/database.ts";
-import { parseFlexLine } from "../lib/flex-parser.ts";
-import { generateTraffic } from "../lib/p2000-traffic.ts";
-import { startWorker } from "../lib/worker.ts";
+import { prepareDatabase } from "../lib/db/database.ts";
+import { parseFlexLine } from "../lib/p2000/flex-parser.ts";
+import { generateTraffic } from "../lib/p2000/traffic.ts";
+import { startWorker } from "../worker.ts";
 import { machine, percentile, writeResults } from "./results.ts";
 
 const { values } = parseArgs({

@@ -1,6 +1,6 @@
 // The P2000 benchmark: `npm run bench:p2000 -- [--messages 1000000] [--seconds 10] [--clients 1,16,64]`.
 // It builds its own embedded database under bench/.data (kept between runs; --fresh starts over),
-// loads a realistic history (lib/p2000-traffic.ts) through the real ingestion path, measures the
+// loads a realistic history (lib/p2000/traffic.ts) through the real ingestion path, measures the
 // ingestion rates (FLEX reader, createP2000Message), then each read operation over real HTTP at
 // each client count next to the same SQL run directly through pg, and writes the figures to
 // bench/results/ (JSON and Markdown, latest.md is what the README shows). The service runs as its
@@ -10,13 +10,13 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import pg from "pg";
-import { signAccessToken } from "../lib/access-tokens.ts";
-import { createApiToken } from "../lib/api-tokens.ts";
+import { signAccessToken } from "../lib/auth/access-tokens.ts";
+import { createApiToken } from "../lib/auth/api-tokens.ts";
 import { loadConfig } from "../lib/config.ts";
-import { prepareDatabase } from "../lib/database.ts";
-import { createFlexIngester, FLEX_READER_CONNECTIONS } from "../lib/flex-ingest.ts";
-import { generateTraffic } from "../lib/p2000-traffic.ts";
-import { jwtSecretFor } from "../lib/secrets.ts";
+import { prepareDatabase } from "../lib/db/database.ts";
+import { createFlexIngester, FLEX_READER_CONNECTIONS } from "../lib/p2000/flex-ingest.ts";
+import { generateTraffic } from "../lib/p2000/traffic.ts";
+import { jwtSecretFor } from "../lib/db/secrets.ts";
 import { machine, percentile, writeResults } from "./results.ts";
 import { startServerProcess } from "./server-process.ts";
 

@@ -4,9 +4,9 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { loadConfig } from "../lib/config.ts";
-import { connectDatabase } from "../lib/database.ts";
-import { ROOT_DIR } from "../lib/migrate.ts";
-import { pgUrl } from "../lib/pg-url.ts";
+import { connectDatabase } from "../lib/db/database.ts";
+import { ROOT_DIR } from "../lib/db/migrate.ts";
+import { pgUrl } from "../lib/db/pg-url.ts";
 
 const config = loadConfig();
 const database = await connectDatabase(config, (line) => {

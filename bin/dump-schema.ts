@@ -3,8 +3,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import pg from "pg";
-import { ROOT_DIR } from "../lib/migrate.ts";
-import { dumpSchema } from "../lib/schema-dump.ts";
+import { ROOT_DIR } from "../lib/db/migrate.ts";
+import { dumpSchema } from "../lib/db/schema-dump.ts";
 
 const url = process.env.GM_DBURL;
 if (!url) {

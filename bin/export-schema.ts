@@ -3,9 +3,9 @@
 import fs from "node:fs";
 import path from "node:path";
 import { loadConfig } from "../lib/config.ts";
-import { prepareDatabase } from "../lib/database.ts";
-import { ROOT_DIR } from "../lib/migrate.ts";
-import { printServiceSchema } from "../lib/print-schema.ts";
+import { prepareDatabase } from "../lib/db/database.ts";
+import { ROOT_DIR } from "../lib/db/migrate.ts";
+import { printServiceSchema } from "../graphile.config.ts";
 
 const database = await prepareDatabase(loadConfig());
 try {

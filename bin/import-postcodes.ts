@@ -1,6 +1,6 @@
-// `npm run import:postcodes -- FILE.csv`: PC4/PC6 postcodes with centres (see lib/postcode-import.ts).
-import { runImportCommand } from "../lib/import-cli.ts";
-import { importPostcodes } from "../lib/postcode-import.ts";
+// `npm run import:postcodes -- FILE.csv`: PC4/PC6 postcodes with centres (see lib/places/postcode-import.ts).
+import { runImportCommand } from "../lib/db/import-cli.ts";
+import { importPostcodes } from "../lib/places/postcode-import.ts";
 
 runImportCommand({
   usage: "npm run import:postcodes -- FILE.csv   (postcode,city,municipality,latitude,longitude or x,y in RD New)",

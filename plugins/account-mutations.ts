@@ -1,13 +1,13 @@
 // The account mutations of spec 4.2 with the spec's exact signatures. PostGraphile would wrap SQL
 // mutation functions in generated payloads, so each field is declared here and planned as one side
-// effect: a function of lib/accounts.ts (when Node must hash, sign or e-mail) or one SQL function
+// effect: a function of lib/accounts/flows.ts (when Node must hash, sign or e-mail) or one SQL function
 // of app_accounts run as the request's visitor. Returned rows are then read through PostGraphile's
 // own resources, so User, Organization, Environment and ApiToken stay the reflected types.
 import { access } from "postgraphile/grafast";
 import { extendSchema, gql } from "postgraphile/utils";
-import * as accounts from "../lib/accounts.ts";
-import type { AccountDeps } from "../lib/accounts.ts";
-import { byUuid, run, sql } from "../lib/plan-steps.ts";
+import * as accounts from "../lib/accounts/flows.ts";
+import type { AccountDeps } from "../lib/accounts/flows.ts";
+import { byUuid, run, sql } from "../lib/graphql/plan-steps.ts";
 
 export function makeAccountMutationsPlugin(deps: AccountDeps): GraphileConfig.Plugin {
   return extendSchema((build) => {

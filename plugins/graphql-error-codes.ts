@@ -1,7 +1,7 @@
 // Syntax and validation errors are answered before execution, so they never pass through
-// maskError (lib/errors.ts); this adds their extensions.code to the response on its way out.
+// maskError (lib/graphql/errors.ts); this adds their extensions.code to the response on its way out.
 // Only bodies that consist of errors alone are touched, so data responses are never re-parsed.
-import { graphQLErrorCode } from "../lib/errors.ts";
+import { graphQLErrorCode } from "../lib/graphql/errors.ts";
 
 const ERRORS_ONLY = Buffer.from('{"errors":');
 

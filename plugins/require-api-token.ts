@@ -3,9 +3,9 @@
 // account queries (which use the user's own access token) and introspection. The check runs in
 // grafserv's request-body middleware because only there can it still choose the HTTP status.
 import { parse, type DocumentNode, type SelectionSetNode } from "graphql";
-import type { Authenticate } from "../lib/auth-context.ts";
-import { rememberAuth } from "../lib/auth-context.ts";
-import { userError } from "../lib/errors.ts";
+import type { Authenticate } from "../lib/auth/context.ts";
+import { rememberAuth } from "../lib/auth/context.ts";
+import { userError } from "../lib/graphql/errors.ts";
 
 /** Spec 4.1: queries that take the user's access token, not an API token. */
 export const ACCOUNT_QUERY_FIELDS = new Set([

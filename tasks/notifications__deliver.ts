@@ -3,7 +3,7 @@
 // skipped, so a repeated job never sends twice. Every attempt is recorded; graphile-worker retries
 // failures with exponential backoff, and the last attempt (or a permanent error) marks it failed.
 import type { Task } from "graphile-worker";
-import { DeliveryError, deliverNotification, type NotificationSettings, type PendingNotification } from "../lib/notification-delivery.ts";
+import { DeliveryError, deliverNotification, type NotificationSettings, type PendingNotification } from "../lib/monitors/notification-delivery.ts";
 
 export function makeNotificationsDeliver(settings: NotificationSettings): Task {
   return async (payload, helpers) => {

@@ -1,8 +1,8 @@
-// Fills a new installation with synthetic P2000 traffic (lib/demo-data.ts), a few hours per job so
+// Fills a new installation with synthetic P2000 traffic (lib/p2000/demo-data.ts), a few hours per job so
 // that a shutdown never waits long: each job stores its chunk and queues the next one. Queued by
 // the server on the first start of the embedded default; the API answers meanwhile.
 import type { Task } from "graphile-worker";
-import { loadDemoTraffic } from "../lib/demo-data.ts";
+import { loadDemoTraffic } from "../lib/p2000/demo-data.ts";
 
 const CHUNK_MS = 6 * 3_600_000;
 

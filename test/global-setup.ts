@@ -3,12 +3,12 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { prepareDatabase, EMBEDDED_OWNER } from "../lib/database.ts";
-import { startEmbeddedPostgres } from "../lib/embedded-postgres.ts";
+import { prepareDatabase, EMBEDDED_OWNER } from "../lib/db/database.ts";
+import { startEmbeddedPostgres } from "../lib/db/embedded-postgres.ts";
 import { loadConfig } from "../lib/config.ts";
-import { loadOrCreateSecrets } from "../lib/secrets.ts";
-import { ensureRolesAndDatabase } from "../lib/database-bootstrap.ts";
-import { pgUrl } from "../lib/pg-url.ts";
+import { loadOrCreateSecrets } from "../lib/db/secrets.ts";
+import { ensureRolesAndDatabase } from "../lib/db/bootstrap.ts";
+import { pgUrl } from "../lib/db/pg-url.ts";
 import { TEMPLATE_DATABASE } from "./helpers/template.ts";
 import { freePort } from "./helpers/ports.ts";
 

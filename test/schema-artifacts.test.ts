@@ -3,9 +3,9 @@ import { expect, test } from "@jest/globals";
 import fs from "node:fs";
 import path from "node:path";
 import pg from "pg";
-import { ROOT_DIR } from "../lib/migrate.ts";
-import { printServiceSchema } from "../lib/print-schema.ts";
-import { dumpSchema } from "../lib/schema-dump.ts";
+import { ROOT_DIR } from "../lib/db/migrate.ts";
+import { printServiceSchema } from "../graphile.config.ts";
+import { dumpSchema } from "../lib/db/schema-dump.ts";
 import { useTestDatabase } from "./helpers/database.ts";
 
 const ctx = useTestDatabase();

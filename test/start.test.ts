@@ -5,7 +5,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { ROOT_DIR } from "../lib/migrate.ts";
+import { ROOT_DIR } from "../lib/db/migrate.ts";
 import { freePort } from "./helpers/ports.ts";
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "incidents-start-"));

@@ -1,6 +1,6 @@
 // Spec 5.3 and 7: public reads need a valid API token; without one, HTTP 401 and a JSON GraphQL error.
 import { describe, expect, test } from "@jest/globals";
-import { generateApiTokenSecret } from "../../lib/api-tokens.ts";
+import { generateApiTokenSecret } from "../../lib/auth/api-tokens.ts";
 import { useTestService } from "../helpers/service.ts";
 import { waitUntil } from "../helpers/wait.ts";
 

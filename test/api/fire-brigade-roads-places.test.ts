@@ -2,9 +2,9 @@
 // files in the upstream formats, plus a vehicle learnt from a P2000 message.
 import fs from "node:fs";
 import { beforeAll, describe, expect, test } from "@jest/globals";
-import { importFireBrigade } from "../../lib/fire-brigade-import.ts";
-import { importHectometers } from "../../lib/hectometer-import.ts";
-import { importPostcodes } from "../../lib/postcode-import.ts";
+import { importFireBrigade } from "../../lib/fire/fire-brigade-import.ts";
+import { importHectometers } from "../../lib/roads/hectometer-import.ts";
+import { importPostcodes } from "../../lib/places/postcode-import.ts";
 import { fixture } from "../helpers/cli.ts";
 import { errorOf, useTestService } from "../helpers/service.ts";
 

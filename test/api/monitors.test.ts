@@ -4,7 +4,7 @@
 // respond link answered "going" without a login); messages outside the radius, to another
 // capcode, or exercises reach nobody; another environment sees none of it.
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
-import { verifyWebhookSignature } from "../../lib/webhook-signatures.ts";
+import { verifyWebhookSignature } from "../../lib/monitors/webhook-signatures.ts";
 import { startMailSink, type MailSink } from "../helpers/mail-sink.ts";
 import { errorOf, useTestService } from "../helpers/service.ts";
 import { signUp, type TestUser } from "../helpers/users.ts";

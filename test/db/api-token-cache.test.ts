@@ -2,7 +2,7 @@
 // api_token_changed (as the trigger on api_tokens does) makes the next lookup ask again.
 import { afterAll, beforeAll, expect, test } from "@jest/globals";
 import pg from "pg";
-import { ApiTokenCache } from "../../lib/api-token-cache.ts";
+import { ApiTokenCache } from "../../lib/auth/api-token-cache.ts";
 import { useTestDatabase } from "../helpers/database.ts";
 import { waitUntil } from "../helpers/wait.ts";
 

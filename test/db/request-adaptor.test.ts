@@ -1,9 +1,9 @@
-// lib/pg-request-adaptor.ts: how every GraphQL request reaches PostgreSQL. Its settings (role,
+// lib/graphql/pg-request-adaptor.ts: how every GraphQL request reaches PostgreSQL. Its settings (role,
 // API token, ...) must hold for the request and for nothing after it on the same connection; a
 // failing request must leave the connection usable; mutations' own transactions nest inside.
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import pg from "pg";
-import { makeRequestPgService } from "../../lib/pg-request-adaptor.ts";
+import { makeRequestPgService } from "../../lib/graphql/pg-request-adaptor.ts";
 import { useTestDatabase } from "../helpers/database.ts";
 
 type WithPgClient = (settings: Record<string, string> | null, callback: (client: any) => Promise<unknown>) => Promise<any>;

@@ -3,11 +3,11 @@ import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { afterAll, beforeAll } from "@jest/globals";
 import pg from "pg";
-import { EMBEDDED_OWNER, type Database } from "../../lib/database.ts";
-import { ROLES } from "../../lib/database-bootstrap.ts";
-import { pgUrl } from "../../lib/pg-url.ts";
+import { EMBEDDED_OWNER, type Database } from "../../lib/db/database.ts";
+import { ROLES } from "../../lib/db/bootstrap.ts";
+import { pgUrl } from "../../lib/db/pg-url.ts";
 import { TEMPLATE_DATABASE } from "./template.ts";
-import { loadOrCreateSecrets } from "../../lib/secrets.ts";
+import { loadOrCreateSecrets } from "../../lib/db/secrets.ts";
 
 
 export interface TestDatabase extends Database {

@@ -1,8 +1,8 @@
 // The real service (HTTP + worker) on a test database, on a free port, and a small client that
 // speaks GraphQL to it over real HTTP.
-import { createApiToken } from "../../lib/api-tokens.ts";
+import { createApiToken } from "../../lib/auth/api-tokens.ts";
 import { loadConfig, type Config } from "../../lib/config.ts";
-import { startService, type Service } from "../../lib/service.ts";
+import { startService, type Service } from "../../service.ts";
 import { afterAll, beforeAll } from "@jest/globals";
 import { createTestDatabase, type TestDatabase } from "./database.ts";
 import { freePort } from "./ports.ts";

@@ -3,10 +3,10 @@
 // order, stores: the same enrichment, the same dossiers, the same counts.
 import { describe, expect, test } from "@jest/globals";
 import pg from "pg";
-import { createFlexIngester, FLEX_READER_CONNECTIONS } from "../../lib/flex-ingest.ts";
-import { parseFlexLine } from "../../lib/flex-parser.ts";
-import { partitionByRegion, type EnrichedMessage } from "../../lib/p2000-batch-store.ts";
-import { generateTraffic } from "../../lib/p2000-traffic.ts";
+import { createFlexIngester, FLEX_READER_CONNECTIONS } from "../../lib/p2000/flex-ingest.ts";
+import { parseFlexLine } from "../../lib/p2000/flex-parser.ts";
+import { partitionByRegion, type EnrichedMessage } from "../../lib/p2000/batch-store.ts";
+import { generateTraffic } from "../../lib/p2000/traffic.ts";
 import { useTestDatabase } from "../helpers/database.ts";
 
 const ctx = useTestDatabase();

@@ -4,7 +4,7 @@
 import { beforeAll, expect, test } from "@jest/globals";
 import fs from "node:fs";
 import path from "node:path";
-import { ROOT_DIR } from "../../lib/migrate.ts";
+import { ROOT_DIR } from "../../lib/db/migrate.ts";
 import { useTestDatabase } from "../helpers/database.ts";
 
 interface Case { src: string; message: string; capcodes: string[]; expect: Record<string, unknown> }

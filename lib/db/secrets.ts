@@ -3,7 +3,7 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import type { Config } from "./config.ts";
+import type { Config } from "../config.ts";
 
 export interface LocalSecrets {
   superuserPassword: string;

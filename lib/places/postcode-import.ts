@@ -4,7 +4,7 @@
 // (RD New). Upserted through app_private.upsert_postcodes.
 import type pg from "pg";
 import { rdToWgs84 } from "./rd-new.ts";
-import { csvRecords, importInBatches, number, text, type ImportResult, type RawRecord } from "./table-import.ts";
+import { csvRecords, importInBatches, number, text, type ImportResult, type RawRecord } from "../db/table-import.ts";
 
 export function postcodeOf(record: RawRecord) {
   const postcode = text(record.postcode ?? record.pc6 ?? record.pc4).toUpperCase().replace(/\s/g, "");

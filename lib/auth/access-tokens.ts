@@ -1,5 +1,5 @@
 // User access tokens: short-lived JWTs (HS256 only, issuer and audience checked) that carry the
-// session uuid. The session row decides whether the token still counts (lib/auth-context.ts).
+// session uuid. The session row decides whether the token still counts (lib/auth/context.ts).
 import jwt from "jsonwebtoken";
 
 export const ACCESS_TOKEN_SECONDS = 15 * 60;

@@ -2,9 +2,9 @@
 // redirects to the client's returnTo with tokens), and a small form that sets a new password
 // through the resetPassword mutation.
 import express from "express";
-import { completeMagicLink, verifyEmail, type AccountDeps } from "./accounts.ts";
-import { describeError } from "./errors.ts";
-import { escapeHtml, INLINE_SCRIPT_CSP, page } from "./html-page.ts";
+import { completeMagicLink, verifyEmail, type AccountDeps } from "./flows.ts";
+import { describeError } from "../graphql/errors.ts";
+import { escapeHtml, INLINE_SCRIPT_CSP, page } from "../http/html-page.ts";
 import { randomUUID } from "node:crypto";
 
 function token(req: express.Request): string {

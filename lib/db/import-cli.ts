@@ -3,7 +3,7 @@
 import { Presets, SingleBar } from "cli-progress";
 import fs from "node:fs";
 import pg from "pg";
-import { loadConfig } from "./config.ts";
+import { loadConfig } from "../config.ts";
 import { prepareDatabase } from "./database.ts";
 
 export interface ImportCommand {

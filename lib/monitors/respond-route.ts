@@ -2,7 +2,7 @@
 // "cancelled" through the respondOnTheWay mutation. Opening the link changes nothing (mail
 // scanners follow links); only a button press does.
 import express from "express";
-import { INLINE_SCRIPT_CSP, page } from "./html-page.ts";
+import { INLINE_SCRIPT_CSP, page } from "../http/html-page.ts";
 
 const RESPOND_SCRIPT = `
 for (const button of document.querySelectorAll("button")) button.addEventListener("click", async () => {

@@ -3,7 +3,7 @@
 // Rows are upserted through app_private.upsert_p2000_capcode (later lists complete earlier ones);
 // a row without a valid capcode is counted and reported, never fatal.
 import type pg from "pg";
-import { csvRecords, importInBatches, text, type ImportResult, type RawRecord } from "./table-import.ts";
+import { csvRecords, importInBatches, text, type ImportResult, type RawRecord } from "../db/table-import.ts";
 
 function capcodeOf(record: RawRecord) {
   if (!("capcode" in record)) throw new Error("The CSV has no capcode column (expected capcode,discipline,region,location,description,remark).");

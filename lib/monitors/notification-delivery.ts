@@ -2,7 +2,7 @@
 // one sender per channel type. Failures are DeliveryErrors with the response code; one marked
 // permanent is not worth retrying (the service lacks a setting for the channel type).
 import type { Transporter } from "nodemailer";
-import { postRequest } from "./http-post.ts";
+import { postRequest } from "../http/post.ts";
 import { signWebhook } from "./webhook-signatures.ts";
 
 export interface NotificationSettings {

@@ -1,11 +1,11 @@
 // Turns parsed FLEX pages into stored P2000 messages: joins fragments and stores pages in batches
 // through the same insert path (enrichment, dossiers) as every other source, with the next batch
-// enriched while the previous one is stored (lib/p2000-batch-store.ts). Copies of one message
+// enriched while the previous one is stored (lib/p2000/batch-store.ts). Copies of one message
 // (several receivers, or a group call printed per capcode) are merged there, with the union of
 // their capcodes, also across reader processes.
 import type pg from "pg";
 import { parseFlexLine, type FlexPage } from "./flex-parser.ts";
-import { enrichBatch, storeBatch } from "./p2000-batch-store.ts";
+import { enrichBatch, storeBatch } from "./batch-store.ts";
 
 export interface FlexStats {
   lines: number;

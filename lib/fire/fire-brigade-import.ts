@@ -6,7 +6,7 @@
 // a vehicle's station is a station slug (else found by region and post). Upserted by slug and call
 // number; stations go first, so vehicles find theirs.
 import type pg from "pg";
-import { csvRecords, importInBatches, number, readAll, text, type ImportResult, type RawRecord } from "./table-import.ts";
+import { csvRecords, importInBatches, number, readAll, text, type ImportResult, type RawRecord } from "../db/table-import.ts";
 
 function stationOf(record: RawRecord) {
   const slug = text(record.slug).toLowerCase();

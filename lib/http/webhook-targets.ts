@@ -5,7 +5,7 @@
 // past. WEBHOOK_ALLOW_PRIVATE_TARGETS=true lifts the rule for local development.
 import dns from "node:dns";
 import net from "node:net";
-import { userError } from "./errors.ts";
+import { userError } from "../graphql/errors.ts";
 
 const blocked = new net.BlockList();
 for (const [network, prefix] of [

@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { Logger, migrate, run, type Settings } from "graphile-migrate";
 import { pgUrl } from "./pg-url.ts";
 
-export const ROOT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+export const ROOT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 
 function gmrc(): Settings {
   const settings = JSON.parse(fs.readFileSync(path.join(ROOT_DIR, ".gmrc"), "utf8"));

@@ -7,15 +7,15 @@ import express from "express";
 import pg from "pg";
 import { postgraphile } from "postgraphile";
 import { grafserv } from "postgraphile/grafserv/node";
-import { makePreset } from "../graphile.config.ts";
-import type { AccountDeps } from "./accounts.ts";
-import { ApiTokenCache } from "./api-token-cache.ts";
-import { makeAuthenticate } from "./auth-context.ts";
-import { authRoutes } from "./auth-routes.ts";
-import type { Config } from "./config.ts";
-import type { Database } from "./database.ts";
-import { respondRoute } from "./respond-route.ts";
-import { jwtSecretFor } from "./secrets.ts";
+import { makePreset } from "./graphile.config.ts";
+import type { AccountDeps } from "./lib/accounts/flows.ts";
+import { ApiTokenCache } from "./lib/auth/api-token-cache.ts";
+import { makeAuthenticate } from "./lib/auth/context.ts";
+import { authRoutes } from "./lib/accounts/link-routes.ts";
+import type { Config } from "./lib/config.ts";
+import type { Database } from "./lib/db/database.ts";
+import { respondRoute } from "./lib/monitors/respond-route.ts";
+import { jwtSecretFor } from "./lib/db/secrets.ts";
 import { startWorker } from "./worker.ts";
 
 export interface Service {

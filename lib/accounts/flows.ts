@@ -1,15 +1,15 @@
 // The account flows that need more than SQL: password hashing, token signing, random secrets and
 // e-mail. Each step that must survive a failed request (rate-limit hits, failed-login counters)
 // runs on the owner pool in its own transaction; scope checks run as the request's visitor, in
-// the database (app_hidden.assert_api_scope). plugins/account-mutations.ts and lib/auth-routes.ts
+// the database (app_hidden.assert_api_scope). plugins/account-mutations.ts and lib/accounts/link-routes.ts
 // call these functions; the SQL they call lives in migrations (app_private, app_accounts).
 import type pg from "pg";
-import { ACCESS_TOKEN_SECONDS, looksLikeJwt, SESSION_DAYS, signAccessToken } from "./access-tokens.ts";
-import { apiTokenPreview, generateApiTokenSecret, hashApiTokenSecret } from "./api-tokens.ts";
+import { ACCESS_TOKEN_SECONDS, looksLikeJwt, SESSION_DAYS, signAccessToken } from "../auth/access-tokens.ts";
+import { apiTokenPreview, generateApiTokenSecret, hashApiTokenSecret } from "../auth/api-tokens.ts";
 import { mails, queueEmail } from "./emails.ts";
-import { userError } from "./errors.ts";
+import { userError } from "../graphql/errors.ts";
 import { hashPassword, PASSWORD_MAX_LENGTH, passwordPolicyViolation, verifyPassword } from "./passwords.ts";
-import { hasSecretShape, ONE_TIME_TOKEN_PREFIX, randomSecret, REFRESH_TOKEN_PREFIX, sha256 } from "./secret-tokens.ts";
+import { hasSecretShape, ONE_TIME_TOKEN_PREFIX, randomSecret, REFRESH_TOKEN_PREFIX, sha256 } from "../auth/secret-tokens.ts";
 
 export interface AccountDeps {
   ownerPool: pg.Pool;

@@ -1,8 +1,8 @@
 // Facts about the HTTP request that the account flows need, put in the GraphQL context by
-// graphile.config.ts and read by the mutation plugins (lib/plan-steps.ts).
+// graphile.config.ts and read by the mutation plugins (lib/graphql/plan-steps.ts).
 import type { IncomingMessage } from "node:http";
-import type { Locale, RequestMeta } from "./accounts.ts";
-import { bearerValue, type RequestAuth } from "./auth-context.ts";
+import type { Locale, RequestMeta } from "./flows.ts";
+import { bearerValue, type RequestAuth } from "../auth/context.ts";
 
 export interface AccountRequest {
   auth: RequestAuth;

@@ -2,8 +2,8 @@
 // it stops the worker itself, after the HTTP server has stopped accepting requests.
 import type pg from "pg";
 import { consoleLogFactory, Logger, run, type Runner } from "graphile-worker";
-import { LOG_LEVELS, type LogLevel } from "./config.ts";
-import { crontab, makeTaskList, type TaskConfig } from "../tasks/index.ts";
+import { LOG_LEVELS, type LogLevel } from "./lib/config.ts";
+import { crontab, makeTaskList, type TaskConfig } from "./tasks/index.ts";
 
 function workerLogger(least: LogLevel): Logger {
   const threshold = LOG_LEVELS.indexOf(least);

@@ -1,9 +1,9 @@
-// Demo data for a new installation: synthetic traffic (lib/p2000-traffic.ts) stored through the
+// Demo data for a new installation: synthetic traffic (lib/p2000/traffic.ts) stored through the
 // FLEX reader's path with source "demo", so a newcomer sees messages, dossiers and statistics at
 // once. The p2000__load_demo job loads it in chunks; DEMO_DATA=false turns it off.
 import type pg from "pg";
 import { createFlexIngester } from "./flex-ingest.ts";
-import { generateTraffic } from "./p2000-traffic.ts";
+import { generateTraffic } from "./traffic.ts";
 
 /** Stores the synthetic traffic between from and to; returns how many pages it stored. */
 export async function loadDemoTraffic(db: pg.Pool | pg.ClientBase, from: Date, to: Date): Promise<number> {

@@ -5,8 +5,8 @@
 //   rijksweg: taken as A12).
 // Upserted by objectid through app_private.upsert_hectometer_markers; road marker counts follow.
 import type pg from "pg";
-import { rdToWgs84 } from "./rd-new.ts";
-import { csvRecords, importInBatches, number, readAll, text, type ImportResult, type RawRecord } from "./table-import.ts";
+import { rdToWgs84 } from "../places/rd-new.ts";
+import { csvRecords, importInBatches, number, readAll, text, type ImportResult, type RawRecord } from "../db/table-import.ts";
 
 interface Marker {
   source_id: number;

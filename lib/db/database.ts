@@ -5,13 +5,13 @@
 import path from "node:path";
 import pg from "pg";
 import { Logger, runMigrations as installWorkerSchema } from "graphile-worker";
-import type { Config } from "./config.ts";
-import { ensureRolesAndDatabase, ROLES } from "./database-bootstrap.ts";
+import type { Config } from "../config.ts";
+import { ensureRolesAndDatabase, ROLES } from "./bootstrap.ts";
 import { startEmbeddedPostgres } from "./embedded-postgres.ts";
-import { loadStarterCapcodes } from "./capcode-import.ts";
+import { loadStarterCapcodes } from "../p2000/capcode-import.ts";
 import { pgUrl } from "./pg-url.ts";
 import { ROOT_DIR, runMigrations } from "./migrate.ts";
-import { loadPlaces } from "./reference-data.ts";
+import { loadPlaces } from "../places/reference-data.ts";
 import { loadOrCreateSecrets } from "./secrets.ts";
 
 export const EMBEDDED_OWNER = "app_owner";

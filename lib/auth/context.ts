@@ -7,7 +7,7 @@ import type pg from "pg";
 import { looksLikeJwt, verifyAccessToken } from "./access-tokens.ts";
 import type { ApiTokenCache } from "./api-token-cache.ts";
 import { hashApiTokenSecret, isWellFormedApiTokenSecret } from "./api-tokens.ts";
-import { ROLES } from "./database-bootstrap.ts";
+import { ROLES } from "../db/bootstrap.ts";
 
 export type RequestAuth =
   | { kind: "none" }
