@@ -21,7 +21,7 @@ export async function startWorker(
 ): Promise<Runner> {
   return run({
     pgPool: ownerPool,
-    taskList: makeTaskList(tasks),
+    taskList: makeTaskList(tasks, ownerPool),
     crontab,
     concurrency,
     preset: {

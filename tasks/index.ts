@@ -1,6 +1,7 @@
 // The worker's task list and schedule. Each task lives in its own file, named <subject>__<verb>.
 import nodemailer from "nodemailer";
 import type { TaskList } from "graphile-worker";
+import type pg from "pg";
 import type { Config } from "../lib/config.ts";
 import { analytics__refresh_cache } from "./analytics__refresh_cache.ts";
 import { api_tokens__purge_stale } from "./api_tokens__purge_stale.ts";
@@ -8,12 +9,13 @@ import { auth__purge_expired } from "./auth__purge_expired.ts";
 import { makeEmailsSend } from "./emails__send.ts";
 import { monitors__match_p2000 } from "./monitors__match_p2000.ts";
 import { makeNotificationsDeliver } from "./notifications__deliver.ts";
-import { p2000__load_demo } from "./p2000__load_demo.ts";
+import { makeP2000LoadDemo } from "./p2000__load_demo.ts";
 
 export type TaskConfig = Pick<Config, "smtpUrl" | "mailFrom" | "publicUrl" | "webhookAllowPrivateTargets" | "smsProviderUrl"
   | "smsProviderToken" | "smsFrom" | "telegramBotToken" | "telegramApiUrl">;
 
-export function makeTaskList(config: TaskConfig): TaskList {
+/** `ownerPool`: the worker's own pool, for tasks that work on several connections at once. */
+export function makeTaskList(config: TaskConfig, ownerPool: pg.Pool): TaskList {
   // One SMTP transport for account mail and notifications.
   const mailer = config.smtpUrl ? nodemailer.createTransport(config.smtpUrl) : null;
   return {
@@ -33,7 +35,7 @@ export function makeTaskList(config: TaskConfig): TaskList {
       telegramBotToken: config.telegramBotToken,
       telegramApiUrl: config.telegramApiUrl,
     }),
-    p2000__load_demo,
+    p2000__load_demo: makeP2000LoadDemo(ownerPool),
   };
 }
 

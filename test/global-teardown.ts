@@ -1,3 +1,3 @@
 export default async function globalTeardown(): Promise<void> {
-  await (globalThis as { __stopTestCluster?: () => Promise<void> }).__stopTestCluster?.();
+  await (globalThis as { __stopTestServer?: () => Promise<void> }).__stopTestServer?.();
 }

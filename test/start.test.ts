@@ -1,11 +1,17 @@
 // The README's first command, as a new user runs it: `npm start` on a fresh DATA_DIR answers,
-// prints a working development token once, stops cleanly on SIGTERM, and keeps its data.
+// prints a working development token once, stops cleanly on SIGTERM, and keeps its data. And as
+// an operator runs it on their own server (the test run's server: PostgreSQL 15 in CI's second
+// pass): DATABASE_URL and ROOT_DATABASE_URL, roles and database created on the first start.
 import { afterAll, expect, test } from "@jest/globals";
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { randomBytes } from "node:crypto";
+import pg from "pg";
 import { ROOT_DIR } from "../lib/db/migrate.ts";
+import { pgUrl } from "../lib/db/pg-url.ts";
+import { waitUntil } from "./helpers/wait.ts";
 import { freePort } from "./helpers/ports.ts";
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "incidents-start-"));
@@ -23,7 +29,7 @@ interface Started { child: ChildProcess; output: () => string; exited: Promise<n
 async function npmStart(env: Record<string, string>): Promise<Started> {
   const child = spawn("npm", ["start"], {
     cwd: ROOT_DIR,
-    env: { ...process.env, ...env, NODE_OPTIONS: "", DATABASE_URL: "" },
+    env: { ...process.env, NODE_OPTIONS: "", DATABASE_URL: "", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   running.add(child);
@@ -100,3 +106,36 @@ test("npm start serves, stops on SIGTERM with exit 0, and restarts with its data
   second.child.kill("SIGINT");
   expect(await second.exited).toBe(0);
 }, 180_000);
+
+test("npm start on DATABASE_URL and ROOT_DATABASE_URL creates its roles and database and serves", async () => {
+  const rootUrl = process.env.TEST_ROOT_URL!;
+  const suffix = randomBytes(4).toString("hex");
+  const owner = `start_owner_${suffix}`;
+  const port = await freePort();
+  const started = await npmStart({
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    DATABASE_URL: pgUrl(rootUrl, { user: owner, password: "owner-password", database: `start_${suffix}` }),
+    ROOT_DATABASE_URL: rootUrl,
+    JWT_SECRET: "a-jwt-secret-of-at-least-thirty-two-characters",
+  });
+  try {
+    const token = /First start: .*\n\s+(nlis_\w+)/.exec(started.output())?.[1];
+    expect(token).toBeDefined();
+    const answer = await regions(port, token);
+    expect(answer.body.errors).toBeUndefined();
+    expect(answer.status).toBe(200);
+    expect(answer.body.data.p2000Regions).toHaveLength(25);
+    expect(started.output()).not.toContain("Loading 3 days of synthetic demo"); // demo data is the embedded default's
+  } finally {
+    started.child.kill("SIGTERM");
+    expect(await started.exited).toBe(0);
+    const root = new pg.Client({ connectionString: rootUrl });
+    await root.connect();
+    await waitUntil(async () => (await root.query("select count(*)::int as n from pg_stat_activity where datname = $1", [`start_${suffix}`])).rows[0].n,
+      (n) => n === 0, "the service's connections to close");
+    await root.query(`drop database start_${suffix}`);
+    await root.query(`drop role ${owner}`);
+    await root.end();
+  }
+}, 120_000);

@@ -9,8 +9,8 @@ export const ROLES = {
   analyst: "app_analyst",
 } as const;
 
+/** Passwords of roles created now; a role that exists keeps its password. */
 export interface RolePasswords {
-  /** Login password of the owner; null leaves an existing password alone. */
   owner: string | null;
   authenticator: string | null;
   analyst: string | null;
@@ -21,15 +21,40 @@ export interface BootstrapOptions {
   databaseName: string;
   ownerRole: string;
   passwords: RolePasswords;
+  /**
+   * The owner's login also serves GraphQL requests (no AUTH_DATABASE_URL): it is then made a
+   * member of app_visitor, the role every request switches to.
+   */
+  ownerServesRequests?: boolean;
 }
 
-async function ensureRole(client: pg.Client, name: string, attributes: string, password: string | null) {
+/**
+ * Creates a missing role with the given attributes. A role that exists is a DBA's: its superuser,
+ * createrole, login and other attributes are never changed (an earlier version demoted a superuser
+ * DATABASE_URL login this way). Returns whether the role was created now.
+ */
+async function createRoleIfMissing(client: pg.Client, name: string, attributes: string, password: string | null): Promise<boolean> {
   const { rowCount } = await client.query("select 1 from pg_roles where rolname = $1", [name]);
-  const ident = client.escapeIdentifier(name);
-  if (!rowCount) await client.query(`create role ${ident} ${attributes}`);
-  else await client.query(`alter role ${ident} ${attributes}`);
-  if (password !== null) {
-    await client.query(`alter role ${ident} password ${client.escapeLiteral(password)}`);
+  if (rowCount) return false;
+  const withPassword = password === null ? "" : ` password ${client.escapeLiteral(password)}`;
+  await client.query(`create role ${client.escapeIdentifier(name)} ${attributes}${withPassword}`);
+  return true;
+}
+
+/**
+ * Row-level security is the service's access control: it does not apply to superusers and roles
+ * with BYPASSRLS, so the roles that serve requests and analysts must not be either. Such a role
+ * is refused with the statement that fixes it rather than changed behind the DBA's back.
+ */
+export async function assertRowSecurityApplies(client: pg.Client, name: string): Promise<void> {
+  const { rows: [role] } = await client.query<{ rolsuper: boolean; rolbypassrls: boolean }>(
+    "select rolsuper, rolbypassrls from pg_roles where rolname = $1", [name],
+  );
+  if (role && (role.rolsuper || role.rolbypassrls)) {
+    throw new Error(
+      `The role ${name} exists with ${role.rolsuper ? "SUPERUSER" : "BYPASSRLS"}, so row-level security would not ` +
+      `apply to it. Run "ALTER ROLE ${name} NOSUPERUSER NOBYPASSRLS;" as a superuser, or drop the role, and start again.`,
+    );
   }
 }
 
@@ -47,14 +72,18 @@ export async function ensureRolesAndDatabase(options: BootstrapOptions): Promise
     // Roles are shared by every database of the cluster; concurrent bootstraps (parallel test
     // workers) take turns.
     await client.query("select pg_advisory_lock(hashtext('app_roles_bootstrap'))");
-    await ensureRole(client, ownerRole, "login nosuperuser nocreaterole", passwords.owner);
-    await ensureRole(client, ROLES.visitor, "nologin", null);
-    await ensureRole(client, ROLES.authenticator, "login noinherit nosuperuser nocreatedb nocreaterole", passwords.authenticator);
-    await ensureRole(client, ROLES.analyst, "login nosuperuser nocreatedb nocreaterole", passwords.analyst);
-    // Analysts query production data by hand: read-only, with a time limit.
-    await client.query(`alter role ${ROLES.analyst} set default_transaction_read_only = on`);
-    await client.query(`alter role ${ROLES.analyst} set statement_timeout = '60s'`);
+    // The owner may be any login the DBA chose, a superuser too: it is used as it is.
+    await createRoleIfMissing(client, ownerRole, "login nosuperuser nocreaterole", passwords.owner);
+    await createRoleIfMissing(client, ROLES.visitor, "nologin", null);
+    await createRoleIfMissing(client, ROLES.authenticator, "login noinherit nosuperuser nocreatedb nocreaterole", passwords.authenticator);
+    if (await createRoleIfMissing(client, ROLES.analyst, "login nosuperuser nocreatedb nocreaterole", passwords.analyst)) {
+      // Analysts query production data by hand: read-only, with a time limit (a DBA may change both later).
+      await client.query(`alter role ${ROLES.analyst} set default_transaction_read_only = on`);
+      await client.query(`alter role ${ROLES.analyst} set statement_timeout = '60s'`);
+    }
+    for (const role of Object.values(ROLES)) await assertRowSecurityApplies(client, role);
     await client.query(`grant ${ROLES.visitor} to ${ROLES.authenticator}`);
+    if (options.ownerServesRequests) await client.query(`grant ${ROLES.visitor} to ${client.escapeIdentifier(ownerRole)}`);
 
     const { rowCount } = await client.query("select 1 from pg_database where datname = $1", [databaseName]);
     if (!rowCount) {

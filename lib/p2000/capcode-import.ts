@@ -3,6 +3,7 @@
 // Rows are upserted through app_private.upsert_p2000_capcode (later lists complete earlier ones);
 // a row without a valid capcode is counted and reported, never fatal.
 import type pg from "pg";
+import { analyzeTables } from "../db/fresh-statistics.ts";
 import { csvRecords, importInBatches, text, type ImportResult, type RawRecord } from "../db/table-import.ts";
 
 function capcodeOf(record: RawRecord) {
@@ -12,18 +13,20 @@ function capcodeOf(record: RawRecord) {
   return record;
 }
 
-export function importCapcodes(
+export async function importCapcodes(
   pool: pg.Pool | pg.ClientBase,
   input: NodeJS.ReadableStream,
   options: { onBatch?: () => void; log?: (message: string) => void } = {},
 ): Promise<ImportResult> {
-  return importInBatches(csvRecords(input), capcodeOf, async (rows) => {
+  const result = await importInBatches(csvRecords(input), capcodeOf, async (rows) => {
     await pool.query(
       `select app_private.upsert_p2000_capcode(r.capcode, r.discipline, r.region, r.location, r.description, r.remark)
          from json_to_recordset($1::json) as r (capcode text, discipline text, region text, location text, description text, remark text)`,
       [JSON.stringify(rows)],
     );
   }, { ...options, batchSize: 500 });
+  await analyzeTables(pool, ["app_public.p2000_capcodes"]);
+  return result;
 }
 
 /** The starter list (data/capcodes-starter.csv, from the research notes), on a database without capcode data. */

