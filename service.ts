@@ -4,7 +4,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import express from "express";
-import pg from "pg";
+import type pg from "pg";
 import { postgraphile } from "postgraphile";
 import { grafserv } from "postgraphile/grafserv/node";
 import { makePreset } from "./graphile.config.ts";
@@ -14,6 +14,7 @@ import { makeAuthenticate } from "./lib/auth/context.ts";
 import { authRoutes } from "./lib/accounts/link-routes.ts";
 import type { Config } from "./lib/config.ts";
 import type { Database } from "./lib/db/database.ts";
+import { resilientPool } from "./lib/db/pool.ts";
 import { respondRoute } from "./lib/monitors/respond-route.ts";
 import { jwtSecretFor } from "./lib/db/secrets.ts";
 import { startWorker } from "./worker.ts";
@@ -38,16 +39,11 @@ function listen(server: Server, port: number, host: string): Promise<AddressInfo
 }
 
 export async function startService(config: Config, database: Database): Promise<Service> {
+  const report = (error: Error) => console.error("Database connection:", error.message);
   // The worker's jobs and the account flows share the owner pool.
-  const ownerPool = new pg.Pool({ connectionString: database.ownerUrl, max: config.workerConcurrency + 3 });
+  const ownerPool = resilientPool({ connectionString: database.ownerUrl, max: config.workerConcurrency + 3 }, report);
   // Ten connections for requests, one for the API-token cache's LISTEN.
-  const authPool = new pg.Pool({ connectionString: database.authUrl, max: 11 });
-  // A client losing its connection (database restart) must not crash the process.
-  for (const pool of [ownerPool, authPool]) {
-    const report = (error: Error) => console.error("Database connection:", error.message);
-    pool.on("error", report);
-    pool.on("connect", (client) => client.on("error", report));
-  }
+  const authPool = resilientPool({ connectionString: database.authUrl, max: 11 }, report);
 
   const jwtSecret = jwtSecretFor(config);
   const accounts: AccountDeps = {

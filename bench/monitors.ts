@@ -4,7 +4,7 @@
 // notifying a webhook channel on a local receiver, then inserts realistic messages at `rate` per
 // second through the ingestion function while the worker matches and delivers, and reports the
 // time from insert to webhook arrival (p50/p95/p99), the matching cost per message and the fan-out.
-// Figures go to bench/results/monitors-latest.md (the README shows them) and a dated JSON file.
+// Figures go to bench/results/monitors-latest.md (docs/benchmarks.md shows them) and a dated JSON file.
 import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";

@@ -3,7 +3,7 @@
 // loads a realistic history (lib/p2000/traffic.ts) through the real ingestion path, measures the
 // ingestion rates (FLEX reader, createP2000Message), then each read operation over real HTTP at
 // each client count next to the same SQL run directly through pg, and writes the figures to
-// bench/results/ (JSON and Markdown, latest.md is what the README shows). The service runs as its
+// bench/results/ (JSON and Markdown, latest.md is what docs/benchmarks.md shows). The service runs as its
 // own process (server.ts); autocannon, a lean load generator, sends the HTTP requests.
 import fs from "node:fs";
 import path from "node:path";

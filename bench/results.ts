@@ -1,5 +1,5 @@
 // What the benchmarks share: percentiles, a description of the machine, and writing figures to
-// bench/results/ (a dated JSON file and the Markdown the README shows).
+// bench/results/ (a dated JSON file and the Markdown docs/benchmarks.md shows).
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";

@@ -30,7 +30,7 @@ export interface Config {
   magicLinkAllowedOrigins: string[];
   /** Let webhook channels target private, loopback and link-local addresses (local development only). */
   webhookAllowPrivateTargets: boolean;
-  /** HTTP API of the SMS provider: POST JSON { from, to, text, reference } (see the README). */
+  /** HTTP API of the SMS provider: POST JSON { from, to, text, reference } (see docs/monitors.md). */
   smsProviderUrl: string | undefined;
   smsProviderToken: string | undefined;
   smsFrom: string;

@@ -1,6 +1,6 @@
 -- Runs as the PostgreSQL superuser right after a database is created (graphile-migrate `reset`,
 -- the shadow database of `commit`, and the bootstrap of the embedded default and of
--- ROOT_DATABASE_URL). The roles themselves are cluster-wide and created by lib/database-bootstrap.ts
+-- ROOT_DATABASE_URL). The roles themselves are cluster-wide and created by lib/db/bootstrap.ts
 -- before this file runs; here we only lock the new database down and add the extensions, which
 -- must exist before the first migration.
 begin;

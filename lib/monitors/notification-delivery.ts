@@ -80,7 +80,7 @@ export function notificationText(settings: NotificationSettings, n: PendingNotif
   ].filter((line) => line !== false && line !== null && line !== undefined).join("\n");
 }
 
-/** The JSON body of a webhook delivery (documented in the README). */
+/** The JSON body of a webhook delivery (documented in docs/monitors.md). */
 export function webhookBody(settings: NotificationSettings, n: PendingNotification): string {
   return JSON.stringify({
     id: n.notification_uuid,

@@ -1,7 +1,7 @@
 // Webhook signatures: HMAC-SHA256 over "<timestamp>.<body>" with the channel's signing secret,
 // sent as `Webhook-Signature: v1=<hex>` next to `Webhook-Timestamp` (Unix seconds) and
 // `Webhook-Id` (the notification uuid, the same on every retry, for de-duplication). Receivers
-// verify with verifyWebhookSignature (or the few lines in the README).
+// verify with verifyWebhookSignature (or the few lines in docs/monitors.md).
 import { createHmac, timingSafeEqual } from "node:crypto";
 
 export function signWebhook(secret: string, timestamp: number, body: string): string {

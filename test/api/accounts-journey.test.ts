@@ -1,4 +1,4 @@
-// The README's account journey, end to end over real HTTP with a real SMTP server: register,
+// The account journey of docs/accounts.md, end to end over real HTTP with a real SMTP server: register,
 // verify the e-mail, log in, refresh, list sessions, create an organization and an environment,
 // switch to it, create an API token and read public data with it, delete the token (401), reset
 // the password through the e-mailed link, and log out.

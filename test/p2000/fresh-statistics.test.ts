@@ -3,7 +3,8 @@
 // capcode index instead of hashing every capcode link.
 import { afterAll, beforeAll, expect, test } from "@jest/globals";
 import { Logger, quickAddJob, runOnce } from "graphile-worker";
-import pg from "pg";
+import type pg from "pg";
+import { resilientPool } from "../../lib/db/pool.ts";
 import { loadConfig } from "../../lib/config.ts";
 import { makeTaskList } from "../../tasks/index.ts";
 import { useTestDatabase } from "../helpers/database.ts";
@@ -11,9 +12,7 @@ import { useTestDatabase } from "../helpers/database.ts";
 const ctx = useTestDatabase();
 let pool: pg.Pool;
 beforeAll(async () => {
-  pool = new pg.Pool({ connectionString: ctx.db.ownerUrl, max: 4 });
-  pool.on("error", () => {});
-  pool.on("connect", (client) => client.on("error", () => {}));
+  pool = resilientPool({ connectionString: ctx.db.ownerUrl, max: 4 });
   // Autovacuum would analyse the new rows on its own, a minute or so later: not in this database.
   for (const table of ["p2000_messages", "p2000_message_capcodes", "p2000_capcodes", "p2000_dossiers"]) {
     await ctx.db.asOwner(`alter table app_public.${table} set (autovacuum_enabled = false)`);

@@ -1,7 +1,8 @@
 // The nightly clean-ups through graphile-worker itself: queued as a job, run by the worker.
 import { afterAll, beforeAll, expect, test } from "@jest/globals";
 import { Logger, quickAddJob, runOnce } from "graphile-worker";
-import pg from "pg";
+import type pg from "pg";
+import { resilientPool } from "../../lib/db/pool.ts";
 import { loadConfig } from "../../lib/config.ts";
 import { makeTaskList } from "../../tasks/index.ts";
 import { useTestDatabase } from "../helpers/database.ts";
@@ -9,9 +10,7 @@ import { useTestDatabase } from "../helpers/database.ts";
 const ctx = useTestDatabase();
 let pool: pg.Pool;
 beforeAll(() => {
-  pool = new pg.Pool({ connectionString: ctx.db.ownerUrl, max: 4 });
-  pool.on("error", () => {});
-  pool.on("connect", (client) => client.on("error", () => {}));
+  pool = resilientPool({ connectionString: ctx.db.ownerUrl, max: 4 });
 });
 afterAll(() => pool.end());
 

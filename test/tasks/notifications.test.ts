@@ -3,7 +3,8 @@
 // recorded and retried, permanent ones end as failed; SMS and Telegram go to their provider APIs;
 // webhook targets on private addresses are refused at send time; notification rules suppress.
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
-import pg from "pg";
+import type pg from "pg";
+import { resilientPool } from "../../lib/db/pool.ts";
 import type { Runner } from "graphile-worker";
 import { loadConfig, type Config } from "../../lib/config.ts";
 import { postRequest } from "../../lib/http/post.ts";
@@ -23,8 +24,7 @@ afterAll(async () => {
 const ctx = useTestDatabase();
 beforeAll(async () => {
   receiver = await startWebhookReceiver();
-  pool = new pg.Pool({ connectionString: ctx.db.ownerUrl, max: 4 });
-  pool.on("error", () => {}); // idle connections may see the test database go away
+  pool = resilientPool({ connectionString: ctx.db.ownerUrl, max: 4 }); // the test database goes away at the end
 });
 
 function worker(overrides: Partial<Config> = {}): Promise<Runner> {
