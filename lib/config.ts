@@ -2,6 +2,10 @@
 // lists the same variables; keep the two in step.
 import path from "node:path";
 
+/** KNMI Data Platform: the newest file of the 48-hour province warnings (needs METEO_API_KEY). */
+export const KNMI_WARNINGS_LISTING_URL =
+  "https://api.dataplatform.knmi.nl/open-data/v1/datasets/waarschuwingen_nederland_48h/versions/1.0/files?maxKeys=1&orderBy=created&sorting=desc";
+
 export interface Config {
   /** Owner connection (migrations, worker, CLIs); unset = the embedded PostgreSQL under dataDir. */
   databaseUrl: string | undefined;
@@ -37,6 +41,14 @@ export interface Config {
   /** Bot that writes to Telegram channels, and the Bot API base URL. */
   telegramBotToken: string | undefined;
   telegramApiUrl: string;
+  /** Weather feed: polled every 5 minutes unless switched off (docs/meteo.md). */
+  meteoFeedEnabled: boolean;
+  /** Warnings XML, or a KNMI Open Data file listing; the default is KNMI's, which needs meteoApiKey. */
+  meteoWarningsUrl: string | undefined;
+  /** Observations as normalised JSON rows; no public source serves that, so unset by default. */
+  meteoObservationsUrl: string | undefined;
+  /** Sent as the Authorization header to the weather sources (KNMI Data Platform key). */
+  meteoApiKey: string | undefined;
   /** Fill a new embedded database with a few days of synthetic P2000 traffic. */
   demoData: boolean;
   /** Least severe log level printed by the worker: error, warning, info or debug. */
@@ -98,6 +110,10 @@ export function loadConfig(): Config {
     workerConcurrency: integer("WORKER_CONCURRENCY", 8, 1, 64),
     logLevel: logLevel(),
     demoData: flag("DEMO_DATA", true),
+    meteoFeedEnabled: flag("METEO_FEED_ENABLED", true),
+    meteoWarningsUrl: text("METEO_WARNINGS_URL") ?? KNMI_WARNINGS_LISTING_URL,
+    meteoObservationsUrl: text("METEO_OBSERVATIONS_URL"),
+    meteoApiKey: text("METEO_API_KEY"),
     jwtSecret,
     publicUrl: (text("PUBLIC_URL") ?? `http://localhost:${port}`).replace(/\/+$/, ""),
     smtpUrl: text("SMTP_URL"),

@@ -141,10 +141,67 @@ create type app_public.location_suggestion as (
 );
 comment on type app_public.location_suggestion is 'A place, postcode or address (fire station) with coordinates, for a location picker. kind: place, postcode or address.';
 
+create type app_public.meteo_monthly_stats as (
+  year integer,
+  month integer,
+  yellow_days integer,
+  orange_days integer,
+  red_days integer,
+  warning_days integer
+);
+comment on type app_public.meteo_monthly_stats is '@typeName MeteoMonthlyStats
+Whole days of a month per warning level, a day counting as the highest level active that day (Europe/Amsterdam).';
+
+create type app_public.meteo_region as (
+  uuid uuid,
+  code text,
+  name text,
+  status_code integer,
+  status app_public.meteo_status
+);
+comment on type app_public.meteo_region is 'A province and its current warning level (null when no warnings were received yet).';
+
+create type app_public.meteo_region_detail as (
+  region_code text,
+  name text,
+  status_code integer,
+  status app_public.meteo_status,
+  warnings app_public.meteo_warning[]
+);
+comment on type app_public.meteo_region_detail is 'A province (or the whole country) with its warnings per phenomenon.';
+
+create type app_public.meteo_status as (
+  description text
+);
+comment on type app_public.meteo_status is 'A warning level in words.';
+
+create type app_public.meteo_warning as (
+  icon text,
+  label text,
+  periods app_public.meteo_warning_period[]
+);
+comment on type app_public.meteo_warning is 'The warnings of one phenomenon: icon is its key (wind, rain, iciness ...), label its Dutch name.';
+
+create type app_public.meteo_warning_period as (
+  description text,
+  status_code integer,
+  "from" timestamp with time zone,
+  "to" timestamp with time zone
+);
+comment on type app_public.meteo_warning_period is 'Consecutive hours of one level of one phenomenon, with the advice.';
+
 create type app_public.monitor_ref as (
   uuid text
 );
 comment on type app_public.monitor_ref is 'A monitor by uuid.';
+
+create type app_public.monitor_reference_item as (
+  value text,
+  label text,
+  description text,
+  color text
+);
+comment on type app_public.monitor_reference_item is 'An item of a reference list for monitor forms: value is what a monitor''s query takes, label what a person reads, description a line of help, color a display colour where the item has one.';
 
 create type app_public.p2000_capcode_filter as (
   sended app_public.date_range,
@@ -340,6 +397,97 @@ create policy select_all on app_hidden.analytics_cache as permissive for select 
 grant SELECT on app_hidden.analytics_cache to app_analyst;
 grant SELECT on app_hidden.analytics_cache to app_visitor;
 comment on table app_hidden.analytics_cache is 'Answers of hubAnalyticsHourly, hubAnalyticsUrgency and hubAnalyticsWeekdays per window, refreshed hourly.';
+
+create table app_hidden.feed_status (
+  feed text not null,
+  ok boolean not null,
+  message text,
+  etag text,
+  last_modified text,
+  last_success_at timestamp with time zone,
+  last_failure_at timestamp with time zone,
+  changed_at timestamp with time zone default now() not null,
+  constraint feed_status_pkey PRIMARY KEY (feed)
+);
+alter table app_hidden.feed_status enable row level security;
+create policy select_all on app_hidden.feed_status as permissive for select to app_analyst using (true);
+grant SELECT on app_hidden.feed_status to app_analyst;
+comment on table app_hidden.feed_status is NULL;
+
+create table app_hidden.meteo_daily_levels (
+  province_uuid uuid not null,
+  day date not null,
+  status_code integer not null,
+  constraint meteo_daily_levels_pkey PRIMARY KEY (province_uuid, day),
+  constraint meteo_daily_levels_province_uuid_fkey FOREIGN KEY (province_uuid) REFERENCES app_public.meteo_provinces(uuid),
+  constraint meteo_daily_levels_status_code_check CHECK (((status_code >= 1) AND (status_code <= 3)))
+);
+alter table app_hidden.meteo_daily_levels enable row level security;
+CREATE INDEX meteo_daily_levels_day_idx ON app_hidden.meteo_daily_levels USING btree (day);
+create policy select_all on app_hidden.meteo_daily_levels as permissive for select to app_analyst, app_visitor using (true);
+grant SELECT on app_hidden.meteo_daily_levels to app_analyst;
+grant SELECT on app_hidden.meteo_daily_levels to app_visitor;
+comment on table app_hidden.meteo_daily_levels is NULL;
+
+create table app_hidden.meteo_documents (
+  uuid uuid default uuidv7() not null,
+  kind text not null,
+  sha256 bytea not null,
+  source text not null,
+  received_at timestamp with time zone default now() not null,
+  first_hour timestamp with time zone,
+  last_hour timestamp with time zone,
+  records integer not null,
+  skipped integer not null,
+  constraint meteo_documents_kind_check CHECK ((kind = ANY (ARRAY['warnings'::text, 'observations'::text]))),
+  constraint meteo_documents_kind_sha256_key UNIQUE (kind, sha256),
+  constraint meteo_documents_pkey PRIMARY KEY (uuid)
+);
+alter table app_hidden.meteo_documents enable row level security;
+CREATE INDEX meteo_documents_warnings_first_hour_idx ON app_hidden.meteo_documents USING btree (first_hour) WHERE (kind = 'warnings'::text);
+create policy select_all on app_hidden.meteo_documents as permissive for select to app_analyst using (true);
+grant SELECT on app_hidden.meteo_documents to app_analyst;
+comment on table app_hidden.meteo_documents is NULL;
+
+create table app_hidden.meteo_monitor_criteria (
+  monitor_uuid uuid not null,
+  province_uuids uuid[] not null,
+  status_codes integer[] not null,
+  constraint meteo_monitor_criteria_monitor_uuid_fkey FOREIGN KEY (monitor_uuid) REFERENCES app_public.monitors(uuid) ON DELETE CASCADE,
+  constraint meteo_monitor_criteria_pkey PRIMARY KEY (monitor_uuid)
+);
+alter table app_hidden.meteo_monitor_criteria enable row level security;
+CREATE INDEX meteo_monitor_criteria_provinces_idx ON app_hidden.meteo_monitor_criteria USING gin (province_uuids);
+comment on table app_hidden.meteo_monitor_criteria is NULL;
+
+create table app_hidden.meteo_monitor_matches (
+  monitor_uuid uuid not null,
+  event_uuid uuid not null,
+  matched_at timestamp with time zone default now() not null,
+  suppressed_reason text,
+  constraint meteo_monitor_matches_event_uuid_fkey FOREIGN KEY (event_uuid) REFERENCES app_public.meteo_warning_events(uuid) ON DELETE CASCADE,
+  constraint meteo_monitor_matches_monitor_uuid_fkey FOREIGN KEY (monitor_uuid) REFERENCES app_public.monitors(uuid) ON DELETE CASCADE,
+  constraint meteo_monitor_matches_pkey PRIMARY KEY (monitor_uuid, event_uuid)
+);
+alter table app_hidden.meteo_monitor_matches enable row level security;
+CREATE INDEX meteo_monitor_matches_monitor_idx ON app_hidden.meteo_monitor_matches USING btree (monitor_uuid, matched_at DESC);
+create policy select_current_environment on app_hidden.meteo_monitor_matches as permissive for select to app_visitor using ((monitor_uuid IN ( SELECT app_hidden.current_environment_monitor_uuids() AS current_environment_monitor_uuids)));
+grant SELECT on app_hidden.meteo_monitor_matches to app_visitor;
+comment on table app_hidden.meteo_monitor_matches is NULL;
+
+create table app_hidden.meteo_region_states (
+  province_uuid uuid not null,
+  status_code integer not null,
+  phenomena text[] not null,
+  period_from timestamp with time zone,
+  period_to timestamp with time zone,
+  document_uuid uuid not null,
+  constraint meteo_region_states_document_uuid_fkey FOREIGN KEY (document_uuid) REFERENCES app_hidden.meteo_documents(uuid),
+  constraint meteo_region_states_pkey PRIMARY KEY (province_uuid),
+  constraint meteo_region_states_province_uuid_fkey FOREIGN KEY (province_uuid) REFERENCES app_public.meteo_provinces(uuid)
+);
+alter table app_hidden.meteo_region_states enable row level security;
+comment on table app_hidden.meteo_region_states is NULL;
 
 create table app_hidden.monitor_channels (
   monitor_uuid uuid not null,
@@ -582,22 +730,26 @@ create table app_private.notifications (
   uuid uuid default gen_random_uuid() not null,
   monitor_uuid uuid not null,
   channel_uuid uuid not null,
-  message_uuid uuid not null,
+  message_uuid uuid,
   dossier_uuid uuid,
   status text default 'queued'::text not null,
   attempts integer default 0 not null,
   delivered_at timestamp with time zone,
   created timestamp with time zone default now() not null,
+  meteo_event_uuid uuid,
   constraint notifications_channel_uuid_fkey FOREIGN KEY (channel_uuid) REFERENCES app_public.channels(uuid) ON DELETE CASCADE,
   constraint notifications_message_uuid_fkey FOREIGN KEY (message_uuid) REFERENCES app_public.p2000_messages(uuid) ON DELETE CASCADE,
+  constraint notifications_meteo_event_uuid_fkey FOREIGN KEY (meteo_event_uuid) REFERENCES app_public.meteo_warning_events(uuid) ON DELETE CASCADE,
   constraint notifications_monitor_uuid_channel_uuid_message_uuid_key UNIQUE (monitor_uuid, channel_uuid, message_uuid),
   constraint notifications_monitor_uuid_fkey FOREIGN KEY (monitor_uuid) REFERENCES app_public.monitors(uuid) ON DELETE CASCADE,
+  constraint notifications_one_subject CHECK ((num_nonnulls(message_uuid, meteo_event_uuid) = 1)),
   constraint notifications_pkey PRIMARY KEY (uuid),
   constraint notifications_status_check CHECK ((status = ANY (ARRAY['queued'::text, 'delivered'::text, 'failed'::text])))
 );
 alter table app_private.notifications enable row level security;
 CREATE INDEX notifications_channel_uuid_idx ON app_private.notifications USING btree (channel_uuid);
 CREATE INDEX notifications_message_uuid_idx ON app_private.notifications USING btree (message_uuid);
+CREATE UNIQUE INDEX notifications_meteo_event_idx ON app_private.notifications USING btree (meteo_event_uuid, monitor_uuid, channel_uuid) WHERE (meteo_event_uuid IS NOT NULL);
 comment on table app_private.notifications is NULL;
 
 create table app_private.rate_limit_counters (
@@ -931,6 +1083,171 @@ comment on column app_public.hectometer_markers.source_id is '@behavior -*';
 comment on column app_public.hectometer_markers.distance_km is '@exactName distance_km
 Kilometres from the point hectometerMarkersNearest was asked for (null elsewhere).';
 
+create table app_public.meteo_levels (
+  status_code integer not null,
+  value text not null,
+  label text not null,
+  description text not null,
+  color text not null,
+  constraint meteo_levels_pkey PRIMARY KEY (status_code),
+  constraint meteo_levels_status_code_check CHECK (((status_code >= 0) AND (status_code <= 3))),
+  constraint meteo_levels_value_key UNIQUE (value)
+);
+alter table app_public.meteo_levels enable row level security;
+create policy select_all on app_public.meteo_levels as permissive for select to app_analyst, app_visitor using (true);
+grant SELECT on app_public.meteo_levels to app_analyst;
+grant SELECT on app_public.meteo_levels to app_visitor;
+comment on table app_public.meteo_levels is '@behavior -*
+Warning levels: 0 none, 1 yellow, 2 orange, 3 red.';
+
+create table app_public.meteo_observations (
+  station_id text not null,
+  observed_at timestamp with time zone not null,
+  temperature double precision,
+  dew_point double precision,
+  humidity double precision,
+  pressure double precision,
+  wind_direction double precision,
+  wind_speed double precision,
+  wind_gust double precision,
+  visibility double precision,
+  precipitation double precision,
+  radiation double precision,
+  cloud_cover double precision,
+  sunshine double precision,
+  weather_code integer,
+  constraint meteo_observations_pkey PRIMARY KEY (station_id, observed_at),
+  constraint meteo_observations_station_id_fkey FOREIGN KEY (station_id) REFERENCES app_public.meteo_stations(station_id)
+);
+alter table app_public.meteo_observations enable row level security;
+create policy select_all on app_public.meteo_observations as permissive for select to app_analyst, app_visitor using (true);
+grant SELECT on app_public.meteo_observations to app_analyst;
+grant SELECT on app_public.meteo_observations to app_visitor;
+comment on table app_public.meteo_observations is '@name meteo_observation
+A 10-minute station observation (time = end of the interval, UTC).';
+comment on column app_public.meteo_observations.temperature is 'Air temperature, °C.';
+comment on column app_public.meteo_observations.dew_point is 'Dew point, °C.';
+comment on column app_public.meteo_observations.humidity is 'Relative humidity, %.';
+comment on column app_public.meteo_observations.pressure is 'Air pressure at sea level, hPa.';
+comment on column app_public.meteo_observations.wind_direction is 'Wind direction (10-minute mean), degrees.';
+comment on column app_public.meteo_observations.wind_speed is 'Wind speed at 10 m (10-minute mean), m/s.';
+comment on column app_public.meteo_observations.wind_gust is 'Highest gust, m/s.';
+comment on column app_public.meteo_observations.visibility is 'Visibility, m.';
+comment on column app_public.meteo_observations.precipitation is 'Precipitation in the last hour, mm.';
+comment on column app_public.meteo_observations.radiation is 'Global radiation, W/m².';
+comment on column app_public.meteo_observations.cloud_cover is 'Cloud cover, okta.';
+comment on column app_public.meteo_observations.sunshine is 'Sunshine, minutes.';
+comment on column app_public.meteo_observations.weather_code is 'Present weather code (WMO table 4680).';
+
+create table app_public.meteo_phenomena (
+  id text not null,
+  label text not null,
+  sort_order integer default 100 not null,
+  constraint meteo_phenomena_id_check CHECK (((id ~ '^[a-z][a-z0-9_-]*$'::text) AND (length(id) <= 40))),
+  constraint meteo_phenomena_pkey PRIMARY KEY (id)
+);
+alter table app_public.meteo_phenomena enable row level security;
+create policy select_all on app_public.meteo_phenomena as permissive for select to app_analyst, app_visitor using (true);
+grant SELECT on app_public.meteo_phenomena to app_analyst;
+grant SELECT on app_public.meteo_phenomena to app_visitor;
+comment on table app_public.meteo_phenomena is '@behavior -*
+Warning phenomena by the feed''s phenomenon_id (the icon key clients map to a symbol) with a Dutch label; unknown ones are added as they come.';
+
+create table app_public.meteo_provinces (
+  uuid uuid default gen_random_uuid() not null,
+  code text not null,
+  name text not null,
+  knmi_code text not null,
+  sort_order integer not null,
+  constraint meteo_provinces_code_check CHECK ((code ~ '^[a-z]+(-[a-z]+)*$'::text)),
+  constraint meteo_provinces_code_key UNIQUE (code),
+  constraint meteo_provinces_knmi_code_key UNIQUE (knmi_code),
+  constraint meteo_provinces_pkey PRIMARY KEY (uuid)
+);
+alter table app_public.meteo_provinces enable row level security;
+create policy select_all on app_public.meteo_provinces as permissive for select to app_analyst, app_visitor using (true);
+grant SELECT on app_public.meteo_provinces to app_analyst;
+grant SELECT on app_public.meteo_provinces to app_visitor;
+comment on table app_public.meteo_provinces is '@behavior -*
+The twelve provinces of weather warnings: code (a lower-case slug, MeteoRegion.code) and the warnings feed''s location id.';
+
+create table app_public.meteo_stations (
+  station_id text not null,
+  name text,
+  latitude double precision,
+  longitude double precision,
+  constraint meteo_stations_latitude_check CHECK (((latitude >= ('-90'::integer)::double precision) AND (latitude <= (90)::double precision))),
+  constraint meteo_stations_longitude_check CHECK (((longitude >= ('-180'::integer)::double precision) AND (longitude <= (180)::double precision))),
+  constraint meteo_stations_pkey PRIMARY KEY (station_id),
+  constraint meteo_stations_station_id_check CHECK ((station_id ~ '^[0-9]{5}$'::text))
+);
+alter table app_public.meteo_stations enable row level security;
+create policy select_all on app_public.meteo_stations as permissive for select to app_analyst, app_visitor using (true);
+grant SELECT on app_public.meteo_stations to app_analyst;
+grant SELECT on app_public.meteo_stations to app_visitor;
+comment on table app_public.meteo_stations is '@behavior -*
+Weather stations by WMO id (06260 De Bilt).';
+
+create table app_public.meteo_warning_events (
+  uuid uuid default uuidv7() not null,
+  province_uuid uuid not null,
+  status_code integer not null,
+  level text not null,
+  previous_status_code integer not null,
+  previous_level text not null,
+  phenomena text[] not null,
+  period_from timestamp with time zone,
+  period_to timestamp with time zone,
+  issued_at timestamp with time zone not null,
+  document_uuid uuid not null,
+  created timestamp with time zone default now() not null,
+  constraint meteo_warning_events_document_uuid_fkey FOREIGN KEY (document_uuid) REFERENCES app_hidden.meteo_documents(uuid),
+  constraint meteo_warning_events_pkey PRIMARY KEY (uuid),
+  constraint meteo_warning_events_previous_status_code_check CHECK (((previous_status_code >= 0) AND (previous_status_code <= 3))),
+  constraint meteo_warning_events_province_uuid_fkey FOREIGN KEY (province_uuid) REFERENCES app_public.meteo_provinces(uuid),
+  constraint meteo_warning_events_status_code_check CHECK (((status_code >= 0) AND (status_code <= 3)))
+);
+alter table app_public.meteo_warning_events enable row level security;
+CREATE INDEX meteo_warning_events_issued_at_idx ON app_public.meteo_warning_events USING btree (issued_at);
+CREATE INDEX meteo_warning_events_province_idx ON app_public.meteo_warning_events USING btree (province_uuid, issued_at);
+CREATE TRIGGER _600_queue_matching AFTER INSERT ON app_public.meteo_warning_events REFERENCING NEW TABLE AS new_events FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_meteo_warning_events__queue_matching();
+create policy select_all on app_public.meteo_warning_events as permissive for select to app_analyst, app_visitor using (true);
+grant SELECT on app_public.meteo_warning_events to app_analyst;
+grant SELECT on app_public.meteo_warning_events to app_visitor;
+comment on table app_public.meteo_warning_events is '@name meteo_warning_event
+A province''s warnings changed: its level or its phenomena, as announced by a warnings document. A warning that only lasts longer is no event.';
+comment on column app_public.meteo_warning_events.province_uuid is '@behavior -*';
+comment on column app_public.meteo_warning_events.status_code is 'The level as a number: 0 none (the warnings ended), 1 yellow, 2 orange, 3 red.';
+comment on column app_public.meteo_warning_events.level is 'none, yellow, orange or red (meteoColorCodes values).';
+comment on column app_public.meteo_warning_events.phenomena is 'Phenomena with a warning (e.g. wind, iciness), sorted.';
+comment on column app_public.meteo_warning_events.period_from is 'Start of the first warned hour of the province in the announcing document.';
+comment on column app_public.meteo_warning_events.period_to is 'End of the last warned hour.';
+comment on column app_public.meteo_warning_events.issued_at is 'The first hour the announcing document covers (its issue hour).';
+comment on column app_public.meteo_warning_events.document_uuid is '@behavior -*';
+
+create table app_public.meteo_warning_slices (
+  province_uuid uuid not null,
+  hour timestamp with time zone not null,
+  phenomenon text not null,
+  status smallint not null,
+  description text,
+  document_uuid uuid not null,
+  constraint meteo_warning_slices_description_check CHECK ((length(description) <= 4000)),
+  constraint meteo_warning_slices_document_uuid_fkey FOREIGN KEY (document_uuid) REFERENCES app_hidden.meteo_documents(uuid),
+  constraint meteo_warning_slices_hour_check CHECK ((date_trunc('hour'::text, hour) = hour)),
+  constraint meteo_warning_slices_phenomenon_fkey FOREIGN KEY (phenomenon) REFERENCES app_public.meteo_phenomena(id),
+  constraint meteo_warning_slices_pkey PRIMARY KEY (province_uuid, hour, phenomenon),
+  constraint meteo_warning_slices_province_uuid_fkey FOREIGN KEY (province_uuid) REFERENCES app_public.meteo_provinces(uuid),
+  constraint meteo_warning_slices_status_check CHECK (((status >= 1) AND (status <= 3)))
+);
+alter table app_public.meteo_warning_slices enable row level security;
+CREATE INDEX meteo_warning_slices_hour_idx ON app_public.meteo_warning_slices USING btree (hour);
+create policy select_all on app_public.meteo_warning_slices as permissive for select to app_analyst, app_visitor using (true);
+grant SELECT on app_public.meteo_warning_slices to app_analyst;
+grant SELECT on app_public.meteo_warning_slices to app_visitor;
+comment on table app_public.meteo_warning_slices is '@behavior -*
+The warning history: one row per province, hour and phenomenon with a warning (status 1 yellow, 2 orange, 3 red).';
+
 create table app_public.monitor_types (
   name text not null,
   description text not null,
@@ -974,6 +1291,7 @@ create table app_public.monitors (
 alter table app_public.monitors enable row level security;
 CREATE INDEX monitors_environment_uuid_idx ON app_public.monitors USING btree (environment_uuid);
 CREATE TRIGGER _100_set_changed BEFORE UPDATE ON app_public.monitors FOR EACH ROW EXECUTE FUNCTION app_hidden.tg__set_changed();
+CREATE TRIGGER _500_meteo_criteria AFTER INSERT OR UPDATE ON app_public.monitors FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_monitors__meteo_criteria();
 CREATE TRIGGER _500_p2000_criteria AFTER INSERT OR UPDATE ON app_public.monitors FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_monitors__p2000_criteria();
 create policy select_member_environment on app_public.monitors as permissive for select to app_visitor using ((environment_uuid = ( SELECT app_hidden.current_member_environment_uuid() AS current_member_environment_uuid)));
 grant SELECT on app_public.monitors to app_visitor;
@@ -1640,6 +1958,18 @@ grant execute on function app_hidden.distance_km(lat1 double precision, lon1 dou
 grant execute on function app_hidden.distance_km(lat1 double precision, lon1 double precision, lat2 double precision, lon2 double precision) to app_visitor;
 comment on function app_hidden.distance_km(lat1 double precision, lon1 double precision, lat2 double precision, lon2 double precision) is NULL;
 
+CREATE OR REPLACE FUNCTION app_hidden.exceeds_max_per_period(rules jsonb, recent_notified bigint)
+ RETURNS boolean
+ LANGUAGE sql
+ IMMUTABLE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select rules ? 'maxPerPeriod' and recent_notified >= (rules->'maxPerPeriod'->>'count')::integer
+$function$;
+grant execute on function app_hidden.exceeds_max_per_period(rules jsonb, recent_notified bigint) to app_analyst;
+grant execute on function app_hidden.exceeds_max_per_period(rules jsonb, recent_notified bigint) to app_visitor;
+comment on function app_hidden.exceeds_max_per_period(rules jsonb, recent_notified bigint) is NULL;
+
 CREATE OR REPLACE FUNCTION app_hidden.find_road(ref app_public.road_ref)
  RETURNS uuid
  LANGUAGE sql
@@ -1804,6 +2134,129 @@ $function$;
 grant execute on function app_hidden.hub_analytics_weekdays_live(days integer) to app_analyst;
 grant execute on function app_hidden.hub_analytics_weekdays_live(days integer) to app_visitor;
 comment on function app_hidden.hub_analytics_weekdays_live(days integer) is 'hubAnalyticsWeekdays computed from the hourly roll-up.';
+
+CREATE OR REPLACE FUNCTION app_hidden.in_quiet_hours(rules jsonb)
+ RETURNS boolean
+ LANGUAGE plpgsql
+ STABLE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  local_time time := (now() at time zone 'Europe/Amsterdam')::time;
+  quiet_from time := (rules->'quietHours'->>'from')::time;
+  quiet_to time := (rules->'quietHours'->>'to')::time;
+begin
+  return rules ? 'quietHours' and (
+    (quiet_from <= quiet_to and local_time >= quiet_from and local_time < quiet_to)
+    or (quiet_from > quiet_to and (local_time >= quiet_from or local_time < quiet_to)));
+end;
+$function$;
+grant execute on function app_hidden.in_quiet_hours(rules jsonb) to app_analyst;
+grant execute on function app_hidden.in_quiet_hours(rules jsonb) to app_visitor;
+comment on function app_hidden.in_quiet_hours(rules jsonb) is NULL;
+
+CREATE OR REPLACE FUNCTION app_hidden.meteo_day_window(day text, OUT day_start timestamp with time zone, OUT day_end timestamp with time zone)
+ RETURNS record
+ LANGUAGE plpgsql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  parsed date;
+begin
+  if day is null or day !~ '^\d{4}-\d{2}-\d{2}$' then
+    raise exception 'date must be a day as YYYY-MM-DD (got "%").', left(day, 40) using errcode = 'XINPT';
+  end if;
+  begin
+    parsed := day::date;
+  exception when others then
+    raise exception 'date must be a day as YYYY-MM-DD (got "%").', day using errcode = 'XINPT';
+  end;
+  if parsed < date '1990-01-01' or parsed > date '2999-12-31' then
+    raise exception 'date must be between 1990-01-01 and 2999-12-31 (got "%").', day using errcode = 'XINPT';
+  end if;
+  day_start := parsed::timestamp at time zone 'Europe/Amsterdam';
+  day_end := (parsed + 1)::timestamp at time zone 'Europe/Amsterdam';
+end;
+$function$;
+grant execute on function app_hidden.meteo_day_window(day text, OUT day_start timestamp with time zone, OUT day_end timestamp with time zone) to app_analyst;
+grant execute on function app_hidden.meteo_day_window(day text, OUT day_start timestamp with time zone, OUT day_end timestamp with time zone) to app_visitor;
+comment on function app_hidden.meteo_day_window(day text, OUT day_start timestamp with time zone, OUT day_end timestamp with time zone) is NULL;
+
+CREATE OR REPLACE FUNCTION app_hidden.meteo_details(range_from timestamp with time zone, range_to timestamp with time zone)
+ RETURNS SETOF app_public.meteo_region_detail
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  with periods as (select * from app_hidden.meteo_periods(range_from, range_to)),
+  warnings as (
+    select p.province_uuid, max(p.status) as status, min(ph.sort_order) as sort_order, ph.id,
+           row(ph.id, ph.label, array_agg(row(p.description, p.status, p.period_from, p.period_to)::app_public.meteo_warning_period
+                                         order by p.period_from))::app_public.meteo_warning as warning
+      from periods p join app_public.meteo_phenomena ph on ph.id = p.phenomenon
+     group by p.province_uuid, ph.id, ph.label
+  )
+  select pr.code, pr.name, coalesce(w.status, 0), row(l.label)::app_public.meteo_status,
+         coalesce(w.warnings, '{}')
+    from app_public.meteo_provinces pr
+    left join lateral (
+      select max(x.status) as status, array_agg(x.warning order by x.sort_order, x.id) as warnings
+        from warnings x where x.province_uuid = pr.uuid
+    ) w on true
+    join app_public.meteo_levels l on l.status_code = coalesce(w.status, 0)
+   order by pr.sort_order
+$function$;
+grant execute on function app_hidden.meteo_details(range_from timestamp with time zone, range_to timestamp with time zone) to app_analyst;
+grant execute on function app_hidden.meteo_details(range_from timestamp with time zone, range_to timestamp with time zone) to app_visitor;
+comment on function app_hidden.meteo_details(range_from timestamp with time zone, range_to timestamp with time zone) is NULL;
+
+CREATE OR REPLACE FUNCTION app_hidden.meteo_has_data()
+ RETURNS boolean
+ LANGUAGE sql
+ STABLE PARALLEL SAFE SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select exists (select 1 from app_hidden.meteo_documents d where d.kind = 'warnings')
+$function$;
+grant execute on function app_hidden.meteo_has_data() to app_analyst;
+grant execute on function app_hidden.meteo_has_data() to app_visitor;
+comment on function app_hidden.meteo_has_data() is NULL;
+
+CREATE OR REPLACE FUNCTION app_hidden.meteo_level_value(status_code integer)
+ RETURNS text
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select (array['none', 'yellow', 'orange', 'red'])[status_code + 1]
+$function$;
+grant execute on function app_hidden.meteo_level_value(status_code integer) to app_analyst;
+grant execute on function app_hidden.meteo_level_value(status_code integer) to app_visitor;
+comment on function app_hidden.meteo_level_value(status_code integer) is NULL;
+
+CREATE OR REPLACE FUNCTION app_hidden.meteo_periods(range_from timestamp with time zone, range_to timestamp with time zone)
+ RETURNS TABLE(province_uuid uuid, phenomenon text, status integer, description text, period_from timestamp with time zone, period_to timestamp with time zone)
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  with slices as (
+    select s.province_uuid, s.phenomenon, s.status::integer as status, s.description, s.hour,
+           s.hour - make_interval(hours => (row_number() over (partition by s.province_uuid, s.phenomenon, s.status order by s.hour))::integer) as run
+      from app_public.meteo_warning_slices s
+     where s.hour >= range_from - interval '3 days'
+       and s.hour < case when range_to = 'infinity' then range_to else range_to + interval '3 days' end
+  ), runs as (
+    select sl.province_uuid, sl.phenomenon, sl.status, (array_agg(sl.description order by sl.hour))[1] as description,
+           min(sl.hour) as period_from, max(sl.hour) + interval '1 hour' as period_to
+      from slices sl group by sl.province_uuid, sl.phenomenon, sl.status, sl.run
+  )
+  select * from runs r where r.period_to > range_from and r.period_from < range_to
+$function$;
+grant execute on function app_hidden.meteo_periods(range_from timestamp with time zone, range_to timestamp with time zone) to app_analyst;
+grant execute on function app_hidden.meteo_periods(range_from timestamp with time zone, range_to timestamp with time zone) to app_visitor;
+comment on function app_hidden.meteo_periods(range_from timestamp with time zone, range_to timestamp with time zone) is NULL;
 
 CREATE OR REPLACE FUNCTION app_hidden.monitor_channel_uuids(channels jsonb, environment uuid)
  RETURNS uuid[]
@@ -2678,6 +3131,47 @@ grant execute on function app_hidden.tg_fire_stations__link_vehicles() to app_an
 grant execute on function app_hidden.tg_fire_stations__link_vehicles() to app_visitor;
 comment on function app_hidden.tg_fire_stations__link_vehicles() is NULL;
 
+CREATE OR REPLACE FUNCTION app_hidden.tg_meteo_warning_events__queue_matching()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  live uuid[];
+begin
+  live := array(select n.uuid from new_events n where n.status_code > 0 and n.period_to > now() order by n.uuid);
+  if cardinality(live) > 0 then
+    perform graphile_worker.add_job('monitors__match_meteo', json_build_object('eventUuids', live), max_attempts := 10);
+  end if;
+  return null;
+end;
+$function$;
+grant execute on function app_hidden.tg_meteo_warning_events__queue_matching() to app_analyst;
+grant execute on function app_hidden.tg_meteo_warning_events__queue_matching() to app_visitor;
+comment on function app_hidden.tg_meteo_warning_events__queue_matching() is NULL;
+
+CREATE OR REPLACE FUNCTION app_hidden.tg_monitors__meteo_criteria()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+begin
+  delete from app_hidden.meteo_monitor_criteria c where c.monitor_uuid = new.uuid;
+  if new.type = 'meteo_weather' and new.active then
+    insert into app_hidden.meteo_monitor_criteria (monitor_uuid, province_uuids, status_codes)
+    values (new.uuid,
+            array(select p.uuid from app_public.meteo_provinces p
+                   where p.code = any (array(select lower(x) from jsonb_array_elements_text(coalesce(new.query->'regions', '[]')) x))),
+            array(select l.status_code from app_public.meteo_levels l
+                   where l.value = any (array(select lower(x) from jsonb_array_elements_text(coalesce(new.query->'levels', '[]')) x))));
+  end if;
+  return null;
+end;
+$function$;
+grant execute on function app_hidden.tg_monitors__meteo_criteria() to app_analyst;
+grant execute on function app_hidden.tg_monitors__meteo_criteria() to app_visitor;
+comment on function app_hidden.tg_monitors__meteo_criteria() is NULL;
+
 CREATE OR REPLACE FUNCTION app_hidden.tg_monitors__p2000_criteria()
  RETURNS trigger
  LANGUAGE plpgsql
@@ -3252,6 +3746,155 @@ end;
 $function$;
 comment on function app_private.hit_rate_limit(rate_bucket text, max_hits integer, per interval) is NULL;
 
+CREATE OR REPLACE FUNCTION app_private.ingest_meteo_observations(rows jsonb, sha256 bytea, source text)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  doc uuid;
+  changed integer;
+begin
+  if exists (select 1 from app_hidden.meteo_documents d where d.kind = 'observations' and d.sha256 = ingest_meteo_observations.sha256) then
+    return jsonb_build_object('duplicate', true);
+  end if;
+  insert into app_hidden.meteo_documents (kind, sha256, source, first_hour, last_hour, records, skipped)
+  select 'observations', ingest_meteo_observations.sha256, left(ingest_meteo_observations.source, 500),
+         min((r->>'observed_at')::timestamptz), max((r->>'observed_at')::timestamptz), count(*), 0
+    from jsonb_array_elements(rows) r
+  returning uuid into doc;
+
+  insert into app_public.meteo_stations (station_id, name, latitude, longitude)
+  select distinct on (r->>'station_id') r->>'station_id', r->>'name', (r->>'latitude')::float8, (r->>'longitude')::float8
+    from jsonb_array_elements(rows) r order by r->>'station_id', (r->>'observed_at')::timestamptz desc
+  on conflict (station_id) do update set
+    name = coalesce(excluded.name, meteo_stations.name),
+    latitude = coalesce(excluded.latitude, meteo_stations.latitude),
+    longitude = coalesce(excluded.longitude, meteo_stations.longitude)
+  where (excluded.name, excluded.latitude, excluded.longitude) is distinct from (meteo_stations.name, meteo_stations.latitude, meteo_stations.longitude)
+    and excluded.name is not null;
+
+  insert into app_public.meteo_observations
+  select distinct on (o.station_id, o.observed_at) o.*
+    from jsonb_populate_recordset(null::app_public.meteo_observations, rows) o
+   order by o.station_id, o.observed_at
+  on conflict (station_id, observed_at) do update set
+    temperature = excluded.temperature, dew_point = excluded.dew_point, humidity = excluded.humidity,
+    pressure = excluded.pressure, wind_direction = excluded.wind_direction, wind_speed = excluded.wind_speed,
+    wind_gust = excluded.wind_gust, visibility = excluded.visibility, precipitation = excluded.precipitation,
+    radiation = excluded.radiation, cloud_cover = excluded.cloud_cover, sunshine = excluded.sunshine,
+    weather_code = excluded.weather_code
+  where (excluded.*) is distinct from (meteo_observations.*);
+  get diagnostics changed = row_count;
+  return jsonb_build_object('duplicate', false, 'document', doc, 'observations', jsonb_array_length(rows), 'stored', changed);
+end;
+$function$;
+comment on function app_private.ingest_meteo_observations(rows jsonb, sha256 bytea, source text) is NULL;
+
+CREATE OR REPLACE FUNCTION app_private.ingest_meteo_warnings(slices jsonb, sha256 bytea, source text)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  doc uuid;
+  first_hour timestamptz;
+  last_hour timestamptz;
+  newest_before timestamptz;
+  write_until timestamptz;
+  stored integer;
+  ignored integer;
+  events integer := 0;
+begin
+  if exists (select 1 from app_hidden.meteo_documents d where d.kind = 'warnings' and d.sha256 = ingest_meteo_warnings.sha256) then
+    return jsonb_build_object('duplicate', true);
+  end if;
+  select min((s->>'start')::timestamptz), max((s->>'start')::timestamptz) into first_hour, last_hour
+    from jsonb_array_elements(slices) s;
+  if first_hour is null then
+    raise exception 'The warnings document has no time slices.' using errcode = 'XINPT';
+  end if;
+  first_hour := date_trunc('hour', first_hour);
+  last_hour := date_trunc('hour', last_hour);
+  select max(d.first_hour) into newest_before from app_hidden.meteo_documents d where d.kind = 'warnings';
+  -- A document older than the newest one fills only the hours before it.
+  write_until := case when newest_before is null or first_hour >= newest_before then last_hour else least(last_hour, newest_before - interval '1 hour') end;
+
+  insert into app_hidden.meteo_documents (kind, sha256, source, first_hour, last_hour, records, skipped)
+  values ('warnings', ingest_meteo_warnings.sha256, left(ingest_meteo_warnings.source, 500), first_hour, last_hour,
+          jsonb_array_length(slices), 0)
+  returning uuid into doc;
+
+  insert into app_public.meteo_phenomena (id, label)
+  select distinct s->>'phenomenon', s->>'phenomenon' from jsonb_array_elements(slices) s
+   where (s->>'phenomenon') ~ '^[a-z][a-z0-9_-]*$' and length(s->>'phenomenon') <= 40
+  on conflict do nothing;
+
+  create temporary table pg_temp.incoming on commit drop as
+    select p.uuid as province_uuid, date_trunc('hour', (s->>'start')::timestamptz) as hour, s->>'phenomenon' as phenomenon,
+           (s->>'status')::smallint as status, left(nullif(btrim(s->>'text'), ''), 4000) as description
+      from jsonb_array_elements(slices) s
+      join app_public.meteo_provinces p on p.knmi_code = upper(btrim(s->>'location'))
+     where (s->>'phenomenon') ~ '^[a-z][a-z0-9_-]*$' and length(s->>'phenomenon') <= 40
+       and date_trunc('hour', (s->>'start')::timestamptz) <= write_until;
+  select jsonb_array_length(slices) - count(*) into ignored from pg_temp.incoming;
+
+  delete from app_public.meteo_warning_slices s
+   where s.hour between first_hour and write_until
+     and s.province_uuid in (select distinct i.province_uuid from pg_temp.incoming i);
+  insert into app_public.meteo_warning_slices (province_uuid, hour, phenomenon, status, description, document_uuid)
+  select i.province_uuid, i.hour, i.phenomenon, max(i.status), (array_agg(i.description order by i.status desc))[1], doc
+    from pg_temp.incoming i where i.status between 1 and 3
+   group by i.province_uuid, i.hour, i.phenomenon;
+  get diagnostics stored = row_count;
+
+  -- The daily roll-up of every Europe/Amsterdam day the written hours touch.
+  delete from app_hidden.meteo_daily_levels d
+   where d.day between (first_hour at time zone 'Europe/Amsterdam')::date and (write_until at time zone 'Europe/Amsterdam')::date
+     and d.province_uuid in (select distinct i.province_uuid from pg_temp.incoming i);
+  insert into app_hidden.meteo_daily_levels (province_uuid, day, status_code)
+  select s.province_uuid, (s.hour at time zone 'Europe/Amsterdam')::date, max(s.status)
+    from app_public.meteo_warning_slices s
+   where s.hour >= ((first_hour at time zone 'Europe/Amsterdam')::date)::timestamp at time zone 'Europe/Amsterdam'
+     and s.hour < (((write_until at time zone 'Europe/Amsterdam')::date + 1)::timestamp at time zone 'Europe/Amsterdam')
+     and s.province_uuid in (select distinct i.province_uuid from pg_temp.incoming i)
+   group by 1, 2
+  on conflict (province_uuid, day) do update set status_code = excluded.status_code;
+
+  if write_until = last_hour then
+    -- The newest document: each province's warnings as it announces them, against the last state.
+    with announced as (
+      select p.uuid as province_uuid,
+             coalesce(max(i.status) filter (where i.status > 0), 0)::integer as status_code,
+             coalesce(array_agg(distinct i.phenomenon order by i.phenomenon) filter (where i.status > 0), '{}') as phenomena,
+             min(i.hour) filter (where i.status > 0) as period_from,
+             max(i.hour) filter (where i.status > 0) + interval '1 hour' as period_to
+        from app_public.meteo_provinces p join pg_temp.incoming i on i.province_uuid = p.uuid
+       group by p.uuid
+    ), changed as (
+      insert into app_public.meteo_warning_events (province_uuid, status_code, level, previous_status_code, previous_level,
+                                                   phenomena, period_from, period_to, issued_at, document_uuid)
+      select a.province_uuid, a.status_code, app_hidden.meteo_level_value(a.status_code), coalesce(st.status_code, 0),
+             app_hidden.meteo_level_value(coalesce(st.status_code, 0)), a.phenomena, a.period_from, a.period_to, first_hour, doc
+        from announced a left join app_hidden.meteo_region_states st on st.province_uuid = a.province_uuid
+       where a.status_code <> coalesce(st.status_code, 0) or a.phenomena <> coalesce(st.phenomena, '{}')
+      returning 1
+    ), saved as (
+      insert into app_hidden.meteo_region_states (province_uuid, status_code, phenomena, period_from, period_to, document_uuid)
+      select a.province_uuid, a.status_code, a.phenomena, a.period_from, a.period_to, doc from announced a
+      on conflict (province_uuid) do update set status_code = excluded.status_code, phenomena = excluded.phenomena,
+        period_from = excluded.period_from, period_to = excluded.period_to, document_uuid = excluded.document_uuid
+      returning 1
+    )
+    select (select count(*) from changed) into events;
+  end if;
+
+  return jsonb_build_object('duplicate', false, 'document', doc, 'slices', jsonb_array_length(slices), 'warnings', stored,
+    'ignoredLocations', ignored, 'events', events, 'backfill', write_until <> last_hour);
+end;
+$function$;
+comment on function app_private.ingest_meteo_warnings(slices jsonb, sha256 bytea, source text) is NULL;
+
 CREATE OR REPLACE FUNCTION app_private.ingest_p2000_message(message text, sended timestamp with time zone, capcodes text[], source text)
  RETURNS uuid
  LANGUAGE plpgsql
@@ -3342,6 +3985,58 @@ AS $function$
 $function$;
 comment on function app_private.login_failed(user_uuid uuid) is NULL;
 
+CREATE OR REPLACE FUNCTION app_private.match_meteo_event(event_uuid uuid)
+ RETURNS integer
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  e app_public.meteo_warning_events;
+  matched uuid[];
+  queued integer;
+begin
+  select * into e from app_public.meteo_warning_events x where x.uuid = match_meteo_event.event_uuid;
+  if e.uuid is null or e.status_code = 0 then
+    return 0;
+  end if;
+  matched := array(
+    select c.monitor_uuid from app_hidden.meteo_monitor_criteria c
+     where (cardinality(c.province_uuids) = 0 or e.province_uuid = any (c.province_uuids))
+       and (cardinality(c.status_codes) = 0 or e.status_code = any (c.status_codes))
+       and not exists (select 1 from app_hidden.meteo_monitor_matches mm where mm.monitor_uuid = c.monitor_uuid and mm.event_uuid = e.uuid)
+     order by c.monitor_uuid);
+  if cardinality(matched) = 0 then
+    return 0;
+  end if;
+  perform pg_advisory_xact_lock(hashtext('monitor:' || mo.uuid))
+     from app_public.monitors mo where mo.uuid = any (matched) and mo.notification_rules <> '{}' order by mo.uuid;
+  with new_matches as (
+    insert into app_hidden.meteo_monitor_matches (monitor_uuid, event_uuid, suppressed_reason)
+    select mo.uuid, e.uuid,
+           case when app_hidden.in_quiet_hours(mo.notification_rules) then 'quiet_hours'
+                when app_hidden.exceeds_max_per_period(mo.notification_rules, (select count(*) from app_hidden.meteo_monitor_matches x
+                       where x.monitor_uuid = mo.uuid and x.suppressed_reason is null
+                         and x.matched_at > now() - make_interval(mins => (mo.notification_rules->'maxPerPeriod'->>'minutes')::integer)))
+                  then 'max_per_period' end
+      from app_public.monitors mo where mo.uuid = any (matched)
+    on conflict do nothing
+    returning monitor_uuid, suppressed_reason
+  ), new_notifications as (
+    insert into app_private.notifications (monitor_uuid, channel_uuid, meteo_event_uuid)
+    select nm.monitor_uuid, mc.channel_uuid, e.uuid
+      from new_matches nm join app_hidden.monitor_channels mc on mc.monitor_uuid = nm.monitor_uuid
+     where nm.suppressed_reason is null
+    on conflict do nothing
+    returning uuid
+  )
+  select count(*)::integer into queued from graphile_worker.add_jobs(array(
+    select row('notifications__deliver', json_build_object('uuid', n.uuid), null, null, 6, 'notification:' || n.uuid, null, null)::graphile_worker.job_spec
+      from new_notifications n));
+  return queued;
+end;
+$function$;
+comment on function app_private.match_meteo_event(event_uuid uuid) is NULL;
+
 CREATE OR REPLACE FUNCTION app_private.match_p2000_message(message_uuid uuid)
  RETURNS integer
  LANGUAGE plpgsql
@@ -3410,7 +4105,7 @@ $function$;
 comment on function app_private.match_p2000_message(message_uuid uuid) is NULL;
 
 CREATE OR REPLACE FUNCTION app_private.notification_for_delivery(notification_uuid uuid)
- RETURNS TABLE(notification_uuid uuid, channel_type text, channel_name text, email_address text, phone_number text, url text, headers jsonb, chat_id text, signing_secret text, monitor_uuid uuid, monitor_name text, message_uuid uuid, message text, sended timestamp with time zone, urgency text, discipline text, region text, city text, street text, postcode text, latitude double precision, longitude double precision, dossier_uuid uuid, respond_token text)
+ RETURNS TABLE(notification_uuid uuid, channel_type text, channel_name text, email_address text, phone_number text, url text, headers jsonb, chat_id text, signing_secret text, monitor_uuid uuid, monitor_name text, message_uuid uuid, message text, sended timestamp with time zone, urgency text, discipline text, region text, city text, street text, postcode text, latitude double precision, longitude double precision, dossier_uuid uuid, respond_token text, kind text, headline text, facts text[], event_type text, payload jsonb)
  LANGUAGE sql
  STABLE
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
@@ -3418,15 +4113,40 @@ AS $function$
   select n.uuid, c.type, c.name, c.email_address, c.phone_number, c.url,
          coalesce((select jsonb_agg(jsonb_build_object('name', h.name, 'value', h.value)) from unnest(c.headers) h), '[]'),
          c.chat_id, s.signing_secret, mo.uuid, mo.name, m.uuid, m.message, m.sended, u.code, d.name, g.name,
-         m.city, m.street, m.postcode, m.latitude, m.longitude, m.dossier_uuid, app_private.responder_token(n.uuid)
+         m.city, m.street, m.postcode, m.latitude, m.longitude, m.dossier_uuid,
+         case when m.uuid is not null then app_private.responder_token(n.uuid) end,
+         case when m.uuid is not null then 'p2000' else 'meteo' end,
+         w.headline, w.facts, w.event_type, w.payload
     from app_private.notifications n
     join app_public.channels c on c.uuid = n.channel_uuid
     join app_public.monitors mo on mo.uuid = n.monitor_uuid
-    join app_public.p2000_messages m on m.uuid = n.message_uuid
+    left join app_public.p2000_messages m on m.uuid = n.message_uuid
     left join app_private.channel_secrets s on s.channel_uuid = c.uuid
     left join app_public.p2000_urgencies u on u.uuid = m.urgency_uuid
     left join app_public.p2000_disciplines d on d.uuid = m.discipline_uuid
     left join app_public.p2000_regions g on g.uuid = m.region_uuid
+    left join lateral (
+      select format('%s: %s voor %s (%s)', l.label, p.name, coalesce(ph.labels, 'weer'), ph.ids) as headline,
+             array[
+               format('Level: %s (was %s)', e.level, e.previous_level),
+               format('Phenomena: %s', coalesce(ph.labels, '-')),
+               format('Period: %s to %s (Europe/Amsterdam)',
+                      to_char(e.period_from at time zone 'Europe/Amsterdam', 'YYYY-MM-DD HH24:MI'),
+                      to_char(e.period_to at time zone 'Europe/Amsterdam', 'YYYY-MM-DD HH24:MI'))] as facts,
+             'meteo.warning.changed' as event_type,
+             jsonb_build_object('warning', jsonb_build_object(
+               'uuid', e.uuid, 'regionCode', p.code, 'regionName', p.name, 'level', e.level, 'statusCode', e.status_code,
+               'previousLevel', e.previous_level, 'phenomena', to_jsonb(e.phenomena), 'periodFrom', e.period_from,
+               'periodTo', e.period_to, 'issuedAt', e.issued_at)) as payload
+        from app_public.meteo_warning_events e
+        join app_public.meteo_provinces p on p.uuid = e.province_uuid
+        join app_public.meteo_levels l on l.status_code = e.status_code
+        left join lateral (
+          select string_agg(x.label, ', ' order by x.sort_order) as labels, string_agg(x.id, ', ' order by x.sort_order) as ids
+            from app_public.meteo_phenomena x where x.id = any (e.phenomena)
+        ) ph on true
+       where e.uuid = n.meteo_event_uuid
+    ) w on true
    where n.uuid = notification_for_delivery.notification_uuid and n.status = 'queued'
 $function$;
 comment on function app_private.notification_for_delivery(notification_uuid uuid) is NULL;
@@ -4220,6 +4940,279 @@ $function$;
 grant execute on function app_public.me() to app_analyst;
 grant execute on function app_public.me() to app_visitor;
 comment on function app_public.me() is 'The user of the Bearer access token; null without a valid one.';
+
+CREATE OR REPLACE FUNCTION app_public.meteo_color_codes()
+ RETURNS SETOF app_public.monitor_reference_item
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select row(l.value, l.label, l.description, l.color)::app_public.monitor_reference_item
+    from app_public.meteo_levels l where l.status_code > 0 order by l.status_code
+$function$;
+grant execute on function app_public.meteo_color_codes() to app_analyst;
+grant execute on function app_public.meteo_color_codes() to app_visitor;
+comment on function app_public.meteo_color_codes() is '@notNull
+The warning levels a meteo_weather monitor''s query.levels takes.';
+
+CREATE OR REPLACE FUNCTION app_public.meteo_general()
+ RETURNS app_public.meteo_region_detail
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  with periods as (
+    select p.phenomenon, p.status, p.period_from, p.period_to, pr.name, pr.sort_order
+      from app_hidden.meteo_periods(now(), 'infinity') p join app_public.meteo_provinces pr on pr.uuid = p.province_uuid
+  ), national_hours as (
+    select p.phenomenon, h.hour, max(p.status) as status
+      from periods p, generate_series(p.period_from, p.period_to - interval '1 hour', interval '1 hour') h(hour)
+     group by p.phenomenon, h.hour
+  ), runs as (
+    select n.phenomenon, n.status, min(n.hour) as period_from, max(n.hour) + interval '1 hour' as period_to
+      from (select n.*, n.hour - make_interval(hours => (row_number() over (partition by n.phenomenon, n.status order by n.hour))::integer) as run
+              from national_hours n) n
+     group by n.phenomenon, n.status, n.run
+  ), warnings as (
+    select ph.sort_order, ph.id, max(r.status) as status,
+           row(ph.id, ph.label, array_agg(row(
+             (select string_agg(x.name, ', ' order by x.sort_order) from (select distinct p.name, p.sort_order from periods p
+               where p.phenomenon = r.phenomenon and p.period_from < r.period_to and p.period_to > r.period_from) x),
+             r.status, r.period_from, r.period_to)::app_public.meteo_warning_period order by r.period_from))::app_public.meteo_warning as warning
+      from runs r join app_public.meteo_phenomena ph on ph.id = r.phenomenon
+     group by ph.sort_order, ph.id, ph.label
+  )
+  select 'nl', 'Nederland', coalesce(max(w.status), 0)::integer,
+         row((select l.label from app_public.meteo_levels l where l.status_code = coalesce(max(w.status), 0)))::app_public.meteo_status,
+         coalesce(array_agg(w.warning order by w.sort_order, w.id) filter (where w.id is not null), '{}')
+    from warnings w right join (select 1) one on true
+  having app_hidden.meteo_has_data()
+$function$;
+grant execute on function app_public.meteo_general() to app_analyst;
+grant execute on function app_public.meteo_general() to app_visitor;
+comment on function app_public.meteo_general() is 'The national picture: per phenomenon the highest level of any province, each period naming its provinces; null before the first warnings document.';
+
+CREATE OR REPLACE FUNCTION app_public.meteo_latest_observation(station_id text DEFAULT NULL::text)
+ RETURNS app_public.meteo_observations
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select o.* from app_public.meteo_observations o
+   where o.station_id = coalesce(btrim(meteo_latest_observation.station_id), '06260')
+   order by o.observed_at desc limit 1
+$function$;
+grant execute on function app_public.meteo_latest_observation(station_id text) to app_analyst;
+grant execute on function app_public.meteo_latest_observation(station_id text) to app_visitor;
+comment on function app_public.meteo_latest_observation(station_id text) is 'The latest observation of a station (WMO id; null = 06260 De Bilt); null when it has none.';
+
+CREATE OR REPLACE FUNCTION app_public.meteo_observation_history(station_id text, from_ts integer, to_ts integer, "limit" integer DEFAULT 1000)
+ RETURNS SETOF app_public.meteo_observations
+ LANGUAGE plpgsql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+begin
+  if meteo_observation_history."limit" is not null and meteo_observation_history."limit" < 1 then
+    raise exception 'Argument "limit" must be at least 1 (got %).', meteo_observation_history."limit" using errcode = 'XINPT';
+  end if;
+  if from_ts > to_ts then
+    raise exception 'fromTs must not be after toTs.' using errcode = 'XINPT';
+  end if;
+  return query
+    select o.* from app_public.meteo_observations o
+     where o.station_id = btrim(meteo_observation_history.station_id)
+       and o.observed_at between to_timestamp(from_ts) and to_timestamp(to_ts)
+     order by o.observed_at
+     limit least(coalesce(meteo_observation_history."limit", 1000), 10000);
+end;
+$function$;
+grant execute on function app_public.meteo_observation_history(station_id text, from_ts integer, to_ts integer, "limit" integer) to app_analyst;
+grant execute on function app_public.meteo_observation_history(station_id text, from_ts integer, to_ts integer, "limit" integer) to app_visitor;
+comment on function app_public.meteo_observation_history(station_id text, from_ts integer, to_ts integer, "limit" integer) is '@notNull
+Observations of a station from fromTs to toTs (Unix seconds, both included), oldest first; limit defaults to 1000 and is capped at 10000.';
+
+CREATE OR REPLACE FUNCTION app_public.meteo_observations_station_name(o app_public.meteo_observations)
+ RETURNS text
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select s.name from app_public.meteo_stations s where s.station_id = o.station_id
+$function$;
+grant execute on function app_public.meteo_observations_station_name(o app_public.meteo_observations) to app_analyst;
+grant execute on function app_public.meteo_observations_station_name(o app_public.meteo_observations) to app_visitor;
+comment on function app_public.meteo_observations_station_name(o app_public.meteo_observations) is 'The station''s name.';
+
+CREATE OR REPLACE FUNCTION app_public.meteo_region_detail(code text)
+ RETURNS app_public.meteo_region_detail
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select d.* from app_hidden.meteo_details(now(), 'infinity') d
+   where d.region_code = lower(btrim(meteo_region_detail.code)) and app_hidden.meteo_has_data()
+$function$;
+grant execute on function app_public.meteo_region_detail(code text) to app_analyst;
+grant execute on function app_public.meteo_region_detail(code text) to app_visitor;
+comment on function app_public.meteo_region_detail(code text) is 'One province by code (lower-case slug such as noord-holland); null when unknown or before the first warnings document.';
+
+CREATE OR REPLACE FUNCTION app_public.meteo_region_details()
+ RETURNS SETOF app_public.meteo_region_detail
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select d.* from app_hidden.meteo_details(now(), 'infinity') d where app_hidden.meteo_has_data()
+$function$;
+grant execute on function app_public.meteo_region_details() to app_analyst;
+grant execute on function app_public.meteo_region_details() to app_visitor;
+comment on function app_public.meteo_region_details() is '@notNull
+The 12 provinces with the warnings that are on now or announced (empty before the first warnings document).';
+
+CREATE OR REPLACE FUNCTION app_public.meteo_regions()
+ RETURNS SETOF app_public.meteo_region
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select pr.uuid, pr.code, pr.name, d.status_code, case when d.status_code is not null then d.status end
+    from app_public.meteo_provinces pr
+    left join app_hidden.meteo_details(now(), 'infinity') d on d.region_code = pr.code and app_hidden.meteo_has_data()
+   order by pr.sort_order
+$function$;
+grant execute on function app_public.meteo_regions() to app_analyst;
+grant execute on function app_public.meteo_regions() to app_visitor;
+comment on function app_public.meteo_regions() is '@notNull
+The 12 provinces with their current level: the highest of the warnings on now or announced (null before the first warnings document).';
+
+CREATE OR REPLACE FUNCTION app_public.meteo_snapshot(date text)
+ RETURNS SETOF app_public.meteo_region_detail
+ LANGUAGE plpgsql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  w record;
+begin
+  select * into w from app_hidden.meteo_day_window(meteo_snapshot.date);
+  if not app_hidden.meteo_has_data() then
+    return;
+  end if;
+  if now() >= w.day_start and now() < w.day_end then
+    return query select * from app_hidden.meteo_details(now(), 'infinity');
+  else
+    return query select * from app_hidden.meteo_details(w.day_start, w.day_end);
+  end if;
+end;
+$function$;
+grant execute on function app_public.meteo_snapshot(date text) to app_analyst;
+grant execute on function app_public.meteo_snapshot(date text) to app_visitor;
+comment on function app_public.meteo_snapshot(date text) is '@notNull
+The 12 provinces on a day (YYYY-MM-DD, Europe/Amsterdam): today live; another day as the history holds it, every warning period that overlapped the day, statusCode the highest level of the day.';
+
+CREATE OR REPLACE FUNCTION app_public.meteo_stats_available_years()
+ RETURNS SETOF integer
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select distinct extract(year from e.issued_at at time zone 'Europe/Amsterdam')::integer as year
+    from app_public.meteo_warning_events e where e.status_code > 0
+   order by year
+$function$;
+grant execute on function app_public.meteo_stats_available_years() to app_analyst;
+grant execute on function app_public.meteo_stats_available_years() to app_visitor;
+comment on function app_public.meteo_stats_available_years() is '@notNull
+Years with at least one warning event (Europe/Amsterdam).';
+
+CREATE OR REPLACE FUNCTION app_public.meteo_stats_monthly(year integer, region_code text DEFAULT NULL::text)
+ RETURNS SETOF app_public.meteo_monthly_stats
+ LANGUAGE plpgsql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  province uuid;
+  today date := (now() at time zone 'Europe/Amsterdam')::date;
+begin
+  if year is null or year < 1990 or year > 2999 then
+    raise exception 'year must be from 1990 to 2999 (got %).', year using errcode = 'XINPT';
+  end if;
+  if region_code is not null then
+    select p.uuid into province from app_public.meteo_provinces p where p.code = lower(btrim(region_code));
+    if province is null then
+      raise exception 'regionCode must be a province code such as noord-holland (got "%").', left(region_code, 40) using errcode = 'XINPT';
+    end if;
+  end if;
+  return query
+    with days as (
+      select d.day, max(d.status_code) as status_code
+        from app_hidden.meteo_daily_levels d
+       where d.day >= make_date(meteo_stats_monthly.year, 1, 1) and d.day < make_date(meteo_stats_monthly.year + 1, 1, 1)
+         and d.day <= today and (province is null or d.province_uuid = province)
+       group by d.day
+    )
+    select meteo_stats_monthly.year, m.month,
+           count(*) filter (where d.status_code = 1)::integer, count(*) filter (where d.status_code = 2)::integer,
+           count(*) filter (where d.status_code = 3)::integer, count(d.day)::integer
+      from generate_series(1, 12) m(month)
+      left join days d on extract(month from d.day) = m.month
+     group by m.month order by m.month;
+end;
+$function$;
+grant execute on function app_public.meteo_stats_monthly(year integer, region_code text) to app_analyst;
+grant execute on function app_public.meteo_stats_monthly(year integer, region_code text) to app_visitor;
+comment on function app_public.meteo_stats_monthly(year integer, region_code text) is '@notNull
+Per month of the year the whole days per warning level up to today (a day counts as its highest level, Europe/Amsterdam); regionCode null = all provinces combined.';
+
+CREATE OR REPLACE FUNCTION app_public.meteo_warning_events_for_monitor(monitor app_public.monitor_ref, first integer DEFAULT NULL::integer, page integer DEFAULT NULL::integer)
+ RETURNS SETOF app_public.meteo_warning_events
+ LANGUAGE plpgsql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  wanted uuid := app_hidden.try_uuid((meteo_warning_events_for_monitor.monitor).uuid);
+begin
+  if wanted is null or wanted not in (select app_hidden.current_environment_monitor_uuids()) then
+    raise exception 'Monitor not found in this environment.' using errcode = 'XNOTF';
+  end if;
+  return query
+    select e.* from app_hidden.meteo_monitor_matches mm join app_public.meteo_warning_events e on e.uuid = mm.event_uuid
+     where mm.monitor_uuid = wanted
+     order by mm.matched_at desc, e.uuid
+     limit app_hidden.page_limit(first, 200) offset app_hidden.page_offset(first, page, 200);
+end;
+$function$;
+grant execute on function app_public.meteo_warning_events_for_monitor(monitor app_public.monitor_ref, first integer, page integer) to app_analyst;
+grant execute on function app_public.meteo_warning_events_for_monitor(monitor app_public.monitor_ref, first integer, page integer) to app_visitor;
+comment on function app_public.meteo_warning_events_for_monitor(monitor app_public.monitor_ref, first integer, page integer) is '@notNull
+The warning events that matched a meteo_weather monitor of the caller''s environment, newest first.';
+
+CREATE OR REPLACE FUNCTION app_public.meteo_warning_events_region_code(e app_public.meteo_warning_events)
+ RETURNS text
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select p.code from app_public.meteo_provinces p where p.uuid = e.province_uuid
+$function$;
+grant execute on function app_public.meteo_warning_events_region_code(e app_public.meteo_warning_events) to app_analyst;
+grant execute on function app_public.meteo_warning_events_region_code(e app_public.meteo_warning_events) to app_visitor;
+comment on function app_public.meteo_warning_events_region_code(e app_public.meteo_warning_events) is 'The province''s code (MeteoRegion.code).';
+
+CREATE OR REPLACE FUNCTION app_public.meteo_warning_events_region_name(e app_public.meteo_warning_events)
+ RETURNS text
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select p.name from app_public.meteo_provinces p where p.uuid = e.province_uuid
+$function$;
+grant execute on function app_public.meteo_warning_events_region_name(e app_public.meteo_warning_events) to app_analyst;
+grant execute on function app_public.meteo_warning_events_region_name(e app_public.meteo_warning_events) to app_visitor;
+comment on function app_public.meteo_warning_events_region_name(e app_public.meteo_warning_events) is 'The province''s name.';
 
 CREATE OR REPLACE FUNCTION app_public.monitor(uuid text)
  RETURNS app_public.monitors

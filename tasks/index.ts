@@ -7,12 +7,15 @@ import { analytics__refresh_cache } from "./analytics__refresh_cache.ts";
 import { api_tokens__purge_stale } from "./api_tokens__purge_stale.ts";
 import { auth__purge_expired } from "./auth__purge_expired.ts";
 import { makeEmailsSend } from "./emails__send.ts";
+import { makeMeteoPoll } from "./meteo__poll.ts";
+import { monitors__match_meteo } from "./monitors__match_meteo.ts";
 import { monitors__match_p2000 } from "./monitors__match_p2000.ts";
 import { makeNotificationsDeliver } from "./notifications__deliver.ts";
 import { makeP2000LoadDemo } from "./p2000__load_demo.ts";
 
 export type TaskConfig = Pick<Config, "smtpUrl" | "mailFrom" | "publicUrl" | "webhookAllowPrivateTargets" | "smsProviderUrl"
-  | "smsProviderToken" | "smsFrom" | "telegramBotToken" | "telegramApiUrl">;
+  | "smsProviderToken" | "smsFrom" | "telegramBotToken" | "telegramApiUrl" | "meteoFeedEnabled" | "meteoWarningsUrl"
+  | "meteoObservationsUrl" | "meteoApiKey">;
 
 /** `ownerPool`: the worker's own pool, for tasks that work on several connections at once. */
 export function makeTaskList(config: TaskConfig, ownerPool: pg.Pool): TaskList {
@@ -23,6 +26,13 @@ export function makeTaskList(config: TaskConfig, ownerPool: pg.Pool): TaskList {
     api_tokens__purge_stale,
     auth__purge_expired,
     emails__send: makeEmailsSend({ mailer, mailFrom: config.mailFrom }),
+    meteo__poll: makeMeteoPoll({
+      enabled: config.meteoFeedEnabled,
+      warningsUrl: config.meteoWarningsUrl,
+      observationsUrl: config.meteoObservationsUrl,
+      apiKey: config.meteoApiKey,
+    }),
+    monitors__match_meteo,
     monitors__match_p2000,
     notifications__deliver: makeNotificationsDeliver({
       mailer,
@@ -44,4 +54,5 @@ export const crontab = [
   "0 * * * * analytics__refresh_cache ?fill=1h",
   "30 3 * * * api_tokens__purge_stale",
   "45 3 * * * auth__purge_expired",
+  "*/5 * * * * meteo__poll",
 ].join("\n");

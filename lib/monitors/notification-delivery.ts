@@ -18,7 +18,11 @@ export interface NotificationSettings {
   telegramApiUrl: string;
 }
 
-/** A row of app_private.notification_for_delivery. */
+/**
+ * A row of app_private.notification_for_delivery. A P2000 notification carries the message's
+ * columns (and a respond link); other kinds (weather warnings, …) come rendered by SQL as a
+ * headline, fact lines and a webhook payload, so a new kind needs no code here.
+ */
 export interface PendingNotification {
   notification_uuid: string;
   channel_type: "email" | "sms" | "webhook" | "telegram";
@@ -31,9 +35,9 @@ export interface PendingNotification {
   signing_secret: string | null;
   monitor_uuid: string;
   monitor_name: string;
-  message_uuid: string;
-  message: string;
-  sended: Date;
+  message_uuid: string | null;
+  message: string | null;
+  sended: Date | null;
   urgency: string | null;
   discipline: string | null;
   region: string | null;
@@ -43,7 +47,12 @@ export interface PendingNotification {
   latitude: number | null;
   longitude: number | null;
   dossier_uuid: string | null;
-  respond_token: string;
+  respond_token: string | null;
+  kind: "p2000" | "meteo";
+  headline: string | null;
+  facts: string[] | null;
+  event_type: string | null;
+  payload: Record<string, unknown> | null;
 }
 
 export class DeliveryError extends Error {
@@ -60,17 +69,23 @@ const TIMEOUT_MS = 10_000;
 const MAX_RESPONSE_BYTES = 64 * 1024;
 const dutchTime = new Intl.DateTimeFormat("nl-NL", { timeZone: "Europe/Amsterdam", dateStyle: "short", timeStyle: "short" });
 
-function respondUrl(settings: NotificationSettings, n: PendingNotification): string {
-  return `${settings.publicUrl}/respond?token=${encodeURIComponent(n.respond_token)}`;
+function respondUrl(settings: NotificationSettings, n: PendingNotification): string | null {
+  return n.respond_token && `${settings.publicUrl}/respond?token=${encodeURIComponent(n.respond_token)}`;
+}
+
+/** What an e-mail's subject and an SMS say first: a P2000 message as sent, else the headline. */
+function headlineOf(n: PendingNotification): string {
+  return (n.kind === "p2000" ? n.message : n.headline) ?? "";
 }
 
 /** The plain text of e-mails and chat messages: the message as sent (it names its own urgency), then the facts. */
 export function notificationText(settings: NotificationSettings, n: PendingNotification): string {
+  if (n.kind !== "p2000") return [n.headline, "", ...(n.facts ?? []), `Monitor: ${n.monitor_name}`].join("\n");
   const where = [n.street, n.postcode, n.city].filter(Boolean).join(", ");
   return [
     n.message,
     "",
-    `Time: ${dutchTime.format(n.sended)}`,
+    `Time: ${dutchTime.format(n.sended!)}`,
     n.urgency && `Urgency: ${n.urgency}`,
     where && `Place: ${where}`,
     [n.discipline, n.region].some(Boolean) && `Service: ${[n.discipline, n.region].filter(Boolean).join(", ")}`,
@@ -82,12 +97,15 @@ export function notificationText(settings: NotificationSettings, n: PendingNotif
 
 /** The JSON body of a webhook delivery (documented in docs/monitors.md). */
 export function webhookBody(settings: NotificationSettings, n: PendingNotification): string {
+  if (n.kind !== "p2000") {
+    return JSON.stringify({ id: n.notification_uuid, event: n.event_type, monitor: { uuid: n.monitor_uuid, name: n.monitor_name }, ...n.payload });
+  }
   return JSON.stringify({
     id: n.notification_uuid,
     event: "p2000.message.matched",
     monitor: { uuid: n.monitor_uuid, name: n.monitor_name },
     message: {
-      uuid: n.message_uuid, message: n.message, sended: n.sended.toISOString(), urgency: n.urgency, discipline: n.discipline,
+      uuid: n.message_uuid, message: n.message, sended: n.sended!.toISOString(), urgency: n.urgency, discipline: n.discipline,
       region: n.region, city: n.city, street: n.street, postcode: n.postcode, latitude: n.latitude, longitude: n.longitude,
       dossierUuid: n.dossier_uuid,
     },
@@ -114,7 +132,7 @@ const senders: Record<PendingNotification["channel_type"], Sender> = {
   async email(settings, n) {
     if (!settings.mailer) throw new DeliveryError("No SMTP_URL is configured: e-mail channels cannot deliver.", null, true);
     try {
-      await settings.mailer.sendMail({ from: settings.mailFrom, to: n.email_address!, subject: n.message.slice(0, 150), text: notificationText(settings, n) });
+      await settings.mailer.sendMail({ from: settings.mailFrom, to: n.email_address!, subject: headlineOf(n).slice(0, 150), text: notificationText(settings, n) });
     } catch (error) {
       throw new DeliveryError((error as Error).message, (error as { responseCode?: number }).responseCode ?? null);
     }
@@ -140,7 +158,8 @@ const senders: Record<PendingNotification["channel_type"], Sender> = {
     if (!settings.smsProviderUrl) throw new DeliveryError("No SMS_PROVIDER_URL is configured: SMS channels cannot deliver.", null, true);
     const headers: Record<string, string> = { "content-type": "application/json" };
     if (settings.smsProviderToken) headers.authorization = `Bearer ${settings.smsProviderToken}`;
-    const text = `${n.message.slice(0, 100)}\n${respondUrl(settings, n)}`;
+    const link = respondUrl(settings, n);
+    const text = link ? `${headlineOf(n).slice(0, 100)}\n${link}` : headlineOf(n).slice(0, 160);
     return postExpectingSuccess(settings.smsProviderUrl, headers,
       JSON.stringify({ from: settings.smsFrom, to: n.phone_number, text, reference: n.notification_uuid }), false);
   },

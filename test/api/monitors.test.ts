@@ -126,7 +126,7 @@ describe("a P2000 monitor around Schiedam", () => {
     const queries: Record<string, unknown> = {
       accident: { types: ["accident"], roads: ["A20"] },
       aircraft: { kinds: ["trauma"] },
-      meteo_weather: { regions: ["ZH"], levels: ["orange", "red"] },
+      meteo_weather: { regions: ["zuid-holland"], levels: ["orange", "red"] },
       rail_disruptions: { routes: ["Rotterdam - Schiedam"] },
       matrix: { roads: ["A4"], minDelayMinutes: 10 },
       rss: { feeds: ["https://example.org/feed.xml"], keywords: ["Brand"] },

@@ -18,7 +18,9 @@ test("the Query type has exactly the operations built so far", () => {
     "fireStation", "fireStations", "fireStationsCount", "fireVehicle", "fireVehicles", "fireVehiclesCount",
     "hectometerMarker", "hectometerMarkers", "hectometerMarkersNearest",
     "hubAnalyticsHourly", "hubAnalyticsUrgency", "hubAnalyticsWeekdays", "locationSuggestions",
-    "me", "monitor", "monitors", "myOrganizations", "mySessions",
+    "me", "meteoColorCodes", "meteoGeneral", "meteoLatestObservation", "meteoObservationHistory", "meteoRegionDetail",
+    "meteoRegionDetails", "meteoRegions", "meteoSnapshot", "meteoStatsAvailableYears", "meteoStatsMonthly",
+    "meteoWarningEventsForMonitor", "monitor", "monitors", "myOrganizations", "mySessions",
     "p2000Capcode", "p2000Capcodes", "p2000CapcodesCount", "p2000Categories", "p2000Discipline", "p2000Disciplines",
     "p2000Dossier", "p2000DossierTimeline", "p2000Dossiers", "p2000GripLevels", "p2000Message", "p2000MessageStatistics",
     "p2000Messages", "p2000MessagesCount", "p2000Qualifications", "p2000Region", "p2000Regions", "p2000Statistics",
@@ -61,6 +63,18 @@ test("return types match the spec", () => {
   expect(Object.keys(region.getFields())).toEqual(expect.arrayContaining(["uuid", "number", "name", "slug", "capcodePrefix"]));
   expect(String(fields.sessionValid.type)).toBe("Boolean!");
   expect(String(fields.apiScopes.type)).toBe("[ApiScope!]!");
+  // Weather (spec §4.3): lists are never null; the single answers are null without data.
+  for (const [name, type] of [["meteoRegions", "[MeteoRegion!]!"], ["meteoRegionDetails", "[MeteoRegionDetail!]!"],
+    ["meteoSnapshot", "[MeteoRegionDetail!]!"], ["meteoObservationHistory", "[MeteoObservation!]!"], ["meteoStatsAvailableYears", "[Int!]!"],
+    ["meteoStatsMonthly", "[MeteoMonthlyStats!]!"], ["meteoWarningEventsForMonitor", "[MeteoWarningEvent!]!"],
+    ["meteoColorCodes", "[MonitorReferenceItem!]!"], ["meteoGeneral", "MeteoRegionDetail"], ["meteoRegionDetail", "MeteoRegionDetail"],
+    ["meteoLatestObservation", "MeteoObservation"]]) {
+    expect(`${name}: ${fields[name].type}`).toBe(`${name}: ${type}`);
+  }
+  expect(fields.meteoObservationHistory.args.map((a) => `${a.name}: ${a.type}`).sort())
+    .toEqual(["fromTs: Int!", "limit: Int", "stationId: String!", "toTs: Int!"]);
+  const period = schema.getType("MeteoWarningPeriod") as GraphQLObjectType;
+  expect(Object.keys(period.getFields()).sort()).toEqual(["description", "from", "status_code", "to"]);
   const mutations = (schema.getMutationType() as GraphQLObjectType).getFields();
   expect(String(mutations.logout.type)).toBe("String!");
   expect(String(mutations.refreshToken.type)).toBe("RefreshTokenPayload!");

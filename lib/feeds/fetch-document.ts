@@ -1,0 +1,55 @@
+// One download of an upstream document for a feed poller: a deadline, a size limit, a few
+// redirects at most, a conditional request (ETag / Last-Modified of the last good answer), and
+// gzip undone whether the server or the file applied it.
+import { gunzipSync } from "node:zlib";
+import type { FeedValidators } from "./feed-status.ts";
+
+export interface FetchOptions {
+  headers?: Record<string, string>;
+  validators?: FeedValidators;
+  timeoutMs?: number;
+  maxBytes?: number;
+}
+
+export type FetchedDocument =
+  | { changed: true; text: string; validators: FeedValidators }
+  | { changed: false };
+
+const MAX_REDIRECTS = 3;
+
+async function readCapped(response: Response, maxBytes: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of response.body ?? []) {
+    size += chunk.length;
+    if (size > maxBytes) throw new Error(`The document is larger than ${maxBytes} bytes.`);
+    chunks.push(Buffer.from(chunk));
+  }
+  return Buffer.concat(chunks);
+}
+
+export async function fetchDocument(url: string, options: FetchOptions = {}): Promise<FetchedDocument> {
+  const headers: Record<string, string> = { "user-agent": "nl-incident-service-feeds/1", ...options.headers };
+  if (options.validators?.etag) headers["if-none-match"] = options.validators.etag;
+  if (options.validators?.lastModified) headers["if-modified-since"] = options.validators.lastModified;
+  const signal = AbortSignal.timeout(options.timeoutMs ?? 30_000);
+  let target = url;
+  for (let redirects = 0; ; redirects++) {
+    const response = await fetch(target, { headers, signal, redirect: "manual" });
+    if (response.status >= 300 && response.status < 400 && response.status !== 304) {
+      const location = response.headers.get("location");
+      if (!location || redirects >= MAX_REDIRECTS) throw new Error(`Too many redirects (or one without a Location) from ${url}.`);
+      target = new URL(location, target).toString();
+      continue;
+    }
+    if (response.status === 304) return { changed: false };
+    if (!response.ok) throw new Error(`HTTP ${response.status} from ${target}`);
+    let body = await readCapped(response, options.maxBytes ?? 100 * 2 ** 20);
+    if (body[0] === 0x1f && body[1] === 0x8b) body = gunzipSync(body, { maxOutputLength: options.maxBytes ?? 100 * 2 ** 20 });
+    return {
+      changed: true,
+      text: body.toString("utf8"),
+      validators: { etag: response.headers.get("etag"), lastModified: response.headers.get("last-modified") },
+    };
+  }
+}

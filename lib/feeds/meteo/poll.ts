@@ -1,0 +1,72 @@
+// One round of the weather poller (task meteo__poll, every 5 minutes): fetch the warnings and
+// the observations document where a source is configured, store what changed, and log a line
+// only when a feed's state changes (lib/feeds/feed-status.ts). A source that is down, or a
+// document that is broken, leaves the last good state served.
+import type pg from "pg";
+import { fetchDocument, type FetchedDocument } from "../fetch-document.ts";
+import { feedValidators, recordFeedOutcome, type FeedValidators } from "../feed-status.ts";
+import { describeIngest, ingestMeteoDocument } from "./ingest.ts";
+
+export interface MeteoPollConfig {
+  enabled: boolean;
+  warningsUrl: string | undefined;
+  observationsUrl: string | undefined;
+  apiKey: string | undefined;
+}
+
+export interface PollLog {
+  info(message: string): void;
+  error(message: string): void;
+}
+
+/** The sources to poll now: a feed without a URL, or KNMI's without a key, is not polled. */
+export function meteoSources(config: MeteoPollConfig): Array<{ feed: string; url: string }> {
+  if (!config.enabled) return [];
+  const sources = [];
+  if (config.warningsUrl && (config.apiKey || !config.warningsUrl.startsWith("https://api.dataplatform.knmi.nl/"))) {
+    sources.push({ feed: "meteo-warnings", url: config.warningsUrl });
+  }
+  if (config.observationsUrl) sources.push({ feed: "meteo-observations", url: config.observationsUrl });
+  return sources;
+}
+
+/**
+ * The document behind a URL. A KNMI Open Data file listing ({"files": [{"filename"}]}) is
+ * followed to the file's temporary download URL; anything else is the document itself.
+ */
+async function download(url: string, apiKey: string | undefined, validators: FeedValidators): Promise<FetchedDocument> {
+  const headers: Record<string, string> = apiKey ? { authorization: apiKey } : {};
+  const first = await fetchDocument(url, { headers, validators });
+  if (!first.changed || !first.text.trimStart().startsWith("{")) return first;
+  const listing = JSON.parse(first.text) as { files?: Array<{ filename?: string }> };
+  const filename = listing.files?.[0]?.filename;
+  if (!filename) throw new Error("The file listing names no file.");
+  const fileUrl = new URL(url);
+  fileUrl.pathname = `${fileUrl.pathname.replace(/\/+$/, "")}/${encodeURIComponent(filename)}/url`;
+  fileUrl.search = "";
+  const link = await fetchDocument(fileUrl.toString(), { headers });
+  const temporaryUrl = link.changed ? (JSON.parse(link.text) as { temporaryDownloadUrl?: string }).temporaryDownloadUrl : undefined;
+  if (!temporaryUrl) throw new Error(`No temporaryDownloadUrl for ${filename}.`);
+  const file = await fetchDocument(temporaryUrl);
+  return file.changed ? { ...file, validators: first.validators } : file;
+}
+
+export async function pollMeteo(db: pg.Pool | pg.ClientBase, config: MeteoPollConfig, log: PollLog): Promise<void> {
+  for (const { feed, url } of meteoSources(config)) {
+    try {
+      const fetched = await download(url, config.apiKey, await feedValidators(db, feed));
+      if (!fetched.changed) {
+        if (await recordFeedOutcome(db, feed, { ok: true })) log.info(`${feed}: working again (not modified since the last document).`);
+        continue;
+      }
+      const result = await ingestMeteoDocument(db, fetched.text, url);
+      const changed = await recordFeedOutcome(db, feed, { ok: true, validators: fetched.validators });
+      if (changed || (!result.duplicate && result.kind === "warnings" && Number(result.stored.events) > 0)) {
+        log.info(`${feed}: ${describeIngest(result)}`);
+      }
+    } catch (error) {
+      const message = `${(error as Error).message} (the last good document stays served)`;
+      if (await recordFeedOutcome(db, feed, { ok: false, message })) log.error(`${feed}: ${message}`);
+    }
+  }
+}

@@ -1,0 +1,10 @@
+// Polls the weather sources (lib/feeds/meteo/poll.ts); scheduled every 5 minutes in tasks/index.ts.
+import type { Task } from "graphile-worker";
+import { pollMeteo, type MeteoPollConfig } from "../lib/feeds/meteo/poll.ts";
+
+export const makeMeteoPoll = (config: MeteoPollConfig): Task => async (_payload, helpers) => {
+  await helpers.withPgClient((client) => pollMeteo(client, config, {
+    info: (message) => helpers.logger.info(message),
+    error: (message) => helpers.logger.error(message),
+  }));
+};

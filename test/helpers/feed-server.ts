@@ -1,0 +1,45 @@
+// A local HTTP server standing in for an upstream feed: each path serves a document that a test
+// sets (or changes, or breaks), with an ETag, answering 304 to a matching If-None-Match.
+import { createHash } from "node:crypto";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+
+export interface FeedDocument {
+  status?: number;
+  body: string | Buffer;
+  contentType?: string;
+}
+
+export interface FeedServer {
+  url: string;
+  /** What each path serves; unknown paths answer 404. */
+  documents: Map<string, FeedDocument>;
+  /** Every request: path and whether it was conditional. */
+  requests: Array<{ path: string; conditional: boolean }>;
+  stop(): Promise<void>;
+}
+
+export async function startFeedServer(): Promise<FeedServer> {
+  const documents = new Map<string, FeedDocument>();
+  const requests: FeedServer["requests"] = [];
+  const server = http.createServer((req, res) => {
+    const path = req.url ?? "/";
+    requests.push({ path, conditional: req.headers["if-none-match"] !== undefined });
+    const document = documents.get(path);
+    if (!document) return void res.writeHead(404).end("not found");
+    const etag = `"${createHash("sha1").update(document.body).digest("hex")}"`;
+    if ((document.status ?? 200) === 200 && req.headers["if-none-match"] === etag) return void res.writeHead(304).end();
+    res.writeHead(document.status ?? 200, { "content-type": document.contentType ?? "application/octet-stream", etag }).end(document.body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    documents,
+    requests,
+    stop: () => new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+  };
+}
