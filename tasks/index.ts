@@ -7,6 +7,7 @@ import { analytics__refresh_cache } from "./analytics__refresh_cache.ts";
 import { api_tokens__purge_stale } from "./api_tokens__purge_stale.ts";
 import { auth__purge_expired } from "./auth__purge_expired.ts";
 import { makeEmailsSend } from "./emails__send.ts";
+import { meteo__load_demo } from "./meteo__load_demo.ts";
 import { makeMeteoPoll } from "./meteo__poll.ts";
 import { monitors__match_meteo } from "./monitors__match_meteo.ts";
 import { monitors__match_p2000 } from "./monitors__match_p2000.ts";
@@ -26,6 +27,7 @@ export function makeTaskList(config: TaskConfig, ownerPool: pg.Pool): TaskList {
     api_tokens__purge_stale,
     auth__purge_expired,
     emails__send: makeEmailsSend({ mailer, mailFrom: config.mailFrom }),
+    meteo__load_demo,
     meteo__poll: makeMeteoPoll({
       enabled: config.meteoFeedEnabled,
       warningsUrl: config.meteoWarningsUrl,

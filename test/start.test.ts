@@ -74,6 +74,29 @@ async function demoMessagesArrive(port: number, token: string) {
   }
 }
 
+/** The demo weather: a code orange ahead for Noord-Holland, history and observations. */
+async function demoWeatherArrives(port: number, token: string) {
+  const query = `{ meteoRegionDetail(code: "noord-holland") { statusCode warnings { periods { description } } }
+    meteoLatestObservation { stationName } meteoStatsAvailableYears }`;
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const response = await fetch(`http://127.0.0.1:${port}/graphql`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+      body: JSON.stringify({ query }),
+    });
+    const { data } = (await response.json()) as any;
+    if (data.meteoRegionDetail?.statusCode === 2 && data.meteoLatestObservation) {
+      expect(data.meteoRegionDetail.warnings[0].periods[0].description).toMatch(/^Demo: /);
+      expect(data.meteoLatestObservation.stationName).toBe("De Bilt");
+      expect(data.meteoStatsAvailableYears.length).toBeGreaterThan(0);
+      return;
+    }
+    if (Date.now() > deadline) throw new Error(`No demo weather after 30 s: ${JSON.stringify(data)}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
 test("npm start serves, stops on SIGTERM with exit 0, and restarts with its data", async () => {
   const env = { DATA_DIR: dataDir, PORT: String(await freePort()), EMBEDDED_PG_PORT: String(await freePort()) };
   const port = Number(env.PORT);
@@ -89,8 +112,9 @@ test("npm start serves, stops on SIGTERM with exit 0, and restarts with its data
   expect(withToken.status).toBe(200);
   expect(withToken.body.data.p2000Regions).toHaveLength(25);
   expect((await regions(port)).status).toBe(401);
-  expect(first.output()).toContain("Loading 3 days of synthetic demo P2000 messages in the background");
+  expect(first.output()).toContain("Loading 3 days of synthetic demo P2000 messages and weather in the background");
   await demoMessagesArrive(port, token!);
+  await demoWeatherArrives(port, token!);
 
   first.child.kill("SIGTERM");
   expect(await first.exited).toBe(0);
