@@ -3830,6 +3830,7 @@ begin
    where (s->>'phenomenon') ~ '^[a-z][a-z0-9_-]*$' and length(s->>'phenomenon') <= 40
   on conflict do nothing;
 
+  drop table if exists pg_temp.incoming;
   create temporary table pg_temp.incoming on commit drop as
     select p.uuid as province_uuid, date_trunc('hour', (s->>'start')::timestamptz) as hour, s->>'phenomenon' as phenomenon,
            (s->>'status')::smallint as status, left(nullif(btrim(s->>'text'), ''), 4000) as description
@@ -4029,9 +4030,7 @@ begin
     on conflict do nothing
     returning uuid
   )
-  select count(*)::integer into queued from graphile_worker.add_jobs(array(
-    select row('notifications__deliver', json_build_object('uuid', n.uuid), null, null, 6, 'notification:' || n.uuid, null, null)::graphile_worker.job_spec
-      from new_notifications n));
+  select app_private.queue_deliveries(array(select n.uuid from new_notifications n)) into queued;
   return queued;
 end;
 $function$;
@@ -4189,6 +4188,19 @@ AS $function$
   select count(*)::integer from purged
 $function$;
 comment on function app_private.purge_stale_api_tokens(retention interval) is 'Deletes API tokens revoked or expired longer ago than the retention; returns how many.';
+
+CREATE OR REPLACE FUNCTION app_private.queue_deliveries(notification_uuids uuid[])
+ RETURNS integer
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+begin
+  return (select count(*)::integer from graphile_worker.add_jobs(array(
+    select row('notifications__deliver', json_build_object('uuid', u), null, null, 6, 'notification:' || u, null, null)::graphile_worker.job_spec
+      from unnest(notification_uuids) u)));
+end;
+$function$;
+comment on function app_private.queue_deliveries(notification_uuids uuid[]) is NULL;
 
 CREATE OR REPLACE FUNCTION app_private.queue_email(to_address text, subject text, text_body text)
  RETURNS uuid

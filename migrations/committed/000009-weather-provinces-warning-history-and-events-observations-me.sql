@@ -1,5 +1,5 @@
 --! Previous: sha1:ad386b1a0933e8b25f55f6e128aedf146d9c8d09
---! Hash: sha1:250dad531b0658528e2e28edcc008aac6f5ee93d
+--! Hash: sha1:4b60ec66192b3965fbbad7f8d03a012d325edad3
 --! Message: Weather: provinces, warning history and events, observations, meteo_weather monitors and the meteo queries
 
 -- Weather (meteo): the twelve provinces as the national weather institute names them, hourly
@@ -26,6 +26,7 @@ drop function if exists app_public.meteo_warning_events_region_name(app_public.m
 drop function if exists app_private.ingest_meteo_warnings(jsonb, bytea, text);
 drop function if exists app_private.ingest_meteo_observations(jsonb, bytea, text);
 drop function if exists app_private.match_meteo_event(uuid);
+drop function if exists app_private.queue_deliveries(uuid[]);
 drop function if exists app_hidden.meteo_details(timestamptz, timestamptz);
 drop function if exists app_hidden.meteo_periods(timestamptz, timestamptz);
 drop function if exists app_hidden.meteo_has_data();
@@ -625,6 +626,7 @@ begin
    where (s->>'phenomenon') ~ '^[a-z][a-z0-9_-]*$' and length(s->>'phenomenon') <= 40
   on conflict do nothing;
 
+  drop table if exists pg_temp.incoming;
   create temporary table pg_temp.incoming on commit drop as
     select p.uuid as province_uuid, date_trunc('hour', (s->>'start')::timestamptz) as hour, s->>'phenomenon' as phenomenon,
            (s->>'status')::smallint as status, left(nullif(btrim(s->>'text'), ''), 4000) as description
@@ -831,6 +833,21 @@ as $$
   select rules ? 'maxPerPeriod' and recent_notified >= (rules->'maxPerPeriod'->>'count')::integer
 $$;
 
+-- One notifications__deliver job per new notification, keyed by it, so a notification is queued
+-- once whatever retries the matcher. The P2000 matcher of migration 000005 predates it and queues
+-- the same jobs itself. PL/pgSQL, because graphile-worker's schema is installed after the
+-- migrations on a new database, and a SQL function's body would be checked against it at once.
+create function app_private.queue_deliveries(notification_uuids uuid[]) returns integer
+  language plpgsql volatile
+  set search_path to pg_catalog, public, pg_temp
+as $$
+begin
+  return (select count(*)::integer from graphile_worker.add_jobs(array(
+    select row('notifications__deliver', json_build_object('uuid', u), null, null, 6, 'notification:' || u, null, null)::graphile_worker.job_spec
+      from unnest(notification_uuids) u)));
+end;
+$$;
+
 -- The matcher of meteo_weather monitors (task monitors__match_meteo): a warning event matches a
 -- monitor of its province (or of every province) whose levels include the new level. Records the
 -- matches, applies quietHours and maxPerPeriod (minUrgency and maxPerDossier are P2000's), and
@@ -878,9 +895,7 @@ begin
     on conflict do nothing
     returning uuid
   )
-  select count(*)::integer into queued from graphile_worker.add_jobs(array(
-    select row('notifications__deliver', json_build_object('uuid', n.uuid), null, null, 6, 'notification:' || n.uuid, null, null)::graphile_worker.job_spec
-      from new_notifications n));
+  select app_private.queue_deliveries(array(select n.uuid from new_notifications n)) into queued;
   return queued;
 end;
 $$;
