@@ -8,7 +8,8 @@ import pg from "pg";
 import { loadConfig } from "../lib/config.ts";
 import { prepareDatabase } from "../lib/db/database.ts";
 import { FeedDocumentError } from "../lib/feeds/records.ts";
-import { describeIngest, ingestMeteoDocument } from "../lib/feeds/meteo/ingest.ts";
+import { analyzeTables } from "../lib/db/fresh-statistics.ts";
+import { describeIngest, ingestMeteoDocument, METEO_STORED_TABLES } from "../lib/feeds/meteo/ingest.ts";
 
 const files = process.argv.slice(2);
 if (files.length === 0 || files.some((file) => !fs.existsSync(file))) {
@@ -30,6 +31,8 @@ try {
       console.error(`${file}: rejected whole, nothing changed: ${error.message}`);
     }
   }
+  // Many files are a bulk load: fresh statistics for the next reads (lib/db/fresh-statistics.ts).
+  if (files.length > 1) await analyzeTables(pool, METEO_STORED_TABLES);
 } finally {
   await pool.end();
   await database.close();

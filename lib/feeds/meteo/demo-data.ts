@@ -3,7 +3,8 @@
 // written in the upstream formats and stored through the real ingestion path with source "demo".
 // Every advice text starts with "Demo:" so nobody mistakes it for a real warning.
 import type pg from "pg";
-import { ingestMeteoDocument } from "./ingest.ts";
+import { analyzeTables } from "../../db/fresh-statistics.ts";
+import { ingestMeteoDocument, METEO_STORED_TABLES } from "./ingest.ts";
 import { warningsXml, type SampleWarning } from "./sample-documents.ts";
 
 const HOUR = 3_600_000;
@@ -69,5 +70,6 @@ export async function loadMeteoDemo(db: pg.Pool | pg.ClientBase, now = new Date(
   for (const text of [...demoWarningDocuments(now), demoObservationsDocument(now)]) {
     if (!(await ingestMeteoDocument(db, text, "demo")).duplicate) stored++;
   }
+  await analyzeTables(db, METEO_STORED_TABLES);
   return stored;
 }

@@ -6,6 +6,12 @@ import type pg from "pg";
 import { parseMeteoDocument } from "./document.ts";
 import type { Observation } from "./observations-parser.ts";
 
+/** What storing weather documents writes: bulk loads (the CLI, the demo) analyse them after. */
+export const METEO_STORED_TABLES = [
+  "app_public.meteo_warning_slices", "app_public.meteo_warning_events", "app_hidden.meteo_daily_levels",
+  "app_hidden.meteo_documents", "app_public.meteo_observations", "app_public.meteo_stations",
+] as const;
+
 export interface MeteoIngestResult {
   kind: "warnings" | "observations";
   /** The same document (by content) was stored before: nothing changed. */
