@@ -2,7 +2,7 @@
 // SIGINT/SIGTERM. The steps live in lib/; this file only orders them and talks to the operator.
 import { allScopes, createApiToken } from "./lib/auth/api-tokens.ts";
 import { loadConfig } from "./lib/config.ts";
-import { prepareDatabase, type Database } from "./lib/db/database.ts";
+import { prepareDatabase, type Database } from "./lib/setup/installation.ts";
 import { startService } from "./service.ts";
 
 function redact(url: string): string {

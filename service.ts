@@ -13,7 +13,7 @@ import { ApiTokenCache } from "./lib/auth/api-token-cache.ts";
 import { makeAuthenticate } from "./lib/auth/context.ts";
 import { authRoutes } from "./lib/accounts/link-routes.ts";
 import type { Config } from "./lib/config.ts";
-import type { Database } from "./lib/db/database.ts";
+import type { Database } from "./lib/setup/installation.ts";
 import { resilientPool } from "./lib/db/pool.ts";
 import { respondRoute } from "./lib/monitors/respond-route.ts";
 import { jwtSecretFor } from "./lib/db/secrets.ts";

@@ -9,7 +9,7 @@ import { parseArgs } from "node:util";
 import pg from "pg";
 import { createApiToken } from "../lib/auth/api-tokens.ts";
 import { loadConfig } from "../lib/config.ts";
-import { prepareDatabase } from "../lib/db/database.ts";
+import { prepareDatabase } from "../lib/setup/installation.ts";
 import { startService } from "../service.ts";
 import { machine, percentile, writeResults } from "./results.ts";
 

@@ -12,7 +12,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import pg from "pg";
 import { loadConfig } from "../lib/config.ts";
-import { prepareDatabase } from "../lib/db/database.ts";
+import { prepareDatabase } from "../lib/setup/installation.ts";
 import { parseFlexLine } from "../lib/p2000/flex-parser.ts";
 import { generateTraffic } from "../lib/p2000/traffic.ts";
 import { startWorker } from "../worker.ts";

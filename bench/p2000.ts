@@ -13,7 +13,7 @@ import pg from "pg";
 import { signAccessToken } from "../lib/auth/access-tokens.ts";
 import { createApiToken } from "../lib/auth/api-tokens.ts";
 import { loadConfig } from "../lib/config.ts";
-import { prepareDatabase } from "../lib/db/database.ts";
+import { prepareDatabase } from "../lib/setup/installation.ts";
 import { createFlexIngester, FLEX_READER_CONNECTIONS } from "../lib/p2000/flex-ingest.ts";
 import { generateTraffic } from "../lib/p2000/traffic.ts";
 import { jwtSecretFor } from "../lib/db/secrets.ts";

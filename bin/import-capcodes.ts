@@ -1,7 +1,7 @@
 // `npm run import:capcodes -- FILE.csv`: upserts a capcode list (capcode,discipline,region,location,
 // description,remark) with a progress bar, against DATABASE_URL or the embedded default.
 import { importCapcodes } from "../lib/p2000/capcode-import.ts";
-import { runImportCommand } from "../lib/db/import-cli.ts";
+import { runImportCommand } from "../lib/setup/import-cli.ts";
 
 runImportCommand({
   usage: "npm run import:capcodes -- FILE.csv   (header: capcode,discipline,region,location,description,remark)",

@@ -1,7 +1,7 @@
 // `npm run import:fire-brigade -- FILE.csv|FILE.json`: fire stations or vehicles (see
 // lib/fire/fire-brigade-import.ts), upserted with a progress bar.
 import { importFireBrigade } from "../lib/fire/fire-brigade-import.ts";
-import { runImportCommand } from "../lib/db/import-cli.ts";
+import { runImportCommand } from "../lib/setup/import-cli.ts";
 
 runImportCommand({
   usage: "npm run import:fire-brigade -- FILE.csv|FILE.json   (stations: slug,name,region,post,...; vehicles: call_number,station,...)",

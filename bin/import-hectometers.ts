@@ -1,7 +1,7 @@
 // `npm run import:hectometers -- FILE.geojson|FILE.csv`: NWB hectometre posts in RD New (see
 // lib/roads/hectometer-import.ts), converted to WGS84 and upserted, with a progress bar.
 import { importHectometers } from "../lib/roads/hectometer-import.ts";
-import { runImportCommand } from "../lib/db/import-cli.ts";
+import { runImportCommand } from "../lib/setup/import-cli.ts";
 
 runImportCommand({
   usage: "npm run import:hectometers -- FILE.geojson|FILE.csv   (NWB hectopunten, RD New)",

@@ -1,5 +1,5 @@
 // `npm run import:postcodes -- FILE.csv`: PC4/PC6 postcodes with centres (see lib/places/postcode-import.ts).
-import { runImportCommand } from "../lib/db/import-cli.ts";
+import { runImportCommand } from "../lib/setup/import-cli.ts";
 import { importPostcodes } from "../lib/places/postcode-import.ts";
 
 runImportCommand({

@@ -9,7 +9,7 @@ import readline from "node:readline";
 import { parseArgs } from "node:util";
 import pg from "pg";
 import { loadConfig } from "../lib/config.ts";
-import { prepareDatabase } from "../lib/db/database.ts";
+import { prepareDatabase } from "../lib/setup/installation.ts";
 import { createFlexIngester, FLEX_READER_CONNECTIONS, type FlexIngester } from "../lib/p2000/flex-ingest.ts";
 
 const USAGE = "Usage: npm run ingest:flex -- FILE | - | --follow FILE | --tcp HOST:PORT";

@@ -6,7 +6,7 @@
 import fs from "node:fs";
 import pg from "pg";
 import { loadConfig } from "../lib/config.ts";
-import { prepareDatabase } from "../lib/db/database.ts";
+import { prepareDatabase } from "../lib/setup/installation.ts";
 import { FeedDocumentError } from "../lib/feeds/records.ts";
 import { analyzeTables } from "../lib/db/fresh-statistics.ts";
 import { describeIngest, ingestMeteoDocument, METEO_STORED_TABLES } from "../lib/feeds/meteo/ingest.ts";

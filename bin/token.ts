@@ -8,7 +8,7 @@ import { parseArgs } from "node:util";
 import pg from "pg";
 import { createApiToken, listApiTokens, revokeApiToken, type ApiTokenRow } from "../lib/auth/api-tokens.ts";
 import { loadConfig } from "../lib/config.ts";
-import { prepareDatabase } from "../lib/db/database.ts";
+import { prepareDatabase } from "../lib/setup/installation.ts";
 
 const USAGE = `Usage:
   npm run token -- create --name NAME --scopes a,b,c [--environment UUID] [--valid-days N]

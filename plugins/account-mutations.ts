@@ -7,7 +7,7 @@ import { access } from "postgraphile/grafast";
 import { extendSchema, gql } from "postgraphile/utils";
 import * as accounts from "../lib/accounts/flows.ts";
 import type { AccountDeps } from "../lib/accounts/flows.ts";
-import { byUuid, run, sql } from "../lib/graphql/plan-steps.ts";
+import { byUuid, run, sql } from "../lib/accounts/plan-steps.ts";
 
 export function makeAccountMutationsPlugin(deps: AccountDeps): GraphileConfig.Plugin {
   return extendSchema((build) => {

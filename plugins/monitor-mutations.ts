@@ -4,7 +4,7 @@
 import { randomBytes } from "node:crypto";
 import { access } from "postgraphile/grafast";
 import { extendSchema, gql } from "postgraphile/utils";
-import { byUuid, run, sql } from "../lib/graphql/plan-steps.ts";
+import { byUuid, run, sql } from "../lib/accounts/plan-steps.ts";
 import { assertPublicWebhookTarget } from "../lib/http/webhook-targets.ts";
 
 export interface MonitorMutationOptions {

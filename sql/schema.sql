@@ -429,6 +429,18 @@ grant SELECT on app_hidden.meteo_daily_levels to app_analyst;
 grant SELECT on app_hidden.meteo_daily_levels to app_visitor;
 comment on table app_hidden.meteo_daily_levels is NULL;
 
+create table app_hidden.meteo_day_snapshots (
+  day date not null,
+  details app_public.meteo_region_detail[] not null,
+  computed_at timestamp with time zone default now() not null,
+  constraint meteo_day_snapshots_pkey PRIMARY KEY (day)
+);
+alter table app_hidden.meteo_day_snapshots enable row level security;
+create policy select_all on app_hidden.meteo_day_snapshots as permissive for select to app_analyst, app_visitor using (true);
+grant SELECT on app_hidden.meteo_day_snapshots to app_analyst;
+grant SELECT on app_hidden.meteo_day_snapshots to app_visitor;
+comment on table app_hidden.meteo_day_snapshots is NULL;
+
 create table app_hidden.meteo_documents (
   uuid uuid default uuidv7() not null,
   kind text not null,
@@ -2258,6 +2270,21 @@ grant execute on function app_hidden.meteo_periods(range_from timestamp with tim
 grant execute on function app_hidden.meteo_periods(range_from timestamp with time zone, range_to timestamp with time zone) to app_visitor;
 comment on function app_hidden.meteo_periods(range_from timestamp with time zone, range_to timestamp with time zone) is NULL;
 
+CREATE OR REPLACE FUNCTION app_hidden.meteo_refresh_day_snapshots(from_day date, to_day date)
+ RETURNS void
+ LANGUAGE sql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  insert into app_hidden.meteo_day_snapshots (day, details)
+  select d.day, array(select x from app_hidden.meteo_details(d.day::timestamp at time zone 'Europe/Amsterdam',
+                                                            (d.day + 1)::timestamp at time zone 'Europe/Amsterdam') x)
+    from (select g::date as day from generate_series(from_day, to_day, interval '1 day') g) d
+  on conflict (day) do update set details = excluded.details, computed_at = now()
+$function$;
+grant execute on function app_hidden.meteo_refresh_day_snapshots(from_day date, to_day date) to app_analyst;
+grant execute on function app_hidden.meteo_refresh_day_snapshots(from_day date, to_day date) to app_visitor;
+comment on function app_hidden.meteo_refresh_day_snapshots(from_day date, to_day date) is NULL;
+
 CREATE OR REPLACE FUNCTION app_hidden.monitor_channel_uuids(channels jsonb, environment uuid)
  RETURNS uuid[]
  LANGUAGE plpgsql
@@ -3861,6 +3888,9 @@ begin
      and s.province_uuid in (select distinct i.province_uuid from pg_temp.incoming i)
    group by 1, 2
   on conflict (province_uuid, day) do update set status_code = excluded.status_code;
+  -- A day's periods are found in its hours and three days around them (app_hidden.meteo_periods).
+  perform app_hidden.meteo_refresh_day_snapshots((first_hour at time zone 'Europe/Amsterdam')::date - 4,
+                                                 (write_until at time zone 'Europe/Amsterdam')::date + 4);
 
   if write_until = last_hour then
     -- The newest document: each province's warnings as it announces them, against the last state.
@@ -5114,7 +5144,10 @@ begin
   if now() >= w.day_start and now() < w.day_end then
     return query select * from app_hidden.meteo_details(now(), 'infinity');
   else
-    return query select * from app_hidden.meteo_details(w.day_start, w.day_end);
+    return query select (unnest(c.details)).* from app_hidden.meteo_day_snapshots c where c.day = meteo_snapshot.date::date;
+    if not found then
+      return query select * from app_hidden.meteo_details(w.day_start, w.day_end);
+    end if;
   end if;
 end;
 $function$;

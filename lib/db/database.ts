@@ -1,22 +1,14 @@
 // Where the data lives: the embedded PostgreSQL under DATA_DIR, or the server of DATABASE_URL.
 // connectDatabase() boots or connects and creates roles and database when a superuser URL is
-// known; prepareDatabase() also migrates and makes sure the operator environment exists, and is
-// the path the server and the token CLI take.
+// known. Migrating and filling a new installation is lib/setup/installation.ts.
 import path from "node:path";
-import pg from "pg";
-import { Logger, runMigrations as installWorkerSchema } from "graphile-worker";
 import type { Config } from "../config.ts";
 import { ensureRolesAndDatabase, ROLES } from "./bootstrap.ts";
 import { startEmbeddedPostgres } from "./embedded-postgres.ts";
-import { loadStarterCapcodes } from "../p2000/capcode-import.ts";
 import { pgUrl } from "./pg-url.ts";
-import { ROOT_DIR, runMigrations } from "./migrate.ts";
-import { loadPlaces } from "../places/reference-data.ts";
 import { loadOrCreateSecrets } from "./secrets.ts";
 
 export const EMBEDDED_OWNER = "app_owner";
-
-const quietWorkerLogger = new Logger(() => () => {});
 
 export interface DatabaseConnection {
   /** Owner login: migrations, worker, CLIs. */
@@ -32,11 +24,6 @@ export interface DatabaseConnection {
   close(): Promise<void>;
 }
 
-export interface Database extends DatabaseConnection {
-  /** True when this call created the operator environment (the installation's first start). */
-  firstStart: boolean;
-  operatorEnvironmentUuid: string;
-}
 
 function passwordOf(url: string | undefined): string | null {
   return url ? decodeURIComponent(new URL(url).password) || null : null;
@@ -101,25 +88,4 @@ async function connectExternal(config: Config, databaseUrl: string): Promise<Dat
 
 export function connectDatabase(config: Config, log: (line: string) => void = () => {}): Promise<DatabaseConnection> {
   return config.databaseUrl ? connectExternal(config, config.databaseUrl) : connectEmbedded(config, log);
-}
-
-// On failure the embedded server is left running (it stops when the process exits): stopping it
-// here would make graphile-migrate's idle pool end the process before the error is reported.
-export async function prepareDatabase(config: Config, log: (line: string) => void = () => {}): Promise<Database> {
-  const connection = await connectDatabase(config, log);
-  await runMigrations(connection.ownerUrl, connection.rootUrl);
-  // SQL functions queue jobs (e-mail), so the worker's schema must exist before the first request.
-  await installWorkerSchema({ connectionString: connection.ownerUrl, logger: quietWorkerLogger });
-  const client = new pg.Client({ connectionString: connection.ownerUrl });
-  await client.connect();
-  try {
-    const { rows: [operator] } = await client.query(
-      "select environment_uuid, created from app_private.ensure_operator_environment()",
-    );
-    await loadPlaces(client);
-    await loadStarterCapcodes(client, path.join(ROOT_DIR, "data", "capcodes-starter.csv"));
-    return { ...connection, firstStart: operator.created, operatorEnvironmentUuid: operator.environment_uuid };
-  } finally {
-    await client.end();
-  }
 }

@@ -1,5 +1,5 @@
 --! Previous: sha1:ad386b1a0933e8b25f55f6e128aedf146d9c8d09
---! Hash: sha1:4b60ec66192b3965fbbad7f8d03a012d325edad3
+--! Hash: sha1:712bcd95621b63fe0b1e7b59c33b2a58fb39f697
 --! Message: Weather: provinces, warning history and events, observations, meteo_weather monitors and the meteo queries
 
 -- Weather (meteo): the twelve provinces as the national weather institute names them, hourly
@@ -30,6 +30,7 @@ drop function if exists app_private.queue_deliveries(uuid[]);
 drop function if exists app_hidden.meteo_details(timestamptz, timestamptz);
 drop function if exists app_hidden.meteo_periods(timestamptz, timestamptz);
 drop function if exists app_hidden.meteo_has_data();
+drop function if exists app_hidden.meteo_refresh_day_snapshots(date, date);
 drop function if exists app_hidden.meteo_day_window(text);
 drop function if exists app_hidden.meteo_level_value(integer);
 drop function if exists app_private.notification_for_delivery(uuid);
@@ -42,7 +43,7 @@ drop function if exists app_hidden.tg_meteo_warning_events__queue_matching();
 alter table if exists app_private.notifications drop constraint if exists notifications_one_subject;
 drop index if exists app_private.notifications_meteo_event_idx;
 alter table if exists app_private.notifications drop column if exists meteo_event_uuid;
-drop table if exists app_hidden.meteo_monitor_matches, app_hidden.meteo_monitor_criteria, app_hidden.meteo_daily_levels,
+drop table if exists app_hidden.meteo_day_snapshots, app_hidden.meteo_monitor_matches, app_hidden.meteo_monitor_criteria, app_hidden.meteo_daily_levels,
   app_hidden.meteo_region_states, app_public.meteo_warning_events, app_public.meteo_warning_slices,
   app_public.meteo_observations, app_public.meteo_stations, app_hidden.meteo_documents, app_public.meteo_phenomena,
   app_public.meteo_levels, app_public.meteo_provinces, app_hidden.feed_status cascade;
@@ -386,6 +387,29 @@ begin
 end;
 $$;
 
+-- Past days do not change until a document covers hours near them, so each day's answer of
+-- meteoSnapshot is kept, computed by the ingestion that changed it (a read computes only days
+-- that no document came near).
+create table app_hidden.meteo_day_snapshots (
+  day date primary key,
+  details app_public.meteo_region_detail[] not null,
+  computed_at timestamptz not null default now()
+);
+alter table app_hidden.meteo_day_snapshots enable row level security;
+create policy select_all on app_hidden.meteo_day_snapshots for select to app_visitor, app_analyst using (true);
+grant select on app_hidden.meteo_day_snapshots to app_visitor, app_analyst;
+
+create function app_hidden.meteo_refresh_day_snapshots(from_day date, to_day date) returns void
+  language sql volatile
+  set search_path to pg_catalog, public, pg_temp
+as $$
+  insert into app_hidden.meteo_day_snapshots (day, details)
+  select d.day, array(select x from app_hidden.meteo_details(d.day::timestamp at time zone 'Europe/Amsterdam',
+                                                            (d.day + 1)::timestamp at time zone 'Europe/Amsterdam') x)
+    from (select g::date as day from generate_series(from_day, to_day, interval '1 day') g) d
+  on conflict (day) do update set details = excluded.details, computed_at = now()
+$$;
+
 --------------------------------------------------------------------------------------------------
 -- The spec's queries
 
@@ -470,7 +494,10 @@ begin
   if now() >= w.day_start and now() < w.day_end then
     return query select * from app_hidden.meteo_details(now(), 'infinity');
   else
-    return query select * from app_hidden.meteo_details(w.day_start, w.day_end);
+    return query select (unnest(c.details)).* from app_hidden.meteo_day_snapshots c where c.day = meteo_snapshot.date::date;
+    if not found then
+      return query select * from app_hidden.meteo_details(w.day_start, w.day_end);
+    end if;
   end if;
 end;
 $$;
@@ -657,6 +684,9 @@ begin
      and s.province_uuid in (select distinct i.province_uuid from pg_temp.incoming i)
    group by 1, 2
   on conflict (province_uuid, day) do update set status_code = excluded.status_code;
+  -- A day's periods are found in its hours and three days around them (app_hidden.meteo_periods).
+  perform app_hidden.meteo_refresh_day_snapshots((first_hour at time zone 'Europe/Amsterdam')::date - 4,
+                                                 (write_until at time zone 'Europe/Amsterdam')::date + 4);
 
   if write_until = last_hour then
     -- The newest document: each province's warnings as it announces them, against the last state.

@@ -198,6 +198,11 @@ describe("history, observations and statistics of the fixture day", () => {
     expect(nh.warnings[0].periods.map((p: { status_code: number; from: string; to: string }) => [p.status_code, p.from.slice(11, 16), p.to.slice(11, 16)]))
       .toEqual([[1, "12:00", "14:00"], [2, "14:00", "16:00"], [3, "16:00", "18:00"], [2, "18:00", "21:00"], [1, "21:00", "23:00"]]);
     expect(nh.warnings[0].periods[1].description).toMatch(/^Zeer zware windstoten tot 100 km\/u/);
+    // Served from the day's answer kept at ingestion, which equals computing it anew.
+    const { rows: [kept] } = await ctx.db.asOwner(`select exists (select 1 from app_hidden.meteo_day_snapshots where day = '2026-11-20') as cached,
+      (select array_agg(d) from app_public.meteo_snapshot('2026-11-20') d) = (select array_agg(d) from app_hidden.meteo_details(
+        '2026-11-20'::timestamp at time zone 'Europe/Amsterdam', '2026-11-21'::timestamp at time zone 'Europe/Amsterdam') d) as same`);
+    expect(kept).toEqual({ cached: true, same: true });
     const ut = meteoSnapshot.find((r: { regionCode: string }) => r.regionCode === "utrecht");
     expect(ut.statusCode).toBe(1);
     // The next day: the iciness of Groningen, Friesland and Drenthe.

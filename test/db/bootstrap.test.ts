@@ -7,7 +7,7 @@ import { afterAll, expect, test } from "@jest/globals";
 import pg from "pg";
 import { loadConfig } from "../../lib/config.ts";
 import { assertRowSecurityApplies, ensureRolesAndDatabase } from "../../lib/db/bootstrap.ts";
-import { prepareDatabase } from "../../lib/db/database.ts";
+import { prepareDatabase } from "../../lib/setup/installation.ts";
 import { pgUrl } from "../../lib/db/pg-url.ts";
 import { waitUntil } from "../helpers/wait.ts";
 

@@ -4,7 +4,7 @@ import { Presets, SingleBar } from "cli-progress";
 import fs from "node:fs";
 import pg from "pg";
 import { loadConfig } from "../config.ts";
-import { prepareDatabase } from "./database.ts";
+import { prepareDatabase } from "./installation.ts";
 
 export interface ImportCommand {
   usage: string;

@@ -1,8 +1,9 @@
-// Grafast steps shared by the plugins that declare mutations: one side effect per field, with the
-// field's arguments, the request's account facts, and SQL as the request's visitor.
+// Grafast steps shared by the plugins that declare mutations (account, monitor and P2000 ones): one
+// side effect per field, with the field's arguments, the request's account facts, and SQL as the
+// request's visitor.
 import { context, sideEffect, type FieldArgs, type Step } from "postgraphile/grafast";
-import type { VisitorQuery } from "../accounts/flows.ts";
-import type { AccountRequest } from "../accounts/request.ts";
+import type { VisitorQuery } from "./flows.ts";
+import type { AccountRequest } from "./request.ts";
 
 interface AccountCall {
   request: AccountRequest;

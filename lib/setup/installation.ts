@@ -1,0 +1,41 @@
+// A ready installation, the path the server, the CLIs, the benchmarks and the test harness take:
+// the database connected (lib/db/database.ts), migrated, graphile-worker's schema installed, the
+// operator environment made, and the reference data of the domains (places, starter capcodes)
+// loaded when missing. It sits above the domains it fills, so lib/db/ stays the ground floor.
+import path from "node:path";
+import pg from "pg";
+import { Logger, runMigrations as installWorkerSchema } from "graphile-worker";
+import type { Config } from "../config.ts";
+import { connectDatabase, type DatabaseConnection } from "../db/database.ts";
+import { ROOT_DIR, runMigrations } from "../db/migrate.ts";
+import { loadStarterCapcodes } from "../p2000/capcode-import.ts";
+import { loadPlaces } from "../places/reference-data.ts";
+
+const quietWorkerLogger = new Logger(() => () => {});
+
+export interface Database extends DatabaseConnection {
+  /** True when this call created the operator environment (the installation's first start). */
+  firstStart: boolean;
+  operatorEnvironmentUuid: string;
+}
+
+// On failure the embedded server is left running (it stops when the process exits): stopping it
+// here would make graphile-migrate's idle pool end the process before the error is reported.
+export async function prepareDatabase(config: Config, log: (line: string) => void = () => {}): Promise<Database> {
+  const connection = await connectDatabase(config, log);
+  await runMigrations(connection.ownerUrl, connection.rootUrl);
+  // SQL functions queue jobs (e-mail), so the worker's schema must exist before the first request.
+  await installWorkerSchema({ connectionString: connection.ownerUrl, logger: quietWorkerLogger });
+  const client = new pg.Client({ connectionString: connection.ownerUrl });
+  await client.connect();
+  try {
+    const { rows: [operator] } = await client.query(
+      "select environment_uuid, created from app_private.ensure_operator_environment()",
+    );
+    await loadPlaces(client);
+    await loadStarterCapcodes(client, path.join(ROOT_DIR, "data", "capcodes-starter.csv"));
+    return { ...connection, firstStart: operator.created, operatorEnvironmentUuid: operator.environment_uuid };
+  } finally {
+    await client.end();
+  }
+}
