@@ -34,6 +34,9 @@ export async function startServerProcess(options: { dataDir: string; pgPort: num
       EMBEDDED_PG_PORT: String(options.pgPort),
       PORT: String(port),
       DEMO_DATA: "false",
+      // Benchmarks measure the service, not the public feeds (whose hosts this machine may not reach).
+      TRAFFIC_FEED_ENABLED: "false",
+      METEO_FEED_ENABLED: "false",
       LOG_LEVEL: "error",
       GRAPHILE_ENV: "production",
     },

@@ -49,6 +49,10 @@ export interface Config {
   meteoObservationsUrl: string | undefined;
   /** Sent as the Authorization header to the weather sources (KNMI Data Platform key). */
   meteoApiKey: string | undefined;
+  /** Traffic incidents feed: polled every minute unless switched off (docs/traffic.md). */
+  trafficFeedEnabled: boolean;
+  /** DATEX II situation publication of incidents (gzipped or plain). */
+  trafficIncidentsUrl: string | undefined;
   /** Fill a new embedded database with a few days of synthetic P2000 traffic. */
   demoData: boolean;
   /** Least severe log level printed by the worker: error, warning, info or debug. */
@@ -110,6 +114,8 @@ export function loadConfig(): Config {
     workerConcurrency: integer("WORKER_CONCURRENCY", 8, 1, 64),
     logLevel: logLevel(),
     demoData: flag("DEMO_DATA", true),
+    trafficFeedEnabled: flag("TRAFFIC_FEED_ENABLED", true),
+    trafficIncidentsUrl: text("TRAFFIC_INCIDENTS_URL") ?? "https://opendata.ndw.nu/incidents.xml.gz",
     meteoFeedEnabled: flag("METEO_FEED_ENABLED", true),
     meteoWarningsUrl: text("METEO_WARNINGS_URL") ?? KNMI_WARNINGS_LISTING_URL,
     meteoObservationsUrl: text("METEO_OBSERVATIONS_URL"),

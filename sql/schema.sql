@@ -840,6 +840,20 @@ alter table app_private.user_tokens enable row level security;
 CREATE INDEX user_tokens_user_uuid_idx ON app_private.user_tokens USING btree (user_uuid);
 comment on table app_private.user_tokens is 'One-time tokens sent by e-mail, stored only as SHA-256.';
 
+create table app_public.accident_severity_levels (
+  value text not null,
+  label text not null,
+  description text not null,
+  sort_order integer not null,
+  constraint accident_severity_levels_pkey PRIMARY KEY (value)
+);
+alter table app_public.accident_severity_levels enable row level security;
+create policy select_all on app_public.accident_severity_levels as permissive for select to app_analyst, app_visitor using (true);
+grant SELECT on app_public.accident_severity_levels to app_analyst;
+grant SELECT on app_public.accident_severity_levels to app_visitor;
+comment on table app_public.accident_severity_levels is '@behavior -*
+DATEX II severity of a situation record, lowest to highest.';
+
 create table app_public.alert_responders (
   uuid uuid default gen_random_uuid() not null,
   environment_uuid uuid not null,
@@ -1094,6 +1108,21 @@ comment on column app_public.hectometer_markers.letter is 'NWB hecto letter for 
 comment on column app_public.hectometer_markers.source_id is '@behavior -*';
 comment on column app_public.hectometer_markers.distance_km is '@exactName distance_km
 Kilometres from the point hectometerMarkersNearest was asked for (null elsewhere).';
+
+create table app_public.highways (
+  value text not null,
+  label text not null,
+  description text not null,
+  sort_order integer not null,
+  constraint highways_pkey PRIMARY KEY (value),
+  constraint highways_value_check CHECK ((value ~ '^A[0-9]{1,3}$'::text))
+);
+alter table app_public.highways enable row level security;
+create policy select_all on app_public.highways as permissive for select to app_analyst, app_visitor using (true);
+grant SELECT on app_public.highways to app_analyst;
+grant SELECT on app_public.highways to app_visitor;
+comment on table app_public.highways is '@behavior -*
+Dutch motorways (A roads) with their route, from data/highways.csv.';
 
 create table app_public.meteo_levels (
   status_code integer not null,
@@ -1768,6 +1797,68 @@ The environment the session acts in.';
 comment on column app_public.sessions.last_activity_at is 'Last request, to the minute (not written on every request).';
 comment on column app_public.sessions.revoked_at is '@behavior -*
 When the session was ended (logout, deleteSession, password reset, refresh-token reuse).';
+
+create table app_public.traffic_incident_types (
+  value text not null,
+  label text not null,
+  description text not null,
+  sort_order integer not null,
+  constraint traffic_incident_types_pkey PRIMARY KEY (value)
+);
+alter table app_public.traffic_incident_types enable row level security;
+create policy select_all on app_public.traffic_incident_types as permissive for select to app_analyst, app_visitor using (true);
+grant SELECT on app_public.traffic_incident_types to app_analyst;
+grant SELECT on app_public.traffic_incident_types to app_visitor;
+comment on table app_public.traffic_incident_types is '@behavior -*
+The kinds of traffic incident kept: accident, breakdown, unattended.';
+
+create table app_public.traffic_incidents (
+  uuid uuid default uuidv7() not null,
+  record_id text not null,
+  situation_id text,
+  version integer not null,
+  version_time timestamp with time zone,
+  type text not null,
+  severity text,
+  validity_status text,
+  start_at timestamp with time zone,
+  end_at timestamp with time zone,
+  latitude double precision,
+  longitude double precision,
+  road_number text,
+  road_from_location boolean default false not null,
+  comment text,
+  lanes_restricted integer,
+  first_seen_at timestamp with time zone default now() not null,
+  last_seen_at timestamp with time zone default now() not null,
+  closed_at timestamp with time zone,
+  sort_at timestamp with time zone generated always as (COALESCE(start_at, first_seen_at)) stored,
+  constraint traffic_incidents_comment_check CHECK ((length(comment) <= 2000)),
+  constraint traffic_incidents_latitude_check CHECK (((latitude >= ('-90'::integer)::double precision) AND (latitude <= (90)::double precision))),
+  constraint traffic_incidents_longitude_check CHECK (((longitude >= ('-180'::integer)::double precision) AND (longitude <= (180)::double precision))),
+  constraint traffic_incidents_pkey PRIMARY KEY (uuid),
+  constraint traffic_incidents_record_id_check CHECK ((length(record_id) <= 200)),
+  constraint traffic_incidents_record_id_key UNIQUE (record_id),
+  constraint traffic_incidents_severity_fkey FOREIGN KEY (severity) REFERENCES app_public.accident_severity_levels(value),
+  constraint traffic_incidents_situation_id_check CHECK ((length(situation_id) <= 200)),
+  constraint traffic_incidents_type_fkey FOREIGN KEY (type) REFERENCES app_public.traffic_incident_types(value)
+);
+alter table app_public.traffic_incidents enable row level security;
+CREATE INDEX traffic_incidents_active_idx ON app_public.traffic_incidents USING btree (sort_at DESC, uuid) WHERE (closed_at IS NULL);
+CREATE INDEX traffic_incidents_closed_idx ON app_public.traffic_incidents USING btree (sort_at DESC, uuid) WHERE (closed_at IS NOT NULL);
+CREATE INDEX traffic_incidents_sort_idx ON app_public.traffic_incidents USING btree (sort_at DESC, uuid);
+create policy select_all on app_public.traffic_incidents as permissive for select to app_analyst, app_visitor using (true);
+grant SELECT on app_public.traffic_incidents to app_analyst;
+grant SELECT on app_public.traffic_incidents to app_visitor;
+comment on table app_public.traffic_incidents is '@name traffic_incident
+An accident, broken-down or abandoned vehicle on the road network; closed when it ends or leaves the feed, never deleted.';
+comment on column app_public.traffic_incidents.record_id is 'The DATEX II situation record id.';
+comment on column app_public.traffic_incidents.version is 'The record''s version: an older version never overwrites a newer one.';
+comment on column app_public.traffic_incidents.road_number is 'The road (A12, N11): as the record states it, else the road of the nearest hectometre post.';
+comment on column app_public.traffic_incidents.road_from_location is '@behavior -*
+True when road_number was taken from the nearest hectometre post.';
+comment on column app_public.traffic_incidents.closed_at is 'When the incident ended or left the feed; null while it is active.';
+comment on column app_public.traffic_incidents.sort_at is '@behavior -*';
 
 create table app_public.users (
   uuid uuid default gen_random_uuid() not null,
@@ -3970,6 +4061,70 @@ end;
 $function$;
 comment on function app_private.ingest_p2000_messages(messages json, source text) is 'Stores (or merges into earlier copies) a batch of P2000 messages [{message, sended, capcodes}] in order; returns the batch size.';
 
+CREATE OR REPLACE FUNCTION app_private.ingest_traffic_incidents(records jsonb, publication_time timestamp with time zone, source text)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  inserted integer;
+  updated integer;
+  closed integer;
+  at timestamptz := coalesce(publication_time, now());
+begin
+  drop table if exists pg_temp.incoming_incidents;
+  create temporary table pg_temp.incoming_incidents on commit drop as
+    select distinct on (r.record_id) r.*
+      from jsonb_to_recordset(records) as r (record_id text, situation_id text, version integer, version_time timestamptz,
+             type text, severity text, validity_status text, start_at timestamptz, end_at timestamptz, latitude double precision,
+             longitude double precision, road_number text, comment text, lanes_restricted integer)
+     order by r.record_id, r.version desc;
+
+  with written as (
+    insert into app_public.traffic_incidents as t (record_id, situation_id, version, version_time, type, severity, validity_status,
+      start_at, end_at, latitude, longitude, road_number, road_from_location, comment, lanes_restricted, last_seen_at)
+    select i.record_id, i.situation_id, i.version, i.version_time, i.type, i.severity, i.validity_status, i.start_at, i.end_at,
+           i.latitude, i.longitude, coalesce(i.road_number, near.road), i.road_number is null and near.road is not null,
+           i.comment, i.lanes_restricted, at
+      from pg_temp.incoming_incidents i
+      left join app_public.traffic_incidents old on old.record_id = i.record_id
+      left join lateral (
+        select r.name as road from app_public.hectometer_markers_nearest(i.latitude, i.longitude, 1) h
+          join app_public.roads r on r.uuid = h.road_uuid
+         where i.road_number is null and i.latitude is not null and i.longitude is not null
+           and (old.uuid is null or old.version < i.version) and h.distance_km <= 2
+      ) near on true
+     where old.uuid is null or old.version < i.version
+    on conflict (record_id) do update set
+      situation_id = excluded.situation_id, version = excluded.version, version_time = excluded.version_time, type = excluded.type,
+      severity = excluded.severity, validity_status = excluded.validity_status, start_at = excluded.start_at, end_at = excluded.end_at,
+      latitude = excluded.latitude, longitude = excluded.longitude, road_number = excluded.road_number,
+      road_from_location = excluded.road_from_location, comment = excluded.comment, lanes_restricted = excluded.lanes_restricted,
+      last_seen_at = excluded.last_seen_at, closed_at = null
+    where t.version < excluded.version
+    returning (xmax = 0) as was_inserted
+  )
+  select count(*) filter (where was_inserted), count(*) filter (where not was_inserted) into inserted, updated from written;
+
+  -- Still in the feed: seen now. Gone from a complete publication, ended or suspended: closed (a
+  -- newer version of a closed incident opens it again above).
+  update app_public.traffic_incidents t set last_seen_at = at
+    from pg_temp.incoming_incidents i where i.record_id = t.record_id and t.last_seen_at < at and t.closed_at is null;
+  with ended as (
+    update app_public.traffic_incidents t set closed_at = at
+     where t.closed_at is null
+       and (not exists (select 1 from pg_temp.incoming_incidents i where i.record_id = t.record_id)
+            or t.end_at <= at or t.validity_status = 'suspended')
+    returning 1
+  )
+  select count(*) into closed from ended;
+
+  return jsonb_build_object('records', jsonb_array_length(records), 'inserted', inserted, 'updated', updated, 'closed', closed,
+    'source', left(source, 200));
+end;
+$function$;
+comment on function app_private.ingest_traffic_incidents(records jsonb, publication_time timestamp with time zone, source text) is NULL;
+
 CREATE OR REPLACE FUNCTION app_private.learn_fire_vehicles(call_numbers text[], seen timestamp with time zone[])
  RETURNS void
  LANGUAGE sql
@@ -4501,6 +4656,23 @@ end;
 $function$;
 comment on function app_private.upsert_hectometer_markers(batch jsonb) is NULL;
 
+CREATE OR REPLACE FUNCTION app_private.upsert_highways(rows jsonb)
+ RETURNS integer
+ LANGUAGE sql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  with upserted as (
+    insert into app_public.highways (value, label, description, sort_order)
+    select r.value, r.label, r.description, r.sort_order
+      from jsonb_to_recordset(rows) as r (value text, label text, description text, sort_order integer)
+    on conflict (value) do update set label = excluded.label, description = excluded.description, sort_order = excluded.sort_order
+    where (highways.label, highways.description, highways.sort_order) is distinct from (excluded.label, excluded.description, excluded.sort_order)
+    returning 1
+  )
+  select count(*)::integer from upserted
+$function$;
+comment on function app_private.upsert_highways(rows jsonb) is NULL;
+
 CREATE OR REPLACE FUNCTION app_private.upsert_p2000_capcode(capcode text, discipline text, region text, location text, description text, remark text)
  RETURNS uuid
  LANGUAGE plpgsql
@@ -4563,6 +4735,20 @@ begin
 end;
 $function$;
 comment on function app_private.upsert_postcodes(batch jsonb) is NULL;
+
+CREATE OR REPLACE FUNCTION app_public.accident_severity_levels()
+ RETURNS SETOF app_public.monitor_reference_item
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select row(s.value, s.label, s.description, null)::app_public.monitor_reference_item
+    from app_public.accident_severity_levels s order by s.sort_order
+$function$;
+grant execute on function app_public.accident_severity_levels() to app_analyst;
+grant execute on function app_public.accident_severity_levels() to app_visitor;
+comment on function app_public.accident_severity_levels() is '@notNull
+DATEX II severity levels of traffic incidents, lowest to highest.';
 
 CREATE OR REPLACE FUNCTION app_public.api_scopes()
  RETURNS SETOF app_public.api_scopes
@@ -4887,6 +5073,20 @@ $function$;
 grant execute on function app_public.hectometer_markers_nearest(lat double precision, lon double precision, "limit" integer) to app_analyst;
 grant execute on function app_public.hectometer_markers_nearest(lat double precision, lon double precision, "limit" integer) to app_visitor;
 comment on function app_public.hectometer_markers_nearest(lat double precision, lon double precision, "limit" integer) is 'The hectometre posts nearest to a point, nearest first, with distance_km; limit 1-50, default 10.';
+
+CREATE OR REPLACE FUNCTION app_public.highways()
+ RETURNS SETOF app_public.monitor_reference_item
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select row(h.value, h.label, h.description, null)::app_public.monitor_reference_item
+    from app_public.highways h order by h.sort_order
+$function$;
+grant execute on function app_public.highways() to app_analyst;
+grant execute on function app_public.highways() to app_visitor;
+comment on function app_public.highways() is '@notNull
+Dutch motorways, for the roads of matrix, traffic-jam and accident monitors.';
 
 CREATE OR REPLACE FUNCTION app_public.hub_analytics_hourly(days integer DEFAULT 28)
  RETURNS app_public.hub_analytics_hourly
@@ -6117,6 +6317,58 @@ grant execute on function app_public.sessions_is_current(s app_public.sessions) 
 grant execute on function app_public.sessions_is_current(s app_public.sessions) to app_visitor;
 comment on function app_public.sessions_is_current(s app_public.sessions) is '@notNull
 True for the session of this request.';
+
+CREATE OR REPLACE FUNCTION app_public.traffic_incident_types()
+ RETURNS SETOF app_public.monitor_reference_item
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select row(t.value, t.label, t.description, null)::app_public.monitor_reference_item
+    from app_public.traffic_incident_types t order by t.sort_order
+$function$;
+grant execute on function app_public.traffic_incident_types() to app_analyst;
+grant execute on function app_public.traffic_incident_types() to app_visitor;
+comment on function app_public.traffic_incident_types() is '@notNull
+The incident types an accident monitor''s query.types takes.';
+
+CREATE OR REPLACE FUNCTION app_public.traffic_incidents(active boolean DEFAULT NULL::boolean, first integer DEFAULT NULL::integer, page integer DEFAULT NULL::integer)
+ RETURNS SETOF app_public.traffic_incidents
+ LANGUAGE plpgsql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+begin
+  -- Three statements, one per index, so each plans to its own partial index.
+  if active then
+    return query select t.* from app_public.traffic_incidents t where t.closed_at is null
+      order by t.sort_at desc, t.uuid limit app_hidden.page_limit(first, 200) offset app_hidden.page_offset(first, page, 200);
+  elsif not active then
+    return query select t.* from app_public.traffic_incidents t where t.closed_at is not null
+      order by t.sort_at desc, t.uuid limit app_hidden.page_limit(first, 200) offset app_hidden.page_offset(first, page, 200);
+  else
+    return query select t.* from app_public.traffic_incidents t
+      order by t.sort_at desc, t.uuid limit app_hidden.page_limit(first, 200) offset app_hidden.page_offset(first, page, 200);
+  end if;
+end;
+$function$;
+grant execute on function app_public.traffic_incidents(active boolean, first integer, page integer) to app_analyst;
+grant execute on function app_public.traffic_incidents(active boolean, first integer, page integer) to app_visitor;
+comment on function app_public.traffic_incidents(active boolean, first integer, page integer) is '@notNull
+Traffic incidents, newest first: active null = all, true = current, false = closed.';
+
+CREATE OR REPLACE FUNCTION app_public.traffic_incidents_active(i app_public.traffic_incidents)
+ RETURNS boolean
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select i.closed_at is null
+$function$;
+grant execute on function app_public.traffic_incidents_active(i app_public.traffic_incidents) to app_analyst;
+grant execute on function app_public.traffic_incidents_active(i app_public.traffic_incidents) to app_visitor;
+comment on function app_public.traffic_incidents_active(i app_public.traffic_incidents) is '@notNull
+True while the incident is current.';
 
 CREATE OR REPLACE FUNCTION app_public.users_email(u app_public.users)
  RETURNS app_public.user_email

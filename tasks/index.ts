@@ -13,10 +13,11 @@ import { monitors__match_meteo } from "./monitors__match_meteo.ts";
 import { monitors__match_p2000 } from "./monitors__match_p2000.ts";
 import { makeNotificationsDeliver } from "./notifications__deliver.ts";
 import { makeP2000LoadDemo } from "./p2000__load_demo.ts";
+import { makeTrafficPoll } from "./traffic__poll.ts";
 
 export type TaskConfig = Pick<Config, "smtpUrl" | "mailFrom" | "publicUrl" | "webhookAllowPrivateTargets" | "smsProviderUrl"
   | "smsProviderToken" | "smsFrom" | "telegramBotToken" | "telegramApiUrl" | "meteoFeedEnabled" | "meteoWarningsUrl"
-  | "meteoObservationsUrl" | "meteoApiKey">;
+  | "meteoObservationsUrl" | "meteoApiKey" | "trafficFeedEnabled" | "trafficIncidentsUrl">;
 
 /** `ownerPool`: the worker's own pool, for tasks that work on several connections at once. */
 export function makeTaskList(config: TaskConfig, ownerPool: pg.Pool): TaskList {
@@ -48,6 +49,7 @@ export function makeTaskList(config: TaskConfig, ownerPool: pg.Pool): TaskList {
       telegramApiUrl: config.telegramApiUrl,
     }),
     p2000__load_demo: makeP2000LoadDemo(ownerPool),
+    traffic__poll: makeTrafficPoll({ enabled: config.trafficFeedEnabled, url: config.trafficIncidentsUrl }),
   };
 }
 
@@ -57,4 +59,5 @@ export const crontab = [
   "30 3 * * * api_tokens__purge_stale",
   "45 3 * * * auth__purge_expired",
   "*/5 * * * * meteo__poll",
+  "* * * * * traffic__poll",
 ].join("\n");

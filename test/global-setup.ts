@@ -93,7 +93,11 @@ export default async function globalSetup(): Promise<void> {
   const where = external ? "TEST_DATABASE_URL" : process.env.TEST_PG_BIN ? process.env.TEST_PG_BIN : "embedded";
   console.log(`\nTests run on PostgreSQL ${server_version} (${where}).`);
 
-  // Test workers inherit the environment; global-teardown reads the same values.
+  // Test workers inherit the environment; global-teardown reads the same values. Tests feed the
+  // feeds from local servers: the public sources are never polled (every `npm start` a test runs
+  // inherits this too).
+  process.env.TRAFFIC_FEED_ENABLED = "false";
+  process.env.METEO_FEED_ENABLED = "false";
   process.env.TEST_PG_DIR = dir;
   process.env.TEST_ROOT_URL = server.rootUrl;
   process.env.TEST_TEMPLATE_DATABASE = templateDatabase;

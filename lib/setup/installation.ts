@@ -10,6 +10,7 @@ import { connectDatabase, type DatabaseConnection } from "../db/database.ts";
 import { ROOT_DIR, runMigrations } from "../db/migrate.ts";
 import { loadStarterCapcodes } from "../p2000/capcode-import.ts";
 import { loadPlaces } from "../places/reference-data.ts";
+import { loadHighways } from "../feeds/traffic/highways.ts";
 
 const quietWorkerLogger = new Logger(() => () => {});
 
@@ -34,6 +35,7 @@ export async function prepareDatabase(config: Config, log: (line: string) => voi
     );
     await loadPlaces(client);
     await loadStarterCapcodes(client, path.join(ROOT_DIR, "data", "capcodes-starter.csv"));
+    await loadHighways(client, path.join(ROOT_DIR, "data", "highways.csv"));
     return { ...connection, firstStart: operator.created, operatorEnvironmentUuid: operator.environment_uuid };
   } finally {
     await client.end();

@@ -23,6 +23,7 @@ beforeAll(async () => {
 });
 const ctx = useTestService(() => ({
   webhookAllowPrivateTargets: true,
+  meteoFeedEnabled: true,
   meteoWarningsUrl: `${feed.url}/warnings.xml`,
   meteoObservationsUrl: `${feed.url}/observations.json`,
 }));

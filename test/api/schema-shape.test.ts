@@ -14,9 +14,9 @@ beforeAll(() => {
 
 test("the Query type has exactly the operations built so far", () => {
   expect(queryFields).toEqual([
-    "apiScopes", "apiToken", "apiTokens", "availableHectometers", "channels", "cities", "currentEnvironment",
+    "accidentSeverityLevels", "apiScopes", "apiToken", "apiTokens", "availableHectometers", "channels", "cities", "currentEnvironment",
     "fireStation", "fireStations", "fireStationsCount", "fireVehicle", "fireVehicles", "fireVehiclesCount",
-    "hectometerMarker", "hectometerMarkers", "hectometerMarkersNearest",
+    "hectometerMarker", "hectometerMarkers", "hectometerMarkersNearest", "highways",
     "hubAnalyticsHourly", "hubAnalyticsUrgency", "hubAnalyticsWeekdays", "locationSuggestions",
     "me", "meteoColorCodes", "meteoGeneral", "meteoLatestObservation", "meteoObservationHistory", "meteoRegionDetail",
     "meteoRegionDetails", "meteoRegions", "meteoSnapshot", "meteoStatsAvailableYears", "meteoStatsMonthly",
@@ -25,6 +25,7 @@ test("the Query type has exactly the operations built so far", () => {
     "p2000Dossier", "p2000DossierTimeline", "p2000Dossiers", "p2000GripLevels", "p2000Message", "p2000MessageStatistics",
     "p2000Messages", "p2000MessagesCount", "p2000Qualifications", "p2000Region", "p2000Regions", "p2000Statistics",
     "p2000Urgencies", "parseHectometerSearch", "postcodes", "road", "roads", "roadsGroupedByPrefix", "searchRoads", "sessionValid",
+    "trafficIncidentTypes", "trafficIncidents",
   ]);
 });
 

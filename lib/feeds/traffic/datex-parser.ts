@@ -1,0 +1,164 @@
+// The national road-traffic data portal's situation publications (DATEX II, as in
+// shared/research/feed-formats.md): the v2 SOAP envelope (d2LogicalModel/payloadPublication) and
+// the v3 message container (namespaces sit:, loc:, com:), read as a stream with saxes, so a file of
+// tens of megabytes never sits in memory whole. Namespace prefixes are ignored: both versions name
+// the fields alike (situationRecord with xsi:type, validity, locationForDisplay or point
+// coordinates, generalPublicComment …). Kept: accidents, broken-down and abandoned vehicles.
+import { SaxesParser } from "saxes";
+import { FeedDocumentError, parseIsoTime, skipRecord, type SkipLog } from "../records.ts";
+
+export type IncidentType = "accident" | "breakdown" | "unattended";
+
+export interface TrafficRecord {
+  recordId: string;
+  situationId: string | null;
+  version: number;
+  versionTime: Date | null;
+  type: IncidentType;
+  /** DATEX severity: highest, high, medium, low, lowest (null when not stated). */
+  severity: string | null;
+  /** DATEX validityStatus: active, suspended, definedByValidityTimeSpec. */
+  validityStatus: string | null;
+  startAt: Date | null;
+  endAt: Date | null;
+  latitude: number | null;
+  longitude: number | null;
+  /** A roadNumber element anywhere in the record's location (A12, N11), upper-cased. */
+  roadNumber: string | null;
+  /** The public comment, Dutch where several languages are given. */
+  comment: string | null;
+  lanesRestricted: number | null;
+}
+
+export interface DatexDocument extends SkipLog {
+  publicationTime: Date | null;
+  records: TrafficRecord[];
+  /** Situation records of other kinds (roadworks, jams …), which this feed does not keep. */
+  otherRecords: number;
+}
+
+const SEVERITIES = new Set(["highest", "high", "medium", "low", "lowest", "none", "unknown"]);
+const localName = (name: string) => name.slice(name.indexOf(":") + 1);
+
+interface OpenRecord {
+  id: string | undefined;
+  version: string | undefined;
+  xsiType: string;
+  fields: Map<string, string>;
+  comments: Array<{ lang: string | null; text: string }>;
+}
+
+function incidentType(record: OpenRecord): IncidentType | null {
+  if (record.xsiType === "Accident") return "accident";
+  if (record.xsiType !== "VehicleObstruction") return null;
+  const kind = record.fields.get("vehicleObstructionType");
+  if (kind === "brokenDownVehicle") return "breakdown";
+  if (kind === "abandonedVehicle") return "unattended";
+  return null;
+}
+
+function numberOf(value: string | undefined): number | null {
+  if (value === undefined || value.trim() === "") return null;
+  const parsed = Number(value);
+  return Number.isFinite(parsed) ? parsed : null;
+}
+
+/** The record as kept, or the reason it is skipped. */
+function finish(record: OpenRecord, situationId: string | null): TrafficRecord | string {
+  const type = incidentType(record);
+  if (!type) return "other";
+  if (!record.id) return `a ${record.xsiType} record without an id`;
+  const version = Number(record.version ?? "1");
+  if (!Number.isInteger(version) || version < 0) return `record ${record.id}: version "${record.version}" is not a whole number`;
+  const latitude = numberOf(record.fields.get("latitude"));
+  const longitude = numberOf(record.fields.get("longitude"));
+  if ((latitude !== null && (latitude < -90 || latitude > 90)) || (longitude !== null && (longitude < -180 || longitude > 180))) {
+    return `record ${record.id}: coordinates ${latitude},${longitude} are out of range`;
+  }
+  const time = (name: string) => {
+    const raw = record.fields.get(name);
+    return raw === undefined ? null : parseIsoTime(raw);
+  };
+  const severity = record.fields.get("severity") ?? null;
+  const comment = (record.comments.find((c) => c.lang === "nl") ?? record.comments[0])?.text ?? null;
+  const lanes = numberOf(record.fields.get("numberOfLanesRestricted"));
+  return {
+    recordId: record.id,
+    situationId,
+    version,
+    versionTime: time("situationRecordVersionTime") ?? time("situationRecordCreationTime"),
+    type,
+    severity: severity && SEVERITIES.has(severity) ? severity : null,
+    validityStatus: record.fields.get("validityStatus") ?? null,
+    startAt: time("overallStartTime"),
+    endAt: time("overallEndTime"),
+    latitude: latitude !== null && longitude !== null ? latitude : null,
+    longitude: latitude !== null && longitude !== null ? longitude : null,
+    roadNumber: record.fields.get("roadNumber")?.trim().toUpperCase().replace(/\s+/g, "") || null,
+    comment: comment?.slice(0, 2000) ?? null,
+    lanesRestricted: lanes !== null && Number.isInteger(lanes) && lanes >= 0 && lanes < 100 ? lanes : null,
+  };
+}
+
+/** Reads a DATEX II situation publication from text chunks; throws FeedDocumentError when it is not well-formed. */
+export async function parseDatex(chunks: AsyncIterable<string> | Iterable<string>): Promise<DatexDocument> {
+  const document: DatexDocument = { publicationTime: null, records: [], otherRecords: 0, skipped: 0, problems: [] };
+  const parser = new SaxesParser();
+  const path: string[] = [];
+  let text = "";
+  let situationId: string | null = null;
+  let record: OpenRecord | null = null;
+  let commentLang: string | null = null;
+  let failure: Error | null = null;
+  let sawPublication = false;
+
+  parser.on("error", (error) => { failure ??= error; });
+  parser.on("opentag", (tag) => {
+    const name = localName(tag.name);
+    path.push(name);
+    text = "";
+    const attributes = tag.attributes as Record<string, string>;
+    if (name === "payloadPublication" || name === "payload" || name === "situationPublicationLight") sawPublication = true;
+    if (name === "situation") situationId = attributes.id ?? null;
+    if (name === "situationRecord") {
+      const xsiType = Object.entries(attributes).find(([key]) => localName(key) === "type")?.[1] ?? "";
+      record = { id: attributes.id, version: attributes.version, xsiType: localName(xsiType), fields: new Map(), comments: [] };
+    }
+    if (name === "value" && record && path.includes("generalPublicComment")) {
+      commentLang = Object.entries(attributes).find(([key]) => localName(key) === "lang")?.[1] ?? null;
+    }
+  });
+  parser.on("text", (chunk) => { text += chunk; });
+  parser.on("closetag", (tag) => {
+    const name = localName(tag.name);
+    const value = text.trim();
+    text = "";
+    path.pop();
+    if (name === "publicationTime" && !record) document.publicationTime = parseIsoTime(value);
+    if (name === "situationRecord" && record) {
+      const result = finish(record, situationId);
+      if (result === "other") document.otherRecords++;
+      else if (typeof result === "string") skipRecord(document, result);
+      else document.records.push(result);
+      record = null;
+      return;
+    }
+    if (!record || value === "") return;
+    const current = record as OpenRecord;
+    if (name === "value" && path.includes("generalPublicComment")) current.comments.push({ lang: commentLang, text: value });
+    else if (!current.fields.has(name)) current.fields.set(name, value); // the first of each: the location for display comes first
+  });
+
+  try {
+    for await (const chunk of chunks) {
+      parser.write(chunk);
+      if (failure) break;
+    }
+    if (!failure) parser.close();
+  } catch (error) {
+    failure ??= error as Error;
+  }
+  if (failure) throw new FeedDocumentError(`DATEX II XML is malformed or truncated: ${(failure as Error).message}`);
+  if (!sawPublication) throw new FeedDocumentError("not a DATEX II situation publication (no payloadPublication or payload element)");
+  return document;
+}

@@ -1,0 +1,10 @@
+// Polls the traffic incidents publication (lib/feeds/traffic/poll.ts); scheduled every minute in tasks/index.ts.
+import type { Task } from "graphile-worker";
+import { pollTraffic } from "../lib/feeds/traffic/poll.ts";
+
+export const makeTrafficPoll = (config: { enabled: boolean; url: string | undefined }): Task => async (_payload, helpers) => {
+  await helpers.withPgClient((client) => pollTraffic(client, config, {
+    info: (message) => helpers.logger.info(message),
+    error: (message) => helpers.logger.error(message),
+  }));
+};
