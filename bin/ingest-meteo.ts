@@ -26,9 +26,10 @@ try {
       console.log(`${file}: ${describeIngest(result)}`);
       for (const problem of result.problems) console.error(`  skipped: ${problem}`);
     } catch (error) {
-      if (!(error instanceof FeedDocumentError)) throw error;
+      // Reported per file, and the next files are still read.
       failed = true;
-      console.error(`${file}: rejected whole, nothing changed: ${error.message}`);
+      const why = error instanceof FeedDocumentError ? "rejected whole" : "not stored";
+      console.error(`${file}: ${why}, nothing changed: ${(error as Error).message}`);
     }
   }
   // Many files are a bulk load: fresh statistics for the next reads (lib/db/fresh-statistics.ts).

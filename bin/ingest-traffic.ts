@@ -24,9 +24,10 @@ try {
       console.log(`${file}: ${describeTrafficIngest(result)}`);
       for (const problem of result.problems) console.error(`  skipped: ${problem}`);
     } catch (error) {
-      if (!(error instanceof FeedDocumentError)) throw error;
+      // Reported per file, and the next files are still read.
       failed = true;
-      console.error(`${file}: rejected whole, nothing changed: ${error.message}`);
+      const why = error instanceof FeedDocumentError ? "rejected whole" : "not stored";
+      console.error(`${file}: ${why}, nothing changed: ${(error as Error).message}`);
     }
   }
 } finally {

@@ -1,5 +1,6 @@
 // One download of an upstream document for a feed poller: a deadline, a size limit, a few
-// redirects at most, a conditional request (ETag / Last-Modified of the last good answer), and
+// redirects at most (never from https to http, and credentials and validators only to the origin
+// they were meant for), a conditional request (ETag / Last-Modified of the last good answer), and
 // gzip undone whether the server or the file applied it.
 import { gunzipSync } from "node:zlib";
 import type { FeedValidators } from "./feed-status.ts";
@@ -39,7 +40,13 @@ export async function fetchDocument(url: string, options: FetchOptions = {}): Pr
     if (response.status >= 300 && response.status < 400 && response.status !== 304) {
       const location = response.headers.get("location");
       if (!location || redirects >= MAX_REDIRECTS) throw new Error(`Too many redirects (or one without a Location) from ${url}.`);
-      target = new URL(location, target).toString();
+      const next = new URL(location, target);
+      const previous = new URL(target);
+      if (previous.protocol === "https:" && next.protocol !== "https:") throw new Error(`Refused a redirect from https to ${next.protocol} (${url}).`);
+      if (next.origin !== previous.origin) {
+        for (const name of ["authorization", "if-none-match", "if-modified-since"]) delete headers[name];
+      }
+      target = next.toString();
       continue;
     }
     if (response.status === 304) return { changed: false };

@@ -1,5 +1,5 @@
 --! Previous: sha1:ad386b1a0933e8b25f55f6e128aedf146d9c8d09
---! Hash: sha1:712bcd95621b63fe0b1e7b59c33b2a58fb39f697
+--! Hash: sha1:0d7c569be88599f3875f70fc6bb707b662a7591f
 --! Message: Weather: provinces, warning history and events, observations, meteo_weather monitors and the meteo queries
 
 -- Weather (meteo): the twelve provinces as the national weather institute names them, hourly
@@ -180,6 +180,7 @@ create table app_public.meteo_warning_events (
   previous_status_code integer not null check (previous_status_code between 0 and 3),
   previous_level text not null,
   phenomena text[] not null,
+  previous_phenomena text[] not null,
   period_from timestamptz,
   period_to timestamptz,
   issued_at timestamptz not null,
@@ -195,6 +196,7 @@ comment on column app_public.meteo_warning_events.document_uuid is E'@behavior -
 comment on column app_public.meteo_warning_events.status_code is 'The level as a number: 0 none (the warnings ended), 1 yellow, 2 orange, 3 red.';
 comment on column app_public.meteo_warning_events.level is 'none, yellow, orange or red (meteoColorCodes values).';
 comment on column app_public.meteo_warning_events.phenomena is 'Phenomena with a warning (e.g. wind, iciness), sorted.';
+comment on column app_public.meteo_warning_events.previous_phenomena is 'The phenomena warned for before this event.';
 comment on column app_public.meteo_warning_events.period_from is 'Start of the first warned hour of the province in the announcing document.';
 comment on column app_public.meteo_warning_events.period_to is 'End of the last warned hour.';
 comment on column app_public.meteo_warning_events.issued_at is 'The first hour the announcing document covers (its issue hour).';
@@ -466,7 +468,8 @@ as $$
     select ph.sort_order, ph.id, max(r.status) as status,
            row(ph.id, ph.label, array_agg(row(
              (select string_agg(x.name, ', ' order by x.sort_order) from (select distinct p.name, p.sort_order from periods p
-               where p.phenomenon = r.phenomenon and p.period_from < r.period_to and p.period_to > r.period_from) x),
+               where p.phenomenon = r.phenomenon and p.status = r.status
+                 and p.period_from < r.period_to and p.period_to > r.period_from) x),
              r.status, r.period_from, r.period_to)::app_public.meteo_warning_period order by r.period_from))::app_public.meteo_warning as warning
       from runs r join app_public.meteo_phenomena ph on ph.id = r.phenomenon
      group by ph.sort_order, ph.id, ph.label
@@ -542,11 +545,9 @@ create function app_public.meteo_stats_available_years() returns setof integer
   language sql stable parallel safe
   set search_path to pg_catalog, public, pg_temp
 as $$
-  select distinct extract(year from e.issued_at at time zone 'Europe/Amsterdam')::integer as year
-    from app_public.meteo_warning_events e where e.status_code > 0
-   order by year
+  select distinct extract(year from d.day)::integer as year from app_hidden.meteo_daily_levels d order by year
 $$;
-comment on function app_public.meteo_stats_available_years() is E'@notNull\nYears with at least one warning event (Europe/Amsterdam).';
+comment on function app_public.meteo_stats_available_years() is E'@notNull\nYears (Europe/Amsterdam) with at least one day with a warning: the years meteoStatsMonthly has something for.';
 
 create function app_public.meteo_stats_monthly(year integer, region_code text default null) returns setof app_public.meteo_monthly_stats
   language plpgsql stable parallel safe
@@ -624,11 +625,17 @@ declare
   first_hour timestamptz;
   last_hour timestamptz;
   newest_before timestamptz;
+  next_newer timestamptz;
+  issue_hour timestamptz; -- first_hour, under a name no column has
+  is_newest boolean;
   write_until timestamptz;
   stored integer;
   ignored integer;
   events integer := 0;
 begin
+  -- One warnings document at a time (the poller, the CLI and the demo load may meet): each is
+  -- compared with the ones stored before it.
+  perform pg_advisory_xact_lock(hashtext('meteo_warnings'));
   if exists (select 1 from app_hidden.meteo_documents d where d.kind = 'warnings' and d.sha256 = ingest_meteo_warnings.sha256) then
     return jsonb_build_object('duplicate', true);
   end if;
@@ -640,8 +647,13 @@ begin
   first_hour := date_trunc('hour', first_hour);
   last_hour := date_trunc('hour', last_hour);
   select max(d.first_hour) into newest_before from app_hidden.meteo_documents d where d.kind = 'warnings';
-  -- A document older than the newest one fills only the hours before it.
-  write_until := case when newest_before is null or first_hour >= newest_before then last_hour else least(last_hour, newest_before - interval '1 hour') end;
+  is_newest := newest_before is null or first_hour >= newest_before;
+  -- Each hour holds the latest document that covers it: an older document (a backfill) writes
+  -- only the hours before the next newer document begins.
+  issue_hour := first_hour;
+  select min(d.first_hour) into next_newer from app_hidden.meteo_documents d
+   where d.kind = 'warnings' and d.first_hour > issue_hour;
+  write_until := case when next_newer is null then last_hour else least(last_hour, next_newer - interval '1 hour') end;
 
   insert into app_hidden.meteo_documents (kind, sha256, source, first_hour, last_hour, records, skipped)
   values ('warnings', ingest_meteo_warnings.sha256, left(ingest_meteo_warnings.source, 500), first_hour, last_hour,
@@ -688,7 +700,7 @@ begin
   perform app_hidden.meteo_refresh_day_snapshots((first_hour at time zone 'Europe/Amsterdam')::date - 4,
                                                  (write_until at time zone 'Europe/Amsterdam')::date + 4);
 
-  if write_until = last_hour then
+  if is_newest then
     -- The newest document: each province's warnings as it announces them, against the last state.
     with announced as (
       select p.uuid as province_uuid,
@@ -700,9 +712,10 @@ begin
        group by p.uuid
     ), changed as (
       insert into app_public.meteo_warning_events (province_uuid, status_code, level, previous_status_code, previous_level,
-                                                   phenomena, period_from, period_to, issued_at, document_uuid)
+                                                   phenomena, previous_phenomena, period_from, period_to, issued_at, document_uuid)
       select a.province_uuid, a.status_code, app_hidden.meteo_level_value(a.status_code), coalesce(st.status_code, 0),
-             app_hidden.meteo_level_value(coalesce(st.status_code, 0)), a.phenomena, a.period_from, a.period_to, first_hour, doc
+             app_hidden.meteo_level_value(coalesce(st.status_code, 0)), a.phenomena, coalesce(st.phenomena, '{}'),
+             a.period_from, a.period_to, first_hour, doc
         from announced a left join app_hidden.meteo_region_states st on st.province_uuid = a.province_uuid
        where a.status_code <> coalesce(st.status_code, 0) or a.phenomena <> coalesce(st.phenomena, '{}')
       returning 1
@@ -717,7 +730,7 @@ begin
   end if;
 
   return jsonb_build_object('duplicate', false, 'document', doc, 'slices', jsonb_array_length(slices), 'warnings', stored,
-    'ignoredLocations', ignored, 'events', events, 'backfill', write_until <> last_hour);
+    'ignoredLocations', ignored, 'events', events, 'backfill', not is_newest);
 end;
 $$;
 
@@ -731,6 +744,7 @@ declare
   doc uuid;
   changed integer;
 begin
+  perform pg_advisory_xact_lock(hashtext('meteo_observations'));
   if exists (select 1 from app_hidden.meteo_documents d where d.kind = 'observations' and d.sha256 = ingest_meteo_observations.sha256) then
     return jsonb_build_object('duplicate', true);
   end if;
@@ -778,7 +792,8 @@ update app_hidden.monitor_query_fields
 update app_hidden.monitor_query_fields set description = 'Warning levels to notify of (meteoColorCodes values); none = every level.'
  where monitor_type = 'meteo_weather' and field = 'levels';
 
--- Monitors saved before this migration may name provinces by the feed's location ids (NH).
+-- Monitors saved before this migration may name provinces by the feed's location ids (NH); one
+-- naming something else is switched off rather than left to match every province.
 update app_public.monitors m
    set query = jsonb_set(m.query, '{regions}', (
      select coalesce(jsonb_agg(coalesce(p.code, lower(r.value)) order by r.ordinality), '[]')
@@ -786,12 +801,16 @@ update app_public.monitors m
        left join app_public.meteo_provinces p on p.knmi_code = upper(r.value)))
  where m.type = 'meteo_weather' and jsonb_typeof(m.query->'regions') = 'array';
 
+update app_public.monitors m set active = false
+ where m.type = 'meteo_weather' and jsonb_typeof(m.query->'regions') = 'array'
+   and exists (select 1 from jsonb_array_elements_text(m.query->'regions') r(value)
+                where r.value not in (select p.code from app_public.meteo_provinces p));
+
 create table app_hidden.meteo_monitor_criteria (
   monitor_uuid uuid primary key references app_public.monitors on delete cascade,
   province_uuids uuid[] not null,
   status_codes integer[] not null
 );
-create index meteo_monitor_criteria_provinces_idx on app_hidden.meteo_monitor_criteria using gin (province_uuids);
 alter table app_hidden.meteo_monitor_criteria enable row level security;
 
 create function app_hidden.tg_monitors__meteo_criteria() returns trigger
@@ -878,6 +897,35 @@ begin
 end;
 $$;
 
+-- P2000's rules through the same helpers, so quiet hours and maxPerPeriod have one definition.
+create or replace function app_hidden.monitor_suppression(mo app_public.monitors, m app_public.p2000_messages) returns text
+  language plpgsql stable
+  set search_path to pg_catalog, public, pg_temp
+as $$
+declare
+  rules jsonb := mo.notification_rules;
+begin
+  if app_hidden.in_quiet_hours(rules) then
+    return 'quiet_hours';
+  end if;
+  if rules ? 'minUrgency' and coalesce((select u.rank from app_public.p2000_urgencies u where u.uuid = m.urgency_uuid), 999)
+       > (select u.rank from app_public.p2000_urgencies u where u.code = rules->>'minUrgency') then
+    return 'min_urgency';
+  end if;
+  if rules ? 'maxPerDossier' and m.dossier_uuid is not null and (select count(*) from app_hidden.monitor_matches x
+       where x.monitor_uuid = mo.uuid and x.dossier_uuid = m.dossier_uuid and x.suppressed_reason is null)
+       >= (rules->>'maxPerDossier')::integer then
+    return 'max_per_dossier';
+  end if;
+  if app_hidden.exceeds_max_per_period(rules, (select count(*) from app_hidden.monitor_matches x
+       where x.monitor_uuid = mo.uuid and x.suppressed_reason is null
+         and x.matched_at > now() - make_interval(mins => (rules->'maxPerPeriod'->>'minutes')::integer))) then
+    return 'max_per_period';
+  end if;
+  return null;
+end;
+$$;
+
 -- The matcher of meteo_weather monitors (task monitors__match_meteo): a warning event matches a
 -- monitor of its province (or of every province) whose levels include the new level. Records the
 -- matches, applies quietHours and maxPerPeriod (minUrgency and maxPerDossier are P2000's), and
@@ -892,7 +940,9 @@ declare
   queued integer;
 begin
   select * into e from app_public.meteo_warning_events x where x.uuid = match_meteo_event.event_uuid;
-  if e.uuid is null or e.status_code = 0 then
+  -- News is a level that changed or a phenomenon added; warnings that end, or a phenomenon that
+  -- ends while the level stays, notify nobody.
+  if e.uuid is null or e.status_code = 0 or (e.status_code = e.previous_status_code and e.phenomena <@ e.previous_phenomena) then
     return 0;
   end if;
   matched := array(

@@ -1,5 +1,5 @@
---! Previous: sha1:712bcd95621b63fe0b1e7b59c33b2a58fb39f697
---! Hash: sha1:65623ca548b015fc9a17452048425d6df3187d4b
+--! Previous: sha1:0d7c569be88599f3875f70fc6bb707b662a7591f
+--! Hash: sha1:5ff7f8fd6a3fdf7f1ac01ead9ed72282c2326e3a
 --! Message: Traffic incidents from DATEX II, reference lists of traffic monitors, trafficIncidents
 
 -- Traffic incidents: accidents, broken-down and abandoned vehicles from the road-traffic data

@@ -4,6 +4,8 @@
 // a live document turning Noord-Holland orange that notifies a meteo_weather monitor's webhook
 // exactly once (a longer period does not notify again), and another environment kept out.
 import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import { pollMeteo } from "../../lib/feeds/meteo/poll.ts";
 import { warningsXml, type SampleWarning } from "../../lib/feeds/meteo/sample-documents.ts";
@@ -146,6 +148,27 @@ describe("ingestion", () => {
     ]));
   });
 
+  test("an older document fills only the hours before the next newer one and announces nothing", async () => {
+    const hours = async () => (await ctx.db.asOwner(`select to_char(s.hour at time zone 'UTC', 'DD"T"HH24') as hour, s.status
+      from app_public.meteo_warning_slices s join app_public.meteo_provinces p on p.uuid = s.province_uuid
+      where p.code = 'limburg' and s.phenomenon = 'thunderstorm' order by s.hour`)).rows;
+    const events = async () => (await ctx.db.asOwner("select count(*)::int as n from app_public.meteo_warning_events")).rows[0].n;
+    const [beforeHours, beforeEvents] = [await hours(), await events()];
+    // Issued at 09:00, before the three fixture issues: code red for thunder in Limburg all day.
+    const older = warningsXml(new Date("2026-11-20T09:00:00Z"), [{ phenomenon: "thunderstorm", locations: ["LB"], status: 3,
+      from: new Date("2026-11-20T09:00:00Z"), to: new Date("2026-11-20T23:00:00Z"), text: "Oud bericht." }], "Synthetic older issue for tests.");
+    const file = path.join(os.tmpdir(), `older-issue-${process.pid}.xml`);
+    fs.writeFileSync(file, older);
+    try {
+      const result = await runCli("ingest-meteo.ts", [file], ctx.db.ownerUrl);
+      expect(result.stdout).toMatch(/1 warned hours stored, 0 warning event\(s\) \(an older document/);
+    } finally {
+      fs.rmSync(file);
+    }
+    expect(await events()).toBe(beforeEvents);
+    expect(await hours()).toEqual([{ hour: "20T09", status: 3 }, ...beforeHours]); // only 09:00, before the 10:00 issue
+  });
+
   test("a truncated file is rejected whole by the CLI and the poller; the last good state stays served", async () => {
     const before = await ok(`{ meteoSnapshot(date: "2026-11-20") { regionCode statusCode } }`);
     const cli = await runCli("ingest-meteo.ts", [fixture("meteo/knmi_waarschuwingen_truncated.xml")], ctx.db.ownerUrl);
@@ -165,6 +188,27 @@ describe("ingestion", () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/2 bad record\(s\) skipped/);
     expect(result.stderr).toMatch(/skipped: .*status "7" is not 0-3/);
+  });
+
+  test("a KNMI Open Data file listing is followed to the newest file, the key sent to KNMI only", async () => {
+    const name = "knmi_waarschuwingen_202611201000.xml";
+    feed.documents.set("/v1/datasets/w/versions/1.0/files?maxKeys=1&orderBy=created&sorting=desc",
+      { body: JSON.stringify({ files: [{ filename: name, size: 473066 }] }), contentType: "application/json" });
+    feed.documents.set(`/v1/datasets/w/versions/1.0/files/${name}/url`,
+      { body: JSON.stringify({ temporaryDownloadUrl: `${feed.url}/download/${name}?signature=x` }), contentType: "application/json" });
+    feed.documents.set(`/download/${name}?signature=x`, { body: read(name) });
+    const lines: string[] = [];
+    await pollMeteo(ctx.service.ownerPool, {
+      enabled: true, apiKey: "knmi-key", observationsUrl: undefined,
+      warningsUrl: `${feed.url}/v1/datasets/w/versions/1.0/files?maxKeys=1&orderBy=created&sorting=desc`,
+    }, { info: (m) => lines.push(m), error: (m) => lines.push(`error ${m}`) });
+    expect(lines.filter((line) => line.startsWith("error"))).toEqual([]);
+    const asked = feed.requests.filter((r) => r.path.startsWith("/v1/") || r.path.startsWith("/download/"));
+    expect(asked.map((r) => [r.path.split("?")[0], r.authorized])).toEqual([
+      ["/v1/datasets/w/versions/1.0/files", true], [`/v1/datasets/w/versions/1.0/files/${name}/url`, true], [`/download/${name}`, false]]);
+    // The file was stored before (by its content): recognised, nothing changed.
+    const { rows: [{ n }] } = await ctx.db.asOwner("select count(*)::int as n from app_hidden.meteo_documents where source like '%/v1/datasets/%'");
+    expect(n).toBe(0);
   });
 
   test("a failing source is logged once per change of state, not at every poll", async () => {
@@ -280,7 +324,12 @@ describe("live warnings and meteo_weather monitors", () => {
     await pollThroughWorker();
     const { rows: [{ events }] } = await ctx.db.asOwner("select count(*)::int as events from app_public.meteo_warning_events where period_to > now()");
     expect(events).toBe(1);
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // Nothing left for the worker, and one notification in all: the longer period made none.
+    await waitUntil(async () => (await ctx.db.asOwner("select count(*)::int as n from graphile_worker._private_jobs")).rows[0].n,
+      (n) => n === 0, "the worker to finish");
+    const { rows: [{ notifications }] } = await ctx.db.asOwner(
+      "select count(*)::int as notifications from app_private.notifications where monitor_uuid = $1", [monitorUuid]);
+    expect(notifications).toBe(1);
     expect(hooks.requests.filter((r) => r.path === "/meteo")).toHaveLength(1);
   });
 

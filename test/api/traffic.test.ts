@@ -126,7 +126,7 @@ describe("ingestion", () => {
     await pollTraffic(ctx.service.ownerPool, config, log);
     expect(lines[1]).toMatch(/^info traffic-incidents: 1 incidents read .* 1 new, 0 newer versions, 1 closed\.$/);
     await pollTraffic(ctx.service.ownerPool, config, log);
-    expect(feed.requests.at(-1)).toEqual({ path: "/incidents.xml.gz", conditional: true });
+    expect(feed.requests.at(-1)).toEqual({ path: "/incidents.xml.gz", conditional: true, authorized: false });
     const { trafficIncidents } = await ok(`{ trafficIncidents(active: true) { recordId } }`);
     expect(trafficIncidents).toEqual([{ recordId: "RWS03_200_1" }]);
   });

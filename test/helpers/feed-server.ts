@@ -14,8 +14,8 @@ export interface FeedServer {
   url: string;
   /** What each path serves; unknown paths answer 404. */
   documents: Map<string, FeedDocument>;
-  /** Every request: path and whether it was conditional. */
-  requests: Array<{ path: string; conditional: boolean }>;
+  /** Every request: path, whether it was conditional, and whether it carried an Authorization header. */
+  requests: Array<{ path: string; conditional: boolean; authorized: boolean }>;
   stop(): Promise<void>;
 }
 
@@ -24,7 +24,7 @@ export async function startFeedServer(): Promise<FeedServer> {
   const requests: FeedServer["requests"] = [];
   const server = http.createServer((req, res) => {
     const path = req.url ?? "/";
-    requests.push({ path, conditional: req.headers["if-none-match"] !== undefined });
+    requests.push({ path, conditional: req.headers["if-none-match"] !== undefined, authorized: req.headers.authorization !== undefined });
     const document = documents.get(path);
     if (!document) return void res.writeHead(404).end("not found");
     const etag = `"${createHash("sha1").update(document.body).digest("hex")}"`;

@@ -20,13 +20,14 @@ export interface PollLog {
 }
 
 /** The sources to poll now: a feed without a URL, or KNMI's without a key, is not polled. */
-export function meteoSources(config: MeteoPollConfig): Array<{ feed: string; url: string }> {
+export function meteoSources(config: MeteoPollConfig): Array<{ feed: string; url: string; apiKey: string | undefined }> {
   if (!config.enabled) return [];
   const sources = [];
   if (config.warningsUrl && (config.apiKey || !config.warningsUrl.startsWith("https://api.dataplatform.knmi.nl/"))) {
-    sources.push({ feed: "meteo-warnings", url: config.warningsUrl });
+    sources.push({ feed: "meteo-warnings", url: config.warningsUrl, apiKey: config.apiKey });
   }
-  if (config.observationsUrl) sources.push({ feed: "meteo-observations", url: config.observationsUrl });
+  // The observations come from a converter of the operator's, not from KNMI: no key for it.
+  if (config.observationsUrl) sources.push({ feed: "meteo-observations", url: config.observationsUrl, apiKey: undefined });
   return sources;
 }
 
@@ -52,9 +53,9 @@ async function download(url: string, apiKey: string | undefined, validators: Fee
 }
 
 export async function pollMeteo(db: pg.Pool | pg.ClientBase, config: MeteoPollConfig, log: PollLog): Promise<void> {
-  for (const { feed, url } of meteoSources(config)) {
+  for (const { feed, url, apiKey } of meteoSources(config)) {
     try {
-      const fetched = await download(url, config.apiKey, await feedValidators(db, feed));
+      const fetched = await download(url, apiKey, await feedValidators(db, feed));
       if (!fetched.changed) {
         if (await recordFeedOutcome(db, feed, { ok: true })) log.info(`${feed}: working again (not modified since the last document).`);
         continue;
