@@ -675,6 +675,33 @@ grant SELECT on app_hidden.place_names to app_analyst;
 grant SELECT on app_hidden.place_names to app_visitor;
 comment on table app_hidden.place_names is 'Lower-case names and aliases of places (kept by a trigger on app_public.places).';
 
+create table app_hidden.traffic_monitor_criteria (
+  monitor_uuid uuid not null,
+  types text[] not null,
+  roads text[] not null,
+  latitude double precision,
+  longitude double precision,
+  radius double precision,
+  constraint traffic_monitor_criteria_monitor_uuid_fkey FOREIGN KEY (monitor_uuid) REFERENCES app_public.monitors(uuid) ON DELETE CASCADE,
+  constraint traffic_monitor_criteria_pkey PRIMARY KEY (monitor_uuid)
+);
+alter table app_hidden.traffic_monitor_criteria enable row level security;
+comment on table app_hidden.traffic_monitor_criteria is NULL;
+
+create table app_hidden.traffic_monitor_matches (
+  monitor_uuid uuid not null,
+  event_uuid uuid not null,
+  matched_at timestamp with time zone default now() not null,
+  suppressed_reason text,
+  constraint traffic_monitor_matches_event_uuid_fkey FOREIGN KEY (event_uuid) REFERENCES app_public.traffic_incident_events(uuid) ON DELETE CASCADE,
+  constraint traffic_monitor_matches_monitor_uuid_fkey FOREIGN KEY (monitor_uuid) REFERENCES app_public.monitors(uuid) ON DELETE CASCADE,
+  constraint traffic_monitor_matches_pkey PRIMARY KEY (monitor_uuid, event_uuid)
+);
+alter table app_hidden.traffic_monitor_matches enable row level security;
+create policy select_current_environment on app_hidden.traffic_monitor_matches as permissive for select to app_visitor using ((monitor_uuid IN ( SELECT app_hidden.current_environment_monitor_uuids() AS current_environment_monitor_uuids)));
+grant SELECT on app_hidden.traffic_monitor_matches to app_visitor;
+comment on table app_hidden.traffic_monitor_matches is NULL;
+
 create table app_private.api_token_secrets (
   api_token_uuid uuid not null,
   secret_hash bytea not null,
@@ -748,19 +775,22 @@ create table app_private.notifications (
   delivered_at timestamp with time zone,
   created timestamp with time zone default now() not null,
   meteo_event_uuid uuid,
+  traffic_event_uuid uuid,
   constraint notifications_channel_uuid_fkey FOREIGN KEY (channel_uuid) REFERENCES app_public.channels(uuid) ON DELETE CASCADE,
   constraint notifications_message_uuid_fkey FOREIGN KEY (message_uuid) REFERENCES app_public.p2000_messages(uuid) ON DELETE CASCADE,
   constraint notifications_meteo_event_uuid_fkey FOREIGN KEY (meteo_event_uuid) REFERENCES app_public.meteo_warning_events(uuid) ON DELETE CASCADE,
   constraint notifications_monitor_uuid_channel_uuid_message_uuid_key UNIQUE (monitor_uuid, channel_uuid, message_uuid),
   constraint notifications_monitor_uuid_fkey FOREIGN KEY (monitor_uuid) REFERENCES app_public.monitors(uuid) ON DELETE CASCADE,
-  constraint notifications_one_subject CHECK ((num_nonnulls(message_uuid, meteo_event_uuid) = 1)),
+  constraint notifications_one_subject CHECK ((num_nonnulls(message_uuid, meteo_event_uuid, traffic_event_uuid) = 1)),
   constraint notifications_pkey PRIMARY KEY (uuid),
-  constraint notifications_status_check CHECK ((status = ANY (ARRAY['queued'::text, 'delivered'::text, 'failed'::text])))
+  constraint notifications_status_check CHECK ((status = ANY (ARRAY['queued'::text, 'delivered'::text, 'failed'::text]))),
+  constraint notifications_traffic_event_uuid_fkey FOREIGN KEY (traffic_event_uuid) REFERENCES app_public.traffic_incident_events(uuid) ON DELETE CASCADE
 );
 alter table app_private.notifications enable row level security;
 CREATE INDEX notifications_channel_uuid_idx ON app_private.notifications USING btree (channel_uuid);
 CREATE INDEX notifications_message_uuid_idx ON app_private.notifications USING btree (message_uuid);
 CREATE UNIQUE INDEX notifications_meteo_event_idx ON app_private.notifications USING btree (meteo_event_uuid, monitor_uuid, channel_uuid) WHERE (meteo_event_uuid IS NOT NULL);
+CREATE UNIQUE INDEX notifications_traffic_event_idx ON app_private.notifications USING btree (traffic_event_uuid, monitor_uuid, channel_uuid) WHERE (traffic_event_uuid IS NOT NULL);
 comment on table app_private.notifications is NULL;
 
 create table app_private.rate_limit_counters (
@@ -1335,6 +1365,7 @@ CREATE INDEX monitors_environment_uuid_idx ON app_public.monitors USING btree (e
 CREATE TRIGGER _100_set_changed BEFORE UPDATE ON app_public.monitors FOR EACH ROW EXECUTE FUNCTION app_hidden.tg__set_changed();
 CREATE TRIGGER _500_meteo_criteria AFTER INSERT OR UPDATE ON app_public.monitors FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_monitors__meteo_criteria();
 CREATE TRIGGER _500_p2000_criteria AFTER INSERT OR UPDATE ON app_public.monitors FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_monitors__p2000_criteria();
+CREATE TRIGGER _500_traffic_criteria AFTER INSERT OR UPDATE ON app_public.monitors FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_monitors__traffic_criteria();
 create policy select_member_environment on app_public.monitors as permissive for select to app_visitor using ((environment_uuid = ( SELECT app_hidden.current_member_environment_uuid() AS current_member_environment_uuid)));
 grant SELECT on app_public.monitors to app_visitor;
 comment on table app_public.monitors is 'Criteria that notify the monitor''s channels when something matching happens.';
@@ -1799,6 +1830,24 @@ comment on column app_public.sessions.last_activity_at is 'Last request, to the 
 comment on column app_public.sessions.revoked_at is '@behavior -*
 When the session was ended (logout, deleteSession, password reset, refresh-token reuse).';
 
+create table app_public.traffic_incident_events (
+  uuid uuid default uuidv7() not null,
+  incident_uuid uuid not null,
+  kind text not null,
+  type text not null,
+  created timestamp with time zone default now() not null,
+  constraint traffic_incident_events_incident_uuid_fkey FOREIGN KEY (incident_uuid) REFERENCES app_public.traffic_incidents(uuid) ON DELETE CASCADE,
+  constraint traffic_incident_events_kind_check CHECK ((kind = ANY (ARRAY['opened'::text, 'type_changed'::text, 'closed'::text]))),
+  constraint traffic_incident_events_pkey PRIMARY KEY (uuid)
+);
+alter table app_public.traffic_incident_events enable row level security;
+CREATE INDEX traffic_incident_events_incident_idx ON app_public.traffic_incident_events USING btree (incident_uuid);
+CREATE TRIGGER _600_queue_matching AFTER INSERT ON app_public.traffic_incident_events REFERENCING NEW TABLE AS new_events FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_traffic_incident_events__queue_matching();
+create policy select_all on app_public.traffic_incident_events as permissive for select to app_analyst using (true);
+grant SELECT on app_public.traffic_incident_events to app_analyst;
+comment on table app_public.traffic_incident_events is '@behavior -*
+An incident opened, changed its type or closed: what accident monitors are told of.';
+
 create table app_public.traffic_incident_types (
   value text not null,
   label text not null,
@@ -1848,6 +1897,8 @@ alter table app_public.traffic_incidents enable row level security;
 CREATE INDEX traffic_incidents_active_idx ON app_public.traffic_incidents USING btree (sort_at DESC, uuid) WHERE (closed_at IS NULL);
 CREATE INDEX traffic_incidents_closed_idx ON app_public.traffic_incidents USING btree (sort_at DESC, uuid) WHERE (closed_at IS NOT NULL);
 CREATE INDEX traffic_incidents_sort_idx ON app_public.traffic_incidents USING btree (sort_at DESC, uuid);
+CREATE TRIGGER _600_record_events_on_insert AFTER INSERT ON app_public.traffic_incidents REFERENCING NEW TABLE AS new_incidents FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_traffic_incidents__record_events();
+CREATE TRIGGER _600_record_events_on_update AFTER UPDATE ON app_public.traffic_incidents REFERENCING OLD TABLE AS old_incidents NEW TABLE AS new_incidents FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_traffic_incidents__record_events();
 create policy select_all on app_public.traffic_incidents as permissive for select to app_analyst, app_visitor using (true);
 grant SELECT on app_public.traffic_incidents to app_analyst;
 grant SELECT on app_public.traffic_incidents to app_visitor;
@@ -1888,6 +1939,23 @@ comment on column app_public.users.is_admin is 'True for administrators of this 
 -- Views
 
 -- Functions
+
+CREATE OR REPLACE FUNCTION app_hidden.accident_monitor_criteria(monitor_uuid uuid)
+ RETURNS app_hidden.traffic_monitor_criteria
+ LANGUAGE sql
+ STABLE PARALLEL SAFE SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select row(mo.uuid, array(select lower(x) from jsonb_array_elements_text(coalesce(mo.query->'types', '[]')) x),
+             array(select upper(regexp_replace(x, '\s', '', 'g')) from jsonb_array_elements_text(coalesce(mo.query->'roads', '[]')) x),
+             mo.latitude, mo.longitude, mo.radius)::app_hidden.traffic_monitor_criteria
+    from app_public.monitors mo
+   where mo.uuid = accident_monitor_criteria.monitor_uuid and mo.type = 'accident'
+     and mo.environment_uuid = app_hidden.current_environment_uuid()
+$function$;
+grant execute on function app_hidden.accident_monitor_criteria(monitor_uuid uuid) to app_analyst;
+grant execute on function app_hidden.accident_monitor_criteria(monitor_uuid uuid) to app_visitor;
+comment on function app_hidden.accident_monitor_criteria(monitor_uuid uuid) is NULL;
 
 CREATE OR REPLACE FUNCTION app_hidden.analytics_days(days integer)
  RETURNS integer
@@ -3328,6 +3396,27 @@ grant execute on function app_hidden.tg_monitors__p2000_criteria() to app_analys
 grant execute on function app_hidden.tg_monitors__p2000_criteria() to app_visitor;
 comment on function app_hidden.tg_monitors__p2000_criteria() is NULL;
 
+CREATE OR REPLACE FUNCTION app_hidden.tg_monitors__traffic_criteria()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+begin
+  delete from app_hidden.traffic_monitor_criteria c where c.monitor_uuid = new.uuid;
+  if new.type = 'accident' and new.active then
+    insert into app_hidden.traffic_monitor_criteria (monitor_uuid, types, roads, latitude, longitude, radius)
+    values (new.uuid,
+            array(select lower(x) from jsonb_array_elements_text(coalesce(new.query->'types', '[]')) x),
+            array(select upper(regexp_replace(x, '\s', '', 'g')) from jsonb_array_elements_text(coalesce(new.query->'roads', '[]')) x),
+            new.latitude, new.longitude, new.radius);
+  end if;
+  return null;
+end;
+$function$;
+grant execute on function app_hidden.tg_monitors__traffic_criteria() to app_analyst;
+grant execute on function app_hidden.tg_monitors__traffic_criteria() to app_visitor;
+comment on function app_hidden.tg_monitors__traffic_criteria() is NULL;
+
 CREATE OR REPLACE FUNCTION app_hidden.tg_p2000_capcodes__classify()
  RETURNS trigger
  LANGUAGE plpgsql
@@ -3487,6 +3576,67 @@ $function$;
 grant execute on function app_hidden.tg_places__names() to app_analyst;
 grant execute on function app_hidden.tg_places__names() to app_visitor;
 comment on function app_hidden.tg_places__names() is NULL;
+
+CREATE OR REPLACE FUNCTION app_hidden.tg_traffic_incident_events__queue_matching()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  live uuid[];
+begin
+  live := array(select n.uuid from new_events n join app_public.traffic_incidents i on i.uuid = n.incident_uuid
+                 where coalesce(i.start_at, i.first_seen_at) > now() - interval '1 day' order by n.uuid);
+  if cardinality(live) > 0 then
+    perform graphile_worker.add_job('monitors__match_traffic', json_build_object('eventUuids', live), max_attempts := 10);
+  end if;
+  return null;
+end;
+$function$;
+grant execute on function app_hidden.tg_traffic_incident_events__queue_matching() to app_analyst;
+grant execute on function app_hidden.tg_traffic_incident_events__queue_matching() to app_visitor;
+comment on function app_hidden.tg_traffic_incident_events__queue_matching() is NULL;
+
+CREATE OR REPLACE FUNCTION app_hidden.tg_traffic_incidents__record_events()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+begin
+  if tg_op = 'INSERT' then
+    insert into app_public.traffic_incident_events (incident_uuid, kind, type)
+    select n.uuid, 'opened', n.type from new_incidents n where n.closed_at is null;
+  else
+    insert into app_public.traffic_incident_events (incident_uuid, kind, type)
+    select n.uuid,
+           case when o.closed_at is null and n.closed_at is not null then 'closed'
+                when o.closed_at is not null and n.closed_at is null then 'opened'
+                else 'type_changed' end,
+           n.type
+      from new_incidents n join old_incidents o on o.uuid = n.uuid
+     where (o.closed_at is null) <> (n.closed_at is null) or (o.type <> n.type and n.closed_at is null);
+  end if;
+  return null;
+end;
+$function$;
+grant execute on function app_hidden.tg_traffic_incidents__record_events() to app_analyst;
+grant execute on function app_hidden.tg_traffic_incidents__record_events() to app_visitor;
+comment on function app_hidden.tg_traffic_incidents__record_events() is NULL;
+
+CREATE OR REPLACE FUNCTION app_hidden.traffic_incident_passes(c app_hidden.traffic_monitor_criteria, i app_public.traffic_incidents)
+ RETURNS boolean
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select (cardinality(c.types) = 0 or i.type = any (c.types))
+     and (cardinality(c.roads) = 0 or i.road_number = any (c.roads))
+     and (c.radius is null or (i.latitude is not null
+          and app_hidden.distance_km(c.latitude, c.longitude, i.latitude, i.longitude) <= c.radius))
+$function$;
+grant execute on function app_hidden.traffic_incident_passes(c app_hidden.traffic_monitor_criteria, i app_public.traffic_incidents) to app_analyst;
+grant execute on function app_hidden.traffic_incident_passes(c app_hidden.traffic_monitor_criteria, i app_public.traffic_incidents) to app_visitor;
+comment on function app_hidden.traffic_incident_passes(c app_hidden.traffic_monitor_criteria, i app_public.traffic_incidents) is NULL;
 
 CREATE OR REPLACE FUNCTION app_hidden.try_uuid(value text)
  RETURNS uuid
@@ -4295,6 +4445,57 @@ end;
 $function$;
 comment on function app_private.match_p2000_message(message_uuid uuid) is NULL;
 
+CREATE OR REPLACE FUNCTION app_private.match_traffic_event(event_uuid uuid)
+ RETURNS integer
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  e app_public.traffic_incident_events;
+  i app_public.traffic_incidents;
+  matched uuid[];
+  queued integer;
+begin
+  select * into e from app_public.traffic_incident_events x where x.uuid = match_traffic_event.event_uuid;
+  select * into i from app_public.traffic_incidents x where x.uuid = e.incident_uuid;
+  if i.uuid is null then
+    return 0;
+  end if;
+  matched := array(
+    select c.monitor_uuid from app_hidden.traffic_monitor_criteria c
+     where app_hidden.traffic_incident_passes(c, i)
+       and not exists (select 1 from app_hidden.traffic_monitor_matches mm where mm.monitor_uuid = c.monitor_uuid and mm.event_uuid = e.uuid)
+     order by c.monitor_uuid);
+  if cardinality(matched) = 0 then
+    return 0;
+  end if;
+  perform pg_advisory_xact_lock(hashtext('monitor:' || mo.uuid))
+     from app_public.monitors mo where mo.uuid = any (matched) and mo.notification_rules <> '{}' order by mo.uuid;
+  with new_matches as (
+    insert into app_hidden.traffic_monitor_matches (monitor_uuid, event_uuid, suppressed_reason)
+    select mo.uuid, e.uuid,
+           case when app_hidden.in_quiet_hours(mo.notification_rules) then 'quiet_hours'
+                when app_hidden.exceeds_max_per_period(mo.notification_rules, (select count(*) from app_hidden.traffic_monitor_matches x
+                       where x.monitor_uuid = mo.uuid and x.suppressed_reason is null
+                         and x.matched_at > now() - make_interval(mins => (mo.notification_rules->'maxPerPeriod'->>'minutes')::integer)))
+                  then 'max_per_period' end
+      from app_public.monitors mo where mo.uuid = any (matched)
+    on conflict do nothing
+    returning monitor_uuid, suppressed_reason
+  ), new_notifications as (
+    insert into app_private.notifications (monitor_uuid, channel_uuid, traffic_event_uuid)
+    select nm.monitor_uuid, mc.channel_uuid, e.uuid
+      from new_matches nm join app_hidden.monitor_channels mc on mc.monitor_uuid = nm.monitor_uuid
+     where nm.suppressed_reason is null
+    on conflict do nothing
+    returning uuid
+  )
+  select app_private.queue_deliveries(array(select n.uuid from new_notifications n)) into queued;
+  return queued;
+end;
+$function$;
+comment on function app_private.match_traffic_event(event_uuid uuid) is NULL;
+
 CREATE OR REPLACE FUNCTION app_private.notification_for_delivery(notification_uuid uuid)
  RETURNS TABLE(notification_uuid uuid, channel_type text, channel_name text, email_address text, phone_number text, url text, headers jsonb, chat_id text, signing_secret text, monitor_uuid uuid, monitor_name text, message_uuid uuid, message text, sended timestamp with time zone, urgency text, discipline text, region text, city text, street text, postcode text, latitude double precision, longitude double precision, dossier_uuid uuid, respond_token text, kind text, headline text, facts text[], event_type text, payload jsonb)
  LANGUAGE sql
@@ -4306,8 +4507,8 @@ AS $function$
          c.chat_id, s.signing_secret, mo.uuid, mo.name, m.uuid, m.message, m.sended, u.code, d.name, g.name,
          m.city, m.street, m.postcode, m.latitude, m.longitude, m.dossier_uuid,
          case when m.uuid is not null then app_private.responder_token(n.uuid) end,
-         case when m.uuid is not null then 'p2000' else 'meteo' end,
-         w.headline, w.facts, w.event_type, w.payload
+         case when m.uuid is not null then 'p2000' when n.meteo_event_uuid is not null then 'meteo' else 'traffic' end,
+         coalesce(w.headline, t.headline), coalesce(w.facts, t.facts), coalesce(w.event_type, t.event_type), coalesce(w.payload, t.payload)
     from app_private.notifications n
     join app_public.channels c on c.uuid = n.channel_uuid
     join app_public.monitors mo on mo.uuid = n.monitor_uuid
@@ -4338,6 +4539,25 @@ AS $function$
         ) ph on true
        where e.uuid = n.meteo_event_uuid
     ) w on true
+    left join lateral (
+      select format('%s%s: %s%s', ty.label, case when e.kind = 'closed' then ' voorbij' else '' end, coalesce(i.road_number, 'onbekende weg'),
+                    case when i.comment is not null then ' – ' || left(i.comment, 120) else '' end) as headline,
+             array[
+               format('Event: %s', e.kind),
+               format('Type: %s', i.type),
+               format('Road: %s', coalesce(i.road_number, '-')),
+               format('Since: %s (Europe/Amsterdam)', to_char(coalesce(i.start_at, i.first_seen_at) at time zone 'Europe/Amsterdam', 'YYYY-MM-DD HH24:MI')),
+               format('Place: %s, %s', i.latitude, i.longitude)] as facts,
+             'traffic.incident.' || e.kind as event_type,
+             jsonb_build_object('incident', jsonb_build_object(
+               'uuid', i.uuid, 'recordId', i.record_id, 'type', i.type, 'severity', i.severity, 'roadNumber', i.road_number,
+               'comment', i.comment, 'latitude', i.latitude, 'longitude', i.longitude, 'startAt', i.start_at, 'endAt', i.end_at,
+               'active', i.closed_at is null, 'version', i.version, 'event', e.kind)) as payload
+        from app_public.traffic_incident_events e
+        join app_public.traffic_incidents i on i.uuid = e.incident_uuid
+        join app_public.traffic_incident_types ty on ty.value = i.type
+       where e.uuid = n.traffic_event_uuid
+    ) t on true
    where n.uuid = notification_for_delivery.notification_uuid and n.status = 'queued'
 $function$;
 comment on function app_private.notification_for_delivery(notification_uuid uuid) is NULL;
@@ -6375,6 +6595,31 @@ grant execute on function app_public.traffic_incidents_active(i app_public.traff
 grant execute on function app_public.traffic_incidents_active(i app_public.traffic_incidents) to app_visitor;
 comment on function app_public.traffic_incidents_active(i app_public.traffic_incidents) is '@notNull
 True while the incident is current.';
+
+CREATE OR REPLACE FUNCTION app_public.traffic_incidents_for_monitor(monitor app_public.monitor_ref, active boolean DEFAULT NULL::boolean, first integer DEFAULT NULL::integer, page integer DEFAULT NULL::integer)
+ RETURNS SETOF app_public.traffic_incidents
+ LANGUAGE plpgsql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  c app_hidden.traffic_monitor_criteria := app_hidden.accident_monitor_criteria(app_hidden.try_uuid((traffic_incidents_for_monitor.monitor).uuid));
+begin
+  if c.monitor_uuid is null then
+    raise exception 'Accident monitor not found in this environment.' using errcode = 'XNOTF';
+  end if;
+  return query
+    select t.* from app_public.traffic_incidents t
+     where (traffic_incidents_for_monitor.active is null or (t.closed_at is null) = traffic_incidents_for_monitor.active)
+       and app_hidden.traffic_incident_passes(c, t)
+     order by t.sort_at desc, t.uuid
+     limit app_hidden.page_limit(first, 200) offset app_hidden.page_offset(first, page, 200);
+end;
+$function$;
+grant execute on function app_public.traffic_incidents_for_monitor(monitor app_public.monitor_ref, active boolean, first integer, page integer) to app_analyst;
+grant execute on function app_public.traffic_incidents_for_monitor(monitor app_public.monitor_ref, active boolean, first integer, page integer) to app_visitor;
+comment on function app_public.traffic_incidents_for_monitor(monitor app_public.monitor_ref, active boolean, first integer, page integer) is '@notNull
+The incidents that pass an accident monitor''s types, roads and circle (caller''s environment only), newest first.';
 
 CREATE OR REPLACE FUNCTION app_public.users_email(u app_public.users)
  RETURNS app_public.user_email

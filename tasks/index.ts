@@ -11,6 +11,7 @@ import { meteo__load_demo } from "./meteo__load_demo.ts";
 import { makeMeteoPoll } from "./meteo__poll.ts";
 import { monitors__match_meteo } from "./monitors__match_meteo.ts";
 import { monitors__match_p2000 } from "./monitors__match_p2000.ts";
+import { monitors__match_traffic } from "./monitors__match_traffic.ts";
 import { makeNotificationsDeliver } from "./notifications__deliver.ts";
 import { makeP2000LoadDemo } from "./p2000__load_demo.ts";
 import { makeTrafficPoll } from "./traffic__poll.ts";
@@ -37,6 +38,7 @@ export function makeTaskList(config: TaskConfig, ownerPool: pg.Pool): TaskList {
     }),
     monitors__match_meteo,
     monitors__match_p2000,
+    monitors__match_traffic,
     notifications__deliver: makeNotificationsDeliver({
       mailer,
       mailFrom: config.mailFrom,

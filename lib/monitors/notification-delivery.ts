@@ -48,7 +48,7 @@ export interface PendingNotification {
   longitude: number | null;
   dossier_uuid: string | null;
   respond_token: string | null;
-  kind: "p2000" | "meteo";
+  kind: "p2000" | "meteo" | "traffic";
   headline: string | null;
   facts: string[] | null;
   event_type: string | null;

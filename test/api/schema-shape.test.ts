@@ -25,7 +25,7 @@ test("the Query type has exactly the operations built so far", () => {
     "p2000Dossier", "p2000DossierTimeline", "p2000Dossiers", "p2000GripLevels", "p2000Message", "p2000MessageStatistics",
     "p2000Messages", "p2000MessagesCount", "p2000Qualifications", "p2000Region", "p2000Regions", "p2000Statistics",
     "p2000Urgencies", "parseHectometerSearch", "postcodes", "road", "roads", "roadsGroupedByPrefix", "searchRoads", "sessionValid",
-    "trafficIncidentTypes", "trafficIncidents",
+    "trafficIncidentTypes", "trafficIncidents", "trafficIncidentsForMonitor",
   ]);
 });
 

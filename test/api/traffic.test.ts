@@ -13,14 +13,21 @@ import { datexV2Xml, datexV3Xml, type SampleIncident } from "../../lib/feeds/tra
 import { fixture, runCli } from "../helpers/cli.ts";
 import { startFeedServer, type FeedServer } from "../helpers/feed-server.ts";
 import { errorOf, useTestService } from "../helpers/service.ts";
+import { signUp, type TestUser } from "../helpers/users.ts";
+import { waitUntil } from "../helpers/wait.ts";
+import { startWebhookReceiver, type WebhookReceiver } from "../helpers/webhook-receiver.ts";
 
 let feed: FeedServer;
+let hooks: WebhookReceiver;
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "traffic-"));
 beforeAll(async () => {
   feed = await startFeedServer();
+  hooks = await startWebhookReceiver();
 });
-const ctx = useTestService();
+// The webhook target is a local server, so this service allows private targets.
+const ctx = useTestService(() => ({ webhookAllowPrivateTargets: true }));
 afterAll(async () => {
+  await hooks?.stop();
   await feed?.stop();
   fs.rmSync(dir, { recursive: true, force: true });
 });
@@ -140,5 +147,47 @@ describe("arguments", () => {
     }
     const { trafficIncidents } = await ok("{ trafficIncidents(first: 500) { recordId } }");
     expect(trafficIncidents.length).toBeLessThanOrEqual(200);
+  });
+});
+
+describe("accident monitors", () => {
+  let ada: TestUser;
+  let monitorUuid: string;
+  const gqlAs = async (as: string, query: string, variables: Record<string, unknown> = {}) => (await ctx.service.graphql(query, { token: as, variables })).body;
+  const workerIdle = () => waitUntil(async () => (await ctx.db.asOwner("select count(*)::int as n from graphile_worker._private_jobs")).rows[0].n,
+    (n) => n === 0, "the worker to finish");
+
+  test("an accident on a monitored road within the radius notifies its webhook once; a later version with a new comment does not", async () => {
+    ada = await signUp(ctx.service, "ada@example.org");
+    const channel = await gqlAs(ada.accessToken, `mutation ($i: CreateChannelInput!) { createChannel(input: $i) { channel { uuid } } }`,
+      { i: { type: "webhook", name: "Road hook", url: `${hooks.url}/traffic` } });
+    const monitor = await gqlAs(ada.accessToken, `mutation ($i: CreateMonitorInput!) { createMonitor(input: $i) { uuid } }`, {
+      i: { name: "A12 bij Utrecht", type: "accident", query: JSON.stringify({ types: ["accident"], roads: ["A12"] }),
+        location: { latitude: 52.08, longitude: 4.95 }, radius: 5, channels: JSON.stringify([channel.data.createChannel.channel.uuid]) },
+    });
+    expect(monitor.errors).toBeUndefined();
+    monitorUuid = monitor.data.createMonitor.uuid;
+
+    const crash: SampleIncident = { ...accident, id: "RWS03_300", version: 1, start: new Date(Date.now() - 5 * 60_000) };
+    const elsewhere: SampleIncident = { ...accident, id: "RWS03_301", version: 1, latitude: 51.5, longitude: 5.5 }; // outside the circle
+    const still: SampleIncident = { ...accident, id: "RWS03_200", version: 1 };
+    await ingest(write("monitored.xml", datexV2Xml(new Date(), [still, crash, elsewhere, breakdown])));
+    const [delivery] = await hooks.waitFor((r) => r.path === "/traffic");
+    expect(JSON.parse(delivery.body)).toMatchObject({ event: "traffic.incident.opened", monitor: { uuid: monitorUuid },
+      incident: { recordId: "RWS03_300_1", type: "accident", roadNumber: "A12", active: true } });
+
+    await ingest(write("monitored-2.xml", datexV2Xml(new Date(), [still, { ...crash, version: 2, comment: "Berger ter plaatse" }, elsewhere, breakdown])));
+    await workerIdle();
+    const { rows: [{ n }] } = await ctx.db.asOwner("select count(*)::int as n from app_private.notifications where monitor_uuid = $1", [monitorUuid]);
+    expect(n).toBe(1);
+    expect(hooks.requests.filter((r) => r.path === "/traffic")).toHaveLength(1);
+  });
+
+  test("trafficIncidentsForMonitor lists the incidents passing the monitor's filters, for its environment only", async () => {
+    const mine = await gqlAs(ada.apiToken, `query ($m: String!) { trafficIncidentsForMonitor(monitor: { uuid: $m }, active: true) { recordId } }`, { m: monitorUuid });
+    expect(mine.errors).toBeUndefined();
+    expect(mine.data.trafficIncidentsForMonitor.map((i: { recordId: string }) => i.recordId).sort()).toEqual(["RWS03_200_1", "RWS03_300_1"]);
+    const other = await gqlAs(token, `query ($m: String!) { trafficIncidentsForMonitor(monitor: { uuid: $m }) { recordId } }`, { m: monitorUuid });
+    expect(errorOf(other)).toEqual({ message: "Accident monitor not found in this environment.", code: "NOT_FOUND" });
   });
 });
