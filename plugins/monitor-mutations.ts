@@ -16,7 +16,7 @@ const MONITOR_FIELDS = `
   active: Boolean
   """p2000 (default), accident, aircraft, meteo_weather, rail_disruptions, matrix or rss."""
   type: String
-  """The type's criteria as a JSON string; shapes in the README."""
+  """The type's criteria as a JSON string; shapes in docs/monitors.md of the service's repository."""
   query: String
   """Centre of the radius; null clears it (and the radius)."""
   location: GeoPointInput
