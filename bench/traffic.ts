@@ -1,6 +1,6 @@
 // The traffic ingestion benchmark: `npm run bench:traffic -- [--records 20000]`. It writes a
 // gzipped DATEX II v2 publication of that many situation records (accidents, broken-down and
-// abandoned vehicles, and a quarter roadworks that are read and left out) in the real format,
+// abandoned vehicles, and a fifth roadworks that are read and left out) in the real format,
 // then stores it through the CLI's path (a file stream, gunzip, the streaming parser, one SQL
 // function) into its own embedded database (bench/.data-traffic): once into an empty table, once
 // more unchanged, and once with every tenth record in a newer version. It reports the times and

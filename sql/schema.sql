@@ -702,6 +702,15 @@ create policy select_current_environment on app_hidden.traffic_monitor_matches a
 grant SELECT on app_hidden.traffic_monitor_matches to app_visitor;
 comment on table app_hidden.traffic_monitor_matches is NULL;
 
+create table app_hidden.traffic_publications (
+  singleton boolean default true not null,
+  newest_publication_time timestamp with time zone not null,
+  constraint traffic_publications_pkey PRIMARY KEY (singleton),
+  constraint traffic_publications_singleton_check CHECK (singleton)
+);
+alter table app_hidden.traffic_publications enable row level security;
+comment on table app_hidden.traffic_publications is NULL;
+
 create table app_private.api_token_secrets (
   api_token_uuid uuid not null,
   secret_hash bytea not null,
@@ -1876,7 +1885,6 @@ create table app_public.traffic_incidents (
   latitude double precision,
   longitude double precision,
   road_number text,
-  road_from_location boolean default false not null,
   comment text,
   lanes_restricted integer,
   first_seen_at timestamp with time zone default now() not null,
@@ -1906,8 +1914,6 @@ An accident, broken-down or abandoned vehicle on the road network; closed when i
 comment on column app_public.traffic_incidents.record_id is 'The DATEX II situation record id.';
 comment on column app_public.traffic_incidents.version is 'The record''s version: an older version never overwrites a newer one.';
 comment on column app_public.traffic_incidents.road_number is 'The road (A12, N11): as the record states it, else the road of the nearest hectometre post.';
-comment on column app_public.traffic_incidents.road_from_location is '@behavior -*
-True when road_number was taken from the nearest hectometre post.';
 comment on column app_public.traffic_incidents.closed_at is 'When the incident ended or left the feed; null while it is active.';
 comment on column app_public.traffic_incidents.sort_at is '@behavior -*';
 
@@ -1939,15 +1945,27 @@ comment on column app_public.users.is_admin is 'True for administrators of this 
 
 -- Functions
 
+CREATE OR REPLACE FUNCTION app_hidden.accident_criteria_of(mo app_public.monitors)
+ RETURNS app_hidden.traffic_monitor_criteria
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select row(mo.uuid, array(select lower(x) from jsonb_array_elements_text(coalesce(mo.query->'types', '[]')) x),
+             array(select upper(regexp_replace(x, '\s', '', 'g')) from jsonb_array_elements_text(coalesce(mo.query->'roads', '[]')) x),
+             mo.latitude, mo.longitude, mo.radius)::app_hidden.traffic_monitor_criteria
+$function$;
+grant execute on function app_hidden.accident_criteria_of(mo app_public.monitors) to app_analyst;
+grant execute on function app_hidden.accident_criteria_of(mo app_public.monitors) to app_visitor;
+comment on function app_hidden.accident_criteria_of(mo app_public.monitors) is NULL;
+
 CREATE OR REPLACE FUNCTION app_hidden.accident_monitor_criteria(monitor_uuid uuid)
  RETURNS app_hidden.traffic_monitor_criteria
  LANGUAGE sql
  STABLE PARALLEL SAFE SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
-  select row(mo.uuid, array(select lower(x) from jsonb_array_elements_text(coalesce(mo.query->'types', '[]')) x),
-             array(select upper(regexp_replace(x, '\s', '', 'g')) from jsonb_array_elements_text(coalesce(mo.query->'roads', '[]')) x),
-             mo.latitude, mo.longitude, mo.radius)::app_hidden.traffic_monitor_criteria
+  select app_hidden.accident_criteria_of(mo)
     from app_public.monitors mo
    where mo.uuid = accident_monitor_criteria.monitor_uuid and mo.type = 'accident'
      and mo.environment_uuid = app_hidden.current_environment_uuid()
@@ -3403,11 +3421,7 @@ AS $function$
 begin
   delete from app_hidden.traffic_monitor_criteria c where c.monitor_uuid = new.uuid;
   if new.type = 'accident' and new.active then
-    insert into app_hidden.traffic_monitor_criteria (monitor_uuid, types, roads, latitude, longitude, radius)
-    values (new.uuid,
-            array(select lower(x) from jsonb_array_elements_text(coalesce(new.query->'types', '[]')) x),
-            array(select upper(regexp_replace(x, '\s', '', 'g')) from jsonb_array_elements_text(coalesce(new.query->'roads', '[]')) x),
-            new.latitude, new.longitude, new.radius);
+    insert into app_hidden.traffic_monitor_criteria select (app_hidden.accident_criteria_of(new)).*;
   end if;
   return null;
 end;
@@ -3584,8 +3598,10 @@ AS $function$
 declare
   live uuid[];
 begin
-  live := array(select n.uuid from new_events n join app_public.traffic_incidents i on i.uuid = n.incident_uuid
-                 where coalesce(i.start_at, i.first_seen_at) > now() - interval '1 day' order by n.uuid);
+  if coalesce(current_setting('app.traffic_notify', true), '') <> 'true' then
+    return null;
+  end if;
+  live := array(select n.uuid from new_events n order by n.uuid);
   if cardinality(live) > 0 then
     perform graphile_worker.add_job('monitors__match_traffic', json_build_object('eventUuids', live), max_attempts := 10);
   end if;
@@ -4223,12 +4239,24 @@ AS $function$
 declare
   inserted integer;
   updated integer;
-  closed integer;
+  closed integer := 0;
+  reopened integer := 0;
   at timestamptz := coalesce(publication_time, now());
+  is_newest boolean;
 begin
+  perform pg_advisory_xact_lock(hashtext('traffic_incidents'));
+  is_newest := coalesce(at >= (select p.newest_publication_time from app_hidden.traffic_publications p), true);
+  if is_newest then
+    insert into app_hidden.traffic_publications (newest_publication_time) values (at)
+    on conflict (singleton) do update set newest_publication_time = excluded.newest_publication_time;
+  end if;
+  -- Monitors hear of a live publication only: the trigger that queues matching reads this.
+  perform set_config('app.traffic_notify', (is_newest and at > now() - interval '1 hour')::text, true);
+
   drop table if exists pg_temp.incoming_incidents;
   create temporary table pg_temp.incoming_incidents on commit drop as
-    select distinct on (r.record_id) r.*
+    select distinct on (r.record_id) r.*,
+           (r.end_at is not null and r.end_at <= at) or r.validity_status = 'suspended' as ended
       from jsonb_to_recordset(records) as r (record_id text, situation_id text, version integer, version_time timestamptz,
              type text, severity text, validity_status text, start_at timestamptz, end_at timestamptz, latitude double precision,
              longitude double precision, road_number text, comment text, lanes_restricted integer)
@@ -4240,44 +4268,48 @@ begin
 
   with written as (
     insert into app_public.traffic_incidents as t (record_id, situation_id, version, version_time, type, severity, validity_status,
-      start_at, end_at, latitude, longitude, road_number, road_from_location, comment, lanes_restricted)
+      start_at, end_at, latitude, longitude, road_number, comment, lanes_restricted, closed_at)
     select i.record_id, i.situation_id, i.version, i.version_time, i.type, i.severity, i.validity_status, i.start_at, i.end_at,
-           i.latitude, i.longitude, coalesce(i.road_number, near.road), i.road_number is null and near.road is not null,
-           i.comment, i.lanes_restricted
+           i.latitude, i.longitude,
+           -- The nearest post only when the record names no road and has a place (CASE keeps the
+           -- lookup from running otherwise).
+           coalesce(i.road_number, case when i.latitude is not null and i.longitude is not null then
+             (select r.name from app_public.hectometer_markers_nearest(i.latitude, i.longitude, 1) h
+                join app_public.roads r on r.uuid = h.road_uuid where h.distance_km <= 2) end),
+           i.comment, i.lanes_restricted, case when i.ended then at end
       from pg_temp.incoming_incidents i
       left join app_public.traffic_incidents old on old.record_id = i.record_id
-      left join lateral (
-        select r.name as road from app_public.hectometer_markers_nearest(i.latitude, i.longitude, 1) h
-          join app_public.roads r on r.uuid = h.road_uuid
-         where i.road_number is null and i.latitude is not null and i.longitude is not null
-           and (old.uuid is null or old.version < i.version) and h.distance_km <= 2
-      ) near on true
      where old.uuid is null or old.version < i.version
     on conflict (record_id) do update set
       situation_id = excluded.situation_id, version = excluded.version, version_time = excluded.version_time, type = excluded.type,
       severity = excluded.severity, validity_status = excluded.validity_status, start_at = excluded.start_at, end_at = excluded.end_at,
       latitude = excluded.latitude, longitude = excluded.longitude, road_number = excluded.road_number,
-      road_from_location = excluded.road_from_location, comment = excluded.comment, lanes_restricted = excluded.lanes_restricted,
-      closed_at = null
+      comment = excluded.comment, lanes_restricted = excluded.lanes_restricted,
+      closed_at = case when excluded.closed_at is not null then coalesce(t.closed_at, excluded.closed_at) end
     where t.version < excluded.version
     returning (xmax = 0) as was_inserted
   )
   select count(*) filter (where was_inserted), count(*) filter (where not was_inserted) into inserted, updated from written;
 
-  -- Gone from a complete publication, ended or suspended: closed (a newer version of a closed
-  -- incident opens it again above). Incidents still in the feed and unchanged are not written at
-  -- all: a poll every minute rewrites nothing.
-  with ended as (
-    update app_public.traffic_incidents t set closed_at = at
-     where t.closed_at is null
-       and (not exists (select 1 from pg_temp.incoming_incidents i where i.record_id = t.record_id)
-            or t.end_at <= at or t.validity_status = 'suspended')
-    returning 1
-  )
-  select count(*) into closed from ended;
+  if is_newest then
+    -- Gone from the feed's whole file: closed. Back in it, and not ended: open again.
+    with gone as (
+      update app_public.traffic_incidents t set closed_at = at
+       where t.closed_at is null and not exists (select 1 from pg_temp.incoming_incidents i where i.record_id = t.record_id)
+      returning 1
+    )
+    select count(*) into closed from gone;
+    with back as (
+      update app_public.traffic_incidents t set closed_at = null
+        from pg_temp.incoming_incidents i
+       where i.record_id = t.record_id and t.closed_at is not null and not i.ended and i.version = t.version
+      returning 1
+    )
+    select count(*) into reopened from back;
+  end if;
 
   return jsonb_build_object('records', jsonb_array_length(records), 'inserted', inserted, 'updated', updated, 'closed', closed,
-    'source', left(source, 200));
+    'reopened', reopened, 'older', not is_newest, 'source', left(source, 200));
 end;
 $function$;
 comment on function app_private.ingest_traffic_incidents(records jsonb, publication_time timestamp with time zone, source text) is NULL;
@@ -4463,6 +4495,7 @@ begin
   if i.uuid is null then
     return 0;
   end if;
+  i.type := e.type; -- the type the event was about, whatever the incident became since
   matched := array(
     select c.monitor_uuid from app_hidden.traffic_monitor_criteria c
      where app_hidden.traffic_incident_passes(c, i)
@@ -4546,18 +4579,18 @@ AS $function$
                     case when i.comment is not null then ' – ' || left(i.comment, 120) else '' end) as headline,
              array[
                format('Event: %s', e.kind),
-               format('Type: %s', i.type),
+               format('Type: %s', e.type),
                format('Road: %s', coalesce(i.road_number, '-')),
                format('Since: %s (Europe/Amsterdam)', to_char(coalesce(i.start_at, i.first_seen_at) at time zone 'Europe/Amsterdam', 'YYYY-MM-DD HH24:MI')),
                format('Place: %s, %s', i.latitude, i.longitude)] as facts,
              'traffic.incident.' || e.kind as event_type,
              jsonb_build_object('incident', jsonb_build_object(
-               'uuid', i.uuid, 'recordId', i.record_id, 'type', i.type, 'severity', i.severity, 'roadNumber', i.road_number,
+               'uuid', i.uuid, 'recordId', i.record_id, 'type', e.type, 'severity', i.severity, 'roadNumber', i.road_number,
                'comment', i.comment, 'latitude', i.latitude, 'longitude', i.longitude, 'startAt', i.start_at, 'endAt', i.end_at,
-               'active', i.closed_at is null, 'version', i.version, 'event', e.kind)) as payload
+               'active', e.kind <> 'closed', 'version', i.version, 'event', e.kind)) as payload
         from app_public.traffic_incident_events e
         join app_public.traffic_incidents i on i.uuid = e.incident_uuid
-        join app_public.traffic_incident_types ty on ty.value = i.type
+        join app_public.traffic_incident_types ty on ty.value = e.type
        where e.uuid = n.traffic_event_uuid
     ) t on true
    where n.uuid = notification_for_delivery.notification_uuid and n.status = 'queued'

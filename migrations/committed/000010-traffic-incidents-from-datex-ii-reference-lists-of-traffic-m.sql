@@ -1,5 +1,5 @@
 --! Previous: sha1:0d7c569be88599f3875f70fc6bb707b662a7591f
---! Hash: sha1:b8c19002d50b9dfd67a2b8890e1844cc5cea4418
+--! Hash: sha1:3dbf6a738cb76d35e00264ff85f367c4f4aa6171
 --! Message: Traffic incidents from DATEX II, reference lists of traffic monitors, trafficIncidents
 
 -- Traffic incidents: accidents, broken-down and abandoned vehicles from the road-traffic data
@@ -16,6 +16,7 @@ drop function if exists app_private.ingest_traffic_incidents(jsonb, timestamptz,
 drop function if exists app_private.upsert_highways(jsonb);
 drop function if exists app_public.traffic_incidents_for_monitor(app_public.monitor_ref, boolean, integer, integer);
 drop function if exists app_hidden.accident_monitor_criteria(uuid);
+drop function if exists app_hidden.accident_criteria_of(app_public.monitors);
 drop function if exists app_private.match_traffic_event(uuid);
 drop function if exists app_hidden.traffic_incident_passes(app_hidden.traffic_monitor_criteria, app_public.traffic_incidents);
 drop trigger if exists _500_traffic_criteria on app_public.monitors;
@@ -26,6 +27,7 @@ alter table if exists app_private.notifications drop constraint if exists notifi
 drop index if exists app_private.notifications_traffic_event_idx;
 alter table if exists app_private.notifications drop column if exists traffic_event_uuid;
 drop table if exists app_hidden.traffic_monitor_matches, app_hidden.traffic_monitor_criteria, app_public.traffic_incident_events cascade;
+drop table if exists app_hidden.traffic_publications cascade;
 drop table if exists app_public.traffic_incidents, app_public.traffic_incident_types, app_public.accident_severity_levels,
   app_public.highways cascade;
 
@@ -102,7 +104,6 @@ create table app_public.traffic_incidents (
   latitude double precision check (latitude between -90 and 90),
   longitude double precision check (longitude between -180 and 180),
   road_number text,
-  road_from_location boolean not null default false,
   comment text check (length(comment) <= 2000),
   lanes_restricted integer,
   first_seen_at timestamptz not null default now(),
@@ -115,7 +116,6 @@ comment on table app_public.traffic_incidents is
 comment on column app_public.traffic_incidents.record_id is 'The DATEX II situation record id.';
 comment on column app_public.traffic_incidents.version is 'The record''s version: an older version never overwrites a newer one.';
 comment on column app_public.traffic_incidents.road_number is 'The road (A12, N11): as the record states it, else the road of the nearest hectometre post.';
-comment on column app_public.traffic_incidents.road_from_location is E'@behavior -*\nTrue when road_number was taken from the nearest hectometre post.';
 comment on column app_public.traffic_incidents.closed_at is 'When the incident ended or left the feed; null while it is active.';
 comment on column app_public.traffic_incidents.sort_at is E'@behavior -*';
 create index traffic_incidents_active_idx on app_public.traffic_incidents (sort_at desc, uuid) where closed_at is null;
@@ -133,11 +133,20 @@ as $$
 $$;
 comment on function app_public.traffic_incidents_active(app_public.traffic_incidents) is E'@notNull\nTrue while the incident is current.';
 
--- One publication (its records as JSON, keys as parsed) in one transaction. A record is inserted,
--- or updated when its version is newer; the road comes from the record, else from the nearest
--- hectometre post within 2 km. A publication is the feed's whole file, so it closes the active
--- incidents it no longer holds; a record with an end time in the past, or suspended, is closed
--- too. Returns what changed.
+-- The newest publication stored: an older file read later (a backfill, a slow CLI run beside the
+-- poller) updates versions but closes nothing.
+create table app_hidden.traffic_publications (
+  singleton boolean primary key default true check (singleton),
+  newest_publication_time timestamptz not null
+);
+alter table app_hidden.traffic_publications enable row level security;
+
+-- One publication (its records as JSON, keys as parsed) in one transaction, one at a time. A
+-- record is inserted, or updated when its version is newer; the road comes from the record, else
+-- from the nearest hectometre post within 2 km. An incident is closed when it has ended or is
+-- suspended (decided with its own version, so a version that only changes the comment neither
+-- reopens nor closes it); the newest publication, the feed's whole file, also closes the active
+-- incidents it no longer holds and reopens those it holds again. Returns what changed.
 create function app_private.ingest_traffic_incidents(records jsonb, publication_time timestamptz, source text) returns jsonb
   language plpgsql volatile
   set search_path to pg_catalog, public, pg_temp
@@ -145,12 +154,24 @@ as $$
 declare
   inserted integer;
   updated integer;
-  closed integer;
+  closed integer := 0;
+  reopened integer := 0;
   at timestamptz := coalesce(publication_time, now());
+  is_newest boolean;
 begin
+  perform pg_advisory_xact_lock(hashtext('traffic_incidents'));
+  is_newest := coalesce(at >= (select p.newest_publication_time from app_hidden.traffic_publications p), true);
+  if is_newest then
+    insert into app_hidden.traffic_publications (newest_publication_time) values (at)
+    on conflict (singleton) do update set newest_publication_time = excluded.newest_publication_time;
+  end if;
+  -- Monitors hear of a live publication only: the trigger that queues matching reads this.
+  perform set_config('app.traffic_notify', (is_newest and at > now() - interval '1 hour')::text, true);
+
   drop table if exists pg_temp.incoming_incidents;
   create temporary table pg_temp.incoming_incidents on commit drop as
-    select distinct on (r.record_id) r.*
+    select distinct on (r.record_id) r.*,
+           (r.end_at is not null and r.end_at <= at) or r.validity_status = 'suspended' as ended
       from jsonb_to_recordset(records) as r (record_id text, situation_id text, version integer, version_time timestamptz,
              type text, severity text, validity_status text, start_at timestamptz, end_at timestamptz, latitude double precision,
              longitude double precision, road_number text, comment text, lanes_restricted integer)
@@ -162,44 +183,48 @@ begin
 
   with written as (
     insert into app_public.traffic_incidents as t (record_id, situation_id, version, version_time, type, severity, validity_status,
-      start_at, end_at, latitude, longitude, road_number, road_from_location, comment, lanes_restricted)
+      start_at, end_at, latitude, longitude, road_number, comment, lanes_restricted, closed_at)
     select i.record_id, i.situation_id, i.version, i.version_time, i.type, i.severity, i.validity_status, i.start_at, i.end_at,
-           i.latitude, i.longitude, coalesce(i.road_number, near.road), i.road_number is null and near.road is not null,
-           i.comment, i.lanes_restricted
+           i.latitude, i.longitude,
+           -- The nearest post only when the record names no road and has a place (CASE keeps the
+           -- lookup from running otherwise).
+           coalesce(i.road_number, case when i.latitude is not null and i.longitude is not null then
+             (select r.name from app_public.hectometer_markers_nearest(i.latitude, i.longitude, 1) h
+                join app_public.roads r on r.uuid = h.road_uuid where h.distance_km <= 2) end),
+           i.comment, i.lanes_restricted, case when i.ended then at end
       from pg_temp.incoming_incidents i
       left join app_public.traffic_incidents old on old.record_id = i.record_id
-      left join lateral (
-        select r.name as road from app_public.hectometer_markers_nearest(i.latitude, i.longitude, 1) h
-          join app_public.roads r on r.uuid = h.road_uuid
-         where i.road_number is null and i.latitude is not null and i.longitude is not null
-           and (old.uuid is null or old.version < i.version) and h.distance_km <= 2
-      ) near on true
      where old.uuid is null or old.version < i.version
     on conflict (record_id) do update set
       situation_id = excluded.situation_id, version = excluded.version, version_time = excluded.version_time, type = excluded.type,
       severity = excluded.severity, validity_status = excluded.validity_status, start_at = excluded.start_at, end_at = excluded.end_at,
       latitude = excluded.latitude, longitude = excluded.longitude, road_number = excluded.road_number,
-      road_from_location = excluded.road_from_location, comment = excluded.comment, lanes_restricted = excluded.lanes_restricted,
-      closed_at = null
+      comment = excluded.comment, lanes_restricted = excluded.lanes_restricted,
+      closed_at = case when excluded.closed_at is not null then coalesce(t.closed_at, excluded.closed_at) end
     where t.version < excluded.version
     returning (xmax = 0) as was_inserted
   )
   select count(*) filter (where was_inserted), count(*) filter (where not was_inserted) into inserted, updated from written;
 
-  -- Gone from a complete publication, ended or suspended: closed (a newer version of a closed
-  -- incident opens it again above). Incidents still in the feed and unchanged are not written at
-  -- all: a poll every minute rewrites nothing.
-  with ended as (
-    update app_public.traffic_incidents t set closed_at = at
-     where t.closed_at is null
-       and (not exists (select 1 from pg_temp.incoming_incidents i where i.record_id = t.record_id)
-            or t.end_at <= at or t.validity_status = 'suspended')
-    returning 1
-  )
-  select count(*) into closed from ended;
+  if is_newest then
+    -- Gone from the feed's whole file: closed. Back in it, and not ended: open again.
+    with gone as (
+      update app_public.traffic_incidents t set closed_at = at
+       where t.closed_at is null and not exists (select 1 from pg_temp.incoming_incidents i where i.record_id = t.record_id)
+      returning 1
+    )
+    select count(*) into closed from gone;
+    with back as (
+      update app_public.traffic_incidents t set closed_at = null
+        from pg_temp.incoming_incidents i
+       where i.record_id = t.record_id and t.closed_at is not null and not i.ended and i.version = t.version
+      returning 1
+    )
+    select count(*) into reopened from back;
+  end if;
 
   return jsonb_build_object('records', jsonb_array_length(records), 'inserted', inserted, 'updated', updated, 'closed', closed,
-    'source', left(source, 200));
+    'reopened', reopened, 'older', not is_newest, 'source', left(source, 200));
 end;
 $$;
 
@@ -307,6 +332,16 @@ create table app_hidden.traffic_monitor_criteria (
 );
 alter table app_hidden.traffic_monitor_criteria enable row level security;
 
+-- An accident monitor's criteria as its query and place state them.
+create function app_hidden.accident_criteria_of(mo app_public.monitors) returns app_hidden.traffic_monitor_criteria
+  language sql immutable parallel safe
+  set search_path to pg_catalog, public, pg_temp
+as $$
+  select row(mo.uuid, array(select lower(x) from jsonb_array_elements_text(coalesce(mo.query->'types', '[]')) x),
+             array(select upper(regexp_replace(x, '\s', '', 'g')) from jsonb_array_elements_text(coalesce(mo.query->'roads', '[]')) x),
+             mo.latitude, mo.longitude, mo.radius)::app_hidden.traffic_monitor_criteria
+$$;
+
 create function app_hidden.tg_monitors__traffic_criteria() returns trigger
   language plpgsql
   set search_path to pg_catalog, public, pg_temp
@@ -314,22 +349,15 @@ as $$
 begin
   delete from app_hidden.traffic_monitor_criteria c where c.monitor_uuid = new.uuid;
   if new.type = 'accident' and new.active then
-    insert into app_hidden.traffic_monitor_criteria (monitor_uuid, types, roads, latitude, longitude, radius)
-    values (new.uuid,
-            array(select lower(x) from jsonb_array_elements_text(coalesce(new.query->'types', '[]')) x),
-            array(select upper(regexp_replace(x, '\s', '', 'g')) from jsonb_array_elements_text(coalesce(new.query->'roads', '[]')) x),
-            new.latitude, new.longitude, new.radius);
+    insert into app_hidden.traffic_monitor_criteria select (app_hidden.accident_criteria_of(new)).*;
   end if;
   return null;
 end;
 $$;
 create trigger _500_traffic_criteria after insert or update on app_public.monitors
   for each row execute function app_hidden.tg_monitors__traffic_criteria();
-insert into app_hidden.traffic_monitor_criteria (monitor_uuid, types, roads, latitude, longitude, radius)
-select m.uuid, array(select lower(x) from jsonb_array_elements_text(coalesce(m.query->'types', '[]')) x),
-       array(select upper(regexp_replace(x, '\s', '', 'g')) from jsonb_array_elements_text(coalesce(m.query->'roads', '[]')) x),
-       m.latitude, m.longitude, m.radius
-  from app_public.monitors m where m.type = 'accident' and m.active;
+insert into app_hidden.traffic_monitor_criteria
+select (app_hidden.accident_criteria_of(m)).* from app_public.monitors m where m.type = 'accident' and m.active;
 
 -- Whether an incident passes an accident monitor's filters: its types, its roads, its circle.
 -- One definition for live matching and for trafficIncidentsForMonitor.
@@ -379,6 +407,7 @@ begin
   if i.uuid is null then
     return 0;
   end if;
+  i.type := e.type; -- the type the event was about, whatever the incident became since
   matched := array(
     select c.monitor_uuid from app_hidden.traffic_monitor_criteria c
      where app_hidden.traffic_incident_passes(c, i)
@@ -413,8 +442,8 @@ begin
 end;
 $$;
 
--- New events queue one matching job per statement; an incident that started more than a day
--- ago (an import of old files) notifies nobody.
+-- New events queue one matching job per statement, for a live publication only (the newest, and
+-- less than an hour old: app_private.ingest_traffic_incidents says so); old files notify nobody.
 create function app_hidden.tg_traffic_incident_events__queue_matching() returns trigger
   language plpgsql
   set search_path to pg_catalog, public, pg_temp
@@ -422,8 +451,10 @@ as $$
 declare
   live uuid[];
 begin
-  live := array(select n.uuid from new_events n join app_public.traffic_incidents i on i.uuid = n.incident_uuid
-                 where coalesce(i.start_at, i.first_seen_at) > now() - interval '1 day' order by n.uuid);
+  if coalesce(current_setting('app.traffic_notify', true), '') <> 'true' then
+    return null;
+  end if;
+  live := array(select n.uuid from new_events n order by n.uuid);
   if cardinality(live) > 0 then
     perform graphile_worker.add_job('monitors__match_traffic', json_build_object('eventUuids', live), max_attempts := 10);
   end if;
@@ -440,9 +471,7 @@ create function app_hidden.accident_monitor_criteria(monitor_uuid uuid) returns 
   language sql stable security definer parallel safe
   set search_path to pg_catalog, public, pg_temp
 as $$
-  select row(mo.uuid, array(select lower(x) from jsonb_array_elements_text(coalesce(mo.query->'types', '[]')) x),
-             array(select upper(regexp_replace(x, '\s', '', 'g')) from jsonb_array_elements_text(coalesce(mo.query->'roads', '[]')) x),
-             mo.latitude, mo.longitude, mo.radius)::app_hidden.traffic_monitor_criteria
+  select app_hidden.accident_criteria_of(mo)
     from app_public.monitors mo
    where mo.uuid = accident_monitor_criteria.monitor_uuid and mo.type = 'accident'
      and mo.environment_uuid = app_hidden.current_environment_uuid()
@@ -524,18 +553,18 @@ as $$
                     case when i.comment is not null then ' – ' || left(i.comment, 120) else '' end) as headline,
              array[
                format('Event: %s', e.kind),
-               format('Type: %s', i.type),
+               format('Type: %s', e.type),
                format('Road: %s', coalesce(i.road_number, '-')),
                format('Since: %s (Europe/Amsterdam)', to_char(coalesce(i.start_at, i.first_seen_at) at time zone 'Europe/Amsterdam', 'YYYY-MM-DD HH24:MI')),
                format('Place: %s, %s', i.latitude, i.longitude)] as facts,
              'traffic.incident.' || e.kind as event_type,
              jsonb_build_object('incident', jsonb_build_object(
-               'uuid', i.uuid, 'recordId', i.record_id, 'type', i.type, 'severity', i.severity, 'roadNumber', i.road_number,
+               'uuid', i.uuid, 'recordId', i.record_id, 'type', e.type, 'severity', i.severity, 'roadNumber', i.road_number,
                'comment', i.comment, 'latitude', i.latitude, 'longitude', i.longitude, 'startAt', i.start_at, 'endAt', i.end_at,
-               'active', i.closed_at is null, 'version', i.version, 'event', e.kind)) as payload
+               'active', e.kind <> 'closed', 'version', i.version, 'event', e.kind)) as payload
         from app_public.traffic_incident_events e
         join app_public.traffic_incidents i on i.uuid = e.incident_uuid
-        join app_public.traffic_incident_types ty on ty.value = i.type
+        join app_public.traffic_incident_types ty on ty.value = e.type
        where e.uuid = n.traffic_event_uuid
     ) t on true
    where n.uuid = notification_for_delivery.notification_uuid and n.status = 'queued'

@@ -106,10 +106,28 @@ describe("ingestion", () => {
   test("an older version never overwrites a newer one; an end time in the past closes", async () => {
     const ended = { ...breakdown, version: 2, end: new Date(Date.now() - 60_000) };
     const result = await ingest(write("incidents-old.xml", datexV2Xml(new Date(), [accident, ended])));
-    expect(result.stdout).toContain("0 new, 1 newer versions, 1 closed.");
+    expect(result.stdout).toContain("0 new, 1 newer versions, 0 closed."); // closed by its own end time, in the upsert
     const { trafficIncidents } = await ok(`{ trafficIncidents { recordId version comment active } }`);
     expect(trafficIncidents).toContainEqual({ recordId: "RWS03_100_1", version: 3, comment: "Ongeval opgeruimd, rijstrook weer vrij", active: true });
     expect(trafficIncidents).toContainEqual({ recordId: "RWS03_101_1", version: 2, comment: null, active: false });
+  });
+
+  test("a record without a place, with severity unknown, or with an over-long id does not fail the file", async () => {
+    const nowhere: SampleIncident = { id: "RWS03_400", version: 1, type: "accident", start, severity: "unknown" };
+    const tooLong: SampleIncident = { ...breakdown, id: "X".repeat(300) };
+    const current = [{ ...accident, version: 3, comment: "Ongeval opgeruimd, rijstrook weer vrij", lanesRestricted: 0 }, { ...breakdown, version: 2 }];
+    const result = await ingest(write("odd.xml", datexV2Xml(new Date(), [...current, nowhere, tooLong])));
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/3 incidents read \(0 other records left out, 1 bad record\(s\) skipped\); 1 new/);
+    const { trafficIncidents } = await ok(`{ trafficIncidents(active: true) { recordId severity roadNumber latitude } }`);
+    expect(trafficIncidents).toContainEqual({ recordId: "RWS03_400_1", severity: null, roadNumber: null, latitude: null });
+  });
+
+  test("an older file read after a newer one updates nothing it has not newer, and closes nothing", async () => {
+    const before = await ok(`{ trafficIncidents { recordId version active } }`);
+    const result = await ingest(write("older.xml", datexV2Xml(new Date(Date.now() - 3_600_000), [{ ...breakdown, version: 1 }])));
+    expect(result.stdout).toContain("0 new, 0 newer versions, 0 closed (older than the newest file stored: nothing closed).");
+    expect(await ok(`{ trafficIncidents { recordId version active } }`)).toEqual(before);
   });
 
   test("a truncated file is rejected whole and the state stays", async () => {
@@ -131,7 +149,7 @@ describe("ingestion", () => {
     const fresh: SampleIncident = { ...accident, id: "RWS03_200", version: 1 };
     feed.documents.set("/incidents.xml.gz", { body: gzipSync(datexV2Xml(new Date(), [fresh])) });
     await pollTraffic(ctx.service.ownerPool, config, log);
-    expect(lines[1]).toMatch(/^info traffic-incidents: 1 incidents read .* 1 new, 0 newer versions, 1 closed\.$/);
+    expect(lines[1]).toMatch(/^info traffic-incidents: 1 incidents read .* 1 new, 0 newer versions, 3 closed\.$/);
     await pollTraffic(ctx.service.ownerPool, config, log);
     expect(feed.requests.at(-1)).toEqual({ path: "/incidents.xml.gz", conditional: true, authorized: false });
     const { trafficIncidents } = await ok(`{ trafficIncidents(active: true) { recordId } }`);
@@ -171,12 +189,15 @@ describe("accident monitors", () => {
     const crash: SampleIncident = { ...accident, id: "RWS03_300", version: 1, start: new Date(Date.now() - 5 * 60_000) };
     const elsewhere: SampleIncident = { ...accident, id: "RWS03_301", version: 1, latitude: 51.5, longitude: 5.5 }; // outside the circle
     const still: SampleIncident = { ...accident, id: "RWS03_200", version: 1 };
-    await ingest(write("monitored.xml", datexV2Xml(new Date(), [still, crash, elsewhere, breakdown])));
+    // Already over when first seen: stored closed, and no news for anybody.
+    const over: SampleIncident = { ...crash, id: "RWS03_302", end: new Date(Date.now() - 60_000) };
+    await ingest(write("monitored.xml", datexV2Xml(new Date(), [still, crash, elsewhere, breakdown, over])));
     const [delivery] = await hooks.waitFor((r) => r.path === "/traffic");
     expect(JSON.parse(delivery.body)).toMatchObject({ event: "traffic.incident.opened", monitor: { uuid: monitorUuid },
       incident: { recordId: "RWS03_300_1", type: "accident", roadNumber: "A12", active: true } });
 
-    await ingest(write("monitored-2.xml", datexV2Xml(new Date(), [still, { ...crash, version: 2, comment: "Berger ter plaatse" }, elsewhere, breakdown])));
+    await ingest(write("monitored-2.xml", datexV2Xml(new Date(), [still, { ...crash, version: 2, comment: "Berger ter plaatse" }, elsewhere, breakdown,
+      { ...over, version: 2, comment: "Afgehandeld" }])));
     await workerIdle();
     const { rows: [{ n }] } = await ctx.db.asOwner("select count(*)::int as n from app_private.notifications where monitor_uuid = $1", [monitorUuid]);
     expect(n).toBe(1);

@@ -4,7 +4,7 @@
 // document that is broken, leaves the last good state served.
 import type pg from "pg";
 import { fetchDocument, type FetchedDocument } from "../fetch-document.ts";
-import { feedValidators, recordFeedOutcome, type FeedValidators } from "../feed-status.ts";
+import { feedValidators, recordFeedOutcome, type FeedValidators, type PollLog } from "../feed-status.ts";
 import { describeIngest, ingestMeteoDocument } from "./ingest.ts";
 
 export interface MeteoPollConfig {
@@ -12,11 +12,6 @@ export interface MeteoPollConfig {
   warningsUrl: string | undefined;
   observationsUrl: string | undefined;
   apiKey: string | undefined;
-}
-
-export interface PollLog {
-  info(message: string): void;
-  error(message: string): void;
 }
 
 /** The sources to poll now: a feed without a URL, or KNMI's without a key, is not polled. */

@@ -37,7 +37,9 @@ export interface DatexDocument extends SkipLog {
   otherRecords: number;
 }
 
-const SEVERITIES = new Set(["highest", "high", "medium", "low", "lowest", "none", "unknown"]);
+/** The severities kept; DATEX's none and unknown say nothing and are stored as null. */
+const SEVERITIES = new Set(["highest", "high", "medium", "low", "lowest"]);
+const MAX_ID_LENGTH = 200;
 const localName = (name: string) => name.slice(name.indexOf(":") + 1);
 
 interface OpenRecord {
@@ -68,16 +70,19 @@ function finish(record: OpenRecord, situationId: string | null): TrafficRecord |
   const type = incidentType(record);
   if (!type) return "other";
   if (!record.id) return `a ${record.xsiType} record without an id`;
+  if (record.id.length > MAX_ID_LENGTH || (situationId?.length ?? 0) > MAX_ID_LENGTH) return `record ${record.id.slice(0, 40)}…: an id longer than ${MAX_ID_LENGTH} characters`;
   const version = Number(record.version ?? "1");
-  if (!Number.isInteger(version) || version < 0) return `record ${record.id}: version "${record.version}" is not a whole number`;
+  if (!Number.isInteger(version) || version < 0 || version > 2 ** 31 - 1) return `record ${record.id}: version "${record.version}" is not a whole number from 0 to 2^31-1`;
   const latitude = numberOf(record.fields.get("latitude"));
   const longitude = numberOf(record.fields.get("longitude"));
   if ((latitude !== null && (latitude < -90 || latitude > 90)) || (longitude !== null && (longitude < -180 || longitude > 180))) {
     return `record ${record.id}: coordinates ${latitude},${longitude} are out of range`;
   }
+  // Times outside 1900-2999 are typos (PostgreSQL would refuse year 0000 and fail the whole file).
   const time = (name: string) => {
     const raw = record.fields.get(name);
-    return raw === undefined ? null : parseIsoTime(raw);
+    const parsed = raw === undefined ? null : parseIsoTime(raw);
+    return parsed && parsed.getUTCFullYear() >= 1900 && parsed.getUTCFullYear() <= 2999 ? parsed : null;
   };
   const severity = record.fields.get("severity") ?? null;
   const comment = (record.comments.find((c) => c.lang === "nl") ?? record.comments[0])?.text ?? null;
@@ -118,7 +123,14 @@ export async function parseDatex(chunks: AsyncIterable<string> | Iterable<string
     path.push(name);
     text = "";
     const attributes = tag.attributes as Record<string, string>;
-    if (name === "payloadPublication" || name === "payload" || name === "situationPublicationLight") sawPublication = true;
+    if (name === "payloadPublication" || name === "payload") {
+      // Only a situation publication is the incidents file: a measured-data file (a wrong URL)
+      // would otherwise read as "no incidents" and close them all.
+      const type = Object.entries(attributes).find(([key]) => localName(key) === "type")?.[1];
+      if (type !== undefined && localName(type) !== "SituationPublication") {
+        failure ??= new Error(`a ${localName(type)}, not a SituationPublication`);
+      } else sawPublication = true;
+    }
     if (name === "situation") situationId = attributes.id ?? null;
     if (name === "situationRecord") {
       const xsiType = Object.entries(attributes).find(([key]) => localName(key) === "type")?.[1] ?? "";

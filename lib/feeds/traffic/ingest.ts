@@ -12,7 +12,7 @@ export interface TrafficIngestResult {
   otherRecords: number;
   skipped: number;
   problems: string[];
-  stored: { inserted: number; updated: number; closed: number };
+  stored: { inserted: number; updated: number; closed: number; reopened: number; older: boolean };
 }
 
 /** The bytes as text chunks, gunzipped when they start with gzip's magic number. */
@@ -48,8 +48,9 @@ export async function ingestTrafficDocument(db: pg.Pool | pg.ClientBase, input: 
 }
 
 export function describeTrafficIngest(result: TrafficIngestResult): string {
-  const { inserted, updated, closed } = result.stored;
+  const { inserted, updated, closed, reopened, older } = result.stored;
   const skipped = result.skipped ? `, ${result.skipped} bad record(s) skipped` : "";
   return `${result.records} incidents read (${result.otherRecords} other records left out${skipped}); ` +
-    `${inserted} new, ${updated} newer versions, ${closed} closed.`;
+    `${inserted} new, ${updated} newer versions, ${closed} closed${reopened ? `, ${reopened} open again` : ""}` +
+    `${older ? " (older than the newest file stored: nothing closed)" : ""}.`;
 }

@@ -5,8 +5,7 @@
 import { Readable } from "node:stream";
 import type pg from "pg";
 import { fetchDocument } from "../fetch-document.ts";
-import { feedValidators, recordFeedOutcome } from "../feed-status.ts";
-import type { PollLog } from "../meteo/poll.ts";
+import { feedValidators, recordFeedOutcome, type PollLog } from "../feed-status.ts";
 import { describeTrafficIngest, ingestTrafficDocument } from "./ingest.ts";
 
 const FEED = "traffic-incidents";

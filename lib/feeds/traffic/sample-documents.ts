@@ -9,8 +9,9 @@ export interface SampleIncident {
   type: "accident" | "breakdown" | "unattended" | "roadworks";
   start: Date;
   end?: Date;
-  latitude: number;
-  longitude: number;
+  /** No place: a record without a location. */
+  latitude?: number;
+  longitude?: number;
   roadNumber?: string;
   comment?: string;
   severity?: string;
@@ -56,7 +57,7 @@ function recordXml(i: SampleIncident, situation: (name: string) => string, commo
 /** DATEX II v2: SOAP envelope, default namespace, groupOfLocations/locationForDisplay. */
 export function datexV2Xml(publicationTime: Date, incidents: SampleIncident[]): string {
   const plain = (name: string) => name;
-  const records = incidents.map((i) => recordXml(i, plain, plain,
+  const records = incidents.map((i) => recordXml(i, plain, plain, i.latitude === undefined ? "" :
     `<groupOfLocations xsi:type="Point"><locationForDisplay><latitude>${i.latitude}</latitude><longitude>${i.longitude}</longitude></locationForDisplay>` +
     (i.roadNumber ? `<supplementaryPositionalDescription><roadInformation><roadNumber>${i.roadNumber}</roadNumber></roadInformation></supplementaryPositionalDescription>` : "") +
     `</groupOfLocations>`));
@@ -77,7 +78,7 @@ export function datexV2Xml(publicationTime: Date, incidents: SampleIncident[]): 
 export function datexV3Xml(publicationTime: Date, incidents: SampleIncident[]): string {
   const sit = (name: string) => `sit:${name}`;
   const com = (name: string) => `com:${name}`;
-  const records = incidents.map((i) => recordXml(i, sit, com,
+  const records = incidents.map((i) => recordXml(i, sit, com, i.latitude === undefined ? "" :
     `<sit:locationReference xsi:type="loc:PointLocation"><loc:pointByCoordinates><loc:pointCoordinates>` +
     `<loc:latitude>${i.latitude}</loc:latitude><loc:longitude>${i.longitude}</loc:longitude></loc:pointCoordinates></loc:pointByCoordinates>` +
     (i.roadNumber ? `<loc:supplementaryPositionalDescription><loc:roadInformation><loc:roadNumber>${i.roadNumber}</loc:roadNumber></loc:roadInformation></loc:supplementaryPositionalDescription>` : "") +
