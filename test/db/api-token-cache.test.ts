@@ -1,7 +1,8 @@
 // The API-token cache on a real database: answers are reused, and a change announced on
 // api_token_changed (as the trigger on api_tokens does) makes the next lookup ask again.
 import { afterAll, beforeAll, expect, test } from "@jest/globals";
-import pg from "pg";
+import type pg from "pg";
+import { resilientPool } from "../../lib/db/pool.ts";
 import { ApiTokenCache } from "../../lib/auth/api-token-cache.ts";
 import { useTestDatabase } from "../helpers/database.ts";
 import { waitUntil } from "../helpers/wait.ts";
@@ -12,7 +13,7 @@ afterAll(async () => {
 });
 const ctx = useTestDatabase();
 beforeAll(() => {
-  pool = new pg.Pool({ connectionString: ctx.db.ownerUrl, max: 3 });
+  pool = resilientPool({ connectionString: ctx.db.ownerUrl, max: 3 });
   pool.on("error", () => {});
 });
 

@@ -2,7 +2,8 @@
 // API token, ...) must hold for the request and for nothing after it on the same connection; a
 // failing request must leave the connection usable; mutations' own transactions nest inside.
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
-import pg from "pg";
+import type pg from "pg";
+import { resilientPool } from "../../lib/db/pool.ts";
 import { makeRequestPgService } from "../../lib/graphql/pg-request-adaptor.ts";
 import { useTestDatabase } from "../helpers/database.ts";
 
@@ -16,7 +17,7 @@ afterAll(async () => {
 const ctx = useTestDatabase();
 beforeAll(() => {
   // One connection, so every request and check below uses the same one.
-  pool = new pg.Pool({ connectionString: ctx.db.authUrl, max: 1 });
+  pool = resilientPool({ connectionString: ctx.db.authUrl, max: 1 });
   const service = makeRequestPgService({ pool, schemas: ["app_public"], pubsub: false });
   withPgClient = service.adaptor.createWithPgClient() as unknown as WithPgClient;
 });

@@ -8,6 +8,7 @@ import { EMBEDDED_OWNER } from "../../lib/db/database.ts";
 import type { Database } from "../../lib/setup/installation.ts";
 import { ROLES } from "../../lib/db/bootstrap.ts";
 import { pgUrl } from "../../lib/db/pg-url.ts";
+import { resilientPool } from "../../lib/db/pool.ts";
 import { loadOrCreateSecrets } from "../../lib/db/secrets.ts";
 
 
@@ -33,7 +34,8 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     await root.end();
   }
   const ownerUrl = pgUrl(rootUrl, { user: EMBEDDED_OWNER, password: secrets.ownerPassword, database: name });
-  const owner = new pg.Pool({ connectionString: ownerUrl, max: 2 });
+  // Its connections end when the database is dropped (with force): that must not crash the run.
+  const owner = resilientPool({ connectionString: ownerUrl, max: 2 });
   const { rows: [installation] } = await owner.query("select operator_environment_uuid from app_private.installation");
   return {
     name,

@@ -2,7 +2,7 @@
 // statements, roll-ups per statement) must store exactly what storing the messages one by one, in
 // order, stores: the same enrichment, the same dossiers, the same counts.
 import { describe, expect, test } from "@jest/globals";
-import pg from "pg";
+import { resilientPool } from "../../lib/db/pool.ts";
 import { createFlexIngester, FLEX_READER_CONNECTIONS } from "../../lib/p2000/flex-ingest.ts";
 import { parseFlexLine } from "../../lib/p2000/flex-parser.ts";
 import { partitionByRegion, type EnrichedMessage } from "../../lib/p2000/batch-store.ts";
@@ -37,7 +37,7 @@ describe("batch ingestion", () => {
   test("stores what one-by-one ingestion stores: enrichment, dossiers and counts", async () => {
     expect(lines.length).toBeGreaterThan(1000); // more than two batches of 500
 
-    const pool = new pg.Pool({ connectionString: ctx.db.ownerUrl, max: FLEX_READER_CONNECTIONS });
+    const pool = resilientPool({ connectionString: ctx.db.ownerUrl, max: FLEX_READER_CONNECTIONS });
     try {
       const ingester = createFlexIngester(pool, { source: "batch" });
       for (const line of lines) await ingester.push(line);
