@@ -203,6 +203,14 @@ create type app_public.monitor_reference_item as (
 );
 comment on type app_public.monitor_reference_item is 'An item of a reference list for monitor forms: value is what a monitor''s query takes, label what a person reads, description a line of help, color a display colour where the item has one.';
 
+create type app_hidden.notification_subject as (
+  headline text,
+  facts text[],
+  event_type text,
+  payload jsonb
+);
+comment on type app_hidden.notification_subject is NULL;
+
 create type app_public.p2000_capcode_filter as (
   sended app_public.date_range,
   capcodes text[],
@@ -398,6 +406,21 @@ grant SELECT on app_hidden.analytics_cache to app_analyst;
 grant SELECT on app_hidden.analytics_cache to app_visitor;
 comment on table app_hidden.analytics_cache is 'Answers of hubAnalyticsHourly, hubAnalyticsUrgency and hubAnalyticsWeekdays per window, refreshed hourly.';
 
+create table app_hidden.feed_monitor_matches (
+  monitor_uuid uuid not null,
+  event_kind text not null,
+  event_uuid uuid not null,
+  matched_at timestamp with time zone default now() not null,
+  suppressed_reason text,
+  constraint feed_monitor_matches_monitor_uuid_fkey FOREIGN KEY (monitor_uuid) REFERENCES app_public.monitors(uuid) ON DELETE CASCADE,
+  constraint feed_monitor_matches_pkey PRIMARY KEY (monitor_uuid, event_kind, event_uuid)
+);
+alter table app_hidden.feed_monitor_matches enable row level security;
+CREATE INDEX feed_monitor_matches_monitor_idx ON app_hidden.feed_monitor_matches USING btree (monitor_uuid, matched_at DESC);
+create policy select_current_environment on app_hidden.feed_monitor_matches as permissive for select to app_visitor using ((monitor_uuid IN ( SELECT app_hidden.current_environment_monitor_uuids() AS current_environment_monitor_uuids)));
+grant SELECT on app_hidden.feed_monitor_matches to app_visitor;
+comment on table app_hidden.feed_monitor_matches is NULL;
+
 create table app_hidden.feed_status (
   feed text not null,
   ok boolean not null,
@@ -470,21 +493,6 @@ create table app_hidden.meteo_monitor_criteria (
 );
 alter table app_hidden.meteo_monitor_criteria enable row level security;
 comment on table app_hidden.meteo_monitor_criteria is NULL;
-
-create table app_hidden.meteo_monitor_matches (
-  monitor_uuid uuid not null,
-  event_uuid uuid not null,
-  matched_at timestamp with time zone default now() not null,
-  suppressed_reason text,
-  constraint meteo_monitor_matches_event_uuid_fkey FOREIGN KEY (event_uuid) REFERENCES app_public.meteo_warning_events(uuid) ON DELETE CASCADE,
-  constraint meteo_monitor_matches_monitor_uuid_fkey FOREIGN KEY (monitor_uuid) REFERENCES app_public.monitors(uuid) ON DELETE CASCADE,
-  constraint meteo_monitor_matches_pkey PRIMARY KEY (monitor_uuid, event_uuid)
-);
-alter table app_hidden.meteo_monitor_matches enable row level security;
-CREATE INDEX meteo_monitor_matches_monitor_idx ON app_hidden.meteo_monitor_matches USING btree (monitor_uuid, matched_at DESC);
-create policy select_current_environment on app_hidden.meteo_monitor_matches as permissive for select to app_visitor using ((monitor_uuid IN ( SELECT app_hidden.current_environment_monitor_uuids() AS current_environment_monitor_uuids)));
-grant SELECT on app_hidden.meteo_monitor_matches to app_visitor;
-comment on table app_hidden.meteo_monitor_matches is NULL;
 
 create table app_hidden.meteo_region_states (
   province_uuid uuid not null,
@@ -688,20 +696,6 @@ create table app_hidden.traffic_monitor_criteria (
 alter table app_hidden.traffic_monitor_criteria enable row level security;
 comment on table app_hidden.traffic_monitor_criteria is NULL;
 
-create table app_hidden.traffic_monitor_matches (
-  monitor_uuid uuid not null,
-  event_uuid uuid not null,
-  matched_at timestamp with time zone default now() not null,
-  suppressed_reason text,
-  constraint traffic_monitor_matches_event_uuid_fkey FOREIGN KEY (event_uuid) REFERENCES app_public.traffic_incident_events(uuid) ON DELETE CASCADE,
-  constraint traffic_monitor_matches_monitor_uuid_fkey FOREIGN KEY (monitor_uuid) REFERENCES app_public.monitors(uuid) ON DELETE CASCADE,
-  constraint traffic_monitor_matches_pkey PRIMARY KEY (monitor_uuid, event_uuid)
-);
-alter table app_hidden.traffic_monitor_matches enable row level security;
-create policy select_current_environment on app_hidden.traffic_monitor_matches as permissive for select to app_visitor using ((monitor_uuid IN ( SELECT app_hidden.current_environment_monitor_uuids() AS current_environment_monitor_uuids)));
-grant SELECT on app_hidden.traffic_monitor_matches to app_visitor;
-comment on table app_hidden.traffic_monitor_matches is NULL;
-
 create table app_hidden.traffic_publications (
   singleton boolean default true not null,
   newest_publication_time timestamp with time zone not null,
@@ -783,23 +777,24 @@ create table app_private.notifications (
   attempts integer default 0 not null,
   delivered_at timestamp with time zone,
   created timestamp with time zone default now() not null,
-  meteo_event_uuid uuid,
-  traffic_event_uuid uuid,
+  event_kind text,
+  event_uuid uuid,
+  headline text,
+  facts text[],
+  event_type text,
+  payload jsonb,
   constraint notifications_channel_uuid_fkey FOREIGN KEY (channel_uuid) REFERENCES app_public.channels(uuid) ON DELETE CASCADE,
   constraint notifications_message_uuid_fkey FOREIGN KEY (message_uuid) REFERENCES app_public.p2000_messages(uuid) ON DELETE CASCADE,
-  constraint notifications_meteo_event_uuid_fkey FOREIGN KEY (meteo_event_uuid) REFERENCES app_public.meteo_warning_events(uuid) ON DELETE CASCADE,
   constraint notifications_monitor_uuid_channel_uuid_message_uuid_key UNIQUE (monitor_uuid, channel_uuid, message_uuid),
   constraint notifications_monitor_uuid_fkey FOREIGN KEY (monitor_uuid) REFERENCES app_public.monitors(uuid) ON DELETE CASCADE,
-  constraint notifications_one_subject CHECK ((num_nonnulls(message_uuid, meteo_event_uuid, traffic_event_uuid) = 1)),
+  constraint notifications_one_subject CHECK ((((message_uuid IS NULL) <> (event_uuid IS NULL)) AND ((event_uuid IS NULL) = (event_kind IS NULL)))),
   constraint notifications_pkey PRIMARY KEY (uuid),
-  constraint notifications_status_check CHECK ((status = ANY (ARRAY['queued'::text, 'delivered'::text, 'failed'::text]))),
-  constraint notifications_traffic_event_uuid_fkey FOREIGN KEY (traffic_event_uuid) REFERENCES app_public.traffic_incident_events(uuid) ON DELETE CASCADE
+  constraint notifications_status_check CHECK ((status = ANY (ARRAY['queued'::text, 'delivered'::text, 'failed'::text])))
 );
 alter table app_private.notifications enable row level security;
 CREATE INDEX notifications_channel_uuid_idx ON app_private.notifications USING btree (channel_uuid);
 CREATE INDEX notifications_message_uuid_idx ON app_private.notifications USING btree (message_uuid);
-CREATE UNIQUE INDEX notifications_meteo_event_idx ON app_private.notifications USING btree (meteo_event_uuid, monitor_uuid, channel_uuid) WHERE (meteo_event_uuid IS NOT NULL);
-CREATE UNIQUE INDEX notifications_traffic_event_idx ON app_private.notifications USING btree (traffic_event_uuid, monitor_uuid, channel_uuid) WHERE (traffic_event_uuid IS NOT NULL);
+CREATE UNIQUE INDEX notifications_event_idx ON app_private.notifications USING btree (event_kind, event_uuid, monitor_uuid, channel_uuid) WHERE (event_uuid IS NOT NULL);
 comment on table app_private.notifications is NULL;
 
 create table app_private.rate_limit_counters (
@@ -2424,6 +2419,37 @@ grant execute on function app_hidden.meteo_level_value(status_code integer) to a
 grant execute on function app_hidden.meteo_level_value(status_code integer) to app_visitor;
 comment on function app_hidden.meteo_level_value(status_code integer) is NULL;
 
+CREATE OR REPLACE FUNCTION app_hidden.meteo_notification_subject(e app_public.meteo_warning_events)
+ RETURNS app_hidden.notification_subject
+ LANGUAGE sql
+ STABLE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select row(
+    format('%s: %s voor %s (%s)', l.label, p.name, coalesce(ph.labels, 'weer'), ph.ids),
+    array[
+      format('Level: %s (was %s)', e.level, e.previous_level),
+      format('Phenomena: %s', coalesce(ph.labels, '-')),
+      format('Period: %s to %s (Europe/Amsterdam)',
+             to_char(e.period_from at time zone 'Europe/Amsterdam', 'YYYY-MM-DD HH24:MI'),
+             to_char(e.period_to at time zone 'Europe/Amsterdam', 'YYYY-MM-DD HH24:MI'))],
+    'meteo.warning.changed',
+    jsonb_build_object('warning', jsonb_build_object(
+      'uuid', e.uuid, 'regionCode', p.code, 'regionName', p.name, 'level', e.level, 'statusCode', e.status_code,
+      'previousLevel', e.previous_level, 'phenomena', to_jsonb(e.phenomena), 'periodFrom', e.period_from,
+      'periodTo', e.period_to, 'issuedAt', e.issued_at)))::app_hidden.notification_subject
+    from app_public.meteo_provinces p
+    join app_public.meteo_levels l on l.status_code = e.status_code
+    left join lateral (
+      select string_agg(x.label, ', ' order by x.sort_order) as labels, string_agg(x.id, ', ' order by x.sort_order) as ids
+        from app_public.meteo_phenomena x where x.id = any (e.phenomena)
+    ) ph on true
+   where p.uuid = e.province_uuid
+$function$;
+grant execute on function app_hidden.meteo_notification_subject(e app_public.meteo_warning_events) to app_analyst;
+grant execute on function app_hidden.meteo_notification_subject(e app_public.meteo_warning_events) to app_visitor;
+comment on function app_hidden.meteo_notification_subject(e app_public.meteo_warning_events) is NULL;
+
 CREATE OR REPLACE FUNCTION app_hidden.meteo_periods(range_from timestamp with time zone, range_to timestamp with time zone)
  RETURNS TABLE(province_uuid uuid, phenomenon text, status integer, description text, period_from timestamp with time zone, period_to timestamp with time zone)
  LANGUAGE sql
@@ -3653,6 +3679,34 @@ grant execute on function app_hidden.traffic_incident_passes(c app_hidden.traffi
 grant execute on function app_hidden.traffic_incident_passes(c app_hidden.traffic_monitor_criteria, i app_public.traffic_incidents) to app_visitor;
 comment on function app_hidden.traffic_incident_passes(c app_hidden.traffic_monitor_criteria, i app_public.traffic_incidents) is NULL;
 
+CREATE OR REPLACE FUNCTION app_hidden.traffic_notification_subject(e app_public.traffic_incident_events)
+ RETURNS app_hidden.notification_subject
+ LANGUAGE sql
+ STABLE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select row(
+    format('%s%s: %s%s', ty.label, case when e.kind = 'closed' then ' voorbij' else '' end, coalesce(i.road_number, 'onbekende weg'),
+           case when i.comment is not null then ' – ' || left(i.comment, 120) else '' end),
+    array[
+      format('Event: %s', e.kind),
+      format('Type: %s', e.type),
+      format('Road: %s', coalesce(i.road_number, '-')),
+      format('Since: %s (Europe/Amsterdam)', to_char(coalesce(i.start_at, i.first_seen_at) at time zone 'Europe/Amsterdam', 'YYYY-MM-DD HH24:MI')),
+      format('Place: %s, %s', i.latitude, i.longitude)],
+    'traffic.incident.' || e.kind,
+    jsonb_build_object('incident', jsonb_build_object(
+      'uuid', i.uuid, 'recordId', i.record_id, 'type', e.type, 'severity', i.severity, 'roadNumber', i.road_number,
+      'comment', i.comment, 'latitude', i.latitude, 'longitude', i.longitude, 'startAt', i.start_at, 'endAt', i.end_at,
+      'active', e.kind <> 'closed', 'version', i.version, 'event', e.kind)))::app_hidden.notification_subject
+    from app_public.traffic_incidents i
+    join app_public.traffic_incident_types ty on ty.value = e.type
+   where i.uuid = e.incident_uuid
+$function$;
+grant execute on function app_hidden.traffic_notification_subject(e app_public.traffic_incident_events) to app_analyst;
+grant execute on function app_hidden.traffic_notification_subject(e app_public.traffic_incident_events) to app_visitor;
+comment on function app_hidden.traffic_notification_subject(e app_public.traffic_incident_events) is NULL;
+
 CREATE OR REPLACE FUNCTION app_hidden.try_uuid(value text)
  RETURNS uuid
  LANGUAGE sql
@@ -4367,8 +4421,6 @@ CREATE OR REPLACE FUNCTION app_private.match_meteo_event(event_uuid uuid)
 AS $function$
 declare
   e app_public.meteo_warning_events;
-  matched uuid[];
-  queued integer;
 begin
   select * into e from app_public.meteo_warning_events x where x.uuid = match_meteo_event.event_uuid;
   -- News is a level that changed or a phenomenon added; warnings that end, or a phenomenon that
@@ -4376,38 +4428,11 @@ begin
   if e.uuid is null or e.status_code = 0 or (e.status_code = e.previous_status_code and e.phenomena <@ e.previous_phenomena) then
     return 0;
   end if;
-  matched := array(
+  return app_private.notify_feed_event('meteo', e.uuid, array(
     select c.monitor_uuid from app_hidden.meteo_monitor_criteria c
      where (cardinality(c.province_uuids) = 0 or e.province_uuid = any (c.province_uuids))
        and (cardinality(c.status_codes) = 0 or e.status_code = any (c.status_codes))
-       and not exists (select 1 from app_hidden.meteo_monitor_matches mm where mm.monitor_uuid = c.monitor_uuid and mm.event_uuid = e.uuid)
-     order by c.monitor_uuid);
-  if cardinality(matched) = 0 then
-    return 0;
-  end if;
-  perform pg_advisory_xact_lock(hashtext('monitor:' || mo.uuid))
-     from app_public.monitors mo where mo.uuid = any (matched) and mo.notification_rules <> '{}' order by mo.uuid;
-  with new_matches as (
-    insert into app_hidden.meteo_monitor_matches (monitor_uuid, event_uuid, suppressed_reason)
-    select mo.uuid, e.uuid,
-           case when app_hidden.in_quiet_hours(mo.notification_rules) then 'quiet_hours'
-                when app_hidden.exceeds_max_per_period(mo.notification_rules, (select count(*) from app_hidden.meteo_monitor_matches x
-                       where x.monitor_uuid = mo.uuid and x.suppressed_reason is null
-                         and x.matched_at > now() - make_interval(mins => (mo.notification_rules->'maxPerPeriod'->>'minutes')::integer)))
-                  then 'max_per_period' end
-      from app_public.monitors mo where mo.uuid = any (matched)
-    on conflict do nothing
-    returning monitor_uuid, suppressed_reason
-  ), new_notifications as (
-    insert into app_private.notifications (monitor_uuid, channel_uuid, meteo_event_uuid)
-    select nm.monitor_uuid, mc.channel_uuid, e.uuid
-      from new_matches nm join app_hidden.monitor_channels mc on mc.monitor_uuid = nm.monitor_uuid
-     where nm.suppressed_reason is null
-    on conflict do nothing
-    returning uuid
-  )
-  select app_private.queue_deliveries(array(select n.uuid from new_notifications n)) into queued;
-  return queued;
+     order by c.monitor_uuid), app_hidden.meteo_notification_subject(e));
 end;
 $function$;
 comment on function app_private.match_meteo_event(event_uuid uuid) is NULL;
@@ -4487,8 +4512,6 @@ AS $function$
 declare
   e app_public.traffic_incident_events;
   i app_public.traffic_incidents;
-  matched uuid[];
-  queued integer;
 begin
   select * into e from app_public.traffic_incident_events x where x.uuid = match_traffic_event.event_uuid;
   select * into i from app_public.traffic_incidents x where x.uuid = e.incident_uuid;
@@ -4496,37 +4519,9 @@ begin
     return 0;
   end if;
   i.type := e.type; -- the type the event was about, whatever the incident became since
-  matched := array(
+  return app_private.notify_feed_event('traffic', e.uuid, array(
     select c.monitor_uuid from app_hidden.traffic_monitor_criteria c
-     where app_hidden.traffic_incident_passes(c, i)
-       and not exists (select 1 from app_hidden.traffic_monitor_matches mm where mm.monitor_uuid = c.monitor_uuid and mm.event_uuid = e.uuid)
-     order by c.monitor_uuid);
-  if cardinality(matched) = 0 then
-    return 0;
-  end if;
-  perform pg_advisory_xact_lock(hashtext('monitor:' || mo.uuid))
-     from app_public.monitors mo where mo.uuid = any (matched) and mo.notification_rules <> '{}' order by mo.uuid;
-  with new_matches as (
-    insert into app_hidden.traffic_monitor_matches (monitor_uuid, event_uuid, suppressed_reason)
-    select mo.uuid, e.uuid,
-           case when app_hidden.in_quiet_hours(mo.notification_rules) then 'quiet_hours'
-                when app_hidden.exceeds_max_per_period(mo.notification_rules, (select count(*) from app_hidden.traffic_monitor_matches x
-                       where x.monitor_uuid = mo.uuid and x.suppressed_reason is null
-                         and x.matched_at > now() - make_interval(mins => (mo.notification_rules->'maxPerPeriod'->>'minutes')::integer)))
-                  then 'max_per_period' end
-      from app_public.monitors mo where mo.uuid = any (matched)
-    on conflict do nothing
-    returning monitor_uuid, suppressed_reason
-  ), new_notifications as (
-    insert into app_private.notifications (monitor_uuid, channel_uuid, traffic_event_uuid)
-    select nm.monitor_uuid, mc.channel_uuid, e.uuid
-      from new_matches nm join app_hidden.monitor_channels mc on mc.monitor_uuid = nm.monitor_uuid
-     where nm.suppressed_reason is null
-    on conflict do nothing
-    returning uuid
-  )
-  select app_private.queue_deliveries(array(select n.uuid from new_notifications n)) into queued;
-  return queued;
+     where app_hidden.traffic_incident_passes(c, i) order by c.monitor_uuid), app_hidden.traffic_notification_subject(e));
 end;
 $function$;
 comment on function app_private.match_traffic_event(event_uuid uuid) is NULL;
@@ -4542,8 +4537,7 @@ AS $function$
          c.chat_id, s.signing_secret, mo.uuid, mo.name, m.uuid, m.message, m.sended, u.code, d.name, g.name,
          m.city, m.street, m.postcode, m.latitude, m.longitude, m.dossier_uuid,
          case when m.uuid is not null then app_private.responder_token(n.uuid) end,
-         case when m.uuid is not null then 'p2000' when n.meteo_event_uuid is not null then 'meteo' else 'traffic' end,
-         coalesce(w.headline, t.headline), coalesce(w.facts, t.facts), coalesce(w.event_type, t.event_type), coalesce(w.payload, t.payload)
+         coalesce(n.event_kind, 'p2000'), n.headline, n.facts, n.event_type, n.payload
     from app_private.notifications n
     join app_public.channels c on c.uuid = n.channel_uuid
     join app_public.monitors mo on mo.uuid = n.monitor_uuid
@@ -4552,50 +4546,49 @@ AS $function$
     left join app_public.p2000_urgencies u on u.uuid = m.urgency_uuid
     left join app_public.p2000_disciplines d on d.uuid = m.discipline_uuid
     left join app_public.p2000_regions g on g.uuid = m.region_uuid
-    left join lateral (
-      select format('%s: %s voor %s (%s)', l.label, p.name, coalesce(ph.labels, 'weer'), ph.ids) as headline,
-             array[
-               format('Level: %s (was %s)', e.level, e.previous_level),
-               format('Phenomena: %s', coalesce(ph.labels, '-')),
-               format('Period: %s to %s (Europe/Amsterdam)',
-                      to_char(e.period_from at time zone 'Europe/Amsterdam', 'YYYY-MM-DD HH24:MI'),
-                      to_char(e.period_to at time zone 'Europe/Amsterdam', 'YYYY-MM-DD HH24:MI'))] as facts,
-             'meteo.warning.changed' as event_type,
-             jsonb_build_object('warning', jsonb_build_object(
-               'uuid', e.uuid, 'regionCode', p.code, 'regionName', p.name, 'level', e.level, 'statusCode', e.status_code,
-               'previousLevel', e.previous_level, 'phenomena', to_jsonb(e.phenomena), 'periodFrom', e.period_from,
-               'periodTo', e.period_to, 'issuedAt', e.issued_at)) as payload
-        from app_public.meteo_warning_events e
-        join app_public.meteo_provinces p on p.uuid = e.province_uuid
-        join app_public.meteo_levels l on l.status_code = e.status_code
-        left join lateral (
-          select string_agg(x.label, ', ' order by x.sort_order) as labels, string_agg(x.id, ', ' order by x.sort_order) as ids
-            from app_public.meteo_phenomena x where x.id = any (e.phenomena)
-        ) ph on true
-       where e.uuid = n.meteo_event_uuid
-    ) w on true
-    left join lateral (
-      select format('%s%s: %s%s', ty.label, case when e.kind = 'closed' then ' voorbij' else '' end, coalesce(i.road_number, 'onbekende weg'),
-                    case when i.comment is not null then ' – ' || left(i.comment, 120) else '' end) as headline,
-             array[
-               format('Event: %s', e.kind),
-               format('Type: %s', e.type),
-               format('Road: %s', coalesce(i.road_number, '-')),
-               format('Since: %s (Europe/Amsterdam)', to_char(coalesce(i.start_at, i.first_seen_at) at time zone 'Europe/Amsterdam', 'YYYY-MM-DD HH24:MI')),
-               format('Place: %s, %s', i.latitude, i.longitude)] as facts,
-             'traffic.incident.' || e.kind as event_type,
-             jsonb_build_object('incident', jsonb_build_object(
-               'uuid', i.uuid, 'recordId', i.record_id, 'type', e.type, 'severity', i.severity, 'roadNumber', i.road_number,
-               'comment', i.comment, 'latitude', i.latitude, 'longitude', i.longitude, 'startAt', i.start_at, 'endAt', i.end_at,
-               'active', e.kind <> 'closed', 'version', i.version, 'event', e.kind)) as payload
-        from app_public.traffic_incident_events e
-        join app_public.traffic_incidents i on i.uuid = e.incident_uuid
-        join app_public.traffic_incident_types ty on ty.value = e.type
-       where e.uuid = n.traffic_event_uuid
-    ) t on true
    where n.uuid = notification_for_delivery.notification_uuid and n.status = 'queued'
 $function$;
 comment on function app_private.notification_for_delivery(notification_uuid uuid) is NULL;
+
+CREATE OR REPLACE FUNCTION app_private.notify_feed_event(kind text, event_uuid uuid, monitor_uuids uuid[], subject app_hidden.notification_subject)
+ RETURNS integer
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  queued integer;
+begin
+  if cardinality(monitor_uuids) = 0 then
+    return 0;
+  end if;
+  -- maxPerPeriod counts earlier matches: one matcher per such monitor at a time.
+  perform pg_advisory_xact_lock(hashtext('monitor:' || mo.uuid))
+     from app_public.monitors mo where mo.uuid = any (monitor_uuids) and mo.notification_rules <> '{}' order by mo.uuid;
+  with new_matches as (
+    insert into app_hidden.feed_monitor_matches (monitor_uuid, event_kind, event_uuid, suppressed_reason)
+    select mo.uuid, kind, notify_feed_event.event_uuid,
+           case when app_hidden.in_quiet_hours(mo.notification_rules) then 'quiet_hours'
+                when app_hidden.exceeds_max_per_period(mo.notification_rules, (select count(*) from app_hidden.feed_monitor_matches x
+                       where x.monitor_uuid = mo.uuid and x.suppressed_reason is null
+                         and x.matched_at > now() - make_interval(mins => (mo.notification_rules->'maxPerPeriod'->>'minutes')::integer)))
+                  then 'max_per_period' end
+      from app_public.monitors mo where mo.uuid = any (monitor_uuids)
+    on conflict do nothing
+    returning monitor_uuid, suppressed_reason
+  ), new_notifications as (
+    insert into app_private.notifications (monitor_uuid, channel_uuid, event_kind, event_uuid, headline, facts, event_type, payload)
+    select nm.monitor_uuid, mc.channel_uuid, kind, notify_feed_event.event_uuid,
+           subject.headline, subject.facts, subject.event_type, subject.payload
+      from new_matches nm join app_hidden.monitor_channels mc on mc.monitor_uuid = nm.monitor_uuid
+     where nm.suppressed_reason is null
+    on conflict do nothing
+    returning uuid
+  )
+  select app_private.queue_deliveries(array(select n.uuid from new_notifications n)) into queued;
+  return queued;
+end;
+$function$;
+comment on function app_private.notify_feed_event(kind text, event_uuid uuid, monitor_uuids uuid[], subject app_hidden.notification_subject) is NULL;
 
 CREATE OR REPLACE FUNCTION app_private.p2000_enrich_messages(messages json)
  RETURNS json
@@ -5685,8 +5678,8 @@ begin
     raise exception 'Monitor not found in this environment.' using errcode = 'XNOTF';
   end if;
   return query
-    select e.* from app_hidden.meteo_monitor_matches mm join app_public.meteo_warning_events e on e.uuid = mm.event_uuid
-     where mm.monitor_uuid = wanted
+    select e.* from app_hidden.feed_monitor_matches mm join app_public.meteo_warning_events e on e.uuid = mm.event_uuid
+     where mm.monitor_uuid = wanted and mm.event_kind = 'meteo'
      order by mm.matched_at desc, e.uuid
      limit app_hidden.page_limit(first, 200) offset app_hidden.page_offset(first, page, 200);
 end;

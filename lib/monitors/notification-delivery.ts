@@ -20,8 +20,9 @@ export interface NotificationSettings {
 
 /**
  * A row of app_private.notification_for_delivery. A P2000 notification carries the message's
- * columns (and a respond link); other kinds (weather warnings, …) come rendered by SQL as a
- * headline, fact lines and a webhook payload, so a new kind needs no code here.
+ * columns (and a respond link); every feed's event (weather warnings, traffic incidents, …)
+ * comes as the headline, fact lines and webhook payload its matcher rendered into the
+ * notification (app_private.notify_feed_event), so a new kind needs no code here.
  */
 export interface PendingNotification {
   notification_uuid: string;

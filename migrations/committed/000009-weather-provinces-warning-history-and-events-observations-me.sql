@@ -1,5 +1,5 @@
 --! Previous: sha1:ad386b1a0933e8b25f55f6e128aedf146d9c8d09
---! Hash: sha1:0d7c569be88599f3875f70fc6bb707b662a7591f
+--! Hash: sha1:7acc075a8f72f6bdd329b63ed930df1950e3906d
 --! Message: Weather: provinces, warning history and events, observations, meteo_weather monitors and the meteo queries
 
 -- Weather (meteo): the twelve provinces as the national weather institute names them, hourly
@@ -26,6 +26,8 @@ drop function if exists app_public.meteo_warning_events_region_name(app_public.m
 drop function if exists app_private.ingest_meteo_warnings(jsonb, bytea, text);
 drop function if exists app_private.ingest_meteo_observations(jsonb, bytea, text);
 drop function if exists app_private.match_meteo_event(uuid);
+drop function if exists app_hidden.meteo_notification_subject(app_public.meteo_warning_events);
+drop function if exists app_private.notify_feed_event(text, uuid, uuid[], app_hidden.notification_subject);
 drop function if exists app_private.queue_deliveries(uuid[]);
 drop function if exists app_hidden.meteo_details(timestamptz, timestamptz);
 drop function if exists app_hidden.meteo_periods(timestamptz, timestamptz);
@@ -41,9 +43,11 @@ drop function if exists app_hidden.tg_monitors__meteo_criteria();
 drop trigger if exists _600_queue_matching on app_public.meteo_warning_events;
 drop function if exists app_hidden.tg_meteo_warning_events__queue_matching();
 alter table if exists app_private.notifications drop constraint if exists notifications_one_subject;
-drop index if exists app_private.notifications_meteo_event_idx;
-alter table if exists app_private.notifications drop column if exists meteo_event_uuid;
-drop table if exists app_hidden.meteo_day_snapshots, app_hidden.meteo_monitor_matches, app_hidden.meteo_monitor_criteria, app_hidden.meteo_daily_levels,
+drop index if exists app_private.notifications_event_idx;
+alter table if exists app_private.notifications drop column if exists event_kind, drop column if exists event_uuid,
+  drop column if exists headline, drop column if exists facts, drop column if exists event_type, drop column if exists payload;
+drop type if exists app_hidden.notification_subject cascade;
+drop table if exists app_hidden.meteo_day_snapshots, app_hidden.feed_monitor_matches, app_hidden.meteo_monitor_criteria, app_hidden.meteo_daily_levels,
   app_hidden.meteo_region_states, app_public.meteo_warning_events, app_public.meteo_warning_slices,
   app_public.meteo_observations, app_public.meteo_stations, app_hidden.meteo_documents, app_public.meteo_phenomena,
   app_public.meteo_levels, app_public.meteo_provinces, app_hidden.feed_status cascade;
@@ -840,25 +844,33 @@ select m.uuid,
               where l.value = any (array(select lower(x) from jsonb_array_elements_text(coalesce(m.query->'levels', '[]')) x)))
   from app_public.monitors m where m.type = 'meteo_weather' and m.active;
 
-create table app_hidden.meteo_monitor_matches (
+-- The matches of every feed's monitors (weather, traffic, …), one table whatever the feed: a
+-- monitor matched an event of that kind (with the reason when a rule held it back). Events are
+-- never deleted, so there is no foreign key per feed.
+create table app_hidden.feed_monitor_matches (
   monitor_uuid uuid not null references app_public.monitors on delete cascade,
-  event_uuid uuid not null references app_public.meteo_warning_events on delete cascade,
+  event_kind text not null,
+  event_uuid uuid not null,
   matched_at timestamptz not null default now(),
   suppressed_reason text,
-  primary key (monitor_uuid, event_uuid)
+  primary key (monitor_uuid, event_kind, event_uuid)
 );
-create index meteo_monitor_matches_monitor_idx on app_hidden.meteo_monitor_matches (monitor_uuid, matched_at desc);
-alter table app_hidden.meteo_monitor_matches enable row level security;
-create policy select_current_environment on app_hidden.meteo_monitor_matches for select to app_visitor
+create index feed_monitor_matches_monitor_idx on app_hidden.feed_monitor_matches (monitor_uuid, matched_at desc);
+alter table app_hidden.feed_monitor_matches enable row level security;
+create policy select_current_environment on app_hidden.feed_monitor_matches for select to app_visitor
   using (monitor_uuid in (select app_hidden.current_environment_monitor_uuids()));
-grant select on app_hidden.meteo_monitor_matches to app_visitor;
+grant select on app_hidden.feed_monitor_matches to app_visitor;
 
--- Notifications name what they notify of: a P2000 message or a warning event.
+-- A notification tells of a P2000 message, or of a feed's event with the subject its matcher
+-- rendered (headline, fact lines, webhook event and payload): delivery needs no code per feed.
 alter table app_private.notifications alter column message_uuid drop not null;
-alter table app_private.notifications add column meteo_event_uuid uuid references app_public.meteo_warning_events on delete cascade;
-alter table app_private.notifications add constraint notifications_one_subject check (num_nonnulls(message_uuid, meteo_event_uuid) = 1);
-create unique index notifications_meteo_event_idx on app_private.notifications (meteo_event_uuid, monitor_uuid, channel_uuid)
-  where meteo_event_uuid is not null;
+alter table app_private.notifications add column event_kind text, add column event_uuid uuid, add column headline text,
+  add column facts text[], add column event_type text, add column payload jsonb;
+alter table app_private.notifications add constraint notifications_one_subject
+  check ((message_uuid is null) <> (event_uuid is null) and (event_uuid is null) = (event_kind is null));
+create unique index notifications_event_idx on app_private.notifications (event_kind, event_uuid, monitor_uuid, channel_uuid)
+  where event_uuid is not null;
+create type app_hidden.notification_subject as (headline text, facts text[], event_type text, payload jsonb);
 
 -- The notification rules every kind of monitor shares (quiet hours, maxPerPeriod), as helpers.
 create function app_hidden.in_quiet_hours(rules jsonb) returns boolean
@@ -897,6 +909,49 @@ begin
 end;
 $$;
 
+-- What every feed's matcher does once it knows which monitors an event matches: record the
+-- matches, apply quietHours and maxPerPeriod (minUrgency and maxPerDossier are P2000's), and
+-- queue one delivery per monitor and channel with the rendered subject, in the caller's
+-- transaction; an event matched before adds nothing. Returns how many deliveries it queued.
+create function app_private.notify_feed_event(kind text, event_uuid uuid, monitor_uuids uuid[], subject app_hidden.notification_subject)
+  returns integer
+  language plpgsql volatile
+  set search_path to pg_catalog, public, pg_temp
+as $$
+declare
+  queued integer;
+begin
+  if cardinality(monitor_uuids) = 0 then
+    return 0;
+  end if;
+  -- maxPerPeriod counts earlier matches: one matcher per such monitor at a time.
+  perform pg_advisory_xact_lock(hashtext('monitor:' || mo.uuid))
+     from app_public.monitors mo where mo.uuid = any (monitor_uuids) and mo.notification_rules <> '{}' order by mo.uuid;
+  with new_matches as (
+    insert into app_hidden.feed_monitor_matches (monitor_uuid, event_kind, event_uuid, suppressed_reason)
+    select mo.uuid, kind, notify_feed_event.event_uuid,
+           case when app_hidden.in_quiet_hours(mo.notification_rules) then 'quiet_hours'
+                when app_hidden.exceeds_max_per_period(mo.notification_rules, (select count(*) from app_hidden.feed_monitor_matches x
+                       where x.monitor_uuid = mo.uuid and x.suppressed_reason is null
+                         and x.matched_at > now() - make_interval(mins => (mo.notification_rules->'maxPerPeriod'->>'minutes')::integer)))
+                  then 'max_per_period' end
+      from app_public.monitors mo where mo.uuid = any (monitor_uuids)
+    on conflict do nothing
+    returning monitor_uuid, suppressed_reason
+  ), new_notifications as (
+    insert into app_private.notifications (monitor_uuid, channel_uuid, event_kind, event_uuid, headline, facts, event_type, payload)
+    select nm.monitor_uuid, mc.channel_uuid, kind, notify_feed_event.event_uuid,
+           subject.headline, subject.facts, subject.event_type, subject.payload
+      from new_matches nm join app_hidden.monitor_channels mc on mc.monitor_uuid = nm.monitor_uuid
+     where nm.suppressed_reason is null
+    on conflict do nothing
+    returning uuid
+  )
+  select app_private.queue_deliveries(array(select n.uuid from new_notifications n)) into queued;
+  return queued;
+end;
+$$;
+
 -- P2000's rules through the same helpers, so quiet hours and maxPerPeriod have one definition.
 create or replace function app_hidden.monitor_suppression(mo app_public.monitors, m app_public.p2000_messages) returns text
   language plpgsql stable
@@ -926,18 +981,42 @@ begin
 end;
 $$;
 
+-- What a weather notification says: headline, facts, and the webhook's warning object.
+create function app_hidden.meteo_notification_subject(e app_public.meteo_warning_events) returns app_hidden.notification_subject
+  language sql stable
+  set search_path to pg_catalog, public, pg_temp
+as $$
+  select row(
+    format('%s: %s voor %s (%s)', l.label, p.name, coalesce(ph.labels, 'weer'), ph.ids),
+    array[
+      format('Level: %s (was %s)', e.level, e.previous_level),
+      format('Phenomena: %s', coalesce(ph.labels, '-')),
+      format('Period: %s to %s (Europe/Amsterdam)',
+             to_char(e.period_from at time zone 'Europe/Amsterdam', 'YYYY-MM-DD HH24:MI'),
+             to_char(e.period_to at time zone 'Europe/Amsterdam', 'YYYY-MM-DD HH24:MI'))],
+    'meteo.warning.changed',
+    jsonb_build_object('warning', jsonb_build_object(
+      'uuid', e.uuid, 'regionCode', p.code, 'regionName', p.name, 'level', e.level, 'statusCode', e.status_code,
+      'previousLevel', e.previous_level, 'phenomena', to_jsonb(e.phenomena), 'periodFrom', e.period_from,
+      'periodTo', e.period_to, 'issuedAt', e.issued_at)))::app_hidden.notification_subject
+    from app_public.meteo_provinces p
+    join app_public.meteo_levels l on l.status_code = e.status_code
+    left join lateral (
+      select string_agg(x.label, ', ' order by x.sort_order) as labels, string_agg(x.id, ', ' order by x.sort_order) as ids
+        from app_public.meteo_phenomena x where x.id = any (e.phenomena)
+    ) ph on true
+   where p.uuid = e.province_uuid
+$$;
+
 -- The matcher of meteo_weather monitors (task monitors__match_meteo): a warning event matches a
--- monitor of its province (or of every province) whose levels include the new level. Records the
--- matches, applies quietHours and maxPerPeriod (minUrgency and maxPerDossier are P2000's), and
--- queues one delivery per monitor and channel, all in one transaction; a second run queues nothing.
+-- monitor of its province (or of every province) whose levels include the new level; the rest
+-- is app_private.notify_feed_event. A second run queues nothing.
 create function app_private.match_meteo_event(event_uuid uuid) returns integer
   language plpgsql volatile
   set search_path to pg_catalog, public, pg_temp
 as $$
 declare
   e app_public.meteo_warning_events;
-  matched uuid[];
-  queued integer;
 begin
   select * into e from app_public.meteo_warning_events x where x.uuid = match_meteo_event.event_uuid;
   -- News is a level that changed or a phenomenon added; warnings that end, or a phenomenon that
@@ -945,38 +1024,11 @@ begin
   if e.uuid is null or e.status_code = 0 or (e.status_code = e.previous_status_code and e.phenomena <@ e.previous_phenomena) then
     return 0;
   end if;
-  matched := array(
+  return app_private.notify_feed_event('meteo', e.uuid, array(
     select c.monitor_uuid from app_hidden.meteo_monitor_criteria c
      where (cardinality(c.province_uuids) = 0 or e.province_uuid = any (c.province_uuids))
        and (cardinality(c.status_codes) = 0 or e.status_code = any (c.status_codes))
-       and not exists (select 1 from app_hidden.meteo_monitor_matches mm where mm.monitor_uuid = c.monitor_uuid and mm.event_uuid = e.uuid)
-     order by c.monitor_uuid);
-  if cardinality(matched) = 0 then
-    return 0;
-  end if;
-  perform pg_advisory_xact_lock(hashtext('monitor:' || mo.uuid))
-     from app_public.monitors mo where mo.uuid = any (matched) and mo.notification_rules <> '{}' order by mo.uuid;
-  with new_matches as (
-    insert into app_hidden.meteo_monitor_matches (monitor_uuid, event_uuid, suppressed_reason)
-    select mo.uuid, e.uuid,
-           case when app_hidden.in_quiet_hours(mo.notification_rules) then 'quiet_hours'
-                when app_hidden.exceeds_max_per_period(mo.notification_rules, (select count(*) from app_hidden.meteo_monitor_matches x
-                       where x.monitor_uuid = mo.uuid and x.suppressed_reason is null
-                         and x.matched_at > now() - make_interval(mins => (mo.notification_rules->'maxPerPeriod'->>'minutes')::integer)))
-                  then 'max_per_period' end
-      from app_public.monitors mo where mo.uuid = any (matched)
-    on conflict do nothing
-    returning monitor_uuid, suppressed_reason
-  ), new_notifications as (
-    insert into app_private.notifications (monitor_uuid, channel_uuid, meteo_event_uuid)
-    select nm.monitor_uuid, mc.channel_uuid, e.uuid
-      from new_matches nm join app_hidden.monitor_channels mc on mc.monitor_uuid = nm.monitor_uuid
-     where nm.suppressed_reason is null
-    on conflict do nothing
-    returning uuid
-  )
-  select app_private.queue_deliveries(array(select n.uuid from new_notifications n)) into queued;
-  return queued;
+     order by c.monitor_uuid), app_hidden.meteo_notification_subject(e));
 end;
 $$;
 
@@ -1012,8 +1064,8 @@ begin
     raise exception 'Monitor not found in this environment.' using errcode = 'XNOTF';
   end if;
   return query
-    select e.* from app_hidden.meteo_monitor_matches mm join app_public.meteo_warning_events e on e.uuid = mm.event_uuid
-     where mm.monitor_uuid = wanted
+    select e.* from app_hidden.feed_monitor_matches mm join app_public.meteo_warning_events e on e.uuid = mm.event_uuid
+     where mm.monitor_uuid = wanted and mm.event_kind = 'meteo'
      order by mm.matched_at desc, e.uuid
      limit app_hidden.page_limit(first, 200) offset app_hidden.page_offset(first, page, 200);
 end;
@@ -1022,8 +1074,8 @@ comment on function app_public.meteo_warning_events_for_monitor(app_public.monit
   E'@notNull\nThe warning events that matched a meteo_weather monitor of the caller''s environment, newest first.';
 
 -- What a delivery needs of its notification: the channel, the monitor, and the subject. P2000
--- messages keep their columns; other kinds (weather warnings) come as a headline, fact lines and a
--- webhook payload, so the sender needs no code per kind.
+-- messages keep their columns; every feed's event comes as the headline, fact lines and webhook
+-- payload its matcher rendered, so the sender needs no code per kind.
 create function app_private.notification_for_delivery(notification_uuid uuid)
   returns table (notification_uuid uuid, channel_type text, channel_name text, email_address text, phone_number text,
     url text, headers jsonb, chat_id text, signing_secret text, monitor_uuid uuid, monitor_name text, message_uuid uuid,
@@ -1038,8 +1090,7 @@ as $$
          c.chat_id, s.signing_secret, mo.uuid, mo.name, m.uuid, m.message, m.sended, u.code, d.name, g.name,
          m.city, m.street, m.postcode, m.latitude, m.longitude, m.dossier_uuid,
          case when m.uuid is not null then app_private.responder_token(n.uuid) end,
-         case when m.uuid is not null then 'p2000' else 'meteo' end,
-         w.headline, w.facts, w.event_type, w.payload
+         coalesce(n.event_kind, 'p2000'), n.headline, n.facts, n.event_type, n.payload
     from app_private.notifications n
     join app_public.channels c on c.uuid = n.channel_uuid
     join app_public.monitors mo on mo.uuid = n.monitor_uuid
@@ -1048,27 +1099,5 @@ as $$
     left join app_public.p2000_urgencies u on u.uuid = m.urgency_uuid
     left join app_public.p2000_disciplines d on d.uuid = m.discipline_uuid
     left join app_public.p2000_regions g on g.uuid = m.region_uuid
-    left join lateral (
-      select format('%s: %s voor %s (%s)', l.label, p.name, coalesce(ph.labels, 'weer'), ph.ids) as headline,
-             array[
-               format('Level: %s (was %s)', e.level, e.previous_level),
-               format('Phenomena: %s', coalesce(ph.labels, '-')),
-               format('Period: %s to %s (Europe/Amsterdam)',
-                      to_char(e.period_from at time zone 'Europe/Amsterdam', 'YYYY-MM-DD HH24:MI'),
-                      to_char(e.period_to at time zone 'Europe/Amsterdam', 'YYYY-MM-DD HH24:MI'))] as facts,
-             'meteo.warning.changed' as event_type,
-             jsonb_build_object('warning', jsonb_build_object(
-               'uuid', e.uuid, 'regionCode', p.code, 'regionName', p.name, 'level', e.level, 'statusCode', e.status_code,
-               'previousLevel', e.previous_level, 'phenomena', to_jsonb(e.phenomena), 'periodFrom', e.period_from,
-               'periodTo', e.period_to, 'issuedAt', e.issued_at)) as payload
-        from app_public.meteo_warning_events e
-        join app_public.meteo_provinces p on p.uuid = e.province_uuid
-        join app_public.meteo_levels l on l.status_code = e.status_code
-        left join lateral (
-          select string_agg(x.label, ', ' order by x.sort_order) as labels, string_agg(x.id, ', ' order by x.sort_order) as ids
-            from app_public.meteo_phenomena x where x.id = any (e.phenomena)
-        ) ph on true
-       where e.uuid = n.meteo_event_uuid
-    ) w on true
    where n.uuid = notification_for_delivery.notification_uuid and n.status = 'queued'
 $$;

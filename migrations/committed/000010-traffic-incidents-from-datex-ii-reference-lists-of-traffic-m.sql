@@ -1,5 +1,5 @@
---! Previous: sha1:0d7c569be88599f3875f70fc6bb707b662a7591f
---! Hash: sha1:3dbf6a738cb76d35e00264ff85f367c4f4aa6171
+--! Previous: sha1:7acc075a8f72f6bdd329b63ed930df1950e3906d
+--! Hash: sha1:75d4e1b0be857eb20d11febc8c2e72bf2823516b
 --! Message: Traffic incidents from DATEX II, reference lists of traffic monitors, trafficIncidents
 
 -- Traffic incidents: accidents, broken-down and abandoned vehicles from the road-traffic data
@@ -23,10 +23,8 @@ drop trigger if exists _500_traffic_criteria on app_public.monitors;
 drop function if exists app_hidden.tg_monitors__traffic_criteria();
 drop function if exists app_hidden.tg_traffic_incidents__record_events() cascade;
 drop function if exists app_hidden.tg_traffic_incident_events__queue_matching() cascade;
-alter table if exists app_private.notifications drop constraint if exists notifications_one_subject;
-drop index if exists app_private.notifications_traffic_event_idx;
-alter table if exists app_private.notifications drop column if exists traffic_event_uuid;
-drop table if exists app_hidden.traffic_monitor_matches, app_hidden.traffic_monitor_criteria, app_public.traffic_incident_events cascade;
+drop function if exists app_hidden.traffic_notification_subject(app_public.traffic_incident_events);
+drop table if exists app_hidden.traffic_monitor_criteria, app_public.traffic_incident_events cascade;
 drop table if exists app_hidden.traffic_publications cascade;
 drop table if exists app_public.traffic_incidents, app_public.traffic_incident_types, app_public.accident_severity_levels,
   app_public.highways cascade;
@@ -371,27 +369,34 @@ as $$
           and app_hidden.distance_km(c.latitude, c.longitude, i.latitude, i.longitude) <= c.radius))
 $$;
 
-create table app_hidden.traffic_monitor_matches (
-  monitor_uuid uuid not null references app_public.monitors on delete cascade,
-  event_uuid uuid not null references app_public.traffic_incident_events on delete cascade,
-  matched_at timestamptz not null default now(),
-  suppressed_reason text,
-  primary key (monitor_uuid, event_uuid)
-);
-alter table app_hidden.traffic_monitor_matches enable row level security;
-create policy select_current_environment on app_hidden.traffic_monitor_matches for select to app_visitor
-  using (monitor_uuid in (select app_hidden.current_environment_monitor_uuids()));
-grant select on app_hidden.traffic_monitor_matches to app_visitor;
+-- What a traffic notification says: headline, facts, and the webhook's incident object, of the
+-- incident as the event found it.
+create function app_hidden.traffic_notification_subject(e app_public.traffic_incident_events) returns app_hidden.notification_subject
+  language sql stable
+  set search_path to pg_catalog, public, pg_temp
+as $$
+  select row(
+    format('%s%s: %s%s', ty.label, case when e.kind = 'closed' then ' voorbij' else '' end, coalesce(i.road_number, 'onbekende weg'),
+           case when i.comment is not null then ' – ' || left(i.comment, 120) else '' end),
+    array[
+      format('Event: %s', e.kind),
+      format('Type: %s', e.type),
+      format('Road: %s', coalesce(i.road_number, '-')),
+      format('Since: %s (Europe/Amsterdam)', to_char(coalesce(i.start_at, i.first_seen_at) at time zone 'Europe/Amsterdam', 'YYYY-MM-DD HH24:MI')),
+      format('Place: %s, %s', i.latitude, i.longitude)],
+    'traffic.incident.' || e.kind,
+    jsonb_build_object('incident', jsonb_build_object(
+      'uuid', i.uuid, 'recordId', i.record_id, 'type', e.type, 'severity', i.severity, 'roadNumber', i.road_number,
+      'comment', i.comment, 'latitude', i.latitude, 'longitude', i.longitude, 'startAt', i.start_at, 'endAt', i.end_at,
+      'active', e.kind <> 'closed', 'version', i.version, 'event', e.kind)))::app_hidden.notification_subject
+    from app_public.traffic_incidents i
+    join app_public.traffic_incident_types ty on ty.value = e.type
+   where i.uuid = e.incident_uuid
+$$;
 
-alter table app_private.notifications add column traffic_event_uuid uuid references app_public.traffic_incident_events on delete cascade;
-alter table app_private.notifications add constraint notifications_one_subject
-  check (num_nonnulls(message_uuid, meteo_event_uuid, traffic_event_uuid) = 1);
-create unique index notifications_traffic_event_idx on app_private.notifications (traffic_event_uuid, monitor_uuid, channel_uuid)
-  where traffic_event_uuid is not null;
-
--- The matcher of accident monitors (task monitors__match_traffic), on the weather matcher's
--- pattern: record the matches, apply quietHours and maxPerPeriod, queue one delivery per monitor
--- and channel, in one transaction; a second run queues nothing.
+-- The matcher of accident monitors (task monitors__match_traffic): the monitors whose types,
+-- roads and circle the incident passes, by the event's type; the rest is
+-- app_private.notify_feed_event. A second run queues nothing.
 create function app_private.match_traffic_event(event_uuid uuid) returns integer
   language plpgsql volatile
   set search_path to pg_catalog, public, pg_temp
@@ -399,8 +404,6 @@ as $$
 declare
   e app_public.traffic_incident_events;
   i app_public.traffic_incidents;
-  matched uuid[];
-  queued integer;
 begin
   select * into e from app_public.traffic_incident_events x where x.uuid = match_traffic_event.event_uuid;
   select * into i from app_public.traffic_incidents x where x.uuid = e.incident_uuid;
@@ -408,37 +411,9 @@ begin
     return 0;
   end if;
   i.type := e.type; -- the type the event was about, whatever the incident became since
-  matched := array(
+  return app_private.notify_feed_event('traffic', e.uuid, array(
     select c.monitor_uuid from app_hidden.traffic_monitor_criteria c
-     where app_hidden.traffic_incident_passes(c, i)
-       and not exists (select 1 from app_hidden.traffic_monitor_matches mm where mm.monitor_uuid = c.monitor_uuid and mm.event_uuid = e.uuid)
-     order by c.monitor_uuid);
-  if cardinality(matched) = 0 then
-    return 0;
-  end if;
-  perform pg_advisory_xact_lock(hashtext('monitor:' || mo.uuid))
-     from app_public.monitors mo where mo.uuid = any (matched) and mo.notification_rules <> '{}' order by mo.uuid;
-  with new_matches as (
-    insert into app_hidden.traffic_monitor_matches (monitor_uuid, event_uuid, suppressed_reason)
-    select mo.uuid, e.uuid,
-           case when app_hidden.in_quiet_hours(mo.notification_rules) then 'quiet_hours'
-                when app_hidden.exceeds_max_per_period(mo.notification_rules, (select count(*) from app_hidden.traffic_monitor_matches x
-                       where x.monitor_uuid = mo.uuid and x.suppressed_reason is null
-                         and x.matched_at > now() - make_interval(mins => (mo.notification_rules->'maxPerPeriod'->>'minutes')::integer)))
-                  then 'max_per_period' end
-      from app_public.monitors mo where mo.uuid = any (matched)
-    on conflict do nothing
-    returning monitor_uuid, suppressed_reason
-  ), new_notifications as (
-    insert into app_private.notifications (monitor_uuid, channel_uuid, traffic_event_uuid)
-    select nm.monitor_uuid, mc.channel_uuid, e.uuid
-      from new_matches nm join app_hidden.monitor_channels mc on mc.monitor_uuid = nm.monitor_uuid
-     where nm.suppressed_reason is null
-    on conflict do nothing
-    returning uuid
-  )
-  select app_private.queue_deliveries(array(select n.uuid from new_notifications n)) into queued;
-  return queued;
+     where app_hidden.traffic_incident_passes(c, i) order by c.monitor_uuid), app_hidden.traffic_notification_subject(e));
 end;
 $$;
 
@@ -498,74 +473,3 @@ end;
 $$;
 comment on function app_public.traffic_incidents_for_monitor(app_public.monitor_ref, boolean, integer, integer) is
   E'@notNull\nThe incidents that pass an accident monitor''s types, roads and circle (caller''s environment only), newest first.';
-
--- What a delivery needs of its notification, now with traffic incidents beside P2000 messages and
--- weather warnings: each kind but P2000 rendered here as a headline, fact lines and a payload.
-drop function app_private.notification_for_delivery(uuid);
-create function app_private.notification_for_delivery(notification_uuid uuid)
-  returns table (notification_uuid uuid, channel_type text, channel_name text, email_address text, phone_number text,
-    url text, headers jsonb, chat_id text, signing_secret text, monitor_uuid uuid, monitor_name text, message_uuid uuid,
-    message text, sended timestamptz, urgency text, discipline text, region text, city text, street text, postcode text,
-    latitude double precision, longitude double precision, dossier_uuid uuid, respond_token text,
-    kind text, headline text, facts text[], event_type text, payload jsonb)
-  language sql stable
-  set search_path to pg_catalog, public, pg_temp
-as $$
-  select n.uuid, c.type, c.name, c.email_address, c.phone_number, c.url,
-         coalesce((select jsonb_agg(jsonb_build_object('name', h.name, 'value', h.value)) from unnest(c.headers) h), '[]'),
-         c.chat_id, s.signing_secret, mo.uuid, mo.name, m.uuid, m.message, m.sended, u.code, d.name, g.name,
-         m.city, m.street, m.postcode, m.latitude, m.longitude, m.dossier_uuid,
-         case when m.uuid is not null then app_private.responder_token(n.uuid) end,
-         case when m.uuid is not null then 'p2000' when n.meteo_event_uuid is not null then 'meteo' else 'traffic' end,
-         coalesce(w.headline, t.headline), coalesce(w.facts, t.facts), coalesce(w.event_type, t.event_type), coalesce(w.payload, t.payload)
-    from app_private.notifications n
-    join app_public.channels c on c.uuid = n.channel_uuid
-    join app_public.monitors mo on mo.uuid = n.monitor_uuid
-    left join app_public.p2000_messages m on m.uuid = n.message_uuid
-    left join app_private.channel_secrets s on s.channel_uuid = c.uuid
-    left join app_public.p2000_urgencies u on u.uuid = m.urgency_uuid
-    left join app_public.p2000_disciplines d on d.uuid = m.discipline_uuid
-    left join app_public.p2000_regions g on g.uuid = m.region_uuid
-    left join lateral (
-      select format('%s: %s voor %s (%s)', l.label, p.name, coalesce(ph.labels, 'weer'), ph.ids) as headline,
-             array[
-               format('Level: %s (was %s)', e.level, e.previous_level),
-               format('Phenomena: %s', coalesce(ph.labels, '-')),
-               format('Period: %s to %s (Europe/Amsterdam)',
-                      to_char(e.period_from at time zone 'Europe/Amsterdam', 'YYYY-MM-DD HH24:MI'),
-                      to_char(e.period_to at time zone 'Europe/Amsterdam', 'YYYY-MM-DD HH24:MI'))] as facts,
-             'meteo.warning.changed' as event_type,
-             jsonb_build_object('warning', jsonb_build_object(
-               'uuid', e.uuid, 'regionCode', p.code, 'regionName', p.name, 'level', e.level, 'statusCode', e.status_code,
-               'previousLevel', e.previous_level, 'phenomena', to_jsonb(e.phenomena), 'periodFrom', e.period_from,
-               'periodTo', e.period_to, 'issuedAt', e.issued_at)) as payload
-        from app_public.meteo_warning_events e
-        join app_public.meteo_provinces p on p.uuid = e.province_uuid
-        join app_public.meteo_levels l on l.status_code = e.status_code
-        left join lateral (
-          select string_agg(x.label, ', ' order by x.sort_order) as labels, string_agg(x.id, ', ' order by x.sort_order) as ids
-            from app_public.meteo_phenomena x where x.id = any (e.phenomena)
-        ) ph on true
-       where e.uuid = n.meteo_event_uuid
-    ) w on true
-    left join lateral (
-      select format('%s%s: %s%s', ty.label, case when e.kind = 'closed' then ' voorbij' else '' end, coalesce(i.road_number, 'onbekende weg'),
-                    case when i.comment is not null then ' – ' || left(i.comment, 120) else '' end) as headline,
-             array[
-               format('Event: %s', e.kind),
-               format('Type: %s', e.type),
-               format('Road: %s', coalesce(i.road_number, '-')),
-               format('Since: %s (Europe/Amsterdam)', to_char(coalesce(i.start_at, i.first_seen_at) at time zone 'Europe/Amsterdam', 'YYYY-MM-DD HH24:MI')),
-               format('Place: %s, %s', i.latitude, i.longitude)] as facts,
-             'traffic.incident.' || e.kind as event_type,
-             jsonb_build_object('incident', jsonb_build_object(
-               'uuid', i.uuid, 'recordId', i.record_id, 'type', e.type, 'severity', i.severity, 'roadNumber', i.road_number,
-               'comment', i.comment, 'latitude', i.latitude, 'longitude', i.longitude, 'startAt', i.start_at, 'endAt', i.end_at,
-               'active', e.kind <> 'closed', 'version', i.version, 'event', e.kind)) as payload
-        from app_public.traffic_incident_events e
-        join app_public.traffic_incidents i on i.uuid = e.incident_uuid
-        join app_public.traffic_incident_types ty on ty.value = e.type
-       where e.uuid = n.traffic_event_uuid
-    ) t on true
-   where n.uuid = notification_for_delivery.notification_uuid and n.status = 'queued'
-$$;
