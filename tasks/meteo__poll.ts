@@ -3,8 +3,5 @@ import type { Task } from "graphile-worker";
 import { pollMeteo, type MeteoPollConfig } from "../lib/feeds/meteo/poll.ts";
 
 export const makeMeteoPoll = (config: MeteoPollConfig): Task => async (_payload, helpers) => {
-  await helpers.withPgClient((client) => pollMeteo(client, config, {
-    info: (message) => helpers.logger.info(message),
-    error: (message) => helpers.logger.error(message),
-  }));
+  await helpers.withPgClient((client) => pollMeteo(client, config, helpers.logger));
 };

@@ -3,8 +3,5 @@ import type { Task } from "graphile-worker";
 import { pollTraffic } from "../lib/feeds/traffic/poll.ts";
 
 export const makeTrafficPoll = (config: { enabled: boolean; url: string | undefined }): Task => async (_payload, helpers) => {
-  await helpers.withPgClient((client) => pollTraffic(client, config, {
-    info: (message) => helpers.logger.info(message),
-    error: (message) => helpers.logger.error(message),
-  }));
+  await helpers.withPgClient((client) => pollTraffic(client, config, helpers.logger));
 };

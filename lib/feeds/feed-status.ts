@@ -11,12 +11,6 @@ export interface FeedValidators {
   lastModified: string | null;
 }
 
-/** Where a poller writes the lines it logs (graphile-worker's logger in the tasks). */
-export interface PollLog {
-  info(message: string): void;
-  error(message: string): void;
-}
-
 export type FeedOutcome = { ok: true; validators?: FeedValidators } | { ok: false; message: string };
 
 export async function feedValidators(db: Queryable, feed: string): Promise<FeedValidators> {

@@ -1,10 +1,9 @@
-// One round of the weather poller (task meteo__poll, every 5 minutes): fetch the warnings and
-// the observations document where a source is configured, store what changed, and log a line
-// only when a feed's state changes (lib/feeds/feed-status.ts). A source that is down, or a
-// document that is broken, leaves the last good state served.
+// One round of the weather poller (task meteo__poll, every 5 minutes): the warnings and the
+// observations document where a source is configured, each a round of lib/feeds/poll-feed.ts.
 import type pg from "pg";
 import { fetchDocument, type FetchedDocument } from "../fetch-document.ts";
-import { feedValidators, recordFeedOutcome, type FeedValidators, type PollLog } from "../feed-status.ts";
+import type { FeedValidators } from "../feed-status.ts";
+import { pollFeed, type PollLog } from "../poll-feed.ts";
 import { describeIngest, ingestMeteoDocument } from "./ingest.ts";
 
 export interface MeteoPollConfig {
@@ -49,20 +48,13 @@ async function download(url: string, apiKey: string | undefined, validators: Fee
 
 export async function pollMeteo(db: pg.Pool | pg.ClientBase, config: MeteoPollConfig, log: PollLog): Promise<void> {
   for (const { feed, url, apiKey } of meteoSources(config)) {
-    try {
-      const fetched = await download(url, apiKey, await feedValidators(db, feed));
-      if (!fetched.changed) {
-        if (await recordFeedOutcome(db, feed, { ok: true })) log.info(`${feed}: working again (not modified since the last document).`);
-        continue;
-      }
-      const result = await ingestMeteoDocument(db, fetched.text, url);
-      const changed = await recordFeedOutcome(db, feed, { ok: true, validators: fetched.validators });
-      if (changed || (!result.duplicate && result.kind === "warnings" && Number(result.stored.events) > 0)) {
-        log.info(`${feed}: ${describeIngest(result)}`);
-      }
-    } catch (error) {
-      const message = `${(error as Error).message} (the last good document stays served)`;
-      if (await recordFeedOutcome(db, feed, { ok: false, message })) log.error(`${feed}: ${message}`);
-    }
+    await pollFeed(db, {
+      feed,
+      download: (validators) => download(url, apiKey, validators),
+      store: (text) => ingestMeteoDocument(db, text, url),
+      describe: describeIngest,
+      // New warning events are news every time.
+      notable: (result) => !result.duplicate && result.kind === "warnings" && Number(result.stored.events) > 0,
+    }, log);
   }
 }
