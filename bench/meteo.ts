@@ -22,7 +22,7 @@ import { prepareDatabase } from "../lib/setup/installation.ts";
 import { pgUrl } from "../lib/db/pg-url.ts";
 import { ingestMeteoDocument } from "../lib/feeds/meteo/ingest.ts";
 import { KNMI_LOCATIONS, warningsXml, type SampleWarning } from "../lib/feeds/meteo/sample-documents.ts";
-import { machine, percentile, writeResults } from "./results.ts";
+import { closedLoop, machine, percentile, writeResults } from "./results.ts";
 import { startServerProcess } from "./server-process.ts";
 
 const { values } = parseArgs({
@@ -377,24 +377,18 @@ const visitor = new pg.Pool({ connectionString: database.authUrl, max: Math.max(
 visitor.on("error", () => {});
 /** Closed-loop load through pg: `clients` workers, each statement in a transaction as app_visitor as the server runs it. */
 async function sqlLoad(clients: number, seconds: number, sql: string, args: () => Record<string, unknown>) {
-  const latencies: number[] = [];
-  const end = performance.now() + seconds * 1000;
-  await Promise.all(Array.from({ length: clients }, async () => {
-    while (performance.now() < end) {
-      const started = performance.now();
-      const client = await visitor.connect();
-      try {
-        await client.query("begin");
-        await client.query("select set_config('role', 'app_visitor', true)");
-        await client.query(sql, Object.values(args()));
-        await client.query("commit");
-      } finally {
-        client.release();
-      }
-      latencies.push(performance.now() - started);
+  const { latencies, errors } = await closedLoop(clients, seconds, async () => {
+    const client = await visitor.connect();
+    try {
+      await client.query("begin");
+      await client.query("select set_config('role', 'app_visitor', true)");
+      await client.query(sql, Object.values(args()));
+      await client.query("commit");
+    } finally {
+      client.release();
     }
-  }));
-  return summary(latencies, seconds);
+  });
+  return { ...summary(latencies, seconds), errors };
 }
 
 {

@@ -17,7 +17,7 @@ import { prepareDatabase } from "../lib/setup/installation.ts";
 import { createFlexIngester, FLEX_READER_CONNECTIONS } from "../lib/p2000/flex-ingest.ts";
 import { generateTraffic } from "../lib/p2000/traffic.ts";
 import { jwtSecretFor } from "../lib/db/secrets.ts";
-import { machine, percentile, writeResults } from "./results.ts";
+import { closedLoop, machine, percentile, writeResults } from "./results.ts";
 import { startServerProcess } from "./server-process.ts";
 
 const { values } = parseArgs({
@@ -45,21 +45,7 @@ const log = (line: string) => console.log(line);
 
 /** Closed-loop load through pg: `clients` workers call `call` back to back for SECONDS. */
 async function sqlLoad(clients: number, call: () => Promise<void>) {
-  const latencies: number[] = [];
-  const end = performance.now() + SECONDS * 1000;
-  let errors = 0;
-  await Promise.all(Array.from({ length: clients }, async () => {
-    while (performance.now() < end) {
-      const started = performance.now();
-      try {
-        await call();
-        latencies.push(performance.now() - started);
-      } catch {
-        errors++;
-      }
-    }
-  }));
-  latencies.sort((a, b) => a - b);
+  const { latencies, errors } = await closedLoop(clients, SECONDS, call);
   return { rps: Math.round(latencies.length / SECONDS), p50: +percentile(latencies, 50).toFixed(1), p99: +percentile(latencies, 99).toFixed(1), errors };
 }
 

@@ -1,10 +1,30 @@
-// What the benchmarks share: percentiles, a description of the machine, and writing figures to
-// bench/results/ (a dated JSON file and the Markdown docs/benchmarks.md shows).
+// What the benchmarks share: closed-loop load, percentiles, a description of the machine, and
+// writing figures to bench/results/ (a dated JSON file and the Markdown docs/benchmarks.md shows).
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 
 const RESULTS_DIR = path.join(path.dirname(new URL(import.meta.url).pathname), "results");
+
+/** Closed-loop load: `clients` workers call `call` back to back for `seconds`; latencies (ms, ascending) and failures. */
+export async function closedLoop(clients: number, seconds: number, call: () => Promise<unknown>): Promise<{ latencies: number[]; errors: number }> {
+  const latencies: number[] = [];
+  let errors = 0;
+  const end = performance.now() + seconds * 1000;
+  await Promise.all(Array.from({ length: clients }, async () => {
+    while (performance.now() < end) {
+      const started = performance.now();
+      try {
+        await call();
+        latencies.push(performance.now() - started);
+      } catch {
+        errors++;
+      }
+    }
+  }));
+  latencies.sort((a, b) => a - b);
+  return { latencies, errors };
+}
 
 /** The p-th percentile of ascending values. */
 export function percentile(sorted: number[], p: number): number {
