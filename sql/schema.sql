@@ -1266,9 +1266,9 @@ create table app_public.meteo_warning_events (
   uuid uuid default uuidv7() not null,
   province_uuid uuid not null,
   status_code integer not null,
-  level text not null,
+  level text generated always as (app_hidden.meteo_level_value(status_code)) stored not null,
   previous_status_code integer not null,
-  previous_level text not null,
+  previous_level text generated always as (app_hidden.meteo_level_value(previous_status_code)) stored not null,
   phenomena text[] not null,
   previous_phenomena text[] not null,
   period_from timestamp with time zone,
@@ -4217,10 +4217,9 @@ begin
         from app_public.meteo_provinces p join pg_temp.incoming i on i.province_uuid = p.uuid
        group by p.uuid
     ), changed as (
-      insert into app_public.meteo_warning_events (province_uuid, status_code, level, previous_status_code, previous_level,
+      insert into app_public.meteo_warning_events (province_uuid, status_code, previous_status_code,
                                                    phenomena, previous_phenomena, period_from, period_to, issued_at, document_uuid)
-      select a.province_uuid, a.status_code, app_hidden.meteo_level_value(a.status_code), coalesce(st.status_code, 0),
-             app_hidden.meteo_level_value(coalesce(st.status_code, 0)), a.phenomena, coalesce(st.phenomena, '{}'),
+      select a.province_uuid, a.status_code, coalesce(st.status_code, 0), a.phenomena, coalesce(st.phenomena, '{}'),
              a.period_from, a.period_to, first_hour, doc
         from announced a left join app_hidden.meteo_region_states st on st.province_uuid = a.province_uuid
        where a.status_code <> coalesce(st.status_code, 0) or a.phenomena <> coalesce(st.phenomena, '{}')

@@ -1,5 +1,5 @@
 --! Previous: sha1:ad386b1a0933e8b25f55f6e128aedf146d9c8d09
---! Hash: sha1:7acc075a8f72f6bdd329b63ed930df1950e3906d
+--! Hash: sha1:76ec92543463c0e1393205c91a8753cd3c7b768a
 --! Message: Weather: provinces, warning history and events, observations, meteo_weather monitors and the meteo queries
 
 -- Weather (meteo): the twelve provinces as the national weather institute names them, hourly
@@ -34,7 +34,6 @@ drop function if exists app_hidden.meteo_periods(timestamptz, timestamptz);
 drop function if exists app_hidden.meteo_has_data();
 drop function if exists app_hidden.meteo_refresh_day_snapshots(date, date);
 drop function if exists app_hidden.meteo_day_window(text);
-drop function if exists app_hidden.meteo_level_value(integer);
 drop function if exists app_private.notification_for_delivery(uuid);
 drop function if exists app_hidden.in_quiet_hours(jsonb);
 drop function if exists app_hidden.exceeds_max_per_period(jsonb, bigint);
@@ -51,6 +50,7 @@ drop table if exists app_hidden.meteo_day_snapshots, app_hidden.feed_monitor_mat
   app_hidden.meteo_region_states, app_public.meteo_warning_events, app_public.meteo_warning_slices,
   app_public.meteo_observations, app_public.meteo_stations, app_hidden.meteo_documents, app_public.meteo_phenomena,
   app_public.meteo_levels, app_public.meteo_provinces, app_hidden.feed_status cascade;
+drop function if exists app_hidden.meteo_level_value(integer);
 drop type if exists app_public.meteo_region_detail, app_public.meteo_region, app_public.meteo_warning,
   app_public.meteo_warning_period, app_public.meteo_status, app_public.meteo_monthly_stats,
   app_public.monitor_reference_item cascade;
@@ -176,13 +176,21 @@ create table app_hidden.meteo_region_states (
 );
 alter table app_hidden.meteo_region_states enable row level security;
 
+-- A level's name (meteo_levels.value) as an immutable function, for the events' generated columns.
+create function app_hidden.meteo_level_value(status_code integer) returns text
+  language sql immutable parallel safe
+  set search_path to pg_catalog, public, pg_temp
+as $$
+  select (array['none', 'yellow', 'orange', 'red'])[status_code + 1]
+$$;
+
 create table app_public.meteo_warning_events (
   uuid uuid primary key default uuidv7(),
   province_uuid uuid not null references app_public.meteo_provinces,
   status_code integer not null check (status_code between 0 and 3),
-  level text not null,
+  level text not null generated always as (app_hidden.meteo_level_value(status_code)) stored,
   previous_status_code integer not null check (previous_status_code between 0 and 3),
-  previous_level text not null,
+  previous_level text not null generated always as (app_hidden.meteo_level_value(previous_status_code)) stored,
   phenomena text[] not null,
   previous_phenomena text[] not null,
   period_from timestamptz,
@@ -305,13 +313,6 @@ comment on type app_public.monitor_reference_item is
 
 --------------------------------------------------------------------------------------------------
 -- Reading the history
-
-create function app_hidden.meteo_level_value(status_code integer) returns text
-  language sql immutable parallel safe
-  set search_path to pg_catalog, public, pg_temp
-as $$
-  select (array['none', 'yellow', 'orange', 'red'])[status_code + 1]
-$$;
 
 -- Whether any warnings document was stored: before that, warning reads answer "no data".
 -- (Security definer: the documents themselves are no business of API clients.)
@@ -715,10 +716,9 @@ begin
         from app_public.meteo_provinces p join pg_temp.incoming i on i.province_uuid = p.uuid
        group by p.uuid
     ), changed as (
-      insert into app_public.meteo_warning_events (province_uuid, status_code, level, previous_status_code, previous_level,
+      insert into app_public.meteo_warning_events (province_uuid, status_code, previous_status_code,
                                                    phenomena, previous_phenomena, period_from, period_to, issued_at, document_uuid)
-      select a.province_uuid, a.status_code, app_hidden.meteo_level_value(a.status_code), coalesce(st.status_code, 0),
-             app_hidden.meteo_level_value(coalesce(st.status_code, 0)), a.phenomena, coalesce(st.phenomena, '{}'),
+      select a.province_uuid, a.status_code, coalesce(st.status_code, 0), a.phenomena, coalesce(st.phenomena, '{}'),
              a.period_from, a.period_to, first_hour, doc
         from announced a left join app_hidden.meteo_region_states st on st.province_uuid = a.province_uuid
        where a.status_code <> coalesce(st.status_code, 0) or a.phenomena <> coalesce(st.phenomena, '{}')

@@ -1,5 +1,5 @@
---! Previous: sha1:7acc075a8f72f6bdd329b63ed930df1950e3906d
---! Hash: sha1:75d4e1b0be857eb20d11febc8c2e72bf2823516b
+--! Previous: sha1:76ec92543463c0e1393205c91a8753cd3c7b768a
+--! Hash: sha1:3991851085446abf013364df321db1d1460a1da4
 --! Message: Traffic incidents from DATEX II, reference lists of traffic monitors, trafficIncidents
 
 -- Traffic incidents: accidents, broken-down and abandoned vehicles from the road-traffic data
