@@ -13,7 +13,7 @@ export interface FetchOptions {
 }
 
 export type FetchedDocument =
-  | { changed: true; text: string; validators: FeedValidators }
+  | { changed: true; body: Buffer; validators: FeedValidators }
   | { changed: false };
 
 const MAX_REDIRECTS = 3;
@@ -55,7 +55,7 @@ export async function fetchDocument(url: string, options: FetchOptions = {}): Pr
     if (body[0] === 0x1f && body[1] === 0x8b) body = gunzipSync(body, { maxOutputLength: options.maxBytes ?? 100 * 2 ** 20 });
     return {
       changed: true,
-      text: body.toString("utf8"),
+      body,
       validators: { etag: response.headers.get("etag"), lastModified: response.headers.get("last-modified") },
     };
   }

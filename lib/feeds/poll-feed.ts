@@ -15,7 +15,8 @@ export interface PollLog {
 export interface FeedRound<Result> {
   feed: string;
   download(validators: FeedValidators): Promise<FetchedDocument>;
-  store(text: string): Promise<Result>;
+  /** The downloaded document, as bytes (gzip already undone). */
+  store(body: Buffer): Promise<Result>;
   describe(result: Result): string;
   /** Worth a line even when the feed's state did not change (news, such as warning events). */
   notable?(result: Result): boolean;
@@ -29,7 +30,7 @@ export async function pollFeed<Result>(db: pg.Pool | pg.ClientBase, round: FeedR
       if (await recordFeedOutcome(db, feed, { ok: true })) log.info(`${feed}: working again (not modified since the last document).`);
       return;
     }
-    const result = await round.store(fetched.text);
+    const result = await round.store(fetched.body);
     const changed = await recordFeedOutcome(db, feed, { ok: true, validators: fetched.validators });
     if (changed || round.notable?.(result)) log.info(`${feed}: ${round.describe(result)}`);
   } catch (error) {

@@ -32,15 +32,16 @@ export function meteoSources(config: MeteoPollConfig): Array<{ feed: string; url
 async function download(url: string, apiKey: string | undefined, validators: FeedValidators): Promise<FetchedDocument> {
   const headers: Record<string, string> = apiKey ? { authorization: apiKey } : {};
   const first = await fetchDocument(url, { headers, validators });
-  if (!first.changed || !first.text.trimStart().startsWith("{")) return first;
-  const listing = JSON.parse(first.text) as { files?: Array<{ filename?: string }> };
+  // A JSON object is a file listing; the documents themselves are XML or a JSON array.
+  if (!first.changed || first.body.toString("utf8", 0, 64).trimStart()[0] !== "{") return first;
+  const listing = JSON.parse(first.body.toString("utf8")) as { files?: Array<{ filename?: string }> };
   const filename = listing.files?.[0]?.filename;
   if (!filename) throw new Error("The file listing names no file.");
   const fileUrl = new URL(url);
   fileUrl.pathname = `${fileUrl.pathname.replace(/\/+$/, "")}/${encodeURIComponent(filename)}/url`;
   fileUrl.search = "";
   const link = await fetchDocument(fileUrl.toString(), { headers });
-  const temporaryUrl = link.changed ? (JSON.parse(link.text) as { temporaryDownloadUrl?: string }).temporaryDownloadUrl : undefined;
+  const temporaryUrl = link.changed ? (JSON.parse(link.body.toString("utf8")) as { temporaryDownloadUrl?: string }).temporaryDownloadUrl : undefined;
   if (!temporaryUrl) throw new Error(`No temporaryDownloadUrl for ${filename}.`);
   const file = await fetchDocument(temporaryUrl);
   return file.changed ? { ...file, validators: first.validators } : file;
@@ -51,7 +52,7 @@ export async function pollMeteo(db: pg.Pool | pg.ClientBase, config: MeteoPollCo
     await pollFeed(db, {
       feed,
       download: (validators) => download(url, apiKey, validators),
-      store: (text) => ingestMeteoDocument(db, text, url),
+      store: (body) => ingestMeteoDocument(db, body.toString("utf8"), url),
       describe: describeIngest,
       // New warning events are news every time.
       notable: (result) => !result.duplicate && result.kind === "warnings" && Number(result.stored.events) > 0,

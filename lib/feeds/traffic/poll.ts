@@ -12,7 +12,7 @@ export async function pollTraffic(db: pg.Pool | pg.ClientBase, config: { enabled
   await pollFeed(db, {
     feed: "traffic-incidents",
     download: (validators) => fetchDocument(url, { validators }),
-    store: (text) => ingestTrafficDocument(db, Readable.from([Buffer.from(text)]), url),
+    store: (body) => ingestTrafficDocument(db, Readable.from([body]), url),
     describe: describeTrafficIngest,
   }, log);
 }
