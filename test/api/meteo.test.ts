@@ -325,8 +325,7 @@ describe("live warnings and meteo_weather monitors", () => {
     const { rows: [{ events }] } = await ctx.db.asOwner("select count(*)::int as events from app_public.meteo_warning_events where period_to > now()");
     expect(events).toBe(1);
     // Nothing left for the worker, and one notification in all: the longer period made none.
-    await waitUntil(async () => (await ctx.db.asOwner("select count(*)::int as n from graphile_worker._private_jobs")).rows[0].n,
-      (n) => n === 0, "the worker to finish");
+    await ctx.service.workerIdle();
     const { rows: [{ notifications }] } = await ctx.db.asOwner(
       "select count(*)::int as notifications from app_private.notifications where monitor_uuid = $1", [monitorUuid]);
     expect(notifications).toBe(1);

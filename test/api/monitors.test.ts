@@ -8,7 +8,6 @@ import { verifyWebhookSignature } from "../../lib/monitors/webhook-signatures.ts
 import { startMailSink, type MailSink } from "../helpers/mail-sink.ts";
 import { errorOf, useTestService } from "../helpers/service.ts";
 import { signUp, type TestUser } from "../helpers/users.ts";
-import { waitUntil } from "../helpers/wait.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "../helpers/webhook-receiver.ts";
 
 let mail: MailSink;
@@ -41,12 +40,6 @@ async function sendMessage(message: string, capcode: string) {
   const data = await ok("mutation ($i: CreateP2000MessageInput!) { createP2000Message(input: $i) { uuid city exerciseType } }",
     ada.accessToken, { i: { message, sended: new Date().toISOString(), capcodes: [{ name: capcode }] } });
   return data.createP2000Message as { uuid: string; city: string | null; exerciseType: string };
-}
-
-/** Waits until the worker has nothing left to do. */
-async function workerIdle() {
-  await waitUntil(async () => (await ctx.db.asOwner("select count(*)::int as n from graphile_worker._private_jobs")).rows[0].n,
-    (jobs) => jobs === 0, "the worker to finish its jobs");
 }
 
 beforeAll(async () => {
@@ -203,7 +196,7 @@ describe("a P2000 monitor around Schiedam", () => {
   });
 
   test("messages outside the radius, to another capcode, or exercises notify nobody", async () => {
-    await workerIdle();
+    await ctx.service.workerIdle();
     const before = { hooks: hooks.requests.length, mails: mail.mails.length };
     const far = await sendMessage("A1 AMBU 01101 Vismarkt Groningen bon 147009", "001420007");
     expect(far.city).toBe("Groningen");
@@ -211,7 +204,7 @@ describe("a P2000 monitor around Schiedam", () => {
     expect(otherCapcode.city).toBe("Schiedam");
     const exercise = await sendMessage("TESTOPROEP AMBU 17107 Schiedam", "001420007");
     expect(exercise.exerciseType).toBe("test");
-    await workerIdle();
+    await ctx.service.workerIdle();
     expect({ hooks: hooks.requests.length, mails: mail.mails.length }).toEqual(before);
   });
 
@@ -228,10 +221,10 @@ describe("a P2000 monitor around Schiedam", () => {
       "mutation ($i: UpdateMonitorInput!) { updateMonitor(input: $i) { name active radius channels query } }",
       ada.accessToken, { i: { uuid: monitorUuid, active: false, channels: JSON.stringify([webhookUuid]) } });
     expect(updateMonitor).toMatchObject({ name: "Ambulance near home", active: false, radius: 5, channels: JSON.stringify([webhookUuid]) });
-    await workerIdle();
+    await ctx.service.workerIdle();
     const before = hooks.requests.length;
     await sendMessage("A1 AMBU 17107 Broersvest Schiedam bon 147011", "001420007");
-    await workerIdle();
+    await ctx.service.workerIdle();
     expect(hooks.requests.length).toBe(before);
   });
 

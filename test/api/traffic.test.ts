@@ -14,7 +14,6 @@ import { fixture, runCli } from "../helpers/cli.ts";
 import { startFeedServer, type FeedServer } from "../helpers/feed-server.ts";
 import { errorOf, useTestService } from "../helpers/service.ts";
 import { signUp, type TestUser } from "../helpers/users.ts";
-import { waitUntil } from "../helpers/wait.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "../helpers/webhook-receiver.ts";
 
 let feed: FeedServer;
@@ -172,8 +171,6 @@ describe("accident monitors", () => {
   let ada: TestUser;
   let monitorUuid: string;
   const gqlAs = async (as: string, query: string, variables: Record<string, unknown> = {}) => (await ctx.service.graphql(query, { token: as, variables })).body;
-  const workerIdle = () => waitUntil(async () => (await ctx.db.asOwner("select count(*)::int as n from graphile_worker._private_jobs")).rows[0].n,
-    (n) => n === 0, "the worker to finish");
 
   test("an accident on a monitored road within the radius notifies its webhook once; a later version with a new comment does not", async () => {
     ada = await signUp(ctx.service, "ada@example.org");
@@ -198,7 +195,7 @@ describe("accident monitors", () => {
 
     await ingest(write("monitored-2.xml", datexV2Xml(new Date(), [still, { ...crash, version: 2, comment: "Berger ter plaatse" }, elsewhere, breakdown,
       { ...over, version: 2, comment: "Afgehandeld" }])));
-    await workerIdle();
+    await ctx.service.workerIdle();
     const { rows: [{ n }] } = await ctx.db.asOwner("select count(*)::int as n from app_private.notifications where monitor_uuid = $1", [monitorUuid]);
     expect(n).toBe(1);
     expect(hooks.requests.filter((r) => r.path === "/traffic")).toHaveLength(1);

@@ -6,6 +6,7 @@ import { startService, type Service } from "../../service.ts";
 import { afterAll, beforeAll } from "@jest/globals";
 import { createTestDatabase, type TestDatabase } from "./database.ts";
 import { freePort } from "./ports.ts";
+import { waitUntil } from "./wait.ts";
 
 export interface GraphQLResponse {
   status: number;
@@ -21,6 +22,8 @@ export interface GraphQLOptions {
 
 export interface TestService extends Service {
   graphql(query: string, options?: GraphQLOptions): Promise<GraphQLResponse>;
+  /** Waits until the worker has nothing left to do (no job queued or running). */
+  workerIdle(): Promise<void>;
   /** A new API token of the operator environment, plain secret. */
   newToken(options?: { scopes?: string[]; validDays?: number; name?: string }): Promise<{ uuid: string; secret: string }>;
 }
@@ -57,6 +60,10 @@ export async function startTestService(database: TestDatabase, overrides: Partia
         body: JSON.stringify({ query, variables: options.variables }),
       });
       return { status: response.status, body: (await response.json()) as GraphQLResponse["body"] };
+    },
+    async workerIdle() {
+      await waitUntil(async () => (await service.ownerPool.query("select count(*)::int as n from graphile_worker._private_jobs")).rows[0].n,
+        (jobs) => jobs === 0, "the worker to finish its jobs");
     },
     async newToken(options = {}) {
       const { token, plainToken } = await createApiToken(service.ownerPool, {
