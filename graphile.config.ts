@@ -15,6 +15,7 @@ import { makeMonitorMutationsPlugin, type MonitorMutationOptions } from "./plugi
 import { GraphQLErrorCodesPlugin } from "./plugins/graphql-error-codes.ts";
 import { InflectionPlugin } from "./plugins/inflection.ts";
 import { P2000MutationsPlugin } from "./plugins/p2000-mutations.ts";
+import { TimestampScalarPlugin } from "./plugins/timestamp-scalar.ts";
 import { makeRequireApiTokenPlugin } from "./plugins/require-api-token.ts";
 
 export interface PresetOptions {
@@ -32,6 +33,7 @@ export function makePreset(options: PresetOptions): GraphileConfig.Preset {
     extends: [PostGraphileAmberPreset],
     plugins: [
       InflectionPlugin,
+      TimestampScalarPlugin,
       GraphQLErrorCodesPlugin,
       makeRequireApiTokenPlugin(options.authenticate),
       makeAccountMutationsPlugin(options.accounts),

@@ -36,6 +36,8 @@ export async function startServerProcess(options: { dataDir: string; pgPort: num
       DEMO_DATA: "false",
       // Benchmarks measure the service, not the public feeds (whose hosts this machine may not reach).
       TRAFFIC_FEED_ENABLED: "false",
+      AMBER_FEED_ENABLED: "false",
+      NL_ALERT_FEED_ENABLED: "false",
       METEO_FEED_ENABLED: "false",
       LOG_LEVEL: "error",
       GRAPHILE_ENV: "production",

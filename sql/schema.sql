@@ -33,6 +33,36 @@ comment on schema app_public is 'Public API of the incident service: tables as G
 
 -- Composite types
 
+create type app_public.amber_alert as (
+  uuid uuid,
+  alert_id text,
+  level integer,
+  kind text,
+  label text,
+  active boolean,
+  started_at app_public.unix_time,
+  ended_at app_public.unix_time,
+  title text,
+  description text,
+  description_ext text,
+  image_url text,
+  read_more_url text
+);
+comment on type app_public.amber_alert is 'An AMBER Alert (level 10, national) or missing-child alert (level 5, regional). Title, text, photo and link are null once it has ended: they are erased.';
+
+create type app_public.amber_alert_history as (
+  uuid uuid,
+  alert_id text,
+  level integer,
+  kind text,
+  label text,
+  active boolean,
+  started_at app_public.unix_time,
+  ended_at app_public.unix_time,
+  duration_minutes integer
+);
+comment on type app_public.amber_alert_history is 'What alert ran and when: never a name, photo or last-seen text.';
+
 create type app_public.channel_header as (
   name text,
   value text
@@ -202,6 +232,21 @@ create type app_public.monitor_reference_item as (
   color text
 );
 comment on type app_public.monitor_reference_item is 'An item of a reference list for monitor forms: value is what a monitor''s query takes, label what a person reads, description a line of help, color a display colour where the item has one.';
+
+create type app_public.nl_alert as (
+  uuid uuid,
+  alert_id text,
+  message text,
+  message_nl text,
+  message_en text,
+  active boolean,
+  start_at app_public.unix_time,
+  stop_at app_public.unix_time,
+  areas text[],
+  region_numbers text[],
+  resource_uri text
+);
+comment on type app_public.nl_alert is 'An NL-Alert: the government''s public warning by cell broadcast to an area.';
 
 create type app_hidden.notification_subject as (
   headline text,
@@ -436,6 +481,15 @@ alter table app_hidden.feed_status enable row level security;
 create policy select_all on app_hidden.feed_status as permissive for select to app_analyst using (true);
 grant SELECT on app_hidden.feed_status to app_analyst;
 comment on table app_hidden.feed_status is NULL;
+
+create table app_hidden.geo_data_versions (
+  name text not null,
+  digest text not null,
+  loaded_at timestamp with time zone default now() not null,
+  constraint geo_data_versions_pkey PRIMARY KEY (name)
+);
+alter table app_hidden.geo_data_versions enable row level security;
+comment on table app_hidden.geo_data_versions is NULL;
 
 create table app_hidden.meteo_daily_levels (
   province_uuid uuid not null,
@@ -921,6 +975,39 @@ comment on column app_public.alert_responders.incident_uuid is 'The dossier of t
 comment on column app_public.alert_responders.recipient is 'Who answered: the e-mail address, phone number, chat or webhook URL of the channel.';
 comment on column app_public.alert_responders.last_request_uuid is '@behavior -*';
 
+create table app_public.amber_alerts (
+  uuid uuid default uuidv7() not null,
+  alert_id text not null,
+  level integer not null,
+  started_at timestamp with time zone not null,
+  ended_at timestamp with time zone,
+  title text,
+  description text,
+  description_ext text,
+  image_url text,
+  read_more_url text,
+  first_seen_at timestamp with time zone default now() not null,
+  changed timestamp with time zone default now() not null,
+  constraint amber_alerts_alert_id_check CHECK (((length(alert_id) >= 1) AND (length(alert_id) <= 100))),
+  constraint amber_alerts_alert_id_key UNIQUE (alert_id),
+  constraint amber_alerts_description_check CHECK ((length(description) <= 10000)),
+  constraint amber_alerts_description_ext_check CHECK ((length(description_ext) <= 2000)),
+  constraint amber_alerts_image_url_check CHECK ((length(image_url) <= 2000)),
+  constraint amber_alerts_level_check CHECK ((level = ANY (ARRAY[5, 10]))),
+  constraint amber_alerts_no_personal_details_once_ended CHECK (((ended_at IS NULL) OR (num_nonnulls(title, description, description_ext, image_url, read_more_url) = 0))),
+  constraint amber_alerts_pkey PRIMARY KEY (uuid),
+  constraint amber_alerts_read_more_url_check CHECK ((length(read_more_url) <= 2000)),
+  constraint amber_alerts_title_check CHECK ((length(title) <= 500))
+);
+alter table app_public.amber_alerts enable row level security;
+CREATE INDEX amber_alerts_active_idx ON app_public.amber_alerts USING btree (started_at DESC, uuid) WHERE (ended_at IS NULL);
+CREATE INDEX amber_alerts_started_idx ON app_public.amber_alerts USING btree (started_at DESC, uuid);
+create policy select_all on app_public.amber_alerts as permissive for select to app_analyst, app_visitor using (true);
+grant SELECT on app_public.amber_alerts to app_analyst;
+grant SELECT on app_public.amber_alerts to app_visitor;
+comment on table app_public.amber_alerts is '@behavior -*
+AMBER Alerts (level 10, national) and missing-child alerts (level 5, regional). Title, text, photo and link only while the alert runs; an ended alert keeps what and when.';
+
 create table app_public.api_scopes (
   name text not null,
   description text not null,
@@ -1234,6 +1321,7 @@ create table app_public.meteo_provinces (
   knmi_code text not null,
   sort_order integer not null,
   constraint meteo_provinces_code_check CHECK ((code ~ '^[a-z]+(-[a-z]+)*$'::text)),
+  constraint meteo_provinces_code_fkey FOREIGN KEY (code) REFERENCES app_public.nl_provinces(code),
   constraint meteo_provinces_code_key UNIQUE (code),
   constraint meteo_provinces_knmi_code_key UNIQUE (knmi_code),
   constraint meteo_provinces_pkey PRIMARY KEY (uuid)
@@ -1380,6 +1468,75 @@ comment on column app_public.monitors.longitude is '@behavior -*';
 comment on column app_public.monitors.location_mode is 'fixed, or live: the location follows a device (locationLiveSourceId) that posts positions through updateMonitor.';
 comment on column app_public.monitors.radius is 'Kilometres around the location (0-250); with a location, only located items within it match.';
 comment on column app_public.monitors.notification_rules is '@behavior -*';
+
+create table app_public.nl_alert_regions (
+  alert_uuid uuid not null,
+  region_number text not null,
+  start_at timestamp with time zone not null,
+  constraint nl_alert_regions_alert_uuid_fkey FOREIGN KEY (alert_uuid) REFERENCES app_public.nl_alerts(uuid) ON DELETE CASCADE,
+  constraint nl_alert_regions_pkey PRIMARY KEY (alert_uuid, region_number),
+  constraint nl_alert_regions_region_number_fkey FOREIGN KEY (region_number) REFERENCES app_public.p2000_regions(number)
+);
+alter table app_public.nl_alert_regions enable row level security;
+CREATE INDEX nl_alert_regions_region_idx ON app_public.nl_alert_regions USING btree (region_number, start_at DESC, alert_uuid);
+create policy select_all on app_public.nl_alert_regions as permissive for select to app_analyst, app_visitor using (true);
+grant SELECT on app_public.nl_alert_regions to app_analyst;
+grant SELECT on app_public.nl_alert_regions to app_visitor;
+comment on table app_public.nl_alert_regions is '@behavior -*
+The safety regions an NL-Alert''s areas cover, at least in part.';
+
+create table app_public.nl_alerts (
+  uuid uuid default uuidv7() not null,
+  alert_id text not null,
+  message text not null,
+  start_at timestamp with time zone not null,
+  stop_at timestamp with time zone,
+  area_texts text[] default '{}'::text[] not null,
+  areas polygon[] default '{}'::polygon[] not null,
+  resource_uri text,
+  first_seen_at timestamp with time zone default now() not null,
+  changed timestamp with time zone default now() not null,
+  constraint nl_alerts_alert_id_check CHECK (((length(alert_id) >= 1) AND (length(alert_id) <= 100))),
+  constraint nl_alerts_alert_id_key UNIQUE (alert_id),
+  constraint nl_alerts_message_check CHECK ((length(message) <= 10000)),
+  constraint nl_alerts_pkey PRIMARY KEY (uuid),
+  constraint nl_alerts_resource_uri_check CHECK ((length(resource_uri) <= 2000))
+);
+alter table app_public.nl_alerts enable row level security;
+CREATE INDEX nl_alerts_start_idx ON app_public.nl_alerts USING btree (start_at DESC, uuid);
+create policy select_all on app_public.nl_alerts as permissive for select to app_analyst, app_visitor using (true);
+grant SELECT on app_public.nl_alerts to app_analyst;
+grant SELECT on app_public.nl_alerts to app_visitor;
+comment on table app_public.nl_alerts is '@behavior -*
+NL-Alerts: the government''s public warnings by cell broadcast, with their areas.';
+
+create table app_public.nl_provinces (
+  uuid uuid default gen_random_uuid() not null,
+  code text not null,
+  iso_code text not null,
+  name text not null,
+  capital text not null,
+  sort_order integer not null,
+  boundary jsonb,
+  constraint nl_provinces_boundary_check CHECK (((boundary IS NULL) OR ((boundary ->> 'type'::text) = 'MultiPolygon'::text))),
+  constraint nl_provinces_code_check CHECK ((code ~ '^[a-z]+(-[a-z]+)*$'::text)),
+  constraint nl_provinces_code_key UNIQUE (code),
+  constraint nl_provinces_iso_code_check CHECK ((iso_code ~ '^NL-[A-Z]{2}$'::text)),
+  constraint nl_provinces_iso_code_key UNIQUE (iso_code),
+  constraint nl_provinces_pkey PRIMARY KEY (uuid)
+);
+alter table app_public.nl_provinces enable row level security;
+create policy select_all on app_public.nl_provinces as permissive for select to app_analyst, app_visitor using (true);
+grant SELECT on app_public.nl_provinces to app_analyst;
+grant SELECT on app_public.nl_provinces to app_visitor;
+comment on table app_public.nl_provinces is '@name nl_province
+The twelve provinces of the Netherlands.';
+comment on column app_public.nl_provinces.code is 'Lower-case slug, the same as the weather region code (MeteoRegion.code).';
+comment on column app_public.nl_provinces.iso_code is 'ISO 3166-2 code (NL-NH).';
+comment on column app_public.nl_provinces.capital is 'The seat of the provincial government.';
+comment on column app_public.nl_provinces.sort_order is '@behavior -*';
+comment on column app_public.nl_provinces.boundary is '@behavior -*
+GeoJSON MultiPolygon (WGS84), from data/nl-provinces.geojson; null until loaded.';
 
 create table app_public.organizations (
   uuid uuid default gen_random_uuid() not null,
@@ -1807,6 +1964,21 @@ grant SELECT on app_public.roads to app_visitor;
 comment on table app_public.roads is 'A numbered road: A (motorway), N, S (city ring) or R (ring) roads, E routes.';
 comment on column app_public.roads.marker_count is 'Hectometre posts imported for it.';
 
+create table app_public.safety_region_areas (
+  region_uuid uuid not null,
+  part integer not null,
+  area polygon not null,
+  constraint safety_region_areas_pkey PRIMARY KEY (region_uuid, part),
+  constraint safety_region_areas_region_uuid_fkey FOREIGN KEY (region_uuid) REFERENCES app_public.p2000_regions(uuid) ON DELETE CASCADE
+);
+alter table app_public.safety_region_areas enable row level security;
+CREATE INDEX safety_region_areas_area_idx ON app_public.safety_region_areas USING gist (area);
+create policy select_all on app_public.safety_region_areas as permissive for select to app_analyst, app_visitor using (true);
+grant SELECT on app_public.safety_region_areas to app_analyst;
+grant SELECT on app_public.safety_region_areas to app_visitor;
+comment on table app_public.safety_region_areas is '@behavior -*
+The safety regions'' areas (outer rings, longitude/latitude), from data/safety-regions.geojson: which regions an NL-Alert covers.';
+
 create table app_public.sessions (
   uuid uuid default gen_random_uuid() not null,
   user_uuid uuid not null,
@@ -1968,6 +2140,19 @@ $function$;
 grant execute on function app_hidden.accident_monitor_criteria(monitor_uuid uuid) to app_analyst;
 grant execute on function app_hidden.accident_monitor_criteria(monitor_uuid uuid) to app_visitor;
 comment on function app_hidden.accident_monitor_criteria(monitor_uuid uuid) is NULL;
+
+CREATE OR REPLACE FUNCTION app_hidden.amber_alert_label(level integer, OUT kind text, OUT label text)
+ RETURNS record
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select case level when 10 then 'amber' else 'missing_child' end,
+         case level when 10 then 'AMBER Alert' else 'Vermist Kind Alert' end
+$function$;
+grant execute on function app_hidden.amber_alert_label(level integer, OUT kind text, OUT label text) to app_analyst;
+grant execute on function app_hidden.amber_alert_label(level integer, OUT kind text, OUT label text) to app_visitor;
+comment on function app_hidden.amber_alert_label(level integer, OUT kind text, OUT label text) is NULL;
 
 CREATE OR REPLACE FUNCTION app_hidden.analytics_days(days integer)
  RETURNS integer
@@ -2221,6 +2406,22 @@ $function$;
 grant execute on function app_hidden.geo_cell(latitude double precision, longitude double precision) to app_analyst;
 grant execute on function app_hidden.geo_cell(latitude double precision, longitude double precision) to app_visitor;
 comment on function app_hidden.geo_cell(latitude double precision, longitude double precision) is NULL;
+
+CREATE OR REPLACE FUNCTION app_hidden.geojson_polygons(geometry jsonb)
+ RETURNS polygon[]
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select array(
+    select ('(' || (select string_agg(format('(%s,%s)', point->>0, point->>1), ',' order by n)
+                      from jsonb_array_elements(part->0) with ordinality as p (point, n)) || ')')::polygon
+      from jsonb_array_elements(case geometry->>'type' when 'Polygon' then jsonb_build_array(geometry->'coordinates')
+                                                      else geometry->'coordinates' end) as parts (part))
+$function$;
+grant execute on function app_hidden.geojson_polygons(geometry jsonb) to app_analyst;
+grant execute on function app_hidden.geojson_polygons(geometry jsonb) to app_visitor;
+comment on function app_hidden.geojson_polygons(geometry jsonb) is NULL;
 
 CREATE OR REPLACE FUNCTION app_hidden.hub_analytics_hourly_live(days integer DEFAULT 28)
  RETURNS app_public.hub_analytics_hourly
@@ -2546,6 +2747,39 @@ $function$;
 grant execute on function app_hidden.monitor_suppression(mo app_public.monitors, m app_public.p2000_messages) to app_analyst;
 grant execute on function app_hidden.monitor_suppression(mo app_public.monitors, m app_public.p2000_messages) to app_visitor;
 comment on function app_hidden.monitor_suppression(mo app_public.monitors, m app_public.p2000_messages) is NULL;
+
+CREATE OR REPLACE FUNCTION app_hidden.nl_alert_of(a app_public.nl_alerts)
+ RETURNS app_public.nl_alert
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select a.uuid, a.alert_id, a.message,
+         -- The source writes the Dutch text, then ***, then the English one (if any).
+         btrim(split_part(a.message, '***', 1)),
+         case when strpos(a.message, '***') > 0 then nullif(btrim(substr(a.message, strpos(a.message, '***') + 3)), '') end,
+         a.stop_at is null or a.stop_at > now(), app_hidden.to_unix_time(a.start_at), app_hidden.to_unix_time(a.stop_at),
+         a.area_texts, array(select ar.region_number from app_public.nl_alert_regions ar where ar.alert_uuid = a.uuid order by 1),
+         a.resource_uri
+$function$;
+grant execute on function app_hidden.nl_alert_of(a app_public.nl_alerts) to app_analyst;
+grant execute on function app_hidden.nl_alert_of(a app_public.nl_alerts) to app_visitor;
+comment on function app_hidden.nl_alert_of(a app_public.nl_alerts) is NULL;
+
+CREATE OR REPLACE FUNCTION app_hidden.nl_alert_region_numbers(areas polygon[])
+ RETURNS text[]
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select coalesce(array_agg(distinct r.number order by r.number), '{}')
+    from unnest(areas) a (area)
+    join app_public.safety_region_areas s on s.area && a.area
+    join app_public.p2000_regions r on r.uuid = s.region_uuid
+$function$;
+grant execute on function app_hidden.nl_alert_region_numbers(areas polygon[]) to app_analyst;
+grant execute on function app_hidden.nl_alert_region_numbers(areas polygon[]) to app_visitor;
+comment on function app_hidden.nl_alert_region_numbers(areas polygon[]) is NULL;
 
 CREATE OR REPLACE FUNCTION app_hidden.no_region()
  RETURNS uuid
@@ -3219,6 +3453,21 @@ grant execute on function app_hidden.reference_uuid(kind text, key text) to app_
 grant execute on function app_hidden.reference_uuid(kind text, key text) to app_visitor;
 comment on function app_hidden.reference_uuid(kind text, key text) is 'Stable uuid of a reference row, derived from its kind and natural key.';
 
+CREATE OR REPLACE FUNCTION app_hidden.refresh_nl_alert_regions(alert_uuids uuid[])
+ RETURNS void
+ LANGUAGE sql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  delete from app_public.nl_alert_regions ar where alert_uuids is null or ar.alert_uuid = any (alert_uuids);
+  insert into app_public.nl_alert_regions (alert_uuid, region_number, start_at)
+  select a.uuid, n.number, a.start_at
+    from app_public.nl_alerts a, unnest(app_hidden.nl_alert_region_numbers(a.areas)) n (number)
+   where alert_uuids is null or a.uuid = any (alert_uuids);
+$function$;
+grant execute on function app_hidden.refresh_nl_alert_regions(alert_uuids uuid[]) to app_analyst;
+grant execute on function app_hidden.refresh_nl_alert_regions(alert_uuids uuid[]) to app_visitor;
+comment on function app_hidden.refresh_nl_alert_regions(alert_uuids uuid[]) is NULL;
+
 CREATE OR REPLACE FUNCTION app_hidden.region_by_key(key text)
  RETURNS uuid
  LANGUAGE sql
@@ -3664,6 +3913,37 @@ grant execute on function app_hidden.tg_traffic_incidents__record_events() to ap
 grant execute on function app_hidden.tg_traffic_incidents__record_events() to app_visitor;
 comment on function app_hidden.tg_traffic_incidents__record_events() is NULL;
 
+CREATE OR REPLACE FUNCTION app_hidden.time_window(since app_public.unix_time, until app_public.unix_time, OUT from_at timestamp with time zone, OUT to_at timestamp with time zone)
+ RETURNS record
+ LANGUAGE plpgsql
+ IMMUTABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+begin
+  if since is not null and until is not null and since > until then
+    raise exception 'Argument "since" (%) is after "until" (%).', since, until using errcode = 'XINPT';
+  end if;
+  from_at := coalesce(to_timestamp(since), '-infinity');
+  -- until is a whole second: everything within that second is inside the window.
+  to_at := coalesce(to_timestamp(until + 1) - interval '1 microsecond', 'infinity');
+end;
+$function$;
+grant execute on function app_hidden.time_window(since app_public.unix_time, until app_public.unix_time, OUT from_at timestamp with time zone, OUT to_at timestamp with time zone) to app_analyst;
+grant execute on function app_hidden.time_window(since app_public.unix_time, until app_public.unix_time, OUT from_at timestamp with time zone, OUT to_at timestamp with time zone) to app_visitor;
+comment on function app_hidden.time_window(since app_public.unix_time, until app_public.unix_time, OUT from_at timestamp with time zone, OUT to_at timestamp with time zone) is NULL;
+
+CREATE OR REPLACE FUNCTION app_hidden.to_unix_time(t timestamp with time zone)
+ RETURNS app_public.unix_time
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select floor(extract(epoch from t))::bigint::app_public.unix_time
+$function$;
+grant execute on function app_hidden.to_unix_time(t timestamp with time zone) to app_analyst;
+grant execute on function app_hidden.to_unix_time(t timestamp with time zone) to app_visitor;
+comment on function app_hidden.to_unix_time(t timestamp with time zone) is NULL;
+
 CREATE OR REPLACE FUNCTION app_hidden.traffic_incident_passes(c app_hidden.traffic_monitor_criteria, i app_public.traffic_incidents)
  RETURNS boolean
  LANGUAGE sql
@@ -4075,6 +4355,60 @@ end;
 $function$;
 comment on function app_private.hit_rate_limit(rate_bucket text, max_hits integer, per interval) is NULL;
 
+CREATE OR REPLACE FUNCTION app_private.ingest_amber_alerts(alerts jsonb, source text)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  started integer;
+  updated integer;
+  ended integer;
+begin
+  perform pg_advisory_xact_lock(hashtext('amber_alerts'));
+  drop table if exists pg_temp.incoming_amber;
+  -- A Cancel outranks an Alert of the same id in one document.
+  create temporary table pg_temp.incoming_amber on commit drop as
+    select distinct on (a.alert_id) a.*
+      from jsonb_to_recordset(alerts) as a (alert_id text, level integer, type text, sent timestamptz, title text,
+             description text, description_ext text, image_url text, read_more_url text)
+     order by a.alert_id, a.type = 'cancel' desc;
+
+  with written as (
+    insert into app_public.amber_alerts as t (alert_id, level, started_at, title, description, description_ext, image_url, read_more_url)
+    select a.alert_id, a.level, coalesce(a.sent, now()), a.title, a.description, a.description_ext, a.image_url, a.read_more_url
+      from pg_temp.incoming_amber a where a.type = 'alert'
+    on conflict (alert_id) do update set
+      level = excluded.level, started_at = excluded.started_at, ended_at = null, title = excluded.title,
+      description = excluded.description, description_ext = excluded.description_ext, image_url = excluded.image_url,
+      read_more_url = excluded.read_more_url, changed = now()
+    where (t.level, t.started_at, t.ended_at, t.title, t.description, t.description_ext, t.image_url, t.read_more_url)
+          is distinct from (excluded.level, excluded.started_at, null::timestamptz, excluded.title, excluded.description,
+                            excluded.description_ext, excluded.image_url, excluded.read_more_url)
+    returning (xmax = 0) as was_inserted
+  )
+  select count(*) filter (where was_inserted), count(*) filter (where not was_inserted) into started, updated from written;
+
+  -- A Cancel of an alert never seen running still belongs in the history.
+  insert into app_public.amber_alerts (alert_id, level, started_at, ended_at)
+  select a.alert_id, a.level, coalesce(a.sent, now()), now() from pg_temp.incoming_amber a where a.type = 'cancel'
+  on conflict (alert_id) do nothing;
+
+  with gone as (
+    update app_public.amber_alerts t set ended_at = now(), title = null, description = null, description_ext = null,
+           image_url = null, read_more_url = null, changed = now()
+     where t.ended_at is null
+       and not exists (select 1 from pg_temp.incoming_amber a where a.alert_id = t.alert_id and a.type = 'alert')
+    returning 1
+  )
+  select count(*) into ended from gone;
+
+  return jsonb_build_object('alerts', jsonb_array_length(alerts), 'started', started, 'updated', updated, 'ended', ended,
+    'source', left(source, 200));
+end;
+$function$;
+comment on function app_private.ingest_amber_alerts(alerts jsonb, source text) is NULL;
+
 CREATE OR REPLACE FUNCTION app_private.ingest_meteo_observations(rows jsonb, sha256 bytea, source text)
  RETURNS jsonb
  LANGUAGE plpgsql
@@ -4240,6 +4574,38 @@ end;
 $function$;
 comment on function app_private.ingest_meteo_warnings(slices jsonb, sha256 bytea, source text) is NULL;
 
+CREATE OR REPLACE FUNCTION app_private.ingest_nl_alerts(alerts jsonb, source text)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  written_uuids uuid[];
+  inserted integer;
+begin
+  perform pg_advisory_xact_lock(hashtext('nl_alerts'));
+  with incoming as (
+    select distinct on (a.alert_id) a.*
+      from jsonb_to_recordset(alerts) as a (alert_id text, message text, start_at timestamptz, stop_at timestamptz,
+             area_texts text[], areas polygon[], resource_uri text)
+     order by a.alert_id
+  ), written as (
+    insert into app_public.nl_alerts as t (alert_id, message, start_at, stop_at, area_texts, areas, resource_uri)
+    select i.alert_id, i.message, i.start_at, i.stop_at, i.area_texts, i.areas, i.resource_uri from incoming i
+    on conflict (alert_id) do update set message = excluded.message, start_at = excluded.start_at, stop_at = excluded.stop_at,
+      area_texts = excluded.area_texts, areas = excluded.areas, resource_uri = excluded.resource_uri, changed = now()
+    where (t.message, t.start_at, t.stop_at, t.area_texts, t.resource_uri)
+          is distinct from (excluded.message, excluded.start_at, excluded.stop_at, excluded.area_texts, excluded.resource_uri)
+    returning t.uuid, (xmax = 0) as was_inserted
+  )
+  select array_agg(w.uuid), count(*) filter (where w.was_inserted) into written_uuids, inserted from written w;
+  perform app_hidden.refresh_nl_alert_regions(coalesce(written_uuids, '{}'));
+  return jsonb_build_object('alerts', jsonb_array_length(alerts), 'inserted', inserted,
+    'updated', coalesce(cardinality(written_uuids), 0) - inserted, 'source', left(source, 200));
+end;
+$function$;
+comment on function app_private.ingest_nl_alerts(alerts jsonb, source text) is NULL;
+
 CREATE OR REPLACE FUNCTION app_private.ingest_p2000_message(message text, sended timestamp with time zone, capcodes text[], source text)
  RETURNS uuid
  LANGUAGE plpgsql
@@ -4386,6 +4752,59 @@ AS $function$
     where v.last_seen is null or v.last_seen < excluded.last_seen or v.first_seen > excluded.first_seen
 $function$;
 comment on function app_private.learn_fire_vehicles(call_numbers text[], seen timestamp with time zone[]) is 'Records fire vehicles named by call numbers, each seen at the time at the same position of seen.';
+
+CREATE OR REPLACE FUNCTION app_private.load_nl_province_boundaries(features jsonb, digest text)
+ RETURNS integer
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  changed integer;
+begin
+  if exists (select 1 from app_hidden.geo_data_versions v where v.name = 'nl-provinces' and v.digest = load_nl_province_boundaries.digest) then
+    return 0;
+  end if;
+  update app_public.nl_provinces p set boundary = f->'geometry'
+    from jsonb_array_elements(features) f where f->'properties'->>'code' = p.code;
+  get diagnostics changed = row_count;
+  if changed <> 12 then
+    raise exception 'The province file holds % of the 12 provinces.', changed using errcode = 'XINPT';
+  end if;
+  insert into app_hidden.geo_data_versions (name, digest) values ('nl-provinces', digest)
+  on conflict (name) do update set digest = excluded.digest, loaded_at = now();
+  return changed;
+end;
+$function$;
+comment on function app_private.load_nl_province_boundaries(features jsonb, digest text) is NULL;
+
+CREATE OR REPLACE FUNCTION app_private.load_safety_region_areas(features jsonb, digest text)
+ RETURNS integer
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  regions integer;
+begin
+  if exists (select 1 from app_hidden.geo_data_versions v where v.name = 'safety-regions' and v.digest = load_safety_region_areas.digest) then
+    return 0;
+  end if;
+  delete from app_public.safety_region_areas;
+  insert into app_public.safety_region_areas (region_uuid, part, area)
+  select r.uuid, p.n, p.area
+    from jsonb_array_elements(features) f
+    join app_public.p2000_regions r on r.number = f->'properties'->>'number',
+         unnest(app_hidden.geojson_polygons(f->'geometry')) with ordinality as p (area, n);
+  select count(distinct region_uuid) into regions from app_public.safety_region_areas;
+  if regions <> 25 then
+    raise exception 'The safety-region file holds % of the 25 regions.', regions using errcode = 'XINPT';
+  end if;
+  perform app_hidden.refresh_nl_alert_regions(null);
+  insert into app_hidden.geo_data_versions (name, digest) values ('safety-regions', digest)
+  on conflict (name) do update set digest = excluded.digest, loaded_at = now();
+  return regions;
+end;
+$function$;
+comment on function app_private.load_safety_region_areas(features jsonb, digest text) is NULL;
 
 CREATE OR REPLACE FUNCTION app_private.login_candidate(email text, OUT user_uuid uuid, OUT password_hash text, OUT locked_until timestamp with time zone)
  RETURNS record
@@ -5003,6 +5422,43 @@ grant execute on function app_public.accident_severity_levels() to app_analyst;
 grant execute on function app_public.accident_severity_levels() to app_visitor;
 comment on function app_public.accident_severity_levels() is '@notNull
 DATEX II severity levels of traffic incidents, lowest to highest.';
+
+CREATE OR REPLACE FUNCTION app_public.amber_alert_history(first integer DEFAULT NULL::integer, page integer DEFAULT NULL::integer, since app_public.unix_time DEFAULT NULL::bigint, until app_public.unix_time DEFAULT NULL::bigint, active_only boolean DEFAULT NULL::boolean)
+ RETURNS SETOF app_public.amber_alert_history
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select a.uuid, a.alert_id, a.level, l.kind, l.label, a.ended_at is null, app_hidden.to_unix_time(a.started_at),
+         app_hidden.to_unix_time(a.ended_at), (extract(epoch from a.ended_at - a.started_at) / 60)::integer
+    from app_hidden.time_window(since, until) w, app_public.amber_alerts a, app_hidden.amber_alert_label(a.level) l
+   where a.started_at between w.from_at and w.to_at
+     and (not coalesce(active_only, false) or a.ended_at is null)
+   order by a.started_at desc, a.uuid
+   limit app_hidden.page_limit(first, 100) offset app_hidden.page_offset(first, page, 100)
+$function$;
+grant execute on function app_public.amber_alert_history(first integer, page integer, since app_public.unix_time, until app_public.unix_time, active_only boolean) to app_analyst;
+grant execute on function app_public.amber_alert_history(first integer, page integer, since app_public.unix_time, until app_public.unix_time, active_only boolean) to app_visitor;
+comment on function app_public.amber_alert_history(first integer, page integer, since app_public.unix_time, until app_public.unix_time, active_only boolean) is '@notNull
+Which alerts ran and when, newest first; since/until bound startedAt (inclusive). No name, photo or last-seen text.';
+
+CREATE OR REPLACE FUNCTION app_public.amber_alerts(first integer DEFAULT NULL::integer, page integer DEFAULT NULL::integer, active_only boolean DEFAULT NULL::boolean)
+ RETURNS SETOF app_public.amber_alert
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select a.uuid, a.alert_id, a.level, l.kind, l.label, a.ended_at is null, app_hidden.to_unix_time(a.started_at),
+         app_hidden.to_unix_time(a.ended_at), a.title, a.description, a.description_ext, a.image_url, a.read_more_url
+    from app_public.amber_alerts a, app_hidden.amber_alert_label(a.level) l
+   where not coalesce(active_only, false) or a.ended_at is null
+   order by a.started_at desc, a.uuid
+   limit app_hidden.page_limit(first, 100) offset app_hidden.page_offset(first, page, 100)
+$function$;
+grant execute on function app_public.amber_alerts(first integer, page integer, active_only boolean) to app_analyst;
+grant execute on function app_public.amber_alerts(first integer, page integer, active_only boolean) to app_visitor;
+comment on function app_public.amber_alerts(first integer, page integer, active_only boolean) is '@notNull
+AMBER and missing-child alerts, newest first; activeOnly: only those that run.';
 
 CREATE OR REPLACE FUNCTION app_public.api_scopes()
  RETURNS SETOF app_public.api_scopes
@@ -5818,6 +6274,81 @@ $function$;
 grant execute on function app_public.my_sessions() to app_analyst;
 grant execute on function app_public.my_sessions() to app_visitor;
 comment on function app_public.my_sessions() is 'Live sessions of the current user, most recently active first.';
+
+CREATE OR REPLACE FUNCTION app_public.nl_alerts(first integer DEFAULT NULL::integer, page integer DEFAULT NULL::integer, since app_public.unix_time DEFAULT NULL::bigint, until app_public.unix_time DEFAULT NULL::bigint, region_number text DEFAULT NULL::text, active_only boolean DEFAULT NULL::boolean)
+ RETURNS SETOF app_public.nl_alert
+ LANGUAGE plpgsql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  from_at timestamptz;
+  to_at timestamptz;
+  region text;
+  page_size integer := app_hidden.page_limit(first, 100);
+  skip integer := app_hidden.page_offset(first, page, 100);
+  only_active boolean := coalesce(active_only, false);
+begin
+  select w.from_at, w.to_at into from_at, to_at from app_hidden.time_window(since, until) w;
+  if region_number is not null then
+    select r.number into region from app_public.p2000_regions r
+     where r.number = lpad(btrim(region_number), 2, '0') or r.code = upper(btrim(region_number));
+    if region is null then
+      raise exception 'Unknown region number "%": give a safety-region number from 01 to 25.', left(region_number, 20)
+        using errcode = 'XINPT';
+    end if;
+    -- The region's index gives its alerts in order.
+    return query
+      select o.* from (
+        select a, a.start_at, a.uuid from app_public.nl_alert_regions ar join app_public.nl_alerts a on a.uuid = ar.alert_uuid
+         where ar.region_number = region and ar.start_at between from_at and to_at
+           and (not only_active or a.stop_at is null or a.stop_at > now())
+         order by ar.start_at desc, ar.alert_uuid limit page_size offset skip
+      ) picked (a, start_at, uuid), app_hidden.nl_alert_of(picked.a) o
+      order by picked.start_at desc, picked.uuid;
+  else
+    return query
+      select o.* from (
+        select a, a.start_at, a.uuid from app_public.nl_alerts a
+         where a.start_at between from_at and to_at and (not only_active or a.stop_at is null or a.stop_at > now())
+         order by a.start_at desc, a.uuid limit page_size offset skip
+      ) picked (a, start_at, uuid), app_hidden.nl_alert_of(picked.a) o
+      order by picked.start_at desc, picked.uuid;
+  end if;
+end;
+$function$;
+grant execute on function app_public.nl_alerts(first integer, page integer, since app_public.unix_time, until app_public.unix_time, region_number text, active_only boolean) to app_analyst;
+grant execute on function app_public.nl_alerts(first integer, page integer, since app_public.unix_time, until app_public.unix_time, region_number text, active_only boolean) to app_visitor;
+comment on function app_public.nl_alerts(first integer, page integer, since app_public.unix_time, until app_public.unix_time, region_number text, active_only boolean) is '@notNull
+NL-Alerts, newest first: since/until bound startAt (inclusive), regionNumber the P2000 safety region their areas cover, activeOnly only those not withdrawn or stopped.';
+
+CREATE OR REPLACE FUNCTION app_public.nl_provinces()
+ RETURNS SETOF app_public.nl_provinces
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select p.* from app_public.nl_provinces p order by p.sort_order
+$function$;
+grant execute on function app_public.nl_provinces() to app_analyst;
+grant execute on function app_public.nl_provinces() to app_visitor;
+comment on function app_public.nl_provinces() is '@notNull
+The twelve provinces.';
+
+CREATE OR REPLACE FUNCTION app_public.nl_provinces_geo_json()
+ RETURNS text
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select case when count(p.boundary) = 12 then jsonb_build_object('type', 'FeatureCollection', 'features', jsonb_agg(
+           jsonb_build_object('type', 'Feature', 'id', p.code, 'geometry', p.boundary,
+             'properties', jsonb_build_object('code', p.code, 'isoCode', p.iso_code, 'name', p.name)) order by p.sort_order))::text end
+    from app_public.nl_provinces p
+$function$;
+grant execute on function app_public.nl_provinces_geo_json() to app_analyst;
+grant execute on function app_public.nl_provinces_geo_json() to app_visitor;
+comment on function app_public.nl_provinces_geo_json() is 'The twelve provinces as a GeoJSON FeatureCollection (WGS84; properties code, isoCode, name); null until the boundaries are loaded.';
 
 CREATE OR REPLACE FUNCTION app_public.p2000_capcode(uuid text)
  RETURNS app_public.p2000_capcodes

@@ -3,6 +3,8 @@ import nodemailer from "nodemailer";
 import type { TaskList } from "graphile-worker";
 import type pg from "pg";
 import type { Config } from "../lib/config.ts";
+import { alerts__load_demo } from "./alerts__load_demo.ts";
+import { makeAlertsPollAmber, makeAlertsPollNl } from "./alerts__poll.ts";
 import { analytics__refresh_cache } from "./analytics__refresh_cache.ts";
 import { api_tokens__purge_stale } from "./api_tokens__purge_stale.ts";
 import { auth__purge_expired } from "./auth__purge_expired.ts";
@@ -18,13 +20,17 @@ import { makeTrafficPoll } from "./traffic__poll.ts";
 
 export type TaskConfig = Pick<Config, "smtpUrl" | "mailFrom" | "publicUrl" | "webhookAllowPrivateTargets" | "smsProviderUrl"
   | "smsProviderToken" | "smsFrom" | "telegramBotToken" | "telegramApiUrl" | "meteoFeedEnabled" | "meteoWarningsUrl"
-  | "meteoObservationsUrl" | "meteoApiKey" | "trafficFeedEnabled" | "trafficIncidentsUrl">;
+  | "meteoObservationsUrl" | "meteoApiKey" | "trafficFeedEnabled" | "trafficIncidentsUrl" | "amberFeedEnabled" | "amberAlertsUrl"
+  | "nlAlertFeedEnabled" | "nlAlertsUrl">;
 
 /** `ownerPool`: the worker's own pool, for tasks that work on several connections at once. */
 export function makeTaskList(config: TaskConfig, ownerPool: pg.Pool): TaskList {
   // One SMTP transport for account mail and notifications.
   const mailer = config.smtpUrl ? nodemailer.createTransport(config.smtpUrl) : null;
   return {
+    alerts__load_demo,
+    alerts__poll_amber: makeAlertsPollAmber({ enabled: config.amberFeedEnabled, url: config.amberAlertsUrl }),
+    alerts__poll_nl: makeAlertsPollNl({ enabled: config.nlAlertFeedEnabled, url: config.nlAlertsUrl }),
     analytics__refresh_cache,
     api_tokens__purge_stale,
     auth__purge_expired,
@@ -62,4 +68,6 @@ export const crontab = [
   "45 3 * * * auth__purge_expired",
   "*/5 * * * * meteo__poll",
   "* * * * * traffic__poll",
+  "* * * * * alerts__poll_amber",
+  "* * * * * alerts__poll_nl",
 ].join("\n");

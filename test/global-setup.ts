@@ -97,6 +97,8 @@ export default async function globalSetup(): Promise<void> {
   // feeds from local servers: the public sources are never polled (every `npm start` a test runs
   // inherits this too).
   process.env.TRAFFIC_FEED_ENABLED = "false";
+  process.env.AMBER_FEED_ENABLED = "false";
+  process.env.NL_ALERT_FEED_ENABLED = "false";
   process.env.METEO_FEED_ENABLED = "false";
   process.env.TEST_PG_DIR = dir;
   process.env.TEST_ROOT_URL = server.rootUrl;

@@ -58,26 +58,8 @@ async function regions(port: number, token?: string) {
   return { status: response.status, body: (await response.json()) as any };
 }
 
-/** The demo traffic the first start queues shows up through the API within a few seconds. */
-async function demoMessagesArrive(port: number, token: string) {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const response = await fetch(`http://127.0.0.1:${port}/graphql`, {
-      method: "POST",
-      headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
-      body: JSON.stringify({ query: "{ p2000MessagesCount p2000Dossiers(first: 1) { uuid } }" }),
-    });
-    const { data } = (await response.json()) as any;
-    if (data.p2000MessagesCount > 0 && data.p2000Dossiers.length === 1) return;
-    if (Date.now() > deadline) throw new Error("No demo messages after 30 s");
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
-
-/** The demo weather: a code orange ahead for Noord-Holland, history and observations. */
-async function demoWeatherArrives(port: number, token: string) {
-  const query = `{ meteoRegionDetail(code: "noord-holland") { statusCode warnings { periods { description } } }
-    meteoLatestObservation { stationName } meteoStatsAvailableYears }`;
+/** Asks until the answer is there (the demo data loads in the background), within 30 s. */
+async function eventually(port: number, token: string, what: string, query: string, arrived: (data: any) => boolean): Promise<any> {
   const deadline = Date.now() + 30_000;
   for (;;) {
     const response = await fetch(`http://127.0.0.1:${port}/graphql`, {
@@ -86,15 +68,35 @@ async function demoWeatherArrives(port: number, token: string) {
       body: JSON.stringify({ query }),
     });
     const { data } = (await response.json()) as any;
-    if (data.meteoRegionDetail?.statusCode === 2 && data.meteoLatestObservation) {
-      expect(data.meteoRegionDetail.warnings[0].periods[0].description).toMatch(/^Demo: /);
-      expect(data.meteoLatestObservation.stationName).toBe("De Bilt");
-      expect(data.meteoStatsAvailableYears.length).toBeGreaterThan(0);
-      return;
-    }
-    if (Date.now() > deadline) throw new Error(`No demo weather after 30 s: ${JSON.stringify(data)}`);
+    if (arrived(data)) return data;
+    if (Date.now() > deadline) throw new Error(`No ${what} after 30 s: ${JSON.stringify(data)}`);
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
+}
+
+/** The demo traffic the first start queues shows up through the API within a few seconds. */
+async function demoMessagesArrive(port: number, token: string) {
+  await eventually(port, token, "demo messages", "{ p2000MessagesCount p2000Dossiers(first: 1) { uuid } }",
+    (data) => data.p2000MessagesCount > 0 && data.p2000Dossiers.length === 1);
+}
+
+/** The demo weather: a code orange ahead for Noord-Holland, history and observations. */
+async function demoWeatherArrives(port: number, token: string) {
+  const data = await eventually(port, token, "demo weather", `{ meteoRegionDetail(code: "noord-holland") { statusCode warnings { periods { description } } }
+    meteoLatestObservation { stationName } meteoStatsAvailableYears }`,
+  (answer) => answer.meteoRegionDetail?.statusCode === 2 && answer.meteoLatestObservation);
+  expect(data.meteoRegionDetail.warnings[0].periods[0].description).toMatch(/^Demo: /);
+  expect(data.meteoLatestObservation.stationName).toBe("De Bilt");
+  expect(data.meteoStatsAvailableYears.length).toBeGreaterThan(0);
+}
+
+/** The demo alerts: an ended AMBER alert without details, an NL-Alert running in Rotterdam-Rijnmond. */
+async function demoAlertsArrive(port: number, token: string) {
+  const data = await eventually(port, token, "demo alerts", `{ amberAlerts { alertId active title }
+    nlAlerts(regionNumber: "17", activeOnly: true) { alertId messageNl } }`,
+  (answer) => answer.amberAlerts.length > 0 && answer.nlAlerts.length > 0);
+  expect(data.amberAlerts).toEqual([{ alertId: "DEMO-AMBER-1", active: false, title: null }]);
+  expect(data.nlAlerts).toEqual([{ alertId: "demo0000001", messageNl: expect.stringContaining("DEMO") }]);
 }
 
 test("npm start serves, stops on SIGTERM with exit 0, and restarts with its data", async () => {
@@ -112,9 +114,10 @@ test("npm start serves, stops on SIGTERM with exit 0, and restarts with its data
   expect(withToken.status).toBe(200);
   expect(withToken.body.data.p2000Regions).toHaveLength(25);
   expect((await regions(port)).status).toBe(401);
-  expect(first.output()).toContain("Loading 3 days of synthetic demo P2000 messages and weather in the background");
+  expect(first.output()).toContain("Loading 3 days of synthetic demo P2000 messages, weather and alerts in the background");
   await demoMessagesArrive(port, token!);
   await demoWeatherArrives(port, token!);
+  await demoAlertsArrive(port, token!);
 
   first.child.kill("SIGTERM");
   expect(await first.exited).toBe(0);

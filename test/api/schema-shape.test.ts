@@ -14,13 +14,13 @@ beforeAll(() => {
 
 test("the Query type has exactly the operations built so far", () => {
   expect(queryFields).toEqual([
-    "accidentSeverityLevels", "apiScopes", "apiToken", "apiTokens", "availableHectometers", "channels", "cities", "currentEnvironment",
+    "accidentSeverityLevels", "amberAlertHistory", "amberAlerts", "apiScopes", "apiToken", "apiTokens", "availableHectometers", "channels", "cities", "currentEnvironment",
     "fireStation", "fireStations", "fireStationsCount", "fireVehicle", "fireVehicles", "fireVehiclesCount",
     "hectometerMarker", "hectometerMarkers", "hectometerMarkersNearest", "highways",
     "hubAnalyticsHourly", "hubAnalyticsUrgency", "hubAnalyticsWeekdays", "locationSuggestions",
     "me", "meteoColorCodes", "meteoGeneral", "meteoLatestObservation", "meteoObservationHistory", "meteoRegionDetail",
     "meteoRegionDetails", "meteoRegions", "meteoSnapshot", "meteoStatsAvailableYears", "meteoStatsMonthly",
-    "meteoWarningEventsForMonitor", "monitor", "monitors", "myOrganizations", "mySessions",
+    "meteoWarningEventsForMonitor", "monitor", "monitors", "myOrganizations", "mySessions", "nlAlerts", "nlProvinces", "nlProvincesGeoJson",
     "p2000Capcode", "p2000Capcodes", "p2000CapcodesCount", "p2000Categories", "p2000Discipline", "p2000Disciplines",
     "p2000Dossier", "p2000DossierTimeline", "p2000Dossiers", "p2000GripLevels", "p2000Message", "p2000MessageStatistics",
     "p2000Messages", "p2000MessagesCount", "p2000Qualifications", "p2000Region", "p2000Regions", "p2000Statistics",

@@ -1,0 +1,100 @@
+// The missing-child alert feed (AMBER Alert NL / Vermist Kind Alert, the police's public
+// "Landactiehost" JSON): an array of alert messages. Fields as the source's documentation and its
+// users name them (../shared/research/feed-formats.md): AlertId, State ("Actual"), Type ("Alert" |
+// "Cancel"), AlertLevel (10 = AMBER Alert, national; 5 = missing-child alert, regional; a number
+// or a numeric string), Sent (Unix seconds, or an ISO time), Message { Title, Description (HTML),
+// DescriptionExt, Readmore_URL, Media { Image } }.
+import { convert } from "html-to-text";
+import { FeedDocumentError, parseIsoTime, skipRecord, type SkipLog } from "../records.ts";
+
+export interface AmberAlertRecord {
+  alertId: string;
+  level: 5 | 10;
+  type: "alert" | "cancel";
+  sent: Date | null;
+  title: string | null;
+  description: string | null;
+  descriptionExt: string | null;
+  imageUrl: string | null;
+  readMoreUrl: string | null;
+}
+
+export interface AmberAlertsDocument extends SkipLog {
+  alerts: AmberAlertRecord[];
+  /** Messages that are not real alerts (State Test or Exercise): left out, not errors. */
+  notActual: number;
+}
+
+type JsonObject = Record<string, unknown>;
+const isObject = (value: unknown): value is JsonObject => typeof value === "object" && value !== null && !Array.isArray(value);
+
+function text(value: unknown, max: number): string | null {
+  if (typeof value !== "string" && typeof value !== "number") return null;
+  const trimmed = String(value).trim();
+  return trimmed ? trimmed.slice(0, max) : null;
+}
+
+/** Only web links: a javascript: or data: URL from the feed must never reach a client. */
+function webUrl(value: unknown): string | null {
+  const candidate = text(value, 2000);
+  if (!candidate) return null;
+  try {
+    const url = new URL(candidate);
+    return url.protocol === "https:" || url.protocol === "http:" ? url.toString() : null;
+  } catch {
+    return null;
+  }
+}
+
+function plainText(html: unknown, max: number): string | null {
+  const source = text(html, 100_000);
+  if (!source) return null;
+  const converted = convert(source, { wordwrap: false, selectors: [{ selector: "a", options: { ignoreHref: true } }, { selector: "img", format: "skip" }] });
+  return text(converted, max);
+}
+
+/** Sent as Unix seconds (a number or digits) or as an ISO time with a zone. */
+function sentTime(value: unknown): Date | null {
+  const seconds = typeof value === "number" ? value : typeof value === "string" && /^\d{9,11}$/.test(value.trim()) ? Number(value) : NaN;
+  if (Number.isInteger(seconds)) return new Date(seconds * 1000);
+  return parseIsoTime(value);
+}
+
+function level(value: unknown): 5 | 10 | null {
+  const number = typeof value === "string" && /^\s*\d+\s*$/.test(value) ? Number(value) : value;
+  return number === 5 || number === 10 ? number : null;
+}
+
+/** The alerts of a parsed document; throws FeedDocumentError when it is no alert list at all. */
+export function parseAmberAlerts(document: unknown): AmberAlertsDocument {
+  if (!Array.isArray(document)) throw new FeedDocumentError("An AMBER alert document is a JSON array of alerts.");
+  const result: AmberAlertsDocument = { alerts: [], skipped: 0, problems: [], notActual: 0 };
+  document.forEach((item, index) => {
+    if (!isObject(item)) return skipRecord(result, `item ${index}: not an object`);
+    const alertId = text(item.AlertId, 100);
+    if (!alertId) return skipRecord(result, `item ${index}: no AlertId`);
+    const state = text(item.State, 40);
+    if (state && state.toLowerCase() !== "actual") {
+      result.notActual += 1;
+      return;
+    }
+    const type = text(item.Type, 40)?.toLowerCase();
+    if (type !== "alert" && type !== "cancel") return skipRecord(result, `alert ${alertId}: Type ${JSON.stringify(item.Type)} is not Alert or Cancel`);
+    const alertLevel = level(item.AlertLevel);
+    if (alertLevel === null) return skipRecord(result, `alert ${alertId}: AlertLevel ${JSON.stringify(item.AlertLevel)} is not 10 or 5`);
+    const message = isObject(item.Message) ? item.Message : {};
+    const media = isObject(message.Media) ? message.Media : {};
+    result.alerts.push({
+      alertId,
+      level: alertLevel,
+      type,
+      sent: sentTime(item.Sent),
+      title: text(message.Title, 500),
+      description: plainText(message.Description, 10_000),
+      descriptionExt: plainText(message.DescriptionExt, 2000),
+      imageUrl: webUrl(media.Image),
+      readMoreUrl: webUrl(message.Readmore_URL),
+    });
+  });
+  return result;
+}
