@@ -53,12 +53,18 @@ export interface Config {
   trafficFeedEnabled: boolean;
   /** DATEX II situation publication of incidents (gzipped or plain). */
   trafficIncidentsUrl: string | undefined;
+  /** DATEX II publication whose AbnormalTraffic records are the jams of matrix monitors. */
+  trafficJamsUrl: string | undefined;
   /** AMBER / missing-child alerts: polled every minute unless switched off (docs/alerts.md). */
   amberFeedEnabled: boolean;
   amberAlertsUrl: string | undefined;
   /** NL-Alerts: polled every minute unless switched off (docs/alerts.md). */
   nlAlertFeedEnabled: boolean;
   nlAlertsUrl: string | undefined;
+  /** Railway disruptions for rail_disruptions monitors: polled every minute where a source is set (docs/traffic.md). */
+  railFeedEnabled: boolean;
+  railDisruptionsUrl: string | undefined;
+  railApiKey: string | undefined;
   /** Fill a new embedded database with a few days of synthetic P2000 traffic. */
   demoData: boolean;
   /** Least severe log level printed by the worker: error, warning, info or debug. */
@@ -122,10 +128,14 @@ export function loadConfig(): Config {
     demoData: flag("DEMO_DATA", true),
     trafficFeedEnabled: flag("TRAFFIC_FEED_ENABLED", true),
     trafficIncidentsUrl: text("TRAFFIC_INCIDENTS_URL") ?? "https://opendata.ndw.nu/incidents.xml.gz",
+    trafficJamsUrl: text("TRAFFIC_JAMS_URL") ?? "https://opendata.ndw.nu/actueel_beeld.xml.gz",
     amberFeedEnabled: flag("AMBER_FEED_ENABLED", true),
     amberAlertsUrl: text("AMBER_ALERTS_URL") ?? "https://services.burgernet.nl/landactiehost/api/v1/alerts",
     nlAlertFeedEnabled: flag("NL_ALERT_FEED_ENABLED", true),
     nlAlertsUrl: text("NL_ALERTS_URL") ?? "https://api.public-warning.app/api/v1/providers/nl-alert/alerts",
+    railFeedEnabled: flag("RAIL_FEED_ENABLED", true),
+    railDisruptionsUrl: text("RAIL_DISRUPTIONS_URL"),
+    railApiKey: text("RAIL_API_KEY"),
     meteoFeedEnabled: flag("METEO_FEED_ENABLED", true),
     meteoWarningsUrl: text("METEO_WARNINGS_URL") ?? KNMI_WARNINGS_LISTING_URL,
     meteoObservationsUrl: text("METEO_OBSERVATIONS_URL"),

@@ -491,6 +491,16 @@ create table app_hidden.geo_data_versions (
 alter table app_hidden.geo_data_versions enable row level security;
 comment on table app_hidden.geo_data_versions is NULL;
 
+create table app_hidden.matrix_monitor_criteria (
+  monitor_uuid uuid not null,
+  roads text[] not null,
+  min_delay_minutes integer not null,
+  constraint matrix_monitor_criteria_monitor_uuid_fkey FOREIGN KEY (monitor_uuid) REFERENCES app_public.monitors(uuid) ON DELETE CASCADE,
+  constraint matrix_monitor_criteria_pkey PRIMARY KEY (monitor_uuid)
+);
+alter table app_hidden.matrix_monitor_criteria enable row level security;
+comment on table app_hidden.matrix_monitor_criteria is NULL;
+
 create table app_hidden.meteo_daily_levels (
   province_uuid uuid not null,
   day date not null,
@@ -736,6 +746,24 @@ create policy select_all on app_hidden.place_names as permissive for select to a
 grant SELECT on app_hidden.place_names to app_analyst;
 grant SELECT on app_hidden.place_names to app_visitor;
 comment on table app_hidden.place_names is 'Lower-case names and aliases of places (kept by a trigger on app_public.places).';
+
+create table app_hidden.rail_monitor_criteria (
+  monitor_uuid uuid not null,
+  routes text[] not null,
+  constraint rail_monitor_criteria_monitor_uuid_fkey FOREIGN KEY (monitor_uuid) REFERENCES app_public.monitors(uuid) ON DELETE CASCADE,
+  constraint rail_monitor_criteria_pkey PRIMARY KEY (monitor_uuid)
+);
+alter table app_hidden.rail_monitor_criteria enable row level security;
+comment on table app_hidden.rail_monitor_criteria is NULL;
+
+create table app_hidden.traffic_jam_publications (
+  singleton boolean default true not null,
+  newest_publication_time timestamp with time zone not null,
+  constraint traffic_jam_publications_pkey PRIMARY KEY (singleton),
+  constraint traffic_jam_publications_singleton_check CHECK (singleton)
+);
+alter table app_hidden.traffic_jam_publications enable row level security;
+comment on table app_hidden.traffic_jam_publications is NULL;
 
 create table app_hidden.traffic_monitor_criteria (
   monitor_uuid uuid not null,
@@ -1455,6 +1483,7 @@ create table app_public.monitors (
 alter table app_public.monitors enable row level security;
 CREATE INDEX monitors_environment_uuid_idx ON app_public.monitors USING btree (environment_uuid);
 CREATE TRIGGER _100_set_changed BEFORE UPDATE ON app_public.monitors FOR EACH ROW EXECUTE FUNCTION app_hidden.tg__set_changed();
+CREATE TRIGGER _500_jam_and_rail_criteria AFTER INSERT OR UPDATE ON app_public.monitors FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_monitors__jam_and_rail_criteria();
 CREATE TRIGGER _500_meteo_criteria AFTER INSERT OR UPDATE ON app_public.monitors FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_monitors__meteo_criteria();
 CREATE TRIGGER _500_p2000_criteria AFTER INSERT OR UPDATE ON app_public.monitors FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_monitors__p2000_criteria();
 CREATE TRIGGER _500_traffic_criteria AFTER INSERT OR UPDATE ON app_public.monitors FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_monitors__traffic_criteria();
@@ -1927,6 +1956,51 @@ grant SELECT on app_public.postcodes to app_analyst;
 grant SELECT on app_public.postcodes to app_visitor;
 comment on table app_public.postcodes is 'A 4-digit (PC4) or 6-character (PC6) postcode with its centre, from an imported register.';
 
+create table app_public.rail_disruptions (
+  uuid uuid default uuidv7() not null,
+  kind text not null,
+  source_id text not null,
+  title text not null,
+  description text,
+  active boolean not null,
+  start_at timestamp with time zone,
+  end_at timestamp with time zone,
+  station_codes text[] default '{}'::text[] not null,
+  first_seen_at timestamp with time zone default now() not null,
+  changed timestamp with time zone default now() not null,
+  constraint rail_disruptions_description_check CHECK ((length(description) <= 2000)),
+  constraint rail_disruptions_kind_check CHECK ((kind = ANY (ARRAY['disruption'::text, 'maintenance'::text, 'calamity'::text]))),
+  constraint rail_disruptions_kind_source_id_key UNIQUE (kind, source_id),
+  constraint rail_disruptions_pkey PRIMARY KEY (uuid),
+  constraint rail_disruptions_source_id_check CHECK (((length(source_id) >= 1) AND (length(source_id) <= 200))),
+  constraint rail_disruptions_title_check CHECK ((length(title) <= 500))
+);
+alter table app_public.rail_disruptions enable row level security;
+CREATE INDEX rail_disruptions_active_idx ON app_public.rail_disruptions USING btree (start_at DESC) WHERE active;
+CREATE TRIGGER _600_queue_matching_on_insert AFTER INSERT ON app_public.rail_disruptions REFERENCING NEW TABLE AS new_items FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_rail_disruptions__queue_matching();
+CREATE TRIGGER _600_queue_matching_on_update AFTER UPDATE ON app_public.rail_disruptions REFERENCING OLD TABLE AS old_items NEW TABLE AS new_items FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_rail_disruptions__queue_matching();
+create policy select_all on app_public.rail_disruptions as permissive for select to app_analyst using (true);
+grant SELECT on app_public.rail_disruptions to app_analyst;
+comment on table app_public.rail_disruptions is '@behavior -*
+Railway disruptions, maintenance and calamities from the configured source; inactive once the source says so or no longer lists them.';
+
+create table app_public.rail_routes (
+  value text not null,
+  label text not null,
+  description text not null,
+  stations text[] not null,
+  sort_order integer not null,
+  constraint rail_routes_pkey PRIMARY KEY (value),
+  constraint rail_routes_stations_check CHECK ((cardinality(stations) >= 2)),
+  constraint rail_routes_value_check CHECK ((value ~ '^[a-z0-9]+(-[a-z0-9]+)*$'::text))
+);
+alter table app_public.rail_routes enable row level security;
+create policy select_all on app_public.rail_routes as permissive for select to app_analyst, app_visitor using (true);
+grant SELECT on app_public.rail_routes to app_analyst;
+grant SELECT on app_public.rail_routes to app_visitor;
+comment on table app_public.rail_routes is '@behavior -*
+Railway routes for rail_disruptions monitors, from data/rail-routes.csv.';
+
 create table app_public.road_prefixes (
   prefix text not null,
   "position" integer not null,
@@ -2083,6 +2157,41 @@ comment on column app_public.traffic_incidents.version is 'The record''s version
 comment on column app_public.traffic_incidents.road_number is 'The road (A12, N11): as the record states it, else the road of the nearest hectometre post.';
 comment on column app_public.traffic_incidents.closed_at is 'When the incident ended or left the feed; null while it is active.';
 comment on column app_public.traffic_incidents.sort_at is '@behavior -*';
+
+create table app_public.traffic_jams (
+  uuid uuid default uuidv7() not null,
+  record_id text not null,
+  situation_id text,
+  version integer not null,
+  jam_type text,
+  delay_minutes integer,
+  queue_length_m integer,
+  start_at timestamp with time zone,
+  end_at timestamp with time zone,
+  latitude double precision,
+  longitude double precision,
+  road_number text,
+  first_seen_at timestamp with time zone default now() not null,
+  closed_at timestamp with time zone,
+  constraint traffic_jams_delay_minutes_check CHECK ((delay_minutes >= 0)),
+  constraint traffic_jams_jam_type_check CHECK ((length(jam_type) <= 60)),
+  constraint traffic_jams_latitude_check CHECK (((latitude >= ('-90'::integer)::double precision) AND (latitude <= (90)::double precision))),
+  constraint traffic_jams_longitude_check CHECK (((longitude >= ('-180'::integer)::double precision) AND (longitude <= (180)::double precision))),
+  constraint traffic_jams_pkey PRIMARY KEY (uuid),
+  constraint traffic_jams_queue_length_m_check CHECK ((queue_length_m >= 0)),
+  constraint traffic_jams_record_id_check CHECK ((length(record_id) <= 200)),
+  constraint traffic_jams_record_id_key UNIQUE (record_id),
+  constraint traffic_jams_situation_id_check CHECK ((length(situation_id) <= 200))
+);
+alter table app_public.traffic_jams enable row level security;
+CREATE INDEX traffic_jams_active_idx ON app_public.traffic_jams USING btree (road_number) WHERE (closed_at IS NULL);
+CREATE TRIGGER _600_queue_matching_on_insert AFTER INSERT ON app_public.traffic_jams REFERENCING NEW TABLE AS new_jams FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_traffic_jams__queue_matching();
+CREATE TRIGGER _600_queue_matching_on_update AFTER UPDATE ON app_public.traffic_jams REFERENCING OLD TABLE AS old_jams NEW TABLE AS new_jams FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_traffic_jams__queue_matching();
+create policy select_all on app_public.traffic_jams as permissive for select to app_analyst using (true);
+grant SELECT on app_public.traffic_jams to app_analyst;
+comment on table app_public.traffic_jams is '@behavior -*
+Traffic jams (DATEX II AbnormalTraffic records) with their delay: what matrix monitors are told of; closed when they end or leave the feed.';
+comment on column app_public.traffic_jams.delay_minutes is 'The delay the record states (delayTimeValue, rounded to whole minutes); null when it states none.';
 
 create table app_public.users (
   uuid uuid default gen_random_uuid() not null,
@@ -2539,6 +2648,19 @@ $function$;
 grant execute on function app_hidden.in_quiet_hours(rules jsonb) to app_analyst;
 grant execute on function app_hidden.in_quiet_hours(rules jsonb) to app_visitor;
 comment on function app_hidden.in_quiet_hours(rules jsonb) is NULL;
+
+CREATE OR REPLACE FUNCTION app_hidden.matrix_criteria_of(mo app_public.monitors)
+ RETURNS app_hidden.matrix_monitor_criteria
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select row(mo.uuid, array(select upper(regexp_replace(x, '\s', '', 'g')) from jsonb_array_elements_text(coalesce(mo.query->'roads', '[]')) x),
+             coalesce((mo.query->>'minDelayMinutes')::integer, 0))::app_hidden.matrix_monitor_criteria
+$function$;
+grant execute on function app_hidden.matrix_criteria_of(mo app_public.monitors) to app_analyst;
+grant execute on function app_hidden.matrix_criteria_of(mo app_public.monitors) to app_visitor;
+comment on function app_hidden.matrix_criteria_of(mo app_public.monitors) is NULL;
 
 CREATE OR REPLACE FUNCTION app_hidden.meteo_day_window(day text, OUT day_start timestamp with time zone, OUT day_end timestamp with time zone)
  RETURNS record
@@ -3441,6 +3563,40 @@ grant execute on function app_hidden.proper_case(value text) to app_analyst;
 grant execute on function app_hidden.proper_case(value text) to app_visitor;
 comment on function app_hidden.proper_case(value text) is NULL;
 
+CREATE OR REPLACE FUNCTION app_hidden.rail_criteria_of(mo app_public.monitors)
+ RETURNS app_hidden.rail_monitor_criteria
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select row(mo.uuid, array(select lower(btrim(x)) from jsonb_array_elements_text(coalesce(mo.query->'routes', '[]')) x))::app_hidden.rail_monitor_criteria
+$function$;
+grant execute on function app_hidden.rail_criteria_of(mo app_public.monitors) to app_analyst;
+grant execute on function app_hidden.rail_criteria_of(mo app_public.monitors) to app_visitor;
+comment on function app_hidden.rail_criteria_of(mo app_public.monitors) is NULL;
+
+CREATE OR REPLACE FUNCTION app_hidden.rail_disruption_notification_subject(d app_public.rail_disruptions)
+ RETURNS app_hidden.notification_subject
+ LANGUAGE sql
+ STABLE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select row(
+    format('%s: %s', case d.kind when 'maintenance' then 'Werkzaamheden' when 'calamity' then 'Calamiteit' else 'Storing' end, d.title),
+    array[
+      format('Kind: %s', d.kind),
+      format('Stations: %s', coalesce(nullif(array_to_string(d.station_codes, ', '), ''), '-')),
+      format('From: %s (Europe/Amsterdam)', coalesce(to_char(d.start_at at time zone 'Europe/Amsterdam', 'YYYY-MM-DD HH24:MI'), '-')),
+      format('Until: %s', coalesce(to_char(d.end_at at time zone 'Europe/Amsterdam', 'YYYY-MM-DD HH24:MI'), 'unknown')),
+      left(coalesce(d.description, ''), 300)],
+    'rail.' || d.kind,
+    jsonb_build_object('disruption', jsonb_build_object('uuid', d.uuid, 'kind', d.kind, 'sourceId', d.source_id, 'title', d.title,
+      'description', d.description, 'stations', d.station_codes, 'startAt', d.start_at, 'endAt', d.end_at)))::app_hidden.notification_subject
+$function$;
+grant execute on function app_hidden.rail_disruption_notification_subject(d app_public.rail_disruptions) to app_analyst;
+grant execute on function app_hidden.rail_disruption_notification_subject(d app_public.rail_disruptions) to app_visitor;
+comment on function app_hidden.rail_disruption_notification_subject(d app_public.rail_disruptions) is NULL;
+
 CREATE OR REPLACE FUNCTION app_hidden.reference_uuid(kind text, key text)
  RETURNS uuid
  LANGUAGE sql
@@ -3619,6 +3775,26 @@ $function$;
 grant execute on function app_hidden.tg_meteo_warning_events__queue_matching() to app_analyst;
 grant execute on function app_hidden.tg_meteo_warning_events__queue_matching() to app_visitor;
 comment on function app_hidden.tg_meteo_warning_events__queue_matching() is NULL;
+
+CREATE OR REPLACE FUNCTION app_hidden.tg_monitors__jam_and_rail_criteria()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+begin
+  delete from app_hidden.matrix_monitor_criteria c where c.monitor_uuid = new.uuid;
+  delete from app_hidden.rail_monitor_criteria c where c.monitor_uuid = new.uuid;
+  if new.active and new.type = 'matrix' then
+    insert into app_hidden.matrix_monitor_criteria select (app_hidden.matrix_criteria_of(new)).*;
+  elsif new.active and new.type = 'rail_disruptions' then
+    insert into app_hidden.rail_monitor_criteria select (app_hidden.rail_criteria_of(new)).*;
+  end if;
+  return null;
+end;
+$function$;
+grant execute on function app_hidden.tg_monitors__jam_and_rail_criteria() to app_analyst;
+grant execute on function app_hidden.tg_monitors__jam_and_rail_criteria() to app_visitor;
+comment on function app_hidden.tg_monitors__jam_and_rail_criteria() is NULL;
 
 CREATE OR REPLACE FUNCTION app_hidden.tg_monitors__meteo_criteria()
  RETURNS trigger
@@ -3865,6 +4041,30 @@ grant execute on function app_hidden.tg_places__names() to app_analyst;
 grant execute on function app_hidden.tg_places__names() to app_visitor;
 comment on function app_hidden.tg_places__names() is NULL;
 
+CREATE OR REPLACE FUNCTION app_hidden.tg_rail_disruptions__queue_matching()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  changed uuid[];
+begin
+  if tg_op = 'INSERT' then
+    changed := array(select n.uuid from new_items n where n.active order by n.uuid);
+  else
+    changed := array(select n.uuid from new_items n join old_items o on o.uuid = n.uuid
+                      where n.active and (not o.active or n.station_codes is distinct from o.station_codes) order by n.uuid);
+  end if;
+  if cardinality(changed) > 0 then
+    perform graphile_worker.add_job('monitors__match_feed', json_build_object('feed', 'rail', 'uuids', changed), max_attempts := 10);
+  end if;
+  return null;
+end;
+$function$;
+grant execute on function app_hidden.tg_rail_disruptions__queue_matching() to app_analyst;
+grant execute on function app_hidden.tg_rail_disruptions__queue_matching() to app_visitor;
+comment on function app_hidden.tg_rail_disruptions__queue_matching() is NULL;
+
 CREATE OR REPLACE FUNCTION app_hidden.tg_traffic_incident_events__queue_matching()
  RETURNS trigger
  LANGUAGE plpgsql
@@ -3913,6 +4113,34 @@ grant execute on function app_hidden.tg_traffic_incidents__record_events() to ap
 grant execute on function app_hidden.tg_traffic_incidents__record_events() to app_visitor;
 comment on function app_hidden.tg_traffic_incidents__record_events() is NULL;
 
+CREATE OR REPLACE FUNCTION app_hidden.tg_traffic_jams__queue_matching()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  changed uuid[];
+begin
+  if coalesce(current_setting('app.traffic_notify', true), '') <> 'true' then
+    return null;
+  end if;
+  -- New open jams, and open jams whose delay changed (it may now reach a monitor's minimum).
+  if tg_op = 'INSERT' then
+    changed := array(select n.uuid from new_jams n where n.closed_at is null order by n.uuid);
+  else
+    changed := array(select n.uuid from new_jams n join old_jams o on o.uuid = n.uuid
+                      where n.closed_at is null and n.delay_minutes is distinct from o.delay_minutes order by n.uuid);
+  end if;
+  if cardinality(changed) > 0 then
+    perform graphile_worker.add_job('monitors__match_feed', json_build_object('feed', 'traffic_jam', 'uuids', changed), max_attempts := 10);
+  end if;
+  return null;
+end;
+$function$;
+grant execute on function app_hidden.tg_traffic_jams__queue_matching() to app_analyst;
+grant execute on function app_hidden.tg_traffic_jams__queue_matching() to app_visitor;
+comment on function app_hidden.tg_traffic_jams__queue_matching() is NULL;
+
 CREATE OR REPLACE FUNCTION app_hidden.time_window(since app_public.unix_time, until app_public.unix_time, OUT from_at timestamp with time zone, OUT to_at timestamp with time zone)
  RETURNS record
  LANGUAGE plpgsql
@@ -3958,6 +4186,30 @@ $function$;
 grant execute on function app_hidden.traffic_incident_passes(c app_hidden.traffic_monitor_criteria, i app_public.traffic_incidents) to app_analyst;
 grant execute on function app_hidden.traffic_incident_passes(c app_hidden.traffic_monitor_criteria, i app_public.traffic_incidents) to app_visitor;
 comment on function app_hidden.traffic_incident_passes(c app_hidden.traffic_monitor_criteria, i app_public.traffic_incidents) is NULL;
+
+CREATE OR REPLACE FUNCTION app_hidden.traffic_jam_notification_subject(j app_public.traffic_jams)
+ RETURNS app_hidden.notification_subject
+ LANGUAGE sql
+ STABLE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select row(
+    format('File op de %s%s', coalesce(j.road_number, 'onbekende weg'),
+           case when j.delay_minutes is not null then format(': %s min vertraging', j.delay_minutes) else '' end),
+    array[
+      format('Road: %s', coalesce(j.road_number, '-')),
+      format('Delay: %s', coalesce(j.delay_minutes || ' min', '-')),
+      format('Length: %s', coalesce(round(j.queue_length_m / 1000.0, 1) || ' km', '-')),
+      format('Since: %s (Europe/Amsterdam)', to_char(coalesce(j.start_at, j.first_seen_at) at time zone 'Europe/Amsterdam', 'YYYY-MM-DD HH24:MI')),
+      format('Place: %s, %s', j.latitude, j.longitude)],
+    'traffic.jam',
+    jsonb_build_object('jam', jsonb_build_object('uuid', j.uuid, 'recordId', j.record_id, 'type', j.jam_type, 'roadNumber', j.road_number,
+      'delayMinutes', j.delay_minutes, 'queueLengthMetres', j.queue_length_m, 'latitude', j.latitude, 'longitude', j.longitude,
+      'startAt', j.start_at, 'version', j.version)))::app_hidden.notification_subject
+$function$;
+grant execute on function app_hidden.traffic_jam_notification_subject(j app_public.traffic_jams) to app_analyst;
+grant execute on function app_hidden.traffic_jam_notification_subject(j app_public.traffic_jams) to app_visitor;
+comment on function app_hidden.traffic_jam_notification_subject(j app_public.traffic_jams) is NULL;
 
 CREATE OR REPLACE FUNCTION app_hidden.traffic_notification_subject(e app_public.traffic_incident_events)
  RETURNS app_hidden.notification_subject
@@ -4650,6 +4902,45 @@ end;
 $function$;
 comment on function app_private.ingest_p2000_messages(messages json, source text) is 'Stores (or merges into earlier copies) a batch of P2000 messages [{message, sended, capcodes}] in order; returns the batch size.';
 
+CREATE OR REPLACE FUNCTION app_private.ingest_rail_disruptions(items jsonb, source text)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  inserted integer;
+  updated integer;
+  ended integer;
+begin
+  perform pg_advisory_xact_lock(hashtext('rail_disruptions'));
+  drop table if exists pg_temp.incoming_rail;
+  create temporary table pg_temp.incoming_rail on commit drop as
+    select distinct on (d.kind, d.source_id) d.*
+      from jsonb_to_recordset(items) as d (kind text, source_id text, title text, description text, active boolean,
+             start_at timestamptz, end_at timestamptz, station_codes text[])
+     order by d.kind, d.source_id;
+  with written as (
+    insert into app_public.rail_disruptions as t (kind, source_id, title, description, active, start_at, end_at, station_codes)
+    select i.kind, i.source_id, i.title, i.description, i.active, i.start_at, i.end_at, i.station_codes from pg_temp.incoming_rail i
+    on conflict (kind, source_id) do update set title = excluded.title, description = excluded.description, active = excluded.active,
+      start_at = excluded.start_at, end_at = excluded.end_at, station_codes = excluded.station_codes, changed = now()
+    where (t.title, t.description, t.active, t.start_at, t.end_at, t.station_codes)
+          is distinct from (excluded.title, excluded.description, excluded.active, excluded.start_at, excluded.end_at, excluded.station_codes)
+    returning (xmax = 0) as was_inserted
+  )
+  select count(*) filter (where was_inserted), count(*) filter (where not was_inserted) into inserted, updated from written;
+  with gone as (
+    update app_public.rail_disruptions t set active = false, changed = now()
+     where t.active and not exists (select 1 from pg_temp.incoming_rail i where i.kind = t.kind and i.source_id = t.source_id)
+    returning 1
+  )
+  select count(*) into ended from gone;
+  return jsonb_build_object('items', jsonb_array_length(items), 'inserted', inserted, 'updated', updated, 'ended', ended,
+    'source', left(source, 200));
+end;
+$function$;
+comment on function app_private.ingest_rail_disruptions(items jsonb, source text) is NULL;
+
 CREATE OR REPLACE FUNCTION app_private.ingest_traffic_incidents(records jsonb, publication_time timestamp with time zone, source text)
  RETURNS jsonb
  LANGUAGE plpgsql
@@ -4732,6 +5023,73 @@ begin
 end;
 $function$;
 comment on function app_private.ingest_traffic_incidents(records jsonb, publication_time timestamp with time zone, source text) is NULL;
+
+CREATE OR REPLACE FUNCTION app_private.ingest_traffic_jams(records jsonb, publication_time timestamp with time zone, source text)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  inserted integer;
+  updated integer;
+  closed integer := 0;
+  at timestamptz := coalesce(publication_time, now());
+  is_newest boolean;
+begin
+  perform pg_advisory_xact_lock(hashtext('traffic_jams'));
+  is_newest := coalesce(at >= (select p.newest_publication_time from app_hidden.traffic_jam_publications p), true);
+  if is_newest then
+    insert into app_hidden.traffic_jam_publications (newest_publication_time) values (at)
+    on conflict (singleton) do update set newest_publication_time = excluded.newest_publication_time;
+  end if;
+  perform set_config('app.traffic_notify', (is_newest and at > now() - interval '1 hour')::text, true);
+
+  drop table if exists pg_temp.incoming_jams;
+  create temporary table pg_temp.incoming_jams on commit drop as
+    select distinct on (r.record_id) r.*,
+           (r.end_at is not null and r.end_at <= at) or r.validity_status = 'suspended' as ended
+      from jsonb_to_recordset(records) as r (record_id text, situation_id text, version integer, jam_type text, delay_minutes integer,
+             queue_length_m integer, validity_status text, start_at timestamptz, end_at timestamptz, latitude double precision,
+             longitude double precision, road_number text)
+     order by r.record_id, r.version desc;
+  alter table pg_temp.incoming_jams add primary key (record_id);
+  analyze pg_temp.incoming_jams;
+
+  with written as (
+    insert into app_public.traffic_jams as t (record_id, situation_id, version, jam_type, delay_minutes, queue_length_m, start_at,
+      end_at, latitude, longitude, road_number, closed_at)
+    select i.record_id, i.situation_id, i.version, i.jam_type, i.delay_minutes, i.queue_length_m, i.start_at, i.end_at,
+           i.latitude, i.longitude,
+           coalesce(i.road_number, case when i.latitude is not null and i.longitude is not null then
+             (select r.name from app_public.hectometer_markers_nearest(i.latitude, i.longitude, 1) h
+                join app_public.roads r on r.uuid = h.road_uuid where h.distance_km <= 2) end),
+           case when i.ended then at end
+      from pg_temp.incoming_jams i
+      left join app_public.traffic_jams old on old.record_id = i.record_id
+     where old.uuid is null or old.version < i.version
+    on conflict (record_id) do update set
+      situation_id = excluded.situation_id, version = excluded.version, jam_type = excluded.jam_type,
+      delay_minutes = excluded.delay_minutes, queue_length_m = excluded.queue_length_m, start_at = excluded.start_at,
+      end_at = excluded.end_at, latitude = excluded.latitude, longitude = excluded.longitude, road_number = excluded.road_number,
+      closed_at = case when excluded.closed_at is not null then coalesce(t.closed_at, excluded.closed_at) end
+    where t.version < excluded.version
+    returning (xmax = 0) as was_inserted
+  )
+  select count(*) filter (where was_inserted), count(*) filter (where not was_inserted) into inserted, updated from written;
+
+  if is_newest then
+    with gone as (
+      update app_public.traffic_jams t set closed_at = at
+       where t.closed_at is null and not exists (select 1 from pg_temp.incoming_jams i where i.record_id = t.record_id)
+      returning 1
+    )
+    select count(*) into closed from gone;
+  end if;
+  return jsonb_build_object('records', jsonb_array_length(records), 'inserted', inserted, 'updated', updated, 'closed', closed,
+    'reopened', 0, 'older', not is_newest, 'source', left(source, 200));
+end;
+$function$;
+comment on function app_private.ingest_traffic_jams(records jsonb, publication_time timestamp with time zone, source text) is NULL;
 
 CREATE OR REPLACE FUNCTION app_private.learn_fire_vehicles(call_numbers text[], seen timestamp with time zone[])
  RETURNS void
@@ -4922,6 +5280,30 @@ end;
 $function$;
 comment on function app_private.match_p2000_message(message_uuid uuid) is NULL;
 
+CREATE OR REPLACE FUNCTION app_private.match_rail_disruption(disruption_uuid uuid)
+ RETURNS integer
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  d app_public.rail_disruptions;
+begin
+  select * into d from app_public.rail_disruptions x where x.uuid = match_rail_disruption.disruption_uuid;
+  if d.uuid is null or not d.active then
+    return 0;
+  end if;
+  return app_private.notify_feed_event('rail', d.uuid, array(
+    select c.monitor_uuid from app_hidden.rail_monitor_criteria c
+     where cardinality(c.routes) = 0 or d.kind = 'calamity'
+        or exists (select 1 from app_public.rail_routes r
+                    where r.value = any (c.routes)
+                      and cardinality(array(select unnest(r.stations) intersect select unnest(d.station_codes)))
+                          >= least(2, cardinality(d.station_codes)))
+     order by c.monitor_uuid), app_hidden.rail_disruption_notification_subject(d));
+end;
+$function$;
+comment on function app_private.match_rail_disruption(disruption_uuid uuid) is NULL;
+
 CREATE OR REPLACE FUNCTION app_private.match_traffic_event(event_uuid uuid)
  RETURNS integer
  LANGUAGE plpgsql
@@ -4943,6 +5325,27 @@ begin
 end;
 $function$;
 comment on function app_private.match_traffic_event(event_uuid uuid) is NULL;
+
+CREATE OR REPLACE FUNCTION app_private.match_traffic_jam(jam_uuid uuid)
+ RETURNS integer
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  j app_public.traffic_jams;
+begin
+  select * into j from app_public.traffic_jams x where x.uuid = match_traffic_jam.jam_uuid;
+  if j.uuid is null or j.closed_at is not null then
+    return 0;
+  end if;
+  return app_private.notify_feed_event('traffic_jam', j.uuid, array(
+    select c.monitor_uuid from app_hidden.matrix_monitor_criteria c
+     where (cardinality(c.roads) = 0 or j.road_number = any (c.roads))
+       and coalesce(j.delay_minutes, 0) >= c.min_delay_minutes
+     order by c.monitor_uuid), app_hidden.traffic_jam_notification_subject(j));
+end;
+$function$;
+comment on function app_private.match_traffic_jam(jam_uuid uuid) is NULL;
 
 CREATE OR REPLACE FUNCTION app_private.notification_for_delivery(notification_uuid uuid)
  RETURNS TABLE(notification_uuid uuid, channel_type text, channel_name text, email_address text, phone_number text, url text, headers jsonb, chat_id text, signing_secret text, monitor_uuid uuid, monitor_name text, message_uuid uuid, message text, sended timestamp with time zone, urgency text, discipline text, region text, city text, street text, postcode text, latitude double precision, longitude double precision, dossier_uuid uuid, respond_token text, kind text, headline text, facts text[], event_type text, payload jsonb)
@@ -5408,6 +5811,25 @@ begin
 end;
 $function$;
 comment on function app_private.upsert_postcodes(batch jsonb) is NULL;
+
+CREATE OR REPLACE FUNCTION app_private.upsert_rail_routes(rows jsonb)
+ RETURNS integer
+ LANGUAGE sql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  with upserted as (
+    insert into app_public.rail_routes (value, label, description, stations, sort_order)
+    select r.value, r.label, r.description, r.stations, r.sort_order
+      from jsonb_to_recordset(rows) as r (value text, label text, description text, stations text[], sort_order integer)
+    on conflict (value) do update set label = excluded.label, description = excluded.description, stations = excluded.stations,
+      sort_order = excluded.sort_order
+    where (rail_routes.label, rail_routes.description, rail_routes.stations, rail_routes.sort_order)
+          is distinct from (excluded.label, excluded.description, excluded.stations, excluded.sort_order)
+    returning 1
+  )
+  select count(*)::integer from upserted
+$function$;
+comment on function app_private.upsert_rail_routes(rows jsonb) is NULL;
 
 CREATE OR REPLACE FUNCTION app_public.accident_severity_levels()
  RETURNS SETOF app_public.monitor_reference_item
@@ -6985,6 +7407,20 @@ grant execute on function app_public.postcodes(search text, first integer) to ap
 grant execute on function app_public.postcodes(search text, first integer) to app_visitor;
 comment on function app_public.postcodes(search text, first integer) is '@notNull
 Postcodes starting with the search ("3011", "3011 T", "3011TX"; at least 2 characters), 4-digit areas first; first 1-50, default 10.';
+
+CREATE OR REPLACE FUNCTION app_public.rail_routes()
+ RETURNS SETOF app_public.monitor_reference_item
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select row(r.value, r.label, r.description, null)::app_public.monitor_reference_item
+    from app_public.rail_routes r order by r.sort_order
+$function$;
+grant execute on function app_public.rail_routes() to app_analyst;
+grant execute on function app_public.rail_routes() to app_visitor;
+comment on function app_public.rail_routes() is '@notNull
+Railway routes, for the routes of rail_disruptions monitors.';
 
 CREATE OR REPLACE FUNCTION app_public.road(road app_public.road_ref)
  RETURNS app_public.roads

@@ -11,17 +11,19 @@ import { auth__purge_expired } from "./auth__purge_expired.ts";
 import { makeEmailsSend } from "./emails__send.ts";
 import { meteo__load_demo } from "./meteo__load_demo.ts";
 import { makeMeteoPoll } from "./meteo__poll.ts";
+import { monitors__match_feed } from "./monitors__match_feed.ts";
 import { monitors__match_meteo } from "./monitors__match_meteo.ts";
 import { monitors__match_p2000 } from "./monitors__match_p2000.ts";
 import { monitors__match_traffic } from "./monitors__match_traffic.ts";
 import { makeNotificationsDeliver } from "./notifications__deliver.ts";
 import { makeP2000LoadDemo } from "./p2000__load_demo.ts";
+import { makeRailPoll } from "./rail__poll.ts";
 import { makeTrafficPoll } from "./traffic__poll.ts";
 
 export type TaskConfig = Pick<Config, "smtpUrl" | "mailFrom" | "publicUrl" | "webhookAllowPrivateTargets" | "smsProviderUrl"
   | "smsProviderToken" | "smsFrom" | "telegramBotToken" | "telegramApiUrl" | "meteoFeedEnabled" | "meteoWarningsUrl"
-  | "meteoObservationsUrl" | "meteoApiKey" | "trafficFeedEnabled" | "trafficIncidentsUrl" | "amberFeedEnabled" | "amberAlertsUrl"
-  | "nlAlertFeedEnabled" | "nlAlertsUrl">;
+  | "meteoObservationsUrl" | "meteoApiKey" | "trafficFeedEnabled" | "trafficIncidentsUrl" | "trafficJamsUrl" | "amberFeedEnabled" | "amberAlertsUrl"
+  | "nlAlertFeedEnabled" | "nlAlertsUrl" | "railFeedEnabled" | "railDisruptionsUrl" | "railApiKey">;
 
 /** `ownerPool`: the worker's own pool, for tasks that work on several connections at once. */
 export function makeTaskList(config: TaskConfig, ownerPool: pg.Pool): TaskList {
@@ -42,6 +44,7 @@ export function makeTaskList(config: TaskConfig, ownerPool: pg.Pool): TaskList {
       observationsUrl: config.meteoObservationsUrl,
       apiKey: config.meteoApiKey,
     }),
+    monitors__match_feed,
     monitors__match_meteo,
     monitors__match_p2000,
     monitors__match_traffic,
@@ -57,7 +60,8 @@ export function makeTaskList(config: TaskConfig, ownerPool: pg.Pool): TaskList {
       telegramApiUrl: config.telegramApiUrl,
     }),
     p2000__load_demo: makeP2000LoadDemo(ownerPool),
-    traffic__poll: makeTrafficPoll({ enabled: config.trafficFeedEnabled, url: config.trafficIncidentsUrl }),
+    rail__poll: makeRailPoll({ enabled: config.railFeedEnabled, url: config.railDisruptionsUrl, apiKey: config.railApiKey }),
+    traffic__poll: makeTrafficPoll({ enabled: config.trafficFeedEnabled, incidentsUrl: config.trafficIncidentsUrl, jamsUrl: config.trafficJamsUrl }),
   };
 }
 
@@ -70,4 +74,5 @@ export const crontab = [
   "* * * * * traffic__poll",
   "* * * * * alerts__poll_amber",
   "* * * * * alerts__poll_nl",
+  "* * * * * rail__poll",
 ].join("\n");

@@ -1,5 +1,8 @@
 // What the importers share: records from CSV (header row, any column order) or from a JSON
-// array, handed to `store` in batches, with rejected records counted and reported, never fatal.
+// array, handed to `store` in batches, with rejected records counted and reported, never fatal;
+// and the small reference lists shipped in data/.
+import fs from "node:fs";
+import type pg from "pg";
 import { parse } from "csv-parse";
 
 export interface ImportResult {
@@ -67,3 +70,15 @@ export const number = (value: unknown): number | null => {
   const parsed = typeof value === "number" ? value : Number(text(value).replace(",", "."));
   return text(value) === "" || !Number.isFinite(parsed) ? null : parsed;
 };
+
+/**
+ * A reference list shipped as CSV in data/ (highways, railway routes), handed whole to its SQL
+ * upsert function in file order; returns how many rows changed.
+ */
+export async function loadReferenceList(db: pg.Pool | pg.ClientBase, file: string, upsertFunction: string,
+    toRow: (record: RawRecord) => Record<string, unknown>): Promise<number> {
+  const rows = [];
+  for await (const record of csvRecords(fs.createReadStream(file))) rows.push({ ...toRow(record), sort_order: rows.length + 1 });
+  const { rows: [{ changed }] } = await db.query<{ changed: number }>(`select ${upsertFunction}($1::jsonb) as changed`, [JSON.stringify(rows)]);
+  return changed;
+}

@@ -1,7 +1,8 @@
 // A ready installation, the path the server, the CLIs, the benchmarks and the test harness take:
 // the database connected (lib/db/database.ts), migrated, graphile-worker's schema installed, the
 // operator environment made, and the reference data of the domains (places, starter capcodes,
-// highways, province and safety-region boundaries) loaded when missing or changed. It sits above the domains it fills, so lib/db/ stays the ground floor.
+// highways, railway routes, province and safety-region boundaries) loaded when missing or changed.
+// It sits above the domains it fills, so lib/db/ stays the ground floor.
 import path from "node:path";
 import pg from "pg";
 import { Logger, runMigrations as installWorkerSchema } from "graphile-worker";
@@ -12,6 +13,7 @@ import { loadStarterCapcodes } from "../p2000/capcode-import.ts";
 import { loadBoundaries } from "../places/boundaries.ts";
 import { loadPlaces } from "../places/reference-data.ts";
 import { loadHighways } from "../feeds/traffic/highways.ts";
+import { loadRailRoutes } from "../feeds/rail/routes.ts";
 
 const quietWorkerLogger = new Logger(() => () => {});
 
@@ -37,6 +39,7 @@ export async function prepareDatabase(config: Config, log: (line: string) => voi
     await loadPlaces(client);
     await loadStarterCapcodes(client, path.join(ROOT_DIR, "data", "capcodes-starter.csv"));
     await loadHighways(client, path.join(ROOT_DIR, "data", "highways.csv"));
+    await loadRailRoutes(client, path.join(ROOT_DIR, "data", "rail-routes.csv"));
     await loadBoundaries(client, path.join(ROOT_DIR, "data"));
     return { ...connection, firstStart: operator.created, operatorEnvironmentUuid: operator.environment_uuid };
   } finally {

@@ -141,7 +141,7 @@ describe("ingestion", () => {
   test("the poller stores the feed's file, asks conditionally, and logs a failing source once", async () => {
     const lines: string[] = [];
     const log = { info: (m: string) => lines.push(`info ${m}`), error: (m: string) => lines.push(`error ${m}`) };
-    const config = { enabled: true, url: `${feed.url}/incidents.xml.gz` };
+    const config = { enabled: true, incidentsUrl: `${feed.url}/incidents.xml.gz`, jamsUrl: undefined };
     await pollTraffic(ctx.service.ownerPool, config, log);
     await pollTraffic(ctx.service.ownerPool, config, log);
     expect(lines).toEqual([expect.stringMatching(/^error traffic-incidents: HTTP 404/)]);

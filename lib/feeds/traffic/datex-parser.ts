@@ -3,7 +3,8 @@
 // the v3 message container (namespaces sit:, loc:, com:), read as a stream with saxes, so a file of
 // tens of megabytes never sits in memory whole. Namespace prefixes are ignored: both versions name
 // the fields alike (situationRecord with xsi:type, validity, locationForDisplay or point
-// coordinates, generalPublicComment …). Kept: accidents, broken-down and abandoned vehicles.
+// coordinates, generalPublicComment …). Kept: accidents, broken-down and abandoned vehicles, and
+// jams (AbnormalTraffic) with their delay, for matrix monitors.
 import { SaxesParser } from "saxes";
 import { FeedDocumentError, parseIsoTime, skipRecord, type SkipLog } from "../records.ts";
 
@@ -30,10 +31,29 @@ export interface TrafficRecord {
   lanesRestricted: number | null;
 }
 
+export interface TrafficJamRecord {
+  recordId: string;
+  situationId: string | null;
+  version: number;
+  /** DATEX abnormalTrafficType: stationaryTraffic, queuingTraffic, slowTraffic, heavyTraffic … */
+  jamType: string | null;
+  /** delayTimeValue (seconds in DATEX) in whole minutes; null when the record states none. */
+  delayMinutes: number | null;
+  /** queueLength in metres. */
+  queueLengthMetres: number | null;
+  validityStatus: string | null;
+  startAt: Date | null;
+  endAt: Date | null;
+  latitude: number | null;
+  longitude: number | null;
+  roadNumber: string | null;
+}
+
 export interface DatexDocument extends SkipLog {
   publicationTime: Date | null;
   records: TrafficRecord[];
-  /** Situation records of other kinds (roadworks, jams …), which this feed does not keep. */
+  jams: TrafficJamRecord[];
+  /** Situation records of other kinds (roadworks, closures …), which this service does not keep. */
   otherRecords: number;
 }
 
@@ -65,10 +85,10 @@ function numberOf(value: string | undefined): number | null {
   return Number.isFinite(parsed) ? parsed : null;
 }
 
-/** The record as kept, or the reason it is skipped. */
-function finish(record: OpenRecord, situationId: string | null): TrafficRecord | string {
-  const type = incidentType(record);
-  if (!type) return "other";
+type CommonFields = Pick<TrafficRecord, "recordId" | "situationId" | "version" | "validityStatus" | "startAt" | "endAt" | "latitude" | "longitude" | "roadNumber">;
+
+/** What incidents and jams share, or the reason the record is skipped. */
+function commonFields(record: OpenRecord, situationId: string | null, time: (name: string) => Date | null): CommonFields | string {
   if (!record.id) return `a ${record.xsiType} record without an id`;
   if (record.id.length > MAX_ID_LENGTH || (situationId?.length ?? 0) > MAX_ID_LENGTH) return `record ${record.id.slice(0, 40)}…: an id longer than ${MAX_ID_LENGTH} characters`;
   const version = Number(record.version ?? "1");
@@ -78,36 +98,62 @@ function finish(record: OpenRecord, situationId: string | null): TrafficRecord |
   if ((latitude !== null && (latitude < -90 || latitude > 90)) || (longitude !== null && (longitude < -180 || longitude > 180))) {
     return `record ${record.id}: coordinates ${latitude},${longitude} are out of range`;
   }
-  // Times outside 1900-2999 are typos (PostgreSQL would refuse year 0000 and fail the whole file).
-  const time = (name: string) => {
-    const raw = record.fields.get(name);
-    const parsed = raw === undefined ? null : parseIsoTime(raw);
-    return parsed && parsed.getUTCFullYear() >= 1900 && parsed.getUTCFullYear() <= 2999 ? parsed : null;
-  };
-  const severity = record.fields.get("severity") ?? null;
-  const comment = (record.comments.find((c) => c.lang === "nl") ?? record.comments[0])?.text ?? null;
-  const lanes = numberOf(record.fields.get("numberOfLanesRestricted"));
   return {
     recordId: record.id,
     situationId,
     version,
-    versionTime: time("situationRecordVersionTime") ?? time("situationRecordCreationTime"),
-    type,
-    severity: severity && SEVERITIES.has(severity) ? severity : null,
     validityStatus: record.fields.get("validityStatus") ?? null,
     startAt: time("overallStartTime"),
     endAt: time("overallEndTime"),
     latitude: latitude !== null && longitude !== null ? latitude : null,
     longitude: latitude !== null && longitude !== null ? longitude : null,
     roadNumber: record.fields.get("roadNumber")?.trim().toUpperCase().replace(/\s+/g, "") || null,
-    comment: comment?.slice(0, 2000) ?? null,
-    lanesRestricted: lanes !== null && Number.isInteger(lanes) && lanes >= 0 && lanes < 100 ? lanes : null,
   };
+}
+
+/** A non-negative amount below the limit (whole numbers only when asked), rounded; else null. */
+function amount(value: string | undefined, limit: number, wholeOnly = false): number | null {
+  const parsed = numberOf(value);
+  if (parsed === null || parsed < 0 || parsed >= limit || (wholeOnly && !Number.isInteger(parsed))) return null;
+  return Math.round(parsed);
+}
+
+/** The record as kept (an incident or a jam), "other", or the reason it is skipped. */
+function finish(record: OpenRecord, situationId: string | null): { incident: TrafficRecord } | { jam: TrafficJamRecord } | string {
+  const type = incidentType(record);
+  if (!type && record.xsiType !== "AbnormalTraffic") return "other";
+  // Times outside 1900-2999 are typos (PostgreSQL would refuse year 0000 and fail the whole file).
+  const time = (name: string) => {
+    const raw = record.fields.get(name);
+    const parsed = raw === undefined ? null : parseIsoTime(raw);
+    return parsed && parsed.getUTCFullYear() >= 1900 && parsed.getUTCFullYear() <= 2999 ? parsed : null;
+  };
+  const common = commonFields(record, situationId, time);
+  if (typeof common === "string") return common;
+  if (!type) {
+    const delaySeconds = amount(record.fields.get("delayTimeValue"), 7 * 24 * 3600);
+    return { jam: {
+      ...common,
+      jamType: record.fields.get("abnormalTrafficType")?.slice(0, 60) ?? null,
+      delayMinutes: delaySeconds === null ? null : Math.round(delaySeconds / 60),
+      queueLengthMetres: amount(record.fields.get("queueLength"), 1_000_000),
+    } };
+  }
+  const severity = record.fields.get("severity") ?? null;
+  const comment = (record.comments.find((c) => c.lang === "nl") ?? record.comments[0])?.text ?? null;
+  return { incident: {
+    ...common,
+    versionTime: time("situationRecordVersionTime") ?? time("situationRecordCreationTime"),
+    type,
+    severity: severity && SEVERITIES.has(severity) ? severity : null,
+    comment: comment?.slice(0, 2000) ?? null,
+    lanesRestricted: amount(record.fields.get("numberOfLanesRestricted"), 100, true),
+  } };
 }
 
 /** Reads a DATEX II situation publication from text chunks; throws FeedDocumentError when it is not well-formed. */
 export async function parseDatex(chunks: AsyncIterable<string> | Iterable<string>): Promise<DatexDocument> {
-  const document: DatexDocument = { publicationTime: null, records: [], otherRecords: 0, skipped: 0, problems: [] };
+  const document: DatexDocument = { publicationTime: null, records: [], jams: [], otherRecords: 0, skipped: 0, problems: [] };
   const parser = new SaxesParser();
   const path: string[] = [];
   let text = "";
@@ -151,7 +197,8 @@ export async function parseDatex(chunks: AsyncIterable<string> | Iterable<string
       const result = finish(record, situationId);
       if (result === "other") document.otherRecords++;
       else if (typeof result === "string") skipRecord(document, result);
-      else document.records.push(result);
+      else if ("jam" in result) document.jams.push(result.jam);
+      else document.records.push(result.incident);
       record = null;
       return;
     }

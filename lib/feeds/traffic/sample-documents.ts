@@ -6,7 +6,7 @@ export interface SampleIncident {
   id: string;
   version: number;
   /** roadworks stands for every record kind the feed carries but we do not keep. */
-  type: "accident" | "breakdown" | "unattended" | "roadworks";
+  type: "accident" | "breakdown" | "unattended" | "jam" | "roadworks";
   start: Date;
   end?: Date;
   /** No place: a record without a location. */
@@ -16,6 +16,9 @@ export interface SampleIncident {
   comment?: string;
   severity?: string;
   lanesRestricted?: number;
+  /** A jam's delay and queue length. */
+  delayMinutes?: number;
+  queueLengthMetres?: number;
 }
 
 const iso = (date: Date) => date.toISOString().replace(/\.\d{3}Z$/, "Z");
@@ -26,6 +29,7 @@ function recordKind(type: SampleIncident["type"]): { xsiType: string; detail: st
     case "accident": return { xsiType: "Accident", detail: "accidentType>collision</" };
     case "breakdown": return { xsiType: "VehicleObstruction", detail: "vehicleObstructionType>brokenDownVehicle</" };
     case "unattended": return { xsiType: "VehicleObstruction", detail: "vehicleObstructionType>abandonedVehicle</" };
+    case "jam": return { xsiType: "AbnormalTraffic", detail: "abnormalTrafficType>queuingTraffic</" };
     case "roadworks": return { xsiType: "MaintenanceWorks", detail: "roadMaintenanceType>roadworks</" };
   }
 }
@@ -46,9 +50,11 @@ function recordXml(i: SampleIncident, situation: (name: string) => string, commo
     i.end ? `<${common("overallEndTime")}>${iso(i.end)}</${common("overallEndTime")}>` : "",
     `</${common("validityTimeSpecification")}></${situation("validity")}>`,
     i.lanesRestricted !== undefined ? `<${situation("impact")}><${situation("numberOfLanesRestricted")}>${i.lanesRestricted}</${situation("numberOfLanesRestricted")}></${situation("impact")}>` : "",
+    i.delayMinutes !== undefined ? `<${situation("impact")}><${situation("delays")}><${situation("delayTimeValue")}>${i.delayMinutes * 60}.0</${situation("delayTimeValue")}></${situation("delays")}></${situation("impact")}>` : "",
     i.comment ? `<${situation("generalPublicComment")}><${situation("comment")}><${common("values")}><${common("value")} lang="nl">${xml(i.comment)}</${common("value")}></${common("values")}></${situation("comment")}></${situation("generalPublicComment")}>` : "",
     location,
     `<${situation(detailName)}>${detail.split(">")[1].replace("</", "")}</${situation(detailName)}>`,
+    i.queueLengthMetres !== undefined ? `<${situation("queueLength")}>${i.queueLengthMetres}</${situation("queueLength")}>` : "",
     `</${situation("situationRecord")}>`,
     `</${situation("situation")}>`,
   ].filter(Boolean).join("");
