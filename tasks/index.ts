@@ -18,6 +18,7 @@ import { monitors__match_traffic } from "./monitors__match_traffic.ts";
 import { makeNotificationsDeliver } from "./notifications__deliver.ts";
 import { makeP2000LoadDemo } from "./p2000__load_demo.ts";
 import { makeRailPoll } from "./rail__poll.ts";
+import { traffic__load_demo } from "./traffic__load_demo.ts";
 import { makeTrafficPoll } from "./traffic__poll.ts";
 
 export type TaskConfig = Pick<Config, "smtpUrl" | "mailFrom" | "publicUrl" | "webhookAllowPrivateTargets" | "smsProviderUrl"
@@ -61,6 +62,7 @@ export function makeTaskList(config: TaskConfig, ownerPool: pg.Pool): TaskList {
     }),
     p2000__load_demo: makeP2000LoadDemo(ownerPool),
     rail__poll: makeRailPoll({ enabled: config.railFeedEnabled, url: config.railDisruptionsUrl, apiKey: config.railApiKey }),
+    traffic__load_demo,
     traffic__poll: makeTrafficPoll({ enabled: config.trafficFeedEnabled, incidentsUrl: config.trafficIncidentsUrl, jamsUrl: config.trafficJamsUrl }),
   };
 }
