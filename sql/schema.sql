@@ -4631,11 +4631,11 @@ begin
     select a.alert_id, a.level, coalesce(a.sent, now()), a.title, a.description, a.description_ext, a.image_url, a.read_more_url
       from pg_temp.incoming_amber a where a.type = 'alert'
     on conflict (alert_id) do update set
-      level = excluded.level, started_at = excluded.started_at, ended_at = null, title = excluded.title,
+      level = excluded.level, started_at = coalesce((select a.sent from pg_temp.incoming_amber a where a.alert_id = excluded.alert_id), t.started_at), ended_at = null, title = excluded.title,
       description = excluded.description, description_ext = excluded.description_ext, image_url = excluded.image_url,
       read_more_url = excluded.read_more_url, changed = now()
     where (t.level, t.started_at, t.ended_at, t.title, t.description, t.description_ext, t.image_url, t.read_more_url)
-          is distinct from (excluded.level, excluded.started_at, null::timestamptz, excluded.title, excluded.description,
+          is distinct from (excluded.level, coalesce((select a.sent from pg_temp.incoming_amber a where a.alert_id = excluded.alert_id), t.started_at), null::timestamptz, excluded.title, excluded.description,
                             excluded.description_ext, excluded.image_url, excluded.read_more_url)
     returning (xmax = 0) as was_inserted
   )

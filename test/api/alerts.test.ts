@@ -158,6 +158,27 @@ describe("AMBER and missing-child alerts", () => {
   });
 });
 
+describe("an AMBER alert message without Sent", () => {
+  test("keeps the start first seen across polls (the row does not change)", async () => {
+    const [item] = JSON.parse(amberAlertsJson([{ ...regional, alertId: "2026-0700" }]));
+    delete item.Sent;
+    const body = JSON.stringify([item]);
+    const url = "/landactiehost/api/v1/alerts";
+    feed.documents.set(url, { body });
+    await pollAmberAlerts(ctx.service.ownerPool, amberFeed(), log);
+    const first = await ok(`{ amberAlerts(activeOnly: true) { alertId startedAt } }`);
+    const changed = async () => (await ctx.db.asOwner("select changed from app_public.amber_alerts where alert_id = '2026-0700'")).rows[0].changed;
+    const changedBefore = await changed();
+    // The same document under a new ETag: read and stored again, not a change.
+    feed.documents.set(url, { body: `${body}\n` });
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    await pollAmberAlerts(ctx.service.ownerPool, amberFeed(), log);
+    expect(feed.requests.at(-1)).toMatchObject({ path: url, conditional: true });
+    expect(await changed()).toEqual(changedBefore);
+    expect(await ok(`{ amberAlerts(activeOnly: true) { alertId startedAt } }`)).toEqual(first);
+  });
+});
+
 const rotterdam: SampleNlAlert = {
   id: "b7f2e1d3c8a1", startAt: new Date(Date.now() - 3 * HOUR),
   messageNl: "NL-Alert. Brand in industriegebied Europoort te Rotterdam. Blijf binnen.",
