@@ -1525,6 +1525,7 @@ create table app_public.nl_alerts (
   resource_uri text,
   first_seen_at timestamp with time zone default now() not null,
   changed timestamp with time zone default now() not null,
+  region_numbers text[] default '{}'::text[] not null,
   constraint nl_alerts_alert_id_check CHECK (((length(alert_id) >= 1) AND (length(alert_id) <= 100))),
   constraint nl_alerts_alert_id_key UNIQUE (alert_id),
   constraint nl_alerts_message_check CHECK ((length(message) <= 10000)),
@@ -1538,6 +1539,7 @@ grant SELECT on app_public.nl_alerts to app_analyst;
 grant SELECT on app_public.nl_alerts to app_visitor;
 comment on table app_public.nl_alerts is '@behavior -*
 NL-Alerts: the government''s public warnings by cell broadcast, with their areas.';
+comment on column app_public.nl_alerts.region_numbers is 'The safety regions the areas cover (as app_public.nl_alert_regions holds them).';
 
 create table app_public.nl_provinces (
   uuid uuid default gen_random_uuid() not null,
@@ -2870,24 +2872,6 @@ grant execute on function app_hidden.monitor_suppression(mo app_public.monitors,
 grant execute on function app_hidden.monitor_suppression(mo app_public.monitors, m app_public.p2000_messages) to app_visitor;
 comment on function app_hidden.monitor_suppression(mo app_public.monitors, m app_public.p2000_messages) is NULL;
 
-CREATE OR REPLACE FUNCTION app_hidden.nl_alert_of(a app_public.nl_alerts)
- RETURNS app_public.nl_alert
- LANGUAGE sql
- STABLE PARALLEL SAFE
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
-AS $function$
-  select a.uuid, a.alert_id, a.message,
-         -- The source writes the Dutch text, then ***, then the English one (if any).
-         btrim(split_part(a.message, '***', 1)),
-         case when strpos(a.message, '***') > 0 then nullif(btrim(substr(a.message, strpos(a.message, '***') + 3)), '') end,
-         a.stop_at is null or a.stop_at > now(), app_hidden.to_unix_time(a.start_at), app_hidden.to_unix_time(a.stop_at),
-         a.area_texts, array(select ar.region_number from app_public.nl_alert_regions ar where ar.alert_uuid = a.uuid order by 1),
-         a.resource_uri
-$function$;
-grant execute on function app_hidden.nl_alert_of(a app_public.nl_alerts) to app_analyst;
-grant execute on function app_hidden.nl_alert_of(a app_public.nl_alerts) to app_visitor;
-comment on function app_hidden.nl_alert_of(a app_public.nl_alerts) is NULL;
-
 CREATE OR REPLACE FUNCTION app_hidden.nl_alert_region_numbers(areas polygon[])
  RETURNS text[]
  LANGUAGE sql
@@ -3614,10 +3598,12 @@ CREATE OR REPLACE FUNCTION app_hidden.refresh_nl_alert_regions(alert_uuids uuid[
  LANGUAGE sql
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
+  update app_public.nl_alerts a set region_numbers = app_hidden.nl_alert_region_numbers(a.areas)
+   where alert_uuids is null or a.uuid = any (alert_uuids);
   delete from app_public.nl_alert_regions ar where alert_uuids is null or ar.alert_uuid = any (alert_uuids);
   insert into app_public.nl_alert_regions (alert_uuid, region_number, start_at)
   select a.uuid, n.number, a.start_at
-    from app_public.nl_alerts a, unnest(app_hidden.nl_alert_region_numbers(a.areas)) n (number)
+    from app_public.nl_alerts a, unnest(a.region_numbers) n (number)
    where alert_uuids is null or a.uuid = any (alert_uuids);
 $function$;
 grant execute on function app_hidden.refresh_nl_alert_regions(alert_uuids uuid[]) to app_analyst;
@@ -6719,24 +6705,28 @@ begin
       raise exception 'Unknown region number "%": give a safety-region number from 01 to 25.', left(region_number, 20)
         using errcode = 'XINPT';
     end if;
-    -- The region's index gives its alerts in order.
-    return query
-      select o.* from (
-        select a, a.start_at, a.uuid from app_public.nl_alert_regions ar join app_public.nl_alerts a on a.uuid = ar.alert_uuid
-         where ar.region_number = region and ar.start_at between from_at and to_at
-           and (not only_active or a.stop_at is null or a.stop_at > now())
-         order by ar.start_at desc, ar.alert_uuid limit page_size offset skip
-      ) picked (a, start_at, uuid), app_hidden.nl_alert_of(picked.a) o
-      order by picked.start_at desc, picked.uuid;
-  else
-    return query
-      select o.* from (
-        select a, a.start_at, a.uuid from app_public.nl_alerts a
-         where a.start_at between from_at and to_at and (not only_active or a.stop_at is null or a.stop_at > now())
-         order by a.start_at desc, a.uuid limit page_size offset skip
-      ) picked (a, start_at, uuid), app_hidden.nl_alert_of(picked.a) o
-      order by picked.start_at desc, picked.uuid;
   end if;
+  return query
+    select a.uuid, a.alert_id, a.message,
+           -- The source writes the Dutch text, then ***, then the English one (if any).
+           btrim(split_part(a.message, '***', 1)),
+           case when strpos(a.message, '***') > 0 then nullif(btrim(substr(a.message, strpos(a.message, '***') + 3)), '') end,
+           a.stop_at is null or a.stop_at > now(), app_hidden.to_unix_time(a.start_at), app_hidden.to_unix_time(a.stop_at),
+           a.area_texts, a.region_numbers, a.resource_uri
+      from (
+        -- With a region, the region's index gives its alerts in order; without, the alerts' own.
+        -- Only one branch runs: the other's one-time filter is false.
+        (select ar.alert_uuid as uuid, ar.start_at from app_public.nl_alert_regions ar join app_public.nl_alerts x on x.uuid = ar.alert_uuid
+          where region is not null and ar.region_number = region and ar.start_at between from_at and to_at
+            and (not only_active or x.stop_at is null or x.stop_at > now())
+          order by ar.start_at desc, ar.alert_uuid limit page_size offset skip)
+        union all
+        (select x.uuid, x.start_at from app_public.nl_alerts x
+          where region is null and x.start_at between from_at and to_at and (not only_active or x.stop_at is null or x.stop_at > now())
+          order by x.start_at desc, x.uuid limit page_size offset skip)
+      ) picked
+      join app_public.nl_alerts a on a.uuid = picked.uuid
+     order by picked.start_at desc, picked.uuid;
 end;
 $function$;
 grant execute on function app_public.nl_alerts(first integer, page integer, since app_public.unix_time, until app_public.unix_time, region_number text, active_only boolean) to app_analyst;
