@@ -756,14 +756,14 @@ create table app_hidden.rail_monitor_criteria (
 alter table app_hidden.rail_monitor_criteria enable row level security;
 comment on table app_hidden.rail_monitor_criteria is NULL;
 
-create table app_hidden.traffic_jam_publications (
-  singleton boolean default true not null,
+create table app_hidden.traffic_feed_publications (
+  feed text not null,
   newest_publication_time timestamp with time zone not null,
-  constraint traffic_jam_publications_pkey PRIMARY KEY (singleton),
-  constraint traffic_jam_publications_singleton_check CHECK (singleton)
+  constraint traffic_feed_publications_feed_check CHECK ((feed = ANY (ARRAY['incidents'::text, 'jams'::text]))),
+  constraint traffic_feed_publications_pkey PRIMARY KEY (feed)
 );
-alter table app_hidden.traffic_jam_publications enable row level security;
-comment on table app_hidden.traffic_jam_publications is NULL;
+alter table app_hidden.traffic_feed_publications enable row level security;
+comment on table app_hidden.traffic_feed_publications is NULL;
 
 create table app_hidden.traffic_monitor_criteria (
   monitor_uuid uuid not null,
@@ -777,15 +777,6 @@ create table app_hidden.traffic_monitor_criteria (
 );
 alter table app_hidden.traffic_monitor_criteria enable row level security;
 comment on table app_hidden.traffic_monitor_criteria is NULL;
-
-create table app_hidden.traffic_publications (
-  singleton boolean default true not null,
-  newest_publication_time timestamp with time zone not null,
-  constraint traffic_publications_pkey PRIMARY KEY (singleton),
-  constraint traffic_publications_singleton_check CHECK (singleton)
-);
-alter table app_hidden.traffic_publications enable row level security;
-comment on table app_hidden.traffic_publications is NULL;
 
 create table app_private.api_token_secrets (
   api_token_uuid uuid not null,
@@ -2315,6 +2306,29 @@ grant execute on function app_hidden.assert_api_scope(required text) to app_anal
 grant execute on function app_hidden.assert_api_scope(required text) to app_visitor;
 comment on function app_hidden.assert_api_scope(required text) is 'Raises unless the request carries an API token holding the scope.';
 
+CREATE OR REPLACE FUNCTION app_hidden.claim_traffic_publication(feed text, at timestamp with time zone)
+ RETURNS boolean
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  is_newest boolean;
+begin
+  perform pg_advisory_xact_lock(hashtext('traffic_' || feed));
+  is_newest := coalesce(at >= (select p.newest_publication_time from app_hidden.traffic_feed_publications p
+                                where p.feed = claim_traffic_publication.feed), true);
+  if is_newest then
+    insert into app_hidden.traffic_feed_publications as p (feed, newest_publication_time) values (feed, at)
+    on conflict on constraint traffic_feed_publications_pkey do update set newest_publication_time = excluded.newest_publication_time;
+  end if;
+  perform set_config('app.traffic_notify', (is_newest and at > now() - interval '1 hour')::text, true);
+  return is_newest;
+end;
+$function$;
+grant execute on function app_hidden.claim_traffic_publication(feed text, at timestamp with time zone) to app_analyst;
+grant execute on function app_hidden.claim_traffic_publication(feed text, at timestamp with time zone) to app_visitor;
+comment on function app_hidden.claim_traffic_publication(feed text, at timestamp with time zone) is NULL;
+
 CREATE OR REPLACE FUNCTION app_hidden.current_api_scopes()
  RETURNS text[]
  LANGUAGE sql
@@ -2871,6 +2885,21 @@ $function$;
 grant execute on function app_hidden.monitor_suppression(mo app_public.monitors, m app_public.p2000_messages) to app_analyst;
 grant execute on function app_hidden.monitor_suppression(mo app_public.monitors, m app_public.p2000_messages) to app_visitor;
 comment on function app_hidden.monitor_suppression(mo app_public.monitors, m app_public.p2000_messages) is NULL;
+
+CREATE OR REPLACE FUNCTION app_hidden.nearest_road_number(latitude double precision, longitude double precision)
+ RETURNS text
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  -- CASE keeps the lookup from running without a place.
+  select case when latitude is not null and longitude is not null then
+    (select r.name from app_public.hectometer_markers_nearest(latitude, longitude, 1) h
+       join app_public.roads r on r.uuid = h.road_uuid where h.distance_km <= 2) end
+$function$;
+grant execute on function app_hidden.nearest_road_number(latitude double precision, longitude double precision) to app_analyst;
+grant execute on function app_hidden.nearest_road_number(latitude double precision, longitude double precision) to app_visitor;
+comment on function app_hidden.nearest_road_number(latitude double precision, longitude double precision) is NULL;
 
 CREATE OR REPLACE FUNCTION app_hidden.nl_alert_region_numbers(areas polygon[])
  RETURNS text[]
@@ -4940,14 +4969,7 @@ declare
   at timestamptz := coalesce(publication_time, now());
   is_newest boolean;
 begin
-  perform pg_advisory_xact_lock(hashtext('traffic_incidents'));
-  is_newest := coalesce(at >= (select p.newest_publication_time from app_hidden.traffic_publications p), true);
-  if is_newest then
-    insert into app_hidden.traffic_publications (newest_publication_time) values (at)
-    on conflict (singleton) do update set newest_publication_time = excluded.newest_publication_time;
-  end if;
-  -- Monitors hear of a live publication only: the trigger that queues matching reads this.
-  perform set_config('app.traffic_notify', (is_newest and at > now() - interval '1 hour')::text, true);
+  is_newest := app_hidden.claim_traffic_publication('incidents', at);
 
   drop table if exists pg_temp.incoming_incidents;
   create temporary table pg_temp.incoming_incidents on commit drop as
@@ -4967,11 +4989,8 @@ begin
       start_at, end_at, latitude, longitude, road_number, comment, lanes_restricted, closed_at)
     select i.record_id, i.situation_id, i.version, i.version_time, i.type, i.severity, i.validity_status, i.start_at, i.end_at,
            i.latitude, i.longitude,
-           -- The nearest post only when the record names no road and has a place (CASE keeps the
-           -- lookup from running otherwise).
-           coalesce(i.road_number, case when i.latitude is not null and i.longitude is not null then
-             (select r.name from app_public.hectometer_markers_nearest(i.latitude, i.longitude, 1) h
-                join app_public.roads r on r.uuid = h.road_uuid where h.distance_km <= 2) end),
+           -- The nearest post only when the record names no road.
+           coalesce(i.road_number, app_hidden.nearest_road_number(i.latitude, i.longitude)),
            i.comment, i.lanes_restricted, case when i.ended then at end
       from pg_temp.incoming_incidents i
       left join app_public.traffic_incidents old on old.record_id = i.record_id
@@ -5022,13 +5041,7 @@ declare
   at timestamptz := coalesce(publication_time, now());
   is_newest boolean;
 begin
-  perform pg_advisory_xact_lock(hashtext('traffic_jams'));
-  is_newest := coalesce(at >= (select p.newest_publication_time from app_hidden.traffic_jam_publications p), true);
-  if is_newest then
-    insert into app_hidden.traffic_jam_publications (newest_publication_time) values (at)
-    on conflict (singleton) do update set newest_publication_time = excluded.newest_publication_time;
-  end if;
-  perform set_config('app.traffic_notify', (is_newest and at > now() - interval '1 hour')::text, true);
+  is_newest := app_hidden.claim_traffic_publication('jams', at);
 
   drop table if exists pg_temp.incoming_jams;
   create temporary table pg_temp.incoming_jams on commit drop as
@@ -5046,9 +5059,7 @@ begin
       end_at, latitude, longitude, road_number, closed_at)
     select i.record_id, i.situation_id, i.version, i.jam_type, i.delay_minutes, i.queue_length_m, i.start_at, i.end_at,
            i.latitude, i.longitude,
-           coalesce(i.road_number, case when i.latitude is not null and i.longitude is not null then
-             (select r.name from app_public.hectometer_markers_nearest(i.latitude, i.longitude, 1) h
-                join app_public.roads r on r.uuid = h.road_uuid where h.distance_km <= 2) end),
+           coalesce(i.road_number, app_hidden.nearest_road_number(i.latitude, i.longitude)),
            case when i.ended then at end
       from pg_temp.incoming_jams i
       left join app_public.traffic_jams old on old.record_id = i.record_id
