@@ -1525,6 +1525,7 @@ create table app_public.nl_alerts (
 );
 alter table app_public.nl_alerts enable row level security;
 CREATE INDEX nl_alerts_start_idx ON app_public.nl_alerts USING btree (start_at DESC, uuid);
+CREATE INDEX nl_alerts_stop_idx ON app_public.nl_alerts USING btree (stop_at);
 create policy select_all on app_public.nl_alerts as permissive for select to app_analyst, app_visitor using (true);
 grant SELECT on app_public.nl_alerts to app_analyst;
 grant SELECT on app_public.nl_alerts to app_visitor;
@@ -6725,17 +6726,22 @@ begin
            a.stop_at is null or a.stop_at > now(), app_hidden.to_unix_time(a.start_at), app_hidden.to_unix_time(a.stop_at),
            a.area_texts, a.region_numbers, a.resource_uri
       from (
-        -- With a region, the region's index gives its alerts in order; without, the alerts' own.
-        -- Only one branch runs: the other's one-time filter is false.
-        (select ar.alert_uuid as uuid, ar.start_at from app_public.nl_alert_regions ar join app_public.nl_alerts x on x.uuid = ar.alert_uuid
-          where region is not null and ar.region_number = region and ar.start_at between from_at and to_at
-            and (not only_active or x.stop_at is null or x.stop_at > now())
+        -- The page is picked by the index that fits; only one branch runs (the others' one-time
+        -- filters are false). Running alerts: by their stop time.
+        (select x.uuid, x.start_at from app_public.nl_alerts x
+          where only_active and (x.stop_at is null or x.stop_at > now()) and (region is null or region = any (x.region_numbers))
+            and x.start_at between from_at and to_at
+          order by x.start_at desc, x.uuid limit page_size offset skip)
+        union all
+        -- A region's alerts: its index gives them in order.
+        (select ar.alert_uuid, ar.start_at from app_public.nl_alert_regions ar
+          where not only_active and region is not null and ar.region_number = region and ar.start_at between from_at and to_at
           order by ar.start_at desc, ar.alert_uuid limit page_size offset skip)
         union all
         (select x.uuid, x.start_at from app_public.nl_alerts x
-          where region is null and x.start_at between from_at and to_at and (not only_active or x.stop_at is null or x.stop_at > now())
+          where not only_active and region is null and x.start_at between from_at and to_at
           order by x.start_at desc, x.uuid limit page_size offset skip)
-      ) picked
+      ) picked (uuid, start_at)
       join app_public.nl_alerts a on a.uuid = picked.uuid
      order by picked.start_at desc, picked.uuid;
 end;
