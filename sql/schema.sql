@@ -4180,9 +4180,8 @@ CREATE OR REPLACE FUNCTION app_hidden.to_unix_time(t timestamp with time zone)
  RETURNS app_public.unix_time
  LANGUAGE sql
  IMMUTABLE PARALLEL SAFE
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
-  select floor(extract(epoch from t))::bigint::app_public.unix_time
+  select pg_catalog.floor(pg_catalog.date_part('epoch', t))::bigint::app_public.unix_time
 $function$;
 grant execute on function app_hidden.to_unix_time(t timestamp with time zone) to app_analyst;
 grant execute on function app_hidden.to_unix_time(t timestamp with time zone) to app_visitor;
@@ -6730,7 +6729,9 @@ begin
         -- filters are false). Running alerts: by their stop time.
         (select x.uuid, x.start_at from app_public.nl_alerts x
           where only_active and (x.stop_at is null or x.stop_at > now()) and (region is null or region = any (x.region_numbers))
-            and x.start_at between from_at and to_at
+            -- Written so that the cached plan cannot take the window for a range of the start
+            -- index (which would read every alert when the window is unbounded).
+            and (from_at = '-infinity' or x.start_at >= from_at) and (to_at = 'infinity' or x.start_at <= to_at)
           order by x.start_at desc, x.uuid limit page_size offset skip)
         union all
         -- A region's alerts: its index gives them in order.
@@ -7588,7 +7589,6 @@ CREATE OR REPLACE FUNCTION app_public.traffic_incidents_active(i app_public.traf
  RETURNS boolean
  LANGUAGE sql
  IMMUTABLE PARALLEL SAFE
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
   select i.closed_at is null
 $function$;
