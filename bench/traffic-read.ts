@@ -1,0 +1,553 @@
+// The traffic and alerts read benchmark: `npm run bench:traffic-read -- [--incidents 1000000]
+// [--alerts 10000] [--seconds 10] [--clients 1,16] [--fresh]`.
+// It builds its own embedded database under bench/.data-traffic-read (kept between runs; --fresh
+// starts over; a table that does not hold the asked number of rows is emptied and filled again).
+// Traffic incidents go in as a few set-based INSERTs as the owner (generate_series: 2% active,
+// the rest closed over three years, heap and uuids in time order as a live table has them; the
+// statement trigger records an "opened" event per active row and queues nothing, since
+// app.traffic_notify is not set). NL-Alerts go through the real path: pages of the public list
+// (lib/feeds/alerts/sample-documents.ts), the parser, and app_private.ingest_nl_alerts, which
+// fills app_public.nl_alert_regions from the safety regions' areas. Then the tables are vacuumed
+// and analysed and a CHECKPOINT written, and trafficIncidents(active: true) and
+// nlAlerts(regionNumber[, activeOnly]) are asked over HTTP with an API token at 1 and 16
+// connections (autocannon) after a warm-up, next to the same SQL functions through pg as
+// app_visitor; the SQL time of one call is measured without round trips, and each function is
+// explained as the visitor (auto_explain shows the statements inside the PL/pgSQL functions, with
+// their cached plans). The goal: under 20 ms p99 at 16 clients. Figures go to
+// bench/results/traffic-read-latest.md (docs/benchmarks.md shows them) and a dated JSON file.
+import fs from "node:fs";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import autocannon from "autocannon";
+import pg from "pg";
+import { createApiToken } from "../lib/auth/api-tokens.ts";
+import { loadConfig } from "../lib/config.ts";
+import { analyzeTables } from "../lib/db/fresh-statistics.ts";
+import { pgUrl } from "../lib/db/pg-url.ts";
+import { readAlertsDocument, storeNlAlerts } from "../lib/feeds/alerts/ingest.ts";
+import { nlAlertsJson, type SampleNlAlert } from "../lib/feeds/alerts/sample-documents.ts";
+import { prepareDatabase } from "../lib/setup/installation.ts";
+import { closedLoop, machine, percentile, writeResults } from "./results.ts";
+import { startServerProcess } from "./server-process.ts";
+
+const { values } = parseArgs({
+  options: {
+    incidents: { type: "string", default: "1000000" },
+    alerts: { type: "string", default: "10000" },
+    seconds: { type: "string", default: "10" },
+    clients: { type: "string", default: "1,16" },
+    fresh: { type: "boolean", default: false },
+  },
+});
+const INCIDENTS = Number(values.incidents);
+const ALERTS = Number(values.alerts);
+const SECONDS = Number(values.seconds);
+const CLIENTS = values.clients!.split(",").map(Number);
+const WARM_UP_SECONDS = 2;
+const GOAL_P99_MS = 20;
+const GOAL_CLIENTS = 16;
+const ALERT_BATCH = 1000;
+const DAY = 86_400_000;
+const SOURCE = "bench:traffic-read";
+const BENCH_DIR = path.dirname(new URL(import.meta.url).pathname);
+const DATA_DIR = path.join(BENCH_DIR, ".data-traffic-read");
+const log = (line: string) => console.log(line);
+
+if (values.fresh) fs.rmSync(DATA_DIR, { recursive: true, force: true });
+fs.mkdirSync(DATA_DIR, { recursive: true, mode: 0o755 });
+// The service under measurement polls no real feed: a document arriving mid-run would change the figures.
+process.env.TRAFFIC_FEED_ENABLED = "false";
+process.env.NL_ALERT_FEED_ENABLED = "false";
+process.env.AMBER_FEED_ENABLED = "false";
+process.env.METEO_FEED_ENABLED = "false";
+const config = { ...loadConfig(), databaseUrl: undefined, dataDir: DATA_DIR, embeddedPgPort: 54344, port: 0, logLevel: "error" as const,
+  demoData: false };
+const database = await prepareDatabase(config);
+const owner = new pg.Pool({ connectionString: database.ownerUrl, max: 2 });
+owner.on("error", () => {}); // idle connections end when the embedded server stops at the end
+
+/** A small seeded generator (mulberry32): the same seed gives the same alerts on every run. */
+function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(a ^ (a >>> 15), a | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+const pick = <T>(random: () => number, list: readonly T[]): T => list[Math.floor(random() * list.length)];
+const round = (value: number, digits = 1) => Number(value.toFixed(digits));
+const count = async (table: string) => (await owner.query<{ n: number }>(`select count(*)::int as n from ${table}`)).rows[0].n;
+
+// 1. Traffic incidents: one INSERT per quarter of the rows (so a run shows progress), set-based
+// from generate_series, each quarter in time order. Active incidents (the last 2% of the numbers,
+// so in the last quarter, at the end of the heap) started in the last week; the others started
+// between a week and three years ago and lasted 10 minutes to 4 hours. Types as the feed has
+// them (half breakdowns), roads A1..A67, places inside the Netherlands' bounding box.
+const filling: Record<string, number> = {};
+if ((await count("app_public.traffic_incidents")) !== INCIDENTS) {
+  log(`Filling ${INCIDENTS.toLocaleString("en")} traffic incidents ...`);
+  await owner.query("truncate app_public.traffic_incidents cascade");
+  const client = await owner.connect();
+  const started = performance.now();
+  try {
+    await client.query("select setseed(0.4242)");
+    const parts = 4;
+    for (let part = 0; part < parts; part++) {
+      const from = Math.floor((part * INCIDENTS) / parts) + 1;
+      const to = Math.floor(((part + 1) * INCIDENTS) / parts);
+      // Quarters of the time line, oldest first, so the heap (and the uuidv7 keys) grow in time
+      // order as in a live table: part p holds the rows whose number falls in its range, and the
+      // start times of part p are drawn from its quarter of the three years.
+      await client.query(`
+        insert into app_public.traffic_incidents (record_id, situation_id, version, version_time, type, severity, validity_status,
+          start_at, end_at, latitude, longitude, road_number, comment, lanes_restricted, first_seen_at, closed_at)
+        select 'RWS03_BENCH_' || g, 'RWS03_BENCH_SIT_' || g, 1, s.start_at,
+               (array['accident', 'breakdown', 'breakdown', 'unattended'])[1 + g % 4],
+               (array['low', 'medium', 'medium', 'high', 'highest'])[1 + g % 5],
+               'active',
+               s.start_at, case when not s.active then s.start_at + s.duration end,
+               round((50.76 + random() * 2.7)::numeric, 5)::float8, round((3.36 + random() * 3.83)::numeric, 5)::float8,
+               'A' || (1 + (g::bigint * 7919) % 67),
+               (array['Rijstrook afgesloten, vertraging mogelijk.', 'Pechgeval op de vluchtstrook.',
+                      'Ongeval, hulpdiensten ter plaatse. Houd rekening met vertraging.', 'Achtergelaten voertuig op de vluchtstrook.'])[1 + g % 4],
+               g % 3, s.start_at + interval '1 minute', case when not s.active then s.start_at + s.duration end
+          from generate_series($1::int, $2::int) g,
+               lateral (select g > $5::int as active) a,
+               lateral (select a.active,
+                               case when a.active then now() - random() * interval '7 days'
+                                    else now() - interval '7 days' - interval '3 years' * (($3::int - 1 - $4::int + random()) / $3::int) end as start_at,
+                               interval '10 minutes' + random() * interval '230 minutes' as duration) s
+         order by s.start_at`, [from, to, parts, part, INCIDENTS - Math.round(INCIDENTS / 50)]);
+      log(`  ${to.toLocaleString("en")} rows, ${((performance.now() - started) / 1000).toFixed(0)} s`);
+    }
+  } finally {
+    client.release();
+  }
+  filling.incidentsSeconds = round((performance.now() - started) / 1000);
+  const vacuumStarted = performance.now();
+  // Statistics for the planner at once (autovacuum would analyse the table only at its next round),
+  // and a VACUUM now rather than autovacuum's in the middle of the measurements.
+  await analyzeTables(owner, ["app_public.traffic_incidents", "app_public.traffic_incident_events"]);
+  await owner.query("vacuum app_public.traffic_incidents, app_public.traffic_incident_events");
+  filling.incidentsVacuumAnalyzeSeconds = round((performance.now() - vacuumStarted) / 1000);
+  log(`  ${filling.incidentsSeconds} s to insert, ${filling.incidentsVacuumAnalyzeSeconds} s to vacuum and analyse`);
+}
+
+// 2. NL-Alerts: pages of the public list, through the parser and ingest_nl_alerts, oldest first.
+// Five years at about 5.5 alerts a day (far more than the real few dozen a year: the goal's size).
+// Each alert covers one area (a tenth two) around a random place: a square of 2-20 km, or (one in
+// twenty) 40-120 km. Alerts last 30 minutes to 8 hours; one still running has no stop time, as in
+// the source, and so do the newest five (at any moment a handful runs, most regions have none).
+if ((await count("app_public.nl_alerts")) !== ALERTS) {
+  log(`Filling ${ALERTS.toLocaleString("en")} NL-Alerts through app_private.ingest_nl_alerts ...`);
+  await owner.query("truncate app_public.nl_alerts cascade");
+  const { rows: places } = await owner.query<{ name: string; latitude: number; longitude: number }>(
+    "select name, latitude, longitude from app_public.places order by name, uuid");
+  const random = seeded(2027);
+  const now = Date.now();
+  const FIVE_YEARS = 5 * 365.25 * DAY;
+  const texts = [
+    ["Brand met veel rook in %s. Sluit ramen en deuren en zet ventilatie uit.", "Fire with a lot of smoke in %s. Close windows and doors and turn off ventilation."],
+    ["Gaslek in %s. Blijf uit de buurt en volg de aanwijzingen van de hulpdiensten.", "Gas leak in %s. Stay away and follow the instructions of the emergency services."],
+    ["Zeer zware windstoten in de omgeving van %s. Blijf binnen.", "Very heavy gusts of wind near %s. Stay indoors."],
+    ["Storing van het noodnummer 112 in de omgeving van %s. Bel bij nood 0900-8844.", "Outage of emergency number 112 near %s. In an emergency call 0900-8844."],
+    ["Drinkwater in %s niet geschikt om te drinken. Kook water minstens 3 minuten.", "Tap water in %s is not fit to drink. Boil water for at least 3 minutes."],
+  ];
+  const square = (lat: number, lon: number, sideKm: number): Array<[number, number]> => {
+    const dLat = sideKm / 2 / 111.2;
+    const dLon = sideKm / 2 / (111.2 * Math.cos((lat * Math.PI) / 180));
+    const r = (v: number) => round(v, 5);
+    return [[r(lat - dLat), r(lon - dLon)], [r(lat - dLat), r(lon + dLon)], [r(lat + dLat), r(lon + dLon)], [r(lat + dLat), r(lon - dLon)]];
+  };
+  const alerts: SampleNlAlert[] = Array.from({ length: ALERTS }, (_, i) => {
+    const startAt = new Date(Math.floor((now - FIVE_YEARS + (i + random()) * (FIVE_YEARS / ALERTS)) / 1000) * 1000);
+    const stop = startAt.getTime() + (30 + Math.floor(random() * 450)) * 60_000;
+    const place = pick(random, places);
+    const areas = Array.from({ length: random() < 0.1 ? 2 : 1 }, (_, n) => {
+      const centre = n === 0 ? place : pick(random, places);
+      return square(centre.latitude, centre.longitude, random() < 0.05 ? 40 + random() * 80 : 2 + random() * 18);
+    });
+    const [nl, en] = pick(random, texts);
+    return {
+      id: `bench-${String(i).padStart(6, "0")}`, messageNl: `NL-Alert ${nl.replace("%s", place.name)}`,
+      messageEn: random() < 0.8 ? `NL-Alert ${en.replace("%s", place.name)}` : undefined,
+      startAt, stopAt: stop <= now && i < ALERTS - 5 ? new Date(stop) : undefined, areas,
+    };
+  });
+  const started = performance.now();
+  for (let from = 0; from < alerts.length; from += ALERT_BATCH) {
+    const parsed = readAlertsDocument(Buffer.from(nlAlertsJson(alerts.slice(from, from + ALERT_BATCH))));
+    if (parsed.kind !== "nl-alert" || parsed.document.skipped > 0) throw new Error(`NL-Alert page ${from}: ${JSON.stringify(parsed)}`.slice(0, 500));
+    await storeNlAlerts(owner, parsed.document, SOURCE);
+  }
+  filling.alertsSeconds = round((performance.now() - started) / 1000);
+  const vacuumStarted = performance.now();
+  await analyzeTables(owner, ["app_public.nl_alerts", "app_public.nl_alert_regions"]);
+  await owner.query("vacuum app_public.nl_alerts, app_public.nl_alert_regions");
+  filling.alertsVacuumAnalyzeSeconds = round((performance.now() - vacuumStarted) / 1000);
+  log(`  ${filling.alertsSeconds} s in pages of ${ALERT_BATCH}, ${filling.alertsVacuumAnalyzeSeconds} s to vacuum and analyse`);
+}
+
+const rootUrl = database.rootUrl;
+if (!rootUrl) throw new Error("CHECKPOINT and auto_explain need the superuser URL of the embedded cluster.");
+const superuserUrl = pgUrl(rootUrl, { database: config.databaseName });
+if (Object.keys(filling).length > 0) {
+  // The load left a gigabyte of dirty pages and WAL: written now rather than by the checkpointer
+  // in the middle of the measurements.
+  const root = new pg.Client({ connectionString: superuserUrl });
+  await root.connect();
+  await root.query("checkpoint");
+  await root.end();
+}
+
+// What the tables hold.
+const { rows: sizes } = await owner.query<{ name: string; rows: string; mb: string }>(`
+  select t.name, (xpath('/row/c/text()', query_to_xml(format('select count(*) as c from %s', t.name), false, true, '')))[1]::text as rows,
+         round(pg_total_relation_size(t.name::regclass) / 1048576.0, 1)::text as mb
+    from unnest(array['app_public.traffic_incidents', 'app_public.traffic_incident_events', 'app_public.nl_alerts',
+                      'app_public.nl_alert_regions']) t(name)`);
+const tables = Object.fromEntries(sizes.map((s) => [s.name, { rows: Number(s.rows), mb: Number(s.mb) }]));
+const { rows: [shape] } = await owner.query(`
+  with per_region as (select r.number, count(ar.alert_uuid)::int as n from app_public.p2000_regions r
+                        left join app_public.nl_alert_regions ar on ar.region_number = r.number group by r.number)
+  select (select count(*)::int from app_public.traffic_incidents where closed_at is null) as active_incidents,
+         (select min(sort_at)::date::text from app_public.traffic_incidents) as incidents_from,
+         (select count(*)::int from app_public.nl_alerts where stop_at is null or stop_at > now()) as active_alerts,
+         (select min(start_at)::date::text from app_public.nl_alerts) as alerts_from,
+         (select round(avg(c), 2)::float8 from (select count(*) as c from app_public.nl_alert_regions group by alert_uuid) x) as regions_per_alert,
+         (select min(n) from per_region) as region_min, (select percentile_disc(0.5) within group (order by n) from per_region) as region_median,
+         (select max(n) from per_region) as region_max,
+         (select count(*)::int from graphile_worker.jobs) as jobs`);
+log(`Data: incidents ${tables["app_public.traffic_incidents"].rows.toLocaleString("en")} (${shape.active_incidents.toLocaleString("en")} active, ` +
+  `since ${shape.incidents_from}), events ${tables["app_public.traffic_incident_events"].rows.toLocaleString("en")}, queued jobs ${shape.jobs}; ` +
+  `NL-Alerts ${tables["app_public.nl_alerts"].rows.toLocaleString("en")} (since ${shape.alerts_from}, ${shape.active_alerts} active), ` +
+  `${shape.regions_per_alert} regions per alert, per region ${shape.region_min} / ${shape.region_median} / ${shape.region_max} (min/median/max)`);
+for (const [name, size] of Object.entries(tables)) log(`  ${name}: ${size.rows.toLocaleString("en")} rows, ${size.mb} MB`);
+
+// 3. The operations, with new arguments on every request: each as a GraphQL query (its variables)
+// and as the SQL function the field calls (the same values, in this order, as parameters).
+const random = seeded(2026);
+const region = () => String(1 + Math.floor(random() * 25)).padStart(2, "0");
+const INCIDENT_FIELDS = "uuid recordId type roadNumber latitude longitude startAt active";
+const ALERT_FIELDS = "uuid alertId messageNl startAt stopAt active regionNumbers";
+// `repeated`: the same call with every argument in turn, many times in one statement (the SQL
+// time of a call without round trips or instrumentation).
+const scenarios: Array<{ name: string; query: string; sql: string; repeated: string; args: () => Record<string, unknown> }> = [
+  { name: "trafficIncidents(active: true, first: 50, page 1-5)",
+    query: `query ($page: Int!) { trafficIncidents(active: true, first: 50, page: $page) { ${INCIDENT_FIELDS} } }`,
+    sql: "select * from app_public.traffic_incidents(true, 50, $1)", repeated: "app_public.traffic_incidents(true, 50, 1 + g % 5)",
+    args: () => ({ page: 1 + Math.floor(random() * 5) }) },
+  { name: "nlAlerts(regionNumber 01-25, first: 20)",
+    query: `query ($region: String!) { nlAlerts(regionNumber: $region, first: 20) { ${ALERT_FIELDS} } }`,
+    sql: "select * from app_public.nl_alerts(20, null, null, null, $1, null)",
+    repeated: "app_public.nl_alerts(20, null, null, null, lpad((1 + g % 25)::text, 2, '0'), null)", args: () => ({ region: region() }) },
+  { name: "nlAlerts(regionNumber 01-25, first: 20, activeOnly: true)",
+    query: `query ($region: String!) { nlAlerts(regionNumber: $region, first: 20, activeOnly: true) { ${ALERT_FIELDS} } }`,
+    sql: "select * from app_public.nl_alerts(20, null, null, null, $1, true)",
+    repeated: "app_public.nl_alerts(20, null, null, null, lpad((1 + g % 25)::text, 2, '0'), true)", args: () => ({ region: region() }) },
+];
+
+// 4. HTTP: the service as its own process, an API token, connections that ask back to back; and
+// the same SQL through pg with the visitor's settings, to tell the database's share.
+const service = await startServerProcess({ dataDir: DATA_DIR, pgPort: config.embeddedPgPort });
+const apiToken = (await createApiToken(owner, { environmentUuid: database.operatorEnvironmentUuid, name: "bench", scopes: [] })).plainToken;
+const headers = { "content-type": "application/json", authorization: `Bearer ${apiToken}` };
+
+async function graphql(query: string, variables: Record<string, unknown>): Promise<Record<string, unknown[]>> {
+  const response = await fetch(service.graphqlUrl, { method: "POST", headers, body: JSON.stringify({ query, variables }) });
+  const body = (await response.json()) as { data: Record<string, unknown[]>; errors?: Array<{ message: string }> };
+  if (body.errors) throw new Error(body.errors[0].message);
+  return body.data;
+}
+
+// Where the two cores go during a measurement (Linux /proc; clock ticks of 10 ms): the service's
+// process, PostgreSQL (the postmaster, its live children, and those it has reaped), this process
+// (the load generator, or the pg clients), the kernel's interrupt work (loopback TCP is mostly
+// softirq, charged to no process), anything else, idle, and time the hypervisor took (steal).
+interface CpuSample { total: number; idle: number; steal: number; interrupts: number; service: number; postgres: number; bench: number }
+const TICK_MS = 10;
+const processTicks = (pid: number, reapedChildren = false): number => {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+    // utime, stime (and cutime, cstime: the children it has waited for)
+    return Number(fields[11]) + Number(fields[12]) + (reapedChildren ? Number(fields[13]) + Number(fields[14]) : 0);
+  } catch {
+    return 0; // ended in between
+  }
+};
+const parentOf = (pid: number): number => {
+  try {
+    return Number(fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ")[1]);
+  } catch {
+    return -1;
+  }
+};
+function cpuSample(servicePid: number | undefined): CpuSample | undefined {
+  if (!fs.existsSync("/proc/stat")) return undefined;
+  const [, ...ticks] = fs.readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/).map(Number);
+  const [user, nice, system, idle, iowait, irq, softirq, steal] = ticks;
+  const postmasterFile = path.join(DATA_DIR, "postgres", "postmaster.pid");
+  const postmaster = fs.existsSync(postmasterFile) ? Number(fs.readFileSync(postmasterFile, "utf8").split("\n")[0]) : -1;
+  let postgres = 0;
+  for (const entry of fs.readdirSync("/proc")) {
+    const pid = Number(entry);
+    if (pid > 0 && (pid === postmaster || parentOf(pid) === postmaster)) postgres += processTicks(pid, pid === postmaster);
+  }
+  return { total: user + nice + system + idle + iowait + irq + softirq + steal, idle: idle + iowait, steal, interrupts: irq + softirq,
+    service: servicePid ? processTicks(servicePid) : 0, postgres, bench: processTicks(process.pid) };
+}
+/** The CPU of each part between two samples, in ms per request and as a share of all the cores' time. */
+function cpuSplit(before: CpuSample | undefined, after: CpuSample | undefined, requests: number) {
+  if (!before || !after || requests === 0) return undefined;
+  const d = (key: keyof CpuSample) => after[key] - before[key];
+  const other = d("total") - d("idle") - d("steal") - d("interrupts") - d("service") - d("postgres") - d("bench");
+  const part = (ticks: number) => ({ msPerRequest: round((ticks * TICK_MS) / requests, 3), share: round((100 * ticks) / d("total"), 0) });
+  return { service: part(d("service")), postgres: part(d("postgres")), loadGenerator: part(d("bench")), interrupts: part(d("interrupts")),
+    other: part(Math.max(0, other)), idle: part(d("idle")), steal: part(d("steal")) };
+}
+const describeCpu = (cpu: ReturnType<typeof cpuSplit>) => cpu
+  ? `CPU per request: service ${cpu.service.msPerRequest} ms, PostgreSQL ${cpu.postgres.msPerRequest} ms, load generator ` +
+    `${cpu.loadGenerator.msPerRequest} ms, kernel interrupts ${cpu.interrupts.msPerRequest} ms, other ${cpu.other.msPerRequest} ms; of the cores: ` +
+    `${cpu.service.share}% / ${cpu.postgres.share}% / ${cpu.loadGenerator.share}% / ${cpu.interrupts.share}% / ${cpu.other.share}%, ` +
+    `idle ${cpu.idle.share}%, steal ${cpu.steal.share}%`
+  : "CPU split not available";
+const servicePid = (() => {
+  try {
+    return fs.readdirSync("/proc").map(Number).find((pid) => pid > 0 && parentOf(pid) === process.pid &&
+      fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("server.ts"));
+  } catch {
+    return undefined;
+  }
+})();
+
+function summary(latencies: number[], seconds: number) {
+  latencies.sort((a, b) => a - b);
+  const at = (p: number) => +percentile(latencies, p).toFixed(1);
+  return { requests: latencies.length, rps: Math.round(latencies.length / seconds), p50: at(50), p95: at(95), p99: at(99),
+    max: +(latencies.at(-1) ?? NaN).toFixed(1) };
+}
+
+/** Closed-loop HTTP load with new arguments on every request; the latency of every answer, in ms. */
+async function httpLoad(clients: number, seconds: number, query: string, args: () => Record<string, unknown>) {
+  const latencies: number[] = [];
+  let bytes = 0;
+  const before = cpuSample(servicePid);
+  const result = await new Promise<autocannon.Result>((resolve, reject) => {
+    const instance = autocannon({
+      url: service.graphqlUrl,
+      connections: clients,
+      duration: seconds,
+      requests: [{ method: "POST", headers, setupRequest: (request) => ({ ...request, body: JSON.stringify({ query, variables: args() }) }) }],
+      // A GraphQL error comes with status 200: it counts as a mismatch.
+      verifyBody: (body) => !String(body).includes('"errors"'),
+    }, (error, finished) => (error ? reject(error) : resolve(finished)));
+    instance.on("response", (_client, status, responseBytes, time) => {
+      if (status !== 200) return;
+      latencies.push(time);
+      bytes += responseBytes;
+    });
+  });
+  const cpu = cpuSplit(before, cpuSample(servicePid), latencies.length);
+  return { ...summary(latencies, seconds), bytesPerAnswer: Math.round(bytes / latencies.length), errors: result.errors + result.non2xx + result.mismatches,
+    cpu };
+}
+
+const visitor = new pg.Pool({ connectionString: database.authUrl, max: Math.max(...CLIENTS) });
+visitor.on("error", () => {});
+/** Closed-loop load through pg: `clients` workers, each statement in a transaction as app_visitor as the server runs it. */
+async function sqlLoad(clients: number, seconds: number, sql: string, args: () => Record<string, unknown>) {
+  const before = cpuSample(undefined);
+  const { latencies, errors } = await closedLoop(clients, seconds, async () => {
+    const client = await visitor.connect();
+    try {
+      await client.query("begin");
+      await client.query("select set_config('role', 'app_visitor', true)");
+      await client.query(sql, Object.values(args()));
+      await client.query("commit");
+    } finally {
+      client.release();
+    }
+  });
+  return { ...summary(latencies, seconds), errors, cpu: cpuSplit(before, cpuSample(undefined), latencies.length) };
+}
+
+{
+  // One answer of each checked first.
+  const incidents = (await graphql(scenarios[0].query, { page: 1 })).trafficIncidents as Array<{ active: boolean }>;
+  const alerts = (await graphql(scenarios[1].query, { region: "13" })).nlAlerts as Array<{ regionNumbers: string[] }>;
+  const active = (await graphql(scenarios[2].query, { region: "13" })).nlAlerts;
+  if (incidents.length !== 50 || incidents.some((i) => !i.active)) throw new Error("trafficIncidents(active: true) did not give 50 active incidents");
+  if (alerts.length !== 20 || alerts.some((a) => !a.regionNumbers.includes("13"))) throw new Error("nlAlerts(regionNumber: \"13\") did not give 20 alerts of region 13");
+  log(`Check: trafficIncidents(active: true) 50 active; nlAlerts(regionNumber: "13") 20 alerts of region 13; with activeOnly ${active.length}`);
+}
+const reads: Array<{ operation: string; clients: number; seconds: number; http: Awaited<ReturnType<typeof httpLoad>>;
+  sql: Awaited<ReturnType<typeof sqlLoad>> }> = [];
+for (const scenario of scenarios) {
+  // Every connection of the server's pool prepares its plans first.
+  await httpLoad(Math.max(...CLIENTS), WARM_UP_SECONDS, scenario.query, scenario.args);
+  for (const clients of CLIENTS) {
+    const http = await httpLoad(clients, SECONDS, scenario.query, scenario.args);
+    const sql = await sqlLoad(clients, SECONDS, scenario.sql, scenario.args);
+    reads.push({ operation: scenario.name, clients, seconds: SECONDS, http, sql });
+    log(`${scenario.name} @${clients}: HTTP ${http.rps}/s, p50 ${http.p50} ms, p95 ${http.p95} ms, p99 ${http.p99} ms, max ${http.max} ms, ` +
+      `${http.bytesPerAnswer} bytes | SQL ${sql.rps}/s, p50 ${sql.p50} ms, p99 ${sql.p99} ms${http.errors ? ` (${http.errors} errors)` : ""}`);
+    log(`  HTTP ${describeCpu(http.cpu)}`);
+    log(`  SQL ${describeCpu(sql.cpu)}`);
+  }
+}
+await service.stop();
+await visitor.end();
+
+// 5. The SQL time of one call: 2,000 calls (arguments in turn) in one statement as the visitor, the
+// second of two runs; no round trips, no instrumentation.
+const REPEAT = 2000;
+const perCall: Record<string, number> = {};
+{
+  const client = new pg.Client({ connectionString: superuserUrl });
+  await client.connect();
+  await client.query("set role app_visitor");
+  for (const scenario of scenarios) {
+    const sql = `select count(*) from generate_series(1, ${REPEAT}) g, lateral ${scenario.repeated} t`;
+    await client.query(sql);
+    const started = performance.now();
+    await client.query(sql);
+    perCall[scenario.name] = round((performance.now() - started) / REPEAT, 3);
+    log(`SQL per call (${REPEAT} in one statement): ${scenario.name} ${perCall[scenario.name]} ms`);
+  }
+  await client.end();
+}
+
+// 6. Plans: each SQL function as the visitor, its inner statements shown by auto_explain (as
+// notices to this session) with ANALYZE and BUFFERS, after a few calls with other arguments so
+// that the cached plans are the ones a busy server uses (PL/pgSQL switches to a generic plan
+// after five calls).
+interface PlanNode {
+  "Node Type": string;
+  "Relation Name"?: string;
+  "Index Name"?: string;
+  "Function Name"?: string;
+  "Actual Rows"?: number;
+  "Actual Loops"?: number;
+  "Actual Total Time"?: number;
+  "Shared Hit Blocks"?: number;
+  "Shared Read Blocks"?: number;
+  "Index Cond"?: string;
+  Filter?: string;
+  "Rows Removed by Filter"?: number;
+  Plans?: PlanNode[];
+}
+const explainer = new pg.Client({ connectionString: superuserUrl });
+await explainer.connect();
+let notices: string[] = [];
+explainer.on("notice", (notice) => notices.push(notice.message ?? ""));
+await explainer.query("load 'auto_explain'");
+await explainer.query(`set auto_explain.log_min_duration = 0; set auto_explain.log_analyze = on; set auto_explain.log_buffers = on;
+  set auto_explain.log_timing = on; set auto_explain.log_nested_statements = on; set auto_explain.log_format = json;
+  set auto_explain.log_level = notice; set role app_visitor`);
+const describe = (node: PlanNode): string =>
+  `${node["Node Type"]}${node["Index Name"] ? ` using ${node["Index Name"]}` : ""}${node["Relation Name"] ? ` on ${node["Relation Name"]}` : ""}` +
+  `${node["Function Name"] ? ` ${node["Function Name"]}()` : ""} (${node["Actual Rows"]} rows${(node["Actual Loops"] ?? 1) > 1 ? ` × ${node["Actual Loops"]}` : ""}, ` +
+  `${node["Actual Total Time"]} ms, buffers ${node["Shared Hit Blocks"] ?? 0} hit/${node["Shared Read Blocks"] ?? 0} read)` +
+  `${node["Index Cond"] ? ` cond ${node["Index Cond"]}` : ""}${node.Filter ? ` filter ${node.Filter}` : ""}` +
+  `${node["Rows Removed by Filter"] ? ` (${node["Rows Removed by Filter"]} removed)` : ""}`;
+const walk = (node: PlanNode, depth = 0): string[] => [`${"  ".repeat(depth)}${describe(node)}`, ...(node.Plans ?? []).flatMap((child) => walk(child, depth + 1))];
+const explained: Array<{ scenario: (typeof scenarios)[number]; typical: unknown[]; label: string }> = [
+  { scenario: scenarios[0], typical: [1], label: "traffic_incidents(true, 50, page 1)" },
+  { scenario: scenarios[0], typical: [5], label: "traffic_incidents(true, 50, page 5)" },
+  { scenario: scenarios[1], typical: ["13"], label: "nl_alerts(20, …, region '13', null)" },
+  { scenario: scenarios[2], typical: ["13"], label: "nl_alerts(20, …, region '13', active only)" },
+];
+const plans: Array<{ call: string; milliseconds: number; sharedHit: number; sharedRead: number; seqScans: string[]; indexes: string[];
+  statements: Array<{ query: string; milliseconds: number; plan: string[] }>; nestedCalls: number }> = [];
+for (const { scenario, typical, label } of explained) {
+  for (let i = 0; i < 8; i++) await explainer.query({ name: scenario.name, text: scenario.sql, values: Object.values(scenario.args()) });
+  notices = [];
+  await explainer.query({ name: scenario.name, text: scenario.sql, values: typical });
+  const statements = notices.flatMap((text) => {
+    const match = /^duration: ([\d.]+) ms\s+plan:\s*([\s\S]*)$/.exec(text);
+    if (!match) return [];
+    const explain = JSON.parse(match[2]) as { "Query Text": string; Plan: PlanNode };
+    return [{ query: explain["Query Text"].replace(/\s+/g, " ").trim().slice(0, 200), milliseconds: Number(match[1]), root: explain.Plan, plan: walk(explain.Plan) }];
+  });
+  const all = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(all)];
+  // Nodes that ran (a UNION's branches whose one-time filter is false never do).
+  const nodes = statements.flatMap((s) => all(s.root)).filter((n) => (n["Actual Loops"] ?? 1) > 0);
+  const top = statements.at(-1)!; // auto_explain reports the outer statement last
+  plans.push({
+    call: label, milliseconds: top.milliseconds, sharedHit: top.root["Shared Hit Blocks"] ?? 0, sharedRead: top.root["Shared Read Blocks"] ?? 0,
+    seqScans: [...new Set(nodes.filter((n) => n["Node Type"] === "Seq Scan").map((n) => n["Relation Name"]!))],
+    indexes: [...new Set(nodes.filter((n) => n["Index Name"]).map((n) => `${n["Index Name"]}`))],
+    statements: statements.map(({ query, milliseconds, plan }) => ({ query, milliseconds, plan })),
+    nestedCalls: statements.length - 1,
+  });
+  log(`\nEXPLAIN (ANALYZE, BUFFERS) app_public.${label} as app_visitor: ${top.milliseconds} ms, ` +
+    `${top.root["Shared Hit Blocks"] ?? 0} buffers hit, ${top.root["Shared Read Blocks"] ?? 0} read`);
+  // A function called per row (a SQL function that is not inlined) shows once, with its count.
+  const shown = new Map<string, { milliseconds: number; calls: number; plan: string[] }>();
+  for (const statement of statements) {
+    const seen = shown.get(statement.query);
+    if (seen) {
+      seen.milliseconds += statement.milliseconds;
+      seen.calls++;
+    } else shown.set(statement.query, { milliseconds: statement.milliseconds, calls: 1, plan: statement.plan });
+  }
+  for (const [query, { milliseconds, calls, plan }] of shown) {
+    log(`  ${round(milliseconds, 3)} ms${calls > 1 ? ` in ${calls} calls` : ""}  ${query}`);
+    for (const line of plan) log(`      ${line}`);
+  }
+}
+await explainer.end();
+
+// 7. The figures, against the goal.
+const atGoal = reads.filter((r) => r.clients === GOAL_CLIENTS);
+const verdicts = atGoal.map((r) => `${r.operation}: p99 ${r.http.p99} ms, ${r.http.p99 < GOAL_P99_MS ? "met" : "NOT met"}`);
+log(`\nGoal: under ${GOAL_P99_MS} ms p99 at ${GOAL_CLIENTS} clients over HTTP.`);
+for (const line of verdicts) log(`  ${line}`);
+const mb = (name: string) => `${tables[name].rows.toLocaleString("en")} rows, ${tables[name].mb} MB`;
+const result = { date: new Date().toISOString(), machine: machine(), clients: CLIENTS, seconds: SECONDS, incidents: INCIDENTS, alerts: ALERTS,
+  shape, tables, filling, goal: { p99Ms: GOAL_P99_MS, clients: GOAL_CLIENTS }, reads, perCall, plans };
+log(`\nWrote ${writeResults("traffic-read", "traffic-read-latest.md", result, [
+  `Traffic and alerts read benchmark, ${result.date.slice(0, 10)}, ${result.machine}: ${mb("app_public.traffic_incidents")} of traffic incidents ` +
+    `(${shape.active_incidents.toLocaleString("en")} active, since ${shape.incidents_from}; filled by set-based SQL), ` +
+    `${mb("app_public.nl_alerts")} of NL-Alerts (since ${shape.alerts_from}, ${shape.active_alerts} active; through ingest_nl_alerts) with ` +
+    `${mb("app_public.nl_alert_regions")} of regions (${shape.regions_per_alert} per alert; ${shape.region_min}/${shape.region_median}/${shape.region_max} ` +
+    `alerts per region, min/median/max). Closed loops over HTTP (API token; the service in its own process on the same two cores as the load ` +
+    `generator and PostgreSQL), ${SECONDS} s per operation after ${WARM_UP_SECONDS} s of warm-up, other arguments on every request; beside it ` +
+    "the same SQL function through pg as app_visitor.",
+  "",
+  "| operation | clients | HTTP req/s | HTTP p50 ms | HTTP p95 ms | HTTP p99 ms | answer bytes | SQL req/s | SQL p50 ms | SQL p99 ms | SQL ms per call |",
+  "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+  ...reads.map((r) => `| ${r.operation} | ${r.clients} | ${r.http.rps} | ${r.http.p50} | ${r.http.p95} | ${r.http.p99} | ${r.http.bytesPerAnswer} | ` +
+    `${r.sql.rps} | ${r.sql.p50} | ${r.sql.p99} | ${perCall[r.operation]} |`),
+  "",
+  `SQL ms per call: ${REPEAT.toLocaleString("en")} calls with the arguments in turn in one statement as app_visitor (no round trips, no instrumentation).`,
+  "",
+  "Where the two cores went during the HTTP runs (ms of CPU per request, and share of the cores' time):",
+  "",
+  "| operation | clients | service process | PostgreSQL | load generator | kernel interrupts | other | idle | steal |",
+  "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+  ...reads.filter((r) => r.http.cpu).map((r) => {
+    const c = r.http.cpu!;
+    const cell = (p: { msPerRequest: number; share: number }) => `${p.msPerRequest} (${p.share}%)`;
+    return `| ${r.operation} | ${r.clients} | ${cell(c.service)} | ${cell(c.postgres)} | ${cell(c.loadGenerator)} | ${cell(c.interrupts)} | ${cell(c.other)} | ${c.idle.share}% | ${c.steal.share}% |`;
+  }),
+  "",
+  `Errors (transport, non-200 or GraphQL errors): ${reads.reduce((sum, r) => sum + r.http.errors, 0)}.`,
+  "",
+  `Goal: under ${GOAL_P99_MS} ms p99 at ${GOAL_CLIENTS} clients over HTTP. ${verdicts.join("; ")}.`,
+  "",
+  filling.incidentsSeconds !== undefined || filling.alertsSeconds !== undefined
+    ? `Filling (this run): ${filling.incidentsSeconds !== undefined ? `incidents ${filling.incidentsSeconds} s (+${filling.incidentsVacuumAnalyzeSeconds} s VACUUM and ANALYZE)` : "incidents kept"}; ` +
+      `${filling.alertsSeconds !== undefined ? `NL-Alerts ${filling.alertsSeconds} s in pages of ${ALERT_BATCH} (+${filling.alertsVacuumAnalyzeSeconds} s)` : "NL-Alerts kept"}.`
+    : "Filling: the tables were kept from an earlier run.",
+  "",
+  "| SQL function (as app_visitor, cached plan, under auto_explain) | execution ms | buffers hit/read | statements inside | indexes | sequential scans |",
+  "| --- | --- | --- | --- | --- | --- |",
+  ...plans.map((p) => `| ${p.call} | ${p.milliseconds} | ${p.sharedHit}/${p.sharedRead} | ${p.nestedCalls} | ${p.indexes.join(", ") || "-"} | ` +
+    `${p.seqScans.join(", ") || "-"} |`),
+])}`);
+await owner.end();
+await database.close();
+process.exit(0);
