@@ -4140,12 +4140,15 @@ begin
   if coalesce(current_setting('app.traffic_notify', true), '') <> 'true' then
     return null;
   end if;
-  -- New open jams, and open jams whose delay changed (it may now reach a monitor's minimum).
+  -- New open jams, and open jams whose delay or road changed or that opened again (each may now
+  -- pass a monitor; matching again is harmless).
   if tg_op = 'INSERT' then
     changed := array(select n.uuid from new_jams n where n.closed_at is null order by n.uuid);
   else
     changed := array(select n.uuid from new_jams n join old_jams o on o.uuid = n.uuid
-                      where n.closed_at is null and n.delay_minutes is distinct from o.delay_minutes order by n.uuid);
+                      where n.closed_at is null
+                        and (n.delay_minutes, n.road_number, o.closed_at is null) is distinct from (o.delay_minutes, o.road_number, true)
+                      order by n.uuid);
   end if;
   if cardinality(changed) > 0 then
     perform graphile_worker.add_job('monitors__match_feed', json_build_object('feed', 'traffic_jam', 'uuids', changed), max_attempts := 10);
@@ -4179,7 +4182,7 @@ comment on function app_hidden.time_window(since app_public.unix_time, until app
 CREATE OR REPLACE FUNCTION app_hidden.to_unix_time(t timestamp with time zone)
  RETURNS app_public.unix_time
  LANGUAGE sql
- IMMUTABLE PARALLEL SAFE
+ STABLE PARALLEL SAFE
 AS $function$
   select pg_catalog.floor(pg_catalog.date_part('epoch', t))::bigint::app_public.unix_time
 $function$;
@@ -4622,7 +4625,7 @@ end;
 $function$;
 comment on function app_private.hit_rate_limit(rate_bucket text, max_hits integer, per interval) is NULL;
 
-CREATE OR REPLACE FUNCTION app_private.ingest_amber_alerts(alerts jsonb, source text)
+CREATE OR REPLACE FUNCTION app_private.ingest_amber_alerts(alerts jsonb, source text, complete boolean, still_running text[])
  RETURNS jsonb
  LANGUAGE plpgsql
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
@@ -4639,18 +4642,21 @@ begin
     select distinct on (a.alert_id) a.*
       from jsonb_to_recordset(alerts) as a (alert_id text, level integer, type text, sent timestamptz, title text,
              description text, description_ext text, image_url text, read_more_url text)
-     order by a.alert_id, a.type = 'cancel' desc;
+     order by a.alert_id, a.type = 'cancel' desc, a.sent desc nulls last;
+  -- A message without Sent keeps the start first stored.
+  update pg_temp.incoming_amber i set sent = t.started_at
+    from app_public.amber_alerts t where t.alert_id = i.alert_id and i.sent is null;
 
   with written as (
     insert into app_public.amber_alerts as t (alert_id, level, started_at, title, description, description_ext, image_url, read_more_url)
     select a.alert_id, a.level, coalesce(a.sent, now()), a.title, a.description, a.description_ext, a.image_url, a.read_more_url
       from pg_temp.incoming_amber a where a.type = 'alert'
     on conflict (alert_id) do update set
-      level = excluded.level, started_at = coalesce((select a.sent from pg_temp.incoming_amber a where a.alert_id = excluded.alert_id), t.started_at), ended_at = null, title = excluded.title,
+      level = excluded.level, started_at = excluded.started_at, ended_at = null, title = excluded.title,
       description = excluded.description, description_ext = excluded.description_ext, image_url = excluded.image_url,
       read_more_url = excluded.read_more_url, changed = now()
     where (t.level, t.started_at, t.ended_at, t.title, t.description, t.description_ext, t.image_url, t.read_more_url)
-          is distinct from (excluded.level, coalesce((select a.sent from pg_temp.incoming_amber a where a.alert_id = excluded.alert_id), t.started_at), null::timestamptz, excluded.title, excluded.description,
+          is distinct from (excluded.level, excluded.started_at, null::timestamptz, excluded.title, excluded.description,
                             excluded.description_ext, excluded.image_url, excluded.read_more_url)
     returning (xmax = 0) as was_inserted
   )
@@ -4661,11 +4667,15 @@ begin
   select a.alert_id, a.level, coalesce(a.sent, now()), now() from pg_temp.incoming_amber a where a.type = 'cancel'
   on conflict (alert_id) do nothing;
 
+  -- A Cancel ends its alert; a complete list (the feed's) also ends the alerts it no longer holds,
+  -- except those whose message was there but unreadable (not known to have ended).
   with gone as (
     update app_public.amber_alerts t set ended_at = now(), title = null, description = null, description_ext = null,
            image_url = null, read_more_url = null, changed = now()
      where t.ended_at is null
-       and not exists (select 1 from pg_temp.incoming_amber a where a.alert_id = t.alert_id and a.type = 'alert')
+       and (exists (select 1 from pg_temp.incoming_amber a where a.alert_id = t.alert_id and a.type = 'cancel')
+            or (complete and t.alert_id <> all (still_running)
+                and not exists (select 1 from pg_temp.incoming_amber a where a.alert_id = t.alert_id and a.type = 'alert')))
     returning 1
   )
   select count(*) into ended from gone;
@@ -4674,7 +4684,7 @@ begin
     'source', left(source, 200));
 end;
 $function$;
-comment on function app_private.ingest_amber_alerts(alerts jsonb, source text) is NULL;
+comment on function app_private.ingest_amber_alerts(alerts jsonb, source text, complete boolean, still_running text[]) is NULL;
 
 CREATE OR REPLACE FUNCTION app_private.ingest_meteo_observations(rows jsonb, sha256 bytea, source text)
  RETURNS jsonb
@@ -5038,6 +5048,7 @@ declare
   inserted integer;
   updated integer;
   closed integer := 0;
+  reopened integer := 0;
   at timestamptz := coalesce(publication_time, now());
   is_newest boolean;
 begin
@@ -5081,9 +5092,17 @@ begin
       returning 1
     )
     select count(*) into closed from gone;
+    -- Back in the feed's whole file, and not ended: open again (as incidents are).
+    with back as (
+      update app_public.traffic_jams t set closed_at = null
+        from pg_temp.incoming_jams i
+       where i.record_id = t.record_id and t.closed_at is not null and not i.ended and i.version = t.version
+      returning 1
+    )
+    select count(*) into reopened from back;
   end if;
   return jsonb_build_object('records', jsonb_array_length(records), 'inserted', inserted, 'updated', updated, 'closed', closed,
-    'reopened', 0, 'older', not is_newest, 'source', left(source, 200));
+    'reopened', reopened, 'older', not is_newest, 'source', left(source, 200));
 end;
 $function$;
 comment on function app_private.ingest_traffic_jams(records jsonb, publication_time timestamp with time zone, source text) is NULL;
@@ -5292,10 +5311,10 @@ begin
   return app_private.notify_feed_event('rail', d.uuid, array(
     select c.monitor_uuid from app_hidden.rail_monitor_criteria c
      where cardinality(c.routes) = 0 or d.kind = 'calamity'
-        or exists (select 1 from app_public.rail_routes r
+        or (cardinality(d.station_codes) > 0 and exists (select 1 from app_public.rail_routes r
                     where r.value = any (c.routes)
                       and cardinality(array(select unnest(r.stations) intersect select unnest(d.station_codes)))
-                          >= least(2, cardinality(d.station_codes)))
+                          >= least(2, cardinality(d.station_codes))))
      order by c.monitor_uuid), app_hidden.rail_disruption_notification_subject(d));
 end;
 $function$;
@@ -6710,8 +6729,11 @@ declare
 begin
   select w.from_at, w.to_at into from_at, to_at from app_hidden.time_window(since, until) w;
   if region_number is not null then
-    select r.number into region from app_public.p2000_regions r
-     where r.number = lpad(btrim(region_number), 2, '0') or r.code = upper(btrim(region_number));
+    -- "13", "1" or "VR13"; anything else (such as "123") is no region, not a cut-down one.
+    if region_number ~* '^\s*(vr)?[0-9]{1,2}\s*$' then
+      select r.number into region from app_public.p2000_regions r
+       where r.number = lpad(regexp_replace(region_number, '[^0-9]', '', 'g'), 2, '0');
+    end if;
     if region is null then
       raise exception 'Unknown region number "%": give a safety-region number from 01 to 25.', left(region_number, 20)
         using errcode = 'XINPT';

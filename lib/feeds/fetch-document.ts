@@ -44,7 +44,11 @@ export async function fetchDocument(url: string, options: FetchOptions = {}): Pr
       const previous = new URL(target);
       if (previous.protocol === "https:" && next.protocol !== "https:") throw new Error(`Refused a redirect from https to ${next.protocol} (${url}).`);
       if (next.origin !== previous.origin) {
-        for (const name of ["authorization", "if-none-match", "if-modified-since"]) delete headers[name];
+        // Whatever the caller added (an API key in any header) and the validators are for the first origin only.
+        for (const name of [...Object.keys(options.headers ?? {}), "authorization", "if-none-match", "if-modified-since"]) {
+          delete headers[name];
+          delete headers[name.toLowerCase()];
+        }
       }
       target = next.toString();
       continue;

@@ -7,6 +7,9 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import pg from "pg";
+import { parseAmberAlerts } from "../../lib/feeds/alerts/amber-parser.ts";
+import { storeAmberAlerts, storeNlAlerts } from "../../lib/feeds/alerts/ingest.ts";
+import { parseNlAlerts } from "../../lib/feeds/alerts/nl-alert-parser.ts";
 import { pollAmberAlerts, pollNlAlerts } from "../../lib/feeds/alerts/poll.ts";
 import { amberAlertsJson, nlAlertsJson, squareAround, type SampleAmberAlert, type SampleNlAlert } from "../../lib/feeds/alerts/sample-documents.ts";
 import { runCli } from "../helpers/cli.ts";
@@ -147,7 +150,7 @@ describe("AMBER and missing-child alerts", () => {
     lines.length = 0;
     await pollAmberAlerts(ctx.service.ownerPool, amberFeed(), log);
     await pollAmberAlerts(ctx.service.ownerPool, amberFeed(), log);
-    expect(lines).toEqual([expect.stringMatching(/^error amber-alerts: Not JSON: .*\(the last good document stays served\)$/)]);
+    expect(lines).toEqual(["error amber-alerts: The alert document is not JSON (malformed or truncated, at character 21). (the last good document stays served)"]);
     expect(await ok(`{ amberAlertHistory { alertId active } }`)).toEqual(before);
 
     const items = JSON.parse(amberAlertsJson([{ ...regional, alertId: "2026-0500" }]));
@@ -155,6 +158,25 @@ describe("AMBER and missing-child alerts", () => {
       ...items, { ...items[0], AlertId: "2026-0501", AlertLevel: 7 }, { ...items[0], AlertId: "2026-0502", State: "Test" }, "nonsense"] ) });
     await pollAmberAlerts(ctx.service.ownerPool, amberFeed(), log);
     expect(lines.at(-1)).toBe("info amber-alerts: 1 AMBER alert message(s) read, 1 test message(s) left out, 2 bad item(s) skipped; 1 new, 0 updated, 0 ended (details erased).");
+
+    // The running alert's message unreadable in the next list: not taken for ended.
+    feed.documents.set("/landactiehost/api/v1/alerts", { body: JSON.stringify([{ ...items[0], AlertLevel: "x" }]) });
+    await pollAmberAlerts(ctx.service.ownerPool, amberFeed(), log);
+    const { amberAlerts } = await ok(`{ amberAlerts(activeOnly: true) { alertId title } }`);
+    expect(amberAlerts).toEqual([{ alertId: "2026-0500", title: "Vermist: Daan (12)" }]);
+  });
+
+  test("an implausible time is no reason to fail: a Sent in milliseconds counts as absent", async () => {
+    const [item] = JSON.parse(amberAlertsJson([{ ...regional, alertId: "2026-0800" }]));
+    const stored = await storeAmberAlerts(ctx.service.ownerPool, parseAmberAlerts([item, { ...item, AlertId: "2026-0801", Sent: Date.now() }]),
+      "test", { complete: false });
+    expect(stored).toMatchObject({ alerts: 2, started: 2 });
+    const { amberAlertHistory } = await ok(`{ amberAlertHistory(first: 2) { alertId startedAt } }`);
+    expect(amberAlertHistory.find((a: { alertId: string }) => a.alertId === "2026-0801").startedAt).toBeGreaterThan(seconds(new Date()) - 60);
+
+    // An NL-Alert starting before 1970 cannot be a Timestamp: that one item is skipped.
+    const page = JSON.parse(nlAlertsJson([{ id: "0ld1960", messageNl: "x", startAt: new Date(Date.UTC(1960, 0, 1)), areas: [] }]));
+    expect(parseNlAlerts(page)).toMatchObject({ alerts: [], skipped: 1 });
   });
 });
 
@@ -191,7 +213,8 @@ const groningenOver: SampleNlAlert = {
 };
 // One alert over Amsterdam and Haarlem: two regions from one area.
 const amsterdamHaarlem: SampleNlAlert = {
-  id: "c0ffee000002", startAt: new Date(Date.now() - 5 * HOUR),
+  // Half a second into its second: `until` of that second must still hold it.
+  id: "c0ffee000002", startAt: new Date(Math.floor((Date.now() - 5 * HOUR) / 1000) * 1000 + 500),
   messageNl: "NL-Alert. Zware storm.", areas: [[[52.33, 4.6], [52.33, 4.95], [52.4, 4.95], [52.4, 4.6], [52.33, 4.6]]],
 };
 
@@ -255,10 +278,16 @@ describe("NL-Alerts", () => {
       message: 'Unknown region number "99": give a safety-region number from 01 to 25.', code: "BAD_USER_INPUT" });
     expect(await failure(`{ nlAlerts(since: 20, until: 10) { alertId } }`)).toEqual({
       message: 'Argument "since" (20) is after "until" (10).', code: "BAD_USER_INPUT" });
+    expect((await failure(`{ nlAlerts(regionNumber: "123") { alertId } }`)).code).toBe("BAD_USER_INPUT");
     expect((await failure(`{ nlAlerts(first: 0) { alertId } }`)).code).toBe("BAD_USER_INPUT");
     expect((await failure(`{ amberAlertHistory(page: 0) { alertId } }`)).code).toBe("BAD_USER_INPUT");
+    // More than a page's cap stored (long ago): first is clamped to 100.
+    const old = Array.from({ length: 110 }, (_, i): SampleNlAlert => ({
+      id: `0ld${String(i).padStart(9, "0")}`, messageNl: "Oud", startAt: new Date(Date.UTC(2020, 0, 1, 0, i)), stopAt: new Date(Date.UTC(2020, 0, 2)),
+      areas: [squareAround(52, 5)] }));
+    await storeNlAlerts(ctx.service.ownerPool, parseNlAlerts(JSON.parse(nlAlertsJson(old))), "test");
     const { nlAlerts } = await ok(`{ nlAlerts(first: 500) { alertId } }`);
-    expect(nlAlerts.length).toBeLessThanOrEqual(100);
+    expect(nlAlerts).toHaveLength(100);
   });
 
   test("Timestamp takes whole Unix seconds in range only", async () => {
@@ -287,7 +316,7 @@ describe("ingest:alerts", () => {
     const result = await runCli("ingest-alerts.ts", [nl, broken, neither], ctx.db.ownerUrl);
     expect(result.code).toBe(1);
     expect(result.stdout).toContain(`${nl}: 1 NL-Alert(s) read; 1 new, 0 updated.`);
-    expect(result.stderr).toContain(`${broken}: rejected whole, nothing changed: Not JSON`);
+    expect(result.stderr).toContain(`${broken}: rejected whole, nothing changed: The alert document is not JSON`);
     expect(result.stderr).toContain(`${neither}: rejected whole, nothing changed: Neither an AMBER alert list`);
     const amber = write("amber.json", amberAlertsJson([{ ...regional, alertId: "2026-0600" }]));
     const second = await runCli("ingest-alerts.ts", [amber], ctx.db.ownerUrl);

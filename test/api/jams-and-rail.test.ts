@@ -84,16 +84,20 @@ describe("matrix monitors", () => {
     await ctx.db.asOwner("insert into app_public.traffic_incidents (record_id, version, type) values ('RWS09_1', 1, 'accident')");
     feed.documents.set("/actueel_beeld.xml.gz", { body: gzipSync(datexV3Xml(new Date(), [elsewhere])) });
     await pollTraffic(ctx.service.ownerPool, jamsFeed(), log);
-    const { rows } = await ctx.db.asOwner(`select (select count(*)::int from app_public.traffic_jams where closed_at is null) as open_jams,
-      (select count(*)::int from app_public.traffic_incidents where closed_at is null) as open_incidents`);
-    expect(rows[0]).toEqual({ open_jams: 1, open_incidents: 1 });
+    const open = async () => (await ctx.db.asOwner(`select (select count(*)::int from app_public.traffic_jams where closed_at is null) as open_jams,
+      (select count(*)::int from app_public.traffic_incidents where closed_at is null) as open_incidents`)).rows[0];
+    expect(await open()).toEqual({ open_jams: 1, open_incidents: 1 });
+    // Back in the feed: open again.
+    feed.documents.set("/actueel_beeld.xml.gz", { body: gzipSync(datexV3Xml(new Date(), [elsewhere, jam(4, 35)])) });
+    await pollTraffic(ctx.service.ownerPool, jamsFeed(), log);
+    expect(await open()).toEqual({ open_jams: 2, open_incidents: 1 });
   });
 
   test("ingest:traffic --jams stores a file's jams as the jams feed", async () => {
     const file = path.join(dir, "jams.xml");
     fs.writeFileSync(file, datexV2Xml(new Date(Date.now() + 60_000), [{ ...elsewhere, version: 2, delayMinutes: 50 }]));
     const result = await runCli("ingest-traffic.ts", ["--jams", file], ctx.db.ownerUrl);
-    expect(result.stdout).toContain("1 jams read (0 other records left out); 0 new, 1 newer versions, 0 closed.");
+    expect(result.stdout).toContain("1 jams read (0 other records left out); 0 new, 1 newer versions, 1 closed.");
     expect(result.code).toBe(0);
   });
 });
@@ -110,10 +114,16 @@ describe("rail_disruptions monitors", () => {
   test("a disruption notifies the monitors of its routes, a calamity every monitor, each once", async () => {
     const onRoute = await monitorWithHook("Amsterdam–Utrecht", "rail_disruptions", { routes: ["amsterdam-utrecht"] }, "/rail-a");
     const offRoute = await monitorWithHook("Groningen–Zwolle", "rail_disruptions", { routes: ["zwolle-groningen"] }, "/rail-b");
-    feed.documents.set("/reisinformatie-api/api/v3/disruptions", { body: railDisruptionsSample(new Date()) });
+    // The sample's list, plus a disruption that names no station: it lies on no route.
+    const items = JSON.parse(railDisruptionsSample(new Date()));
+    const disruption = items.find((item: { type: string }) => item.type === "DISRUPTION");
+    items.push({ ...disruption, id: "7099999", title: "Storing zonder stations", publicationSections: [] });
+    feed.documents.set("/reisinformatie-api/api/v3/disruptions", { body: JSON.stringify(items) });
     await pollRailDisruptions(ctx.service.ownerPool, railFeed(), log);
     await ctx.service.workerIdle();
-    expect(feed.requests.at(-1)?.authorized).toBe(false); // the key goes in the API portal's own header
+    // The key goes in the API portal's own header, not Authorization.
+    expect(feed.requests.at(-1)?.authorized).toBe(false);
+    expect(feed.requestHeaders.at(-1)?.["ocp-apim-subscription-key"]).toBe("test-key");
     const onRouteEvents = (await notificationsOf(onRoute)).map((n) => n.event_type).sort();
     expect(onRouteEvents).toEqual(["rail.calamity", "rail.disruption"]);
     // The maintenance on Assen–Groningen has not started (not active): nobody hears of it yet.
@@ -126,9 +136,22 @@ describe("rail_disruptions monitors", () => {
     feed.documents.set("/reisinformatie-api/api/v3/disruptions", { body: brokenRailDisruptionsDocument });
     await pollRailDisruptions(ctx.service.ownerPool, railFeed(), log);
     await ctx.service.workerIdle();
-    expect(errors.at(-1)).toMatch(/^rail-disruptions: rail disruptions document is not JSON/);
+    expect(errors.at(-1)).toMatch(/^rail-disruptions: The rail disruptions document is not JSON/);
     expect(await notificationsOf(onRoute)).toHaveLength(2);
     const { rows } = await ctx.db.asOwner("select count(*)::int as n from app_public.rail_disruptions where active");
-    expect(rows[0].n).toBe(2);
+    expect(rows[0].n).toBe(3);
+  });
+
+  test("the key is not sent on to another origin when the source redirects", async () => {
+    const elsewhere = await startFeedServer();
+    try {
+      elsewhere.documents.set("/v3/disruptions", { body: "[]" });
+      feed.documents.set("/reisinformatie-api/api/v3/disruptions", { status: 302, body: "", location: `${elsewhere.url}/v3/disruptions` });
+      await pollRailDisruptions(ctx.service.ownerPool, railFeed(), log);
+      expect(elsewhere.requests).toHaveLength(1);
+      expect(elsewhere.requestHeaders[0]["ocp-apim-subscription-key"]).toBeUndefined();
+    } finally {
+      await elsewhere.stop();
+    }
   });
 });

@@ -6,6 +6,8 @@ import type { AddressInfo } from "node:net";
 
 export interface FeedDocument {
   status?: number;
+  /** Where a redirect (status 3xx) points. */
+  location?: string;
   body: string | Buffer;
   contentType?: string;
 }
@@ -16,20 +18,26 @@ export interface FeedServer {
   documents: Map<string, FeedDocument>;
   /** Every request: path, whether it was conditional, and whether it carried an Authorization header. */
   requests: Array<{ path: string; conditional: boolean; authorized: boolean }>;
+  /** The headers of every request, in the same order. */
+  requestHeaders: http.IncomingHttpHeaders[];
   stop(): Promise<void>;
 }
 
 export async function startFeedServer(): Promise<FeedServer> {
   const documents = new Map<string, FeedDocument>();
   const requests: FeedServer["requests"] = [];
+  const requestHeaders: http.IncomingHttpHeaders[] = [];
   const server = http.createServer((req, res) => {
     const path = req.url ?? "/";
     requests.push({ path, conditional: req.headers["if-none-match"] !== undefined, authorized: req.headers.authorization !== undefined });
+    requestHeaders.push(req.headers);
     const document = documents.get(path);
     if (!document) return void res.writeHead(404).end("not found");
     const etag = `"${createHash("sha1").update(document.body).digest("hex")}"`;
     if ((document.status ?? 200) === 200 && req.headers["if-none-match"] === etag) return void res.writeHead(304).end();
-    res.writeHead(document.status ?? 200, { "content-type": document.contentType ?? "application/octet-stream", etag }).end(document.body);
+    res.writeHead(document.status ?? 200, {
+      "content-type": document.contentType ?? "application/octet-stream", etag, ...(document.location ? { location: document.location } : {}),
+    }).end(document.body);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
@@ -37,6 +45,7 @@ export async function startFeedServer(): Promise<FeedServer> {
     url: `http://127.0.0.1:${port}`,
     documents,
     requests,
+    requestHeaders,
     stop: () => new Promise<void>((resolve) => {
       server.closeAllConnections();
       server.close(() => resolve());

@@ -4,8 +4,7 @@
 // "Cancel"), AlertLevel (10 = AMBER Alert, national; 5 = missing-child alert, regional; a number
 // or a numeric string), Sent (Unix seconds, or an ISO time), Message { Title, Description (HTML),
 // DescriptionExt, Readmore_URL, Media { Image } }.
-import { convert } from "html-to-text";
-import { FeedDocumentError, parseIsoTime, skipRecord, type SkipLog } from "../records.ts";
+import { FeedDocumentError, htmlToPlainText, isJsonObject, parseIsoTime, plausibleTime, skipRecord, type SkipLog } from "../records.ts";
 
 export interface AmberAlertRecord {
   alertId: string;
@@ -21,12 +20,11 @@ export interface AmberAlertRecord {
 
 export interface AmberAlertsDocument extends SkipLog {
   alerts: AmberAlertRecord[];
+  /** Alerts whose message was skipped as bad: they are not known to have ended. */
+  skippedAlertIds: string[];
   /** Messages that are not real alerts (State Test or Exercise): left out, not errors. */
   notActual: number;
 }
-
-type JsonObject = Record<string, unknown>;
-const isObject = (value: unknown): value is JsonObject => typeof value === "object" && value !== null && !Array.isArray(value);
 
 function text(value: unknown, max: number): string | null {
   if (typeof value !== "string" && typeof value !== "number") return null;
@@ -48,16 +46,13 @@ function webUrl(value: unknown): string | null {
 
 function plainText(html: unknown, max: number): string | null {
   const source = text(html, 100_000);
-  if (!source) return null;
-  const converted = convert(source, { wordwrap: false, selectors: [{ selector: "a", options: { ignoreHref: true } }, { selector: "img", format: "skip" }] });
-  return text(converted, max);
+  return source ? htmlToPlainText(source, max) : null;
 }
 
-/** Sent as Unix seconds (a number or digits) or as an ISO time with a zone. */
+/** Sent as Unix seconds (a number or digits) or as an ISO time with a zone; null when implausible. */
 function sentTime(value: unknown): Date | null {
   const seconds = typeof value === "number" ? value : typeof value === "string" && /^\d{9,11}$/.test(value.trim()) ? Number(value) : NaN;
-  if (Number.isInteger(seconds)) return new Date(seconds * 1000);
-  return parseIsoTime(value);
+  return plausibleTime(Number.isInteger(seconds) ? new Date(seconds * 1000) : parseIsoTime(value));
 }
 
 function level(value: unknown): 5 | 10 | null {
@@ -68,9 +63,9 @@ function level(value: unknown): 5 | 10 | null {
 /** The alerts of a parsed document; throws FeedDocumentError when it is no alert list at all. */
 export function parseAmberAlerts(document: unknown): AmberAlertsDocument {
   if (!Array.isArray(document)) throw new FeedDocumentError("An AMBER alert document is a JSON array of alerts.");
-  const result: AmberAlertsDocument = { alerts: [], skipped: 0, problems: [], notActual: 0 };
+  const result: AmberAlertsDocument = { alerts: [], skippedAlertIds: [], skipped: 0, problems: [], notActual: 0 };
   document.forEach((item, index) => {
-    if (!isObject(item)) return skipRecord(result, `item ${index}: not an object`);
+    if (!isJsonObject(item)) return skipRecord(result, `item ${index}: not an object`);
     const alertId = text(item.AlertId, 100);
     if (!alertId) return skipRecord(result, `item ${index}: no AlertId`);
     const state = text(item.State, 40);
@@ -78,12 +73,16 @@ export function parseAmberAlerts(document: unknown): AmberAlertsDocument {
       result.notActual += 1;
       return;
     }
+    const skip = (problem: string) => {
+      result.skippedAlertIds.push(alertId);
+      skipRecord(result, `alert ${alertId}: ${problem}`);
+    };
     const type = text(item.Type, 40)?.toLowerCase();
-    if (type !== "alert" && type !== "cancel") return skipRecord(result, `alert ${alertId}: Type ${JSON.stringify(item.Type)} is not Alert or Cancel`);
+    if (type !== "alert" && type !== "cancel") return skip(`Type ${JSON.stringify(item.Type)?.slice(0, 40)} is not Alert or Cancel`);
     const alertLevel = level(item.AlertLevel);
-    if (alertLevel === null) return skipRecord(result, `alert ${alertId}: AlertLevel ${JSON.stringify(item.AlertLevel)} is not 10 or 5`);
-    const message = isObject(item.Message) ? item.Message : {};
-    const media = isObject(message.Media) ? message.Media : {};
+    if (alertLevel === null) return skip(`AlertLevel ${JSON.stringify(item.AlertLevel)?.slice(0, 40)} is not 10 or 5`);
+    const message = isJsonObject(item.Message) ? item.Message : {};
+    const media = isJsonObject(message.Media) ? message.Media : {};
     result.alerts.push({
       alertId,
       level: alertLevel,

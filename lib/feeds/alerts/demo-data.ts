@@ -16,7 +16,8 @@ export async function loadAlertsDemo(db: pg.Pool | pg.ClientBase, now = new Date
     title: "DEMO: vermist kind", descriptionHtml: "<p>DEMO: synthetic alert, not real.</p>",
   };
   for (const json of [amberAlertsJson([{ ...amber, type: "Alert" }]), amberAlertsJson([{ ...amber, type: "Cancel" }])]) {
-    await storeAmberAlerts(db, parseAmberAlerts(JSON.parse(json)), "demo");
+    // Not the feed's whole list: real alerts the poller stored stay as they are.
+    await storeAmberAlerts(db, parseAmberAlerts(JSON.parse(json)), "demo", { complete: false });
   }
   const nl = parseNlAlerts(JSON.parse(nlAlertsJson([
     {

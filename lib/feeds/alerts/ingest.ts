@@ -2,7 +2,7 @@
 // alert list or an NL-Alert page, told apart by their shape, each stored by one SQL function in one
 // transaction, so a broken document changes nothing.
 import type pg from "pg";
-import { FeedDocumentError, stripBom } from "../records.ts";
+import { FeedDocumentError, parseJson } from "../records.ts";
 import { parseAmberAlerts, type AmberAlertsDocument } from "./amber-parser.ts";
 import { parseNlAlerts, type NlAlertsDocument } from "./nl-alert-parser.ts";
 
@@ -14,11 +14,7 @@ export interface AmberStored { alerts: number; started: number; updated: number;
 export interface NlAlertsStored { alerts: number; inserted: number; updated: number }
 
 export function parseJsonDocument(body: Buffer): unknown {
-  try {
-    return JSON.parse(stripBom(body.toString("utf8")));
-  } catch (error) {
-    throw new FeedDocumentError(`Not JSON: ${(error as Error).message}`);
-  }
+  return parseJson(body.toString("utf8"), "The alert document");
 }
 
 /** An AMBER list is an array; an NL-Alert page an object with "data". */
@@ -30,17 +26,24 @@ export function readAlertsDocument(body: Buffer): AlertsDocument {
 }
 
 /**
- * Stores the AMBER feed's whole list. When alerts ended, their personal details were erased in
- * the transaction; VACUUM then also removes the old row versions that still held them.
+ * Stores an AMBER document: `complete` when it is the feed's whole list (the poller, the CLI), so
+ * alerts it no longer holds have ended. Ending erases the personal details in the transaction;
+ * VACUUM then also removes the old row versions that held them (those no open transaction can
+ * still see). A failed VACUUM is reported, not fatal: the data is stored, and autovacuum follows.
  */
-export async function storeAmberAlerts(db: pg.Pool | pg.ClientBase, document: AmberAlertsDocument, source: string): Promise<AmberStored> {
+export async function storeAmberAlerts(db: pg.Pool | pg.ClientBase, document: AmberAlertsDocument, source: string,
+    { complete }: { complete: boolean }, log: (line: string) => void = console.error): Promise<AmberStored> {
   const rows = document.alerts.map((a) => ({
     alert_id: a.alertId, level: a.level, type: a.type, sent: a.sent, title: a.title, description: a.description,
     description_ext: a.descriptionExt, image_url: a.imageUrl, read_more_url: a.readMoreUrl,
   }));
   const { rows: [{ result }] } = await db.query<{ result: AmberStored }>(
-    "select app_private.ingest_amber_alerts($1::jsonb, $2) as result", [JSON.stringify(rows), source]);
-  if (result.ended > 0) await db.query("vacuum app_public.amber_alerts");
+    "select app_private.ingest_amber_alerts($1::jsonb, $2, $3, $4) as result",
+    [JSON.stringify(rows), source, complete, document.skippedAlertIds]);
+  if (result.ended > 0) {
+    await db.query("vacuum app_public.amber_alerts").catch((error: Error) =>
+      log(`amber-alerts: stored, but VACUUM after erasing ended alerts failed (autovacuum will follow): ${error.message}`));
+  }
   return result;
 }
 
@@ -72,7 +75,8 @@ export function describeNlAlerts(document: NlAlertsDocument, stored: NlAlertsSto
 export async function ingestAlertsDocument(db: pg.Pool, body: Buffer, source: string): Promise<{ summary: string; problems: string[] }> {
   const read = readAlertsDocument(body);
   if (read.kind === "amber") {
-    return { summary: describeAmber(read.document, await storeAmberAlerts(db, read.document, source)), problems: read.document.problems };
+    const stored = await storeAmberAlerts(db, read.document, source, { complete: true });
+    return { summary: describeAmber(read.document, stored), problems: read.document.problems };
   }
   return { summary: describeNlAlerts(read.document, await storeNlAlerts(db, read.document, source)), problems: read.document.problems };
 }

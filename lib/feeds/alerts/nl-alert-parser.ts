@@ -2,7 +2,7 @@
 // (../shared/research/feed-formats.md): {"data": [ { id, message (Dutch, then ***, then English),
 // type "nl-alert", start_at, stop_at (null while it runs), area: ["lat,lon lat,lon …", …],
 // resource_uri } ]}, newest first, paged with ?after=<id>.
-import { FeedDocumentError, parseIsoTime, skipRecord, type SkipLog } from "../records.ts";
+import { FeedDocumentError, isJsonObject, parseIsoTime, plausibleTime, skipRecord, type SkipLog } from "../records.ts";
 
 export interface NlAlertRecord {
   alertId: string;
@@ -19,9 +19,6 @@ export interface NlAlertRecord {
 export interface NlAlertsDocument extends SkipLog {
   alerts: NlAlertRecord[];
 }
-
-type JsonObject = Record<string, unknown>;
-const isObject = (value: unknown): value is JsonObject => typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** A polygon needs three corners; a broadcast area with thousands is no longer plausible. */
 const MAX_CORNERS = 5000;
@@ -42,20 +39,20 @@ function parseArea(area: unknown): { text: string; polygon: string } | null {
 }
 
 export function parseNlAlerts(document: unknown): NlAlertsDocument {
-  if (!isObject(document) || !Array.isArray(document.data)) {
+  if (!isJsonObject(document) || !Array.isArray(document.data)) {
     throw new FeedDocumentError('An NL-Alert document is a JSON object with a "data" array.');
   }
   const result: NlAlertsDocument = { alerts: [], skipped: 0, problems: [] };
   document.data.forEach((item, index) => {
-    if (!isObject(item)) return skipRecord(result, `item ${index}: not an object`);
+    if (!isJsonObject(item)) return skipRecord(result, `item ${index}: not an object`);
     const alertId = typeof item.id === "string" || typeof item.id === "number" ? String(item.id).trim().slice(0, 100) : "";
     if (!alertId) return skipRecord(result, `item ${index}: no id`);
     const message = typeof item.message === "string" ? item.message.trim().slice(0, 10_000) : "";
     if (!message) return skipRecord(result, `alert ${alertId}: no message`);
-    const startAt = parseIsoTime(item.start_at);
-    if (!startAt) return skipRecord(result, `alert ${alertId}: start_at ${JSON.stringify(item.start_at)} is no time with a zone`);
-    const stopAt = item.stop_at === null || item.stop_at === undefined ? null : parseIsoTime(item.stop_at);
-    if (stopAt === null && item.stop_at != null) return skipRecord(result, `alert ${alertId}: stop_at ${JSON.stringify(item.stop_at)} is no time`);
+    const startAt = plausibleTime(parseIsoTime(item.start_at));
+    if (!startAt) return skipRecord(result, `alert ${alertId}: start_at ${JSON.stringify(item.start_at)?.slice(0, 40)} is no time with a zone from 1970 on`);
+    const stopAt = item.stop_at === null || item.stop_at === undefined ? null : plausibleTime(parseIsoTime(item.stop_at));
+    if (stopAt === null && item.stop_at != null) return skipRecord(result, `alert ${alertId}: stop_at ${JSON.stringify(item.stop_at)?.slice(0, 40)} is no time from 1970 on`);
     const areas = Array.isArray(item.area) ? item.area.map(parseArea) : [];
     if (areas.some((area) => area === null)) return skipRecord(result, `alert ${alertId}: an area is not a list of at least three "lat,lon" corners`);
     const parsed = areas as { text: string; polygon: string }[];

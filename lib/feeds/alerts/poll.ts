@@ -21,7 +21,7 @@ export async function pollAmberAlerts(db: pg.Pool | pg.ClientBase, config: Alert
     download: (validators) => fetchDocument(url, { validators }),
     async store(body) {
       const document = parseAmberAlerts(parseJsonDocument(body));
-      return { document, stored: await storeAmberAlerts(db, document, url) };
+      return { document, stored: await storeAmberAlerts(db, document, url, { complete: true }, (line) => log.error(line)) };
     },
     describe: ({ document, stored }) => describeAmber(document, stored),
     // An alert that starts or ends is news every time.

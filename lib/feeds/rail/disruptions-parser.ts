@@ -8,7 +8,7 @@
 // The array is the whole picture at its time, so a document that is not such an array is refused
 // as a whole (a wrong URL or a truncated download must not read as "no disruptions"); one bad item
 // is skipped and reported.
-import { FeedDocumentError, parseIsoTime, skipRecord, stripBom } from "../records.ts";
+import { FeedDocumentError, htmlToPlainText, isJsonObject, parseIsoTime, parseJson, plausibleTime, skipRecord, type JsonObject } from "../records.ts";
 
 export interface RailDisruption {
   /** The upstream id. It may be unique per type only: the single-item endpoint is /{type}/{id}. */
@@ -31,9 +31,7 @@ export interface RailDisruptionsDocument {
   problems: string[];
 }
 
-type JsonObject = Record<string, unknown>;
-
-// Maps rather than object literals: a type or an entity named "constructor" must find nothing.
+// Maps rather than object literals: a type named "constructor" must find nothing.
 const KINDS = new Map<string, RailDisruption["kind"]>([
   ["DISRUPTION", "disruption"],
   ["MAINTENANCE", "maintenance"],
@@ -41,12 +39,6 @@ const KINDS = new Map<string, RailDisruption["kind"]>([
 ]);
 
 const MAX_TEXT = 2000;
-
-const ENTITIES = new Map([["amp", "&"], ["lt", "<"], ["gt", ">"], ["quot", '"'], ["apos", "'"], ["nbsp", " "]]);
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 function listOf(value: unknown): unknown[] {
   return Array.isArray(value) ? value : [];
@@ -58,34 +50,16 @@ function textOf(value: unknown): string | null {
 
 /** The `label` (or `description`) of an optional nested object such as situation or expectedDuration. */
 function labelOf(value: unknown, field: "label" | "description" = "label"): string | null {
-  return isObject(value) ? textOf(value[field]) : null;
+  return isJsonObject(value) ? textOf(value[field]) : null;
 }
 
-function decodeEntity(entity: string, name: string): string {
-  if (name.startsWith("#")) {
-    const code = name[1] === "x" || name[1] === "X" ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
-    return Number.isInteger(code) && code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : entity;
-  }
-  return ENTITIES.get(name.toLowerCase()) ?? entity;
-}
-
-// NS texts are meant for apps and are plain text as far as the public examples show, but nothing
-// promises that; a stray tag or entity must not reach a notification. Tags go before entities are
-// decoded, so an escaped "&lt;b&gt;" stays visible text.
-function plainText(text: string): string {
-  return text
-    .replace(/<br\s*\/?>|<\/(?:p|div|li|h[1-6])>/gi, "\n")
-    .replace(/<[^>]*>/g, "")
-    .replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, decodeEntity)
-    .split("\n")
-    .map((line) => line.replace(/\s+/g, " ").trim())
-    .filter((line) => line !== "")
-    .join("\n");
-}
-
-/** The parts, cleaned, once each, newline-separated and cut to MAX_TEXT; null when nothing is left. */
+/**
+ * The parts as plain text (NS texts are meant for apps and plain as far as the public examples
+ * show, but nothing promises that; a stray tag or entity must not reach a notification), once
+ * each, newline-separated and cut to MAX_TEXT; null when nothing is left.
+ */
 function cleanText(parts: (string | null)[]): string | null {
-  const lines = [...new Set(parts.filter((part) => part !== null).map(plainText).filter((part) => part !== ""))];
+  const lines = [...new Set(parts.filter((part) => part !== null).map((part) => htmlToPlainText(part, 100_000) ?? "").filter((part) => part !== ""))];
   const text = lines.join("\n");
   if (text === "") return null;
   if (text.length <= MAX_TEXT) return text;
@@ -99,7 +73,7 @@ function cleanText(parts: (string | null)[]): string | null {
 function descriptionOf(item: JsonObject): string | null {
   return cleanText([
     textOf(item.description),
-    ...listOf(item.timespans).map((timespan) => (isObject(timespan) ? labelOf(timespan.situation) : null)),
+    ...listOf(item.timespans).map((timespan) => (isJsonObject(timespan) ? labelOf(timespan.situation) : null)),
     labelOf(item.summaryAdditionalTravelTime),
     labelOf(item.expectedDuration, "description"),
   ]);
@@ -109,14 +83,14 @@ function descriptionOf(item: JsonObject): string | null {
 // recognise, which is what route monitors match on. A foreign station may come without a code.
 function stationCodesOf(item: JsonObject): string[] {
   const codes = listOf(item.publicationSections).flatMap((publication) => {
-    const section = isObject(publication) ? publication.section : null;
-    return isObject(section) ? listOf(section.stations) : [];
-  }).map((station) => (isObject(station) ? textOf(station.stationCode)?.toUpperCase() : undefined));
+    const section = isJsonObject(publication) ? publication.section : null;
+    return isJsonObject(section) ? listOf(section.stations) : [];
+  }).map((station) => (isJsonObject(station) ? textOf(station.stationCode)?.toUpperCase() : undefined));
   return [...new Set(codes.filter((code) => code !== undefined))];
 }
 
 function readItem(item: unknown, position: number, document: RailDisruptionsDocument): void {
-  if (!isObject(item)) return skipRecord(document, `item ${position}: not an object`);
+  if (!isJsonObject(item)) return skipRecord(document, `item ${position}: not an object`);
   const id = textOf(item.id);
   if (!id) return skipRecord(document, `item ${position}: no id`);
   const type = textOf(item.type) ?? "";
@@ -133,20 +107,15 @@ function readItem(item: unknown, position: number, document: RailDisruptionsDocu
     // isActive is required upstream; anything but true is read as "not now" rather than guessed.
     active: item.isActive === true,
     // Calamities carry no start or end. A malformed time is unknown, not a reason to drop the item.
-    startAt: parseIsoTime(item.start),
-    endAt: parseIsoTime(item.end),
+    startAt: plausibleTime(parseIsoTime(item.start)),
+    endAt: plausibleTime(parseIsoTime(item.end)),
     stationCodes: stationCodesOf(item),
   });
 }
 
 export function parseRailDisruptions(text: string): RailDisruptionsDocument {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(stripBom(text));
-  } catch (error) {
-    throw new FeedDocumentError(`rail disruptions document is not JSON (malformed or truncated): ${(error as Error).message}`);
-  }
-  if (isObject(parsed) && Array.isArray(parsed.payload)) {
+  const parsed = parseJson(text, "The rail disruptions document");
+  if (isJsonObject(parsed) && Array.isArray(parsed.payload)) {
     // The v2 endpoint answered {links, payload, meta} with Dutch field names (titel, verstoring,
     // trajecten, no isActive); NS switched it off on 4 August 2021. Its items cannot be read as v3.
     throw new FeedDocumentError("rail disruptions document has a v2 \"payload\" wrapper; the source URL must be the v3 endpoint");
