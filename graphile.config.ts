@@ -6,11 +6,13 @@ import pg from "pg";
 import { makeSchema } from "postgraphile";
 import { PostGraphileAmberPreset } from "postgraphile/presets/amber";
 import type { AccountDeps } from "./lib/accounts/flows.ts";
+import { loadAiDefaults, SHIPPED_AI_DEFAULTS, type AiDefaults } from "./lib/ai/defaults.ts";
 import { makeAuthenticate, pgSettingsFor, recalledAuth, type Authenticate } from "./lib/auth/context.ts";
 import { maskError } from "./lib/graphql/errors.ts";
 import { makeRequestPgService } from "./lib/graphql/pg-request-adaptor.ts";
 import { accountRequestFor } from "./lib/accounts/request.ts";
 import { makeAccountMutationsPlugin } from "./plugins/account-mutations.ts";
+import { makeAiDefaultsPlugin } from "./plugins/ai-defaults.ts";
 import { makeMonitorMutationsPlugin, type MonitorMutationOptions } from "./plugins/monitor-mutations.ts";
 import { GraphQLErrorCodesPlugin } from "./plugins/graphql-error-codes.ts";
 import { InflectionPlugin } from "./plugins/inflection.ts";
@@ -26,6 +28,7 @@ export interface PresetOptions {
   monitors: MonitorMutationOptions;
   graphiql: boolean;
   statementTimeout: string;
+  aiDefaults: AiDefaults;
 }
 
 export function makePreset(options: PresetOptions): GraphileConfig.Preset {
@@ -39,6 +42,7 @@ export function makePreset(options: PresetOptions): GraphileConfig.Preset {
       makeAccountMutationsPlugin(options.accounts),
       P2000MutationsPlugin,
       makeMonitorMutationsPlugin(options.monitors),
+      makeAiDefaultsPlugin(options.aiDefaults),
     ],
     disablePlugins: [
       "NodePlugin",
@@ -104,6 +108,7 @@ export async function printServiceSchema(authUrl: string): Promise<string> {
         monitors: { allowPrivateWebhookTargets: false },
         graphiql: false,
         statementTimeout: "15s",
+        aiDefaults: loadAiDefaults(SHIPPED_AI_DEFAULTS),
       }),
     );
     return printSchema(lexicographicSortSchema(schema)) + "\n";

@@ -9,6 +9,7 @@ import { postgraphile } from "postgraphile";
 import { grafserv } from "postgraphile/grafserv/node";
 import { makePreset } from "./graphile.config.ts";
 import type { AccountDeps } from "./lib/accounts/flows.ts";
+import { loadAiDefaults, SHIPPED_AI_DEFAULTS } from "./lib/ai/defaults.ts";
 import { ApiTokenCache } from "./lib/auth/api-token-cache.ts";
 import { makeAuthenticate } from "./lib/auth/context.ts";
 import { authRoutes } from "./lib/accounts/link-routes.ts";
@@ -63,6 +64,7 @@ export async function startService(config: Config, database: Database): Promise<
       monitors: { allowPrivateWebhookTargets: config.webhookAllowPrivateTargets },
       graphiql: config.graphiql,
       statementTimeout: config.statementTimeout,
+      aiDefaults: loadAiDefaults(config.aiDefaultsFile ?? SHIPPED_AI_DEFAULTS),
     }),
   );
   const app = express();

@@ -12,6 +12,10 @@ try {
   const file = path.join(ROOT_DIR, "schema.graphql");
   fs.writeFileSync(file, await printServiceSchema(database.authUrl));
   console.log(`Wrote ${path.relative(process.cwd(), file)}`);
+} catch (error) {
+  // Said before the database closes: its idle pools could otherwise end the process first.
+  console.error(error);
+  process.exitCode = 1;
 } finally {
   await database.close();
 }

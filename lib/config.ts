@@ -65,6 +65,8 @@ export interface Config {
   railFeedEnabled: boolean;
   railDisruptionsUrl: string | undefined;
   railApiKey: string | undefined;
+  /** A JSON file replacing data/ai-defaults.json (aiDefaults); checked at start. */
+  aiDefaultsFile: string | undefined;
   /** Fill a new embedded database with a few days of synthetic P2000 traffic. */
   demoData: boolean;
   /** Least severe log level printed by the worker: error, warning, info or debug. */
@@ -133,6 +135,7 @@ export function loadConfig(): Config {
     amberAlertsUrl: text("AMBER_ALERTS_URL") ?? "https://services.burgernet.nl/landactiehost/api/v1/alerts",
     nlAlertFeedEnabled: flag("NL_ALERT_FEED_ENABLED", true),
     nlAlertsUrl: text("NL_ALERTS_URL") ?? "https://api.public-warning.app/api/v1/providers/nl-alert/alerts",
+    aiDefaultsFile: text("AI_DEFAULTS_FILE"),
     railFeedEnabled: flag("RAIL_FEED_ENABLED", true),
     railDisruptionsUrl: text("RAIL_DISRUPTIONS_URL"),
     railApiKey: text("RAIL_API_KEY"),
