@@ -65,6 +65,8 @@ export interface Config {
   railFeedEnabled: boolean;
   railDisruptionsUrl: string | undefined;
   railApiKey: string | undefined;
+  /** Seconds between two fetches of a feed rss monitors follow (docs/rss.md). */
+  rssPollInterval: number;
   /** A JSON file replacing data/ai-defaults.json (aiDefaults); checked at start. */
   aiDefaultsFile: string | undefined;
   /** Fill a new embedded database with a few days of synthetic P2000 traffic. */
@@ -136,6 +138,7 @@ export function loadConfig(): Config {
     nlAlertFeedEnabled: flag("NL_ALERT_FEED_ENABLED", true),
     nlAlertsUrl: text("NL_ALERTS_URL") ?? "https://api.public-warning.app/api/v1/providers/nl-alert/alerts",
     aiDefaultsFile: text("AI_DEFAULTS_FILE"),
+    rssPollInterval: integer("RSS_POLL_INTERVAL", 300, 60, 86_400),
     railFeedEnabled: flag("RAIL_FEED_ENABLED", true),
     railDisruptionsUrl: text("RAIL_DISRUPTIONS_URL"),
     railApiKey: text("RAIL_API_KEY"),

@@ -427,6 +427,29 @@ create type app_public.road_ref as (
 );
 comment on type app_public.road_ref is 'A road by uuid or by name (A12, a 12).';
 
+create type app_public.rss_feed_item as (
+  uuid uuid,
+  feed_url text,
+  feed_title text,
+  guid text,
+  title text,
+  link text,
+  summary text,
+  published_at timestamp with time zone,
+  latitude double precision,
+  longitude double precision,
+  first_seen_at timestamp with time zone
+);
+comment on type app_public.rss_feed_item is 'An item of a feed the environment''s rss monitors follow.';
+
+create type app_public.rss_feed_item_filter as (
+  monitor app_public.monitor_ref,
+  feed text,
+  q text,
+  since timestamp with time zone
+);
+comment on type app_public.rss_feed_item_filter is 'monitor: that rss monitor''s feeds; feed: one feed URL; q: words (Dutch and English stemming); since: published (or first seen) from then on.';
+
 create type app_public.user_email as (
   address text,
   verified boolean
@@ -755,6 +778,17 @@ create table app_hidden.rail_monitor_criteria (
 );
 alter table app_hidden.rail_monitor_criteria enable row level security;
 comment on table app_hidden.rail_monitor_criteria is NULL;
+
+create table app_hidden.rss_monitor_criteria (
+  monitor_uuid uuid not null,
+  feed_uuids uuid[] not null,
+  keywords text[] not null,
+  since timestamp with time zone not null,
+  constraint rss_monitor_criteria_monitor_uuid_fkey FOREIGN KEY (monitor_uuid) REFERENCES app_public.monitors(uuid) ON DELETE CASCADE,
+  constraint rss_monitor_criteria_pkey PRIMARY KEY (monitor_uuid)
+);
+alter table app_hidden.rss_monitor_criteria enable row level security;
+comment on table app_hidden.rss_monitor_criteria is NULL;
 
 create table app_hidden.traffic_feed_publications (
   feed text not null,
@@ -1477,6 +1511,7 @@ CREATE TRIGGER _100_set_changed BEFORE UPDATE ON app_public.monitors FOR EACH RO
 CREATE TRIGGER _500_jam_and_rail_criteria AFTER INSERT OR UPDATE ON app_public.monitors FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_monitors__jam_and_rail_criteria();
 CREATE TRIGGER _500_meteo_criteria AFTER INSERT OR UPDATE ON app_public.monitors FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_monitors__meteo_criteria();
 CREATE TRIGGER _500_p2000_criteria AFTER INSERT OR UPDATE ON app_public.monitors FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_monitors__p2000_criteria();
+CREATE TRIGGER _500_rss_criteria AFTER INSERT OR UPDATE ON app_public.monitors FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_monitors__rss_criteria();
 CREATE TRIGGER _500_traffic_criteria AFTER INSERT OR UPDATE ON app_public.monitors FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_monitors__traffic_criteria();
 create policy select_member_environment on app_public.monitors as permissive for select to app_visitor using ((environment_uuid = ( SELECT app_hidden.current_member_environment_uuid() AS current_member_environment_uuid)));
 grant SELECT on app_public.monitors to app_visitor;
@@ -2032,6 +2067,63 @@ grant SELECT on app_public.roads to app_visitor;
 comment on table app_public.roads is 'A numbered road: A (motorway), N, S (city ring) or R (ring) roads, E routes.';
 comment on column app_public.roads.marker_count is 'Hectometre posts imported for it.';
 
+create table app_public.rss_feed_items (
+  uuid uuid default uuidv7() not null,
+  feed_uuid uuid not null,
+  item_key text not null,
+  guid text,
+  title text,
+  link text,
+  summary text,
+  published_at timestamp with time zone,
+  latitude double precision,
+  longitude double precision,
+  first_seen_at timestamp with time zone default now() not null,
+  sort_at timestamp with time zone generated always as (COALESCE(published_at, first_seen_at)) stored,
+  search tsvector generated always as ((((setweight(to_tsvector('dutch'::regconfig, COALESCE(title, ''::text)), 'A'::"char") || setweight(to_tsvector('dutch'::regconfig, COALESCE(summary, ''::text)), 'B'::"char")) || setweight(to_tsvector('english'::regconfig, COALESCE(title, ''::text)), 'A'::"char")) || setweight(to_tsvector('english'::regconfig, COALESCE(summary, ''::text)), 'B'::"char"))) stored,
+  constraint rss_feed_items_feed_uuid_fkey FOREIGN KEY (feed_uuid) REFERENCES app_public.rss_feeds(uuid) ON DELETE CASCADE,
+  constraint rss_feed_items_feed_uuid_item_key_key UNIQUE (feed_uuid, item_key),
+  constraint rss_feed_items_guid_check CHECK ((length(guid) <= 2000)),
+  constraint rss_feed_items_item_key_check CHECK ((length(item_key) <= 2000)),
+  constraint rss_feed_items_latitude_check CHECK (((latitude >= ('-90'::integer)::double precision) AND (latitude <= (90)::double precision))),
+  constraint rss_feed_items_link_check CHECK ((length(link) <= 2000)),
+  constraint rss_feed_items_longitude_check CHECK (((longitude >= ('-180'::integer)::double precision) AND (longitude <= (180)::double precision))),
+  constraint rss_feed_items_pkey PRIMARY KEY (uuid),
+  constraint rss_feed_items_summary_check CHECK ((length(summary) <= 10000)),
+  constraint rss_feed_items_title_check CHECK ((length(title) <= 1000))
+);
+alter table app_public.rss_feed_items enable row level security;
+CREATE INDEX rss_feed_items_feed_sort_idx ON app_public.rss_feed_items USING btree (feed_uuid, sort_at DESC, uuid);
+CREATE INDEX rss_feed_items_search_idx ON app_public.rss_feed_items USING gin (search);
+CREATE TRIGGER _600_queue_matching AFTER INSERT ON app_public.rss_feed_items REFERENCING NEW TABLE AS new_items FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_rss_feed_items__queue_matching();
+create policy select_all on app_public.rss_feed_items as permissive for select to app_analyst using (true);
+create policy select_followed on app_public.rss_feed_items as permissive for select to app_visitor using ((feed_uuid IN ( SELECT app_hidden.current_environment_rss_feeds() AS current_environment_rss_feeds)));
+grant SELECT on app_public.rss_feed_items to app_analyst;
+grant SELECT on app_public.rss_feed_items to app_visitor;
+comment on table app_public.rss_feed_items is '@behavior -*
+Items of the followed feeds, once per feed.';
+comment on column app_public.rss_feed_items.search is 'Dutch and English text-search vector of title and summary (rssFeedItems q).';
+
+create table app_public.rss_feeds (
+  uuid uuid default uuidv7() not null,
+  url text not null,
+  title text,
+  next_poll_at timestamp with time zone default now() not null,
+  created timestamp with time zone default now() not null,
+  constraint rss_feeds_pkey PRIMARY KEY (uuid),
+  constraint rss_feeds_title_check CHECK ((length(title) <= 500)),
+  constraint rss_feeds_url_check CHECK (((length(url) <= 2000) AND (url ~ '^https?://'::text))),
+  constraint rss_feeds_url_key UNIQUE (url)
+);
+alter table app_public.rss_feeds enable row level security;
+CREATE INDEX rss_feeds_due_idx ON app_public.rss_feeds USING btree (next_poll_at);
+create policy select_all on app_public.rss_feeds as permissive for select to app_analyst using (true);
+create policy select_followed on app_public.rss_feeds as permissive for select to app_visitor using ((uuid IN ( SELECT app_hidden.current_environment_rss_feeds() AS current_environment_rss_feeds)));
+grant SELECT on app_public.rss_feeds to app_analyst;
+grant SELECT on app_public.rss_feeds to app_visitor;
+comment on table app_public.rss_feeds is '@behavior -*
+The feeds rss monitors follow, one row per URL. Fetch state (validators, failures) is in app_hidden.feed_status as rss:<uuid>.';
+
 create table app_public.safety_region_areas (
   region_uuid uuid not null,
   part integer not null,
@@ -2366,6 +2458,23 @@ grant execute on function app_hidden.current_environment_monitor_uuids() to app_
 grant execute on function app_hidden.current_environment_monitor_uuids() to app_visitor;
 comment on function app_hidden.current_environment_monitor_uuids() is NULL;
 
+CREATE OR REPLACE FUNCTION app_hidden.current_environment_rss_feeds(monitor_uuid uuid DEFAULT NULL::uuid)
+ RETURNS SETOF uuid
+ LANGUAGE sql
+ STABLE PARALLEL SAFE SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select distinct f.uuid
+    from app_public.monitors mo
+    cross join lateral jsonb_array_elements_text(coalesce(mo.query->'feeds', '[]')) u (url)
+    join app_public.rss_feeds f on f.url = u.url
+   where mo.type = 'rss' and mo.environment_uuid = app_hidden.current_environment_uuid()
+     and (current_environment_rss_feeds.monitor_uuid is null or mo.uuid = current_environment_rss_feeds.monitor_uuid)
+$function$;
+grant execute on function app_hidden.current_environment_rss_feeds(monitor_uuid uuid) to app_analyst;
+grant execute on function app_hidden.current_environment_rss_feeds(monitor_uuid uuid) to app_visitor;
+comment on function app_hidden.current_environment_rss_feeds(monitor_uuid uuid) is NULL;
+
 CREATE OR REPLACE FUNCTION app_hidden.current_environment_uuid()
  RETURNS uuid
  LANGUAGE sql
@@ -2665,6 +2774,19 @@ $function$;
 grant execute on function app_hidden.in_quiet_hours(rules jsonb) to app_analyst;
 grant execute on function app_hidden.in_quiet_hours(rules jsonb) to app_visitor;
 comment on function app_hidden.in_quiet_hours(rules jsonb) is NULL;
+
+CREATE OR REPLACE FUNCTION app_hidden.is_current_environment_rss_monitor(monitor_uuid uuid)
+ RETURNS boolean
+ LANGUAGE sql
+ STABLE PARALLEL SAFE SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select exists (select 1 from app_public.monitors mo where mo.uuid = is_current_environment_rss_monitor.monitor_uuid
+                   and mo.type = 'rss' and mo.environment_uuid = app_hidden.current_environment_uuid())
+$function$;
+grant execute on function app_hidden.is_current_environment_rss_monitor(monitor_uuid uuid) to app_analyst;
+grant execute on function app_hidden.is_current_environment_rss_monitor(monitor_uuid uuid) to app_visitor;
+comment on function app_hidden.is_current_environment_rss_monitor(monitor_uuid uuid) is NULL;
 
 CREATE OR REPLACE FUNCTION app_hidden.matrix_criteria_of(mo app_public.monitors)
  RETURNS app_hidden.matrix_monitor_criteria
@@ -3706,6 +3828,63 @@ grant execute on function app_hidden.road_name(value text) to app_analyst;
 grant execute on function app_hidden.road_name(value text) to app_visitor;
 comment on function app_hidden.road_name(value text) is NULL;
 
+CREATE OR REPLACE FUNCTION app_hidden.rss_items_matching(filter app_public.rss_feed_item_filter)
+ RETURNS TABLE(uuid uuid, sort_at timestamp with time zone)
+ LANGUAGE plpgsql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  monitor_uuid uuid;
+  query tsquery;
+begin
+  if (filter).monitor is not null then
+    monitor_uuid := app_hidden.try_uuid(((filter).monitor).uuid);
+    if monitor_uuid is null or not app_hidden.is_current_environment_rss_monitor(monitor_uuid) then
+      raise exception 'RSS monitor not found in this environment.' using errcode = 'XNOTF';
+    end if;
+  end if;
+  if length(btrim(coalesce((filter).q, ''))) > 200 then
+    raise exception 'Argument "q" is too long: at most 200 characters.' using errcode = 'XINPT';
+  end if;
+  if btrim(coalesce((filter).q, '')) <> '' then
+    query := websearch_to_tsquery('pg_catalog.dutch', (filter).q) || websearch_to_tsquery('pg_catalog.english', (filter).q);
+  end if;
+  return query
+    select i.uuid, i.sort_at from app_public.rss_feed_items i
+     where i.feed_uuid in (select f from app_hidden.current_environment_rss_feeds(monitor_uuid) f)
+       and ((filter).feed is null or i.feed_uuid = (select r.uuid from app_public.rss_feeds r where r.url = btrim((filter).feed)))
+       and (query is null or i.search @@ query)
+       and ((filter).since is null or i.sort_at >= (filter).since);
+end;
+$function$;
+grant execute on function app_hidden.rss_items_matching(filter app_public.rss_feed_item_filter) to app_analyst;
+grant execute on function app_hidden.rss_items_matching(filter app_public.rss_feed_item_filter) to app_visitor;
+comment on function app_hidden.rss_items_matching(filter app_public.rss_feed_item_filter) is NULL;
+
+CREATE OR REPLACE FUNCTION app_hidden.rss_notification_subject(i app_public.rss_feed_items)
+ RETURNS app_hidden.notification_subject
+ LANGUAGE sql
+ STABLE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select row(
+    left(coalesce(i.title, i.link, 'Nieuw bericht'), 200),
+    array[
+      format('Feed: %s', coalesce(f.title, f.url)),
+      format('Link: %s', coalesce(i.link, '-')),
+      format('Published: %s (Europe/Amsterdam)', to_char(i.sort_at at time zone 'Europe/Amsterdam', 'YYYY-MM-DD HH24:MI')),
+      left(coalesce(i.summary, ''), 300)],
+    'rss.item',
+    jsonb_build_object('item', jsonb_build_object('uuid', i.uuid, 'feedUrl', f.url, 'feedTitle', f.title, 'guid', i.guid,
+      'title', i.title, 'link', i.link, 'summary', i.summary, 'publishedAt', i.published_at,
+      'latitude', i.latitude, 'longitude', i.longitude)))::app_hidden.notification_subject
+    from app_public.rss_feeds f where f.uuid = i.feed_uuid
+$function$;
+grant execute on function app_hidden.rss_notification_subject(i app_public.rss_feed_items) to app_analyst;
+grant execute on function app_hidden.rss_notification_subject(i app_public.rss_feed_items) to app_visitor;
+comment on function app_hidden.rss_notification_subject(i app_public.rss_feed_items) is NULL;
+
 CREATE OR REPLACE FUNCTION app_hidden.search_pattern(search text)
  RETURNS text
  LANGUAGE plpgsql
@@ -3727,6 +3906,32 @@ $function$;
 grant execute on function app_hidden.search_pattern(search text) to app_analyst;
 grant execute on function app_hidden.search_pattern(search text) to app_visitor;
 comment on function app_hidden.search_pattern(search text) is 'ILIKE pattern for a search term, or null when there is nothing to search for.';
+
+CREATE OR REPLACE FUNCTION app_hidden.sync_rss_monitor(mo app_public.monitors)
+ RETURNS void
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+begin
+  delete from app_hidden.rss_monitor_criteria c where c.monitor_uuid = mo.uuid;
+  if mo.type <> 'rss' then
+    return;
+  end if;
+  insert into app_public.rss_feeds (url)
+  select distinct u from jsonb_array_elements_text(coalesce(mo.query->'feeds', '[]')) u
+  on conflict (url) do nothing;
+  if mo.active then
+    insert into app_hidden.rss_monitor_criteria (monitor_uuid, feed_uuids, keywords, since)
+    values (mo.uuid,
+            array(select f.uuid from app_public.rss_feeds f where f.url in (select jsonb_array_elements_text(coalesce(mo.query->'feeds', '[]')))),
+            array(select lower(k) from jsonb_array_elements_text(coalesce(mo.query->'keywords', '[]')) k),
+            mo.created);
+  end if;
+end;
+$function$;
+grant execute on function app_hidden.sync_rss_monitor(mo app_public.monitors) to app_analyst;
+grant execute on function app_hidden.sync_rss_monitor(mo app_public.monitors) to app_visitor;
+comment on function app_hidden.sync_rss_monitor(mo app_public.monitors) is NULL;
 
 CREATE OR REPLACE FUNCTION app_hidden.tg__set_changed()
  RETURNS trigger
@@ -3879,6 +4084,20 @@ $function$;
 grant execute on function app_hidden.tg_monitors__p2000_criteria() to app_analyst;
 grant execute on function app_hidden.tg_monitors__p2000_criteria() to app_visitor;
 comment on function app_hidden.tg_monitors__p2000_criteria() is NULL;
+
+CREATE OR REPLACE FUNCTION app_hidden.tg_monitors__rss_criteria()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+begin
+  perform app_hidden.sync_rss_monitor(new);
+  return null;
+end;
+$function$;
+grant execute on function app_hidden.tg_monitors__rss_criteria() to app_analyst;
+grant execute on function app_hidden.tg_monitors__rss_criteria() to app_visitor;
+comment on function app_hidden.tg_monitors__rss_criteria() is NULL;
 
 CREATE OR REPLACE FUNCTION app_hidden.tg_monitors__traffic_criteria()
  RETURNS trigger
@@ -4080,6 +4299,28 @@ $function$;
 grant execute on function app_hidden.tg_rail_disruptions__queue_matching() to app_analyst;
 grant execute on function app_hidden.tg_rail_disruptions__queue_matching() to app_visitor;
 comment on function app_hidden.tg_rail_disruptions__queue_matching() is NULL;
+
+CREATE OR REPLACE FUNCTION app_hidden.tg_rss_feed_items__queue_matching()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  fresh uuid[];
+begin
+  if coalesce(current_setting('app.rss_notify', true), '') <> 'true' then
+    return null;
+  end if;
+  fresh := array(select n.uuid from new_items n order by n.uuid);
+  if cardinality(fresh) > 0 then
+    perform graphile_worker.add_job('monitors__match_feed', json_build_object('feed', 'rss', 'uuids', fresh), max_attempts := 10);
+  end if;
+  return null;
+end;
+$function$;
+grant execute on function app_hidden.tg_rss_feed_items__queue_matching() to app_analyst;
+grant execute on function app_hidden.tg_rss_feed_items__queue_matching() to app_visitor;
+comment on function app_hidden.tg_rss_feed_items__queue_matching() is NULL;
 
 CREATE OR REPLACE FUNCTION app_hidden.tg_traffic_incident_events__queue_matching()
  RETURNS trigger
@@ -4966,6 +5207,32 @@ end;
 $function$;
 comment on function app_private.ingest_rail_disruptions(items jsonb, source text) is NULL;
 
+CREATE OR REPLACE FUNCTION app_private.ingest_rss_items(feed uuid, feed_title text, items jsonb)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  inserted integer;
+begin
+  perform pg_advisory_xact_lock(hashtext('rss:' || feed));
+  perform set_config('app.rss_notify', exists (select 1 from app_hidden.feed_status s
+    where s.feed = 'rss:' || ingest_rss_items.feed and s.last_success_at is not null)::text, true);
+  update app_public.rss_feeds f set title = coalesce(left(feed_title, 500), f.title) where f.uuid = ingest_rss_items.feed;
+  with written as (
+    insert into app_public.rss_feed_items (feed_uuid, item_key, guid, title, link, summary, published_at, latitude, longitude)
+    select ingest_rss_items.feed, i.item_key, i.guid, i.title, i.link, i.summary, i.published_at, i.latitude, i.longitude
+      from jsonb_to_recordset(items) as i (item_key text, guid text, title text, link text, summary text, published_at timestamptz,
+             latitude double precision, longitude double precision)
+    on conflict (feed_uuid, item_key) do nothing
+    returning 1
+  )
+  select count(*) into inserted from written;
+  return jsonb_build_object('items', jsonb_array_length(items), 'inserted', inserted);
+end;
+$function$;
+comment on function app_private.ingest_rss_items(feed uuid, feed_title text, items jsonb) is NULL;
+
 CREATE OR REPLACE FUNCTION app_private.ingest_traffic_incidents(records jsonb, publication_time timestamp with time zone, source text)
  RETURNS jsonb
  LANGUAGE plpgsql
@@ -5319,6 +5586,29 @@ begin
 end;
 $function$;
 comment on function app_private.match_rail_disruption(disruption_uuid uuid) is NULL;
+
+CREATE OR REPLACE FUNCTION app_private.match_rss_item(item_uuid uuid)
+ RETURNS integer
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  i app_public.rss_feed_items;
+  text_lower text;
+begin
+  select * into i from app_public.rss_feed_items x where x.uuid = match_rss_item.item_uuid;
+  if i.uuid is null then
+    return 0;
+  end if;
+  text_lower := lower(coalesce(i.title, '') || ' ' || coalesce(i.summary, ''));
+  return app_private.notify_feed_event('rss', i.uuid, array(
+    select c.monitor_uuid from app_hidden.rss_monitor_criteria c
+     where i.feed_uuid = any (c.feed_uuids) and c.since <= i.first_seen_at
+       and (cardinality(c.keywords) = 0 or exists (select 1 from unnest(c.keywords) k where strpos(text_lower, k) > 0))
+     order by c.monitor_uuid), app_hidden.rss_notification_subject(i));
+end;
+$function$;
+comment on function app_private.match_rss_item(item_uuid uuid) is NULL;
 
 CREATE OR REPLACE FUNCTION app_private.match_traffic_event(event_uuid uuid)
  RETURNS integer
@@ -7517,6 +7807,38 @@ $function$;
 grant execute on function app_public.roads_grouped_by_prefix() to app_analyst;
 grant execute on function app_public.roads_grouped_by_prefix() to app_visitor;
 comment on function app_public.roads_grouped_by_prefix() is 'Every road, grouped by prefix: A, N, S, R, E (empty groups included).';
+
+CREATE OR REPLACE FUNCTION app_public.rss_feed_items(first integer DEFAULT NULL::integer, page integer DEFAULT NULL::integer, filter app_public.rss_feed_item_filter DEFAULT NULL::app_public.rss_feed_item_filter)
+ RETURNS SETOF app_public.rss_feed_item
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select i.uuid, f.url, f.title, i.guid, i.title, i.link, i.summary, i.published_at, i.latitude, i.longitude, i.first_seen_at
+    from (select m.uuid, m.sort_at from app_hidden.rss_items_matching(filter) m
+           order by m.sort_at desc, m.uuid
+           limit app_hidden.page_limit(first, 100, 20) offset app_hidden.page_offset(first, page, 100, 20)) picked
+    join app_public.rss_feed_items i on i.uuid = picked.uuid
+    join app_public.rss_feeds f on f.uuid = i.feed_uuid
+   order by picked.sort_at desc, picked.uuid
+$function$;
+grant execute on function app_public.rss_feed_items(first integer, page integer, filter app_public.rss_feed_item_filter) to app_analyst;
+grant execute on function app_public.rss_feed_items(first integer, page integer, filter app_public.rss_feed_item_filter) to app_visitor;
+comment on function app_public.rss_feed_items(first integer, page integer, filter app_public.rss_feed_item_filter) is '@notNull
+Items of the feeds this environment''s rss monitors follow, newest first (first: default 20, at most 100).';
+
+CREATE OR REPLACE FUNCTION app_public.rss_feed_items_count(filter app_public.rss_feed_item_filter DEFAULT NULL::app_public.rss_feed_item_filter)
+ RETURNS integer
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select count(*)::integer from app_hidden.rss_items_matching(filter)
+$function$;
+grant execute on function app_public.rss_feed_items_count(filter app_public.rss_feed_item_filter) to app_analyst;
+grant execute on function app_public.rss_feed_items_count(filter app_public.rss_feed_item_filter) to app_visitor;
+comment on function app_public.rss_feed_items_count(filter app_public.rss_feed_item_filter) is '@notNull
+How many items rssFeedItems selects with this filter.';
 
 CREATE OR REPLACE FUNCTION app_public.search_roads(search text, first integer DEFAULT NULL::integer)
  RETURNS SETOF app_public.roads

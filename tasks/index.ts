@@ -18,13 +18,14 @@ import { monitors__match_traffic } from "./monitors__match_traffic.ts";
 import { makeNotificationsDeliver } from "./notifications__deliver.ts";
 import { makeP2000LoadDemo } from "./p2000__load_demo.ts";
 import { makeRailPoll } from "./rail__poll.ts";
+import { makeRssPoll } from "./rss__poll.ts";
 import { traffic__load_demo } from "./traffic__load_demo.ts";
 import { makeTrafficPoll } from "./traffic__poll.ts";
 
 export type TaskConfig = Pick<Config, "smtpUrl" | "mailFrom" | "publicUrl" | "webhookAllowPrivateTargets" | "smsProviderUrl"
   | "smsProviderToken" | "smsFrom" | "telegramBotToken" | "telegramApiUrl" | "meteoFeedEnabled" | "meteoWarningsUrl"
   | "meteoObservationsUrl" | "meteoApiKey" | "trafficFeedEnabled" | "trafficIncidentsUrl" | "trafficJamsUrl" | "amberFeedEnabled" | "amberAlertsUrl"
-  | "nlAlertFeedEnabled" | "nlAlertsUrl" | "railFeedEnabled" | "railDisruptionsUrl" | "railApiKey">;
+  | "nlAlertFeedEnabled" | "nlAlertsUrl" | "railFeedEnabled" | "railDisruptionsUrl" | "railApiKey" | "rssPollInterval">;
 
 /** `ownerPool`: the worker's own pool, for tasks that work on several connections at once. */
 export function makeTaskList(config: TaskConfig, ownerPool: pg.Pool): TaskList {
@@ -61,6 +62,7 @@ export function makeTaskList(config: TaskConfig, ownerPool: pg.Pool): TaskList {
       telegramApiUrl: config.telegramApiUrl,
     }),
     p2000__load_demo: makeP2000LoadDemo(ownerPool),
+    rss__poll: makeRssPoll({ intervalSeconds: config.rssPollInterval, allowPrivateTargets: config.webhookAllowPrivateTargets }, ownerPool),
     rail__poll: makeRailPoll({ enabled: config.railFeedEnabled, url: config.railDisruptionsUrl, apiKey: config.railApiKey }),
     traffic__load_demo,
     traffic__poll: makeTrafficPoll({ enabled: config.trafficFeedEnabled, incidentsUrl: config.trafficIncidentsUrl, jamsUrl: config.trafficJamsUrl }),
@@ -77,4 +79,5 @@ export const crontab = [
   "* * * * * alerts__poll_amber",
   "* * * * * alerts__poll_nl",
   "* * * * * rail__poll",
+  "* * * * * rss__poll ?queue=rss",
 ].join("\n");

@@ -10,6 +10,8 @@ export interface FetchOptions {
   validators?: FeedValidators;
   timeoutMs?: number;
   maxBytes?: number;
+  /** Checks every URL before it is requested, redirects too (a user's feed URL: public hosts only). */
+  beforeRequest?: (url: URL) => Promise<void>;
 }
 
 export type FetchedDocument =
@@ -36,6 +38,7 @@ export async function fetchDocument(url: string, options: FetchOptions = {}): Pr
   const signal = AbortSignal.timeout(options.timeoutMs ?? 30_000);
   let target = url;
   for (let redirects = 0; ; redirects++) {
+    await options.beforeRequest?.(new URL(target));
     const response = await fetch(target, { headers, signal, redirect: "manual" });
     if (response.status >= 300 && response.status < 400 && response.status !== 304) {
       const location = response.headers.get("location");

@@ -27,9 +27,9 @@ export function isPrivateAddress(address: string): boolean {
   return blocked.check(address, family);
 }
 
-function refused(host: string, address: string) {
+function refused(host: string, address: string, what = "Webhook target") {
   return userError(
-    `Webhook target ${host} is a private, loopback or link-local address (${address}); only public hosts are allowed.`,
+    `${what} ${host} is a private, loopback or link-local address (${address}); only public hosts are allowed.`,
     "BAD_USER_INPUT",
   );
 }
@@ -48,16 +48,23 @@ export async function assertPublicWebhookTarget(raw: string, allowPrivate: boole
   if (url.username || url.password) {
     throw userError("url must not contain credentials; use headers instead.", "BAD_USER_INPUT");
   }
-  if (allowPrivate) return;
+  if (!allowPrivate) await assertPublicHost(url, "Webhook target");
+}
+
+/**
+ * Resolves a URL's host and refuses it when any of its addresses is private, loopback or
+ * link-local (`what` names the URL in the message: "Webhook target", "Feed").
+ */
+export async function assertPublicHost(url: URL, what: string): Promise<void> {
   const host = url.hostname.replace(/^\[|\]$/g, "");
   let addresses: string[];
   try {
     addresses = net.isIP(host) ? [host] : (await dns.promises.lookup(host, { all: true })).map((a) => a.address);
   } catch {
-    throw userError(`Webhook host ${host} does not resolve.`, "BAD_USER_INPUT");
+    throw userError(`${what} ${host} does not resolve.`, "BAD_USER_INPUT");
   }
   const bad = addresses.find(isPrivateAddress);
-  if (bad) throw refused(host, bad);
+  if (bad) throw refused(host, bad, what);
 }
 
 /**

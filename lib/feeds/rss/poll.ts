@@ -1,0 +1,59 @@
+// One round of the RSS poller (task rss__poll, every minute): the feeds of active rss monitors
+// that are due (each every RSS_POLL_INTERVAL seconds; a feed a monitor just named is due at once),
+// a few at a time, each a round of lib/feeds/poll-feed.ts under its own name (rss:<uuid>), so its
+// validators and failures are its own. A feed URL is user input: only public hosts are fetched
+// (unless WEBHOOK_ALLOW_PRIVATE_TARGETS), on every redirect too.
+import type pg from "pg";
+import { assertPublicHost } from "../../http/webhook-targets.ts";
+import { fetchDocument } from "../fetch-document.ts";
+import { pollFeed, type PollLog } from "../poll-feed.ts";
+import { parseRssDocument } from "./parser.ts";
+
+export interface RssPollConfig {
+  intervalSeconds: number;
+  allowPrivateTargets: boolean;
+}
+
+/** Feeds fetched in one round at most, and at once. */
+const FEEDS_PER_ROUND = 40;
+const AT_ONCE = 4;
+
+interface DueFeed { uuid: string; url: string }
+
+async function pollOne(db: pg.Pool, feed: DueFeed, config: RssPollConfig, log: PollLog): Promise<void> {
+  await pollFeed(db, {
+    feed: `rss:${feed.uuid}`,
+    download: (validators) => fetchDocument(feed.url, {
+      validators,
+      timeoutMs: 15_000,
+      maxBytes: 5 * 2 ** 20,
+      beforeRequest: config.allowPrivateTargets ? undefined : (url) => assertPublicHost(url, "Feed"),
+    }),
+    async store(body) {
+      const document = parseRssDocument(body.toString("utf8"));
+      const rows = document.items.map((i) => ({
+        item_key: i.itemKey, guid: i.guid, title: i.title, link: i.link, summary: i.summary, published_at: i.publishedAt,
+        latitude: i.latitude, longitude: i.longitude,
+      }));
+      const { rows: [{ result }] } = await db.query<{ result: { items: number; inserted: number } }>(
+        "select app_private.ingest_rss_items($1, $2, $3::jsonb) as result", [feed.uuid, document.title, JSON.stringify(rows)]);
+      return { ...result, skipped: document.skipped };
+    },
+    describe: (result) => `${feed.url}: ${result.items} item(s) read${result.skipped ? `, ${result.skipped} without an id skipped` : ""}; ${result.inserted} new.`,
+  }, log);
+}
+
+export async function pollRssFeeds(db: pg.Pool, config: RssPollConfig, log: PollLog): Promise<number> {
+  // Claimed by moving their next poll ahead first: a slow round never fetches a feed twice.
+  const { rows: due } = await db.query<DueFeed>(
+    `update app_public.rss_feeds f set next_poll_at = now() + make_interval(secs => $1)
+      where f.uuid in (select d.uuid from app_public.rss_feeds d
+                        where d.next_poll_at <= now()
+                          and exists (select 1 from app_hidden.rss_monitor_criteria c where d.uuid = any (c.feed_uuids))
+                        order by d.next_poll_at limit $2 for update skip locked)
+      returning f.uuid, f.url`, [config.intervalSeconds, FEEDS_PER_ROUND]);
+  for (let start = 0; start < due.length; start += AT_ONCE) {
+    await Promise.all(due.slice(start, start + AT_ONCE).map((feed) => pollOne(db, feed, config, log)));
+  }
+  return due.length;
+}
