@@ -14,6 +14,7 @@ import { accountRequestFor } from "./lib/accounts/request.ts";
 import { makeAccountMutationsPlugin } from "./plugins/account-mutations.ts";
 import { makeAiDefaultsPlugin } from "./plugins/ai-defaults.ts";
 import { makeMonitorMutationsPlugin, type MonitorMutationOptions } from "./plugins/monitor-mutations.ts";
+import { DeprecatedArgumentsPlugin } from "./plugins/deprecated-arguments.ts";
 import { GraphQLErrorCodesPlugin } from "./plugins/graphql-error-codes.ts";
 import { InflectionPlugin } from "./plugins/inflection.ts";
 import { P2000MutationsPlugin } from "./plugins/p2000-mutations.ts";
@@ -37,6 +38,7 @@ export function makePreset(options: PresetOptions): GraphileConfig.Preset {
     plugins: [
       InflectionPlugin,
       TimestampScalarPlugin,
+      DeprecatedArgumentsPlugin,
       GraphQLErrorCodesPlugin,
       makeRequireApiTokenPlugin(options.authenticate),
       makeAccountMutationsPlugin(options.accounts),

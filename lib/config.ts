@@ -65,6 +65,9 @@ export interface Config {
   railFeedEnabled: boolean;
   railDisruptionsUrl: string | undefined;
   railApiKey: string | undefined;
+  /** The operator's ADS-B receiver's aircraft.json (docs/aircraft.md); unset = not polled. */
+  aircraftJsonUrl: string | undefined;
+  aircraftPollSeconds: number;
   /** Seconds between two fetches of a feed rss monitors follow (docs/rss.md). */
   rssPollInterval: number;
   /** A JSON file replacing data/ai-defaults.json (aiDefaults); checked at start. */
@@ -139,6 +142,8 @@ export function loadConfig(): Config {
     nlAlertsUrl: text("NL_ALERTS_URL") ?? "https://api.public-warning.app/api/v1/providers/nl-alert/alerts",
     aiDefaultsFile: text("AI_DEFAULTS_FILE"),
     rssPollInterval: integer("RSS_POLL_INTERVAL", 300, 60, 86_400),
+    aircraftJsonUrl: text("AIRCRAFT_JSON_URL"),
+    aircraftPollSeconds: integer("AIRCRAFT_POLL_SECONDS", 5, 1, 60),
     railFeedEnabled: flag("RAIL_FEED_ENABLED", true),
     railDisruptionsUrl: text("RAIL_DISRUPTIONS_URL"),
     railApiKey: text("RAIL_API_KEY"),

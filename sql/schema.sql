@@ -33,6 +33,43 @@ comment on schema app_public is 'Public API of the incident service: tables as G
 
 -- Composite types
 
+create type app_public.aircraft as (
+  icao text,
+  registration text,
+  kind text,
+  callsign text,
+  type text,
+  operator text,
+  base text,
+  content_slug text,
+  latitude double precision,
+  longitude double precision,
+  altitude_ft integer,
+  ground_speed_kt double precision,
+  track double precision,
+  on_ground boolean,
+  last_seen_at timestamp with time zone,
+  active_route_uuid uuid
+);
+comment on type app_public.aircraft is 'A tracked aircraft with its latest position (null before it was ever seen).';
+
+create type app_public.aircraft_route_ref as (
+  uuid text
+);
+comment on type app_public.aircraft_route_ref is 'A route by uuid.';
+
+create type app_public.aircraft_with_stats as (
+  icao text,
+  registration text,
+  kind text,
+  flights integer,
+  flight_minutes integer,
+  flight_hours numeric,
+  last_flight_at timestamp with time zone,
+  window_days integer
+);
+comment on type app_public.aircraft_with_stats is 'Per aircraft over the last 365 days: completed flights with a take-off, their minutes in the air, and the latest flight.';
+
 create type app_public.amber_alert as (
   uuid uuid,
   alert_id text,
@@ -993,6 +1030,171 @@ grant SELECT on app_public.accident_severity_levels to app_analyst;
 grant SELECT on app_public.accident_severity_levels to app_visitor;
 comment on table app_public.accident_severity_levels is '@behavior -*
 DATEX II severity of a situation record, lowest to highest.';
+
+create table app_public.aircraft_content_items (
+  slug text not null,
+  type text not null,
+  name text not null,
+  registrations text[] default '{}'::text[] not null,
+  aircraft_type text,
+  base text,
+  description text,
+  image_url text,
+  sources text[] default '{}'::text[] not null,
+  sort_order integer default 0 not null,
+  constraint aircraft_content_items_pkey PRIMARY KEY (slug),
+  constraint aircraft_content_items_slug_check CHECK ((slug ~ '^[a-z0-9]+(-[a-z0-9]+)*$'::text)),
+  constraint aircraft_content_items_type_check CHECK ((type = ANY (ARRAY['lifeliner'::text, 'politie'::text])))
+);
+alter table app_public.aircraft_content_items enable row level security;
+create policy select_all on app_public.aircraft_content_items as permissive for select to app_analyst, app_visitor using (true);
+grant SELECT on app_public.aircraft_content_items to app_analyst;
+grant SELECT on app_public.aircraft_content_items to app_visitor;
+comment on table app_public.aircraft_content_items is '@name aircraft_content_item
+A page about an aircraft or a fleet, from data/aircraft-content.json.';
+comment on column app_public.aircraft_content_items.type is 'lifeliner (trauma helicopters) or politie (police).';
+comment on column app_public.aircraft_content_items.sort_order is '@behavior -*';
+
+create table app_public.aircraft_events (
+  uuid uuid default uuidv7() not null,
+  icao text not null,
+  route_uuid uuid not null,
+  kind text not null,
+  at timestamp with time zone not null,
+  latitude double precision,
+  longitude double precision,
+  place text,
+  constraint aircraft_events_icao_fkey FOREIGN KEY (icao) REFERENCES app_public.aircraft_fleet(icao) ON DELETE CASCADE,
+  constraint aircraft_events_kind_check CHECK ((kind = ANY (ARRAY['take_off'::text, 'landing'::text]))),
+  constraint aircraft_events_pkey PRIMARY KEY (uuid),
+  constraint aircraft_events_route_uuid_fkey FOREIGN KEY (route_uuid) REFERENCES app_public.aircraft_routes(uuid) ON DELETE CASCADE,
+  constraint aircraft_events_route_uuid_kind_key UNIQUE (route_uuid, kind)
+);
+alter table app_public.aircraft_events enable row level security;
+CREATE INDEX aircraft_events_at_idx ON app_public.aircraft_events USING btree (at DESC);
+CREATE TRIGGER _600_queue_matching AFTER INSERT ON app_public.aircraft_events REFERENCING NEW TABLE AS new_events FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_aircraft_events__queue_matching();
+create policy select_all on app_public.aircraft_events as permissive for select to app_analyst, app_visitor using (true);
+grant SELECT on app_public.aircraft_events to app_analyst;
+grant SELECT on app_public.aircraft_events to app_visitor;
+comment on table app_public.aircraft_events is '@name aircraft_event
+A take-off or landing of a tracked aircraft.';
+
+create table app_public.aircraft_fleet (
+  icao text not null,
+  registration text not null,
+  kind text not null,
+  callsign text,
+  type text,
+  operator text,
+  base text,
+  content_slug text,
+  constraint aircraft_fleet_icao_check CHECK ((icao ~ '^[0-9a-f]{6}$'::text)),
+  constraint aircraft_fleet_kind_check CHECK ((kind = ANY (ARRAY['trauma'::text, 'police'::text]))),
+  constraint aircraft_fleet_pkey PRIMARY KEY (icao),
+  constraint aircraft_fleet_registration_check CHECK ((registration ~ '^[A-Z0-9-]{2,10}$'::text)),
+  constraint aircraft_fleet_registration_key UNIQUE (registration)
+);
+alter table app_public.aircraft_fleet enable row level security;
+create policy select_all on app_public.aircraft_fleet as permissive for select to app_analyst, app_visitor using (true);
+grant SELECT on app_public.aircraft_fleet to app_analyst;
+grant SELECT on app_public.aircraft_fleet to app_visitor;
+comment on table app_public.aircraft_fleet is '@behavior -*
+The tracked aircraft, from data/aircraft-fleet.csv (sources in data/AIRCRAFT-SOURCES.md).';
+
+create table app_public.aircraft_route_log (
+  route_uuid uuid not null,
+  at timestamp with time zone not null,
+  kind text not null,
+  message text not null,
+  place text,
+  constraint aircraft_route_log_kind_check CHECK ((kind = ANY (ARRAY['take_off'::text, 'landing'::text, 'first_seen'::text, 'signal_lost'::text]))),
+  constraint aircraft_route_log_pkey PRIMARY KEY (route_uuid, at, kind),
+  constraint aircraft_route_log_route_uuid_fkey FOREIGN KEY (route_uuid) REFERENCES app_public.aircraft_routes(uuid) ON DELETE CASCADE
+);
+alter table app_public.aircraft_route_log enable row level security;
+create policy select_all on app_public.aircraft_route_log as permissive for select to app_analyst, app_visitor using (true);
+grant SELECT on app_public.aircraft_route_log to app_analyst;
+grant SELECT on app_public.aircraft_route_log to app_visitor;
+comment on table app_public.aircraft_route_log is '@name aircraft_route_log_entry
+What happened on a route: took off, landed, first seen, signal lost; near which place.';
+
+create table app_public.aircraft_route_points (
+  route_uuid uuid not null,
+  at timestamp with time zone not null,
+  latitude double precision not null,
+  longitude double precision not null,
+  altitude_ft integer,
+  ground_speed_kt double precision,
+  track double precision,
+  constraint aircraft_route_points_pkey PRIMARY KEY (route_uuid, at),
+  constraint aircraft_route_points_route_uuid_fkey FOREIGN KEY (route_uuid) REFERENCES app_public.aircraft_routes(uuid) ON DELETE CASCADE
+);
+alter table app_public.aircraft_route_points enable row level security;
+create policy select_all on app_public.aircraft_route_points as permissive for select to app_analyst, app_visitor using (true);
+grant SELECT on app_public.aircraft_route_points to app_analyst;
+grant SELECT on app_public.aircraft_route_points to app_visitor;
+comment on table app_public.aircraft_route_points is '@name aircraft_route_point
+A position of a route, kept when it moved 200 m, climbed or sank 200 ft, turned 20°, or a minute passed.';
+
+create table app_public.aircraft_routes (
+  uuid uuid default uuidv7() not null,
+  icao text not null,
+  took_off_at timestamp with time zone,
+  landed_at timestamp with time zone,
+  first_seen_at timestamp with time zone not null,
+  last_seen_at timestamp with time zone not null,
+  start_latitude double precision,
+  start_longitude double precision,
+  start_place text,
+  end_latitude double precision,
+  end_longitude double precision,
+  end_place text,
+  status text default 'active'::text not null,
+  point_count integer default 0 not null,
+  constraint aircraft_routes_icao_fkey FOREIGN KEY (icao) REFERENCES app_public.aircraft_fleet(icao) ON DELETE CASCADE,
+  constraint aircraft_routes_pkey PRIMARY KEY (uuid),
+  constraint aircraft_routes_status_check CHECK ((status = ANY (ARRAY['active'::text, 'completed'::text])))
+);
+alter table app_public.aircraft_routes enable row level security;
+CREATE INDEX aircraft_routes_icao_idx ON app_public.aircraft_routes USING btree (icao, first_seen_at DESC);
+create policy select_all on app_public.aircraft_routes as permissive for select to app_analyst, app_visitor using (true);
+grant SELECT on app_public.aircraft_routes to app_analyst;
+grant SELECT on app_public.aircraft_routes to app_visitor;
+comment on table app_public.aircraft_routes is '@name aircraft_route
+A flight: from take-off (or first sighting in the air) to landing (or the signal lost).';
+comment on column app_public.aircraft_routes.took_off_at is 'When it took off; null when first seen in the air (an unstarted route).';
+comment on column app_public.aircraft_routes.status is 'active (airborne) or completed.';
+comment on column app_public.aircraft_routes.point_count is 'How many points the route keeps.';
+
+create table app_public.aircraft_states (
+  icao text not null,
+  at timestamp with time zone not null,
+  latitude double precision,
+  longitude double precision,
+  altitude_ft integer,
+  on_ground boolean not null,
+  ground_speed_kt double precision,
+  track double precision,
+  callsign text,
+  state text not null,
+  candidate_since timestamp with time zone,
+  route_uuid uuid,
+  last_point_at timestamp with time zone,
+  last_point_latitude double precision,
+  last_point_longitude double precision,
+  last_point_altitude_ft integer,
+  last_point_track double precision,
+  constraint aircraft_states_icao_fkey FOREIGN KEY (icao) REFERENCES app_public.aircraft_fleet(icao) ON DELETE CASCADE,
+  constraint aircraft_states_pkey PRIMARY KEY (icao),
+  constraint aircraft_states_route_uuid_fkey FOREIGN KEY (route_uuid) REFERENCES app_public.aircraft_routes(uuid) ON DELETE SET NULL,
+  constraint aircraft_states_state_check CHECK ((state = ANY (ARRAY['airborne'::text, 'ground'::text])))
+);
+alter table app_public.aircraft_states enable row level security;
+create policy select_all on app_public.aircraft_states as permissive for select to app_analyst, app_visitor using (true);
+grant SELECT on app_public.aircraft_states to app_analyst;
+grant SELECT on app_public.aircraft_states to app_visitor;
+comment on table app_public.aircraft_states is '@behavior -*
+Each tracked aircraft''s latest position and flight state.';
 
 create table app_public.alert_responders (
   uuid uuid default gen_random_uuid() not null,
@@ -1957,6 +2159,7 @@ create table app_public.places (
 alter table app_public.places enable row level security;
 CREATE INDEX places_lower_name_idx ON app_public.places USING btree (lower(name));
 CREATE INDEX places_name_trgm_idx ON app_public.places USING gin (lower(name) gin_trgm_ops);
+CREATE INDEX places_point_idx ON app_public.places USING gist (point(longitude, latitude));
 CREATE TRIGGER _100_set_changed BEFORE UPDATE ON app_public.places FOR EACH ROW EXECUTE FUNCTION app_hidden.tg__set_changed();
 CREATE TRIGGER _300_names AFTER INSERT OR UPDATE OF name, aliases ON app_public.places FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_places__names();
 create policy select_all on app_public.places as permissive for select to app_analyst, app_visitor using (true);
@@ -2336,6 +2539,74 @@ grant execute on function app_hidden.accident_monitor_criteria(monitor_uuid uuid
 grant execute on function app_hidden.accident_monitor_criteria(monitor_uuid uuid) to app_visitor;
 comment on function app_hidden.accident_monitor_criteria(monitor_uuid uuid) is NULL;
 
+CREATE OR REPLACE FUNCTION app_hidden.aircraft_event_passes(mo app_public.monitors, e app_public.aircraft_events)
+ RETURNS boolean
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select (jsonb_array_length(coalesce(mo.query->'kinds', '[]')) = 0
+          or f.kind in (select app_hidden.aircraft_kind(k) from jsonb_array_elements_text(mo.query->'kinds') k))
+     and (jsonb_array_length(coalesce(mo.query->'registrations', '[]')) = 0
+          or f.registration in (select upper(btrim(r)) from jsonb_array_elements_text(mo.query->'registrations') r))
+     and (mo.radius is null or (e.latitude is not null
+          and app_hidden.distance_km(mo.latitude, mo.longitude, e.latitude, e.longitude) <= mo.radius))
+    from app_public.aircraft_fleet f where f.icao = e.icao
+$function$;
+grant execute on function app_hidden.aircraft_event_passes(mo app_public.monitors, e app_public.aircraft_events) to app_analyst;
+grant execute on function app_hidden.aircraft_event_passes(mo app_public.monitors, e app_public.aircraft_events) to app_visitor;
+comment on function app_hidden.aircraft_event_passes(mo app_public.monitors, e app_public.aircraft_events) is NULL;
+
+CREATE OR REPLACE FUNCTION app_hidden.aircraft_kind(word text)
+ RETURNS text
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select case lower(btrim(word)) when 'trauma' then 'trauma' when 'lifeliner' then 'trauma'
+                                 when 'police' then 'police' when 'politie' then 'police' end
+$function$;
+grant execute on function app_hidden.aircraft_kind(word text) to app_analyst;
+grant execute on function app_hidden.aircraft_kind(word text) to app_visitor;
+comment on function app_hidden.aircraft_kind(word text) is NULL;
+
+CREATE OR REPLACE FUNCTION app_hidden.aircraft_notification_subject(e app_public.aircraft_events)
+ RETURNS app_hidden.notification_subject
+ LANGUAGE sql
+ STABLE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select row(
+    format('%s %s%s', f.registration, case e.kind when 'take_off' then 'opgestegen' else 'geland' end,
+           case when e.place is not null then ' bij ' || e.place else '' end),
+    array[
+      format('Aircraft: %s (%s, %s)', f.registration, f.kind, coalesce(f.base, '-')),
+      format('Event: %s', e.kind),
+      format('At: %s (Europe/Amsterdam)', to_char(e.at at time zone 'Europe/Amsterdam', 'YYYY-MM-DD HH24:MI:SS')),
+      format('Place: %s (%s, %s)', coalesce(e.place, '-'), e.latitude, e.longitude)],
+    'aircraft.' || e.kind,
+    jsonb_build_object('aircraftEvent', jsonb_build_object('uuid', e.uuid, 'icao', e.icao, 'registration', f.registration, 'kind', f.kind,
+      'event', e.kind, 'at', e.at, 'latitude', e.latitude, 'longitude', e.longitude, 'place', e.place, 'routeUuid', e.route_uuid)))::app_hidden.notification_subject
+    from app_public.aircraft_fleet f where f.icao = e.icao
+$function$;
+grant execute on function app_hidden.aircraft_notification_subject(e app_public.aircraft_events) to app_analyst;
+grant execute on function app_hidden.aircraft_notification_subject(e app_public.aircraft_events) to app_visitor;
+comment on function app_hidden.aircraft_notification_subject(e app_public.aircraft_events) is NULL;
+
+CREATE OR REPLACE FUNCTION app_hidden.aircraft_of(f app_public.aircraft_fleet)
+ RETURNS app_public.aircraft
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select row(f.icao, f.registration, f.kind, coalesce(s.callsign, f.callsign), f.type, f.operator, f.base, f.content_slug,
+             s.latitude, s.longitude, s.altitude_ft, s.ground_speed_kt, s.track, s.state = 'ground', s.at, s.route_uuid)::app_public.aircraft
+    from (select 1) one left join app_public.aircraft_states s on s.icao = f.icao
+$function$;
+grant execute on function app_hidden.aircraft_of(f app_public.aircraft_fleet) to app_analyst;
+grant execute on function app_hidden.aircraft_of(f app_public.aircraft_fleet) to app_visitor;
+comment on function app_hidden.aircraft_of(f app_public.aircraft_fleet) is NULL;
+
 CREATE OR REPLACE FUNCTION app_hidden.amber_alert_label(level integer, OUT kind text, OUT label text)
  RETURNS record
  LANGUAGE sql
@@ -2561,6 +2832,20 @@ $function$;
 grant execute on function app_hidden.distance_km(lat1 double precision, lon1 double precision, lat2 double precision, lon2 double precision) to app_analyst;
 grant execute on function app_hidden.distance_km(lat1 double precision, lon1 double precision, lat2 double precision, lon2 double precision) to app_visitor;
 comment on function app_hidden.distance_km(lat1 double precision, lon1 double precision, lat2 double precision, lon2 double precision) is NULL;
+
+CREATE OR REPLACE FUNCTION app_hidden.environment_aircraft_monitor(monitor_uuid uuid)
+ RETURNS app_public.monitors
+ LANGUAGE sql
+ STABLE PARALLEL SAFE SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select mo from app_public.monitors mo
+   where mo.uuid = environment_aircraft_monitor.monitor_uuid and mo.type = 'aircraft'
+     and mo.environment_uuid = app_hidden.current_environment_uuid()
+$function$;
+grant execute on function app_hidden.environment_aircraft_monitor(monitor_uuid uuid) to app_analyst;
+grant execute on function app_hidden.environment_aircraft_monitor(monitor_uuid uuid) to app_visitor;
+comment on function app_hidden.environment_aircraft_monitor(monitor_uuid uuid) is NULL;
 
 CREATE OR REPLACE FUNCTION app_hidden.exceeds_max_per_period(rules jsonb, recent_notified bigint)
  RETURNS boolean
@@ -3008,6 +3293,20 @@ $function$;
 grant execute on function app_hidden.monitor_suppression(mo app_public.monitors, m app_public.p2000_messages) to app_analyst;
 grant execute on function app_hidden.monitor_suppression(mo app_public.monitors, m app_public.p2000_messages) to app_visitor;
 comment on function app_hidden.monitor_suppression(mo app_public.monitors, m app_public.p2000_messages) is NULL;
+
+CREATE OR REPLACE FUNCTION app_hidden.nearest_place_name(latitude double precision, longitude double precision)
+ RETURNS text
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select p.name from app_public.places p
+   where latitude is not null and longitude is not null
+   order by point(p.longitude, p.latitude) <-> point(nearest_place_name.longitude, nearest_place_name.latitude) limit 1
+$function$;
+grant execute on function app_hidden.nearest_place_name(latitude double precision, longitude double precision) to app_analyst;
+grant execute on function app_hidden.nearest_place_name(latitude double precision, longitude double precision) to app_visitor;
+comment on function app_hidden.nearest_place_name(latitude double precision, longitude double precision) is NULL;
 
 CREATE OR REPLACE FUNCTION app_hidden.nearest_road_number(latitude double precision, longitude double precision)
  RETURNS text
@@ -3947,6 +4246,25 @@ grant execute on function app_hidden.tg__set_changed() to app_analyst;
 grant execute on function app_hidden.tg__set_changed() to app_visitor;
 comment on function app_hidden.tg__set_changed() is 'Trigger: keeps the changed column current on every update.';
 
+CREATE OR REPLACE FUNCTION app_hidden.tg_aircraft_events__queue_matching()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  live uuid[];
+begin
+  live := array(select n.uuid from new_events n where n.at > now() - interval '1 hour' order by n.uuid);
+  if cardinality(live) > 0 then
+    perform graphile_worker.add_job('monitors__match_feed', json_build_object('feed', 'aircraft', 'uuids', live), max_attempts := 10);
+  end if;
+  return null;
+end;
+$function$;
+grant execute on function app_hidden.tg_aircraft_events__queue_matching() to app_analyst;
+grant execute on function app_hidden.tg_aircraft_events__queue_matching() to app_visitor;
+comment on function app_hidden.tg_aircraft_events__queue_matching() is NULL;
+
 CREATE OR REPLACE FUNCTION app_hidden.tg_api_tokens__notify_change()
  RETURNS trigger
  LANGUAGE plpgsql
@@ -4866,6 +5184,157 @@ end;
 $function$;
 comment on function app_private.hit_rate_limit(rate_bucket text, max_hits integer, per interval) is NULL;
 
+CREATE OR REPLACE FUNCTION app_private.ingest_aircraft_positions(positions jsonb, source text)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  p record;
+  s app_public.aircraft_states;
+  is_ground boolean;
+  known boolean;
+  stored integer := 0;
+  take_offs integer := 0;
+  landings integer := 0;
+  route uuid;
+  low_and_slow boolean;
+begin
+  perform pg_advisory_xact_lock(hashtext('aircraft_positions'));
+  for p in
+    select x.* from jsonb_to_recordset(positions) as x (icao text, at timestamptz, latitude double precision, longitude double precision,
+             altitude_ft integer, ground_flag boolean, ground_speed_kt double precision, track double precision, callsign text)
+      join app_public.aircraft_fleet f on f.icao = x.icao
+     where x.latitude is not null and x.longitude is not null and x.at is not null
+     order by x.icao, x.at
+  loop
+    select * into s from app_public.aircraft_states st where st.icao = p.icao for update;
+    known := found;
+    if known and p.at <= s.at then
+      continue;
+    end if;
+    stored := stored + 1;
+    is_ground := coalesce(p.ground_flag, false) or (coalesce(p.ground_speed_kt, 0) <= 5 and coalesce(p.altitude_ft, 0) <= 300);
+
+    if known and s.state = 'airborne' and p.at - s.at > interval '10 minutes' then
+      -- The signal was lost: the flight ends where it was last seen.
+      low_and_slow := coalesce(s.altitude_ft, 0) <= 1000 and coalesce(s.ground_speed_kt, 0) <= 60;
+      if s.route_uuid is not null then
+        update app_public.aircraft_routes r set status = 'completed',
+               landed_at = case when low_and_slow then s.at end,
+               end_latitude = s.latitude, end_longitude = s.longitude,
+               end_place = app_hidden.nearest_place_name(s.latitude, s.longitude)
+         where r.uuid = s.route_uuid;
+        if low_and_slow then
+          insert into app_public.aircraft_events (icao, route_uuid, kind, at, latitude, longitude, place)
+          values (p.icao, s.route_uuid, 'landing', s.at, s.latitude, s.longitude, app_hidden.nearest_place_name(s.latitude, s.longitude))
+          on conflict do nothing;
+          landings := landings + 1;
+        end if;
+        insert into app_public.aircraft_route_log (route_uuid, at, kind, message, place)
+        values (s.route_uuid, s.at, case when low_and_slow then 'landing' else 'signal_lost' end,
+                case when low_and_slow then 'Landed (last seen low and slow)' else 'Signal lost' end,
+                app_hidden.nearest_place_name(s.latitude, s.longitude))
+        on conflict do nothing;
+      end if;
+      s.route_uuid := null;
+      s.state := 'ground';
+      s.candidate_since := null;
+      known := false; -- decided afresh below, as a first sighting
+    end if;
+
+    if not known then
+      s.icao := p.icao;
+      s.state := case when is_ground then 'ground' else 'airborne' end;
+      s.candidate_since := null;
+      s.route_uuid := null;
+      if not is_ground then
+        -- First seen in the air: a route whose take-off was not observed.
+        insert into app_public.aircraft_routes (icao, first_seen_at, last_seen_at, start_latitude, start_longitude, start_place)
+        values (p.icao, p.at, p.at, p.latitude, p.longitude, app_hidden.nearest_place_name(p.latitude, p.longitude))
+        returning uuid into route;
+        insert into app_public.aircraft_route_log (route_uuid, at, kind, message, place)
+        values (route, p.at, 'first_seen', 'First seen in the air', app_hidden.nearest_place_name(p.latitude, p.longitude));
+        s.route_uuid := route;
+      end if;
+    elsif (s.state = 'ground') <> is_ground
+          and (is_ground or coalesce(p.ground_speed_kt, 0) >= 20 or coalesce(p.altitude_ft, 0) >= 300) then
+      s.candidate_since := coalesce(s.candidate_since, p.at);
+      if p.at - s.candidate_since >= (case when is_ground then interval '30 seconds' else interval '10 seconds' end) then
+        if is_ground then
+          if s.route_uuid is not null then
+            update app_public.aircraft_routes r set status = 'completed', landed_at = s.candidate_since, last_seen_at = p.at,
+                   end_latitude = p.latitude, end_longitude = p.longitude, end_place = app_hidden.nearest_place_name(p.latitude, p.longitude)
+             where r.uuid = s.route_uuid;
+            insert into app_public.aircraft_events (icao, route_uuid, kind, at, latitude, longitude, place)
+            values (p.icao, s.route_uuid, 'landing', s.candidate_since, p.latitude, p.longitude, app_hidden.nearest_place_name(p.latitude, p.longitude))
+            on conflict do nothing;
+            insert into app_public.aircraft_route_log (route_uuid, at, kind, message, place)
+            values (s.route_uuid, s.candidate_since, 'landing', 'Landed', app_hidden.nearest_place_name(p.latitude, p.longitude))
+            on conflict do nothing;
+            landings := landings + 1;
+          end if;
+          s.route_uuid := null;
+          s.state := 'ground';
+        else
+          insert into app_public.aircraft_routes (icao, took_off_at, first_seen_at, last_seen_at, start_latitude, start_longitude, start_place)
+          values (p.icao, s.candidate_since, s.candidate_since, p.at, s.latitude, s.longitude, app_hidden.nearest_place_name(s.latitude, s.longitude))
+          returning uuid into route;
+          insert into app_public.aircraft_events (icao, route_uuid, kind, at, latitude, longitude, place)
+          values (p.icao, route, 'take_off', s.candidate_since, s.latitude, s.longitude, app_hidden.nearest_place_name(s.latitude, s.longitude));
+          insert into app_public.aircraft_route_log (route_uuid, at, kind, message, place)
+          values (route, s.candidate_since, 'take_off', 'Took off', app_hidden.nearest_place_name(s.latitude, s.longitude));
+          take_offs := take_offs + 1;
+          s.route_uuid := route;
+          s.state := 'airborne';
+          s.last_point_at := null;
+        end if;
+        s.candidate_since := null;
+      end if;
+    else
+      s.candidate_since := null;
+    end if;
+
+    -- The route's points, kept compactly.
+    if s.route_uuid is not null and (s.last_point_at is null or p.at - s.last_point_at >= interval '1 minute'
+        or app_hidden.distance_km(s.last_point_latitude, s.last_point_longitude, p.latitude, p.longitude) >= 0.2
+        or abs(coalesce(p.altitude_ft, 0) - coalesce(s.last_point_altitude_ft, 0)) >= 200
+        or abs(((coalesce(p.track, 0) - coalesce(s.last_point_track, 0) + 540)::numeric % 360) - 180) >= 20) then
+      insert into app_public.aircraft_route_points (route_uuid, at, latitude, longitude, altitude_ft, ground_speed_kt, track)
+      values (s.route_uuid, p.at, p.latitude, p.longitude, p.altitude_ft, p.ground_speed_kt, p.track)
+      on conflict do nothing;
+      update app_public.aircraft_routes r set point_count = r.point_count + 1, last_seen_at = p.at where r.uuid = s.route_uuid;
+      s.last_point_at := p.at;
+      s.last_point_latitude := p.latitude;
+      s.last_point_longitude := p.longitude;
+      s.last_point_altitude_ft := p.altitude_ft;
+      s.last_point_track := p.track;
+    elsif s.route_uuid is not null then
+      update app_public.aircraft_routes r set last_seen_at = p.at where r.uuid = s.route_uuid;
+    end if;
+
+    s.at := p.at;
+    s.latitude := p.latitude;
+    s.longitude := p.longitude;
+    s.altitude_ft := p.altitude_ft;
+    s.on_ground := is_ground;
+    s.ground_speed_kt := p.ground_speed_kt;
+    s.track := p.track;
+    s.callsign := coalesce(nullif(btrim(p.callsign), ''), s.callsign);
+    insert into app_public.aircraft_states values (s.*)
+    on conflict (icao) do update set at = excluded.at, latitude = excluded.latitude, longitude = excluded.longitude,
+      altitude_ft = excluded.altitude_ft, on_ground = excluded.on_ground, ground_speed_kt = excluded.ground_speed_kt,
+      track = excluded.track, callsign = excluded.callsign, state = excluded.state, candidate_since = excluded.candidate_since,
+      route_uuid = excluded.route_uuid, last_point_at = excluded.last_point_at, last_point_latitude = excluded.last_point_latitude,
+      last_point_longitude = excluded.last_point_longitude, last_point_altitude_ft = excluded.last_point_altitude_ft,
+      last_point_track = excluded.last_point_track;
+  end loop;
+  return jsonb_build_object('positions', jsonb_array_length(positions), 'stored', stored, 'takeOffs', take_offs, 'landings', landings,
+    'source', left(source, 200));
+end;
+$function$;
+comment on function app_private.ingest_aircraft_positions(positions jsonb, source text) is NULL;
+
 CREATE OR REPLACE FUNCTION app_private.ingest_amber_alerts(alerts jsonb, source text, complete boolean, still_running text[])
  RETURNS jsonb
  LANGUAGE plpgsql
@@ -5473,6 +5942,26 @@ AS $function$
 $function$;
 comment on function app_private.login_failed(user_uuid uuid) is NULL;
 
+CREATE OR REPLACE FUNCTION app_private.match_aircraft_event(event_uuid uuid)
+ RETURNS integer
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  e app_public.aircraft_events;
+begin
+  select * into e from app_public.aircraft_events x where x.uuid = match_aircraft_event.event_uuid;
+  if e.uuid is null then
+    return 0;
+  end if;
+  return app_private.notify_feed_event('aircraft', e.uuid, array(
+    select mo.uuid from app_public.monitors mo
+     where mo.type = 'aircraft' and mo.active and app_hidden.aircraft_event_passes(mo, e) order by mo.uuid),
+    app_hidden.aircraft_notification_subject(e));
+end;
+$function$;
+comment on function app_private.match_aircraft_event(event_uuid uuid) is NULL;
+
 CREATE OR REPLACE FUNCTION app_private.match_meteo_event(event_uuid uuid)
  RETURNS integer
  LANGUAGE plpgsql
@@ -5964,6 +6453,47 @@ end;
 $function$;
 comment on function app_private.rotate_refresh_token(presented_hash bytea, new_hash bytea, lifetime interval, OUT outcome text, OUT session_uuid uuid, OUT user_uuid uuid) is NULL;
 
+CREATE OR REPLACE FUNCTION app_private.upsert_aircraft_content(items jsonb)
+ RETURNS integer
+ LANGUAGE sql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  with upserted as (
+    insert into app_public.aircraft_content_items as c (slug, type, name, registrations, aircraft_type, base, description, image_url, sources, sort_order)
+    select i.slug, i.type, i.name, coalesce(i.registrations, '{}'), i."aircraftType", i.base, i.description, i."imageUrl",
+           coalesce(i.sources, '{}'), row_number() over ()
+      from jsonb_to_recordset(items) as i (slug text, type text, name text, registrations text[], "aircraftType" text, base text,
+             description text, "imageUrl" text, sources text[])
+    on conflict (slug) do update set type = excluded.type, name = excluded.name, registrations = excluded.registrations,
+      aircraft_type = excluded.aircraft_type, base = excluded.base, description = excluded.description, image_url = excluded.image_url,
+      sources = excluded.sources, sort_order = excluded.sort_order
+    returning 1
+  )
+  select count(*)::integer from upserted
+$function$;
+comment on function app_private.upsert_aircraft_content(items jsonb) is NULL;
+
+CREATE OR REPLACE FUNCTION app_private.upsert_aircraft_fleet(rows jsonb)
+ RETURNS integer
+ LANGUAGE sql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  with upserted as (
+    insert into app_public.aircraft_fleet as f (icao, registration, kind, callsign, type, operator, base, content_slug)
+    select lower(r.icao), upper(r.registration), r.kind, nullif(r.callsign, ''), nullif(r.type, ''), nullif(r.operator, ''),
+           nullif(r.base, ''), nullif(r.content_slug, '')
+      from jsonb_to_recordset(rows) as r (icao text, registration text, kind text, callsign text, type text, operator text,
+             base text, content_slug text, sort_order integer)
+    on conflict (icao) do update set registration = excluded.registration, kind = excluded.kind, callsign = excluded.callsign,
+      type = excluded.type, operator = excluded.operator, base = excluded.base, content_slug = excluded.content_slug
+    where (f.registration, f.kind, f.callsign, f.type, f.operator, f.base, f.content_slug) is distinct from
+          (excluded.registration, excluded.kind, excluded.callsign, excluded.type, excluded.operator, excluded.base, excluded.content_slug)
+    returning 1
+  )
+  select count(*)::integer from upserted
+$function$;
+comment on function app_private.upsert_aircraft_fleet(rows jsonb) is NULL;
+
 CREATE OR REPLACE FUNCTION app_private.upsert_fire_station(slug text, name text, region text, post_number text, street text, house_number text, zip_code text, city text, latitude double precision, longitude double precision)
  RETURNS uuid
  LANGUAGE plpgsql
@@ -6150,6 +6680,190 @@ grant execute on function app_public.accident_severity_levels() to app_analyst;
 grant execute on function app_public.accident_severity_levels() to app_visitor;
 comment on function app_public.accident_severity_levels() is '@notNull
 DATEX II severity levels of traffic incidents, lowest to highest.';
+
+CREATE OR REPLACE FUNCTION app_public.aircraft()
+ RETURNS SETOF app_public.aircraft
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select (app_hidden.aircraft_of(f)).* from app_public.aircraft_fleet f order by f.kind desc, f.registration
+$function$;
+grant execute on function app_public.aircraft() to app_analyst;
+grant execute on function app_public.aircraft() to app_visitor;
+comment on function app_public.aircraft() is '@notNull
+Every tracked aircraft with its latest position: trauma helicopters first, then police.';
+
+CREATE OR REPLACE FUNCTION app_public.aircraft_content_item(slug text)
+ RETURNS app_public.aircraft_content_items
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select c.* from app_public.aircraft_content_items c where c.slug = lower(btrim(aircraft_content_item.slug))
+$function$;
+grant execute on function app_public.aircraft_content_item(slug text) to app_analyst;
+grant execute on function app_public.aircraft_content_item(slug text) to app_visitor;
+comment on function app_public.aircraft_content_item(slug text) is 'A page about an aircraft or fleet by slug; null when unknown.';
+
+CREATE OR REPLACE FUNCTION app_public.aircraft_content_items(type text DEFAULT NULL::text)
+ RETURNS SETOF app_public.aircraft_content_items
+ LANGUAGE plpgsql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  kind text := app_hidden.aircraft_kind(type);
+begin
+  if type is not null and kind is null then
+    raise exception 'Unknown type "%": use lifeliner or politie (trauma and police are accepted too).', left(type, 40) using errcode = 'XINPT';
+  end if;
+  return query select c.* from app_public.aircraft_content_items c
+    where kind is null or app_hidden.aircraft_kind(c.type) = kind order by c.sort_order;
+end;
+$function$;
+grant execute on function app_public.aircraft_content_items(type text) to app_analyst;
+grant execute on function app_public.aircraft_content_items(type text) to app_visitor;
+comment on function app_public.aircraft_content_items(type text) is '@notNull
+Pages about the aircraft: type lifeliner (trauma helicopters) or politie (police); trauma and police are aliases.';
+
+CREATE OR REPLACE FUNCTION app_public.aircraft_events_for_monitor(monitor app_public.monitor_ref, first integer DEFAULT NULL::integer, page integer DEFAULT NULL::integer)
+ RETURNS SETOF app_public.aircraft_events
+ LANGUAGE plpgsql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  mo app_public.monitors := app_hidden.environment_aircraft_monitor(app_hidden.try_uuid((aircraft_events_for_monitor.monitor).uuid));
+begin
+  if mo.uuid is null then
+    raise exception 'Aircraft monitor not found in this environment.' using errcode = 'XNOTF';
+  end if;
+  return query select e.* from app_public.aircraft_events e where app_hidden.aircraft_event_passes(mo, e)
+    order by e.at desc, e.uuid limit app_hidden.page_limit(first, 200) offset app_hidden.page_offset(first, page, 200);
+end;
+$function$;
+grant execute on function app_public.aircraft_events_for_monitor(monitor app_public.monitor_ref, first integer, page integer) to app_analyst;
+grant execute on function app_public.aircraft_events_for_monitor(monitor app_public.monitor_ref, first integer, page integer) to app_visitor;
+comment on function app_public.aircraft_events_for_monitor(monitor app_public.monitor_ref, first integer, page integer) is '@notNull
+The take-offs and landings that pass an aircraft monitor''s kinds, registrations and circle (caller''s environment only), newest first.';
+
+CREATE OR REPLACE FUNCTION app_public.aircraft_live(icao text)
+ RETURNS app_public.aircraft
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select (app_hidden.aircraft_of(f)).* from app_public.aircraft_fleet f
+   where f.icao = lower(btrim(aircraft_live.icao)) or f.registration = upper(btrim(aircraft_live.icao))
+$function$;
+grant execute on function app_public.aircraft_live(icao text) to app_analyst;
+grant execute on function app_public.aircraft_live(icao text) to app_visitor;
+comment on function app_public.aircraft_live(icao text) is 'One tracked aircraft by ICAO address (or registration) with its latest position; null when not tracked.';
+
+CREATE OR REPLACE FUNCTION app_public.aircraft_route(route app_public.aircraft_route_ref DEFAULT NULL::app_public.aircraft_route_ref, route_uuid text DEFAULT NULL::text)
+ RETURNS app_public.aircraft_routes
+ LANGUAGE plpgsql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+begin
+  if route is not null and route_uuid is not null then
+    raise exception 'Give route or routeUuid, not both.' using errcode = 'XINPT';
+  end if;
+  return (select r from app_public.aircraft_routes r
+           where r.uuid = app_hidden.try_uuid(coalesce((aircraft_route.route).uuid, aircraft_route.route_uuid)));
+end;
+$function$;
+grant execute on function app_public.aircraft_route(route app_public.aircraft_route_ref, route_uuid text) to app_analyst;
+grant execute on function app_public.aircraft_route(route app_public.aircraft_route_ref, route_uuid text) to app_visitor;
+comment on function app_public.aircraft_route(route app_public.aircraft_route_ref, route_uuid text) is 'One route with its points and log (route: { uuid }; routeUuid is the deprecated form); null when unknown.';
+
+CREATE OR REPLACE FUNCTION app_public.aircraft_routes(icao text, status text DEFAULT NULL::text, include_unstarted boolean DEFAULT false, "limit" integer DEFAULT NULL::integer)
+ RETURNS SETOF app_public.aircraft_routes
+ LANGUAGE plpgsql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+begin
+  if status is not null and status not in ('active', 'completed') then
+    raise exception 'Unknown status "%": use active or completed.', left(status, 40) using errcode = 'XINPT';
+  end if;
+  -- Relevance: started routes (take-off seen) first, then those with places, active first, newest first.
+  return query
+    select r.* from app_public.aircraft_routes r
+      join app_public.aircraft_fleet f on f.icao = r.icao
+     where (f.icao = lower(btrim(aircraft_routes.icao)) or f.registration = upper(btrim(aircraft_routes.icao)))
+       and (aircraft_routes.status is null or r.status = aircraft_routes.status)
+       and (coalesce(include_unstarted, false) or r.took_off_at is not null)
+     order by (r.took_off_at is not null) desc, (r.start_place is not null or r.end_place is not null) desc,
+              (r.status = 'active') desc, r.first_seen_at desc
+     limit app_hidden.page_limit("limit", 100, 20);
+end;
+$function$;
+grant execute on function app_public.aircraft_routes(icao text, status text, include_unstarted boolean, "limit" integer) to app_analyst;
+grant execute on function app_public.aircraft_routes(icao text, status text, include_unstarted boolean, "limit" integer) to app_visitor;
+comment on function app_public.aircraft_routes(icao text, status text, include_unstarted boolean, "limit" integer) is '@notNull
+An aircraft''s routes (by ICAO address or registration): by default only started ones (take-off seen), most relevant first; limit default 20, at most 100.';
+
+CREATE OR REPLACE FUNCTION app_public.aircraft_routes_active(r app_public.aircraft_routes)
+ RETURNS boolean
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+AS $function$
+  select r.status = 'active'
+$function$;
+grant execute on function app_public.aircraft_routes_active(r app_public.aircraft_routes) to app_analyst;
+grant execute on function app_public.aircraft_routes_active(r app_public.aircraft_routes) to app_visitor;
+comment on function app_public.aircraft_routes_active(r app_public.aircraft_routes) is '@notNull
+True while the aircraft is in the air on this route.';
+
+CREATE OR REPLACE FUNCTION app_public.aircraft_routes_log(r app_public.aircraft_routes)
+ RETURNS SETOF app_public.aircraft_route_log
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select l.* from app_public.aircraft_route_log l where l.route_uuid = r.uuid order by l.at
+$function$;
+grant execute on function app_public.aircraft_routes_log(r app_public.aircraft_routes) to app_analyst;
+grant execute on function app_public.aircraft_routes_log(r app_public.aircraft_routes) to app_visitor;
+comment on function app_public.aircraft_routes_log(r app_public.aircraft_routes) is '@notNull
+What happened on the route, in time order.';
+
+CREATE OR REPLACE FUNCTION app_public.aircraft_routes_points(r app_public.aircraft_routes)
+ RETURNS SETOF app_public.aircraft_route_points
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select p.* from app_public.aircraft_route_points p where p.route_uuid = r.uuid order by p.at
+$function$;
+grant execute on function app_public.aircraft_routes_points(r app_public.aircraft_routes) to app_analyst;
+grant execute on function app_public.aircraft_routes_points(r app_public.aircraft_routes) to app_visitor;
+comment on function app_public.aircraft_routes_points(r app_public.aircraft_routes) is '@notNull
+The route''s points, in time order.';
+
+CREATE OR REPLACE FUNCTION app_public.aircraft_statistics()
+ RETURNS SETOF app_public.aircraft_with_stats
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select f.icao, f.registration, f.kind, count(r.uuid)::integer,
+         coalesce(sum(extract(epoch from coalesce(r.landed_at, r.last_seen_at) - r.took_off_at) / 60), 0)::integer,
+         round(coalesce(sum(extract(epoch from coalesce(r.landed_at, r.last_seen_at) - r.took_off_at) / 3600), 0)::numeric, 1),
+         max(r.took_off_at), 365
+    from app_public.aircraft_fleet f
+    left join app_public.aircraft_routes r on r.icao = f.icao and r.took_off_at is not null and r.status = 'completed'
+         and r.took_off_at > now() - interval '365 days'
+   group by f.icao, f.registration, f.kind
+   order by f.kind desc, f.registration
+$function$;
+grant execute on function app_public.aircraft_statistics() to app_analyst;
+grant execute on function app_public.aircraft_statistics() to app_visitor;
+comment on function app_public.aircraft_statistics() is '@notNull
+Flights, flight hours and the latest flight per aircraft over the last 365 days.';
 
 CREATE OR REPLACE FUNCTION app_public.amber_alert_history(first integer DEFAULT NULL::integer, page integer DEFAULT NULL::integer, since app_public.unix_time DEFAULT NULL::bigint, until app_public.unix_time DEFAULT NULL::bigint, active_only boolean DEFAULT NULL::boolean)
  RETURNS SETOF app_public.amber_alert_history

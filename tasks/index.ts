@@ -3,6 +3,7 @@ import nodemailer from "nodemailer";
 import type { TaskList } from "graphile-worker";
 import type pg from "pg";
 import type { Config } from "../lib/config.ts";
+import { makeAircraftPoll } from "./aircraft__poll.ts";
 import { alerts__load_demo } from "./alerts__load_demo.ts";
 import { makeAlertsPollAmber, makeAlertsPollNl } from "./alerts__poll.ts";
 import { analytics__refresh_cache } from "./analytics__refresh_cache.ts";
@@ -25,13 +26,15 @@ import { makeTrafficPoll } from "./traffic__poll.ts";
 export type TaskConfig = Pick<Config, "smtpUrl" | "mailFrom" | "publicUrl" | "webhookAllowPrivateTargets" | "smsProviderUrl"
   | "smsProviderToken" | "smsFrom" | "telegramBotToken" | "telegramApiUrl" | "meteoFeedEnabled" | "meteoWarningsUrl"
   | "meteoObservationsUrl" | "meteoApiKey" | "trafficFeedEnabled" | "trafficIncidentsUrl" | "trafficJamsUrl" | "amberFeedEnabled" | "amberAlertsUrl"
-  | "nlAlertFeedEnabled" | "nlAlertsUrl" | "railFeedEnabled" | "railDisruptionsUrl" | "railApiKey" | "rssPollInterval">;
+  | "nlAlertFeedEnabled" | "nlAlertsUrl" | "railFeedEnabled" | "railDisruptionsUrl" | "railApiKey" | "rssPollInterval" | "aircraftJsonUrl"
+  | "aircraftPollSeconds">;
 
 /** `ownerPool`: the worker's own pool, for tasks that work on several connections at once. */
 export function makeTaskList(config: TaskConfig, ownerPool: pg.Pool): TaskList {
   // One SMTP transport for account mail and notifications.
   const mailer = config.smtpUrl ? nodemailer.createTransport(config.smtpUrl) : null;
   return {
+    aircraft__poll: makeAircraftPoll({ url: config.aircraftJsonUrl, intervalSeconds: config.aircraftPollSeconds }),
     alerts__load_demo,
     alerts__poll_amber: makeAlertsPollAmber({ enabled: config.amberFeedEnabled, url: config.amberAlertsUrl }),
     alerts__poll_nl: makeAlertsPollNl({ enabled: config.nlAlertFeedEnabled, url: config.nlAlertsUrl }),
@@ -80,4 +83,5 @@ export const crontab = [
   "* * * * * alerts__poll_nl",
   "* * * * * rail__poll",
   "* * * * * rss__poll ?queue=rss",
+  "* * * * * aircraft__poll ?queue=aircraft",
 ].join("\n");

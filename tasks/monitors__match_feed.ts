@@ -1,4 +1,4 @@
-// Matches a batch of a feed's new or changed items (traffic jams, railway disruptions, RSS items) against
+// Matches a batch of a feed's new or changed items (traffic jams, railway disruptions, RSS items, aircraft take-offs and landings) against
 // that feed's monitors, queued per statement by a trigger on the feed's table. Each item's
 // matching is idempotent (app_private.notify_feed_event records matches by item), so a retried job
 // queues nothing twice.
@@ -9,6 +9,7 @@ const MATCHERS = new Map([
   ["traffic_jam", "app_private.match_traffic_jam"],
   ["rail", "app_private.match_rail_disruption"],
   ["rss", "app_private.match_rss_item"],
+  ["aircraft", "app_private.match_aircraft_event"],
 ]);
 
 export const monitors__match_feed: Task = async (payload, helpers) => {

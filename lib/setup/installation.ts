@@ -1,7 +1,8 @@
 // A ready installation, the path the server, the CLIs, the benchmarks and the test harness take:
 // the database connected (lib/db/database.ts), migrated, graphile-worker's schema installed, the
 // operator environment made, and the reference data of the domains (places, starter capcodes,
-// highways, railway routes, province and safety-region boundaries) loaded when missing or changed.
+// highways, railway routes, province and safety-region boundaries, the aircraft fleet) loaded when
+// missing or changed.
 // It sits above the domains it fills, so lib/db/ stays the ground floor.
 import path from "node:path";
 import pg from "pg";
@@ -14,6 +15,7 @@ import { loadBoundaries } from "../places/boundaries.ts";
 import { loadPlaces } from "../places/reference-data.ts";
 import { loadHighways } from "../feeds/traffic/highways.ts";
 import { loadRailRoutes } from "../feeds/rail/routes.ts";
+import { loadAircraftContent, loadAircraftFleet } from "../feeds/aircraft/fleet.ts";
 
 const quietWorkerLogger = new Logger(() => () => {});
 
@@ -41,6 +43,8 @@ export async function prepareDatabase(config: Config, log: (line: string) => voi
     await loadHighways(client, path.join(ROOT_DIR, "data", "highways.csv"));
     await loadRailRoutes(client, path.join(ROOT_DIR, "data", "rail-routes.csv"));
     await loadBoundaries(client, path.join(ROOT_DIR, "data"));
+    await loadAircraftFleet(client, path.join(ROOT_DIR, "data", "aircraft-fleet.csv"));
+    await loadAircraftContent(client, path.join(ROOT_DIR, "data", "aircraft-content.json"));
     return { ...connection, firstStart: operator.created, operatorEnvironmentUuid: operator.environment_uuid };
   } finally {
     await client.end();

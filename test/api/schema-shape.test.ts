@@ -14,7 +14,7 @@ beforeAll(() => {
 
 test("the Query type has exactly the operations built so far", () => {
   expect(queryFields).toEqual([
-    "accidentSeverityLevels", "aiDefaults", "amberAlertHistory", "amberAlerts", "apiScopes", "apiToken", "apiTokens", "availableHectometers", "channels", "cities", "currentEnvironment",
+    "accidentSeverityLevels", "aiDefaults", "aircraft", "aircraftContentItem", "aircraftContentItems", "aircraftEventsForMonitor", "aircraftLive", "aircraftRoute", "aircraftRoutes", "aircraftStatistics", "amberAlertHistory", "amberAlerts", "apiScopes", "apiToken", "apiTokens", "availableHectometers", "channels", "cities", "currentEnvironment",
     "fireStation", "fireStations", "fireStationsCount", "fireVehicle", "fireVehicles", "fireVehiclesCount",
     "hectometerMarker", "hectometerMarkers", "hectometerMarkersNearest", "highways",
     "hubAnalyticsHourly", "hubAnalyticsUrgency", "hubAnalyticsWeekdays", "locationSuggestions",
