@@ -1064,20 +1064,25 @@ create table app_public.aircraft_events (
   latitude double precision,
   longitude double precision,
   place text,
+  monitor_uuid uuid,
   constraint aircraft_events_icao_fkey FOREIGN KEY (icao) REFERENCES app_public.aircraft_fleet(icao) ON DELETE CASCADE,
-  constraint aircraft_events_kind_check CHECK ((kind = ANY (ARRAY['take_off'::text, 'landing'::text]))),
+  constraint aircraft_events_kind_check CHECK ((kind = ANY (ARRAY['take_off'::text, 'landing'::text, 'overhead'::text]))),
+  constraint aircraft_events_monitor_uuid_fkey FOREIGN KEY (monitor_uuid) REFERENCES app_public.monitors(uuid) ON DELETE CASCADE,
+  constraint aircraft_events_once CHECK (((kind = 'overhead'::text) = (monitor_uuid IS NOT NULL))),
   constraint aircraft_events_pkey PRIMARY KEY (uuid),
-  constraint aircraft_events_route_uuid_fkey FOREIGN KEY (route_uuid) REFERENCES app_public.aircraft_routes(uuid) ON DELETE CASCADE,
-  constraint aircraft_events_route_uuid_kind_key UNIQUE (route_uuid, kind)
+  constraint aircraft_events_route_uuid_fkey FOREIGN KEY (route_uuid) REFERENCES app_public.aircraft_routes(uuid) ON DELETE CASCADE
 );
 alter table app_public.aircraft_events enable row level security;
 CREATE INDEX aircraft_events_at_idx ON app_public.aircraft_events USING btree (at DESC);
+CREATE UNIQUE INDEX aircraft_events_once_idx ON app_public.aircraft_events USING btree (route_uuid, kind, COALESCE(monitor_uuid, '00000000-0000-0000-0000-000000000000'::uuid));
 CREATE TRIGGER _600_queue_matching AFTER INSERT ON app_public.aircraft_events REFERENCING NEW TABLE AS new_events FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_aircraft_events__queue_matching();
 create policy select_all on app_public.aircraft_events as permissive for select to app_analyst, app_visitor using (true);
 grant SELECT on app_public.aircraft_events to app_analyst;
 grant SELECT on app_public.aircraft_events to app_visitor;
 comment on table app_public.aircraft_events is '@name aircraft_event
-A take-off or landing of a tracked aircraft.';
+A take-off or landing of a tracked aircraft, or its first pass over an aircraft monitor''s circle on a flight.';
+comment on column app_public.aircraft_events.monitor_uuid is '@behavior -*
+For an overhead event: the monitor whose circle the aircraft entered.';
 
 create table app_public.aircraft_fleet (
   icao text not null,
@@ -1130,6 +1135,7 @@ create table app_public.aircraft_route_points (
   constraint aircraft_route_points_route_uuid_fkey FOREIGN KEY (route_uuid) REFERENCES app_public.aircraft_routes(uuid) ON DELETE CASCADE
 );
 alter table app_public.aircraft_route_points enable row level security;
+CREATE TRIGGER _600_overhead_events AFTER INSERT ON app_public.aircraft_route_points REFERENCING NEW TABLE AS new_points FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_aircraft_route_points__overhead_events();
 create policy select_all on app_public.aircraft_route_points as permissive for select to app_analyst, app_visitor using (true);
 grant SELECT on app_public.aircraft_route_points to app_analyst;
 grant SELECT on app_public.aircraft_route_points to app_visitor;
@@ -2545,7 +2551,8 @@ CREATE OR REPLACE FUNCTION app_hidden.aircraft_event_passes(mo app_public.monito
  STABLE PARALLEL SAFE
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
-  select (jsonb_array_length(coalesce(mo.query->'kinds', '[]')) = 0
+  select (e.monitor_uuid is null or e.monitor_uuid = mo.uuid)
+     and (jsonb_array_length(coalesce(mo.query->'kinds', '[]')) = 0
           or f.kind in (select app_hidden.aircraft_kind(k) from jsonb_array_elements_text(mo.query->'kinds') k))
      and (jsonb_array_length(coalesce(mo.query->'registrations', '[]')) = 0
           or f.registration in (select upper(btrim(r)) from jsonb_array_elements_text(mo.query->'registrations') r))
@@ -2577,7 +2584,7 @@ CREATE OR REPLACE FUNCTION app_hidden.aircraft_notification_subject(e app_public
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
   select row(
-    format('%s %s%s', f.registration, case e.kind when 'take_off' then 'opgestegen' else 'geland' end,
+    format('%s %s%s', f.registration, case e.kind when 'take_off' then 'opgestegen' when 'landing' then 'geland' else 'overvliegend' end,
            case when e.place is not null then ' bij ' || e.place else '' end),
     array[
       format('Aircraft: %s (%s, %s)', f.registration, f.kind, coalesce(f.base, '-')),
@@ -4264,6 +4271,33 @@ $function$;
 grant execute on function app_hidden.tg_aircraft_events__queue_matching() to app_analyst;
 grant execute on function app_hidden.tg_aircraft_events__queue_matching() to app_visitor;
 comment on function app_hidden.tg_aircraft_events__queue_matching() is NULL;
+
+CREATE OR REPLACE FUNCTION app_hidden.tg_aircraft_route_points__overhead_events()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+begin
+  insert into app_public.aircraft_events (icao, route_uuid, kind, at, latitude, longitude, place, monitor_uuid)
+  select distinct on (p.route_uuid, mo.uuid) r.icao, p.route_uuid, 'overhead', p.at, p.latitude, p.longitude,
+         app_hidden.nearest_place_name(p.latitude, p.longitude), mo.uuid
+    from new_points p
+    join app_public.aircraft_routes r on r.uuid = p.route_uuid
+    join app_public.aircraft_fleet f on f.icao = r.icao
+    join app_public.monitors mo on mo.type = 'aircraft' and mo.active and mo.radius is not null
+         and app_hidden.distance_km(mo.latitude, mo.longitude, p.latitude, p.longitude) <= mo.radius
+   where (jsonb_array_length(coalesce(mo.query->'kinds', '[]')) = 0
+          or f.kind in (select app_hidden.aircraft_kind(k) from jsonb_array_elements_text(mo.query->'kinds') k))
+     and (jsonb_array_length(coalesce(mo.query->'registrations', '[]')) = 0
+          or f.registration in (select upper(btrim(x)) from jsonb_array_elements_text(mo.query->'registrations') x))
+   order by p.route_uuid, mo.uuid, p.at
+  on conflict do nothing;
+  return null;
+end;
+$function$;
+grant execute on function app_hidden.tg_aircraft_route_points__overhead_events() to app_analyst;
+grant execute on function app_hidden.tg_aircraft_route_points__overhead_events() to app_visitor;
+comment on function app_hidden.tg_aircraft_route_points__overhead_events() is NULL;
 
 CREATE OR REPLACE FUNCTION app_hidden.tg_api_tokens__notify_change()
  RETURNS trigger

@@ -38,6 +38,7 @@ const documents = flightDocuments({ hex: HEX, flight: "LIFE1", registration: "PH
 let ada: TestUser;
 let token: string;
 let monitorUuid: string;
+let overheadMonitorUuid: string;
 const log = { info: () => {}, error: (m: string) => errors.push(m) };
 const errors: string[] = [];
 
@@ -54,6 +55,16 @@ beforeAll(async () => {
   });
   expect(monitor.body.errors).toBeUndefined();
   monitorUuid = monitor.body.data.createMonitor.uuid;
+  // Halfway, under the flight path: an overhead event of its own.
+  const overheadHook = await ctx.service.graphql(`mutation ($i: CreateChannelInput!) { createChannel(input: $i) { channel { uuid } } }`,
+    { token: ada.accessToken, variables: { i: { type: "webhook", name: "Overhead", url: `${hooks.url}/overhead` } } });
+  const overhead = await ctx.service.graphql(`mutation ($i: CreateMonitorInput!) { createMonitor(input: $i) { uuid } }`, {
+    token: ada.accessToken, variables: { i: { name: "Boven Halfweg", type: "aircraft", query: JSON.stringify({ registrations: ["ph-tst"] }),
+      location: { latitude: (amsterdam.lat + haarlem.lat) / 2, longitude: (amsterdam.lon + haarlem.lon) / 2 }, radius: 1,
+      channels: JSON.stringify([overheadHook.body.data.createChannel.channel.uuid]) } },
+  });
+  expect(overhead.body.errors).toBeUndefined();
+  overheadMonitorUuid = overhead.body.data.createMonitor.uuid;
 });
 
 async function ok(query: string, variables?: Record<string, unknown>, as = token) {
@@ -78,23 +89,36 @@ describe("a flight from a local receiver", () => {
     expect(route.log.map((l: { kind: string }) => l.kind)).toEqual(["take_off", "landing"]);
     expect(route.pointCount).toBeGreaterThan(5);
     // Take-off at the first airborne position, landing at the first ground one (the documents' own times).
-    expect(Date.parse(route.tookOffAt)).toBe(documents.map((d) => JSON.parse(d)).find((d) => d.aircraft[0].alt_baro !== "ground").now * 1000 - 400);
+    expect(Date.parse(route.tookOffAt)).toBe(Math.round(documents.map((d) => JSON.parse(d)).find((d) => d.aircraft[0].alt_baro !== "ground").now * 1000 - 400));
     const { aircraftRoute } = await ok(`query ($u: String!) { aircraftRoute(route: { uuid: $u }) { uuid points { at latitude longitude altitudeFt } } }`, { u: route.uuid });
     expect(aircraftRoute.points).toHaveLength(route.pointCount);
     const deprecated = await ok(`query ($u: String!) { aircraftRoute(routeUuid: $u) { uuid } }`, { u: route.uuid });
     expect(deprecated.aircraftRoute.uuid).toBe(route.uuid);
   });
 
-  test("the landing near Haarlem notifies the monitor once; the take-off in Amsterdam is outside its circle", async () => {
+  test("the monitor around Haarlem hears of the flight entering its circle and of the landing, each once; the take-off is outside", async () => {
     await ctx.service.workerIdle();
-    const [delivery] = await hooks.waitFor((r) => r.path === "/heli");
-    expect(JSON.parse(delivery.body)).toMatchObject({ event: "aircraft.landing", monitor: { uuid: monitorUuid },
+    const deliveries = await hooks.waitFor((r) => r.path === "/heli", 2);
+    const bodies = deliveries.map((d) => JSON.parse(d.body));
+    expect(bodies.map((b) => b.event).sort()).toEqual(["aircraft.landing", "aircraft.overhead"]);
+    expect(bodies.find((b) => b.event === "aircraft.landing")).toMatchObject({ monitor: { uuid: monitorUuid },
       aircraftEvent: { registration: "PH-TST", event: "landing", place: "Haarlem" } });
-    const { aircraftEventsForMonitor } = await ok(`query ($m: String!) { aircraftEventsForMonitor(monitor: { uuid: $m }) { kind place } }`,
+    const { aircraftEventsForMonitor } = await ok(`query ($m: String!) { aircraftEventsForMonitor(monitor: { uuid: $m }) { kind } }`,
       { m: monitorUuid }, ada.apiToken);
-    expect(aircraftEventsForMonitor).toEqual([{ kind: "landing", place: "Haarlem" }]);
+    expect(aircraftEventsForMonitor).toEqual([{ kind: "landing" }, { kind: "overhead" }]);
     expect(errorOf((await ctx.service.graphql(`query ($m: String!) { aircraftEventsForMonitor(monitor: { uuid: $m }) { kind } }`,
       { token, variables: { m: monitorUuid } })).body).code).toBe("NOT_FOUND");
+  });
+
+  test("passing over a monitor's circle is its own event, once per flight", async () => {
+    const [delivery] = await hooks.waitFor((r) => r.path === "/overhead");
+    expect(JSON.parse(delivery.body)).toMatchObject({ event: "aircraft.overhead", monitor: { uuid: overheadMonitorUuid },
+      aircraftEvent: { registration: "PH-TST", event: "overhead" } });
+    const { aircraftEventsForMonitor } = await ok(`query ($m: String!) { aircraftEventsForMonitor(monitor: { uuid: $m }) { kind } }`,
+      { m: overheadMonitorUuid }, ada.apiToken);
+    // Its circle holds neither the take-off nor the landing, and the other monitor's pass is not its own.
+    expect(aircraftEventsForMonitor).toEqual([{ kind: "overhead" }]);
+    expect(hooks.requests.filter((r) => r.path === "/overhead")).toHaveLength(1);
   });
 
   test("a replay of the same documents by the CLI changes nothing", async () => {
@@ -108,9 +132,10 @@ describe("a flight from a local receiver", () => {
     expect(result.stdout).toContain("0 of tracked aircraft stored, 0 take-off(s), 0 landing(s).");
     const { rows } = await ctx.db.asOwner(`select (select count(*)::int from app_public.aircraft_routes) routes,
       (select count(*)::int from app_public.aircraft_events) events`);
-    expect(rows[0]).toEqual({ routes: 1, events: 2 });
+    // take-off, landing, and one pass over each monitor's circle
+    expect(rows[0]).toEqual({ routes: 1, events: 4 });
     await ctx.service.workerIdle();
-    expect(hooks.requests.filter((r) => r.path === "/heli")).toHaveLength(1);
+    expect(hooks.requests.filter((r) => r.path === "/heli")).toHaveLength(2);
   });
 
   test("aircraft, aircraftLive and aircraftStatistics; a broken document keeps the state", async () => {
