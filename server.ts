@@ -61,9 +61,10 @@ async function main() {
       `select graphile_worker.add_job('p2000__load_demo', json_build_object('from', now() - interval '3 days', 'until', now()), job_key => 'p2000_demo'),
               graphile_worker.add_job('meteo__load_demo', '{}', job_key => 'meteo_demo'),
               graphile_worker.add_job('alerts__load_demo', '{}', job_key => 'alerts_demo'),
-              graphile_worker.add_job('traffic__load_demo', '{}', job_key => 'traffic_demo')`,
+              graphile_worker.add_job('traffic__load_demo', '{}', job_key => 'traffic_demo'),
+              graphile_worker.add_job('aircraft__load_demo', '{}', job_key => 'aircraft_demo')`,
     );
-    console.log('\nLoading 3 days of synthetic demo P2000 messages, weather, traffic and alerts in the background (source "demo"; DEMO_DATA=false turns this off).');
+    console.log('\nLoading 3 days of synthetic demo P2000 messages, weather, traffic, alerts and flights in the background (source "demo"; DEMO_DATA=false turns this off).');
   }
   if (database.firstStart) {
     const { plainToken } = await createApiToken(service.ownerPool, {

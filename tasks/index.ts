@@ -3,6 +3,7 @@ import nodemailer from "nodemailer";
 import type { TaskList } from "graphile-worker";
 import type pg from "pg";
 import type { Config } from "../lib/config.ts";
+import { aircraft__load_demo } from "./aircraft__load_demo.ts";
 import { makeAircraftPoll } from "./aircraft__poll.ts";
 import { alerts__load_demo } from "./alerts__load_demo.ts";
 import { makeAlertsPollAmber, makeAlertsPollNl } from "./alerts__poll.ts";
@@ -34,6 +35,7 @@ export function makeTaskList(config: TaskConfig, ownerPool: pg.Pool): TaskList {
   // One SMTP transport for account mail and notifications.
   const mailer = config.smtpUrl ? nodemailer.createTransport(config.smtpUrl) : null;
   return {
+    aircraft__load_demo,
     aircraft__poll: makeAircraftPoll({ url: config.aircraftJsonUrl, intervalSeconds: config.aircraftPollSeconds }),
     alerts__load_demo,
     alerts__poll_amber: makeAlertsPollAmber({ enabled: config.amberFeedEnabled, url: config.amberAlertsUrl }),

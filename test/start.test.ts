@@ -90,15 +90,18 @@ async function demoWeatherArrives(port: number, token: string) {
   expect(data.meteoStatsAvailableYears.length).toBeGreaterThan(0);
 }
 
-/** The demo alerts and traffic: an ended AMBER alert without details, an NL-Alert running in Rotterdam-Rijnmond, incidents. */
-async function demoAlertsAndTrafficArrive(port: number, token: string) {
-  const data = await eventually(port, token, "demo alerts and traffic", `{ amberAlerts { alertId active title }
+/** The demo alerts, traffic and flights: an ended AMBER alert without details, an NL-Alert running in Rotterdam-Rijnmond, incidents, two flights. */
+async function demoFeedsArrive(port: number, token: string) {
+  const data = await eventually(port, token, "demo alerts, traffic and flights", `{ amberAlerts { alertId active title }
     nlAlerts(regionNumber: "17", activeOnly: true) { alertId messageNl } trafficIncidents(active: true) { recordId comment } }`,
   (answer) => answer.amberAlerts.length > 0 && answer.nlAlerts.length > 0 && answer.trafficIncidents.length > 0);
   expect(data.amberAlerts).toEqual([{ alertId: "DEMO-AMBER-1", active: false, title: null }]);
   expect(data.nlAlerts).toEqual([{ alertId: "demo0000001", messageNl: expect.stringContaining("DEMO") }]);
   expect(data.trafficIncidents.map((i: { recordId: string }) => i.recordId).sort()).toEqual(["DEMO_TRAFFIC_1_1", "DEMO_TRAFFIC_2_1"]);
   expect(data.trafficIncidents[0].comment).toMatch(/^DEMO: /);
+  const flights = await eventually(port, token, "demo flights", `{ aircraftRoutes(icao: "de0001") { startPlace endPlace status } }`,
+    (answer) => answer.aircraftRoutes.length === 2);
+  expect(flights.aircraftRoutes).toContainEqual({ startPlace: "Amsterdam", endPlace: "Haarlem", status: "completed" });
 }
 
 test("npm start serves, stops on SIGTERM with exit 0, and restarts with its data", async () => {
@@ -116,10 +119,10 @@ test("npm start serves, stops on SIGTERM with exit 0, and restarts with its data
   expect(withToken.status).toBe(200);
   expect(withToken.body.data.p2000Regions).toHaveLength(25);
   expect((await regions(port)).status).toBe(401);
-  expect(first.output()).toContain("Loading 3 days of synthetic demo P2000 messages, weather, traffic and alerts in the background");
+  expect(first.output()).toContain("Loading 3 days of synthetic demo P2000 messages, weather, traffic, alerts and flights in the background");
   await demoMessagesArrive(port, token!);
   await demoWeatherArrives(port, token!);
-  await demoAlertsAndTrafficArrive(port, token!);
+  await demoFeedsArrive(port, token!);
 
   first.child.kill("SIGTERM");
   expect(await first.exited).toBe(0);
