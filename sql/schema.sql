@@ -2304,6 +2304,7 @@ create table app_public.rss_feed_items (
 alter table app_public.rss_feed_items enable row level security;
 CREATE INDEX rss_feed_items_feed_sort_idx ON app_public.rss_feed_items USING btree (feed_uuid, sort_at DESC, uuid);
 CREATE INDEX rss_feed_items_search_idx ON app_public.rss_feed_items USING gin (search);
+CREATE INDEX rss_feed_items_sort_idx ON app_public.rss_feed_items USING btree (sort_at DESC, uuid);
 CREATE TRIGGER _600_queue_matching AFTER INSERT ON app_public.rss_feed_items REFERENCING NEW TABLE AS new_items FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_rss_feed_items__queue_matching();
 create policy select_all on app_public.rss_feed_items as permissive for select to app_analyst using (true);
 create policy select_followed on app_public.rss_feed_items as permissive for select to app_visitor using ((feed_uuid IN ( SELECT app_hidden.current_environment_rss_feeds() AS current_environment_rss_feeds)));
@@ -4134,15 +4135,14 @@ grant execute on function app_hidden.road_name(value text) to app_analyst;
 grant execute on function app_hidden.road_name(value text) to app_visitor;
 comment on function app_hidden.road_name(value text) is NULL;
 
-CREATE OR REPLACE FUNCTION app_hidden.rss_items_matching(filter app_public.rss_feed_item_filter)
- RETURNS TABLE(uuid uuid, sort_at timestamp with time zone)
+CREATE OR REPLACE FUNCTION app_hidden.rss_filter_resolved(filter app_public.rss_feed_item_filter, OUT feed_uuids uuid[], OUT query tsquery, OUT since timestamp with time zone)
+ RETURNS record
  LANGUAGE plpgsql
  STABLE PARALLEL SAFE
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
 declare
   monitor_uuid uuid;
-  query tsquery;
 begin
   if (filter).monitor is not null then
     monitor_uuid := app_hidden.try_uuid(((filter).monitor).uuid);
@@ -4156,17 +4156,14 @@ begin
   if btrim(coalesce((filter).q, '')) <> '' then
     query := websearch_to_tsquery('pg_catalog.dutch', (filter).q) || websearch_to_tsquery('pg_catalog.english', (filter).q);
   end if;
-  return query
-    select i.uuid, i.sort_at from app_public.rss_feed_items i
-     where i.feed_uuid in (select f from app_hidden.current_environment_rss_feeds(monitor_uuid) f)
-       and ((filter).feed is null or i.feed_uuid = (select r.uuid from app_public.rss_feeds r where r.url = btrim((filter).feed)))
-       and (query is null or i.search @@ query)
-       and ((filter).since is null or i.sort_at >= (filter).since);
+  feed_uuids := array(select f from app_hidden.current_environment_rss_feeds(monitor_uuid) f
+                       where (filter).feed is null or f = (select r.uuid from app_public.rss_feeds r where r.url = btrim((filter).feed)));
+  since := (filter).since;
 end;
 $function$;
-grant execute on function app_hidden.rss_items_matching(filter app_public.rss_feed_item_filter) to app_analyst;
-grant execute on function app_hidden.rss_items_matching(filter app_public.rss_feed_item_filter) to app_visitor;
-comment on function app_hidden.rss_items_matching(filter app_public.rss_feed_item_filter) is NULL;
+grant execute on function app_hidden.rss_filter_resolved(filter app_public.rss_feed_item_filter, OUT feed_uuids uuid[], OUT query tsquery, OUT since timestamp with time zone) to app_analyst;
+grant execute on function app_hidden.rss_filter_resolved(filter app_public.rss_feed_item_filter, OUT feed_uuids uuid[], OUT query tsquery, OUT since timestamp with time zone) to app_visitor;
+comment on function app_hidden.rss_filter_resolved(filter app_public.rss_feed_item_filter, OUT feed_uuids uuid[], OUT query tsquery, OUT since timestamp with time zone) is NULL;
 
 CREATE OR REPLACE FUNCTION app_hidden.rss_notification_subject(i app_public.rss_feed_items)
  RETURNS app_hidden.notification_subject
@@ -8558,17 +8555,25 @@ comment on function app_public.roads_grouped_by_prefix() is 'Every road, grouped
 
 CREATE OR REPLACE FUNCTION app_public.rss_feed_items(first integer DEFAULT NULL::integer, page integer DEFAULT NULL::integer, filter app_public.rss_feed_item_filter DEFAULT NULL::app_public.rss_feed_item_filter)
  RETURNS SETOF app_public.rss_feed_item
- LANGUAGE sql
+ LANGUAGE plpgsql
  STABLE PARALLEL SAFE
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
-  select i.uuid, f.url, f.title, i.guid, i.title, i.link, i.summary, i.published_at, i.latitude, i.longitude, i.first_seen_at
-    from (select m.uuid, m.sort_at from app_hidden.rss_items_matching(filter) m
-           order by m.sort_at desc, m.uuid
-           limit app_hidden.page_limit(first, 100, 20) offset app_hidden.page_offset(first, page, 100, 20)) picked
-    join app_public.rss_feed_items i on i.uuid = picked.uuid
-    join app_public.rss_feeds f on f.uuid = i.feed_uuid
-   order by picked.sort_at desc, picked.uuid
+declare
+  w record;
+begin
+  select * into w from app_hidden.rss_filter_resolved(filter);
+  return query execute format($q$
+    select i.uuid, f.url, f.title, i.guid, i.title, i.link, i.summary, i.published_at, i.latitude, i.longitude, i.first_seen_at
+      from (select x.* from app_public.rss_feed_items x
+             where x.feed_uuid = any ($1) %s %s
+             order by x.sort_at desc, x.uuid limit $4 offset $5) i
+      join app_public.rss_feeds f on f.uuid = i.feed_uuid
+     order by i.sort_at desc, i.uuid$q$,
+    case when w.query is not null then 'and x.search @@ $2' else '' end,
+    case when w.since is not null then 'and x.sort_at >= $3' else '' end)
+  using w.feed_uuids, w.query, w.since, app_hidden.page_limit(first, 100, 20), app_hidden.page_offset(first, page, 100, 20);
+end;
 $function$;
 grant execute on function app_public.rss_feed_items(first integer, page integer, filter app_public.rss_feed_item_filter) to app_analyst;
 grant execute on function app_public.rss_feed_items(first integer, page integer, filter app_public.rss_feed_item_filter) to app_visitor;
@@ -8577,11 +8582,21 @@ Items of the feeds this environment''s rss monitors follow, newest first (first:
 
 CREATE OR REPLACE FUNCTION app_public.rss_feed_items_count(filter app_public.rss_feed_item_filter DEFAULT NULL::app_public.rss_feed_item_filter)
  RETURNS integer
- LANGUAGE sql
+ LANGUAGE plpgsql
  STABLE PARALLEL SAFE
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
-  select count(*)::integer from app_hidden.rss_items_matching(filter)
+declare
+  w record;
+  n integer;
+begin
+  select * into w from app_hidden.rss_filter_resolved(filter);
+  execute format('select count(*)::integer from app_public.rss_feed_items x where x.feed_uuid = any ($1) %s %s',
+    case when w.query is not null then 'and x.search @@ $2' else '' end,
+    case when w.since is not null then 'and x.sort_at >= $3' else '' end)
+  into n using w.feed_uuids, w.query, w.since;
+  return n;
+end;
 $function$;
 grant execute on function app_public.rss_feed_items_count(filter app_public.rss_feed_item_filter) to app_analyst;
 grant execute on function app_public.rss_feed_items_count(filter app_public.rss_feed_item_filter) to app_visitor;
