@@ -11,6 +11,10 @@ import { prepareDatabase } from "../../lib/setup/installation.ts";
 import { pgUrl } from "../../lib/db/pg-url.ts";
 import { waitUntil } from "../helpers/wait.ts";
 
+// Each of these prepares a whole installation on a new database (every migration, the reference
+// data): on a busy 2-core machine that can take over a minute.
+const INSTALLATION_TIMEOUT_MS = 180_000;
+
 const rootUrl = process.env.TEST_ROOT_URL!;
 const suffix = randomBytes(4).toString("hex");
 const cleanup: string[] = [];
@@ -53,7 +57,7 @@ test("a superuser DATABASE_URL keeps its rights and gets a working database", as
   const { rows: [owner] } = await asRoot(
     "select pg_get_userbyid(datdba) as owner from pg_database where datname = $1", [database]);
   expect(owner.owner).toBe(dba);
-});
+}, INSTALLATION_TIMEOUT_MS);
 
 test("a missing owner role is created without privileges; an existing one is left as it is", async () => {
   const created = `new_owner_${suffix}`;
@@ -76,7 +80,7 @@ test("a missing owner role is created without privileges; an existing one is lef
   };
   await expect(login(created, "new-password")).resolves.toBeUndefined();
   await expect(login(existing, "old-password")).resolves.toBeUndefined();
-});
+}, INSTALLATION_TIMEOUT_MS);
 
 test("a role that would bypass row-level security is refused with the statement that fixes it", async () => {
   const role = `bypassing_${suffix}`;
