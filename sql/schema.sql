@@ -1714,6 +1714,7 @@ create table app_public.monitors (
   constraint monitors_type_fkey FOREIGN KEY (type) REFERENCES app_public.monitor_types(name)
 );
 alter table app_public.monitors enable row level security;
+CREATE INDEX monitors_aircraft_circles_idx ON app_public.monitors USING btree (uuid) WHERE ((type = 'aircraft'::text) AND active AND (radius IS NOT NULL));
 CREATE INDEX monitors_environment_uuid_idx ON app_public.monitors USING btree (environment_uuid);
 CREATE TRIGGER _100_set_changed BEFORE UPDATE ON app_public.monitors FOR EACH ROW EXECUTE FUNCTION app_hidden.tg__set_changed();
 CREATE TRIGGER _500_jam_and_rail_criteria AFTER INSERT OR UPDATE ON app_public.monitors FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_monitors__jam_and_rail_criteria();
@@ -6861,6 +6862,20 @@ grant execute on function app_public.aircraft_routes_log(r app_public.aircraft_r
 grant execute on function app_public.aircraft_routes_log(r app_public.aircraft_routes) to app_visitor;
 comment on function app_public.aircraft_routes_log(r app_public.aircraft_routes) is '@notNull
 What happened on the route, in time order.';
+
+CREATE OR REPLACE FUNCTION app_public.aircraft_routes_path(r app_public.aircraft_routes)
+ RETURNS text
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select coalesce(json_agg(json_build_array(p.longitude, p.latitude, p.altitude_ft, floor(extract(epoch from p.at))::bigint) order by p.at)::text, '[]')
+    from app_public.aircraft_route_points p where p.route_uuid = r.uuid
+$function$;
+grant execute on function app_public.aircraft_routes_path(r app_public.aircraft_routes) to app_analyst;
+grant execute on function app_public.aircraft_routes_path(r app_public.aircraft_routes) to app_visitor;
+comment on function app_public.aircraft_routes_path(r app_public.aircraft_routes) is '@notNull
+The route''s points as one JSON text: [[longitude, latitude, altitudeFt, Unix seconds], …] in time order (GeoJSON coordinate order), for drawing long flights.';
 
 CREATE OR REPLACE FUNCTION app_public.aircraft_routes_points(r app_public.aircraft_routes)
  RETURNS SETOF app_public.aircraft_route_points

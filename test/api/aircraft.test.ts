@@ -90,8 +90,13 @@ describe("a flight from a local receiver", () => {
     expect(route.pointCount).toBeGreaterThan(5);
     // Take-off at the first airborne position, landing at the first ground one (the documents' own times).
     expect(Date.parse(route.tookOffAt)).toBe(Math.round(documents.map((d) => JSON.parse(d)).find((d) => d.aircraft[0].alt_baro !== "ground").now * 1000 - 400));
-    const { aircraftRoute } = await ok(`query ($u: String!) { aircraftRoute(route: { uuid: $u }) { uuid points { at latitude longitude altitudeFt } } }`, { u: route.uuid });
+    const { aircraftRoute } = await ok(`query ($u: String!) { aircraftRoute(route: { uuid: $u }) { uuid path points { at latitude longitude altitudeFt } } }`, { u: route.uuid });
     expect(aircraftRoute.points).toHaveLength(route.pointCount);
+    // The same points as one JSON text, in GeoJSON order, for drawing long flights.
+    const path = JSON.parse(aircraftRoute.path);
+    expect(path).toHaveLength(route.pointCount);
+    const first = aircraftRoute.points[0];
+    expect(path[0]).toEqual([first.longitude, first.latitude, first.altitudeFt, Math.floor(Date.parse(first.at) / 1000)]);
     const deprecated = await ok(`query ($u: String!) { aircraftRoute(routeUuid: $u) { uuid } }`, { u: route.uuid });
     expect(deprecated.aircraftRoute.uuid).toBe(route.uuid);
   });
