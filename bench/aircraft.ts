@@ -39,6 +39,7 @@ import { loadConfig } from "../lib/config.ts";
 import { pgUrl } from "../lib/db/pg-url.ts";
 import { ingestAircraftDocument } from "../lib/feeds/aircraft/ingest.ts";
 import { prepareDatabase } from "../lib/setup/installation.ts";
+import { makeCpuSampler, cpuSplit, describeCpu, TICK_MS, findServicePid, type CpuSample } from "./cpu-accounting.ts";
 import { closedLoop, machine, percentile, writeResults } from "./results.ts";
 import { startServerProcess } from "./server-process.ts";
 
@@ -105,56 +106,8 @@ function seeded(seed: number): () => number {
 const between = (random: () => number, low: number, high: number) => low + random() * (high - low);
 
 // ------------------------------------------------------------------------------------------------
-// CPU accounting (Linux /proc; clock ticks of 10 ms): this process, the service's process,
-// PostgreSQL (the postmaster, its live children and those it has reaped), the kernel's interrupt
-// work, anything else, idle, and time the hypervisor took (steal).
-interface CpuSample { total: number; idle: number; steal: number; interrupts: number; service: number; postgres: number; bench: number }
-const TICK_MS = 10;
-const processTicks = (pid: number, reapedChildren = false): number => {
-  try {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-    // utime, stime (and cutime, cstime: the children it has waited for)
-    return Number(fields[11]) + Number(fields[12]) + (reapedChildren ? Number(fields[13]) + Number(fields[14]) : 0);
-  } catch {
-    return 0; // ended in between
-  }
-};
-const parentOf = (pid: number): number => {
-  try {
-    return Number(fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ")[1]);
-  } catch {
-    return -1;
-  }
-};
-function cpuSample(servicePid: number | undefined): CpuSample | undefined {
-  if (!fs.existsSync("/proc/stat")) return undefined;
-  const [, ...ticks] = fs.readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/).map(Number);
-  const [user, nice, system, idle, iowait, irq, softirq, steal] = ticks;
-  const postmasterFile = path.join(DATA_DIR, "postgres", "postmaster.pid");
-  const postmaster = fs.existsSync(postmasterFile) ? Number(fs.readFileSync(postmasterFile, "utf8").split("\n")[0]) : -1;
-  let postgres = 0;
-  for (const entry of fs.readdirSync("/proc")) {
-    const pid = Number(entry);
-    if (pid > 0 && (pid === postmaster || parentOf(pid) === postmaster)) postgres += processTicks(pid, pid === postmaster);
-  }
-  return { total: user + nice + system + idle + iowait + irq + softirq + steal, idle: idle + iowait, steal, interrupts: irq + softirq,
-    service: servicePid ? processTicks(servicePid) : 0, postgres, bench: processTicks(process.pid) };
-}
-/** The CPU of each part between two samples, in ms per request and as a share of all the cores' time. */
-function cpuSplit(before: CpuSample | undefined, after: CpuSample | undefined, requests: number) {
-  if (!before || !after || requests === 0) return undefined;
-  const d = (key: keyof CpuSample) => after[key] - before[key];
-  const other = d("total") - d("idle") - d("steal") - d("interrupts") - d("service") - d("postgres") - d("bench");
-  const part = (ticks: number) => ({ msPerRequest: round((ticks * TICK_MS) / requests, 3), share: round((100 * ticks) / d("total"), 0) });
-  return { service: part(d("service")), postgres: part(d("postgres")), loadGenerator: part(d("bench")), interrupts: part(d("interrupts")),
-    other: part(Math.max(0, other)), idle: part(d("idle")), steal: part(d("steal")) };
-}
-const describeCpu = (cpu: ReturnType<typeof cpuSplit>) => cpu
-  ? `CPU per request: service ${cpu.service.msPerRequest} ms, PostgreSQL ${cpu.postgres.msPerRequest} ms, load generator ` +
-    `${cpu.loadGenerator.msPerRequest} ms, kernel interrupts ${cpu.interrupts.msPerRequest} ms, other ${cpu.other.msPerRequest} ms; of the cores: ` +
-    `${cpu.service.share}% / ${cpu.postgres.share}% / ${cpu.loadGenerator.share}% / ${cpu.interrupts.share}% / ${cpu.other.share}%, ` +
-    `idle ${cpu.idle.share}%, steal ${cpu.steal.share}%`
-  : "CPU split not available";
+// CPU accounting: bench/cpu-accounting.ts.
+const cpuSample = makeCpuSampler(DATA_DIR);
 
 /** Another benchmark or test run on the same two cores would skew every figure: before each
  * measurement, wait (up to 30 s, 3 minutes in all) until the machine has been under 10% busy for two seconds
@@ -696,14 +649,7 @@ const scenarios = [
 const service = await startServerProcess({ dataDir: DATA_DIR, pgPort: config.embeddedPgPort });
 const apiToken = (await createApiToken(owner, { environmentUuid: database.operatorEnvironmentUuid, name: "bench", scopes: [] })).plainToken;
 const headers = { "content-type": "application/json", authorization: `Bearer ${apiToken}` };
-const servicePid = (() => {
-  try {
-    return fs.readdirSync("/proc").map(Number).find((pid) => pid > 0 && parentOf(pid) === process.pid &&
-      fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("server.ts"));
-  } catch {
-    return undefined;
-  }
-})();
+const servicePid = findServicePid();
 
 async function graphql(query: string, variables: Record<string, unknown>): Promise<{ data: Record<string, unknown>; bytes: number }> {
   const response = await fetch(service.graphqlUrl, { method: "POST", headers, body: JSON.stringify({ query, variables }) });
@@ -889,13 +835,16 @@ log(`\nWrote ${writeResults("aircraft", "aircraft-latest.md", result, [
   "",
   `Goal: under ${GOAL_CORE_SHARE}% of one core. As shipped: ${ingestVerdict(shipped)}. With the proposed index (\`${PROPOSED_INDEX_SQL}\`): ${ingestVerdict(withIndex)}.`,
   "",
-  "One document's ingestion under auto_explain (rolled back), the statement inside that took longest:",
+  "One document's ingestion under auto_explain (rolled back; instrumentation adds to the times), the overhead trigger's statement " +
+    "(statement-level, after each route point's insert):",
   "",
-  "| configuration | ms (positions) | statement | calls | ms | its plan |",
-  "| --- | --- | --- | --- | --- | --- |",
-  ...ingestPlans.map((p) => `| ${p.config} | ${p.milliseconds} (${p.positions}) | ${p.statements[0]?.query.slice(0, 80).replace(/\|/g, "\\|")}… | ` +
-    `${p.statements[0]?.calls} | ${p.statements[0]?.milliseconds} | ${(p.statements[0]?.plan ?? []).filter((line) => / on app_public\.monitors| on monitors/.test(line))
-      .map((line) => line.trim().replace(/\|/g, "\\|")).join("; ") || "-"} |`),
+  "| configuration | one document ms (positions) | trigger statement: calls | ms | how it finds the aircraft monitors |",
+  "| --- | --- | --- | --- | --- |",
+  ...ingestPlans.map((p) => {
+    const trigger = p.statements.find((s) => s.plan.some((line) => / on monitors/.test(line)));
+    return `| ${p.config} | ${p.milliseconds} (${p.positions}) | ${trigger?.calls ?? "-"} | ${trigger?.milliseconds ?? "-"} | ` +
+      `${(trigger?.plan ?? []).filter((line) => / on monitors|bench_monitors/.test(line)).map((line) => line.trim()).join("; ") || "-"} |`;
+  }),
   "",
   `aircraftRoute(route: { uuid }) with ${route.points.toLocaleString("en")} points and ${route.log_entries} log entries:`,
   "",
