@@ -584,7 +584,9 @@ const describe = (node: PlanNode): string =>
   `${node["Exact Heap Blocks"] !== undefined ? ` heap blocks ${node["Exact Heap Blocks"]} exact/${node["Lossy Heap Blocks"] ?? 0} lossy` : ""}` +
   `${node["Sort Key"] ? ` by ${node["Sort Key"].join(", ")} (${node["Sort Method"]})` : ""}` +
   `${node.Filter ? ` filter ${node.Filter}` : ""}${node["Rows Removed by Filter"] ? ` (${node["Rows Removed by Filter"]} removed)` : ""}`;
-const walk = (node: PlanNode, depth = 0): string[] => [`${"  ".repeat(depth)}${describe(node)}`, ...(node.Plans ?? []).flatMap((child) => walk(child, depth + 1))];
+// The environment's feeds appear in the plans as a literal array of 50 uuids: shown as their number.
+const shorten = (line: string) => line.replace(/\{[0-9a-f-]{36}(,[0-9a-f-]{36})+\}/g, (uuids) => `{${uuids.split(",").length} uuids}`);
+const walk = (node: PlanNode, depth = 0): string[] => [shorten(`${"  ".repeat(depth)}${describe(node)}`), ...(node.Plans ?? []).flatMap((child) => walk(child, depth + 1))];
 const plans: Array<{ call: string; milliseconds: number; sharedHit: number; sharedRead: number; seqScans: string[]; indexes: string[];
   statements: Array<{ query: string; milliseconds: number; plan: string[] }>; nestedCalls: number }> = [];
 for (const scenario of scenarios) {

@@ -8571,7 +8571,7 @@ comment on function app_public.roads_grouped_by_prefix() is 'Every road, grouped
 CREATE OR REPLACE FUNCTION app_public.rss_feed_items(first integer DEFAULT NULL::integer, page integer DEFAULT NULL::integer, filter app_public.rss_feed_item_filter DEFAULT NULL::app_public.rss_feed_item_filter)
  RETURNS SETOF app_public.rss_feed_item
  LANGUAGE plpgsql
- STABLE PARALLEL SAFE
+ STABLE PARALLEL SAFE SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
 declare
@@ -8598,7 +8598,7 @@ Items of the feeds this environment''s rss monitors follow, newest first (first:
 CREATE OR REPLACE FUNCTION app_public.rss_feed_items_count(filter app_public.rss_feed_item_filter DEFAULT NULL::app_public.rss_feed_item_filter)
  RETURNS integer
  LANGUAGE plpgsql
- STABLE PARALLEL SAFE
+ STABLE PARALLEL SAFE SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
 declare
