@@ -30,17 +30,14 @@
 //    read benches' 16 clients, and 1).
 // Before each measurement it waits (a while) for a quiet machine, and reports what else ran.
 // Figures go to bench/results/aircraft-latest.md (docs/benchmarks.md shows them) and a dated JSON file.
-import fs from "node:fs";
-import path from "node:path";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import pg from "pg";
 import { createApiToken } from "../lib/auth/api-tokens.ts";
-import { loadConfig } from "../lib/config.ts";
 import { pgUrl } from "../lib/db/pg-url.ts";
 import { ingestAircraftDocument } from "../lib/feeds/aircraft/ingest.ts";
-import { prepareDatabase } from "../lib/setup/installation.ts";
 import { makeCpuSampler, cpuSplit, describeCpu, TICK_MS, findServicePid, type CpuSample } from "./cpu-accounting.ts";
+import { openBenchDatabase, seeded } from "./bench-database.ts";
 import { closedLoop, machine, percentile, writeResults } from "./results.ts";
 import { startServerProcess } from "./server-process.ts";
 
@@ -72,38 +69,14 @@ const GOAL_P99_MS = 30;
 const GOAL_CLIENTS = 16;
 const ROUTE_STEP_SECONDS = 5;
 const SOURCE = "bench:aircraft";
-const BENCH_DIR = path.dirname(new URL(import.meta.url).pathname);
-const DATA_DIR = path.join(BENCH_DIR, ".data-aircraft");
 const log = (line: string) => console.log(line);
 const round = (value: number, digits = 1) => Number(value.toFixed(digits));
 
-if (values.fresh) fs.rmSync(DATA_DIR, { recursive: true, force: true });
-fs.mkdirSync(DATA_DIR, { recursive: true, mode: 0o755 });
-// The service under measurement polls no feed: a document arriving mid-run would change the figures.
-process.env.TRAFFIC_FEED_ENABLED = "false";
-process.env.NL_ALERT_FEED_ENABLED = "false";
-process.env.AMBER_FEED_ENABLED = "false";
-process.env.METEO_FEED_ENABLED = "false";
-delete process.env.AIRCRAFT_JSON_URL;
-const config = { ...loadConfig(), databaseUrl: undefined, dataDir: DATA_DIR, embeddedPgPort: 54346, port: 0, logLevel: "error" as const,
-  demoData: false };
-const database = await prepareDatabase(config);
-const owner = new pg.Pool({ connectionString: database.ownerUrl, max: 2 });
-owner.on("error", () => {}); // idle connections end when the embedded server stops at the end
+const { dataDir: DATA_DIR, config, database, owner } = await openBenchDatabase("aircraft", 54346, values.fresh ?? false);
 const rootUrl = database.rootUrl;
 if (!rootUrl) throw new Error("CHECKPOINT and auto_explain need the superuser URL of the embedded cluster.");
 const superuserUrl = pgUrl(rootUrl, { database: config.databaseName });
 
-/** A small seeded generator (mulberry32): the same seed gives the same flights on every run. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const between = (random: () => number, low: number, high: number) => low + random() * (high - low);
 
 // ------------------------------------------------------------------------------------------------

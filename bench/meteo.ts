@@ -11,17 +11,14 @@
 // functions through pg, and explains the three as the visitor (auto_explain shows the statements
 // inside them). Figures go to bench/results/meteo-latest.md (docs/benchmarks.md shows them) and
 // a dated JSON file.
-import fs from "node:fs";
-import path from "node:path";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import pg from "pg";
 import { createApiToken } from "../lib/auth/api-tokens.ts";
-import { loadConfig } from "../lib/config.ts";
-import { prepareDatabase } from "../lib/setup/installation.ts";
 import { pgUrl } from "../lib/db/pg-url.ts";
 import { ingestMeteoDocument } from "../lib/feeds/meteo/ingest.ts";
 import { KNMI_LOCATIONS, warningsXml, type SampleWarning } from "../lib/feeds/meteo/sample-documents.ts";
+import { openBenchDatabase, seeded } from "./bench-database.ts";
 import { closedLoop, machine, percentile, writeResults } from "./results.ts";
 import { startServerProcess } from "./server-process.ts";
 
@@ -44,30 +41,10 @@ const WARM_UP_SECONDS = 2;
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 const SOURCE = "bench:meteo";
-const BENCH_DIR = path.dirname(new URL(import.meta.url).pathname);
-const DATA_DIR = path.join(BENCH_DIR, ".data-meteo");
 const log = (line: string) => console.log(line);
 
-if (values.fresh) fs.rmSync(DATA_DIR, { recursive: true, force: true });
-fs.mkdirSync(DATA_DIR, { recursive: true, mode: 0o755 });
-// The service under measurement polls no real feed: a document arriving mid-run would change the figures.
-process.env.METEO_FEED_ENABLED = "false";
-const config = { ...loadConfig(), databaseUrl: undefined, dataDir: DATA_DIR, embeddedPgPort: 54342, port: 0, logLevel: "error" as const,
-  demoData: false };
-const database = await prepareDatabase(config);
-const owner = new pg.Pool({ connectionString: database.ownerUrl, max: 2 });
-owner.on("error", () => {}); // idle connections end when the embedded server stops at the end
+const { dataDir: DATA_DIR, config, database, owner } = await openBenchDatabase("meteo", 54342, values.fresh ?? false);
 
-/** A small seeded generator (mulberry32): the same seed gives the same weather on every run. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const pick = <T>(random: () => number, list: readonly T[]): T => list[Math.floor(random() * list.length)];
 const dayStart = (time: number) => Math.floor(time / DAY) * DAY;
 const isoDay = (time: number) => new Date(time).toISOString().slice(0, 10);

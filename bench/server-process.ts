@@ -39,6 +39,9 @@ export async function startServerProcess(options: { dataDir: string; pgPort: num
       AMBER_FEED_ENABLED: "false",
       NL_ALERT_FEED_ENABLED: "false",
       METEO_FEED_ENABLED: "false",
+      RAIL_FEED_ENABLED: "false",
+      // Unset: the operator's own receiver is not polled during a benchmark.
+      AIRCRAFT_JSON_URL: "",
       LOG_LEVEL: "error",
       GRAPHILE_ENV: "production",
     },
