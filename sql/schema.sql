@@ -2554,10 +2554,7 @@ CREATE OR REPLACE FUNCTION app_hidden.aircraft_event_passes(mo app_public.monito
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
   select (e.monitor_uuid is null or e.monitor_uuid = mo.uuid)
-     and (jsonb_array_length(coalesce(mo.query->'kinds', '[]')) = 0
-          or f.kind in (select app_hidden.aircraft_kind(k) from jsonb_array_elements_text(mo.query->'kinds') k))
-     and (jsonb_array_length(coalesce(mo.query->'registrations', '[]')) = 0
-          or f.registration in (select upper(btrim(r)) from jsonb_array_elements_text(mo.query->'registrations') r))
+     and app_hidden.aircraft_monitor_follows(mo, f)
      and (mo.radius is null or (e.latitude is not null
           and app_hidden.distance_km(mo.latitude, mo.longitude, e.latitude, e.longitude) <= mo.radius))
     from app_public.aircraft_fleet f where f.icao = e.icao
@@ -2578,6 +2575,21 @@ $function$;
 grant execute on function app_hidden.aircraft_kind(word text) to app_analyst;
 grant execute on function app_hidden.aircraft_kind(word text) to app_visitor;
 comment on function app_hidden.aircraft_kind(word text) is NULL;
+
+CREATE OR REPLACE FUNCTION app_hidden.aircraft_monitor_follows(mo app_public.monitors, f app_public.aircraft_fleet)
+ RETURNS boolean
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select (jsonb_array_length(coalesce(mo.query->'kinds', '[]')) = 0
+          or f.kind in (select app_hidden.aircraft_kind(k) from jsonb_array_elements_text(mo.query->'kinds') k))
+     and (jsonb_array_length(coalesce(mo.query->'registrations', '[]')) = 0
+          or f.registration in (select upper(btrim(r)) from jsonb_array_elements_text(mo.query->'registrations') r))
+$function$;
+grant execute on function app_hidden.aircraft_monitor_follows(mo app_public.monitors, f app_public.aircraft_fleet) to app_analyst;
+grant execute on function app_hidden.aircraft_monitor_follows(mo app_public.monitors, f app_public.aircraft_fleet) to app_visitor;
+comment on function app_hidden.aircraft_monitor_follows(mo app_public.monitors, f app_public.aircraft_fleet) is NULL;
 
 CREATE OR REPLACE FUNCTION app_hidden.aircraft_notification_subject(e app_public.aircraft_events)
  RETURNS app_hidden.notification_subject
@@ -4284,10 +4296,7 @@ begin
     join app_public.aircraft_fleet f on f.icao = r.icao
     join app_public.monitors mo on mo.type = 'aircraft' and mo.active and mo.radius is not null
          and app_hidden.distance_km(mo.latitude, mo.longitude, p.latitude, p.longitude) <= mo.radius
-   where (jsonb_array_length(coalesce(mo.query->'kinds', '[]')) = 0
-          or f.kind in (select app_hidden.aircraft_kind(k) from jsonb_array_elements_text(mo.query->'kinds') k))
-     and (jsonb_array_length(coalesce(mo.query->'registrations', '[]')) = 0
-          or f.registration in (select upper(btrim(x)) from jsonb_array_elements_text(mo.query->'registrations') x))
+   where app_hidden.aircraft_monitor_follows(mo, f)
    order by p.route_uuid, mo.uuid, p.at
   on conflict do nothing;
   return null;
@@ -6499,6 +6508,9 @@ AS $function$
     on conflict (slug) do update set type = excluded.type, name = excluded.name, registrations = excluded.registrations,
       aircraft_type = excluded.aircraft_type, base = excluded.base, description = excluded.description, image_url = excluded.image_url,
       sources = excluded.sources, sort_order = excluded.sort_order
+    where (c.type, c.name, c.registrations, c.aircraft_type, c.base, c.description, c.image_url, c.sources, c.sort_order)
+          is distinct from (excluded.type, excluded.name, excluded.registrations, excluded.aircraft_type, excluded.base,
+                            excluded.description, excluded.image_url, excluded.sources, excluded.sort_order)
     returning 1
   )
   select count(*)::integer from upserted

@@ -64,3 +64,14 @@ export function htmlToPlainText(html: string, max: number): string | null {
   const text = convert(html, { wordwrap: false, selectors: [{ selector: "a", options: { ignoreHref: true } }, { selector: "img", format: "skip" }] }).trim();
   return text ? text.slice(0, max) : null;
 }
+
+/** An http(s) URL from a feed, or null: a javascript: or data: URL must never reach a client. */
+export function webUrl(value: unknown): string | null {
+  if (typeof value !== "string" || value.trim() === "") return null;
+  try {
+    const url = new URL(value.trim().slice(0, 2000));
+    return url.protocol === "https:" || url.protocol === "http:" ? url.toString() : null;
+  } catch {
+    return null;
+  }
+}

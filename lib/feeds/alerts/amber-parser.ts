@@ -4,7 +4,7 @@
 // "Cancel"), AlertLevel (10 = AMBER Alert, national; 5 = missing-child alert, regional; a number
 // or a numeric string), Sent (Unix seconds, or an ISO time), Message { Title, Description (HTML),
 // DescriptionExt, Readmore_URL, Media { Image } }.
-import { FeedDocumentError, htmlToPlainText, isJsonObject, parseIsoTime, plausibleTime, skipRecord, type SkipLog } from "../records.ts";
+import { FeedDocumentError, htmlToPlainText, isJsonObject, parseIsoTime, plausibleTime, skipRecord, webUrl, type SkipLog } from "../records.ts";
 
 export interface AmberAlertRecord {
   alertId: string;
@@ -30,18 +30,6 @@ function text(value: unknown, max: number): string | null {
   if (typeof value !== "string" && typeof value !== "number") return null;
   const trimmed = String(value).trim();
   return trimmed ? trimmed.slice(0, max) : null;
-}
-
-/** Only web links: a javascript: or data: URL from the feed must never reach a client. */
-function webUrl(value: unknown): string | null {
-  const candidate = text(value, 2000);
-  if (!candidate) return null;
-  try {
-    const url = new URL(candidate);
-    return url.protocol === "https:" || url.protocol === "http:" ? url.toString() : null;
-  } catch {
-    return null;
-  }
 }
 
 function plainText(html: unknown, max: number): string | null {

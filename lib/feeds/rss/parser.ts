@@ -2,7 +2,7 @@
 // and brought to one item shape: title, link, summary (plain text), published time, guid, and
 // coordinates where the feed gives them (W3C geo:lat/geo:long or GeoRSS georss:point).
 import { parseFeed } from "feedsmith";
-import { FeedDocumentError, htmlToPlainText, plausibleTime } from "../records.ts";
+import { FeedDocumentError, htmlToPlainText, plausibleTime, webUrl } from "../records.ts";
 
 export interface RssItemRecord {
   /** The item's identity in its feed: guid, else link, else title and time. */
@@ -40,17 +40,6 @@ const text = (value: unknown, max: number): string | null => {
   const trimmed = value.trim();
   return trimmed ? trimmed.slice(0, max) : null;
 };
-
-function webLink(value: unknown): string | null {
-  const candidate = text(value, 2000);
-  if (!candidate) return null;
-  try {
-    const url = new URL(candidate);
-    return url.protocol === "https:" || url.protocol === "http:" ? url.toString() : null;
-  } catch {
-    return null;
-  }
-}
 
 function coordinates(point: Candidate["point"]): { latitude: number | null; longitude: number | null } {
   const { lat, lng } = point ?? {};
@@ -95,7 +84,7 @@ export function parseRssDocument(body: string): RssDocument {
     const record = {
       guid: text(item.guid, 2000),
       title: text(item.title, 1000),
-      link: webLink(item.link),
+      link: webUrl(item.link),
       summary: typeof item.summary === "string" ? htmlToPlainText(item.summary, 10_000) : null,
       publishedAt,
       ...coordinates(item.point),
