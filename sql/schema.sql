@@ -495,6 +495,15 @@ comment on type app_public.user_email is 'A user''s login e-mail address and whe
 
 -- Tables
 
+create table app_hidden.aircraft_route_paths (
+  route_uuid uuid not null,
+  path text not null,
+  constraint aircraft_route_paths_pkey PRIMARY KEY (route_uuid),
+  constraint aircraft_route_paths_route_uuid_fkey FOREIGN KEY (route_uuid) REFERENCES app_public.aircraft_routes(uuid) ON DELETE CASCADE
+);
+alter table app_hidden.aircraft_route_paths enable row level security;
+comment on table app_hidden.aircraft_route_paths is 'The path of each completed route, built once when it completed (kept by triggers; read by AircraftRoute.path).';
+
 create table app_hidden.analytics_cache (
   analysis text not null,
   days integer not null,
@@ -1135,6 +1144,9 @@ create table app_public.aircraft_route_points (
   constraint aircraft_route_points_route_uuid_fkey FOREIGN KEY (route_uuid) REFERENCES app_public.aircraft_routes(uuid) ON DELETE CASCADE
 );
 alter table app_public.aircraft_route_points enable row level security;
+CREATE TRIGGER _500_keep_paths_after_delete AFTER DELETE ON app_public.aircraft_route_points REFERENCING OLD TABLE AS old_points FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.keep_completed_route_paths();
+CREATE TRIGGER _500_keep_paths_after_insert AFTER INSERT ON app_public.aircraft_route_points REFERENCING NEW TABLE AS new_points FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.keep_completed_route_paths();
+CREATE TRIGGER _500_keep_paths_after_update AFTER UPDATE ON app_public.aircraft_route_points REFERENCING OLD TABLE AS old_points NEW TABLE AS new_points FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.keep_completed_route_paths();
 CREATE TRIGGER _600_overhead_events AFTER INSERT ON app_public.aircraft_route_points REFERENCING NEW TABLE AS new_points FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_aircraft_route_points__overhead_events();
 create policy select_all on app_public.aircraft_route_points as permissive for select to app_analyst, app_visitor using (true);
 grant SELECT on app_public.aircraft_route_points to app_analyst;
@@ -1163,6 +1175,7 @@ create table app_public.aircraft_routes (
 );
 alter table app_public.aircraft_routes enable row level security;
 CREATE INDEX aircraft_routes_icao_idx ON app_public.aircraft_routes USING btree (icao, first_seen_at DESC);
+CREATE TRIGGER _500_keep_path AFTER INSERT OR UPDATE OF status ON app_public.aircraft_routes FOR EACH ROW EXECUTE FUNCTION app_hidden.keep_completed_route_path();
 create policy select_all on app_public.aircraft_routes as permissive for select to app_analyst, app_visitor using (true);
 grant SELECT on app_public.aircraft_routes to app_analyst;
 grant SELECT on app_public.aircraft_routes to app_visitor;
@@ -2628,6 +2641,19 @@ grant execute on function app_hidden.aircraft_of(f app_public.aircraft_fleet) to
 grant execute on function app_hidden.aircraft_of(f app_public.aircraft_fleet) to app_visitor;
 comment on function app_hidden.aircraft_of(f app_public.aircraft_fleet) is NULL;
 
+CREATE OR REPLACE FUNCTION app_hidden.aircraft_route_path_built(route uuid)
+ RETURNS text
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select coalesce(json_agg(json_build_array(p.longitude, p.latitude, p.altitude_ft, floor(extract(epoch from p.at))::bigint) order by p.at)::text, '[]')
+    from app_public.aircraft_route_points p where p.route_uuid = route
+$function$;
+grant execute on function app_hidden.aircraft_route_path_built(route uuid) to app_analyst;
+grant execute on function app_hidden.aircraft_route_path_built(route uuid) to app_visitor;
+comment on function app_hidden.aircraft_route_path_built(route uuid) is 'A route''s points as one JSON text, [[longitude, latitude, altitudeFt, Unix seconds], …] in time order: the one definition of AircraftRoute.path.';
+
 CREATE OR REPLACE FUNCTION app_hidden.amber_alert_label(level integer, OUT kind text, OUT label text)
  RETURNS record
  LANGUAGE sql
@@ -3093,6 +3119,52 @@ $function$;
 grant execute on function app_hidden.is_current_environment_rss_monitor(monitor_uuid uuid) to app_analyst;
 grant execute on function app_hidden.is_current_environment_rss_monitor(monitor_uuid uuid) to app_visitor;
 comment on function app_hidden.is_current_environment_rss_monitor(monitor_uuid uuid) is NULL;
+
+CREATE OR REPLACE FUNCTION app_hidden.keep_completed_route_path()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+begin
+  if new.status = 'completed' then
+    insert into app_hidden.aircraft_route_paths (route_uuid, path) values (new.uuid, app_hidden.aircraft_route_path_built(new.uuid))
+    on conflict (route_uuid) do update set path = excluded.path;
+  else
+    delete from app_hidden.aircraft_route_paths k where k.route_uuid = new.uuid;
+  end if;
+  return null;
+end;
+$function$;
+grant execute on function app_hidden.keep_completed_route_path() to app_analyst;
+grant execute on function app_hidden.keep_completed_route_path() to app_visitor;
+comment on function app_hidden.keep_completed_route_path() is NULL;
+
+CREATE OR REPLACE FUNCTION app_hidden.keep_completed_route_paths()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+begin
+  if tg_op in ('INSERT', 'UPDATE') then
+    insert into app_hidden.aircraft_route_paths (route_uuid, path)
+    select r.uuid, app_hidden.aircraft_route_path_built(r.uuid)
+      from app_public.aircraft_routes r where r.status = 'completed' and r.uuid in (select route_uuid from new_points)
+    on conflict (route_uuid) do update set path = excluded.path;
+  end if;
+  if tg_op in ('UPDATE', 'DELETE') then
+    insert into app_hidden.aircraft_route_paths (route_uuid, path)
+    select r.uuid, app_hidden.aircraft_route_path_built(r.uuid)
+      from app_public.aircraft_routes r where r.status = 'completed' and r.uuid in (select route_uuid from old_points)
+    on conflict (route_uuid) do update set path = excluded.path;
+  end if;
+  return null;
+end;
+$function$;
+grant execute on function app_hidden.keep_completed_route_paths() to app_analyst;
+grant execute on function app_hidden.keep_completed_route_paths() to app_visitor;
+comment on function app_hidden.keep_completed_route_paths() is NULL;
 
 CREATE OR REPLACE FUNCTION app_hidden.matrix_criteria_of(mo app_public.monitors)
  RETURNS app_hidden.matrix_monitor_criteria
@@ -6878,11 +6950,11 @@ What happened on the route, in time order.';
 CREATE OR REPLACE FUNCTION app_public.aircraft_routes_path(r app_public.aircraft_routes)
  RETURNS text
  LANGUAGE sql
- STABLE PARALLEL SAFE
+ STABLE PARALLEL SAFE SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
-  select coalesce(json_agg(json_build_array(p.longitude, p.latitude, p.altitude_ft, floor(extract(epoch from p.at))::bigint) order by p.at)::text, '[]')
-    from app_public.aircraft_route_points p where p.route_uuid = r.uuid
+  select coalesce((select k.path from app_hidden.aircraft_route_paths k where k.route_uuid = r.uuid),
+                  app_hidden.aircraft_route_path_built(r.uuid))
 $function$;
 grant execute on function app_public.aircraft_routes_path(r app_public.aircraft_routes) to app_analyst;
 grant execute on function app_public.aircraft_routes_path(r app_public.aircraft_routes) to app_visitor;

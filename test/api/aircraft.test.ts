@@ -101,6 +101,17 @@ describe("a flight from a local receiver", () => {
     expect(deprecated.aircraftRoute.uuid).toBe(route.uuid);
   });
 
+  test("a completed route's path is kept once, and a DBA's change to its points rebuilds it", async () => {
+    const { rows: [{ uuid, path }] } = await ctx.db.asOwner(`select r.uuid, k.path from app_public.aircraft_routes r
+      join app_hidden.aircraft_route_paths k on k.route_uuid = r.uuid where r.icao = $1`, [HEX]);
+    const pathOf = async () => (await ok(`query ($u: String!) { aircraftRoute(route: { uuid: $u }) { path } }`, { u: uuid })).aircraftRoute.path;
+    expect(await pathOf()).toBe(path);
+    await ctx.db.asOwner(`delete from app_public.aircraft_route_points where route_uuid = $1 and at = (select max(at) from app_public.aircraft_route_points where route_uuid = $1)`, [uuid]);
+    const rebuilt = JSON.parse(await pathOf());
+    expect(rebuilt).toHaveLength(JSON.parse(path).length - 1);
+    expect(rebuilt).toEqual(JSON.parse(path).slice(0, -1));
+  });
+
   test("the monitor around Haarlem hears of the flight entering its circle and of the landing, each once; the take-off is outside", async () => {
     await ctx.service.workerIdle();
     const deliveries = await hooks.waitFor((r) => r.path === "/heli", 2);
