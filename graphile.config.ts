@@ -6,6 +6,7 @@ import pg from "pg";
 import { makeSchema } from "postgraphile";
 import { PostGraphileAmberPreset } from "postgraphile/presets/amber";
 import type { AccountDeps } from "./lib/accounts/flows.ts";
+import { loadConfig, type QueryLimits } from "./lib/config.ts";
 import { loadAiDefaults, SHIPPED_AI_DEFAULTS, type AiDefaults } from "./lib/ai/defaults.ts";
 import { makeAuthenticate, pgSettingsFor, recalledAuth, type Authenticate } from "./lib/auth/context.ts";
 import { maskError } from "./lib/graphql/errors.ts";
@@ -19,6 +20,8 @@ import { GraphQLErrorCodesPlugin } from "./plugins/graphql-error-codes.ts";
 import { InflectionPlugin } from "./plugins/inflection.ts";
 import { P2000MutationsPlugin } from "./plugins/p2000-mutations.ts";
 import { TimestampScalarPlugin } from "./plugins/timestamp-scalar.ts";
+import { makeQueryLimitsPlugin } from "./plugins/query-limits.ts";
+import { JsonByDefaultPlugin } from "./plugins/json-by-default.ts";
 import { makeRequireApiTokenPlugin } from "./plugins/require-api-token.ts";
 
 export interface PresetOptions {
@@ -29,6 +32,7 @@ export interface PresetOptions {
   monitors: MonitorMutationOptions;
   graphiql: boolean;
   statementTimeout: string;
+  queryLimits: QueryLimits;
   aiDefaults: AiDefaults;
 }
 
@@ -40,6 +44,8 @@ export function makePreset(options: PresetOptions): GraphileConfig.Preset {
       TimestampScalarPlugin,
       DeprecatedArgumentsPlugin,
       GraphQLErrorCodesPlugin,
+      makeQueryLimitsPlugin(options.queryLimits),
+      JsonByDefaultPlugin,
       makeRequireApiTokenPlugin(options.authenticate),
       makeAccountMutationsPlugin(options.accounts),
       P2000MutationsPlugin,
@@ -73,6 +79,10 @@ export function makePreset(options: PresetOptions): GraphileConfig.Preset {
       graphiql: options.graphiql,
       graphiqlPath: "/graphiql",
       graphiqlOnGraphQLGET: false,
+      // GET serves queries with URL-encoded variables (a mutation over GET is refused with 405).
+      // maxRequestLength bounds POST bodies only; a GET's URL is bounded by Node's header limit
+      // (16 KiB, answered with 431), which is tighter.
+      graphqlOverGET: true,
       watch: false,
       maxRequestLength: 100_000,
       maskError,
@@ -110,6 +120,7 @@ export async function printServiceSchema(authUrl: string): Promise<string> {
         monitors: { allowPrivateWebhookTargets: false },
         graphiql: false,
         statementTimeout: "15s",
+        queryLimits: loadConfig().queryLimits,
         aiDefaults: loadAiDefaults(SHIPPED_AI_DEFAULTS),
       }),
     );

@@ -64,6 +64,7 @@ export async function startService(config: Config, database: Database): Promise<
       monitors: { allowPrivateWebhookTargets: config.webhookAllowPrivateTargets },
       graphiql: config.graphiql,
       statementTimeout: config.statementTimeout,
+      queryLimits: config.queryLimits,
       aiDefaults: loadAiDefaults(config.aiDefaultsFile ?? SHIPPED_AI_DEFAULTS),
     }),
   );

@@ -6,6 +6,17 @@ import path from "node:path";
 export const KNMI_WARNINGS_LISTING_URL =
   "https://api.dataplatform.knmi.nl/open-data/v1/datasets/waarschuwingen_nederland_48h/versions/1.0/files?maxKeys=1&orderBy=created&sorting=desc";
 
+/** Limits on one GraphQL document (plugins/query-limits.ts). */
+export interface QueryLimits {
+  maxDepth: number;
+  maxAliases: number;
+  maxDirectives: number;
+  maxTokens: number;
+  maxCost: number;
+  /** Remove "Did you mean …?" from validation errors (on in production). */
+  blockFieldSuggestions: boolean;
+}
+
 export interface Config {
   /** Owner connection (migrations, worker, CLIs); unset = the embedded PostgreSQL under dataDir. */
   databaseUrl: string | undefined;
@@ -22,6 +33,8 @@ export interface Config {
   port: number;
   graphiql: boolean;
   statementTimeout: string;
+  /** Depth, aliases, directives, tokens and cost of one GraphQL document (README: Limits). */
+  queryLimits: QueryLimits;
   workerConcurrency: number;
   /** HS256 key of access tokens; the embedded default generates one into DATA_DIR. */
   jwtSecret: string | undefined;
@@ -130,6 +143,14 @@ export function loadConfig(): Config {
     port,
     graphiql: flag("GRAPHIQL", true),
     statementTimeout: text("STATEMENT_TIMEOUT") ?? "15s",
+    queryLimits: {
+      maxDepth: integer("GRAPHQL_MAX_DEPTH", 7, 2, 100),
+      maxAliases: integer("GRAPHQL_MAX_ALIASES", 15, 0, 1000),
+      maxDirectives: integer("GRAPHQL_MAX_DIRECTIVES", 50, 0, 1000),
+      maxTokens: integer("GRAPHQL_MAX_TOKENS", 2000, 100, 100_000),
+      maxCost: integer("GRAPHQL_MAX_COST", 5000, 100, 1_000_000),
+      blockFieldSuggestions: flag("GRAPHQL_BLOCK_FIELD_SUGGESTIONS", process.env.GRAPHILE_ENV === "production"),
+    },
     workerConcurrency: integer("WORKER_CONCURRENCY", 8, 1, 64),
     logLevel: logLevel(),
     demoData: flag("DEMO_DATA", true),

@@ -1,11 +1,11 @@
 // Channel and monitor mutations (spec 4.2) and respondOnTheWay. The SQL functions of app_accounts
 // check the caller, the environment and every field; Node adds what needs it: the DNS check of
 // webhook targets and the random signing secret, shown once in CreateChannelPayload.
-import { randomBytes } from "node:crypto";
 import { access } from "postgraphile/grafast";
 import { extendSchema, gql } from "postgraphile/utils";
 import { byUuid, run, sql } from "../lib/accounts/plan-steps.ts";
 import { assertPublicWebhookTarget } from "../lib/http/webhook-targets.ts";
+import { newSigningSecret } from "../lib/monitors/webhook-signatures.ts";
 
 export interface MonitorMutationOptions {
   allowPrivateWebhookTargets: boolean;
@@ -106,7 +106,7 @@ export function makeMonitorMutationsPlugin(options: MonitorMutationOptions): Gra
                   // The caller first (no DNS lookups for anonymous callers), then the target.
                   await visitor("select app_accounts.require_current_environment()");
                   await assertPublicWebhookTarget(String(input.url ?? ""), options.allowPrivateWebhookTargets);
-                  signingSecret = `whsec_${randomBytes(32).toString("base64url")}`;
+                  signingSecret = newSigningSecret();
                 }
                 const [{ uuid }] = await visitor(
                   "select app_accounts.create_channel($1, $2, $3, $4, $5, $6, $7, $8) as uuid",

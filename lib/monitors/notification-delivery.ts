@@ -143,6 +143,13 @@ const senders: Record<PendingNotification["channel_type"], Sender> = {
   async webhook(settings, n) {
     const body = webhookBody(settings, n);
     const timestamp = Math.floor(Date.now() / 1000);
+    let signature: string;
+    try {
+      signature = signWebhook(n.signing_secret!, n.notification_uuid, timestamp, body);
+    } catch (error) {
+      // A secret that is not in the whsec_ form stays so: no retry can sign it.
+      throw new DeliveryError((error as Error).message, null, true);
+    }
     const headers: Record<string, string> = {};
     for (const header of n.headers) headers[header.name.toLowerCase()] = header.value;
     Object.assign(headers, {
@@ -150,7 +157,7 @@ const senders: Record<PendingNotification["channel_type"], Sender> = {
       "user-agent": "nl-incident-service-webhooks/1",
       "webhook-id": n.notification_uuid,
       "webhook-timestamp": String(timestamp),
-      "webhook-signature": signWebhook(n.signing_secret!, timestamp, body),
+      "webhook-signature": signature,
     });
     return postExpectingSuccess(n.url!, headers, body, !settings.allowPrivateWebhookTargets);
   },

@@ -1,21 +1,28 @@
-// Webhook signatures: HMAC-SHA256 over "<timestamp>.<body>" with the channel's signing secret,
-// sent as `Webhook-Signature: v1=<hex>` next to `Webhook-Timestamp` (Unix seconds) and
-// `Webhook-Id` (the notification uuid, the same on every retry, for de-duplication). Receivers
-// verify with verifyWebhookSignature (or the few lines in docs/monitors.md).
-import { createHmac, timingSafeEqual } from "node:crypto";
+// Webhook signatures exactly as the Standard Webhooks specification (https://www.standardwebhooks.com/)
+// has them, so receivers verify with its libraries (docs/monitors.md): HMAC-SHA256 over
+// "<webhook-id>.<webhook-timestamp>.<body>", keyed with the bytes a `whsec_<base64>` secret encodes,
+// sent as `webhook-signature: v1,<base64>`. The id is the notification uuid, the same on every retry.
+import { createHmac, randomBytes } from "node:crypto";
 
-export function signWebhook(secret: string, timestamp: number, body: string): string {
-  return `v1=${createHmac("sha256", secret).update(`${timestamp}.${body}`).digest("hex")}`;
+const PREFIX = "whsec_";
+// Padded standard base64 only: the specification's libraries refuse anything else (base64url
+// included), while Node's decoder would quietly accept it and sign with a key nobody can verify.
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+/** A new channel's secret: 32 random bytes, in the middle of the 24–64 the specification recommends. */
+export function newSigningSecret(): string {
+  return PREFIX + randomBytes(32).toString("base64");
 }
 
-/** True when the signature is ours and the timestamp is within `toleranceSeconds` of now. */
-export function verifyWebhookSignature(
-  secret: string, headers: { timestamp: string | undefined; signature: string | undefined }, body: string,
-  toleranceSeconds = 300, now = Date.now(),
-): boolean {
-  const timestamp = Number(headers.timestamp);
-  if (!Number.isInteger(timestamp) || Math.abs(now / 1000 - timestamp) > toleranceSeconds || !headers.signature) return false;
-  const expected = Buffer.from(signWebhook(secret, timestamp, body));
-  const given = Buffer.from(headers.signature);
-  return expected.length === given.length && timingSafeEqual(expected, given);
+function signingKey(secret: string): Buffer {
+  const encoded = secret.startsWith(PREFIX) ? secret.slice(PREFIX.length) : "";
+  if (!encoded || !BASE64.test(encoded)) {
+    throw new Error("The channel's signing secret is not whsec_ followed by base64 (Standard Webhooks), so its deliveries cannot be signed.");
+  }
+  return Buffer.from(encoded, "base64");
+}
+
+/** The `webhook-signature` header value of one delivery. */
+export function signWebhook(secret: string, id: string, timestamp: number, body: string): string {
+  return `v1,${createHmac("sha256", signingKey(secret)).update(`${id}.${timestamp}.${body}`).digest("base64")}`;
 }

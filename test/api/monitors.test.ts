@@ -1,10 +1,11 @@
 // Channels, monitors and notifications end to end, over real HTTP with the service's own worker:
 // a webhook channel pointing at a local server, an e-mail channel at a real SMTP sink, a P2000
-// monitor with a radius around Schiedam. A matching message reaches both (signature verified,
-// respond link answered "going" without a login); messages outside the radius, to another
+// monitor with a radius around Schiedam. A matching message reaches both (signature verified by
+// the Standard Webhooks reference library, as receivers do; respond link answered "going" without a login); messages outside the radius, to another
 // capcode, or exercises reach nobody; another environment sees none of it.
+import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
-import { verifyWebhookSignature } from "../../lib/monitors/webhook-signatures.ts";
+import { Webhook } from "standardwebhooks";
 import { startMailSink, type MailSink } from "../helpers/mail-sink.ts";
 import { errorOf, useTestService } from "../helpers/service.ts";
 import { signUp, type TestUser } from "../helpers/users.ts";
@@ -83,7 +84,8 @@ describe("a P2000 monitor around Schiedam", () => {
       `mutation ($i: CreateChannelInput!) { createChannel(input: $i) { signingSecret channel { uuid type name url headers { name value } } } }`,
       ada.accessToken, { i: { type: "webhook", name: "Dispatch board", url: `${hooks.url}/hook`, headers: [{ name: "X-Team", value: "blue" }] } });
     expect(webhook.channel).toMatchObject({ type: "webhook", name: "Dispatch board", url: `${hooks.url}/hook`, headers: [{ name: "X-Team", value: "blue" }] });
-    expect(webhook.signingSecret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
+    expect(webhook.signingSecret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    expect(Buffer.from(webhook.signingSecret.slice("whsec_".length), "base64")).toHaveLength(32);
     webhookUuid = webhook.channel.uuid;
     signingSecret = webhook.signingSecret;
     const { createChannel: email } = await ok(
@@ -155,10 +157,11 @@ describe("a P2000 monitor around Schiedam", () => {
   test("a matching message reaches the webhook (signed) and the e-mail (with a respond link)", async () => {
     matched = await sendMessage("A1 AMBU 17107 Bachplein Schiedam SCHIDM bon 147008", "001420007");
     const [delivery] = await hooks.waitFor((r) => r.path === "/hook");
-    expect(verifyWebhookSignature(signingSecret,
-      { timestamp: delivery.headers["webhook-timestamp"] as string, signature: delivery.headers["webhook-signature"] as string }, delivery.body)).toBe(true);
-    expect(verifyWebhookSignature("whsec_wrong",
-      { timestamp: delivery.headers["webhook-timestamp"] as string, signature: delivery.headers["webhook-signature"] as string }, delivery.body)).toBe(false);
+    const headers = delivery.headers as Record<string, string>;
+    expect(headers["webhook-signature"]).toMatch(/^v1,[A-Za-z0-9+/]{43}=$/);
+    expect(new Webhook(signingSecret).verify(delivery.body, headers)).toEqual(JSON.parse(delivery.body));
+    expect(() => new Webhook(signingSecret).verify(delivery.body.replace("Schiedam", "Rotterdam"), headers)).toThrow("No matching signature found");
+    expect(() => new Webhook(`whsec_${randomBytes(32).toString("base64")}`).verify(delivery.body, headers)).toThrow("No matching signature found");
     expect(delivery.headers["x-team"]).toBe("blue");
     const payload = JSON.parse(delivery.body);
     expect(payload).toMatchObject({

@@ -1,8 +1,10 @@
 // The delivery machinery through real graphile-worker runners on a test database: a worker
 // stopped mid-delivery and a new one started send each notification exactly once; failures are
-// recorded and retried, permanent ones end as failed; SMS and Telegram go to their provider APIs;
+// recorded and retried (each try signed anew under the same webhook-id), permanent ones end as
+// failed (a signing secret not in the whsec_ form too); SMS and Telegram go to their provider APIs;
 // webhook targets on private addresses are refused at send time; notification rules suppress.
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import { Webhook } from "standardwebhooks";
 import type pg from "pg";
 import { resilientPool } from "../../lib/db/pool.ts";
 import type { Runner } from "graphile-worker";
@@ -35,6 +37,9 @@ function worker(overrides: Partial<Config> = {}): Promise<Runner> {
   });
 }
 
+// The example secret of the Standard Webhooks specification.
+const SIGNING_SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
+
 let capcodeCounter = 1500000;
 /** A P2000 monitor on a capcode of its own, notifying one new channel. */
 async function monitorWithChannel(channel: Record<string, unknown>, rules: Record<string, unknown> = {}) {
@@ -44,7 +49,7 @@ async function monitorWithChannel(channel: Record<string, unknown>, rules: Recor
     `insert into app_public.channels (environment_uuid, type, name, url, phone_number, chat_id)
      values ($1, $2, 'test', $3, $4, $5) returning uuid`, [env, channel.type, channel.url ?? null, channel.phoneNumber ?? null, channel.chatId ?? null]);
   if (channel.type === "webhook") {
-    await ctx.db.asOwner("insert into app_private.channel_secrets values ($1, 'whsec_test_secret_that_is_long_enough')", [c.uuid]);
+    await ctx.db.asOwner("insert into app_private.channel_secrets values ($1, $2)", [c.uuid, channel.signingSecret ?? SIGNING_SECRET]);
   }
   const { rows: [m] } = await ctx.db.asOwner(
     "insert into app_public.monitors (environment_uuid, name, query, notification_rules) values ($1, 'test', $2, $3) returning uuid",
@@ -125,8 +130,21 @@ describe("with a running worker", () => {
     await ctx.db.asOwner("update graphile_worker._private_jobs set run_at = now() where task_id = (select id from graphile_worker._private_tasks where identifier = 'notifications__deliver')");
     const [delivered] = await until(() => notifications(monitorUuid), (rows) => rows[0].status === "delivered");
     expect(delivered).toMatchObject({ attempts: 2, recorded: 2 });
-    const sameId = receiver.requests.filter((r) => r.path === "/flaky").map((r) => r.headers["webhook-id"]);
-    expect(sameId).toEqual([failed.uuid, failed.uuid]);
+    const tries = receiver.requests.filter((r) => r.path === "/flaky");
+    expect(tries.map((r) => r.headers["webhook-id"])).toEqual([failed.uuid, failed.uuid]);
+    for (const { body, headers } of tries) expect(() => new Webhook(SIGNING_SECRET).verify(body, headers as Record<string, string>)).not.toThrow();
+  });
+
+  test("a webhook channel whose secret is not whsec_ and base64 fails for good, unsent", async () => {
+    // A secret as the service made them before Standard Webhooks (base64url): no library could verify it.
+    const { capcode, monitorUuid } = await monitorWithChannel(
+      { type: "webhook", url: `${receiver.url}/unsigned`, signingSecret: "whsec_rf2h-Qm0_kX3vYbDq8LzN1cTg5sWj7uPaE4oHiKdMnB" });
+    await ingest("A1 AMBU 09102 Stationsplein Utrecht bon 555002", capcode);
+    const [failed] = await until(() => notifications(monitorUuid), (rows) => rows[0]?.status === "failed");
+    expect(failed).toMatchObject({ attempts: 1, recorded: 1 });
+    const { rows: [attempt] } = await ctx.db.asOwner("select error from app_private.notification_attempts where notification_uuid = $1", [failed.uuid]);
+    expect(attempt.error).toMatch(/not whsec_ followed by base64/);
+    expect(receiver.requests.some((r) => r.path === "/unsigned")).toBe(false);
   });
 
   test("SMS and Telegram go to their provider APIs", async () => {
