@@ -1,0 +1,271 @@
+// The respond page in a real browser, the way a responder meets it: a P2000 message matches a
+// monitor, the service mails a notification to a real SMTP sink, and headless Chromium on a phone
+// sized screen opens the respond link from that mail. Opening it stores nothing (mail scanners
+// follow links); tapping "going" or "not coming" records the responder and the page says so; an
+// expired and a tampered link show their message, in words, on the page.
+import chromium from "@sparticuz/chromium";
+import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import puppeteer, { type Browser, type Page } from "puppeteer-core";
+import { startMailSink, type MailSink } from "../helpers/mail-sink.ts";
+import { useTestService } from "../helpers/service.ts";
+import { signUp, type TestUser } from "../helpers/users.ts";
+
+// The functions below that run in the page see the browser's globals; the project's TypeScript
+// has no DOM library (it is server code), so these are the few this file uses, typed for it alone.
+interface PageElement {
+  textContent: string | null;
+  disabled: boolean;
+  value: string;
+  getBoundingClientRect(): { left: number; right: number; width: number; height: number };
+}
+declare const document: {
+  documentElement: { scrollWidth: number };
+  body: PageElement & { scrollWidth: number; innerText: string };
+  querySelector(selector: string): PageElement | null;
+  querySelectorAll(selector: string): Iterable<PageElement>;
+};
+declare const window: { innerWidth: number };
+declare function getComputedStyle(element: PageElement): { fontSize: string };
+
+// Unpacking Chromium (first run on a machine) and starting it on a busy 2-core runner.
+const LAUNCH_TIMEOUT = 180_000;
+const PHONE = { width: 375, height: 667, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
+
+let mail: MailSink;
+beforeAll(async () => {
+  mail = await startMailSink();
+});
+const ctx = useTestService(() => ({ smtpUrl: mail.url }));
+
+let browser: Browser | undefined;
+let page: Page;
+/** What the page itself reported: uncaught errors, console errors, CSP violations, failed requests. */
+const problems: string[] = [];
+beforeAll(async () => {
+  browser = await puppeteer.launch({
+    executablePath: await chromium.executablePath(),
+    args: chromium.args,
+    headless: true,
+    protocolTimeout: LAUNCH_TIMEOUT,
+  });
+  page = await browser.newPage();
+  await page.setViewport(PHONE);
+  await page.setUserAgent({
+    userAgent: "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/153.0.0.0 Mobile Safari/537.36",
+  });
+  page.on("pageerror", (error) => problems.push(`page error: ${String(error)}`));
+  page.on("console", (message) => {
+    if (message.type() === "error") problems.push(`console: ${message.text()}`);
+  });
+  page.on("requestfailed", (request) => problems.push(`request failed: ${request.url()} ${request.failure()?.errorText}`));
+}, LAUNCH_TIMEOUT);
+afterAll(async () => {
+  await browser?.close();
+  await mail?.stop();
+});
+
+let ada: TestUser;
+let monitorUuid: string;
+let link: URL;
+
+interface Stored { status: string; recipient: string; changed: Date }
+async function storedResponders(): Promise<Stored[]> {
+  return (await ctx.db.asOwner<Stored>("select status, recipient, changed from app_public.alert_responders order by created")).rows;
+}
+async function respondersSeenByOwner(): Promise<Array<{ status: string; recipient: string }>> {
+  const { body } = await ctx.service.graphql("query ($u: String!) { monitor(uuid: $u) { responders { status recipient } } }",
+    { token: ada.accessToken, variables: { u: monitorUuid } });
+  expect(body.errors).toBeUndefined();
+  return body.data.monitor.responders;
+}
+
+/** Opens a URL like a phone does, and checks the answer is a page that fits the screen. */
+async function open(url: URL | string): Promise<void> {
+  problems.length = 0;
+  const response = await page.goto(String(url), { waitUntil: "load" });
+  expect(response?.status()).toBe(200);
+  expect(response?.headers()["cache-control"]).toBe("no-store");
+}
+
+/** Taps a button and returns what the page then says in its output. */
+async function tapAndRead(selector: string): Promise<string> {
+  await page.tap(selector);
+  // The buttons are disabled (and the output says "Sending…") until the answer is in.
+  const said = await page.waitForFunction(() => !document.querySelector("button")!.disabled && document.querySelector("output")!.textContent!.trim(),
+    { timeout: 15_000 });
+  return String(await said.jsonValue());
+}
+
+/** The page's visible text, for checks that no technical detail reaches the responder. */
+async function visibleText(): Promise<string> {
+  return page.evaluate(() => document.body.innerText);
+}
+
+function expectReadable(text: string) {
+  expect(text).not.toMatch(/\bat .+:\d+:\d+|Error:|stack|SQL|undefined|null|\[object/i);
+}
+
+beforeAll(async () => {
+  ada = await signUp(ctx.service, "ada@example.org", { admin: true });
+  const call = async (query: string, variables: Record<string, unknown>) => {
+    const { body } = await ctx.service.graphql(query, { token: ada.accessToken, variables });
+    if (body.errors) throw new Error(body.errors[0].message);
+    return body.data;
+  };
+  const { createChannel } = await call("mutation ($i: CreateChannelInput!) { createChannel(input: $i) { channel { uuid } } }",
+    { i: { type: "email", name: "Phone", emailAddress: "responder@example.org" } });
+  const { createMonitor } = await call("mutation ($i: CreateMonitorInput!) { createMonitor(input: $i) { uuid } }",
+    { i: { name: "Ambulance Schiedam", type: "p2000", query: JSON.stringify({ capcodes: ["001420007"] }),
+      channels: JSON.stringify([createChannel.channel.uuid]) } });
+  monitorUuid = createMonitor.uuid;
+  await call("mutation ($i: CreateP2000MessageInput!) { createP2000Message(input: $i) { uuid } }",
+    { i: { message: "A1 AMBU 17107 Bachplein Schiedam SCHIDM bon 147008", sended: new Date().toISOString(), capcodes: [{ name: "001420007" }] } });
+  const received = await mail.waitFor("responder@example.org", /A1 AMBU 17107 Bachplein Schiedam/);
+  // The link exactly as the mail carries it (PUBLIC_URL/respond?token=…).
+  link = new URL(mail.linkIn(received, "http://127.0.0.1"));
+  expect(link.pathname).toBe("/respond");
+});
+
+/** The same notification's link with another token. */
+function withToken(token: string): URL {
+  const other = new URL(link);
+  other.searchParams.set("token", token);
+  return other;
+}
+
+describe("the respond page in Chromium on a phone", () => {
+  test("fits a small screen: a viewport meta tag, no sideways scrolling, buttons large enough to tap", async () => {
+    await open(link);
+    expect(await page.title()).toBe("Are you going?");
+    const viewport = await page.$eval('meta[name="viewport"]', (meta) => meta.getAttribute("content"));
+    expect(viewport).toMatch(/width=device-width/);
+    expect(viewport).toMatch(/initial-scale=1/);
+    const layout = await page.evaluate(() => ({
+      innerWidth: window.innerWidth,
+      scrollWidth: document.documentElement.scrollWidth,
+      bodyScrollWidth: document.body.scrollWidth,
+      fontSize: parseFloat(getComputedStyle(document.body).fontSize),
+      buttons: [...document.querySelectorAll("button")].map((button) => {
+        const box = button.getBoundingClientRect();
+        return { text: button.textContent, value: button.value, left: box.left, right: box.right, height: box.height, width: box.width };
+      }),
+    }));
+    // The layout viewport is the phone's width (no desktop-width page zoomed out) and nothing sticks out.
+    expect(layout.innerWidth).toBe(PHONE.width);
+    expect(layout.scrollWidth).toBeLessThanOrEqual(layout.innerWidth);
+    expect(layout.bodyScrollWidth).toBeLessThanOrEqual(layout.innerWidth);
+    expect(layout.fontSize).toBeGreaterThanOrEqual(16);
+    expect(layout.buttons.map((b) => [b.value, b.text])).toEqual([["going", "I am on my way"], ["cancelled", "I am not coming"]]);
+    for (const button of layout.buttons) {
+      expect(button.left).toBeGreaterThanOrEqual(0);
+      expect(button.right).toBeLessThanOrEqual(layout.innerWidth);
+      // 44 CSS pixels: the usual smallest comfortable touch target.
+      expect(button.height).toBeGreaterThanOrEqual(44);
+    }
+    // The smallest phones still in use (320 CSS pixels wide) do not scroll sideways either.
+    await page.setViewport({ ...PHONE, width: 320, height: 568 });
+    try {
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth && window.innerWidth === 320)).toBe(true);
+    } finally {
+      await page.setViewport(PHONE);
+    }
+    expect(problems).toEqual([]);
+  });
+
+  test("opening the link (and opening it again) stores nothing", async () => {
+    expect(await storedResponders()).toEqual([]);
+    await open(link);
+    await page.reload({ waitUntil: "load" });
+    // What a mail scanner does: a plain GET without running the page.
+    expect((await fetch(link)).status).toBe(200);
+    expect(await storedResponders()).toEqual([]);
+    expect(await respondersSeenByOwner()).toEqual([]);
+    expect(await page.$eval("output", (output) => output.textContent)).toBe("");
+    expect(problems).toEqual([]);
+  });
+
+  test("tapping \"I am on my way\" records the responder as going and the page says so", async () => {
+    await open(link);
+    const said = await tapAndRead('button[value="going"]');
+    expect(said).toBe("Saved: you are on your way.");
+    expectReadable(await visibleText());
+    expect((await storedResponders()).map(({ status, recipient }) => ({ status, recipient })))
+      .toEqual([{ status: "going", recipient: "responder@example.org" }]);
+    expect(await respondersSeenByOwner()).toEqual([{ status: "going", recipient: "responder@example.org" }]);
+    expect(problems).toEqual([]);
+  });
+
+  test("tapping \"I am not coming\" changes the same responder to cancelled and the page says so", async () => {
+    await open(link);
+    const said = await tapAndRead('button[value="cancelled"]');
+    expect(said).toBe("Saved: you are not coming.");
+    expect((await storedResponders()).map(({ status, recipient }) => ({ status, recipient })))
+      .toEqual([{ status: "cancelled", recipient: "responder@example.org" }]);
+    expect(await respondersSeenByOwner()).toEqual([{ status: "cancelled", recipient: "responder@example.org" }]);
+    expect(problems).toEqual([]);
+  });
+
+  test("an expired link says so and stores nothing", async () => {
+    // The same notification's token, correctly signed with the installation's key, that ran out a
+    // minute ago (built as app_private.responder_token builds it, with another expiry).
+    const notificationUuid = Buffer.from(link.searchParams.get("token")!.split(".")[0], "base64url").toString().split(".")[0];
+    const { rows: [{ token }] } = await ctx.db.asOwner(
+      `with payload as (
+         select convert_to(concat_ws('.', n.uuid, n.monitor_uuid, coalesce(n.dossier_uuid, n.message_uuid), n.channel_uuid,
+                                     extract(epoch from now() - interval '1 minute')::bigint), 'UTF8') as bytes
+           from app_private.notifications n where n.uuid = $1)
+       select translate(encode(p.bytes, 'base64'), E'+/=\\n', '-_') || '.'
+           || translate(encode(public.hmac(p.bytes, k.key, 'sha256'), 'base64'), E'+/=\\n', '-_') as token
+         from payload p, app_private.signing_keys k where k.purpose = 'responder'`, [notificationUuid]);
+    const before = await storedResponders();
+    await open(withToken(token));
+    expect(await storedResponders()).toEqual(before);
+    expect(await tapAndRead('button[value="going"]')).toBe("This respond link has expired.");
+    expectReadable(await visibleText());
+    expect(await storedResponders()).toEqual(before);
+    expect(await respondersSeenByOwner()).toEqual([{ status: "cancelled", recipient: "responder@example.org" }]);
+  });
+
+  test("a tampered link (its expiry pushed back a year) says it is not valid and stores nothing", async () => {
+    const [payload, signature] = link.searchParams.get("token")!.split(".");
+    const claims = Buffer.from(payload, "base64url").toString().split(".");
+    claims[4] = String(Number(claims[4]) + 365 * 24 * 3600);
+    const before = await storedResponders();
+    await open(withToken(`${Buffer.from(claims.join(".")).toString("base64url")}.${signature}`));
+    expect(await tapAndRead('button[value="going"]')).toBe("This respond link is not valid.");
+    expectReadable(await visibleText());
+    expect(await storedResponders()).toEqual(before);
+  });
+
+  test("a link cut short (as some chat apps do) or without its token says it is not valid", async () => {
+    const before = await storedResponders();
+    for (const url of [withToken(link.searchParams.get("token")!.slice(0, 30)), new URL("/respond", link)]) {
+      await open(url);
+      expect(await tapAndRead('button[value="cancelled"]')).toBe("This respond link is not valid.");
+      expectReadable(await visibleText());
+    }
+    expect(await storedResponders()).toEqual(before);
+  });
+
+  test("a lost connection says the answer was not sent, and the buttons work again", async () => {
+    await open(link);
+    await page.setOfflineMode(true);
+    try {
+      expect(await tapAndRead('button[value="going"]')).toBe("Your answer could not be sent. Check your connection and try again.");
+    } finally {
+      await page.setOfflineMode(false);
+    }
+    expect(await page.$$eval("button", (buttons) => buttons.map((b) => b.disabled))).toEqual([false, false]);
+    expect(await respondersSeenByOwner()).toEqual([{ status: "cancelled", recipient: "responder@example.org" }]);
+  });
+
+  test("without JavaScript the page says it needs it", async () => {
+    await page.setJavaScriptEnabled(false);
+    try {
+      await open(link);
+      expect(await visibleText()).toContain("This page needs JavaScript to send your answer");
+    } finally {
+      await page.setJavaScriptEnabled(true);
+    }
+  });
+});
