@@ -17,6 +17,8 @@ import type { Config } from "./lib/config.ts";
 import type { Database } from "./lib/setup/installation.ts";
 import { resilientPool } from "./lib/db/pool.ts";
 import { respondRoute } from "./lib/monitors/respond-route.ts";
+import { RateLimiter } from "./lib/http/rate-limiter.ts";
+import { makeRequestBudgetGuard } from "./lib/http/request-budgets.ts";
 import { jwtSecretFor } from "./lib/db/secrets.ts";
 import { startWorker } from "./worker.ts";
 
@@ -77,7 +79,12 @@ export async function startService(config: Config, database: Database): Promise<
   // whatever grafserv does not serve falls through to the express app.
   const serv = pgl.createServ(grafserv);
   const handleGraphql = serv.createHandler();
-  const server = createServer((req, res) => void handleGraphql(req, res, () => app(req, res)));
+  const rateLimiter = new RateLimiter(ownerPool);
+  rateLimiter.start();
+  const overBudget = makeRequestBudgetGuard(rateLimiter, config.requestBudgets);
+  const server = createServer((req, res) => {
+    if (!overBudget(req, res)) void handleGraphql(req, res, () => app(req, res));
+  });
   await serv.ready();
   const address = await listen(server, config.port, config.host);
 
@@ -95,6 +102,7 @@ export async function startService(config: Config, database: Database): Promise<
         server.closeIdleConnections();
         await closed;
         await worker.stop();
+        await rateLimiter.stop();
         await pgl.release();
         await apiTokens.stop();
         await Promise.all([ownerPool.end(), authPool.end()]);

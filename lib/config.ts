@@ -1,6 +1,7 @@
 // Every setting of the service, read once from the environment. The README's configuration table
 // lists the same variables; keep the two in step.
 import path from "node:path";
+import type { RequestBudgets } from "./http/request-budgets.ts";
 
 /** KNMI Data Platform: the newest file of the 48-hour province warnings (needs METEO_API_KEY). */
 export const KNMI_WARNINGS_LISTING_URL =
@@ -35,6 +36,8 @@ export interface Config {
   statementTimeout: string;
   /** Depth, aliases, directives, tokens and cost of one GraphQL document (README: Limits). */
   queryLimits: QueryLimits;
+  /** Requests a minute per API token and per client address (README: Limits). */
+  requestBudgets: RequestBudgets;
   workerConcurrency: number;
   /** HS256 key of access tokens; the embedded default generates one into DATA_DIR. */
   jwtSecret: string | undefined;
@@ -150,6 +153,11 @@ export function loadConfig(): Config {
       maxTokens: integer("GRAPHQL_MAX_TOKENS", 2000, 100, 100_000),
       maxCost: integer("GRAPHQL_MAX_COST", 5000, 100, 1_000_000),
       blockFieldSuggestions: flag("GRAPHQL_BLOCK_FIELD_SUGGESTIONS", process.env.GRAPHILE_ENV === "production"),
+    },
+    requestBudgets: {
+      perToken: integer("RATE_LIMIT_PER_TOKEN", 600, 1, 1_000_000_000),
+      perAddress: integer("RATE_LIMIT_PER_ADDRESS", 1200, 1, 1_000_000_000),
+      trustProxy: flag("TRUST_PROXY", false),
     },
     workerConcurrency: integer("WORKER_CONCURRENCY", 8, 1, 64),
     logLevel: logLevel(),

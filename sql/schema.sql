@@ -5096,6 +5096,22 @@ grant execute on function app_hidden.validate_notification_rules(rules jsonb) to
 grant execute on function app_hidden.validate_notification_rules(rules jsonb) to app_visitor;
 comment on function app_hidden.validate_notification_rules(rules jsonb) is NULL;
 
+CREATE OR REPLACE FUNCTION app_private.add_rate_limit_hits(buckets text[], hits integer[], window_start timestamp with time zone)
+ RETURNS TABLE(bucket text, total integer)
+ LANGUAGE sql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  -- Sorted, so two instances flushing the same buckets lock them in the same order (no deadlock).
+  insert into app_private.rate_limit_counters as c (bucket, window_start, hits)
+  select u.bucket, add_rate_limit_hits.window_start, u.hits
+    from unnest(buckets, hits) as u (bucket, hits)
+   where u.hits > 0
+   order by u.bucket
+  on conflict on constraint rate_limit_counters_pkey do update set hits = c.hits + excluded.hits
+  returning c.bucket, c.hits
+$function$;
+comment on function app_private.add_rate_limit_hits(buckets text[], hits integer[], window_start timestamp with time zone) is 'Adds an API instance''s hits per rate-limit bucket in one window and returns the totals of all instances.';
+
 CREATE OR REPLACE FUNCTION app_private.authenticate_api_token(secret_hash bytea)
  RETURNS TABLE(api_token_uuid uuid, environment_uuid uuid, scopes text[], expires_at timestamp with time zone)
  LANGUAGE plpgsql

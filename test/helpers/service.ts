@@ -46,6 +46,8 @@ export async function startTestService(database: TestDatabase, overrides: Partia
     logLevel: "warning",
     jwtSecret: TEST_JWT_SECRET,
     smtpUrl: undefined,
+    // Test files send many requests from one address and token; the budget tests set their own.
+    requestBudgets: { perToken: 1_000_000, perAddress: 1_000_000, trustProxy: false },
     ...overrides,
   }, database);
   return {

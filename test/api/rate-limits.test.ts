@@ -1,0 +1,81 @@
+// Request budgets: a token over its budget gets 429 with Retry-After and RATE_LIMITED while
+// another token is served; an address over its budget is refused whatever it sends; two API
+// instances on one database share the counts (each sees the other's hits within a flush).
+import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import { loadConfig } from "../../lib/config.ts";
+import { startService, type Service } from "../../service.ts";
+import { TEST_JWT_SECRET, useTestService } from "../helpers/service.ts";
+import { freePort } from "../helpers/ports.ts";
+
+const ctx = useTestService(() => ({ requestBudgets: { perToken: 5, perAddress: 1_000_000, trustProxy: true } }));
+
+const QUERY = JSON.stringify({ query: "{ p2000Regions(first: 1) { number } }" });
+
+async function post(url: string, token: string | undefined, forwardedFor = "192.0.2.1") {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-forwarded-for": forwardedFor, ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: QUERY,
+  });
+  return { status: response.status, retryAfter: response.headers.get("retry-after"), body: (await response.json()) as any };
+}
+
+let first: string;
+let second: string;
+beforeAll(async () => {
+  first = (await ctx.service.newToken()).secret;
+  second = (await ctx.service.newToken()).secret;
+});
+
+describe("a budget per API token", () => {
+  test("the sixth request of a minute is refused with 429, Retry-After and RATE_LIMITED; another token is served", async () => {
+    // At the start of a minute's last second the window may turn over mid-test; wait it out.
+    if (new Date().getSeconds() >= 58) await new Promise((r) => setTimeout(r, 3000));
+    for (let i = 0; i < 5; i++) expect((await post(ctx.service.graphqlUrl, first)).status).toBe(200);
+    const refused = await post(ctx.service.graphqlUrl, first);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.retryAfter)).toBeGreaterThanOrEqual(1);
+    expect(Number(refused.retryAfter)).toBeLessThanOrEqual(60);
+    expect(refused.body.errors[0]).toMatchObject({ extensions: { code: "RATE_LIMITED", retryAfter: Number(refused.retryAfter) } });
+    expect(refused.body.errors[0].message).toMatch(/API token's budget of 5 requests a minute/);
+    const other = await post(ctx.service.graphqlUrl, second);
+    expect(other.status).toBe(200);
+    expect(other.body.data.p2000Regions).toHaveLength(1);
+  });
+});
+
+describe("shared by API instances through PostgreSQL", () => {
+  let other: Service;
+  beforeAll(async () => {
+    other = await startService({
+      ...loadConfig(), port: await freePort(), host: "127.0.0.1", logLevel: "warning", jwtSecret: TEST_JWT_SECRET, smtpUrl: undefined,
+      requestBudgets: { perToken: 5, perAddress: 4, trustProxy: true },
+    }, ctx.db);
+  });
+  afterAll(async () => {
+    await other?.stop();
+  });
+
+  test("hits counted by one instance are refused by the other after a flush", async () => {
+    if (new Date().getSeconds() >= 55) await new Promise((r) => setTimeout(r, 6000));
+    const token = (await ctx.service.newToken()).secret;
+    for (let i = 0; i < 5; i++) expect((await post(ctx.service.graphqlUrl, token, "192.0.2.2")).status).toBe(200);
+    // The first instance flushes its hits within a second; the second learns the total at its own
+    // flush, which only sends buckets it counted: one request there makes the token one of them.
+    expect((await post(other.graphqlUrl, token, "192.0.2.2")).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 2500));
+    const refused = await post(other.graphqlUrl, token, "192.0.2.3");
+    expect(refused.status).toBe(429);
+    expect(refused.body.errors[0].extensions.code).toBe("RATE_LIMITED");
+  });
+
+  test("an address over its budget is refused whatever token it sends", async () => {
+    if (new Date().getSeconds() >= 58) await new Promise((r) => setTimeout(r, 3000));
+    for (let i = 0; i < 4; i++) expect((await post(other.graphqlUrl, undefined, "198.51.100.7")).status).toBe(401);
+    const refused = await post(other.graphqlUrl, second, "198.51.100.7");
+    expect(refused.status).toBe(429);
+    expect(refused.body.errors[0].message).toMatch(/address's budget of 4 requests a minute/);
+    // Another address is still served.
+    expect((await post(other.graphqlUrl, second, "198.51.100.8")).status).toBe(200);
+  });
+});
