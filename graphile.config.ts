@@ -22,6 +22,7 @@ import { P2000MutationsPlugin } from "./plugins/p2000-mutations.ts";
 import { TimestampScalarPlugin } from "./plugins/timestamp-scalar.ts";
 import { makeQueryLimitsPlugin } from "./plugins/query-limits.ts";
 import { JsonByDefaultPlugin } from "./plugins/json-by-default.ts";
+import { InputGuardPlugin } from "./plugins/input-guard.ts";
 import { makeRequireApiTokenPlugin } from "./plugins/require-api-token.ts";
 
 export interface PresetOptions {
@@ -46,6 +47,7 @@ export function makePreset(options: PresetOptions): GraphileConfig.Preset {
       GraphQLErrorCodesPlugin,
       makeQueryLimitsPlugin(options.queryLimits),
       JsonByDefaultPlugin,
+      InputGuardPlugin,
       makeRequireApiTokenPlugin(options.authenticate),
       makeAccountMutationsPlugin(options.accounts),
       P2000MutationsPlugin,

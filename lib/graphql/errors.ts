@@ -20,6 +20,16 @@ export const SQLSTATE_CODES: Record<string, string> = {
 const POSTGRES_ERRORS: Record<string, { code: string; message: string }> = {
   "57014": { code: "TIMEOUT", message: "The query took too long and was cancelled; narrow it down." },
   "42501": { code: "FORBIDDEN", message: "You are not allowed to do this." },
+  // Class 22, data exceptions: an argument PostgreSQL cannot take (plugins/input-guard.ts names
+  // the argument for text; these are what reaches the database, such as a year 99999).
+  "22001": { code: "BAD_USER_INPUT", message: "A text argument is too long." },
+  "22003": { code: "BAD_USER_INPUT", message: "A number argument is out of range." },
+  "22007": { code: "BAD_USER_INPUT", message: "A date or time argument is malformed." },
+  "22008": { code: "BAD_USER_INPUT", message: "A date or time argument is out of range." },
+  "22P02": { code: "BAD_USER_INPUT", message: "An argument is malformed." },
+  "22021": { code: "BAD_USER_INPUT", message: "A text argument has a character that cannot be stored." },
+  "22P05": { code: "BAD_USER_INPUT", message: "A text argument has a character that cannot be stored." },
+  "2201B": { code: "BAD_USER_INPUT", message: "A pattern argument is not a valid regular expression." },
 };
 
 export function userError(message: string, code: string, extra: Record<string, unknown> = {}): SafeError {
