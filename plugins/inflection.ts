@@ -2,7 +2,7 @@
 // field (p2000_regions → p2000Regions), which often equals a table's name; tables therefore get
 // resource names of their own (their GraphQL type names come from their codecs and are unchanged),
 // list fields keep the function's name instead of PostGraphile's `…List`, and reference inputs
-// keep theirs, and `@exactName` columns keep their SQL name.
+// keep theirs, `@exactName` columns keep their SQL name, and timestamps are the spec's DateTime.
 const REF_OUTPUT_SUFFIX = "Record";
 
 export const InflectionPlugin: GraphileConfig.Plugin = {
@@ -24,6 +24,10 @@ export const InflectionPlugin: GraphileConfig.Plugin = {
       },
       inputType(previous, _options, typeName) {
         return typeName.endsWith(`Ref${REF_OUTPUT_SUFFIX}`) ? typeName.slice(0, -REF_OUTPUT_SUFFIX.length) : previous!(typeName);
+      },
+      // The spec's scalar is DateTime (PostGraphile calls timestamptz's scalar Datetime).
+      builtin(previous, _options, name) {
+        return name === "Datetime" ? "DateTime" : previous!(name);
       },
       listField(_previous, _options, baseName) {
         return baseName;

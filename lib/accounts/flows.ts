@@ -138,10 +138,11 @@ export async function login(deps: AccountDeps, meta: RequestMeta, visitor: Visit
   // Always verify, also for unknown addresses, so both answers take the same time.
   const valid = await verifyPassword(candidate.password_hash, password);
   if (candidate.locked_until && candidate.locked_until > new Date()) {
-    throw userError("Too many failed logins: this account is locked for a while. Try again later or reset the password.", "RATE_LIMITED");
+    throw userError("Too many failed logins for this address: logins are locked for a while. Try again later or reset the password.", "RATE_LIMITED");
   }
   if (!valid) {
-    if (candidate.user_uuid) await owner(deps, "select app_private.login_failed($1)", [candidate.user_uuid]);
+    // Counted for unknown addresses too, so a lock tells nothing about who has an account.
+    await owner(deps, "select app_private.login_failed($1)", [normalisedEmail(email)]);
     throw userError(WRONG_CREDENTIALS, "INVALID_CREDENTIALS");
   }
   const session = await startSession(deps, candidate.user_uuid, meta);

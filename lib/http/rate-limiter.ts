@@ -1,7 +1,8 @@
 // Request budgets per minute (per API token, per client address), shared by every API instance
 // through PostgreSQL without a round trip per request: each instance counts in memory and, once a
 // second, adds its new hits to app_private.rate_limit_counters in one statement, which answers
-// every instance's total so far. A request is refused when the last known total plus this
+// every instance's total so far for those buckets and for every bucket with a request in the
+// last few seconds (so it learns what the others counted for the clients it is serving). A request is refused when the last known total plus this
 // instance's hits since then reach the budget, so instances agree within about a second (a
 // client spreading requests over N instances can exceed its budget by at most what it sends in
 // that second). Fixed windows of one minute, aligned on the clock: Retry-After is the time to
@@ -15,7 +16,12 @@ const FLUSH_MS = 1_000;
 const FLUSH_CHUNK = 1_000;
 const MAX_BUCKETS = 100_000;
 
+/** Buckets asked for at most this long ago keep learning the others' totals. */
+const ACTIVE_MS = 10_000;
+
 interface Bucket {
+  /** When this instance last saw a request for it. */
+  seenAt: number;
   /** Total of all instances as of the last flush (this instance's flushed hits included). */
   shared: number;
   /** This instance's hits not yet flushed. */
@@ -60,9 +66,10 @@ export class RateLimiter {
     let entry = this.buckets.get(bucket);
     if (!entry) {
       if (this.buckets.size >= MAX_BUCKETS) return { allowed: true, retryAfterSeconds };
-      entry = { shared: 0, unflushed: 0 };
+      entry = { seenAt: now, shared: 0, unflushed: 0 };
       this.buckets.set(bucket, entry);
     }
+    entry.seenAt = now;
     if (entry.shared + entry.unflushed >= budget) return { allowed: false, retryAfterSeconds };
     entry.unflushed += 1;
     return { allowed: true, retryAfterSeconds };
@@ -77,7 +84,8 @@ export class RateLimiter {
   private async flushOnce(): Promise<void> {
     const window = this.window;
     const buckets = this.buckets;
-    const pending = [...buckets].filter(([, b]) => b.unflushed > 0);
+    const activeSince = Date.now() - ACTIVE_MS;
+    const pending = [...buckets].filter(([, b]) => b.unflushed > 0 || b.seenAt >= activeSince);
     for (let i = 0; i < pending.length; i += FLUSH_CHUNK) {
       const chunk = pending.slice(i, i + FLUSH_CHUNK);
       const sent = chunk.map(([, b]) => b.unflushed);

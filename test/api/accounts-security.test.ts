@@ -91,19 +91,31 @@ describe("login", () => {
     expect(unknown).toEqual(wrong);
   });
 
-  test("failures are counted although the request fails, and five lock the account", async () => {
+  test("failures are counted although the request fails, and five lock the address", async () => {
     for (let attempt = 2; attempt <= 5; attempt++) {
       await gql('mutation { login(input: { email: "lock@example.org", password: "wrong password!" }) { token } }', allScopes);
     }
-    const { rows: [secrets] } = await ctx.db.asOwner(
-      "select s.failed_login_count, s.locked_until > now() as locked from app_private.user_secrets s join app_public.users u on u.uuid = s.user_uuid where u.email_address = 'lock@example.org'");
-    expect(secrets).toEqual({ failed_login_count: 5, locked: true });
+    const { rows: [failures] } = await ctx.db.asOwner(
+      "select failed_count, locked_until > now() as locked from app_private.login_failures where email_address = 'lock@example.org'");
+    expect(failures).toEqual({ failed_count: 5, locked: true });
     const right = errorOf(await gql('mutation { login(input: { email: "lock@example.org", password: "a long enough password" }) { token } }', allScopes));
     expect(right.code).toBe("RATE_LIMITED");
-    await ctx.db.asOwner("update app_private.user_secrets set locked_until = now() - interval '1 second' from app_public.users u where u.uuid = user_uuid and u.email_address = 'lock@example.org'");
-    await login("lock@example.org"); // the lock expires; a success resets the counter
-    const { rows: [after] } = await ctx.db.asOwner("select failed_login_count from app_private.user_secrets s join app_public.users u on u.uuid = s.user_uuid where u.email_address = 'lock@example.org'");
-    expect(after.failed_login_count).toBe(0);
+    await ctx.db.asOwner("update app_private.login_failures set locked_until = now() - interval '1 second' where email_address = 'lock@example.org'");
+    await login("lock@example.org"); // the lock expires; a success clears the failures
+    const { rows } = await ctx.db.asOwner("select 1 from app_private.login_failures where email_address = 'lock@example.org'");
+    expect(rows).toEqual([]);
+  });
+
+  test("an unknown address is locked the same way: a lock tells nothing about who has an account", async () => {
+    const attempt = (email: string) => gql(`mutation { login(input: { email: "${email}", password: "wrong password!" }) { token } }`, allScopes);
+    const known: unknown[] = [];
+    const unknown: unknown[] = [];
+    for (let i = 0; i < 6; i++) {
+      known.push(errorOf(await attempt("lock@example.org")));
+      unknown.push(errorOf(await attempt("nobody-lock@example.org")));
+    }
+    expect(unknown).toEqual(known);
+    expect(known.at(-1)).toEqual({ message: expect.stringMatching(/locked/), code: "RATE_LIMITED" });
   });
 });
 

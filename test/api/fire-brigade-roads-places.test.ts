@@ -50,6 +50,10 @@ describe("fire brigade", () => {
     expect(list.fireStationsCount).toBe(2);
     expect(list.all).toBe(2);
     expect(list.schiedam).toEqual([{ slug: "schiedam-marconiplein" }]);
+    // Case-insensitive, and an empty search is no filter (README: filter.search).
+    const cases = await ok(`{ upper: fireStationsCount(filter: { search: "KAZERNE", region: "17" }) mixed: fireStations(filter: { search: "Kazerne" }) { slug }
+      empty: fireStationsCount(filter: { search: "" }) blank: fireStationsCount(filter: { search: "  " }) }`);
+    expect(cases).toEqual({ upper: 2, mixed: list.fireStations, empty: 2, blank: 2 });
   });
 
   test("fireVehicle finds a call number with or without hyphen", async () => {
@@ -91,16 +95,13 @@ describe("roads and hectometre posts", () => {
   test("road, roads, roadsGroupedByPrefix and searchRoads", async () => {
     const data = await ok(`{ road(road: { name: "a 12" }) { uuid name prefix number markerCount }
       roads { name } withPosts: roads(filter: { withMarkerCount: true, prefix: "a" }) { name }
-      roadsGroupedByPrefix { prefix roadCount roads { name } }
+      roadsGroupedByPrefix { A { name } N { name } S { name } R { name } }
       searchRoads(search: "a1") { name } byNumber: searchRoads(search: "59") { name } }`);
     expect(data.road).toMatchObject({ name: "A12", prefix: "A", number: 12, markerCount: 13 });
     expect(data.roads.map((r: { name: string }) => r.name)).toEqual(["A2", "A12", "N59"]);
     expect(data.withPosts.map((r: { name: string }) => r.name)).toEqual(["A2", "A12"]);
-    expect(data.roadsGroupedByPrefix).toEqual([
-      { prefix: "A", roadCount: 2, roads: [{ name: "A2" }, { name: "A12" }] },
-      { prefix: "N", roadCount: 1, roads: [{ name: "N59" }] },
-      { prefix: "S", roadCount: 0, roads: [] }, { prefix: "R", roadCount: 0, roads: [] }, { prefix: "E", roadCount: 0, roads: [] },
-    ]);
+    // One object with the spec's prefixes A, N, S and R.
+    expect(data.roadsGroupedByPrefix).toEqual({ A: [{ name: "A2" }, { name: "A12" }], N: [{ name: "N59" }], S: [], R: [] });
     expect(data.searchRoads).toEqual([{ name: "A12" }]);
     expect(data.byNumber).toEqual([{ name: "N59" }]);
     expect((await ok("query ($u: String) { road(road: { uuid: $u }) { name } }", { u: data.road.uuid })).road.name).toBe("A12");

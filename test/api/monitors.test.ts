@@ -192,7 +192,7 @@ describe("a P2000 monitor around Schiedam", () => {
     const tampered = `${Buffer.from(otherFirst(Buffer.from(body, "base64url").toString())).toString("base64url")}.${signature}`;
     for (const bad of [tampered, `${body}.${"A".repeat(43)}`, "nonsense"]) {
       const refused = await gql("mutation ($t: String!) { respondOnTheWay(token: $t, status: \"going\") { status } }", undefined, { t: bad });
-      expect(errorOf(refused)).toEqual({ message: "This respond link is not valid.", code: "BAD_USER_INPUT" });
+      expect(errorOf(refused)).toEqual({ message: "This respond link is not valid.", code: "UNAUTHENTICATED" });
     }
     const badStatus = await gql("mutation ($t: String!) { respondOnTheWay(token: $t, status: \"maybe\") { status } }", undefined, { t: token });
     expect(errorOf(badStatus)).toEqual({ message: "status must be going or cancelled.", code: "BAD_USER_INPUT" });

@@ -132,6 +132,10 @@ describe("dossiers", () => {
     ]);
     const timeline = await query("query ($d: String!) { p2000DossierTimeline(filter: { dossier: { uuid: $d } }) { kind } }", { d: dossier.uuid });
     expect(timeline.p2000DossierTimeline.map((e: any) => e.kind)).toEqual(["urgency_raised", "message", "opened"]);
+    // The spec asks for at least one of dossier and message: both, naming the same dossier, answer the same.
+    const both = await query("query ($d: String!, $m: String!) { p2000DossierTimeline(filter: { dossier: { uuid: $d }, message: { uuid: $m } }) { kind } }",
+      { d: dossier.uuid, m: dossier.messages[0].uuid });
+    expect(both).toEqual(timeline);
   });
 
   test("the overview lists dossiers, latest first; tests have none", async () => {
@@ -172,7 +176,7 @@ describe("capcodes", () => {
     expect(p2000Capcode.name).toBe("0120901");
     const search = await query('{ p2000Capcodes(filter: { search: "lifeliner" }) { name } }');
     expect(search.p2000Capcodes.map((c: any) => c.name)).toEqual(["0120901", "0923993", "1420059"]);
-    const active = await query(`query ($f: Datetime!, $t: Datetime!) { p2000CapcodesCount(filter: { sended: { from: $f, to: $t } }) }`, { f: ago(21), t: ago(19) });
+    const active = await query(`query ($f: DateTime!, $t: DateTime!) { p2000CapcodesCount(filter: { sended: { from: $f, to: $t } }) }`, { f: ago(21), t: ago(19) });
     expect(active.p2000CapcodesCount).toBe(1);
   });
 });

@@ -1,6 +1,6 @@
 // Only the spec's operations appear: no automatic CRUD, no Node interface, no allX, no connections.
 import { beforeAll, expect, test } from "@jest/globals";
-import { buildSchema, type GraphQLObjectType } from "graphql";
+import { buildSchema, type GraphQLInputObjectType, type GraphQLObjectType } from "graphql";
 import fs from "node:fs";
 import path from "node:path";
 import { ROOT_DIR } from "../../lib/db/migrate.ts";
@@ -138,7 +138,11 @@ test("return types match the spec", () => {
   expect(fields.hectometerMarkersNearest.args.map((a) => `${a.name}: ${a.type}`)).toEqual(["lat: Float!", "limit: Int", "lon: Float!"]);
   expect(fields.road.args.map((a) => `${a.name}: ${a.type}`)).toEqual(["road: RoadRef!"]);
   expect(String(fields.parseHectometerSearch.type)).toBe("ParseHectometerSearchResult");
-  expect(String(fields.roadsGroupedByPrefix.type)).toBe("[RoadsGroupedByPrefix!]");
+  expect(String(fields.roadsGroupedByPrefix.type)).toBe("RoadsGroupedByPrefix!");
+  expect(Object.keys((schema.getType("RoadsGroupedByPrefix") as GraphQLObjectType).getFields()).sort()).toEqual(["A", "N", "R", "S"]);
+  expect(String(fields.searchRoads.type)).toBe("[Road!]!");
+  expect(String(fields.availableHectometers.type)).toBe("[Float!]");
+  expect(String((schema.getType("DateRangeInput") as GraphQLInputObjectType).getFields().from.type)).toBe("DateTime!");
   expect(Object.keys((schema.getType("City") as GraphQLObjectType).getFields())).toEqual(expect.arrayContaining(["uuid", "displayName"]));
   for (const search of ["cities", "postcodes", "locationSuggestions", "searchRoads"]) {
     expect(fields[search].args.map((a) => `${a.name}: ${a.type}`)).toEqual(["first: Int", "search: String!"]);
