@@ -30,7 +30,12 @@ const POSTGRES_ERRORS: Record<string, { code: string; message: string }> = {
   "22021": { code: "BAD_USER_INPUT", message: "A text argument has a character that cannot be stored." },
   "22P05": { code: "BAD_USER_INPUT", message: "A text argument has a character that cannot be stored." },
   "2201B": { code: "BAD_USER_INPUT", message: "A pattern argument is not a valid regular expression." },
+  "22009": { code: "BAD_USER_INPUT", message: "A date or time argument has a time zone offset out of range." },
+  "22023": { code: "BAD_USER_INPUT", message: "An argument has a value PostgreSQL does not recognise (such as an unknown time zone)." },
 };
+
+/** Any other data exception (class 22) is the client's input too, in words of our own. */
+const OTHER_DATA_EXCEPTION = { code: "BAD_USER_INPUT", message: "An argument has a value that cannot be used." };
 
 export function userError(message: string, code: string, extra: Record<string, unknown> = {}): SafeError {
   return new SafeError(message, { code, ...extra });
@@ -55,8 +60,9 @@ export function describeError(error: unknown, where?: string): PublicError {
   if (state && SQLSTATE_CODES[state]) {
     return { message: (error as Error).message, extensions: { code: SQLSTATE_CODES[state] } };
   }
-  if (state && POSTGRES_ERRORS[state]) {
-    return { message: POSTGRES_ERRORS[state].message, extensions: { code: POSTGRES_ERRORS[state].code } };
+  const known = state && (POSTGRES_ERRORS[state] ?? (state.startsWith("22") ? OTHER_DATA_EXCEPTION : undefined));
+  if (known) {
+    return { message: known.message, extensions: { code: known.code } };
   }
   const logId = randomBytes(6).toString("hex");
   console.error(`[error ${logId}] ${where ? `at ${where}: ` : ""}`, error);
