@@ -4025,6 +4025,40 @@ grant execute on function app_hidden.p2000_referenced_dossier(dossier_ref app_pu
 grant execute on function app_hidden.p2000_referenced_dossier(dossier_ref app_public.p2000_message_dossier_ref, message_ref app_public.p2000_message_ref) to app_visitor;
 comment on function app_hidden.p2000_referenced_dossier(dossier_ref app_public.p2000_message_dossier_ref, message_ref app_public.p2000_message_ref) is NULL;
 
+CREATE OR REPLACE FUNCTION app_hidden.p2000_rollup_statements(changes text)
+ RETURNS text[]
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select array[
+    format($f$
+      insert into app_hidden.p2000_hourly_counts as h
+        (hour, region_uuid, discipline_uuid, urgency_uuid, category_uuid, exercise_type, road, messages)
+      select date_trunc('hour', c.sended), c.region_uuid, c.discipline_uuid, c.urgency_uuid, c.category_uuid, c.exercise_type, c.road, sum(c.sign)
+        from (%s) c group by 1, 2, 3, 4, 5, 6, 7 having sum(c.sign) <> 0 order by 1, 2, 3, 4, 5, 6, 7
+      on conflict (hour, region_uuid, discipline_uuid, urgency_uuid, category_uuid, exercise_type, road)
+      do update set messages = h.messages + excluded.messages$f$, changes),
+    format($f$
+      insert into app_hidden.p2000_hourly_urgency_counts as u (hour, exercise_type, urgency_uuid, messages)
+      select date_trunc('hour', c.sended), c.exercise_type, c.urgency_uuid, sum(c.sign)
+        from (%s) c group by 1, 2, 3 having sum(c.sign) <> 0 order by 1, 2, 3
+      on conflict (hour, exercise_type, urgency_uuid) do update set messages = u.messages + excluded.messages$f$, changes),
+    format($f$
+      insert into app_hidden.p2000_daily_counts as d (day, exercise_type, dimension, key, messages)
+      select (c.sended at time zone 'Europe/Amsterdam')::date, c.exercise_type, x.dimension, x.key, sum(c.sign)
+        from (%s) c,
+             lateral (values ('total', ''), ('discipline', c.discipline_uuid::text), ('region', c.region_uuid::text),
+                             ('urgency', c.urgency_uuid::text), ('category', c.category_uuid::text), ('road', c.road)) as x (dimension, key)
+       where x.key is not null
+       group by 1, 2, 3, 4 having sum(c.sign) <> 0 order by 1, 2, 3, 4
+      on conflict (day, exercise_type, dimension, key) do update set messages = d.messages + excluded.messages$f$, changes)
+  ]
+$function$;
+grant execute on function app_hidden.p2000_rollup_statements(changes text) to app_analyst;
+grant execute on function app_hidden.p2000_rollup_statements(changes text) to app_visitor;
+comment on function app_hidden.p2000_rollup_statements(changes text) is 'The statements that add rows (a query of message rows with a sign column, +1 or -1) to the hourly, hourly-urgency and daily roll-ups.';
+
 CREATE OR REPLACE FUNCTION app_hidden.p2000_single_capcode(filter app_public.p2000_message_filter)
  RETURNS uuid
  LANGUAGE sql
@@ -4608,29 +4642,16 @@ CREATE OR REPLACE FUNCTION app_hidden.tg_p2000_messages__index()
  LANGUAGE plpgsql
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
+declare
+  statement text;
 begin
   perform app_hidden.p2000_create_capcodes(array(select distinct c from inserted i, unnest(i.capcode_names) c));
   insert into app_public.p2000_message_capcodes (message_uuid, capcode_uuid, sended)
   select i.uuid, c.uuid, i.sended from inserted i join app_public.p2000_capcodes c on c.name = any (i.capcode_names)
   on conflict do nothing;
-  insert into app_hidden.p2000_hourly_counts as h
-    (hour, region_uuid, discipline_uuid, urgency_uuid, category_uuid, exercise_type, road, messages)
-  select date_trunc('hour', i.sended), i.region_uuid, i.discipline_uuid, i.urgency_uuid, i.category_uuid, i.exercise_type, i.road, count(*)
-    from inserted i group by 1, 2, 3, 4, 5, 6, 7 order by 1, 2, 3, 4, 5, 6, 7
-  on conflict (hour, region_uuid, discipline_uuid, urgency_uuid, category_uuid, exercise_type, road)
-  do update set messages = h.messages + excluded.messages;
-  insert into app_hidden.p2000_hourly_urgency_counts as u (hour, exercise_type, urgency_uuid, messages)
-  select date_trunc('hour', i.sended), i.exercise_type, i.urgency_uuid, count(*)
-    from inserted i group by 1, 2, 3 order by 1, 2, 3
-  on conflict (hour, exercise_type, urgency_uuid) do update set messages = u.messages + excluded.messages;
-  insert into app_hidden.p2000_daily_counts as d (day, exercise_type, dimension, key, messages)
-  select (i.sended at time zone 'Europe/Amsterdam')::date, i.exercise_type, x.dimension, x.key, count(*)
-    from inserted i,
-         lateral (values ('total', ''), ('discipline', i.discipline_uuid::text), ('region', i.region_uuid::text),
-                         ('urgency', i.urgency_uuid::text), ('category', i.category_uuid::text), ('road', i.road)) as x (dimension, key)
-   where x.key is not null
-   group by 1, 2, 3, 4 order by 1, 2, 3, 4
-  on conflict (day, exercise_type, dimension, key) do update set messages = d.messages + excluded.messages;
+  foreach statement in array app_hidden.p2000_rollup_statements('select i.*, 1 as sign from inserted i') loop
+    execute statement;
+  end loop;
   return null;
 end;
 $function$;
@@ -4737,28 +4758,11 @@ declare
   -- Transition tables are visible to EXECUTE; one text for both operations.
   changes text := case tg_op when 'DELETE' then 'select o.*, -1 as sign from old_rows o'
                   else 'select o.*, -1 as sign from old_rows o union all select n.*, 1 from new_rows n' end;
+  statement text;
 begin
-  execute format($f$
-    insert into app_hidden.p2000_hourly_counts as h
-      (hour, region_uuid, discipline_uuid, urgency_uuid, category_uuid, exercise_type, road, messages)
-    select date_trunc('hour', c.sended), c.region_uuid, c.discipline_uuid, c.urgency_uuid, c.category_uuid, c.exercise_type, c.road, sum(c.sign)
-      from (%s) c group by 1, 2, 3, 4, 5, 6, 7 having sum(c.sign) <> 0 order by 1, 2, 3, 4, 5, 6, 7
-    on conflict (hour, region_uuid, discipline_uuid, urgency_uuid, category_uuid, exercise_type, road)
-    do update set messages = h.messages + excluded.messages$f$, changes);
-  execute format($f$
-    insert into app_hidden.p2000_hourly_urgency_counts as u (hour, exercise_type, urgency_uuid, messages)
-    select date_trunc('hour', c.sended), c.exercise_type, c.urgency_uuid, sum(c.sign)
-      from (%s) c group by 1, 2, 3 having sum(c.sign) <> 0 order by 1, 2, 3
-    on conflict (hour, exercise_type, urgency_uuid) do update set messages = u.messages + excluded.messages$f$, changes);
-  execute format($f$
-    insert into app_hidden.p2000_daily_counts as d (day, exercise_type, dimension, key, messages)
-    select (c.sended at time zone 'Europe/Amsterdam')::date, c.exercise_type, x.dimension, x.key, sum(c.sign)
-      from (%s) c,
-           lateral (values ('total', ''), ('discipline', c.discipline_uuid::text), ('region', c.region_uuid::text),
-                           ('urgency', c.urgency_uuid::text), ('category', c.category_uuid::text), ('road', c.road)) as x (dimension, key)
-     where x.key is not null
-     group by 1, 2, 3, 4 having sum(c.sign) <> 0 order by 1, 2, 3, 4
-    on conflict (day, exercise_type, dimension, key) do update set messages = d.messages + excluded.messages$f$, changes);
+  foreach statement in array app_hidden.p2000_rollup_statements(changes) loop
+    execute statement;
+  end loop;
   if tg_op = 'UPDATE' then
     update app_public.p2000_message_capcodes l set sended = n.sended
       from new_rows n where l.message_uuid = n.uuid and l.sended is distinct from n.sended;
