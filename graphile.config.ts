@@ -23,6 +23,7 @@ import { TimestampScalarPlugin } from "./plugins/timestamp-scalar.ts";
 import { makeQueryLimitsPlugin } from "./plugins/query-limits.ts";
 import { JsonByDefaultPlugin } from "./plugins/json-by-default.ts";
 import { InputGuardPlugin } from "./plugins/input-guard.ts";
+import { GraphQLMetricsPlugin } from "./plugins/graphql-metrics.ts";
 import { makeRequireApiTokenPlugin } from "./plugins/require-api-token.ts";
 
 export interface PresetOptions {
@@ -47,6 +48,7 @@ export function makePreset(options: PresetOptions): GraphileConfig.Preset {
       GraphQLErrorCodesPlugin,
       makeQueryLimitsPlugin(options.queryLimits),
       JsonByDefaultPlugin,
+      GraphQLMetricsPlugin,
       InputGuardPlugin,
       makeRequireApiTokenPlugin(options.authenticate),
       makeAccountMutationsPlugin(options.accounts),

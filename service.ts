@@ -19,6 +19,10 @@ import { resilientPool } from "./lib/db/pool.ts";
 import { respondRoute } from "./lib/monitors/respond-route.ts";
 import { RateLimiter } from "./lib/http/rate-limiter.ts";
 import { makeRequestBudgetGuard } from "./lib/http/request-budgets.ts";
+import { makeOpsRoutes } from "./lib/http/ops-routes.ts";
+import { countHttpRequest } from "./lib/ops/http-metrics.ts";
+import { makeUnavailableGuard } from "./lib/http/unavailable-guard.ts";
+import { DatabaseAvailability } from "./lib/db/availability.ts";
 import { jwtSecretFor } from "./lib/db/secrets.ts";
 import { startWorker } from "./worker.ts";
 
@@ -42,11 +46,17 @@ function listen(server: Server, port: number, host: string): Promise<AddressInfo
 }
 
 export async function startService(config: Config, database: Database): Promise<Service> {
-  const report = (error: Error) => console.error("Database connection:", error.message);
+  // Lost connections are reported once per change of state by the availability probe, not per client.
+  let availability: DatabaseAvailability | undefined;
+  const report = (error: Error) => availability?.notice(error);
+  // A connection attempt to a database that is gone gives up after 5 s instead of waiting forever.
+  const connectionTimeoutMillis = 5000;
   // The worker's jobs and the account flows share the owner pool.
-  const ownerPool = resilientPool({ connectionString: database.ownerUrl, max: config.workerConcurrency + 3 }, report);
+  const ownerPool = resilientPool({ connectionString: database.ownerUrl, max: config.workerConcurrency + 3, connectionTimeoutMillis }, report);
   // Ten connections for requests, one for the API-token cache's LISTEN.
-  const authPool = resilientPool({ connectionString: database.authUrl, max: 11 }, report);
+  const authPool = resilientPool({ connectionString: database.authUrl, max: 11, connectionTimeoutMillis }, report);
+  availability = new DatabaseAvailability(authPool);
+  availability.start();
 
   const jwtSecret = jwtSecretFor(config);
   const accounts: AccountDeps = {
@@ -57,7 +67,7 @@ export async function startService(config: Config, database: Database): Promise<
   };
   const apiTokens = new ApiTokenCache(authPool);
   await apiTokens.start();
-  const worker = await startWorker(ownerPool, config.workerConcurrency, config.logLevel, config);
+  const worker = await startWorker(ownerPool, config.workerConcurrency, config.logLevel, config, availability);
   const pgl = postgraphile(
     makePreset({
       authPool,
@@ -82,8 +92,19 @@ export async function startService(config: Config, database: Database): Promise<
   const rateLimiter = new RateLimiter(ownerPool);
   rateLimiter.start();
   const overBudget = makeRequestBudgetGuard(rateLimiter, config.requestBudgets);
+  const unavailable = makeUnavailableGuard(availability);
+  // /health, /ready and /metrics, before the rate limiter and grafserv.
+  const opsRoutes = makeOpsRoutes({
+    pools: { owner: ownerPool, auth: authPool },
+    workerRunning: () => worker.isRunning(),
+    currentSchema: () => serv.getSchema(),
+    metricsPublic: config.metricsPublic,
+  });
   const server = createServer((req, res) => {
-    if (!overBudget(req, res)) void handleGraphql(req, res, () => app(req, res));
+    countHttpRequest(req, res);
+    if (opsRoutes(req, res)) return;
+    if (overBudget(req, res) || unavailable(req, res)) return;
+    void handleGraphql(req, res, () => app(req, res));
   });
   await serv.ready();
   const address = await listen(server, config.port, config.host);
@@ -103,6 +124,7 @@ export async function startService(config: Config, database: Database): Promise<
         await closed;
         await worker.stop();
         await rateLimiter.stop();
+        availability.stop();
         await pgl.release();
         await apiTokens.stop();
         await Promise.all([ownerPool.end(), authPool.end()]);

@@ -92,6 +92,8 @@ export interface Config {
   demoData: boolean;
   /** Least severe log level printed by the worker: error, warning, info or debug. */
   logLevel: LogLevel;
+  /** Answer GET /metrics to callers on other hosts too (by default loopback only; docs/operations.md). */
+  metricsPublic: boolean;
 }
 
 export const LOG_LEVELS = ["error", "warning", "info", "debug"] as const;
@@ -161,6 +163,7 @@ export function loadConfig(): Config {
     },
     workerConcurrency: integer("WORKER_CONCURRENCY", 8, 1, 64),
     logLevel: logLevel(),
+    metricsPublic: flag("METRICS_PUBLIC", false),
     demoData: flag("DEMO_DATA", true),
     trafficFeedEnabled: flag("TRAFFIC_FEED_ENABLED", true),
     trafficIncidentsUrl: text("TRAFFIC_INCIDENTS_URL") ?? "https://opendata.ndw.nu/incidents.xml.gz",

@@ -1,9 +1,15 @@
 // Syntax and validation errors are answered before execution, so they never pass through
 // maskError (lib/graphql/errors.ts); this adds their extensions.code to the response on its way out.
-// Only bodies that consist of errors alone are touched, so data responses are never re-parsed.
+// Only bodies that consist of errors alone are parsed, so data responses are never re-parsed. And
+// an answer that met a database outage (an error coded SERVICE_UNAVAILABLE anywhere in it, with or
+// without data) becomes HTTP 503 with Retry-After, as the outage guard answers the requests after
+// it (lib/http/unavailable-guard.ts): the client retries it whole.
+import { RETRY_AFTER_SECONDS, SERVICE_UNAVAILABLE } from "../lib/db/availability.ts";
 import { graphQLErrorCode } from "../lib/graphql/errors.ts";
 
 const ERRORS_ONLY = Buffer.from('{"errors":');
+// As serialised by JSON.stringify: a string in the data holding these characters is escaped (\").
+const OUTAGE = Buffer.from(`"code":"${SERVICE_UNAVAILABLE.code}"`);
 
 interface ErrorJSON {
   message: string;
@@ -18,9 +24,11 @@ export const GraphQLErrorCodesPlugin: GraphileConfig.Plugin = {
     middleware: {
       async processRequest(next) {
         const result = await next();
-        if (result?.type !== "buffer" || !result.buffer.subarray(0, ERRORS_ONLY.length).equals(ERRORS_ONLY)) {
-          return result;
+        if (result?.type !== "buffer") return result;
+        if (result.buffer.includes(OUTAGE)) {
+          return { ...result, statusCode: 503, headers: { ...result.headers, "retry-after": String(RETRY_AFTER_SECONDS) } };
         }
+        if (!result.buffer.subarray(0, ERRORS_ONLY.length).equals(ERRORS_ONLY)) return result;
         const body = JSON.parse(result.buffer.toString("utf8")) as { errors: ErrorJSON[] };
         if (body.errors.every((error) => error.extensions?.code)) return result;
         for (const error of body.errors) {

@@ -5,6 +5,7 @@
 import { parse, type DocumentNode, type SelectionSetNode } from "graphql";
 import type { Authenticate } from "../lib/auth/context.ts";
 import { rememberAuth } from "../lib/auth/context.ts";
+import { isConnectionError, RETRY_AFTER_SECONDS, SERVICE_UNAVAILABLE } from "../lib/db/availability.ts";
 import { userError } from "../lib/graphql/errors.ts";
 
 /** Spec 4.1: queries that take the user's access token, not an API token. */
@@ -58,7 +59,13 @@ export function makeRequireApiTokenPlugin(authenticate: Authenticate): GraphileC
       middleware: {
         async processGraphQLRequestBody(next, event) {
           const req = event.request?.requestContext.node?.req;
-          const auth = await authenticate(event.request?.getHeader("authorization"));
+          const auth = await authenticate(event.request?.getHeader("authorization")).catch((error: unknown) => {
+            // grafserv would answer any other error here as "Parsing failed" (400).
+            if (isConnectionError(error)) {
+              throw userError(SERVICE_UNAVAILABLE.message, SERVICE_UNAVAILABLE.code, { statusCode: 503, retryAfter: RETRY_AFTER_SECONDS });
+            }
+            throw error;
+          });
           if (req) rememberAuth(req, auth);
           if (auth.kind !== "apiToken" && typeof event.body.query === "string") {
             let document: DocumentNode | undefined;

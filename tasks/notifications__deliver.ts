@@ -2,8 +2,11 @@
 // notification:<uuid>). A notification that is no longer queued (delivered, failed, deleted) is
 // skipped, so a repeated job never sends twice. Every attempt is recorded; graphile-worker retries
 // failures with exponential backoff, and the last attempt (or a permanent error) marks it failed.
+// Outcomes are counted here (nlis_notification_deliveries_total), where it is known whether a
+// failure will be retried, and before recording, so a send whose record fails still counts.
 import type { Task } from "graphile-worker";
 import { DeliveryError, deliverNotification, type NotificationSettings, type PendingNotification } from "../lib/monitors/notification-delivery.ts";
+import { notificationDeliveries } from "../lib/ops/metrics.ts";
 
 export function makeNotificationsDeliver(settings: NotificationSettings): Task {
   return async (payload, helpers) => {
@@ -21,6 +24,7 @@ export function makeNotificationsDeliver(settings: NotificationSettings): Task {
     } catch (error) {
       const permanent = error instanceof DeliveryError && error.permanent;
       const final = permanent || helpers.job.attempts >= helpers.job.max_attempts;
+      notificationDeliveries.inc({ channel_type: notification.channel_type, outcome: final ? "failed" : "retrying" });
       await record(false, error instanceof DeliveryError ? error.responseCode : null, (error as Error).message, final);
       if (final) {
         helpers.logger.warn(`Notification ${uuid} failed for good: ${(error as Error).message}`);
@@ -28,6 +32,7 @@ export function makeNotificationsDeliver(settings: NotificationSettings): Task {
       }
       throw error;
     }
+    notificationDeliveries.inc({ channel_type: notification.channel_type, outcome: "delivered" });
     await record(true, code, null, false);
   };
 }

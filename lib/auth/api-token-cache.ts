@@ -2,7 +2,8 @@
 // one database round trip. Revocation stays immediate: every change to a token is announced on
 // the channel api_token_changed (a trigger on app_public.api_tokens), and every instance listening
 // forgets that token at once. Without a live listener (not started, or its connection lost)
-// nothing is cached, so a missed announcement can never keep a revoked token alive.
+// nothing is cached, so a missed announcement can never keep a revoked token alive; a lost
+// listener is started again (every second until the database answers), and caching resumes.
 import type pg from "pg";
 
 export interface ApiTokenGrant {
@@ -23,6 +24,8 @@ const CHANNEL = "api_token_changed";
 export class ApiTokenCache {
   private readonly entries = new Map<string, Entry>();
   private listener: pg.PoolClient | null = null;
+  private stopped = false;
+  private retry: NodeJS.Timeout | undefined;
   private readonly pool: pg.Pool;
 
   constructor(pool: pg.Pool) {
@@ -37,11 +40,22 @@ export class ApiTokenCache {
     });
     client.on("error", () => this.lose(client));
     client.on("end", () => this.lose(client));
-    await client.query(`listen ${CHANNEL}`);
+    try {
+      await client.query(`listen ${CHANNEL}`);
+    } catch (error) {
+      client.release(true);
+      throw error;
+    }
+    if (this.stopped) {
+      client.release();
+      return;
+    }
     this.listener = client;
   }
 
   async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.retry);
     const client = this.listener;
     this.listener = null;
     this.entries.clear();
@@ -79,5 +93,14 @@ export class ApiTokenCache {
     this.listener = null;
     this.entries.clear();
     client.release(true);
+    this.listenAgain();
+  }
+
+  private listenAgain(): void {
+    if (this.stopped) return;
+    this.retry = setTimeout(() => {
+      this.start().catch(() => this.listenAgain());
+    }, 1000);
+    this.retry.unref();
   }
 }

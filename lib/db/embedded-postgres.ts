@@ -4,8 +4,9 @@
 // cluster (initdb, as the "postgres" OS user when run as root) and run the server process
 // ourselves, in its own process group, so that Ctrl-C in a terminal reaches only our process, which then stops PostgreSQL last,
 // after requests and jobs have finished. A cluster already running on that directory (say
-// `npm start` in another terminal while a CLI runs) is reused, not started twice.
-import { execFileSync, spawn } from "node:child_process";
+// `npm start` in another terminal while a CLI runs) is reused, not started twice. A server we
+// started that exits without being asked to is started again (docs/operations.md, Self-healing).
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
@@ -176,22 +177,73 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     shared_buffers: sharedBuffers(),
     ...options.settings,
   };
-  const server = spawn(binaries.postgres, ["-D", clusterDir, "-p", String(port), ...Object.entries(settings).flatMap(([k, v]) => ["-c", `${k}=${v}`])], {
+  const args = ["-D", clusterDir, "-p", String(port), ...Object.entries(settings).flatMap(([k, v]) => ["-c", `${k}=${v}`])];
+  let server = await launch(binaries.postgres, args, clusterDir, log);
+  let stopping = false;
+  // If this process dies without stopping, do not leave PostgreSQL behind.
+  const killOnExit = () => server.process.kill("SIGINT");
+  process.on("exit", killOnExit);
+
+  // Self-healing: PostgreSQL that goes away while we did not stop it (killed, crashed, out of
+  // memory) is started again on the same files, as often as it takes, waiting a little longer
+  // after each failed attempt (up to 5 s). Pools reconnect by themselves once it is back.
+  const supervise = (current: Launched) => {
+    void current.exited.then(async (how) => {
+      if (stopping) return;
+      const since = Date.now();
+      console.error(`The embedded PostgreSQL stopped unexpectedly (${how}); starting it again.`);
+      for (let attempt = 1; !stopping; attempt++) {
+        try {
+          server = await launch(binaries.postgres, args, clusterDir, log);
+          console.error(`The embedded PostgreSQL is back (after ${((Date.now() - since) / 1000).toFixed(1)} s, attempt ${attempt}).`);
+          supervise(server);
+          return;
+        } catch (error) {
+          // Backends of the killed server may still hold its shared memory for a moment.
+          log(`Restarting the embedded PostgreSQL failed (attempt ${attempt}): ${(error as Error).message.split("\n")[0]}`);
+          await new Promise((resolve) => setTimeout(resolve, Math.min(200 * attempt, 5000)));
+        }
+      }
+    });
+  };
+  supervise(server);
+
+  return {
+    rootUrl: pgUrl(rootTcpUrl, { socketDir }),
+    rootTcpUrl,
+    port,
+    async stop() {
+      stopping = true;
+      process.off("exit", killOnExit);
+      if (server.process.exitCode === null && server.process.signalCode === null) {
+        server.process.kill("SIGINT"); // fast shutdown: our connections are closed by now
+        await server.exited;
+      }
+    },
+  };
+}
+
+interface Launched {
+  process: ChildProcess;
+  /** Resolves when the server exits, with how ("code 1", "signal SIGKILL"). */
+  exited: Promise<string>;
+}
+
+/** Starts the server process and waits until it accepts connections. */
+async function launch(postgres: string, args: string[], clusterDir: string, log: (line: string) => void): Promise<Launched> {
+  const server = spawn(postgres, args, {
     ...runAs(),
     detached: true,
     stdio: ["ignore", "ignore", "pipe"],
     env: { ...process.env, LC_MESSAGES: "C" },
   });
-  const exited = new Promise<void>((resolve) => server.once("exit", () => resolve()));
-  // If this process dies without stopping, do not leave PostgreSQL behind.
-  const killOnExit = () => server.kill("SIGINT");
-  process.on("exit", killOnExit);
-
+  const exited = new Promise<string>((resolve) =>
+    server.once("exit", (code, signal) => resolve(signal ? `signal ${signal}` : `code ${code}`)));
   await new Promise<void>((resolve, reject) => {
     let output = "";
     server.stderr!.on("data", (chunk: Buffer) => {
       const text = chunk.toString("utf8");
-      output += text;
+      if (output.length < 100_000) output += text;
       for (const line of text.split("\n")) if (line.trim()) log(line.trimEnd());
       if (output.includes("database system is ready to accept connections")) resolve();
     });
@@ -199,17 +251,5 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
       reject(new Error(`The embedded PostgreSQL in ${clusterDir} exited (code ${code}) before it was ready:\n${output.slice(-2000)}`)));
     server.once("error", reject);
   });
-
-  return {
-    rootUrl: pgUrl(rootTcpUrl, { socketDir }),
-    rootTcpUrl,
-    port,
-    async stop() {
-      process.off("exit", killOnExit);
-      if (server.exitCode === null && server.signalCode === null) {
-        server.kill("SIGINT"); // fast shutdown: our connections are closed by now
-        await exited;
-      }
-    },
-  };
+  return { process: server, exited };
 }

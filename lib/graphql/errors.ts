@@ -5,6 +5,7 @@
 import { randomBytes } from "node:crypto";
 import { GraphQLError } from "graphql";
 import { isSafeError, SafeError } from "grafast";
+import { isConnectionError, RETRY_AFTER_SECONDS, SERVICE_UNAVAILABLE } from "../db/availability.ts";
 
 /** SQLSTATE raised by our SQL functions → extensions.code. Keep in step with migrations' header. */
 export const SQLSTATE_CODES: Record<string, string> = {
@@ -55,6 +56,11 @@ function sqlState(error: unknown): string | undefined {
 export function describeError(error: unknown, where?: string): PublicError {
   if (error instanceof Error && isSafeError(error)) {
     return { message: error.message, extensions: { code: "BAD_USER_INPUT", ...error.extensions } };
+  }
+  // The database went away under the request: the client may retry (HTTP 503, see
+  // plugins/graphql-error-codes.ts), and nothing of the outage's cause is its business.
+  if (isConnectionError(error)) {
+    return { message: SERVICE_UNAVAILABLE.message, extensions: { code: SERVICE_UNAVAILABLE.code, retryAfter: RETRY_AFTER_SECONDS } };
   }
   const state = sqlState(error);
   if (state && SQLSTATE_CODES[state]) {

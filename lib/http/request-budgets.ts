@@ -7,6 +7,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { hashApiTokenSecret, isWellFormedApiTokenSecret } from "../auth/api-tokens.ts";
 import { bearerValue } from "../auth/context.ts";
+import { graphqlErrors } from "../ops/metrics.ts";
 import type { RateLimiter } from "./rate-limiter.ts";
 
 export interface RequestBudgets {
@@ -39,6 +40,7 @@ export function makeRequestBudgetGuard(limiter: RateLimiter, budgets: RequestBud
 }
 
 function refuse(res: ServerResponse, retryAfterSeconds: number, why: string): true {
+  graphqlErrors.inc({ code: "RATE_LIMITED" });
   const body = JSON.stringify({
     errors: [{ message: `Too many requests: ${why}; retry in ${retryAfterSeconds} s.`, extensions: { code: "RATE_LIMITED", retryAfter: retryAfterSeconds } }],
   });

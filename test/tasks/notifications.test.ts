@@ -7,11 +7,10 @@ import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import { Webhook } from "standardwebhooks";
 import type pg from "pg";
 import { resilientPool } from "../../lib/db/pool.ts";
-import type { Runner } from "graphile-worker";
 import { loadConfig, type Config } from "../../lib/config.ts";
 import { postRequest } from "../../lib/http/post.ts";
 import { assertPublicWebhookTarget } from "../../lib/http/webhook-targets.ts";
-import { startWorker } from "../../worker.ts";
+import { startWorker, type SupervisedWorker } from "../../worker.ts";
 import { useTestDatabase } from "../helpers/database.ts";
 import { waitUntil } from "../helpers/wait.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "../helpers/webhook-receiver.ts";
@@ -29,7 +28,7 @@ beforeAll(async () => {
   pool = resilientPool({ connectionString: ctx.db.ownerUrl, max: 4 }); // the test database goes away at the end
 });
 
-function worker(overrides: Partial<Config> = {}): Promise<Runner> {
+function worker(overrides: Partial<Config> = {}): Promise<SupervisedWorker> {
   return startWorker(pool, 2, "error", {
     ...loadConfig(), smtpUrl: undefined, publicUrl: "http://respond.test", webhookAllowPrivateTargets: true,
     smsProviderUrl: `${receiver.url}/sms`, smsProviderToken: "sms-secret", telegramBotToken: "123:abc", telegramApiUrl: `${receiver.url}/telegram`,
@@ -107,7 +106,7 @@ test("a worker stopped mid-delivery and a new one send each notification exactly
 });
 
 describe("with a running worker", () => {
-  let runner: Runner;
+  let runner: SupervisedWorker;
   beforeAll(async () => {
     runner = await worker();
   });

@@ -1,0 +1,87 @@
+// Whether the database answers, as the service sees it. While it does not, GraphQL requests are
+// answered at once with HTTP 503, SERVICE_UNAVAILABLE and Retry-After instead of each waiting for
+// a connection that will fail, and the log says so once per change of state, not once per
+// request or poll. A probe (`select 1`) runs every second while the database is up and every
+// quarter second while it is down, so the service notices the database back well within 5 s; an
+// error of a request that means the connection is gone marks it down at once.
+import type pg from "pg";
+
+const PROBE_UP_MS = 1000;
+const PROBE_DOWN_MS = 250;
+/** What a client is told to wait before trying again. */
+export const RETRY_AFTER_SECONDS = 2;
+
+/** The error a GraphQL client gets while the database does not answer (HTTP 503). */
+export const SERVICE_UNAVAILABLE = {
+  code: "SERVICE_UNAVAILABLE",
+  message: "The database is unavailable; try again in a few seconds.",
+};
+
+/** PostgreSQL SQLSTATEs and Node socket errors that mean "no database", not "bad query". */
+export function isConnectionError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === "string") {
+    if (["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT", "ENOTFOUND", "EHOSTUNREACH", "ENOENT"].includes(code)) return true;
+    // 08: connection exception; 57P01–57P03: admin or crash shutdown, cannot connect now.
+    if (code.startsWith("08") || ["57P01", "57P02", "57P03"].includes(code)) return true;
+  }
+  const message = (error as { message?: unknown } | null)?.message;
+  return typeof message === "string" &&
+    /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|the database system is (starting up|shutting down|in recovery mode)/i
+      .test(message);
+}
+
+export class DatabaseAvailability {
+  private up = true;
+  private timer: NodeJS.Timeout | undefined;
+  private stopped = false;
+  private readonly pool: pg.Pool;
+  private readonly log: (line: string) => void;
+
+  constructor(pool: pg.Pool, log: (line: string) => void = (line) => console.error(line)) {
+    this.pool = pool;
+    this.log = log;
+  }
+
+  get isUp(): boolean {
+    return this.up;
+  }
+
+  start(): void {
+    this.schedule(PROBE_UP_MS);
+  }
+
+  stop(): void {
+    this.stopped = true;
+    clearTimeout(this.timer);
+  }
+
+  /** Any error a request or job met: one that means the connection is gone marks the database down. */
+  notice(error: unknown): void {
+    if (isConnectionError(error)) this.set(false, error);
+  }
+
+  private set(up: boolean, error?: unknown): void {
+    if (up === this.up) return;
+    this.up = up;
+    this.log(up ? "The database answers again." : `The database does not answer (${(error as Error)?.message ?? error}); GraphQL requests get 503 until it does.`);
+    if (!up) this.schedule(PROBE_DOWN_MS);
+  }
+
+  private schedule(ms: number): void {
+    if (this.stopped) return;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.probe(), ms);
+    this.timer.unref();
+  }
+
+  private async probe(): Promise<void> {
+    try {
+      await this.pool.query("select 1");
+      this.set(true);
+    } catch (error) {
+      this.set(false, error);
+    }
+    this.schedule(this.up ? PROBE_UP_MS : PROBE_DOWN_MS);
+  }
+}

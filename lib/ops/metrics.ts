@@ -1,0 +1,104 @@
+// The service's Prometheus metrics, on a registry of its own (not prom-client's global one, which
+// any library may write to), served at GET /metrics (lib/http/ops-routes.ts). Counters are
+// incremented where things happen; the gauges of pools, jobs and feeds are sampled when a scrape
+// asks (lib/ops/database-metrics.ts). Every label has a bounded set of values: operations are
+// root field names of the schema (or "other"), never a client's operationName.
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
+
+export const registry = new Registry();
+// Node's process metrics (CPU, memory, event-loop lag, handles, GC), with their standard names.
+collectDefaultMetrics({ register: registry });
+
+const registers = [registry];
+
+export const graphqlOperations = new Counter({
+  name: "nlis_graphql_operations_total",
+  help: "GraphQL operations executed, by the operation's first root field and whether the result had errors (ok, error).",
+  labelNames: ["operation", "outcome"] as const,
+  registers,
+});
+
+export const graphqlOperationDuration = new Histogram({
+  name: "nlis_graphql_operation_duration_seconds",
+  help: "Time to execute a GraphQL operation (parsed and validated), by its first root field.",
+  labelNames: ["operation"] as const,
+  // Up to the default statement timeout (15 s), which ends anything slower.
+  buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 15],
+  registers,
+});
+
+export const graphqlErrors = new Counter({
+  name: "nlis_graphql_errors_total",
+  help: "GraphQL errors answered to clients, by extensions.code (including 401 and 429 answers).",
+  labelNames: ["code"] as const,
+  registers,
+});
+
+export const httpRequests = new Counter({
+  name: "nlis_http_requests_total",
+  help: "HTTP requests answered, by route (graphql, graphiql, auth, respond, health, ready, metrics, other) and status code.",
+  labelNames: ["route", "status"] as const,
+  registers,
+});
+
+export const notificationDeliveries = new Counter({
+  name: "nlis_notification_deliveries_total",
+  help: "Notification delivery attempts, by channel type and outcome (delivered, retrying, failed: for good).",
+  labelNames: ["channel_type", "outcome"] as const,
+  registers,
+});
+
+export const databaseUp = new Gauge({
+  name: "nlis_database_up",
+  help: "1 when this scrape could read the database within its time limit, else 0 (jobs and feeds are then left out).",
+  registers,
+});
+
+export const poolConnections = new Gauge({
+  name: "nlis_db_pool_connections",
+  help: "Connections of a pool (owner: worker, account flows, rate limiter; auth: GraphQL requests), by state (total, idle, waiting: requests queued for a connection).",
+  labelNames: ["pool", "state"] as const,
+  registers,
+});
+
+export const poolMaxConnections = new Gauge({
+  name: "nlis_db_pool_max_connections",
+  help: "The most connections a pool opens.",
+  labelNames: ["pool"] as const,
+  registers,
+});
+
+export const jobsQueued = new Gauge({
+  name: "nlis_jobs_queued",
+  help: "graphile-worker jobs due and waiting for a worker (not running, attempts left), by task.",
+  labelNames: ["task"] as const,
+  registers,
+});
+
+export const jobsOldestAge = new Gauge({
+  name: "nlis_jobs_oldest_age_seconds",
+  help: "How long the longest-waiting due job of a task has been due (0 when none waits).",
+  labelNames: ["task"] as const,
+  registers,
+});
+
+export const jobsFailed = new Gauge({
+  name: "nlis_jobs_failed",
+  help: "graphile-worker jobs that used up their attempts and stay in the queue table, by task.",
+  labelNames: ["task"] as const,
+  registers,
+});
+
+export const feedLastSuccess = new Gauge({
+  name: "nlis_feed_last_success_timestamp_seconds",
+  help: "When a polled feed last got a good document (Unix time), from app_hidden.feed_status.",
+  labelNames: ["feed"] as const,
+  registers,
+});
+
+export const feedOk = new Gauge({
+  name: "nlis_feed_ok",
+  help: "1 when a feed's last poll worked, else 0.",
+  labelNames: ["feed"] as const,
+  registers,
+});
