@@ -50,7 +50,8 @@ async function main() {
     process.on(signal, () => void shutdown(signal));
   }
 
-  console.log(`\nGraphQL endpoint: POST ${service.graphqlUrl}`);
+  if (config.processRole === "worker") console.log(`\nWorker only (PROCESS_ROLE=worker); health at ${service.url}/health`);
+  else console.log(`\nGraphQL endpoint: POST ${service.graphqlUrl}`);
   if (service.graphiqlUrl) console.log(`GraphiQL IDE:     ${service.graphiqlUrl}`);
   console.log(database.analystUrl
     ? `Database (read-only analyst): psql "${database.analystUrl}"`

@@ -1,7 +1,7 @@
 // The running service: HTTP (grafserv: /graphql and the Ruru IDE at /graphiql; express for the
 // few HTML routes) and the worker, on a prepared database. server.ts and the API tests start it
 // the same way.
-import { createServer, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import express from "express";
 import type pg from "pg";
@@ -58,6 +58,61 @@ export async function startService(config: Config, database: Database): Promise<
   availability = new DatabaseAvailability(authPool);
   availability.start();
 
+  // PROCESS_ROLE: api and worker in one process (the default), or either alone for scale-out
+  // (docs/operations.md, Scaling out): N stateless API processes and N workers on one database.
+  const worker = config.processRole !== "api"
+    ? await startWorker(ownerPool, config.workerConcurrency, config.logLevel, config, availability)
+    : undefined;
+  const api = config.processRole !== "worker" ? await startApi(config, ownerPool, authPool, availability) : undefined;
+  // /health, /ready and /metrics, before the rate limiter and grafserv; a part this process does
+  // not run counts as ready.
+  const opsRoutes = makeOpsRoutes({
+    pools: { owner: ownerPool, auth: authPool },
+    workerRunning: () => worker?.isRunning() ?? true,
+    currentSchema: () => (api ? api.currentSchema() : {}),
+    metricsPublic: config.metricsPublic,
+  });
+  const server = createServer((req, res) => {
+    countHttpRequest(req, res);
+    if (opsRoutes(req, res)) return;
+    if (api) api.handle(req, res);
+    else res.writeHead(404, { "content-type": "text/plain; charset=utf-8" }).end("This process runs the worker only (PROCESS_ROLE=worker).\n");
+  });
+  await api?.ready();
+  const address = await listen(server, config.port, config.host);
+
+  const host = ["0.0.0.0", "::", "127.0.0.1", "::1"].includes(config.host) ? "localhost" : config.host;
+  const url = `http://${host}:${address.port}`;
+  let stopping: Promise<void> | undefined;
+  return {
+    url,
+    graphqlUrl: `${url}/graphql`,
+    graphiqlUrl: config.graphiql && api ? `${url}/graphiql` : undefined,
+    ownerPool,
+    stop() {
+      stopping ??= (async () => {
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeIdleConnections();
+        await closed;
+        await worker?.stop();
+        await api?.stop();
+        availability.stop();
+        await Promise.all([ownerPool.end(), authPool.end()]);
+      })();
+      return stopping;
+    },
+  };
+}
+
+interface Api {
+  handle(req: IncomingMessage, res: ServerResponse): void;
+  currentSchema(): unknown;
+  ready(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** The API side: budgets, the outage guard, grafserv for GraphQL and express for the rest. */
+async function startApi(config: Config, ownerPool: pg.Pool, authPool: pg.Pool, availability: DatabaseAvailability): Promise<Api> {
   const jwtSecret = jwtSecretFor(config);
   const accounts: AccountDeps = {
     ownerPool,
@@ -67,7 +122,6 @@ export async function startService(config: Config, database: Database): Promise<
   };
   const apiTokens = new ApiTokenCache(authPool);
   await apiTokens.start();
-  const worker = await startWorker(ownerPool, config.workerConcurrency, config.logLevel, config, availability);
   const pgl = postgraphile(
     makePreset({
       authPool,
@@ -93,43 +147,19 @@ export async function startService(config: Config, database: Database): Promise<
   rateLimiter.start();
   const overBudget = makeRequestBudgetGuard(rateLimiter, config.requestBudgets);
   const unavailable = makeUnavailableGuard(availability);
-  // /health, /ready and /metrics, before the rate limiter and grafserv.
-  const opsRoutes = makeOpsRoutes({
-    pools: { owner: ownerPool, auth: authPool },
-    workerRunning: () => worker.isRunning(),
-    currentSchema: () => serv.getSchema(),
-    metricsPublic: config.metricsPublic,
-  });
-  const server = createServer((req, res) => {
-    countHttpRequest(req, res);
-    if (opsRoutes(req, res)) return;
-    if (overBudget(req, res) || unavailable(req, res)) return;
-    void handleGraphql(req, res, () => app(req, res));
-  });
-  await serv.ready();
-  const address = await listen(server, config.port, config.host);
-
-  const host = ["0.0.0.0", "::", "127.0.0.1", "::1"].includes(config.host) ? "localhost" : config.host;
-  const url = `http://${host}:${address.port}`;
-  let stopping: Promise<void> | undefined;
   return {
-    url,
-    graphqlUrl: `${url}/graphql`,
-    graphiqlUrl: config.graphiql ? `${url}/graphiql` : undefined,
-    ownerPool,
-    stop() {
-      stopping ??= (async () => {
-        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-        server.closeIdleConnections();
-        await closed;
-        await worker.stop();
-        await rateLimiter.stop();
-        availability.stop();
-        await pgl.release();
-        await apiTokens.stop();
-        await Promise.all([ownerPool.end(), authPool.end()]);
-      })();
-      return stopping;
+    handle(req, res) {
+      if (overBudget(req, res) || unavailable(req, res)) return;
+      void handleGraphql(req, res, () => app(req, res));
+    },
+    currentSchema: () => serv.getSchema(),
+    ready: async () => {
+      await serv.ready();
+    },
+    async stop() {
+      await rateLimiter.stop();
+      await pgl.release();
+      await apiTokens.stop();
     },
   };
 }

@@ -38,6 +38,8 @@ export interface Config {
   queryLimits: QueryLimits;
   /** Requests a minute per API token and per client address (README: Limits). */
   requestBudgets: RequestBudgets;
+  /** What this process runs: the API and the worker (all), or one of them (api, worker). */
+  processRole: "all" | "api" | "worker";
   workerConcurrency: number;
   /** HS256 key of access tokens; the embedded default generates one into DATA_DIR. */
   jwtSecret: string | undefined;
@@ -107,6 +109,12 @@ function logLevel(): LogLevel {
   return raw as LogLevel;
 }
 
+function processRole(): Config["processRole"] {
+  const raw = text("PROCESS_ROLE") ?? "all";
+  if (raw !== "all" && raw !== "api" && raw !== "worker") throw new Error(`PROCESS_ROLE must be all, api or worker (got "${raw}").`);
+  return raw;
+}
+
 function integer(name: string, fallback: number, min: number, max: number): number {
   const raw = process.env[name];
   if (raw === undefined || raw === "") return fallback;
@@ -162,6 +170,7 @@ export function loadConfig(): Config {
       trustProxy: flag("TRUST_PROXY", false),
     },
     workerConcurrency: integer("WORKER_CONCURRENCY", 8, 1, 64),
+    processRole: processRole(),
     logLevel: logLevel(),
     metricsPublic: flag("METRICS_PUBLIC", false),
     demoData: flag("DEMO_DATA", true),
