@@ -49,13 +49,11 @@ export async function startService(config: Config, database: Database): Promise<
   // Lost connections are reported once per change of state by the availability probe, not per client.
   let availability: DatabaseAvailability | undefined;
   const report = (error: Error) => availability?.notice(error);
-  // A connection attempt to a database that is gone gives up after 5 s instead of waiting forever.
-  const connectionTimeoutMillis = 5000;
   // The worker's jobs and the account flows share the owner pool.
-  const ownerPool = resilientPool({ connectionString: database.ownerUrl, max: config.workerConcurrency + 3, connectionTimeoutMillis }, report);
+  const ownerPool = resilientPool({ connectionString: database.ownerUrl, max: config.workerConcurrency + 3 }, report);
   // Ten connections for requests, one for the API-token cache's LISTEN.
-  const authPool = resilientPool({ connectionString: database.authUrl, max: 11, connectionTimeoutMillis }, report);
-  availability = new DatabaseAvailability(authPool);
+  const authPool = resilientPool({ connectionString: database.authUrl, max: 11 }, report);
+  availability = new DatabaseAvailability(database.authUrl);
   availability.start();
 
   // PROCESS_ROLE: api and worker in one process (the default), or either alone for scale-out
@@ -96,7 +94,7 @@ export async function startService(config: Config, database: Database): Promise<
         await closed;
         await worker?.stop();
         await api?.stop();
-        availability.stop();
+        await availability.stop();
         await Promise.all([ownerPool.end(), authPool.end()]);
       })();
       return stopping;

@@ -3,11 +3,15 @@
 // a connection that will fail, and the log says so once per change of state, not once per
 // request or poll. A probe (`select 1`) runs every second while the database is up and every
 // quarter second while it is down, so the service notices the database back well within 5 s; an
-// error of a request that means the connection is gone marks it down at once.
-import type pg from "pg";
+// error of a request that means the connection is gone marks it down at once. The probe has a
+// connection of its own (not one of the pools'), so a busy pool, whose requests wait their turn,
+// is never taken for a database that is gone.
+import pg from "pg";
 
 const PROBE_UP_MS = 1000;
 const PROBE_DOWN_MS = 250;
+/** A probe that has not answered in this long counts as failed (a host that drops packets). */
+const PROBE_TIMEOUT_MS = 3000;
 /** What a client is told to wait before trying again. */
 export const RETRY_AFTER_SECONDS = 2;
 
@@ -25,9 +29,11 @@ export function isConnectionError(error: unknown): boolean {
     // 08: connection exception; 57P01–57P03: admin or crash shutdown, cannot connect now.
     if (code.startsWith("08") || ["57P01", "57P02", "57P03"].includes(code)) return true;
   }
+  // Not "timeout exceeded when trying to connect": pg-pool says that of a pool whose connections
+  // are all busy too.
   const message = (error as { message?: unknown } | null)?.message;
   return typeof message === "string" &&
-    /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|the database system is (starting up|shutting down|in recovery mode)/i
+    /Connection terminated|Client has encountered a connection error|the database system is (starting up|shutting down|in recovery mode)/i
       .test(message);
 }
 
@@ -35,11 +41,12 @@ export class DatabaseAvailability {
   private up = true;
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
-  private readonly pool: pg.Pool;
+  private client: pg.Client | undefined;
+  private readonly connectionString: string;
   private readonly log: (line: string) => void;
 
-  constructor(pool: pg.Pool, log: (line: string) => void = (line) => console.error(line)) {
-    this.pool = pool;
+  constructor(connectionString: string, log: (line: string) => void = (line) => console.error(line)) {
+    this.connectionString = connectionString;
     this.log = log;
   }
 
@@ -51,9 +58,10 @@ export class DatabaseAvailability {
     this.schedule(PROBE_UP_MS);
   }
 
-  stop(): void {
+  async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
+    await this.client?.end().catch(() => {});
   }
 
   /** Any error a request or job met: one that means the connection is gone marks the database down. */
@@ -77,9 +85,17 @@ export class DatabaseAvailability {
 
   private async probe(): Promise<void> {
     try {
-      await this.pool.query("select 1");
+      if (!this.client) {
+        const client = new pg.Client({ connectionString: this.connectionString, connectionTimeoutMillis: PROBE_TIMEOUT_MS, query_timeout: PROBE_TIMEOUT_MS });
+        client.on("error", () => {}); // the next probe finds out
+        this.client = client;
+        await client.connect();
+      }
+      await this.client.query("select 1");
       this.set(true);
     } catch (error) {
+      void this.client?.end().catch(() => {});
+      this.client = undefined;
       this.set(false, error);
     }
     this.schedule(this.up ? PROBE_UP_MS : PROBE_DOWN_MS);
