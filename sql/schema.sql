@@ -2732,6 +2732,24 @@ grant execute on function app_hidden.assert_api_scope(required text) to app_anal
 grant execute on function app_hidden.assert_api_scope(required text) to app_visitor;
 comment on function app_hidden.assert_api_scope(required text) is 'Raises unless the request carries an API token holding the scope.';
 
+CREATE OR REPLACE FUNCTION app_hidden.assert_api_token_live()
+ RETURNS void
+ LANGUAGE plpgsql
+ STABLE PARALLEL SAFE SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+begin
+  if not exists (select 1 from app_public.api_tokens t
+                  where t.uuid = nullif(current_setting('app.api_token_uuid', true), '')::uuid
+                    and t.revoked_at is null and (t.expires_at is null or t.expires_at > now())) then
+    raise exception 'The API token is not valid (unknown, revoked or expired).' using errcode = 'XAUTH';
+  end if;
+end;
+$function$;
+grant execute on function app_hidden.assert_api_token_live() to app_analyst;
+grant execute on function app_hidden.assert_api_token_live() to app_visitor;
+comment on function app_hidden.assert_api_token_live() is 'Raises UNAUTHENTICATED unless the request''s API token (app.api_token_uuid) is live: run as each API-token request opens its transaction.';
+
 CREATE OR REPLACE FUNCTION app_hidden.claim_traffic_publication(feed text, at timestamp with time zone)
  RETURNS boolean
  LANGUAGE plpgsql

@@ -13,12 +13,17 @@ type Callback = Parameters<WithPgClient>[1];
 
 const jitSetUp = Symbol("jitSetUp");
 
-/** begin, the request's settings and (once per connection) the JIT choice, as one message. */
+/**
+ * begin, the request's settings and (once per connection) the JIT choice, as one message; with an
+ * API token also the check that it is still live, so a token revoked a moment ago is refused
+ * even by an instance that has not yet heard of it (lib/auth/api-token-cache.ts).
+ */
 function openingStatement(client: pg.PoolClient & { [jitSetUp]?: boolean }, entries: Array<[string, string]>): string {
   // Like PostGraphile's adaptor: JIT optimisation costs more than it saves on API queries.
   const jit = client[jitSetUp] ? "" : "set jit_optimize_above_cost = -1; ";
   client[jitSetUp] = true;
-  return `${jit}begin; select set_config(el->>0, el->>1, true) from json_array_elements(${client.escapeLiteral(JSON.stringify(entries))}::json) el`;
+  const tokenCheck = entries.some(([key]) => key === "app.api_token_uuid") ? "; select app_hidden.assert_api_token_live()" : "";
+  return `${jit}begin; select set_config(el->>0, el->>1, true) from json_array_elements(${client.escapeLiteral(JSON.stringify(entries))}::json) el${tokenCheck}`;
 }
 
 function makeWithPgClient(pool: pg.Pool): WithPgClient {

@@ -1,7 +1,7 @@
 // Spec 5.3 and 7: public reads need a valid API token; without one, HTTP 401 and a JSON GraphQL error.
 import { describe, expect, test } from "@jest/globals";
 import { generateApiTokenSecret } from "../../lib/auth/api-tokens.ts";
-import { useTestService } from "../helpers/service.ts";
+import { errorOf, useTestService } from "../helpers/service.ts";
 import { waitUntil } from "../helpers/wait.ts";
 
 const ctx = useTestService();
@@ -58,6 +58,17 @@ describe("public read operations", () => {
     await ctx.db.asOwner("select app_private.revoke_api_token($1)", [uuid]);
     const answer = await waitUntil(() => ctx.service.graphql(REGIONS, { token: secret }), (r) => r.status !== 200, "revocation", ANNOUNCED_MS);
     expectUnauthenticated(answer, /not valid/);
+  });
+
+  test("refuse a revoked token whose announcement this instance missed: each request checks it in its own first statement", async () => {
+    const { uuid, secret } = await ctx.service.newToken();
+    expect((await ctx.service.graphql("{ p2000Regions(first: 1) { number } }", { token: secret })).body.errors).toBeUndefined(); // cached now
+    // Revoked without the announcement (as if the request arrived before the NOTIFY was read).
+    await ctx.db.asOwner(`begin; alter table app_public.api_tokens disable trigger _900_notify_change;
+      update app_public.api_tokens set revoked_at = now() where uuid = '${uuid}';
+      alter table app_public.api_tokens enable trigger _900_notify_change; commit`);
+    const { body } = await ctx.service.graphql("{ p2000Regions(first: 1) { number } }", { token: secret });
+    expect(errorOf(body)).toEqual({ message: "The API token is not valid (unknown, revoked or expired).", code: "UNAUTHENTICATED" });
   });
 
   test("answer 401 once the token has expired", async () => {
