@@ -5,13 +5,19 @@
 // quarter second while it is down, so the service notices the database back well within 5 s; an
 // error of a request that means the connection is gone marks it down at once. The probe has a
 // connection of its own (not one of the pools'), so a busy pool, whose requests wait their turn,
-// is never taken for a database that is gone.
+// is never taken for a database that is gone; and a probe that only times out counts after three
+// in a row, so a busy machine is not taken for one either.
 import pg from "pg";
 
 const PROBE_UP_MS = 1000;
 const PROBE_DOWN_MS = 250;
 /** A probe that has not answered in this long counts as failed (a host that drops packets). */
-const PROBE_TIMEOUT_MS = 3000;
+const PROBE_TIMEOUT_MS = 5000;
+/**
+ * Probes that fail without a sign that the connection is gone (a timeout: the database may just
+ * be busy, or this machine) mark the database down only this many times in a row.
+ */
+const SLOW_PROBES_FOR_DOWN = 3;
 /** What a client is told to wait before trying again. */
 export const RETRY_AFTER_SECONDS = 2;
 
@@ -42,6 +48,7 @@ export class DatabaseAvailability {
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
   private client: pg.Client | undefined;
+  private slowProbes = 0;
   private readonly connectionString: string;
   private readonly log: (line: string) => void;
 
@@ -92,11 +99,13 @@ export class DatabaseAvailability {
         await client.connect();
       }
       await this.client.query("select 1");
+      this.slowProbes = 0;
       this.set(true);
     } catch (error) {
       void this.client?.end().catch(() => {});
       this.client = undefined;
-      this.set(false, error);
+      this.slowProbes += 1;
+      if (isConnectionError(error) || this.slowProbes >= SLOW_PROBES_FOR_DOWN) this.set(false, error);
     }
     this.schedule(this.up ? PROBE_UP_MS : PROBE_DOWN_MS);
   }
