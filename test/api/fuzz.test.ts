@@ -463,16 +463,22 @@ async function send(request: FuzzRequest): Promise<string> {
     });
   };
   let status = 0;
-  let text: string;
-  try {
-    const response = await fetch(ctx.service.graphqlUrl, {
-      method: "POST", headers, body: JSON.stringify(document), signal: AbortSignal.timeout(30_000),
-    });
-    status = response.status;
-    text = await response.text();
-  } catch (error) {
-    fail("no answer", status, "", String((error as Error)?.message ?? error));
-    return "no answer";
+  let text = "";
+  // A request sent on a keep-alive socket the server closed at that moment fails in the client
+  // before the server sees it ("fetch failed"); sent again once, it tells whether the server answers.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const response = await fetch(ctx.service.graphqlUrl, {
+        method: "POST", headers, body: JSON.stringify(document), signal: AbortSignal.timeout(30_000),
+      });
+      status = response.status;
+      text = await response.text();
+      break;
+    } catch (error) {
+      if (attempt < 2 && status === 0 && /fetch failed/.test(String((error as Error)?.message))) continue;
+      fail("no answer", status, "", String((error as Error)?.message ?? error));
+      return "no answer";
+    }
   }
   if (status >= 500) fail("5xx", status, "", text.slice(0, 200));
   let body: any;

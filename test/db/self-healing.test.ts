@@ -35,7 +35,7 @@ beforeAll(async () => {
   service = await startTestService(database, {
     trafficFeedEnabled: false, amberFeedEnabled: false, nlAlertFeedEnabled: false, meteoFeedEnabled: false, railFeedEnabled: false,
   });
-}, 120_000);
+}, 300_000); // initdb and every migration on a cluster of its own: minutes on a busy machine
 
 afterAll(async () => {
   await service?.stop();
@@ -127,7 +127,7 @@ test("PostgreSQL killed under load: 503s meanwhile, back within 5 s of the datab
   // Nothing acknowledged is lost.
   const { rows } = await owner.query("select count(*)::int as n from app_public.p2000_messages where uuid = any ($1::uuid[])", [acknowledged]);
   expect(rows[0].n).toBe(acknowledged.length);
-}, 120_000);
+}, 180_000);
 
 test("connections cut by the server (as a restart of an external PostgreSQL does): pools reconnect, the API answers within 5 s", async () => {
   const token = (await service.newToken()).secret;
