@@ -661,6 +661,19 @@ create policy select_member_environment on app_hidden.monitor_channels as permis
 grant SELECT on app_hidden.monitor_channels to app_visitor;
 comment on table app_hidden.monitor_channels is NULL;
 
+create table app_hidden.monitor_daily_counts (
+  monitor_uuid uuid not null,
+  day date not null,
+  exercise_type text not null,
+  messages integer default 0 not null,
+  constraint monitor_daily_counts_monitor_uuid_fkey FOREIGN KEY (monitor_uuid) REFERENCES app_public.monitors(uuid) ON DELETE CASCADE,
+  constraint monitor_daily_counts_pkey PRIMARY KEY (monitor_uuid, day, exercise_type)
+);
+alter table app_hidden.monitor_daily_counts enable row level security;
+create policy select_current_environment on app_hidden.monitor_daily_counts as permissive for select to app_visitor using ((monitor_uuid IN ( SELECT app_hidden.current_environment_monitor_uuids() AS current_environment_monitor_uuids)));
+grant SELECT on app_hidden.monitor_daily_counts to app_visitor;
+comment on table app_hidden.monitor_daily_counts is 'Matches per monitor, day (Europe/Amsterdam) and exercise type of the message.';
+
 create table app_hidden.monitor_matches (
   monitor_uuid uuid not null,
   message_uuid uuid not null,
@@ -668,6 +681,7 @@ create table app_hidden.monitor_matches (
   sended timestamp with time zone not null,
   matched_at timestamp with time zone default now() not null,
   suppressed_reason text,
+  exercise_type text default 'none'::text not null,
   constraint monitor_matches_message_uuid_fkey FOREIGN KEY (message_uuid) REFERENCES app_public.p2000_messages(uuid) ON DELETE CASCADE,
   constraint monitor_matches_monitor_uuid_fkey FOREIGN KEY (monitor_uuid) REFERENCES app_public.monitors(uuid) ON DELETE CASCADE,
   constraint monitor_matches_pkey PRIMARY KEY (monitor_uuid, message_uuid)
@@ -676,6 +690,9 @@ alter table app_hidden.monitor_matches enable row level security;
 CREATE INDEX monitor_matches_message_uuid_idx ON app_hidden.monitor_matches USING btree (message_uuid);
 CREATE INDEX monitor_matches_monitor_dossier_idx ON app_hidden.monitor_matches USING btree (monitor_uuid, dossier_uuid) WHERE (dossier_uuid IS NOT NULL);
 CREATE INDEX monitor_matches_monitor_sended_idx ON app_hidden.monitor_matches USING btree (monitor_uuid, sended DESC);
+CREATE TRIGGER _100_exercise_type BEFORE INSERT ON app_hidden.monitor_matches FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_monitor_matches__exercise_type();
+CREATE TRIGGER _300_count_deleted AFTER DELETE ON app_hidden.monitor_matches REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_monitor_matches__count();
+CREATE TRIGGER _300_count_inserted AFTER INSERT ON app_hidden.monitor_matches REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_monitor_matches__count();
 create policy select_current_environment on app_hidden.monitor_matches as permissive for select to app_visitor using ((monitor_uuid IN ( SELECT app_hidden.current_environment_monitor_uuids() AS current_environment_monitor_uuids)));
 grant SELECT on app_hidden.monitor_matches to app_visitor;
 comment on table app_hidden.monitor_matches is NULL;
@@ -729,6 +746,19 @@ create policy select_all on app_hidden.p2000_capcode_blocks as permissive for se
 grant SELECT on app_hidden.p2000_capcode_blocks to app_analyst;
 grant SELECT on app_hidden.p2000_capcode_blocks to app_visitor;
 comment on table app_hidden.p2000_capcode_blocks is 'Majority region and discipline of each 4-digit capcode block.';
+
+create table app_hidden.p2000_daily_capcode_counts (
+  capcode_uuid uuid not null,
+  day date not null,
+  exercise_type text not null,
+  messages integer default 0 not null,
+  constraint p2000_daily_capcode_counts_pkey PRIMARY KEY (capcode_uuid, day, exercise_type)
+);
+alter table app_hidden.p2000_daily_capcode_counts enable row level security;
+create policy select_all on app_hidden.p2000_daily_capcode_counts as permissive for select to app_analyst, app_visitor using (true);
+grant SELECT on app_hidden.p2000_daily_capcode_counts to app_analyst;
+grant SELECT on app_hidden.p2000_daily_capcode_counts to app_visitor;
+comment on table app_hidden.p2000_daily_capcode_counts is 'Messages per capcode, day (Europe/Amsterdam) and exercise type.';
 
 create table app_hidden.p2000_daily_counts (
   day date not null,
@@ -2682,6 +2712,22 @@ grant execute on function app_hidden.amber_alert_label(level integer, OUT kind t
 grant execute on function app_hidden.amber_alert_label(level integer, OUT kind text, OUT label text) to app_visitor;
 comment on function app_hidden.amber_alert_label(level integer, OUT kind text, OUT label text) is NULL;
 
+CREATE OR REPLACE FUNCTION app_hidden.amsterdam_whole_days(range_from timestamp with time zone, range_to timestamp with time zone, OUT first_day date, OUT last_day date)
+ RETURNS record
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select case when range_from = '-infinity' then '-infinity'::date
+              else (range_from at time zone 'Europe/Amsterdam')::date
+                   + case when (range_from at time zone 'Europe/Amsterdam')::time = '00:00' then 0 else 1 end end,
+         case when range_to = 'infinity' then 'infinity'::date
+              else ((range_to + interval '1 microsecond') at time zone 'Europe/Amsterdam')::date - 1 end
+$function$;
+grant execute on function app_hidden.amsterdam_whole_days(range_from timestamp with time zone, range_to timestamp with time zone, OUT first_day date, OUT last_day date) to app_analyst;
+grant execute on function app_hidden.amsterdam_whole_days(range_from timestamp with time zone, range_to timestamp with time zone, OUT first_day date, OUT last_day date) to app_visitor;
+comment on function app_hidden.amsterdam_whole_days(range_from timestamp with time zone, range_to timestamp with time zone, OUT first_day date, OUT last_day date) is NULL;
+
 CREATE OR REPLACE FUNCTION app_hidden.analytics_days(days integer)
  RETURNS integer
  LANGUAGE plpgsql
@@ -3605,6 +3651,50 @@ grant execute on function app_hidden.p2000_capcode_kind(name text, description t
 grant execute on function app_hidden.p2000_capcode_kind(name text, description text) to app_visitor;
 comment on function app_hidden.p2000_capcode_kind(name text, description text) is NULL;
 
+CREATE OR REPLACE FUNCTION app_hidden.p2000_capcode_messages_count(capcode uuid, range_from timestamp with time zone, range_to timestamp with time zone, exercise text)
+ RETURNS integer
+ LANGUAGE plpgsql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET plan_cache_mode TO 'force_generic_plan'
+AS $function$
+declare
+  exercises text[] := case when exercise = 'all' then array['none', 'test', 'proefalarm', 'oefening'] else array[exercise] end;
+  first_day date;
+  last_day date;
+  days_from timestamptz;
+  days_to timestamptz;
+  result integer := 0;
+begin
+  if range_from > range_to then
+    return 0;
+  end if;
+  select w.first_day, w.last_day into first_day, last_day from app_hidden.amsterdam_whole_days(range_from, range_to) w;
+  days_from := first_day::timestamp at time zone 'Europe/Amsterdam';
+  days_to := (last_day + 1)::timestamp at time zone 'Europe/Amsterdam';
+  if first_day > last_day then
+    return (select count(*) from app_public.p2000_message_capcodes mc join app_public.p2000_messages m on m.uuid = mc.message_uuid
+             where mc.capcode_uuid = capcode and mc.sended between range_from and range_to and m.exercise_type = any (exercises));
+  end if;
+  select coalesce(sum(k.messages), 0)::integer into result from app_hidden.p2000_daily_capcode_counts k
+   where k.capcode_uuid = capcode and k.day between first_day and last_day and k.exercise_type = any (exercises);
+  if range_from < days_from then
+    result := result + (select count(*) from app_public.p2000_message_capcodes mc join app_public.p2000_messages m on m.uuid = mc.message_uuid
+                         where mc.capcode_uuid = capcode and mc.sended >= range_from and mc.sended < days_from
+                           and m.exercise_type = any (exercises));
+  end if;
+  if range_to >= days_to then
+    result := result + (select count(*) from app_public.p2000_message_capcodes mc join app_public.p2000_messages m on m.uuid = mc.message_uuid
+                         where mc.capcode_uuid = capcode and mc.sended >= days_to and mc.sended <= range_to
+                           and m.exercise_type = any (exercises));
+  end if;
+  return result;
+end;
+$function$;
+grant execute on function app_hidden.p2000_capcode_messages_count(capcode uuid, range_from timestamp with time zone, range_to timestamp with time zone, exercise text) to app_analyst;
+grant execute on function app_hidden.p2000_capcode_messages_count(capcode uuid, range_from timestamp with time zone, range_to timestamp with time zone, exercise text) to app_visitor;
+comment on function app_hidden.p2000_capcode_messages_count(capcode uuid, range_from timestamp with time zone, range_to timestamp with time zone, exercise text) is NULL;
+
 CREATE OR REPLACE FUNCTION app_hidden.p2000_clean_capcodes(names text[])
  RETURNS text[]
  LANGUAGE sql
@@ -4005,6 +4095,50 @@ grant execute on function app_hidden.p2000_messages_count_by_scan(filter app_pub
 grant execute on function app_hidden.p2000_messages_count_by_scan(filter app_public.p2000_message_filter) to app_visitor;
 comment on function app_hidden.p2000_messages_count_by_scan(filter app_public.p2000_message_filter) is NULL;
 
+CREATE OR REPLACE FUNCTION app_hidden.p2000_monitor_messages_count(monitor uuid, range_from timestamp with time zone, range_to timestamp with time zone, exercise text)
+ RETURNS integer
+ LANGUAGE plpgsql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET plan_cache_mode TO 'force_generic_plan'
+AS $function$
+declare
+  exercises text[] := case when exercise = 'all' then array['none', 'test', 'proefalarm', 'oefening'] else array[exercise] end;
+  first_day date;
+  last_day date;
+  days_from timestamptz;
+  days_to timestamptz;
+  result integer := 0;
+begin
+  if range_from > range_to then
+    return 0;
+  end if;
+  select w.first_day, w.last_day into first_day, last_day from app_hidden.amsterdam_whole_days(range_from, range_to) w;
+  days_from := first_day::timestamp at time zone 'Europe/Amsterdam';
+  days_to := (last_day + 1)::timestamp at time zone 'Europe/Amsterdam';
+  if first_day > last_day then
+    return (select count(*) from app_hidden.monitor_matches mm
+             where mm.monitor_uuid = monitor and mm.sended between range_from and range_to and mm.exercise_type = any (exercises));
+  end if;
+  select coalesce(sum(k.messages), 0)::integer into result from app_hidden.monitor_daily_counts k
+   where k.monitor_uuid = monitor and k.day between first_day and last_day and k.exercise_type = any (exercises);
+  if range_from < days_from then
+    result := result + (select count(*) from app_hidden.monitor_matches mm
+                         where mm.monitor_uuid = monitor and mm.sended >= range_from and mm.sended < days_from
+                           and mm.exercise_type = any (exercises));
+  end if;
+  if range_to >= days_to then
+    result := result + (select count(*) from app_hidden.monitor_matches mm
+                         where mm.monitor_uuid = monitor and mm.sended >= days_to and mm.sended <= range_to
+                           and mm.exercise_type = any (exercises));
+  end if;
+  return result;
+end;
+$function$;
+grant execute on function app_hidden.p2000_monitor_messages_count(monitor uuid, range_from timestamp with time zone, range_to timestamp with time zone, exercise text) to app_analyst;
+grant execute on function app_hidden.p2000_monitor_messages_count(monitor uuid, range_from timestamp with time zone, range_to timestamp with time zone, exercise text) to app_visitor;
+comment on function app_hidden.p2000_monitor_messages_count(monitor uuid, range_from timestamp with time zone, range_to timestamp with time zone, exercise text) is NULL;
+
 CREATE OR REPLACE FUNCTION app_hidden.p2000_normalize_capcode(value text)
  RETURNS text
  LANGUAGE sql
@@ -4070,12 +4204,19 @@ AS $function$
                              ('urgency', c.urgency_uuid::text), ('category', c.category_uuid::text), ('road', c.road)) as x (dimension, key)
        where x.key is not null
        group by 1, 2, 3, 4 having sum(c.sign) <> 0 order by 1, 2, 3, 4
-      on conflict (day, exercise_type, dimension, key) do update set messages = d.messages + excluded.messages$f$, changes)
+      on conflict (day, exercise_type, dimension, key) do update set messages = d.messages + excluded.messages$f$, changes),
+    -- The capcodes of a message are its capcode_names (created before this runs, as its links are).
+    format($f$
+      insert into app_hidden.p2000_daily_capcode_counts as k (capcode_uuid, day, exercise_type, messages)
+      select p.uuid, (c.sended at time zone 'Europe/Amsterdam')::date, c.exercise_type, sum(c.sign)
+        from (%s) c join app_public.p2000_capcodes p on p.name = any (c.capcode_names)
+       group by 1, 2, 3 having sum(c.sign) <> 0 order by 1, 2, 3
+      on conflict (capcode_uuid, day, exercise_type) do update set messages = k.messages + excluded.messages$f$, changes)
   ]
 $function$;
 grant execute on function app_hidden.p2000_rollup_statements(changes text) to app_analyst;
 grant execute on function app_hidden.p2000_rollup_statements(changes text) to app_visitor;
-comment on function app_hidden.p2000_rollup_statements(changes text) is 'The statements that add rows (a query of message rows with a sign column, +1 or -1) to the hourly, hourly-urgency and daily roll-ups.';
+comment on function app_hidden.p2000_rollup_statements(changes text) is 'The statements that add rows (a query of message rows with a sign column, +1 or -1) to the hourly, hourly-urgency, daily and daily-capcode roll-ups.';
 
 CREATE OR REPLACE FUNCTION app_hidden.p2000_single_capcode(filter app_public.p2000_message_filter)
  RETURNS uuid
@@ -4516,6 +4657,45 @@ $function$;
 grant execute on function app_hidden.tg_meteo_warning_events__queue_matching() to app_analyst;
 grant execute on function app_hidden.tg_meteo_warning_events__queue_matching() to app_visitor;
 comment on function app_hidden.tg_meteo_warning_events__queue_matching() is NULL;
+
+CREATE OR REPLACE FUNCTION app_hidden.tg_monitor_matches__count()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+begin
+  if tg_op = 'INSERT' then
+    insert into app_hidden.monitor_daily_counts as k (monitor_uuid, day, exercise_type, messages)
+    select n.monitor_uuid, (n.sended at time zone 'Europe/Amsterdam')::date, n.exercise_type, count(*)
+      from new_rows n group by 1, 2, 3 order by 1, 2, 3
+    on conflict (monitor_uuid, day, exercise_type) do update set messages = k.messages + excluded.messages;
+  else
+    -- Only existing rows: when the monitor itself is deleted, its counts go by their own cascade.
+    update app_hidden.monitor_daily_counts k set messages = k.messages - o.messages
+      from (select o.monitor_uuid, (o.sended at time zone 'Europe/Amsterdam')::date as day, o.exercise_type, count(*)::integer as messages
+              from old_rows o group by 1, 2, 3) o
+     where k.monitor_uuid = o.monitor_uuid and k.day = o.day and k.exercise_type = o.exercise_type;
+  end if;
+  return null;
+end;
+$function$;
+grant execute on function app_hidden.tg_monitor_matches__count() to app_analyst;
+grant execute on function app_hidden.tg_monitor_matches__count() to app_visitor;
+comment on function app_hidden.tg_monitor_matches__count() is NULL;
+
+CREATE OR REPLACE FUNCTION app_hidden.tg_monitor_matches__exercise_type()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+begin
+  new.exercise_type := coalesce((select m.exercise_type from app_public.p2000_messages m where m.uuid = new.message_uuid), 'none');
+  return new;
+end;
+$function$;
+grant execute on function app_hidden.tg_monitor_matches__exercise_type() to app_analyst;
+grant execute on function app_hidden.tg_monitor_matches__exercise_type() to app_visitor;
+comment on function app_hidden.tg_monitor_matches__exercise_type() is NULL;
 
 CREATE OR REPLACE FUNCTION app_hidden.tg_monitors__jam_and_rail_criteria()
  RETURNS trigger
@@ -8398,7 +8578,7 @@ begin
   end if;
   since := ((now() at time zone 'Europe/Amsterdam')::date - (days - 1)) at time zone 'Europe/Amsterdam';
   result.chart_days := days;
-  execute format('select count(*)::integer from app_public.p2000_messages m where %s', conditions) into result.total using filter;
+  result.total := app_public.p2000_messages_count(filter);
   execute format($q$
     with chosen as (select m.* from app_public.p2000_messages m where %s and m.sended >= $2)
     select
@@ -8429,22 +8609,57 @@ declare
   single_capcode uuid := app_hidden.p2000_single_capcode(filter);
   conditions text := app_hidden.p2000_message_conditions(filter); -- also validates the filter
   exercise text := coalesce((filter).exercise_type, 'none');
+  range_from timestamptz := coalesce(((filter).sended)."from", '-infinity');
+  range_to timestamptz := coalesce(((filter).sended)."to", 'infinity');
+  page_size integer := app_hidden.page_limit(first);
+  skip integer := app_hidden.page_offset(first, page);
+  capcode_uuids uuid[];
 begin
-  -- One capcode and a time range: static SQL, so its plan is prepared once per connection.
-  if single_capcode is not null and (filter).dossier is null and (filter).disciplines is null
-     and (filter).vehicle is null and (filter).monitor is null then
-    return query
-      select m.* from app_public.p2000_message_capcodes mc join app_public.p2000_messages m on m.uuid = mc.message_uuid
-       where mc.capcode_uuid = single_capcode
-         and mc.sended between coalesce(((filter).sended)."from", '-infinity') and coalesce(((filter).sended)."to", 'infinity')
-         and (exercise = 'all' or m.exercise_type = exercise)
-       order by mc.sended desc, m.uuid
-       limit app_hidden.page_limit(first) offset app_hidden.page_offset(first, page);
-    return;
+  if (filter).dossier is null and (filter).disciplines is null and (filter).vehicle is null then
+    -- One capcode and a time range: static SQL, so its plan is prepared once per connection.
+    if single_capcode is not null and (filter).monitor is null then
+      return query
+        select m.* from app_public.p2000_message_capcodes mc join app_public.p2000_messages m on m.uuid = mc.message_uuid
+         where mc.capcode_uuid = single_capcode and mc.sended between range_from and range_to
+           and (exercise = 'all' or m.exercise_type = exercise)
+         order by mc.sended desc, m.uuid
+         limit page_size offset skip;
+      return;
+    end if;
+    -- One monitor: its matches newest first (the monitor was checked by p2000_message_conditions).
+    if (filter).monitor is not null and (filter).capcodes is null and (filter).capcode is null then
+      return query
+        select m.* from app_hidden.monitor_matches mm join app_public.p2000_messages m on m.uuid = mm.message_uuid
+         where mm.monitor_uuid = app_hidden.try_uuid(((filter).monitor).uuid) and mm.sended between range_from and range_to
+           and (exercise = 'all' or m.exercise_type = exercise)
+         order by mm.sended desc, m.uuid
+         limit page_size offset skip;
+      return;
+    end if;
+    -- Several capcodes, by uuid or by name (not both): each one's newest page + offset, then the
+    -- newest of those (a message of the page is within the first page + offset of each of its capcodes).
+    if (filter).monitor is null and ((filter).capcodes is null) <> ((filter).capcode is null) then
+      capcode_uuids := case when (filter).capcodes is not null
+        then array(select distinct app_hidden.try_uuid(c) from unnest((filter).capcodes) c)
+        else array(select c.uuid from app_public.p2000_capcodes c
+                    where c.name = any (array(select app_hidden.p2000_normalize_capcode(n) from unnest(((filter).capcode).names) n))) end;
+      return query
+        select m.* from app_public.p2000_messages m
+         where m.uuid in (select t.uuid from unnest(capcode_uuids) u (capcode_uuid),
+                            lateral (select x.uuid from app_public.p2000_message_capcodes mc
+                                       join app_public.p2000_messages x on x.uuid = mc.message_uuid
+                                      where mc.capcode_uuid = u.capcode_uuid and mc.sended between range_from and range_to
+                                        and (exercise = 'all' or x.exercise_type = exercise)
+                                      order by mc.sended desc, x.uuid
+                                      limit page_size + skip) t)
+         order by m.sended desc, m.uuid
+         limit page_size offset skip;
+      return;
+    end if;
   end if;
   return query execute format(
     'select m.* from app_public.p2000_messages m where %s order by m.sended desc, m.uuid limit %s offset %s',
-    conditions, app_hidden.page_limit(first), app_hidden.page_offset(first, page))
+    conditions, page_size, skip)
   using filter;
 end;
 $function$;
@@ -8481,8 +8696,22 @@ declare
   first_day date;
   last_day date;
   whole_days integer;
+  single_capcode uuid;
 begin
-  perform app_hidden.p2000_message_conditions(filter); -- validates the filter
+  perform app_hidden.p2000_message_conditions(filter); -- validates the filter (and that the monitor is the environment's)
+  range_from := coalesce(((filter).sended)."from", '-infinity');
+  range_to := coalesce(((filter).sended)."to", 'infinity');
+  if (filter).dossier is null and (filter).vehicle is null and (filter).disciplines is null then
+    -- One capcode (by uuid or by name) or one monitor: their daily roll-ups.
+    if (filter).monitor is null then
+      single_capcode := app_hidden.p2000_single_capcode(filter);
+      if single_capcode is not null then
+        return app_hidden.p2000_capcode_messages_count(single_capcode, range_from, range_to, exercise);
+      end if;
+    elsif (filter).capcodes is null and (filter).capcode is null then
+      return app_hidden.p2000_monitor_messages_count(app_hidden.try_uuid(((filter).monitor).uuid), range_from, range_to, exercise);
+    end if;
+  end if;
   if (filter).capcodes is not null or (filter).capcode is not null or (filter).dossier is not null
      or (filter).vehicle is not null or (filter).monitor is not null then
     return app_hidden.p2000_messages_count_by_scan(filter);
@@ -8491,14 +8720,8 @@ begin
     discipline_keys := array(select d.uuid::text from app_public.p2000_disciplines d, unnest((filter).disciplines) x
       where d.uuid = app_hidden.try_uuid(x) or lower(d.name) = lower(btrim(x)) or lower(d.slug) = lower(btrim(x)));
   end if;
-  range_from := coalesce(((filter).sended)."from", '-infinity');
-  range_to := coalesce(((filter).sended)."to", 'infinity');
   -- Whole days: from the first midnight at or after range_from to the last day ending by range_to.
-  first_day := case when range_from = '-infinity' then '-infinity'::date
-    else (range_from at time zone 'Europe/Amsterdam')::date
-         + case when (range_from at time zone 'Europe/Amsterdam')::time = '00:00' then 0 else 1 end end;
-  last_day := case when range_to = 'infinity' then 'infinity'::date
-    else ((range_to + interval '1 microsecond') at time zone 'Europe/Amsterdam')::date - 1 end;
+  select w.first_day, w.last_day into first_day, last_day from app_hidden.amsterdam_whole_days(range_from, range_to) w;
   if first_day > last_day then
     return app_hidden.p2000_messages_count_between(range_from, range_to, exercise, discipline_keys::uuid[]);
   end if;
