@@ -1251,6 +1251,8 @@ create table app_public.aircraft_states (
   constraint aircraft_states_state_check CHECK ((state = ANY (ARRAY['airborne'::text, 'ground'::text])))
 );
 alter table app_public.aircraft_states enable row level security;
+CREATE TRIGGER _950_notify_subscribers_on_insert AFTER INSERT ON app_public.aircraft_states REFERENCING NEW TABLE AS new_states FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_aircraft_states__notify_subscribers();
+CREATE TRIGGER _950_notify_subscribers_on_update AFTER UPDATE ON app_public.aircraft_states REFERENCING NEW TABLE AS new_states FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_aircraft_states__notify_subscribers();
 create policy select_all on app_public.aircraft_states as permissive for select to app_analyst, app_visitor using (true);
 grant SELECT on app_public.aircraft_states to app_analyst;
 grant SELECT on app_public.aircraft_states to app_visitor;
@@ -1318,6 +1320,7 @@ create table app_public.amber_alerts (
 alter table app_public.amber_alerts enable row level security;
 CREATE INDEX amber_alerts_active_idx ON app_public.amber_alerts USING btree (started_at DESC, uuid) WHERE (ended_at IS NULL);
 CREATE INDEX amber_alerts_started_idx ON app_public.amber_alerts USING btree (started_at DESC, uuid);
+CREATE TRIGGER _950_notify_subscribers AFTER INSERT OR DELETE OR UPDATE ON app_public.amber_alerts FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_channel('amber_alerts');
 create policy select_all on app_public.amber_alerts as permissive for select to app_analyst, app_visitor using (true);
 grant SELECT on app_public.amber_alerts to app_analyst;
 grant SELECT on app_public.amber_alerts to app_visitor;
@@ -1690,6 +1693,7 @@ alter table app_public.meteo_warning_events enable row level security;
 CREATE INDEX meteo_warning_events_issued_at_idx ON app_public.meteo_warning_events USING btree (issued_at);
 CREATE INDEX meteo_warning_events_province_idx ON app_public.meteo_warning_events USING btree (province_uuid, issued_at);
 CREATE TRIGGER _600_queue_matching AFTER INSERT ON app_public.meteo_warning_events REFERENCING NEW TABLE AS new_events FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_meteo_warning_events__queue_matching();
+CREATE TRIGGER _950_notify_subscribers AFTER INSERT ON app_public.meteo_warning_events FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_channel('meteo_regions');
 create policy select_all on app_public.meteo_warning_events as permissive for select to app_analyst, app_visitor using (true);
 grant SELECT on app_public.meteo_warning_events to app_analyst;
 grant SELECT on app_public.meteo_warning_events to app_visitor;
@@ -1825,6 +1829,7 @@ create table app_public.nl_alerts (
 alter table app_public.nl_alerts enable row level security;
 CREATE INDEX nl_alerts_start_idx ON app_public.nl_alerts USING btree (start_at DESC, uuid);
 CREATE INDEX nl_alerts_stop_idx ON app_public.nl_alerts USING btree (stop_at);
+CREATE TRIGGER _950_notify_subscribers AFTER INSERT OR DELETE OR UPDATE ON app_public.nl_alerts FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_channel('nl_alerts');
 create policy select_all on app_public.nl_alerts as permissive for select to app_analyst, app_visitor using (true);
 grant SELECT on app_public.nl_alerts to app_analyst;
 grant SELECT on app_public.nl_alerts to app_visitor;
@@ -1965,6 +1970,7 @@ create table app_public.p2000_dossier_events (
 alter table app_public.p2000_dossier_events enable row level security;
 CREATE INDEX p2000_dossier_events_dossier_idx ON app_public.p2000_dossier_events USING btree (dossier_uuid, sended, uuid);
 CREATE INDEX p2000_dossier_events_message_idx ON app_public.p2000_dossier_events USING btree (message_uuid);
+CREATE TRIGGER _950_notify_subscribers AFTER INSERT ON app_public.p2000_dossier_events REFERENCING NEW TABLE AS new_events FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_p2000_dossier_events__notify_subscribers();
 create policy select_all on app_public.p2000_dossier_events as permissive for select to app_analyst, app_visitor using (true);
 grant SELECT on app_public.p2000_dossier_events to app_analyst;
 grant SELECT on app_public.p2000_dossier_events to app_visitor;
@@ -2101,6 +2107,7 @@ CREATE TRIGGER _310_unroll_updated AFTER UPDATE ON app_public.p2000_messages REF
 CREATE TRIGGER _600_queue_matching AFTER INSERT ON app_public.p2000_messages FOR EACH ROW WHEN (((new.sended >= (now() - '01:00:00'::interval)) AND (new.sended <= (now() + '01:00:00'::interval)))) EXECUTE FUNCTION app_hidden.tg_p2000_messages__queue_matching();
 CREATE TRIGGER _600_queue_rematching AFTER UPDATE OF capcode_names ON app_public.p2000_messages FOR EACH ROW WHEN (((new.capcode_names IS DISTINCT FROM old.capcode_names) AND ((new.sended >= (now() - '01:00:00'::interval)) AND (new.sended <= (now() + '01:00:00'::interval))))) EXECUTE FUNCTION app_hidden.tg_p2000_messages__queue_matching();
 CREATE TRIGGER _700_learn_vehicles AFTER INSERT ON app_public.p2000_messages REFERENCING NEW TABLE AS inserted FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_p2000_messages__learn_vehicles();
+CREATE TRIGGER _950_notify_subscribers AFTER INSERT ON app_public.p2000_messages REFERENCING NEW TABLE AS inserted FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_p2000_messages__notify_subscribers();
 create policy select_all on app_public.p2000_messages as permissive for select to app_analyst, app_visitor using (true);
 grant SELECT on app_public.p2000_messages to app_analyst;
 grant SELECT on app_public.p2000_messages to app_visitor;
@@ -2502,6 +2509,8 @@ CREATE INDEX traffic_incidents_closed_idx ON app_public.traffic_incidents USING 
 CREATE INDEX traffic_incidents_sort_idx ON app_public.traffic_incidents USING btree (sort_at DESC, uuid);
 CREATE TRIGGER _600_record_events_on_insert AFTER INSERT ON app_public.traffic_incidents REFERENCING NEW TABLE AS new_incidents FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_traffic_incidents__record_events();
 CREATE TRIGGER _600_record_events_on_update AFTER UPDATE ON app_public.traffic_incidents REFERENCING OLD TABLE AS old_incidents NEW TABLE AS new_incidents FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_traffic_incidents__record_events();
+CREATE TRIGGER _950_notify_subscribers_on_insert AFTER INSERT ON app_public.traffic_incidents REFERENCING NEW TABLE AS new_incidents FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_traffic_incidents__notify_subscribers();
+CREATE TRIGGER _950_notify_subscribers_on_update AFTER UPDATE ON app_public.traffic_incidents REFERENCING OLD TABLE AS old_incidents NEW TABLE AS new_incidents FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_traffic_incidents__notify_subscribers();
 create policy select_all on app_public.traffic_incidents as permissive for select to app_analyst, app_visitor using (true);
 grant SELECT on app_public.traffic_incidents to app_analyst;
 grant SELECT on app_public.traffic_incidents to app_visitor;
@@ -4551,6 +4560,20 @@ grant execute on function app_hidden.sync_rss_monitor(mo app_public.monitors) to
 grant execute on function app_hidden.sync_rss_monitor(mo app_public.monitors) to app_visitor;
 comment on function app_hidden.sync_rss_monitor(mo app_public.monitors) is NULL;
 
+CREATE OR REPLACE FUNCTION app_hidden.tg__notify_channel()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+begin
+  perform pg_notify(tg_argv[0], '');
+  return null;
+end;
+$function$;
+grant execute on function app_hidden.tg__notify_channel() to app_analyst;
+grant execute on function app_hidden.tg__notify_channel() to app_visitor;
+comment on function app_hidden.tg__notify_channel() is NULL;
+
 CREATE OR REPLACE FUNCTION app_hidden.tg__set_changed()
  RETURNS trigger
  LANGUAGE plpgsql
@@ -4607,6 +4630,23 @@ $function$;
 grant execute on function app_hidden.tg_aircraft_route_points__overhead_events() to app_analyst;
 grant execute on function app_hidden.tg_aircraft_route_points__overhead_events() to app_visitor;
 comment on function app_hidden.tg_aircraft_route_points__overhead_events() is NULL;
+
+CREATE OR REPLACE FUNCTION app_hidden.tg_aircraft_states__notify_subscribers()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+begin
+  perform pg_notify('aircraft:' || k.name, '')
+     from (select distinct lower(x.name) as name
+             from new_states s join app_public.aircraft_fleet f on f.icao = s.icao,
+                  lateral (values (f.icao), (f.registration)) x (name)) k;
+  return null;
+end;
+$function$;
+grant execute on function app_hidden.tg_aircraft_states__notify_subscribers() to app_analyst;
+grant execute on function app_hidden.tg_aircraft_states__notify_subscribers() to app_visitor;
+comment on function app_hidden.tg_aircraft_states__notify_subscribers() is NULL;
 
 CREATE OR REPLACE FUNCTION app_hidden.tg_api_tokens__notify_change()
  RETURNS trigger
@@ -4835,6 +4875,20 @@ grant execute on function app_hidden.tg_p2000_capcodes__classify() to app_analys
 grant execute on function app_hidden.tg_p2000_capcodes__classify() to app_visitor;
 comment on function app_hidden.tg_p2000_capcodes__classify() is NULL;
 
+CREATE OR REPLACE FUNCTION app_hidden.tg_p2000_dossier_events__notify_subscribers()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+begin
+  perform pg_notify('p2000_dossier:' || d.dossier_uuid, '') from (select distinct e.dossier_uuid from new_events e) d;
+  return null;
+end;
+$function$;
+grant execute on function app_hidden.tg_p2000_dossier_events__notify_subscribers() to app_analyst;
+grant execute on function app_hidden.tg_p2000_dossier_events__notify_subscribers() to app_visitor;
+comment on function app_hidden.tg_p2000_dossier_events__notify_subscribers() is NULL;
+
 CREATE OR REPLACE FUNCTION app_hidden.tg_p2000_messages__index()
  RETURNS trigger
  LANGUAGE plpgsql
@@ -4872,6 +4926,23 @@ $function$;
 grant execute on function app_hidden.tg_p2000_messages__learn_vehicles() to app_analyst;
 grant execute on function app_hidden.tg_p2000_messages__learn_vehicles() to app_visitor;
 comment on function app_hidden.tg_p2000_messages__learn_vehicles() is NULL;
+
+CREATE OR REPLACE FUNCTION app_hidden.tg_p2000_messages__notify_subscribers()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+begin
+  perform pg_notify('p2000_messages', json_build_object('uuids', array_agg(c.uuid order by c.sended, c.uuid))::text)
+     from (select n.uuid, n.sended, (row_number() over (order by n.sended, n.uuid) - 1) / 200 as chunk
+             from inserted n where n.sended between now() - interval '1 hour' and now() + interval '1 hour') c
+    group by c.chunk;
+  return null;
+end;
+$function$;
+grant execute on function app_hidden.tg_p2000_messages__notify_subscribers() to app_analyst;
+grant execute on function app_hidden.tg_p2000_messages__notify_subscribers() to app_visitor;
+comment on function app_hidden.tg_p2000_messages__notify_subscribers() is NULL;
 
 CREATE OR REPLACE FUNCTION app_hidden.tg_p2000_messages__prepare()
  RETURNS trigger
@@ -5081,6 +5152,23 @@ $function$;
 grant execute on function app_hidden.tg_traffic_incident_events__queue_matching() to app_analyst;
 grant execute on function app_hidden.tg_traffic_incident_events__queue_matching() to app_visitor;
 comment on function app_hidden.tg_traffic_incident_events__queue_matching() is NULL;
+
+CREATE OR REPLACE FUNCTION app_hidden.tg_traffic_incidents__notify_subscribers()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+begin
+  if tg_op = 'INSERT' or exists (select 1 from new_incidents n join old_incidents o on o.uuid = n.uuid
+                                  where (n.closed_at is null) <> (o.closed_at is null)) then
+    perform pg_notify('traffic_incidents', '');
+  end if;
+  return null;
+end;
+$function$;
+grant execute on function app_hidden.tg_traffic_incidents__notify_subscribers() to app_analyst;
+grant execute on function app_hidden.tg_traffic_incidents__notify_subscribers() to app_visitor;
+comment on function app_hidden.tg_traffic_incidents__notify_subscribers() is NULL;
 
 CREATE OR REPLACE FUNCTION app_hidden.tg_traffic_incidents__record_events()
  RETURNS trigger
@@ -8755,6 +8843,27 @@ AS $function$ select app_hidden.p2000_dossier_view(d) from app_public.p2000_doss
 grant execute on function app_public.p2000_messages_dossier(m app_public.p2000_messages) to app_analyst;
 grant execute on function app_public.p2000_messages_dossier(m app_public.p2000_messages) to app_visitor;
 comment on function app_public.p2000_messages_dossier(m app_public.p2000_messages) is 'The incident this message belongs to (none for tests and exercises).';
+
+CREATE OR REPLACE FUNCTION app_public.p2000_messages_of_batch(message_uuids uuid[], filter app_public.p2000_message_filter DEFAULT NULL::app_public.p2000_message_filter)
+ RETURNS SETOF app_public.p2000_messages
+ LANGUAGE plpgsql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+begin
+  if cardinality(message_uuids) > 200 then
+    raise exception 'A batch names at most 200 messages.' using errcode = 'XINPT';
+  end if;
+  return query execute format(
+    'select m.* from app_public.p2000_messages m where m.uuid = any ($2) and %s order by m.sended, m.uuid',
+    app_hidden.p2000_message_conditions(filter))
+  using filter, message_uuids;
+end;
+$function$;
+grant execute on function app_public.p2000_messages_of_batch(message_uuids uuid[], filter app_public.p2000_message_filter) to app_analyst;
+grant execute on function app_public.p2000_messages_of_batch(message_uuids uuid[], filter app_public.p2000_message_filter) to app_visitor;
+comment on function app_public.p2000_messages_of_batch(message_uuids uuid[], filter app_public.p2000_message_filter) is '@behavior -queryField
+The messages of one p2000_messages notification that pass a filter (the p2000Messages subscription).';
 
 CREATE OR REPLACE FUNCTION app_public.p2000_qualifications(first integer DEFAULT NULL::integer, page integer DEFAULT NULL::integer, filter app_public.p2000_taxonomy_filter DEFAULT NULL::app_public.p2000_taxonomy_filter)
  RETURNS SETOF app_public.p2000_qualifications
