@@ -3,6 +3,7 @@
 import { randomUUID } from "node:crypto";
 import { lexicographicSortSchema, printSchema } from "graphql";
 import pg from "pg";
+import type { PgSubscriber } from "postgraphile/adaptors/pg";
 import { makeSchema } from "postgraphile";
 import { PostGraphileAmberPreset } from "postgraphile/presets/amber";
 import type { AccountDeps } from "./lib/accounts/flows.ts";
@@ -15,6 +16,7 @@ import { accountRequestFor } from "./lib/accounts/request.ts";
 import { makeAccountMutationsPlugin } from "./plugins/account-mutations.ts";
 import { makeAiDefaultsPlugin } from "./plugins/ai-defaults.ts";
 import { makeMonitorMutationsPlugin, type MonitorMutationOptions } from "./plugins/monitor-mutations.ts";
+import { MonitorPreviewPlugin } from "./plugins/monitor-preview.ts";
 import { DeprecatedArgumentsPlugin } from "./plugins/deprecated-arguments.ts";
 import { GraphQLErrorCodesPlugin } from "./plugins/graphql-error-codes.ts";
 import { InflectionPlugin } from "./plugins/inflection.ts";
@@ -25,6 +27,8 @@ import { JsonByDefaultPlugin } from "./plugins/json-by-default.ts";
 import { InputGuardPlugin } from "./plugins/input-guard.ts";
 import { GraphQLMetricsPlugin } from "./plugins/graphql-metrics.ts";
 import { makeRequireApiTokenPlugin } from "./plugins/require-api-token.ts";
+import { SubscriptionsPlugin } from "./plugins/subscriptions.ts";
+import { makeSubscriptionGuardPlugin } from "./plugins/subscription-guard.ts";
 
 export interface PresetOptions {
   /** Pool of the authenticator login; every request switches to the visitor role. */
@@ -36,6 +40,10 @@ export interface PresetOptions {
   statementTimeout: string;
   queryLimits: QueryLimits;
   aiDefaults: AiDefaults;
+  /** Open subscriptions one API token may hold on one API instance. */
+  subscriptionsPerToken: number;
+  /** The LISTEN connection of subscriptions; its owner releases it (PostGraphile leaves a given pool's to us). */
+  pgSubscriber?: PgSubscriber;
 }
 
 export function makePreset(options: PresetOptions): GraphileConfig.Preset {
@@ -54,7 +62,10 @@ export function makePreset(options: PresetOptions): GraphileConfig.Preset {
       makeAccountMutationsPlugin(options.accounts),
       P2000MutationsPlugin,
       makeMonitorMutationsPlugin(options.monitors),
+      MonitorPreviewPlugin,
       makeAiDefaultsPlugin(options.aiDefaults),
+      SubscriptionsPlugin,
+      makeSubscriptionGuardPlugin({ perToken: options.subscriptionsPerToken }),
     ],
     disablePlugins: [
       "NodePlugin",
@@ -77,7 +88,7 @@ export function makePreset(options: PresetOptions): GraphileConfig.Preset {
         "-resource:insert -resource:update -resource:delete",
       pgForbidSetofFunctionsToReturnNull: true,
     },
-    pgServices: [makeRequestPgService({ pool: options.authPool, schemas: ["app_public"] })],
+    pgServices: [makeRequestPgService({ pool: options.authPool, schemas: ["app_public"], pgSubscriber: options.pgSubscriber, pubsub: options.pgSubscriber !== undefined })],
     grafserv: {
       graphqlPath: "/graphql",
       graphiql: options.graphiql,
@@ -88,13 +99,16 @@ export function makePreset(options: PresetOptions): GraphileConfig.Preset {
       // (16 KiB, answered with 431), which is tighter.
       graphqlOverGET: true,
       watch: false,
+      // Subscriptions over WebSocket (graphql-transport-ws) on /graphql; SSE is lib/http/graphql-sse.ts.
+      websockets: true,
       maxRequestLength: 100_000,
       maskError,
     },
     grafast: {
       explain: false,
       context(requestContext) {
-        const req = requestContext.node?.req;
+        // An HTTP or SSE request, or the upgrade request of a WebSocket.
+        const req = requestContext.node?.req ?? requestContext.ws?.request;
         const auth = recalledAuth(req);
         // Every request gets a uuid: a login or registration records it, so the rest of that
         // request may show the user it created (app_hidden.current_user_uuid).
@@ -126,6 +140,7 @@ export async function printServiceSchema(authUrl: string): Promise<string> {
         statementTimeout: "15s",
         queryLimits: loadConfig().queryLimits,
         aiDefaults: loadAiDefaults(SHIPPED_AI_DEFAULTS),
+        subscriptionsPerToken: 1,
       }),
     );
     return printSchema(lexicographicSortSchema(schema)) + "\n";

@@ -2,10 +2,11 @@
 // few HTML routes) and the worker, on a prepared database. server.ts and the API tests start it
 // the same way.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { AddressInfo, Socket } from "node:net";
 import express from "express";
 import type pg from "pg";
 import { postgraphile } from "postgraphile";
+import { PgSubscriber } from "postgraphile/adaptors/pg";
 import { grafserv } from "postgraphile/grafserv/node";
 import { makePreset } from "./graphile.config.ts";
 import type { AccountDeps } from "./lib/accounts/flows.ts";
@@ -22,7 +23,9 @@ import { makeRequestBudgetGuard } from "./lib/http/request-budgets.ts";
 import { makeOpsRoutes } from "./lib/http/ops-routes.ts";
 import { countHttpRequest } from "./lib/ops/http-metrics.ts";
 import { makeUnavailableGuard } from "./lib/http/unavailable-guard.ts";
-import { DatabaseAvailability } from "./lib/db/availability.ts";
+import { GRAPHQL_SSE_PATH, makeGraphqlSseHandler } from "./lib/http/graphql-sse.ts";
+import { authenticateOrUnavailable, guardOperation } from "./plugins/require-api-token.ts";
+import { DatabaseAvailability, RETRY_AFTER_SECONDS } from "./lib/db/availability.ts";
 import { jwtSecretFor } from "./lib/db/secrets.ts";
 import { startWorker } from "./worker.ts";
 
@@ -51,8 +54,9 @@ export async function startService(config: Config, database: Database): Promise<
   const report = (error: Error) => availability?.notice(error);
   // The worker's jobs and the account flows share the owner pool.
   const ownerPool = resilientPool({ connectionString: database.ownerUrl, max: config.workerConcurrency + 3 }, report);
-  // Ten connections for requests, one for the API-token cache's LISTEN.
-  const authPool = resilientPool({ connectionString: database.authUrl, max: 11 }, report);
+  // Ten connections for requests, one for the API-token cache's LISTEN, one for the
+  // subscriptions' LISTEN (PostGraphile's pgSubscriber).
+  const authPool = resilientPool({ connectionString: database.authUrl, max: 12 }, report);
   availability = new DatabaseAvailability(database.authUrl);
   availability.start();
 
@@ -76,6 +80,11 @@ export async function startService(config: Config, database: Database): Promise<
     if (api) api.handle(req, res);
     else res.writeHead(404, { "content-type": "text/plain; charset=utf-8" }).end("This process runs the worker only (PROCESS_ROLE=worker).\n");
   });
+  // WebSockets (graphql-transport-ws) on /graphql; anything else that asks to upgrade is closed.
+  server.on("upgrade", (req: IncomingMessage, socket: Socket, head: Buffer) => {
+    if (api) api.upgrade(req, socket, head);
+    else socket.destroy();
+  });
   await api?.ready();
   const address = await listen(server, config.port, config.host);
 
@@ -91,6 +100,8 @@ export async function startService(config: Config, database: Database): Promise<
       stopping ??= (async () => {
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();
+        // Subscriptions never end by themselves: their sockets and streams are closed.
+        api?.closeStreams();
         await closed;
         await worker?.stop();
         await api?.stop();
@@ -104,6 +115,8 @@ export async function startService(config: Config, database: Database): Promise<
 
 interface Api {
   handle(req: IncomingMessage, res: ServerResponse): void;
+  upgrade(req: IncomingMessage, socket: Socket, head: Buffer): void;
+  closeStreams(): void;
   currentSchema(): unknown;
   ready(): Promise<void>;
   stop(): Promise<void>;
@@ -120,16 +133,20 @@ async function startApi(config: Config, ownerPool: pg.Pool, authPool: pg.Pool, a
   };
   const apiTokens = new ApiTokenCache(authPool);
   await apiTokens.start();
+  const authenticate = makeAuthenticate(authPool, jwtSecret, apiTokens);
+  const pgSubscriber = new PgSubscriber(authPool);
   const pgl = postgraphile(
     makePreset({
       authPool,
-      authenticate: makeAuthenticate(authPool, jwtSecret, apiTokens),
+      authenticate,
       accounts,
       monitors: { allowPrivateWebhookTargets: config.webhookAllowPrivateTargets },
       graphiql: config.graphiql,
       statementTimeout: config.statementTimeout,
       queryLimits: config.queryLimits,
       aiDefaults: loadAiDefaults(config.aiDefaultsFile ?? SHIPPED_AI_DEFAULTS),
+      subscriptionsPerToken: config.subscriptionsPerToken,
+      pgSubscriber,
     }),
   );
   const app = express();
@@ -145,10 +162,39 @@ async function startApi(config: Config, ownerPool: pg.Pool, authPool: pg.Pool, a
   rateLimiter.start();
   const overBudget = makeRequestBudgetGuard(rateLimiter, config.requestBudgets);
   const unavailable = makeUnavailableGuard(availability);
+  const authenticateStream = (authorization: string | undefined) => authenticateOrUnavailable(authenticate, authorization);
+  const handleSse = makeGraphqlSseHandler({ serv, authenticate: authenticateStream, guard: (auth, body) => guardOperation(auth, body, "sse") });
+  const handleUpgrade = await serv.getUpgradeHandler();
+  // Open WebSockets and event streams, closed when the service stops.
+  const streams = new Set<Socket>();
+  const holdStream = (socket: Socket) => {
+    streams.add(socket);
+    socket.once("close", () => streams.delete(socket));
+  };
   return {
     handle(req, res) {
       if (overBudget(req, res) || unavailable(req, res)) return;
+      if (req.url?.split("?")[0] === GRAPHQL_SSE_PATH) {
+        holdStream(req.socket);
+        void handleSse(req, res);
+        return;
+      }
       void handleGraphql(req, res, () => app(req, res));
+    },
+    upgrade(req, socket, head) {
+      if (!handleUpgrade || !serv.shouldHandleUpgrade(req, socket, head)) {
+        socket.destroy();
+        return;
+      }
+      if (!availability.isUp) {
+        socket.end(`HTTP/1.1 503 Service Unavailable\r\nRetry-After: ${RETRY_AFTER_SECONDS}\r\nConnection: close\r\n\r\n`);
+        return;
+      }
+      holdStream(socket);
+      handleUpgrade(req, socket, head);
+    },
+    closeStreams() {
+      for (const socket of streams) socket.destroy();
     },
     currentSchema: () => serv.getSchema(),
     ready: async () => {
@@ -157,6 +203,7 @@ async function startApi(config: Config, ownerPool: pg.Pool, authPool: pg.Pool, a
     async stop() {
       await rateLimiter.stop();
       await pgl.release();
+      pgSubscriber.release();
       await apiTokens.stop();
     },
   };

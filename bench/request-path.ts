@@ -555,7 +555,7 @@ async function measureEngine(authUrl: string, variables: Record<string, unknown>
     const { schema, resolvedPreset } = await makeSchema(makePreset({
       authPool, authenticate: makeAuthenticate(authPool, "bench"), accounts: { ownerPool: authPool, jwtSecret: "bench", publicUrl: "", magicLinkAllowedOrigins: [] },
       monitors: { allowPrivateWebhookTargets: false }, graphiql: false, statementTimeout: "15s", queryLimits: loadConfig().queryLimits,
-      aiDefaults: loadAiDefaults(SHIPPED_AI_DEFAULTS),
+      aiDefaults: loadAiDefaults(SHIPPED_AI_DEFAULTS), subscriptionsPerToken: 1,
     }));
     const document = parse(QUERY);
     const pgSettings = { role: "app_visitor", statement_timeout: "15s" };

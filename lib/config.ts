@@ -38,6 +38,8 @@ export interface Config {
   queryLimits: QueryLimits;
   /** Requests a minute per API token and per client address (README: Limits). */
   requestBudgets: RequestBudgets;
+  /** Open subscriptions one API token may hold on one API instance (docs/live.md). */
+  subscriptionsPerToken: number;
   /** What this process runs: the API and the worker (all), or one of them (api, worker). */
   processRole: "all" | "api" | "worker";
   workerConcurrency: number;
@@ -169,6 +171,7 @@ export function loadConfig(): Config {
       perAddress: integer("RATE_LIMIT_PER_ADDRESS", 1200, 1, 1_000_000_000),
       trustProxy: flag("TRUST_PROXY", false),
     },
+    subscriptionsPerToken: integer("SUBSCRIPTIONS_PER_TOKEN", 20, 1, 100_000),
     workerConcurrency: integer("WORKER_CONCURRENCY", 8, 1, 64),
     processRole: processRole(),
     logLevel: logLevel(),

@@ -31,13 +31,22 @@ const MONITOR_FIELDS = `
   notificationRules: String
 `;
 
-function monitorArguments(uuid: string | null, input: Record<string, any>): unknown[] {
+/**
+ * The SQL arguments of a monitor input, in the order of app_hidden.checked_monitor (which checks
+ * them for createMonitor, updateMonitor and monitorPreview alike): location_given, name, …,
+ * notification_rules.
+ */
+export function monitorInputArguments(input: Record<string, any>): unknown[] {
   const location = input.location as { latitude: number; longitude: number } | null | undefined;
   return [
-    uuid, "location" in input, input.name ?? null, input.description ?? null, input.active ?? null, input.type ?? null,
+    "location" in input, input.name ?? null, input.description ?? null, input.active ?? null, input.type ?? null,
     input.query ?? null, location?.latitude ?? null, location?.longitude ?? null, input.locationMode ?? null,
     input.locationLiveSourceId ?? null, input.radius ?? null, input.channels ?? null, input.notificationRules ?? null,
   ];
+}
+
+function monitorArguments(uuid: string | null, input: Record<string, any>): unknown[] {
+  return [uuid, ...monitorInputArguments(input)];
 }
 
 const SAVE_MONITOR = "app_accounts.save_monitor($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)";

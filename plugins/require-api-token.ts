@@ -2,8 +2,9 @@
 // HTTP 401 with a GraphQL error body. Deny by default: every Query field needs a token except the
 // account queries (which use the user's own access token) and introspection. The check runs in
 // grafserv's request-body middleware because only there can it still choose the HTTP status.
+import type { IncomingMessage } from "node:http";
 import { parse, type DocumentNode, type SelectionSetNode } from "graphql";
-import type { Authenticate } from "../lib/auth/context.ts";
+import type { Authenticate, RequestAuth } from "../lib/auth/context.ts";
 import { rememberAuth } from "../lib/auth/context.ts";
 import { isConnectionError, RETRY_AFTER_SECONDS, SERVICE_UNAVAILABLE } from "../lib/db/availability.ts";
 import { userError } from "../lib/graphql/errors.ts";
@@ -11,7 +12,7 @@ import { userError } from "../lib/graphql/errors.ts";
 /** Spec 4.1: queries that take the user's access token, not an API token. */
 export const ACCOUNT_QUERY_FIELDS = new Set([
   "sessionValid", "me", "mySessions", "currentEnvironment", "myOrganizations",
-  "channels", "monitors", "monitor", "apiTokens", "apiToken", "apiScopes",
+  "channels", "monitors", "monitor", "monitorPreview", "apiTokens", "apiToken", "apiScopes",
 ]);
 
 function rootQueryFields(document: DocumentNode, operationName: string | null | undefined): Set<string> {
@@ -50,6 +51,69 @@ function needsApiToken(field: string): boolean {
   return !field.startsWith("__") && !ACCOUNT_QUERY_FIELDS.has(field);
 }
 
+/** Where an operation arrived: subscriptions need a stream, and the streams carry nothing else. */
+export type Transport = "http" | "websocket" | "sse";
+
+function operationType(document: DocumentNode, operationName: string | null | undefined): string | undefined {
+  const operations = document.definitions.filter((d) => d.kind === "OperationDefinition");
+  const operation = operationName
+    ? operations.find((o) => o.name?.value === operationName)
+    : operations.length === 1 ? operations[0] : undefined;
+  return operation?.operation;
+}
+
+/**
+ * The checks every transport makes before an operation runs: subscriptions only over WebSocket or
+ * SSE (and those carry nothing else, so HTTP's request budgets and 401s cannot be gone around), an
+ * API token for every public read and every subscription. Throws the client's error.
+ */
+export function guardOperation(auth: RequestAuth, body: { query?: unknown; operationName?: unknown }, transport: Transport): void {
+  if (typeof body.query !== "string") return;
+  const operationName = typeof body.operationName === "string" ? body.operationName : null;
+  // Parsed here only when it may matter: an API-token query over HTTP (the hot path) goes through.
+  const mayBeSubscription = transport !== "http" || body.query.includes("subscription");
+  if (auth.kind === "apiToken" && !mayBeSubscription) return;
+  let document: DocumentNode;
+  try {
+    document = parse(body.query);
+  } catch {
+    return; // not GraphQL: the transport answers with the syntax error itself
+  }
+  const type = operationType(document, operationName);
+  if (type === "subscription" && transport === "http") {
+    throw userError("Subscriptions need a stream: a WebSocket to /graphql (graphql-transport-ws) or Server-Sent Events at /graphql/stream (graphql-sse).",
+      "BAD_REQUEST", { statusCode: 400 });
+  }
+  if (type !== undefined && type !== "subscription" && transport !== "http") {
+    throw userError(`The ${transport === "websocket" ? "WebSocket" : "event stream"} carries subscriptions only: send queries and mutations over HTTP to /graphql.`,
+      "BAD_REQUEST", { statusCode: 400 });
+  }
+  if (auth.kind === "apiToken") return;
+  if (type === "subscription" || [...rootQueryFields(document, operationName)].some(needsApiToken)) {
+    throw userError(UNAUTHENTICATED_MESSAGES[auth.kind], "UNAUTHENTICATED", { statusCode: 401 });
+  }
+}
+
+/** The Authorization of a WebSocket: the connection_init payload's (any case), else the upgrade request's header. */
+function webSocketAuthorization(context: { connectionParams?: Readonly<Record<string, unknown>>; extra?: unknown }): string | undefined {
+  const params = context.connectionParams ?? {};
+  const key = Object.keys(params).find((k) => k.toLowerCase() === "authorization");
+  const fromParams = key ? params[key] : undefined;
+  if (typeof fromParams === "string") return fromParams;
+  return (context.extra as { request?: IncomingMessage } | undefined)?.request?.headers.authorization;
+}
+
+/** authenticate, with a lost database answered as 503 SERVICE_UNAVAILABLE. */
+export async function authenticateOrUnavailable(authenticate: Authenticate, authorization: string | undefined): Promise<RequestAuth> {
+  return authenticate(authorization).catch((error: unknown) => {
+    // grafserv would answer any other error here as "Parsing failed" (400).
+    if (isConnectionError(error)) {
+      throw userError(SERVICE_UNAVAILABLE.message, SERVICE_UNAVAILABLE.code, { statusCode: 503, retryAfter: RETRY_AFTER_SECONDS });
+    }
+    throw error;
+  });
+}
+
 export function makeRequireApiTokenPlugin(authenticate: Authenticate): GraphileConfig.Plugin {
   return {
     name: "RequireApiTokenPlugin",
@@ -58,28 +122,12 @@ export function makeRequireApiTokenPlugin(authenticate: Authenticate): GraphileC
     grafserv: {
       middleware: {
         async processGraphQLRequestBody(next, event) {
-          const req = event.request?.requestContext.node?.req;
-          const auth = await authenticate(event.request?.getHeader("authorization")).catch((error: unknown) => {
-            // grafserv would answer any other error here as "Parsing failed" (400).
-            if (isConnectionError(error)) {
-              throw userError(SERVICE_UNAVAILABLE.message, SERVICE_UNAVAILABLE.code, { statusCode: 503, retryAfter: RETRY_AFTER_SECONDS });
-            }
-            throw error;
-          });
+          const webSocket = event.graphqlWsContext;
+          const req = event.request?.requestContext.node?.req ?? (webSocket?.extra as { request?: IncomingMessage } | undefined)?.request;
+          const authorization = webSocket ? webSocketAuthorization(webSocket) : event.request?.getHeader("authorization");
+          const auth = await authenticateOrUnavailable(authenticate, authorization);
           if (req) rememberAuth(req, auth);
-          if (auth.kind !== "apiToken" && typeof event.body.query === "string") {
-            let document: DocumentNode | undefined;
-            try {
-              document = parse(event.body.query);
-            } catch {
-              // Not GraphQL: grafserv answers with the syntax error itself.
-            }
-            const operationName = typeof event.body.operationName === "string" ? event.body.operationName : null;
-            const guarded = document ? [...rootQueryFields(document, operationName)].filter(needsApiToken) : [];
-            if (guarded.length > 0) {
-              throw userError(UNAUTHENTICATED_MESSAGES[auth.kind], "UNAUTHENTICATED", { statusCode: 401 });
-            }
-          }
+          guardOperation(auth, event.body, webSocket ? "websocket" : "http");
           return next();
         },
       },

@@ -1,0 +1,81 @@
+// monitorPreview (issue #18): what a P2000 monitor would have matched over the last days of stored
+// history, before it is saved. The input is createMonitor's and SQL checks it with the same
+// function (app_hidden.checked_monitor); app_hidden.monitor_preview matches with live matching's
+// own definitions (criteria, notification rules) and writes nothing. Like `monitors`, it takes a
+// user's access token of the environment (plugins/require-api-token.ts).
+import { loadOneWithPgClient, type PgClient } from "postgraphile/@dataplan/pg";
+import { access, each, type Step } from "postgraphile/grafast";
+import { extendSchema, gql } from "postgraphile/utils";
+import { monitorInputArguments } from "./monitor-mutations.ts";
+
+interface PreviewArguments {
+  input: Record<string, unknown>;
+  days: number | null;
+}
+
+interface PreviewRow {
+  matches: number;
+  notifications: number;
+  by_day: Array<{ date: string; matches: number; notifications: number }>;
+  message_uuids: string[];
+}
+
+const PREVIEW = "select * from app_hidden.monitor_preview($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)";
+
+// One query per preview (a request rarely asks for more than one), as the request's visitor.
+function loadPreviews(client: PgClient, lookups: ReadonlyArray<PreviewArguments>) {
+  return lookups.map(async ({ input, days }) => {
+    const { rows } = await client.query<PreviewRow>({ text: PREVIEW, values: [days, ...monitorInputArguments(input)] });
+    return rows[0];
+  });
+}
+
+export const MonitorPreviewPlugin = extendSchema((build) => {
+  const resources = build.input.pgRegistry.pgResources;
+  const monitors = resources.monitors_table;
+  const messages = resources.p2000_messages_table;
+
+  return {
+    typeDefs: gql`
+      """Matches and notifications of one day (Europe/Amsterdam) of a monitor preview."""
+      type MonitorPreviewDay {
+        date: Date!
+        matches: Int!
+        notifications: Int!
+      }
+      """What a P2000 monitor would have matched over the last days of stored history; nothing is saved."""
+      type MonitorPreview {
+        """Messages it matches in the window."""
+        matches: Int!
+        """Matches its notificationRules let through, applied as live matching applies them (each notifies every channel of the monitor)."""
+        notifications: Int!
+        """Every day of the window, oldest first; the last is today so far."""
+        byDay: [MonitorPreviewDay!]!
+        """The newest 20 matched messages, newest first."""
+        messages: [P2000Message!]!
+      }
+      extend type Query {
+        """
+        What a P2000 monitor with this input would have matched over the last days (1-90) of stored history: from
+        midnight (Dutch time) days - 1 days ago until now. The input is checked as createMonitor checks it; nothing is saved.
+        """
+        monitorPreview(input: CreateMonitorInput!, days: Int = 30): MonitorPreview
+      }
+    `,
+    objects: {
+      Query: {
+        plans: {
+          monitorPreview: (_, fieldArgs) =>
+            loadOneWithPgClient(monitors.executor, fieldArgs.getRaw() as Step<PreviewArguments>, loadPreviews),
+        },
+      },
+      MonitorPreview: {
+        plans: {
+          byDay: ($preview) => access($preview, "by_day"),
+          // The rows as p2000Messages gives them, in the preview's order.
+          messages: ($preview) => each(access<string[]>($preview, "message_uuids"), ($uuid) => messages.get({ uuid: $uuid })),
+        },
+      },
+    },
+  };
+}, "MonitorPreviewPlugin");

@@ -1,0 +1,134 @@
+// What every subscription goes through, whatever its transport (graphql-ws or graphql-sse): a
+// limit on the subscriptions one API token holds open on this instance; its end as soon as its
+// token is revoked or expires (heard on api_token_changed, confirmed by the database); and no
+// event that leaves the subscriber nothing (an empty list of new messages, an aircraft no longer
+// tracked). Each event's read runs as the subscriber and checks the token too
+// (lib/graphql/pg-request-adaptor.ts), so a revocation missed here still ends at the next event.
+import { isAsyncIterable } from "grafast";
+import { GraphQLError, type ExecutionResult } from "graphql";
+
+interface LiveContext {
+  pgSettings?: Record<string, string>;
+  pgSubscriber?: { subscribe(topic: string): AsyncIterableIterator<string> };
+  withPgClient?: (settings: unknown, callback: (client: { query(q: { text: string }): Promise<unknown> }) => Promise<unknown>) => Promise<unknown>;
+}
+
+export const TOKEN_REVOKED_MESSAGE = "The API token is not valid any more (revoked or expired): this subscription has ended.";
+
+/** An event with nothing for its subscriber: every root field null or an empty list. */
+function leavesNothing(result: ExecutionResult): boolean {
+  return !result.errors && result.data != null &&
+    Object.values(result.data).every((value) => value == null || (Array.isArray(value) && value.length === 0));
+}
+
+/**
+ * The subscription's results, ended with an UNAUTHENTICATED error when `revoked` settles first.
+ * A plain iterator rather than an async generator: a generator would only see the client's
+ * `return()` at its next event, holding the LISTEN subscription open until then.
+ */
+function guardedResults(results: AsyncIterator<ExecutionResult>, revoked: Promise<void>, cleanUp: () => void): AsyncIterableIterator<ExecutionResult> {
+  let ended = false;
+  const end = async () => {
+    if (ended) return;
+    ended = true;
+    cleanUp();
+    await results.return?.();
+  };
+  const revokedResult = revoked.then(() => "revoked" as const);
+  return {
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+    async next(): Promise<IteratorResult<ExecutionResult>> {
+      while (!ended) {
+        const next = await Promise.race([results.next(), revokedResult]);
+        if (next === "revoked") {
+          await end();
+          return { done: false, value: { errors: [new GraphQLError(TOKEN_REVOKED_MESSAGE, { extensions: { code: "UNAUTHENTICATED" } })] } };
+        }
+        if (next.done) {
+          await end();
+          break;
+        }
+        if (!leavesNothing(next.value)) return next;
+      }
+      return { done: true, value: undefined };
+    },
+    async return() {
+      await end();
+      return { done: true, value: undefined };
+    },
+    async throw(error: unknown) {
+      await end();
+      throw error;
+    },
+  };
+}
+
+/** Settles when the token is found dead after one of its change announcements; never otherwise. */
+function revocationOf(context: LiveContext, tokenUuid: string): { revoked: Promise<void>; stop: () => void } {
+  const changes = context.pgSubscriber!.subscribe("api_token_changed");
+  const revoked = new Promise<void>((resolve) => {
+    void (async () => {
+      for await (const changed of changes) {
+        if (changed !== tokenUuid) continue;
+        // The request adaptor checks the token as it opens the transaction (XAUTH when it is dead).
+        const dead = await context.withPgClient!(context.pgSettings, (client) => client.query({ text: "select true" }))
+          .then(() => false, (error: { code?: string }) => error?.code === "XAUTH");
+        if (dead) return resolve();
+      }
+    })().catch(() => {}); // a lost LISTEN connection ends the subscription through its own stream
+  });
+  return { revoked, stop: () => void changes.return?.() };
+}
+
+export function makeSubscriptionGuardPlugin(options: { perToken: number }): GraphileConfig.Plugin {
+  const openByToken = new Map<string, number>();
+  const release = (tokenUuid: string) => {
+    const left = (openByToken.get(tokenUuid) ?? 1) - 1;
+    if (left > 0) openByToken.set(tokenUuid, left);
+    else openByToken.delete(tokenUuid);
+  };
+  return {
+    name: "SubscriptionGuardPlugin",
+    version: "1.0.0",
+    description: "Per-token subscription limits, the end of a revoked token's subscriptions, and no empty events.",
+    grafast: {
+      middleware: {
+        async subscribe(next, event) {
+          const context = event.args.contextValue as LiveContext;
+          const tokenUuid = context.pgSettings?.["app.api_token_uuid"];
+          // Without an API token the request was refused before (plugins/require-api-token.ts).
+          if (!tokenUuid) return next();
+          const open = openByToken.get(tokenUuid) ?? 0;
+          if (open >= options.perToken) {
+            return {
+              errors: [new GraphQLError(
+                `This API token already holds ${open} open subscriptions, the most one token may hold on one server ` +
+                  "(SUBSCRIPTIONS_PER_TOKEN); end one first.",
+                { extensions: { code: "TOO_MANY_SUBSCRIPTIONS" } },
+              )],
+            };
+          }
+          openByToken.set(tokenUuid, open + 1);
+          let result: Awaited<ReturnType<typeof next>>;
+          try {
+            result = await next();
+          } catch (error) {
+            release(tokenUuid);
+            throw error;
+          }
+          if (!isAsyncIterable(result)) {
+            release(tokenUuid);
+            return result;
+          }
+          const revocation = revocationOf(context, tokenUuid);
+          return guardedResults(result[Symbol.asyncIterator]() as AsyncIterator<ExecutionResult>, revocation.revoked, () => {
+            revocation.stop();
+            release(tokenUuid);
+          }) as unknown as typeof result;
+        },
+      },
+    },
+  };
+}

@@ -1,0 +1,80 @@
+// Subscribers as clients make them: the `graphql-ws` client over a real WebSocket and the
+// `graphql-sse` client over real HTTP, both against a running service. A watch collects what
+// arrives until it is stopped or the server ends it.
+import { createClient as createWsClient, type Client as WsClient } from "graphql-ws";
+import { createClient as createSseClient } from "graphql-sse";
+import WebSocket from "ws";
+
+export type Transport = "websocket" | "sse";
+
+export interface Watch {
+  /** The `data` of every event, in order. */
+  events: Array<Record<string, any>>;
+  /** Errors the server sent (in an event or as the operation's refusal), each { message, code }. */
+  errors: Array<{ message: string; code: unknown }>;
+  /** True once the server ended the subscription (completed it or refused it). */
+  ended: boolean;
+  stop(): Promise<void>;
+}
+
+interface WatchOptions {
+  token?: string;
+  query: string;
+  variables?: Record<string, unknown>;
+}
+
+/** One WebSocket with its token in connection_init, as graphql-ws sends it. */
+export function webSocketClient(graphqlUrl: string, token: string | undefined): WsClient {
+  return createWsClient({
+    url: graphqlUrl.replace(/^http/, "ws"),
+    webSocketImpl: WebSocket,
+    connectionParams: token ? { authorization: `Bearer ${token}` } : {},
+    retryAttempts: 0,
+    lazy: true,
+  });
+}
+
+export function watch(transport: Transport, graphqlUrl: string, options: WatchOptions): Watch {
+  const ws = transport === "websocket" ? webSocketClient(graphqlUrl, options.token) : undefined;
+  const sse = transport === "sse"
+    ? createSseClient({
+      url: `${graphqlUrl}/stream`,
+      headers: options.token ? { authorization: `Bearer ${options.token}` } : {},
+      retryAttempts: 0,
+    })
+    : undefined;
+  const iterator = (ws
+    ? ws.iterate({ query: options.query, variables: options.variables })
+    : sse!.iterate({ query: options.query, variables: options.variables })) as AsyncIterableIterator<{ data?: any; errors?: any[] }>;
+  const result: Watch = {
+    events: [],
+    errors: [],
+    ended: false,
+    async stop() {
+      await iterator.return?.();
+      await ws?.dispose();
+      sse?.dispose();
+    },
+  };
+  const record = (error: any) => {
+    for (const e of Array.isArray(error) ? error : error?.errors ?? [error]) {
+      result.errors.push({ message: e?.message ?? String(e), code: e?.extensions?.code });
+    }
+  };
+  void (async () => {
+    try {
+      for await (const event of iterator) {
+        if (event.errors) record(event.errors);
+        if (event.data) result.events.push(event.data);
+      }
+    } catch (error) {
+      // graphql-sse refuses with the response (its body's errors); graphql-ws with the errors.
+      const body = (error as { response?: Response })?.response;
+      if (body) record(await body.json().catch(() => ({ message: String(error) })));
+      else record(error);
+    } finally {
+      result.ended = true;
+    }
+  })();
+  return result;
+}
