@@ -811,19 +811,21 @@ create table app_hidden.p2000_monitor_criteria (
   region_uuids uuid[] not null,
   discipline_uuids uuid[] not null,
   urgency_uuids uuid[] not null,
-  keywords text[] not null,
-  exclude_keywords text[] not null,
   include_exercises boolean not null,
   latitude double precision,
   longitude double precision,
   radius double precision,
   anchor_keys text[] not null,
+  keyword_patterns text[] not null,
+  exclude_patterns text[] not null,
   constraint p2000_monitor_criteria_monitor_uuid_fkey FOREIGN KEY (monitor_uuid) REFERENCES app_public.monitors(uuid) ON DELETE CASCADE,
   constraint p2000_monitor_criteria_pkey PRIMARY KEY (monitor_uuid)
 );
 alter table app_hidden.p2000_monitor_criteria enable row level security;
 CREATE INDEX p2000_monitor_criteria_anchor_keys_idx ON app_hidden.p2000_monitor_criteria USING gin (anchor_keys);
 comment on table app_hidden.p2000_monitor_criteria is 'Active P2000 monitors in matchable form (derived from monitors by trigger).';
+comment on column app_hidden.p2000_monitor_criteria.keyword_patterns is 'LIKE patterns (%word%) of the keywords: lower(message) must match one.';
+comment on column app_hidden.p2000_monitor_criteria.exclude_patterns is 'LIKE patterns (%word%) of the excludeKeywords: lower(message) must match none.';
 
 create table app_hidden.p2000_place_abbreviations (
   abbreviation text not null,
@@ -2805,6 +2807,89 @@ grant execute on function app_hidden.assert_api_token_live() to app_analyst;
 grant execute on function app_hidden.assert_api_token_live() to app_visitor;
 comment on function app_hidden.assert_api_token_live() is 'Raises UNAUTHENTICATED unless the request''s API token (app.api_token_uuid) is live: run as each API-token request opens its transaction.';
 
+CREATE OR REPLACE FUNCTION app_hidden.checked_monitor(environment uuid, existing app_public.monitors, location_given boolean, name text, description text, active boolean, type text, query text, latitude double precision, longitude double precision, location_mode text, location_live_source_id text, radius double precision, channels text, notification_rules text, OUT monitor app_public.monitors, OUT channel_uuids uuid[])
+ RETURNS record
+ LANGUAGE plpgsql
+ STABLE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  is_new boolean := existing.uuid is null;
+  m app_public.monitors := existing;
+begin
+  if is_new then
+    m.environment_uuid := environment;
+    m.active := true;
+    m.type := 'p2000';
+    m.query := '{}';
+    m.location_mode := 'fixed';
+    m.notification_rules := '{}';
+  end if;
+  if name is not null or is_new then
+    if name is null or length(btrim(name)) not between 1 and 200 then
+      raise exception 'name must have 1 to 200 characters.' using errcode = 'XINPT';
+    end if;
+    m.name := btrim(name);
+  end if;
+  if description is not null then
+    if length(description) > 2000 then
+      raise exception 'description has at most 2000 characters.' using errcode = 'XINPT';
+    end if;
+    m.description := nullif(btrim(description), '');
+  end if;
+  m.active := coalesce(active, m.active);
+  if type is not null then
+    if not exists (select 1 from app_public.monitor_types t where t.name = checked_monitor.type) then
+      raise exception 'type must be one of: %.', (select string_agg(t.name, ', ' order by t.name) from app_public.monitor_types t)
+        using errcode = 'XINPT';
+    end if;
+    m.type := checked_monitor.type;
+  end if;
+  if query is not null then
+    m.query := app_hidden.parse_json_input(query, 'query');
+  end if;
+  m.query := app_hidden.validate_monitor_query(m.type, m.query);
+  if location_given then
+    if (latitude is null) <> (longitude is null) or latitude not between -90 and 90 or longitude not between -180 and 180 then
+      raise exception 'location needs a latitude (-90..90) and a longitude (-180..180).' using errcode = 'XINPT';
+    end if;
+    m.latitude := latitude;
+    m.longitude := longitude;
+    if latitude is null then
+      m.radius := null;
+    end if;
+  end if;
+  if location_mode is not null then
+    if location_mode not in ('fixed', 'live') then
+      raise exception 'locationMode must be fixed or live.' using errcode = 'XINPT';
+    end if;
+    m.location_mode := location_mode;
+  end if;
+  if location_live_source_id is not null then
+    m.location_live_source_id := nullif(left(btrim(location_live_source_id), 200), '');
+  end if;
+  if radius is not null then
+    if radius <= 0 or radius > 250 then
+      raise exception 'radius is in kilometres, more than 0 and at most 250.' using errcode = 'XINPT';
+    end if;
+    m.radius := radius;
+  end if;
+  if m.radius is not null and m.latitude is null then
+    raise exception 'radius needs a location.' using errcode = 'XINPT';
+  end if;
+  if notification_rules is not null then
+    m.notification_rules := app_hidden.validate_notification_rules(app_hidden.parse_json_input(notification_rules, 'notificationRules'));
+  end if;
+  if channels is not null then
+    channel_uuids := app_hidden.monitor_channel_uuids(app_hidden.parse_json_input(channels, 'channels'), environment);
+  end if;
+  monitor := m;
+end;
+$function$;
+grant execute on function app_hidden.checked_monitor(environment uuid, existing app_public.monitors, location_given boolean, name text, description text, active boolean, type text, query text, latitude double precision, longitude double precision, location_mode text, location_live_source_id text, radius double precision, channels text, notification_rules text, OUT monitor app_public.monitors, OUT channel_uuids uuid[]) to app_analyst;
+grant execute on function app_hidden.checked_monitor(environment uuid, existing app_public.monitors, location_given boolean, name text, description text, active boolean, type text, query text, latitude double precision, longitude double precision, location_mode text, location_live_source_id text, radius double precision, channels text, notification_rules text, OUT monitor app_public.monitors, OUT channel_uuids uuid[]) to app_visitor;
+comment on function app_hidden.checked_monitor(environment uuid, existing app_public.monitors, location_given boolean, name text, description text, active boolean, type text, query text, latitude double precision, longitude double precision, location_mode text, location_live_source_id text, radius double precision, channels text, notification_rules text, OUT monitor app_public.monitors, OUT channel_uuids uuid[]) is NULL;
+
 CREATE OR REPLACE FUNCTION app_hidden.claim_traffic_publication(feed text, at timestamp with time zone)
  RETURNS boolean
  LANGUAGE plpgsql
@@ -2827,6 +2912,17 @@ $function$;
 grant execute on function app_hidden.claim_traffic_publication(feed text, at timestamp with time zone) to app_analyst;
 grant execute on function app_hidden.claim_traffic_publication(feed text, at timestamp with time zone) to app_visitor;
 comment on function app_hidden.claim_traffic_publication(feed text, at timestamp with time zone) is NULL;
+
+CREATE OR REPLACE FUNCTION app_hidden.contains_pattern(word text)
+ RETURNS text
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE STRICT
+AS $function$
+  select '%' || pg_catalog.replace(pg_catalog.replace(pg_catalog.replace(word, '\', '\\'), '%', '\%'), '_', '\_') || '%'
+$function$;
+grant execute on function app_hidden.contains_pattern(word text) to app_analyst;
+grant execute on function app_hidden.contains_pattern(word text) to app_visitor;
+comment on function app_hidden.contains_pattern(word text) is NULL;
 
 CREATE OR REPLACE FUNCTION app_hidden.current_api_scopes()
  RETURNS text[]
@@ -2985,8 +3081,7 @@ comment on function app_hidden.environment_aircraft_monitor(monitor_uuid uuid) i
 CREATE OR REPLACE FUNCTION app_hidden.exceeds_max_per_period(rules jsonb, recent_notified bigint)
  RETURNS boolean
  LANGUAGE sql
- IMMUTABLE
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ IMMUTABLE PARALLEL SAFE
 AS $function$
   select rules ? 'maxPerPeriod' and recent_notified >= (rules->'maxPerPeriod'->>'count')::integer
 $function$;
@@ -3178,23 +3273,31 @@ comment on function app_hidden.hub_analytics_weekdays_live(days integer) is 'hub
 
 CREATE OR REPLACE FUNCTION app_hidden.in_quiet_hours(rules jsonb)
  RETURNS boolean
- LANGUAGE plpgsql
- STABLE
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
 AS $function$
-declare
-  local_time time := (now() at time zone 'Europe/Amsterdam')::time;
-  quiet_from time := (rules->'quietHours'->>'from')::time;
-  quiet_to time := (rules->'quietHours'->>'to')::time;
-begin
-  return rules ? 'quietHours' and (
-    (quiet_from <= quiet_to and local_time >= quiet_from and local_time < quiet_to)
-    or (quiet_from > quiet_to and (local_time >= quiet_from or local_time < quiet_to)));
-end;
+  select app_hidden.in_quiet_hours(rules, pg_catalog.now())
 $function$;
 grant execute on function app_hidden.in_quiet_hours(rules jsonb) to app_analyst;
 grant execute on function app_hidden.in_quiet_hours(rules jsonb) to app_visitor;
 comment on function app_hidden.in_quiet_hours(rules jsonb) is NULL;
+
+CREATE OR REPLACE FUNCTION app_hidden.in_quiet_hours(rules jsonb, moment timestamp with time zone)
+ RETURNS boolean
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+AS $function$
+  select rules ? 'quietHours' and case
+    when (rules->'quietHours'->>'from')::time <= (rules->'quietHours'->>'to')::time
+      then (moment at time zone 'Europe/Amsterdam')::time >= (rules->'quietHours'->>'from')::time
+       and (moment at time zone 'Europe/Amsterdam')::time < (rules->'quietHours'->>'to')::time
+    else (moment at time zone 'Europe/Amsterdam')::time >= (rules->'quietHours'->>'from')::time
+      or (moment at time zone 'Europe/Amsterdam')::time < (rules->'quietHours'->>'to')::time
+  end
+$function$;
+grant execute on function app_hidden.in_quiet_hours(rules jsonb, moment timestamp with time zone) to app_analyst;
+grant execute on function app_hidden.in_quiet_hours(rules jsonb, moment timestamp with time zone) to app_visitor;
+comment on function app_hidden.in_quiet_hours(rules jsonb, moment timestamp with time zone) is NULL;
 
 CREATE OR REPLACE FUNCTION app_hidden.is_current_environment_rss_monitor(monitor_uuid uuid)
  RETURNS boolean
@@ -3443,34 +3546,118 @@ grant execute on function app_hidden.monitor_channel_uuids(channels jsonb, envir
 grant execute on function app_hidden.monitor_channel_uuids(channels jsonb, environment uuid) to app_visitor;
 comment on function app_hidden.monitor_channel_uuids(channels jsonb, environment uuid) is NULL;
 
-CREATE OR REPLACE FUNCTION app_hidden.monitor_suppression(mo app_public.monitors, m app_public.p2000_messages)
- RETURNS text
+CREATE OR REPLACE FUNCTION app_hidden.monitor_preview(days integer, location_given boolean, name text, description text, active boolean, type text, query text, latitude double precision, longitude double precision, location_mode text, location_live_source_id text, radius double precision, channels text, notification_rules text, OUT matches integer, OUT notifications integer, OUT by_day jsonb, OUT message_uuids uuid[])
+ RETURNS record
  LANGUAGE plpgsql
  STABLE
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
 declare
-  rules jsonb := mo.notification_rules;
+  environment uuid := app_accounts.require_current_environment();
+  mo app_public.monitors;
+  c app_hidden.p2000_monitor_criteria;
+  rules jsonb;
+  throttled boolean;
+  period interval;
+  first_day date;
+  since timestamptz;
+  narrowing text;
+  r record;
+  reason text;
+  day_index integer;
+  matched uuid[] := '{}';
+  day_matches integer[];
+  day_notifications integer[];
+  -- Throttle state: the times of the preview's notifications so far (oldest first) with the first
+  -- one still inside the maxPerPeriod window, and its notifications per dossier (by the dossier's
+  -- number among the matches).
+  notified_at timestamptz[] := '{}';
+  window_start integer := 1;
+  dossier_notified integer[] := '{}';
 begin
-  if app_hidden.in_quiet_hours(rules) then
-    return 'quiet_hours';
+  if monitor_preview.days is null or monitor_preview.days not between 1 and 90 then
+    raise exception 'days must be from 1 to 90.' using errcode = 'XINPT';
   end if;
-  if rules ? 'minUrgency' and coalesce((select u.rank from app_public.p2000_urgencies u where u.uuid = m.urgency_uuid), 999)
-       > (select u.rank from app_public.p2000_urgencies u where u.code = rules->>'minUrgency') then
-    return 'min_urgency';
+  if monitor_preview.type is not null and monitor_preview.type <> 'p2000' then
+    raise exception 'Previews exist for p2000 monitors only (type was %).', left(monitor_preview.type, 40) using errcode = 'XINPT';
   end if;
-  if rules ? 'maxPerDossier' and m.dossier_uuid is not null and (select count(*) from app_hidden.monitor_matches x
-       where x.monitor_uuid = mo.uuid and x.dossier_uuid = m.dossier_uuid and x.suppressed_reason is null)
-       >= (rules->>'maxPerDossier')::integer then
-    return 'max_per_dossier';
-  end if;
-  if app_hidden.exceeds_max_per_period(rules, (select count(*) from app_hidden.monitor_matches x
-       where x.monitor_uuid = mo.uuid and x.suppressed_reason is null
-         and x.matched_at > now() - make_interval(mins => (rules->'maxPerPeriod'->>'minutes')::integer))) then
-    return 'max_per_period';
-  end if;
-  return null;
+  day_matches := array_fill(0, array[monitor_preview.days]);
+  day_notifications := array_fill(0, array[monitor_preview.days]);
+  mo := (app_hidden.checked_monitor(environment, null, location_given, name, description, active, type, query, latitude,
+    longitude, location_mode, location_live_source_id, radius, channels, notification_rules)).monitor;
+  c := app_hidden.p2000_criteria(mo);
+  rules := mo.notification_rules;
+  throttled := rules ?| array['maxPerDossier', 'maxPerPeriod'];
+  period := make_interval(mins => (rules->'maxPerPeriod'->>'minutes')::integer);
+  first_day := (now() at time zone 'Europe/Amsterdam')::date - (monitor_preview.days - 1);
+  since := first_day::timestamp at time zone 'Europe/Amsterdam';
+
+  -- Candidates by the index of the monitor's most selective indexed criterion (each one is
+  -- required, so no match is lost), else the window's messages by time; then every criterion in
+  -- full. Built as text so that each preview is planned with its own criteria as constants.
+  narrowing := case
+    when cardinality(c.capcode_names) > 0 then
+      'm.uuid in (select mc.message_uuid from app_public.p2000_message_capcodes mc
+                   where mc.capcode_uuid in (select k.uuid from app_public.p2000_capcodes k where k.name = any (($1).capcode_names))
+                     and mc.sended >= $2)'
+    when cardinality(c.region_uuids) > 0 then 'm.region_uuid = any (($1).region_uuids)'
+    when cardinality(c.discipline_uuids) > 0 then 'm.discipline_uuid = any (($1).discipline_uuids)'
+    else 'true'
+  end;
+  -- In time order, as live matching met them: the throttles depend on what came before.
+  for r in execute format($query$
+    select m.uuid, m.sended, m.dossier_uuid is not null as in_dossier,
+           dense_rank() over (order by m.dossier_uuid)::integer as dossier, s.reason
+      from app_public.p2000_messages m, app_hidden.p2000_message_suppression($3, m, m.sended) s (reason)
+     where %s and m.sended >= $2 and m.sended <= now() and app_hidden.p2000_criteria_match($1, m)
+     order by m.sended, m.uuid
+    $query$, narrowing) using c, since, rules
+  loop
+    reason := r.reason;
+    if reason is null and throttled then
+      while window_start <= cardinality(notified_at) and notified_at[window_start] <= r.sended - period loop
+        window_start := window_start + 1;
+      end loop;
+      reason := app_hidden.p2000_throttle_suppression(rules, r.in_dossier, coalesce(dossier_notified[r.dossier], 0),
+        cardinality(notified_at) - window_start + 1);
+      if reason is null then
+        notified_at[cardinality(notified_at) + 1] := r.sended;
+        dossier_notified[r.dossier] := coalesce(dossier_notified[r.dossier], 0) + 1;
+      end if;
+    end if;
+    day_index := (r.sended at time zone 'Europe/Amsterdam')::date - first_day + 1;
+    day_matches[day_index] := day_matches[day_index] + 1;
+    if reason is null then
+      day_notifications[day_index] := day_notifications[day_index] + 1;
+    end if;
+    matched[cardinality(matched) + 1] := r.uuid;
+  end loop;
+
+  matches := cardinality(matched);
+  select coalesce(sum(n), 0)::integer into notifications from unnest(day_notifications) n;
+  select jsonb_agg(jsonb_build_object('date', first_day + (i - 1), 'matches', day_matches[i],
+                                      'notifications', day_notifications[i]) order by i)
+    into by_day from generate_series(1, monitor_preview.days) i;
+  message_uuids := array(select u from unnest(matched) with ordinality x (u, i) order by x.i desc limit 20);
 end;
+$function$;
+grant execute on function app_hidden.monitor_preview(days integer, location_given boolean, name text, description text, active boolean, type text, query text, latitude double precision, longitude double precision, location_mode text, location_live_source_id text, radius double precision, channels text, notification_rules text, OUT matches integer, OUT notifications integer, OUT by_day jsonb, OUT message_uuids uuid[]) to app_analyst;
+grant execute on function app_hidden.monitor_preview(days integer, location_given boolean, name text, description text, active boolean, type text, query text, latitude double precision, longitude double precision, location_mode text, location_live_source_id text, radius double precision, channels text, notification_rules text, OUT matches integer, OUT notifications integer, OUT by_day jsonb, OUT message_uuids uuid[]) to app_visitor;
+comment on function app_hidden.monitor_preview(days integer, location_given boolean, name text, description text, active boolean, type text, query text, latitude double precision, longitude double precision, location_mode text, location_live_source_id text, radius double precision, channels text, notification_rules text, OUT matches integer, OUT notifications integer, OUT by_day jsonb, OUT message_uuids uuid[]) is NULL;
+
+CREATE OR REPLACE FUNCTION app_hidden.monitor_suppression(mo app_public.monitors, m app_public.p2000_messages)
+ RETURNS text
+ LANGUAGE sql
+ STABLE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select coalesce((select s from app_hidden.p2000_message_suppression(mo.notification_rules, m, now()) s),
+    app_hidden.p2000_throttle_suppression(mo.notification_rules, m.dossier_uuid is not null,
+      (select count(*) from app_hidden.monitor_matches x
+        where x.monitor_uuid = mo.uuid and x.dossier_uuid = m.dossier_uuid and x.suppressed_reason is null),
+      (select count(*) from app_hidden.monitor_matches x
+        where x.monitor_uuid = mo.uuid and x.suppressed_reason is null
+          and x.matched_at > now() - make_interval(mins => (mo.notification_rules->'maxPerPeriod'->>'minutes')::integer))))
 $function$;
 grant execute on function app_hidden.monitor_suppression(mo app_public.monitors, m app_public.p2000_messages) to app_analyst;
 grant execute on function app_hidden.monitor_suppression(mo app_public.monitors, m app_public.p2000_messages) to app_visitor;
@@ -3729,6 +3916,67 @@ $function$;
 grant execute on function app_hidden.p2000_create_capcodes(names text[]) to app_analyst;
 grant execute on function app_hidden.p2000_create_capcodes(names text[]) to app_visitor;
 comment on function app_hidden.p2000_create_capcodes(names text[]) is NULL;
+
+CREATE OR REPLACE FUNCTION app_hidden.p2000_criteria(mo app_public.monitors)
+ RETURNS app_hidden.p2000_monitor_criteria
+ LANGUAGE plpgsql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  c app_hidden.p2000_monitor_criteria;
+  lat_span integer;
+  lon_span integer;
+begin
+  c.monitor_uuid := mo.uuid;
+  c.capcode_names := array(select jsonb_array_elements_text(coalesce(mo.query->'capcodes', '[]')));
+  c.region_uuids := array(select g.uuid from app_public.p2000_regions g where g.number in (select jsonb_array_elements_text(coalesce(mo.query->'regions', '[]'))));
+  c.discipline_uuids := array(select d.uuid from app_public.p2000_disciplines d where d.name in (select jsonb_array_elements_text(coalesce(mo.query->'disciplines', '[]'))));
+  c.urgency_uuids := array(select u.uuid from app_public.p2000_urgencies u where u.code in (select jsonb_array_elements_text(coalesce(mo.query->'urgencies', '[]'))));
+  c.keyword_patterns := array(select app_hidden.contains_pattern(k) from jsonb_array_elements_text(coalesce(mo.query->'keywords', '[]')) k);
+  c.exclude_patterns := array(select app_hidden.contains_pattern(k) from jsonb_array_elements_text(coalesce(mo.query->'excludeKeywords', '[]')) k);
+  c.include_exercises := coalesce((mo.query->>'includeExercises')::boolean, false);
+  if mo.radius is not null then
+    c.latitude := mo.latitude;
+    c.longitude := mo.longitude;
+    c.radius := mo.radius;
+    lat_span := ceil(mo.radius / 111.0 / 0.1);
+    lon_span := ceil(mo.radius / (111.0 * greatest(cos(radians(mo.latitude)), 0.01)) / 0.15);
+  end if;
+  c.anchor_keys := case
+    when cardinality(c.capcode_names) > 0 then array(select 'c:' || n from unnest(c.capcode_names) n)
+    when c.radius is not null and (2 * lat_span + 1) * (2 * lon_span + 1) <= 400 then array(
+      select app_hidden.geo_cell(mo.latitude + dy * 0.1, mo.longitude + dx * 0.15)
+        from generate_series(-lat_span, lat_span) dy, generate_series(-lon_span, lon_span) dx)
+    when cardinality(c.region_uuids) > 0 then array(select 'r:' || r from unnest(c.region_uuids) r)
+    when cardinality(c.discipline_uuids) > 0 then array(select 'd:' || d from unnest(c.discipline_uuids) d)
+    else array['*']
+  end;
+  return c;
+end;
+$function$;
+grant execute on function app_hidden.p2000_criteria(mo app_public.monitors) to app_analyst;
+grant execute on function app_hidden.p2000_criteria(mo app_public.monitors) to app_visitor;
+comment on function app_hidden.p2000_criteria(mo app_public.monitors) is NULL;
+
+CREATE OR REPLACE FUNCTION app_hidden.p2000_criteria_match(c app_hidden.p2000_monitor_criteria, m app_public.p2000_messages)
+ RETURNS boolean
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+AS $function$
+  select (cardinality(c.capcode_names) = 0 or c.capcode_names && m.capcode_names)
+     and (cardinality(c.region_uuids) = 0 or m.region_uuid = any (c.region_uuids))
+     and (cardinality(c.discipline_uuids) = 0 or m.discipline_uuid = any (c.discipline_uuids))
+     and (cardinality(c.urgency_uuids) = 0 or m.urgency_uuid = any (c.urgency_uuids))
+     and (c.include_exercises or m.exercise_type = 'none')
+     and (c.radius is null or (m.latitude is not null
+          and app_hidden.distance_km(c.latitude, c.longitude, m.latitude, m.longitude) <= c.radius))
+     and (cardinality(c.keyword_patterns) = 0 or pg_catalog.lower(m.message) like any (c.keyword_patterns))
+     and not pg_catalog.lower(m.message) like any (c.exclude_patterns)
+$function$;
+grant execute on function app_hidden.p2000_criteria_match(c app_hidden.p2000_monitor_criteria, m app_public.p2000_messages) to app_analyst;
+grant execute on function app_hidden.p2000_criteria_match(c app_hidden.p2000_monitor_criteria, m app_public.p2000_messages) to app_visitor;
+comment on function app_hidden.p2000_criteria_match(c app_hidden.p2000_monitor_criteria, m app_public.p2000_messages) is NULL;
 
 CREATE OR REPLACE FUNCTION app_hidden.p2000_daily_counts_by(since date, until date, dimension text)
  RETURNS app_public.p2000_count[]
@@ -4043,6 +4291,21 @@ grant execute on function app_hidden.p2000_message_conditions(filter app_public.
 grant execute on function app_hidden.p2000_message_conditions(filter app_public.p2000_message_filter) to app_visitor;
 comment on function app_hidden.p2000_message_conditions(filter app_public.p2000_message_filter) is NULL;
 
+CREATE OR REPLACE FUNCTION app_hidden.p2000_message_suppression(rules jsonb, m app_public.p2000_messages, moment timestamp with time zone)
+ RETURNS SETOF text
+ LANGUAGE sql
+ STABLE PARALLEL SAFE ROWS 1
+AS $function$
+  select case
+    when app_hidden.in_quiet_hours(rules, moment) then 'quiet_hours'
+    when rules ? 'minUrgency' and coalesce((select u.rank from app_public.p2000_urgencies u where u.uuid = m.urgency_uuid), 999)
+         > (select u.rank from app_public.p2000_urgencies u where u.code = rules->>'minUrgency') then 'min_urgency'
+  end
+$function$;
+grant execute on function app_hidden.p2000_message_suppression(rules jsonb, m app_public.p2000_messages, moment timestamp with time zone) to app_analyst;
+grant execute on function app_hidden.p2000_message_suppression(rules jsonb, m app_public.p2000_messages, moment timestamp with time zone) to app_visitor;
+comment on function app_hidden.p2000_message_suppression(rules jsonb, m app_public.p2000_messages, moment timestamp with time zone) is NULL;
+
 CREATE OR REPLACE FUNCTION app_hidden.p2000_messages_count_between(range_from timestamp with time zone, range_to timestamp with time zone, exercise text, discipline_uuids uuid[])
  RETURNS bigint
  LANGUAGE plpgsql
@@ -4242,6 +4505,20 @@ $function$;
 grant execute on function app_hidden.p2000_single_capcode(filter app_public.p2000_message_filter) to app_analyst;
 grant execute on function app_hidden.p2000_single_capcode(filter app_public.p2000_message_filter) to app_visitor;
 comment on function app_hidden.p2000_single_capcode(filter app_public.p2000_message_filter) is NULL;
+
+CREATE OR REPLACE FUNCTION app_hidden.p2000_throttle_suppression(rules jsonb, in_dossier boolean, dossier_notified bigint, period_notified bigint)
+ RETURNS text
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+AS $function$
+  select case
+    when rules ? 'maxPerDossier' and in_dossier and dossier_notified >= (rules->>'maxPerDossier')::integer then 'max_per_dossier'
+    when app_hidden.exceeds_max_per_period(rules, period_notified) then 'max_per_period'
+  end
+$function$;
+grant execute on function app_hidden.p2000_throttle_suppression(rules jsonb, in_dossier boolean, dossier_notified bigint, period_notified bigint) to app_analyst;
+grant execute on function app_hidden.p2000_throttle_suppression(rules jsonb, in_dossier boolean, dossier_notified bigint, period_notified bigint) to app_visitor;
+comment on function app_hidden.p2000_throttle_suppression(rules jsonb, in_dossier boolean, dossier_notified bigint, period_notified bigint) is NULL;
 
 CREATE OR REPLACE FUNCTION app_hidden.page_limit(first integer, max_first integer DEFAULT 100, default_first integer DEFAULT 50)
  RETURNS integer
@@ -4784,40 +5061,11 @@ CREATE OR REPLACE FUNCTION app_hidden.tg_monitors__p2000_criteria()
  LANGUAGE plpgsql
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
-declare
-  c app_hidden.p2000_monitor_criteria;
-  lat_span integer;
-  lon_span integer;
 begin
   delete from app_hidden.p2000_monitor_criteria x where x.monitor_uuid = new.uuid;
-  if new.type <> 'p2000' or not new.active then
-    return null;
+  if new.type = 'p2000' and new.active then
+    insert into app_hidden.p2000_monitor_criteria select * from app_hidden.p2000_criteria(new);
   end if;
-  c.monitor_uuid := new.uuid;
-  c.capcode_names := array(select jsonb_array_elements_text(coalesce(new.query->'capcodes', '[]')));
-  c.region_uuids := array(select g.uuid from app_public.p2000_regions g where g.number in (select jsonb_array_elements_text(coalesce(new.query->'regions', '[]'))));
-  c.discipline_uuids := array(select d.uuid from app_public.p2000_disciplines d where d.name in (select jsonb_array_elements_text(coalesce(new.query->'disciplines', '[]'))));
-  c.urgency_uuids := array(select u.uuid from app_public.p2000_urgencies u where u.code in (select jsonb_array_elements_text(coalesce(new.query->'urgencies', '[]'))));
-  c.keywords := array(select jsonb_array_elements_text(coalesce(new.query->'keywords', '[]')));
-  c.exclude_keywords := array(select jsonb_array_elements_text(coalesce(new.query->'excludeKeywords', '[]')));
-  c.include_exercises := coalesce((new.query->>'includeExercises')::boolean, false);
-  if new.radius is not null then
-    c.latitude := new.latitude;
-    c.longitude := new.longitude;
-    c.radius := new.radius;
-    lat_span := ceil(new.radius / 111.0 / 0.1);
-    lon_span := ceil(new.radius / (111.0 * greatest(cos(radians(new.latitude)), 0.01)) / 0.15);
-  end if;
-  c.anchor_keys := case
-    when cardinality(c.capcode_names) > 0 then array(select 'c:' || n from unnest(c.capcode_names) n)
-    when c.radius is not null and (2 * lat_span + 1) * (2 * lon_span + 1) <= 400 then array(
-      select app_hidden.geo_cell(new.latitude + dy * 0.1, new.longitude + dx * 0.15)
-        from generate_series(-lat_span, lat_span) dy, generate_series(-lon_span, lon_span) dx)
-    when cardinality(c.region_uuids) > 0 then array(select 'r:' || r from unnest(c.region_uuids) r)
-    when cardinality(c.discipline_uuids) > 0 then array(select 'd:' || d from unnest(c.discipline_uuids) d)
-    else array['*']
-  end;
-  insert into app_hidden.p2000_monitor_criteria select c.*;
   return null;
 end;
 $function$;
@@ -6525,7 +6773,6 @@ AS $function$
 declare
   m app_public.p2000_messages;
   probe text[];
-  text_lower text;
   matched uuid[];
   queued integer;
 begin
@@ -6533,7 +6780,6 @@ begin
   if m.uuid is null then
     return 0;
   end if;
-  text_lower := lower(m.message);
   probe := array['*'] || array(select 'c:' || n from unnest(m.capcode_names) n)
     || case when m.latitude is not null then array[app_hidden.geo_cell(m.latitude, m.longitude)] else '{}' end
     || case when m.region_uuid is not null then array['r:' || m.region_uuid] else '{}' end
@@ -6542,15 +6788,7 @@ begin
   matched := array(
     select c.monitor_uuid from app_hidden.p2000_monitor_criteria c
      where c.anchor_keys && probe
-       and (cardinality(c.capcode_names) = 0 or c.capcode_names && m.capcode_names)
-       and (cardinality(c.region_uuids) = 0 or m.region_uuid = any (c.region_uuids))
-       and (cardinality(c.discipline_uuids) = 0 or m.discipline_uuid = any (c.discipline_uuids))
-       and (cardinality(c.urgency_uuids) = 0 or m.urgency_uuid = any (c.urgency_uuids))
-       and (c.include_exercises or m.exercise_type = 'none')
-       and (c.radius is null or (m.latitude is not null
-            and app_hidden.distance_km(c.latitude, c.longitude, m.latitude, m.longitude) <= c.radius))
-       and (cardinality(c.keywords) = 0 or exists (select 1 from unnest(c.keywords) k where strpos(text_lower, k) > 0))
-       and not exists (select 1 from unnest(c.exclude_keywords) k where strpos(text_lower, k) > 0)
+       and app_hidden.p2000_criteria_match(c, m)
        and not exists (select 1 from app_hidden.monitor_matches mm where mm.monitor_uuid = c.monitor_uuid and mm.message_uuid = m.uuid)
      order by c.monitor_uuid);
   if cardinality(matched) = 0 then
