@@ -10,6 +10,7 @@ const ROOT = path.join(path.dirname(new URL(import.meta.url).pathname), "..");
 
 export interface ServerProcess {
   graphqlUrl: string;
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -24,7 +25,7 @@ function freePort(): Promise<number> {
 }
 
 /** Starts server.ts on an embedded cluster that is already running (dataDir, pgPort). */
-export async function startServerProcess(options: { dataDir: string; pgPort: number }): Promise<ServerProcess> {
+export async function startServerProcess(options: { dataDir: string; pgPort: number; env?: Record<string, string> }): Promise<ServerProcess> {
   const port = await freePort();
   const child = spawn(process.execPath, ["server.ts"], {
     cwd: ROOT,
@@ -47,6 +48,7 @@ export async function startServerProcess(options: { dataDir: string; pgPort: num
       // Budgets on (their counting is part of what is measured), far above what one client sends.
       RATE_LIMIT_PER_TOKEN: "1000000000",
       RATE_LIMIT_PER_ADDRESS: "1000000000",
+      ...options.env,
     },
     stdio: ["ignore", "pipe", "inherit"],
   });
@@ -59,6 +61,7 @@ export async function startServerProcess(options: { dataDir: string; pgPort: num
   });
   return {
     graphqlUrl: `http://127.0.0.1:${port}/graphql`,
+    pid: child.pid!,
     async stop() {
       child.kill("SIGTERM");
       await exited;

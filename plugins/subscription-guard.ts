@@ -2,10 +2,17 @@
 // limit on the subscriptions one API token holds open on this instance; its end as soon as its
 // token is revoked or expires (heard on api_token_changed, confirmed by the database); and no
 // event that leaves the subscriber nothing (an empty list of new messages, an aircraft no longer
-// tracked). Each event's read runs as the subscriber and checks the token too
+// tracked). Each event's read runs with the token's settings and checks the token too
 // (lib/graphql/pg-request-adaptor.ts), so a revocation missed here still ends at the next event.
+//
+// Identical subscriptions of one token (same document, operation and variables) share one
+// execution on this instance: an event is read once and its result sent to each of them
+// (lib/graphql/broadcast.ts). A token behind many clients (an app's dashboards) costs one read
+// per event, not one per client. They see exactly what each would have seen alone: the read runs
+// with the same settings, and nothing in them but the token tells subscribers apart.
 import { isAsyncIterable } from "grafast";
-import { GraphQLError, type ExecutionResult } from "graphql";
+import { GraphQLError, print, type DocumentNode, type ExecutionResult } from "graphql";
+import { Broadcast } from "../lib/graphql/broadcast.ts";
 
 interface LiveContext {
   pgSettings?: Record<string, string>;
@@ -82,8 +89,16 @@ function revocationOf(context: LiveContext, tokenUuid: string): { revoked: Promi
   return { revoked, stop: () => void changes.return?.() };
 }
 
+/** Subscriptions that may share an execution: one token, one document, one operation, the same variables. */
+function sharingKey(tokenUuid: string, args: { document: DocumentNode; operationName?: string | null; variableValues?: unknown }): string {
+  const source = args.document.loc?.source.body ?? print(args.document);
+  return JSON.stringify([tokenUuid, args.operationName ?? null, source, args.variableValues ?? null]);
+}
+
 export function makeSubscriptionGuardPlugin(options: { perToken: number }): GraphileConfig.Plugin {
   const openByToken = new Map<string, number>();
+  /** The shared executions, by sharingKey; a pending one is a promise, so that two at once make one. */
+  const shared = new Map<string, Promise<Broadcast<ExecutionResult> | ExecutionResult>>();
   const release = (tokenUuid: string) => {
     const left = (openByToken.get(tokenUuid) ?? 1) - 1;
     if (left > 0) openByToken.set(tokenUuid, left);
@@ -111,22 +126,37 @@ export function makeSubscriptionGuardPlugin(options: { perToken: number }): Grap
             };
           }
           openByToken.set(tokenUuid, open + 1);
-          let result: Awaited<ReturnType<typeof next>>;
+          const key = sharingKey(tokenUuid, event.args);
+          let followed: AsyncIterableIterator<ExecutionResult> | undefined;
           try {
-            result = await next();
+            while (followed === undefined) {
+              let execution = shared.get(key);
+              if (execution === undefined) {
+                execution = Promise.resolve(next()).then((result) => isAsyncIterable(result)
+                  ? new Broadcast(result[Symbol.asyncIterator]() as AsyncIterator<ExecutionResult>, () => shared.delete(key))
+                  : result as ExecutionResult);
+                shared.set(key, execution);
+                // A refusal (an ExecutionResult) is not shared: the next subscriber tries again.
+                void execution.then((outcome) => outcome instanceof Broadcast || shared.delete(key), () => shared.delete(key));
+              }
+              const outcome = await execution;
+              if (!(outcome instanceof Broadcast)) {
+                release(tokenUuid);
+                return outcome;
+              }
+              // A broadcast that closed in between is forgotten; the next attempt starts a new one.
+              followed = outcome.join();
+              if (followed === undefined && shared.get(key) === execution) shared.delete(key);
+            }
           } catch (error) {
             release(tokenUuid);
             throw error;
           }
-          if (!isAsyncIterable(result)) {
-            release(tokenUuid);
-            return result;
-          }
           const revocation = revocationOf(context, tokenUuid);
-          return guardedResults(result[Symbol.asyncIterator]() as AsyncIterator<ExecutionResult>, revocation.revoked, () => {
+          return guardedResults(followed, revocation.revoked, () => {
             revocation.stop();
             release(tokenUuid);
-          }) as unknown as typeof result;
+          }) as unknown as Awaited<ReturnType<typeof next>>;
         },
       },
     },

@@ -1,0 +1,201 @@
+// Live push at scale: `npm run bench:subscriptions -- [--subscribers 1000] [--tokens 10] [--rate 20]
+// [--seconds 30] [--fresh]`.
+// The service runs as its own process (server.ts) on a database of its own (bench/.data-subscriptions).
+// `--subscribers` graphql-ws clients, each on its own WebSocket, subscribe to
+// `p2000Messages { uuid message sended }` with one of `--tokens` API tokens. Then messages arrive
+// at `--rate` a second for `--seconds` through the FLEX reader's own path (lib/p2000/flex-ingest.ts:
+// FLEX lines of realistic traffic, each made unique so that none merges into an earlier copy,
+// stored in batches flushed every second as bin/ingest-flex.ts does). Every subscriber must get every
+// message exactly once. Latency is measured from the start of the flush that stored a message
+// (its batch's INSERTs included) to its arrival at each subscriber. Goal: p95 under 500 ms for
+// 1,000 subscribers at 20 messages a second. Also reported: the service's resident memory per
+// subscriber (before and after they subscribe) and where the two cores went.
+// Figures: bench/results/subscriptions-latest.md and a dated JSON file.
+import fs from "node:fs";
+import { parseArgs } from "node:util";
+import { createClient, type Client } from "graphql-ws";
+import pg from "pg";
+import WebSocket from "ws";
+import { createApiToken } from "../lib/auth/api-tokens.ts";
+import { createFlexIngester } from "../lib/p2000/flex-ingest.ts";
+import { generateTraffic } from "../lib/p2000/traffic.ts";
+import { makeCpuSampler, cpuSplit, describeCpu } from "./cpu-accounting.ts";
+import { openBenchDatabase } from "./bench-database.ts";
+import { machine, percentile, writeResults } from "./results.ts";
+import { startServerProcess } from "./server-process.ts";
+
+const { values } = parseArgs({
+  options: {
+    subscribers: { type: "string", default: "1000" },
+    tokens: { type: "string", default: "10" },
+    rate: { type: "string", default: "20" },
+    seconds: { type: "string", default: "30" },
+    fresh: { type: "boolean", default: false },
+  },
+});
+const SUBSCRIBERS = Number(values.subscribers);
+const TOKENS = Math.min(Number(values.tokens), SUBSCRIBERS);
+const RATE = Number(values.rate);
+const SECONDS = Number(values.seconds);
+const GOAL_P95_MS = 500;
+const QUERY = "subscription { p2000Messages { uuid message sended } }";
+const log = (line: string) => console.log(line);
+
+const { dataDir, config, database, owner } = await openBenchDatabase("subscriptions", 54365, values.fresh ?? false);
+const perToken = Math.ceil(SUBSCRIBERS / TOKENS);
+const service = await startServerProcess({ dataDir, pgPort: config.embeddedPgPort, env: { SUBSCRIPTIONS_PER_TOKEN: String(perToken) } });
+const rssMb = () => Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${service.pid}/status`, "utf8"))![1]) / 1024;
+
+// The FLEX reader's path: lines in, batches out once a second (as bin/ingest-flex.ts flushes).
+const readerPool = new pg.Pool({ connectionString: database.ownerUrl, max: 3 });
+const reader = createFlexIngester(readerPool, { source: "bench-subscriptions", log: () => {} });
+const lines = generateTraffic({ from: new Date("2025-03-03T00:00:00Z"), to: new Date("2025-03-10T00:00:00Z"), perDay: 20_000, seed: 18 });
+let sequence = 0;
+/** The next FLEX line, sent now and unique (a marker at the end of its text). */
+function nextLine(): { line: string; marker: string } {
+  const line = lines.next().value as string;
+  const fields = line.split("|");
+  fields[1] = new Date().toISOString().slice(0, 19).replace("T", " ");
+  const marker = `#${++sequence}`;
+  return { line: `${fields.join("|")} ${marker}`, marker };
+}
+/** When the flush that stored each marker started. */
+const flushStarted = new Map<string, number>();
+let pending: string[] = [];
+async function flush(): Promise<void> {
+  const markers = pending;
+  pending = [];
+  const started = performance.now();
+  for (const marker of markers) flushStarted.set(marker, started);
+  await reader.flush();
+}
+
+// The subscribers: what each received, by marker, with the time it arrived.
+interface Subscriber { client: Client; received: Map<string, number>; duplicates: number; errors: string[] }
+const tokens = await Promise.all(Array.from({ length: TOKENS }, (_, i) =>
+  createApiToken(owner, { environmentUuid: database.operatorEnvironmentUuid, name: `bench subscriptions ${i}`, scopes: [] })));
+const rssBefore = rssMb();
+const subscribers: Subscriber[] = [];
+log(`${SUBSCRIBERS} subscribers (${TOKENS} tokens), ${RATE} messages/s for ${SECONDS} s; service RSS ${rssBefore.toFixed(0)} MB before`);
+for (let i = 0; i < SUBSCRIBERS; i++) {
+  const subscriber: Subscriber = {
+    client: createClient({
+      url: service.graphqlUrl.replace(/^http/, "ws"),
+      webSocketImpl: WebSocket,
+      connectionParams: { authorization: `Bearer ${tokens[i % TOKENS].plainToken}` },
+      retryAttempts: 0,
+    }),
+    received: new Map(),
+    duplicates: 0,
+    errors: [],
+  };
+  subscriber.client.subscribe<{ p2000Messages: Array<{ message: string }> }>({ query: QUERY }, {
+    next(result) {
+      const now = performance.now();
+      if (result.errors) subscriber.errors.push(result.errors[0].message);
+      for (const message of result.data?.p2000Messages ?? []) {
+        const marker = /#\d+$/.exec(message.message)?.[0];
+        if (!marker) continue;
+        if (subscriber.received.has(marker)) subscriber.duplicates++;
+        else subscriber.received.set(marker, now);
+      }
+    },
+    error: (error) => subscriber.errors.push(String((error as Error)?.message ?? error)),
+    complete: () => {},
+  });
+  subscribers.push(subscriber);
+  if (i % 100 === 99) await new Promise((resolve) => setTimeout(resolve, 50)); // not 1,000 handshakes in one tick
+}
+
+// Until every subscriber hears: one probe message a second, stored like the rest.
+const listening = performance.now();
+for (let attempt = 0; ; attempt++) {
+  const { line, marker } = nextLine();
+  await reader.push(line);
+  pending.push(marker);
+  await flush();
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  const hearing = subscribers.filter((s) => s.received.has(marker)).length;
+  if (hearing === SUBSCRIBERS) break;
+  if (attempt >= 60) throw new Error(`Only ${hearing} of ${SUBSCRIBERS} subscribers hear after a minute; errors: ${subscribers.flatMap((s) => s.errors).slice(0, 3).join("; ")}`);
+}
+const rssSubscribed = rssMb();
+log(`All subscribed and hearing in ${((performance.now() - listening) / 1000).toFixed(1)} s; service RSS ${rssSubscribed.toFixed(0)} MB ` +
+  `(${((rssSubscribed - rssBefore) * 1024 / SUBSCRIBERS).toFixed(1)} KB per subscriber)`);
+for (const subscriber of subscribers) subscriber.received.clear();
+flushStarted.clear();
+
+// The load: RATE messages a second, evenly spaced, flushed once a second.
+const cpuSample = makeCpuSampler(dataDir);
+const cpuBefore = cpuSample(service.pid);
+const markers: string[] = [];
+const loadStarted = performance.now();
+const flushing: Promise<void>[] = [];
+const flusher = setInterval(() => flushing.push(flush()), 1000);
+for (let i = 0; i < RATE * SECONDS; i++) {
+  const due = loadStarted + (i * 1000) / RATE;
+  const wait = due - performance.now();
+  if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+  const { line, marker } = nextLine();
+  await reader.push(line);
+  pending.push(marker);
+  markers.push(marker);
+}
+clearInterval(flusher);
+flushing.push(flush());
+await Promise.all(flushing);
+// Everything in flight arrives (or is missing after 10 s).
+const deadline = performance.now() + 10_000;
+while (performance.now() < deadline && subscribers.some((s) => s.received.size < markers.length)) {
+  await new Promise((resolve) => setTimeout(resolve, 100));
+}
+const cpu = cpuSplit(cpuBefore, cpuSample(service.pid), markers.length * SUBSCRIBERS);
+const rssAfter = rssMb();
+
+const latencies: number[] = [];
+let missing = 0;
+for (const subscriber of subscribers) {
+  for (const marker of markers) {
+    const at = subscriber.received.get(marker);
+    if (at === undefined) missing++;
+    else latencies.push(at - flushStarted.get(marker)!);
+  }
+}
+latencies.sort((a, b) => a - b);
+const at = (p: number) => +percentile(latencies, p).toFixed(0);
+const duplicates = subscribers.reduce((sum, s) => sum + s.duplicates, 0);
+const errors = subscribers.flatMap((s) => s.errors);
+const figures = {
+  deliveries: latencies.length, expected: markers.length * SUBSCRIBERS, missing, duplicates, errors: errors.length,
+  p50: at(50), p95: at(95), p99: at(99), max: +(latencies.at(-1) ?? NaN).toFixed(0),
+};
+const met = figures.p95 < GOAL_P95_MS && missing === 0 && duplicates === 0;
+log(`Deliveries ${figures.deliveries} of ${figures.expected} (missing ${missing}, duplicates ${duplicates}, errors ${errors.length}); ` +
+  `stored → subscriber p50 ${figures.p50} ms, p95 ${figures.p95} ms, p99 ${figures.p99} ms, max ${figures.max} ms; ${describeCpu(cpu)}`);
+log(`Goal (p95 < ${GOAL_P95_MS} ms, each message once to every subscriber): ${met ? "met" : "NOT met"}`);
+
+await Promise.all(subscribers.map((s) => s.client.dispose()));
+await service.stop();
+await readerPool.end();
+await owner.end();
+await database.close();
+
+const memoryPerSubscriberKb = +(((rssSubscribed - rssBefore) * 1024) / SUBSCRIBERS).toFixed(1);
+const result = { date: new Date().toISOString(), machine: machine(), subscribers: SUBSCRIBERS, tokens: TOKENS, rate: RATE, seconds: SECONDS,
+  figures, goal: { p95Ms: GOAL_P95_MS, met }, memory: { rssBeforeMb: +rssBefore.toFixed(0), rssSubscribedMb: +rssSubscribed.toFixed(0),
+    rssAfterMb: +rssAfter.toFixed(0), perSubscriberKb: memoryPerSubscriberKb }, cpu, errors: errors.slice(0, 5) };
+log(`Wrote ${writeResults("subscriptions", "subscriptions-latest.md", result, [
+  `Subscriptions benchmark, ${result.date.slice(0, 10)}, ${result.machine}: ${SUBSCRIBERS} graphql-ws subscribers of p2000Messages ` +
+    `(each its own WebSocket, ${TOKENS} API tokens), ${RATE} messages a second for ${SECONDS} s through the FLEX reader's path (batches flushed every second).`,
+  "",
+  "| subscribers | messages/s | deliveries | missing | duplicates | p50 ms | p95 ms | p99 ms | max ms | goal (p95 < 500 ms) |",
+  "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+  `| ${SUBSCRIBERS} | ${RATE} | ${figures.deliveries} | ${missing} | ${duplicates} | ${figures.p50} | ${figures.p95} | ${figures.p99} | ${figures.max} | ${met ? "met" : "**not met**"} |`,
+  "",
+  `Latency: from the start of the flush that stored a message (its INSERTs included) to its arrival at a subscriber. ` +
+    `Memory: service RSS ${result.memory.rssBeforeMb} MB before the subscribers, ${result.memory.rssSubscribedMb} MB with them ` +
+    `(${memoryPerSubscriberKb} KB per subscriber), ${result.memory.rssAfterMb} MB after the load.`,
+  "",
+  `Where the cores went during the load (per delivery): ${describeCpu(cpu)}.`,
+])}`);
+process.exit(0);
