@@ -13,6 +13,7 @@
 import { isAsyncIterable } from "grafast";
 import { GraphQLError, print, type DocumentNode, type ExecutionResult } from "graphql";
 import { Broadcast } from "../lib/graphql/broadcast.ts";
+import { openSubscriptions, sharedSubscriptionExecutions } from "../lib/ops/metrics.ts";
 
 interface LiveContext {
   pgSettings?: Record<string, string>;
@@ -100,6 +101,7 @@ export function makeSubscriptionGuardPlugin(options: { perToken: number }): Grap
   /** The shared executions, by sharingKey; a pending one is a promise, so that two at once make one. */
   const shared = new Map<string, Promise<Broadcast<ExecutionResult> | ExecutionResult>>();
   const release = (tokenUuid: string) => {
+    openSubscriptions.dec();
     const left = (openByToken.get(tokenUuid) ?? 1) - 1;
     if (left > 0) openByToken.set(tokenUuid, left);
     else openByToken.delete(tokenUuid);
@@ -126,15 +128,21 @@ export function makeSubscriptionGuardPlugin(options: { perToken: number }): Grap
             };
           }
           openByToken.set(tokenUuid, open + 1);
+          openSubscriptions.inc();
           const key = sharingKey(tokenUuid, event.args);
           let followed: AsyncIterableIterator<ExecutionResult> | undefined;
           try {
             while (followed === undefined) {
               let execution = shared.get(key);
               if (execution === undefined) {
-                execution = Promise.resolve(next()).then((result) => isAsyncIterable(result)
-                  ? new Broadcast(result[Symbol.asyncIterator]() as AsyncIterator<ExecutionResult>, () => shared.delete(key))
-                  : result as ExecutionResult);
+                execution = Promise.resolve(next()).then((result) => {
+                  if (!isAsyncIterable(result)) return result as ExecutionResult;
+                  sharedSubscriptionExecutions.inc();
+                  return new Broadcast(result[Symbol.asyncIterator]() as AsyncIterator<ExecutionResult>, () => {
+                    sharedSubscriptionExecutions.dec();
+                    shared.delete(key);
+                  });
+                });
                 shared.set(key, execution);
                 // A refusal (an ExecutionResult) is not shared: the next subscriber tries again.
                 void execution.then((outcome) => outcome instanceof Broadcast || shared.delete(key), () => shared.delete(key));

@@ -48,6 +48,18 @@ export const notificationDeliveries = new Counter({
   registers,
 });
 
+export const openSubscriptions = new Gauge({
+  name: "nlis_subscriptions_open",
+  help: "Open GraphQL subscriptions on this instance (WebSocket and SSE).",
+  registers,
+});
+
+export const sharedSubscriptionExecutions = new Gauge({
+  name: "nlis_subscription_executions",
+  help: "Subscription executions on this instance: identical subscriptions of one API token share one.",
+  registers,
+});
+
 export const databaseUp = new Gauge({
   name: "nlis_database_up",
   help: "1 when this scrape could read the database within its time limit, else 0 (jobs and feeds are then left out).",

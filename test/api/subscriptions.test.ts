@@ -103,6 +103,10 @@ describe("limits and transports", () => {
     const open = Array.from({ length: PER_TOKEN }, () => watch("websocket", ctx.service.graphqlUrl, { token: limited.secret, query: NEW_MESSAGES }));
     try {
       await hearing(open[PER_TOKEN - 1]);
+      // Identical subscriptions of one token share one execution (seen in the metrics).
+      const metrics = await (await fetch(`${ctx.service.url}/metrics`)).text();
+      expect(metrics).toMatch(new RegExp(`^nlis_subscriptions_open ${PER_TOKEN}$`, "m"));
+      expect(metrics).toMatch(/^nlis_subscription_executions 1$/m);
       const extra = watch("sse", ctx.service.graphqlUrl, { token: limited.secret, query: NEW_MESSAGES });
       await waitUntil(() => extra.ended, Boolean, "the refusal");
       expect(extra.errors.map((e) => e.code)).toEqual(["TOO_MANY_SUBSCRIPTIONS"]);
