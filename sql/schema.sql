@@ -1322,7 +1322,9 @@ create table app_public.amber_alerts (
 alter table app_public.amber_alerts enable row level security;
 CREATE INDEX amber_alerts_active_idx ON app_public.amber_alerts USING btree (started_at DESC, uuid) WHERE (ended_at IS NULL);
 CREATE INDEX amber_alerts_started_idx ON app_public.amber_alerts USING btree (started_at DESC, uuid);
-CREATE TRIGGER _950_notify_subscribers AFTER INSERT OR DELETE OR UPDATE ON app_public.amber_alerts FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_channel('amber_alerts');
+CREATE TRIGGER _950_notify_subscribers_on_delete AFTER DELETE ON app_public.amber_alerts REFERENCING OLD TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_channel_when_changed('amber_alerts');
+CREATE TRIGGER _950_notify_subscribers_on_insert AFTER INSERT ON app_public.amber_alerts REFERENCING NEW TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_channel_when_changed('amber_alerts');
+CREATE TRIGGER _950_notify_subscribers_on_update AFTER UPDATE ON app_public.amber_alerts REFERENCING NEW TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_channel_when_changed('amber_alerts');
 create policy select_all on app_public.amber_alerts as permissive for select to app_analyst, app_visitor using (true);
 grant SELECT on app_public.amber_alerts to app_analyst;
 grant SELECT on app_public.amber_alerts to app_visitor;
@@ -1695,7 +1697,7 @@ alter table app_public.meteo_warning_events enable row level security;
 CREATE INDEX meteo_warning_events_issued_at_idx ON app_public.meteo_warning_events USING btree (issued_at);
 CREATE INDEX meteo_warning_events_province_idx ON app_public.meteo_warning_events USING btree (province_uuid, issued_at);
 CREATE TRIGGER _600_queue_matching AFTER INSERT ON app_public.meteo_warning_events REFERENCING NEW TABLE AS new_events FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_meteo_warning_events__queue_matching();
-CREATE TRIGGER _950_notify_subscribers AFTER INSERT ON app_public.meteo_warning_events FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_channel('meteo_regions');
+CREATE TRIGGER _950_notify_subscribers AFTER INSERT ON app_public.meteo_warning_events REFERENCING NEW TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_channel_when_changed('meteo_regions');
 create policy select_all on app_public.meteo_warning_events as permissive for select to app_analyst, app_visitor using (true);
 grant SELECT on app_public.meteo_warning_events to app_analyst;
 grant SELECT on app_public.meteo_warning_events to app_visitor;
@@ -1831,7 +1833,9 @@ create table app_public.nl_alerts (
 alter table app_public.nl_alerts enable row level security;
 CREATE INDEX nl_alerts_start_idx ON app_public.nl_alerts USING btree (start_at DESC, uuid);
 CREATE INDEX nl_alerts_stop_idx ON app_public.nl_alerts USING btree (stop_at);
-CREATE TRIGGER _950_notify_subscribers AFTER INSERT OR DELETE OR UPDATE ON app_public.nl_alerts FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_channel('nl_alerts');
+CREATE TRIGGER _950_notify_subscribers_on_delete AFTER DELETE ON app_public.nl_alerts REFERENCING OLD TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_channel_when_changed('nl_alerts');
+CREATE TRIGGER _950_notify_subscribers_on_insert AFTER INSERT ON app_public.nl_alerts REFERENCING NEW TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_channel_when_changed('nl_alerts');
+CREATE TRIGGER _950_notify_subscribers_on_update AFTER UPDATE ON app_public.nl_alerts REFERENCING NEW TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_channel_when_changed('nl_alerts');
 create policy select_all on app_public.nl_alerts as permissive for select to app_analyst, app_visitor using (true);
 grant SELECT on app_public.nl_alerts to app_analyst;
 grant SELECT on app_public.nl_alerts to app_visitor;
@@ -3557,20 +3561,20 @@ declare
   mo app_public.monitors;
   c app_hidden.p2000_monitor_criteria;
   rules jsonb;
-  throttled boolean;
-  period interval;
   first_day date;
   since timestamptz;
-  narrowing text;
+  capcode_uuids uuid[];
+  matched text;
+  -- With throttles: the matches in time order with their final reasons, and the state the
+  -- throttles read: the times of the notifications so far (oldest first) with the first one still
+  -- inside the maxPerPeriod window, and the notifications per dossier (by its number among the
+  -- matches).
   r record;
   reason text;
-  day_index integer;
-  matched uuid[] := '{}';
-  day_matches integer[];
-  day_notifications integer[];
-  -- Throttle state: the times of the preview's notifications so far (oldest first) with the first
-  -- one still inside the maxPerPeriod window, and its notifications per dossier (by the dossier's
-  -- number among the matches).
+  period interval;
+  uuids uuid[] := '{}';
+  sendeds timestamptz[] := '{}';
+  reasons text[] := '{}';
   notified_at timestamptz[] := '{}';
   window_start integer := 1;
   dossier_notified integer[] := '{}';
@@ -3581,64 +3585,67 @@ begin
   if monitor_preview.type is not null and monitor_preview.type <> 'p2000' then
     raise exception 'Previews exist for p2000 monitors only (type was %).', left(monitor_preview.type, 40) using errcode = 'XINPT';
   end if;
-  day_matches := array_fill(0, array[monitor_preview.days]);
-  day_notifications := array_fill(0, array[monitor_preview.days]);
   mo := (app_hidden.checked_monitor(environment, null, location_given, name, description, active, type, query, latitude,
     longitude, location_mode, location_live_source_id, radius, channels, notification_rules)).monitor;
   c := app_hidden.p2000_criteria(mo);
   rules := mo.notification_rules;
-  throttled := rules ?| array['maxPerDossier', 'maxPerPeriod'];
-  period := make_interval(mins => (rules->'maxPerPeriod'->>'minutes')::integer);
   first_day := (now() at time zone 'Europe/Amsterdam')::date - (monitor_preview.days - 1);
   since := first_day::timestamp at time zone 'Europe/Amsterdam';
 
-  -- Candidates by the index of the monitor's most selective indexed criterion (each one is
-  -- required, so no match is lost), else the window's messages by time; then every criterion in
-  -- full. Built as text so that each preview is planned with its own criteria as constants.
-  narrowing := case
-    when cardinality(c.capcode_names) > 0 then
-      'm.uuid in (select mc.message_uuid from app_public.p2000_message_capcodes mc
-                   where mc.capcode_uuid in (select k.uuid from app_public.p2000_capcodes k where k.name = any (($1).capcode_names))
-                     and mc.sended >= $2)'
-    when cardinality(c.region_uuids) > 0 then 'm.region_uuid = any (($1).region_uuids)'
-    when cardinality(c.discipline_uuids) > 0 then 'm.discipline_uuid = any (($1).discipline_uuids)'
-    else 'true'
-  end;
-  -- In time order, as live matching met them: the throttles depend on what came before.
-  for r in execute format($query$
-    select m.uuid, m.sended, m.dossier_uuid is not null as in_dossier,
-           dense_rank() over (order by m.dossier_uuid)::integer as dossier, s.reason
+  -- The matches: the messages of the window, every criterion checked in full, with the reason of
+  -- the rules that look at the message alone. The query is built and planned for this preview,
+  -- its criteria as constants, so PostgreSQL picks by its statistics between the window's index
+  -- and a criterion's own (regions, disciplines; capcodes through their links, by uuid so that it
+  -- knows how common each one is): a capcode on every other message is cheaper to find by reading
+  -- the window than by 50,000 lookups.
+  capcode_uuids := array(select k.uuid from app_public.p2000_capcodes k where k.name = any (c.capcode_names));
+  matched := format($query$
+    select m.uuid, m.sended, m.dossier_uuid, s.reason
       from app_public.p2000_messages m, app_hidden.p2000_message_suppression($3, m, m.sended) s (reason)
      where %s and m.sended >= $2 and m.sended <= now() and app_hidden.p2000_criteria_match($1, m)
-     order by m.sended, m.uuid
-    $query$, narrowing) using c, since, rules
-  loop
-    reason := r.reason;
-    if reason is null and throttled then
-      while window_start <= cardinality(notified_at) and notified_at[window_start] <= r.sended - period loop
-        window_start := window_start + 1;
-      end loop;
-      reason := app_hidden.p2000_throttle_suppression(rules, r.in_dossier, coalesce(dossier_notified[r.dossier], 0),
-        cardinality(notified_at) - window_start + 1);
-      if reason is null then
-        notified_at[cardinality(notified_at) + 1] := r.sended;
-        dossier_notified[r.dossier] := coalesce(dossier_notified[r.dossier], 0) + 1;
-      end if;
-    end if;
-    day_index := (r.sended at time zone 'Europe/Amsterdam')::date - first_day + 1;
-    day_matches[day_index] := day_matches[day_index] + 1;
-    if reason is null then
-      day_notifications[day_index] := day_notifications[day_index] + 1;
-    end if;
-    matched[cardinality(matched) + 1] := r.uuid;
-  end loop;
+    $query$, case when cardinality(c.capcode_names) > 0 then
+      'm.uuid in (select mc.message_uuid from app_public.p2000_message_capcodes mc where mc.capcode_uuid = any ($4) and mc.sended >= $2)'
+      else 'true' end);
 
-  matches := cardinality(matched);
-  select coalesce(sum(n), 0)::integer into notifications from unnest(day_notifications) n;
-  select jsonb_agg(jsonb_build_object('date', first_day + (i - 1), 'matches', day_matches[i],
-                                      'notifications', day_notifications[i]) order by i)
-    into by_day from generate_series(1, monitor_preview.days) i;
-  message_uuids := array(select u from unnest(matched) with ordinality x (u, i) order by x.i desc limit 20);
+  -- The throttles depend on what came before: the matches in time order, as live matching met them.
+  if rules ?| array['maxPerDossier', 'maxPerPeriod'] then
+    period := make_interval(mins => (rules->'maxPerPeriod'->>'minutes')::integer);
+    for r in execute format('select x.*, dense_rank() over (order by x.dossier_uuid)::integer as dossier from (%s) x order by x.sended, x.uuid', matched)
+      using c, since, rules, capcode_uuids
+    loop
+      reason := r.reason;
+      if reason is null then
+        while window_start <= cardinality(notified_at) and notified_at[window_start] <= r.sended - period loop
+          window_start := window_start + 1;
+        end loop;
+        reason := app_hidden.p2000_throttle_suppression(rules, r.dossier_uuid is not null, coalesce(dossier_notified[r.dossier], 0),
+          cardinality(notified_at) - window_start + 1);
+        if reason is null then
+          notified_at[cardinality(notified_at) + 1] := r.sended;
+          dossier_notified[r.dossier] := coalesce(dossier_notified[r.dossier], 0) + 1;
+        end if;
+      end if;
+      uuids[cardinality(uuids) + 1] := r.uuid;
+      sendeds[cardinality(sendeds) + 1] := r.sended;
+      reasons[cardinality(reasons) + 1] := reason;
+    end loop;
+    matched := 'select * from unnest($5::uuid[], $6::timestamptz[], $7::text[]) m (uuid, sended, reason)';
+  end if;
+
+  execute format($query$
+    with matched as materialized (%s),
+         per_day as (select (m.sended at time zone 'Europe/Amsterdam')::date as day, count(*)::integer as matches,
+                            count(*) filter (where m.reason is null)::integer as notifications
+                       from matched m group by 1)
+    select coalesce((select sum(d.matches) from per_day d), 0)::integer,
+           coalesce((select sum(d.notifications) from per_day d), 0)::integer,
+           (select jsonb_agg(jsonb_build_object('date', $8 + i, 'matches', coalesce(d.matches, 0),
+                                                'notifications', coalesce(d.notifications, 0)) order by i)
+              from generate_series(0, $9 - 1) i left join per_day d on d.day = $8 + i),
+           array(select m.uuid from matched m order by m.sended desc, m.uuid desc limit 20)
+    $query$, matched)
+    into matches, notifications, by_day, message_uuids
+    using c, since, rules, capcode_uuids, uuids, sendeds, reasons, first_day, monitor_preview.days;
 end;
 $function$;
 grant execute on function app_hidden.monitor_preview(days integer, location_given boolean, name text, description text, active boolean, type text, query text, latitude double precision, longitude double precision, location_mode text, location_live_source_id text, radius double precision, channels text, notification_rules text, OUT matches integer, OUT notifications integer, OUT by_day jsonb, OUT message_uuids uuid[]) to app_analyst;
@@ -3972,7 +3979,7 @@ AS $function$
      and (c.radius is null or (m.latitude is not null
           and app_hidden.distance_km(c.latitude, c.longitude, m.latitude, m.longitude) <= c.radius))
      and (cardinality(c.keyword_patterns) = 0 or pg_catalog.lower(m.message) like any (c.keyword_patterns))
-     and not pg_catalog.lower(m.message) like any (c.exclude_patterns)
+     and (cardinality(c.exclude_patterns) = 0 or not pg_catalog.lower(m.message) like any (c.exclude_patterns))
 $function$;
 grant execute on function app_hidden.p2000_criteria_match(c app_hidden.p2000_monitor_criteria, m app_public.p2000_messages) to app_analyst;
 grant execute on function app_hidden.p2000_criteria_match(c app_hidden.p2000_monitor_criteria, m app_public.p2000_messages) to app_visitor;
@@ -4837,19 +4844,21 @@ grant execute on function app_hidden.sync_rss_monitor(mo app_public.monitors) to
 grant execute on function app_hidden.sync_rss_monitor(mo app_public.monitors) to app_visitor;
 comment on function app_hidden.sync_rss_monitor(mo app_public.monitors) is NULL;
 
-CREATE OR REPLACE FUNCTION app_hidden.tg__notify_channel()
+CREATE OR REPLACE FUNCTION app_hidden.tg__notify_channel_when_changed()
  RETURNS trigger
  LANGUAGE plpgsql
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
 begin
-  perform pg_notify(tg_argv[0], '');
+  if exists (select 1 from changed_rows) then
+    perform pg_notify(tg_argv[0], '');
+  end if;
   return null;
 end;
 $function$;
-grant execute on function app_hidden.tg__notify_channel() to app_analyst;
-grant execute on function app_hidden.tg__notify_channel() to app_visitor;
-comment on function app_hidden.tg__notify_channel() is NULL;
+grant execute on function app_hidden.tg__notify_channel_when_changed() to app_analyst;
+grant execute on function app_hidden.tg__notify_channel_when_changed() to app_visitor;
+comment on function app_hidden.tg__notify_channel_when_changed() is NULL;
 
 CREATE OR REPLACE FUNCTION app_hidden.tg__set_changed()
  RETURNS trigger
@@ -5407,8 +5416,12 @@ CREATE OR REPLACE FUNCTION app_hidden.tg_traffic_incidents__notify_subscribers()
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
 begin
-  if tg_op = 'INSERT' or exists (select 1 from new_incidents n join old_incidents o on o.uuid = n.uuid
-                                  where (n.closed_at is null) <> (o.closed_at is null)) then
+  if tg_op = 'INSERT' then
+    if exists (select 1 from new_incidents) then
+      perform pg_notify('traffic_incidents', '');
+    end if;
+  elsif exists (select 1 from new_incidents n join old_incidents o on o.uuid = n.uuid
+                 where (n.closed_at is null) <> (o.closed_at is null)) then
     perform pg_notify('traffic_incidents', '');
   end if;
   return null;
@@ -8960,6 +8973,25 @@ begin
            and (exercise = 'all' or m.exercise_type = exercise)
          order by mm.sended desc, m.uuid
          limit page_size offset skip;
+      return;
+    end if;
+    -- A time range alone (the newest messages, a day, a month): static SQL, so its plan is
+    -- prepared once per connection instead of planned on every call, by the index of the
+    -- exercise type and time.
+    if (filter).monitor is null and (filter).capcodes is null and (filter).capcode is null then
+      if exercise = 'all' then
+        return query
+          select m.* from app_public.p2000_messages m
+           where m.sended between range_from and range_to
+           order by m.sended desc, m.uuid
+           limit page_size offset skip;
+      else
+        return query
+          select m.* from app_public.p2000_messages m
+           where m.exercise_type = exercise and m.sended between range_from and range_to
+           order by m.sended desc, m.uuid
+           limit page_size offset skip;
+      end if;
       return;
     end if;
     -- Several capcodes, by uuid or by name (not both): each one's newest page + offset, then the
