@@ -1,5 +1,5 @@
 --! Previous: sha1:cc33e779274b60e13938115731fe6524d0abd14a
---! Hash: sha1:b8406f7940ff84de34b03df2ef967b49d9b4a434
+--! Hash: sha1:eeb51c74126112dd166b0c6ac28e803fc35c60f2
 --! Message: monitorPreview: a P2000 monitor's matches and notifications over stored history, through one definition of its criteria (checked input, criteria row, inlinable match with keyword LIKE patterns) and its notification rules shared with live matching
 
 -- monitorPreview (issue #18): what a P2000 monitor would have matched over the last days of stored
@@ -251,7 +251,7 @@ as $$
      and (c.radius is null or (m.latitude is not null
           and app_hidden.distance_km(c.latitude, c.longitude, m.latitude, m.longitude) <= c.radius))
      and (cardinality(c.keyword_patterns) = 0 or pg_catalog.lower(m.message) like any (c.keyword_patterns))
-     and not pg_catalog.lower(m.message) like any (c.exclude_patterns)
+     and (cardinality(c.exclude_patterns) = 0 or not pg_catalog.lower(m.message) like any (c.exclude_patterns))
 $$;
 
 -- The criteria of the P2000 monitors there are, in the form above.
@@ -411,20 +411,20 @@ declare
   mo app_public.monitors;
   c app_hidden.p2000_monitor_criteria;
   rules jsonb;
-  throttled boolean;
-  period interval;
   first_day date;
   since timestamptz;
-  narrowing text;
+  capcode_uuids uuid[];
+  matched text;
+  -- With throttles: the matches in time order with their final reasons, and the state the
+  -- throttles read: the times of the notifications so far (oldest first) with the first one still
+  -- inside the maxPerPeriod window, and the notifications per dossier (by its number among the
+  -- matches).
   r record;
   reason text;
-  day_index integer;
-  matched uuid[] := '{}';
-  day_matches integer[];
-  day_notifications integer[];
-  -- Throttle state: the times of the preview's notifications so far (oldest first) with the first
-  -- one still inside the maxPerPeriod window, and its notifications per dossier (by the dossier's
-  -- number among the matches).
+  period interval;
+  uuids uuid[] := '{}';
+  sendeds timestamptz[] := '{}';
+  reasons text[] := '{}';
   notified_at timestamptz[] := '{}';
   window_start integer := 1;
   dossier_notified integer[] := '{}';
@@ -435,63 +435,66 @@ begin
   if monitor_preview.type is not null and monitor_preview.type <> 'p2000' then
     raise exception 'Previews exist for p2000 monitors only (type was %).', left(monitor_preview.type, 40) using errcode = 'XINPT';
   end if;
-  day_matches := array_fill(0, array[monitor_preview.days]);
-  day_notifications := array_fill(0, array[monitor_preview.days]);
   mo := (app_hidden.checked_monitor(environment, null, location_given, name, description, active, type, query, latitude,
     longitude, location_mode, location_live_source_id, radius, channels, notification_rules)).monitor;
   c := app_hidden.p2000_criteria(mo);
   rules := mo.notification_rules;
-  throttled := rules ?| array['maxPerDossier', 'maxPerPeriod'];
-  period := make_interval(mins => (rules->'maxPerPeriod'->>'minutes')::integer);
   first_day := (now() at time zone 'Europe/Amsterdam')::date - (monitor_preview.days - 1);
   since := first_day::timestamp at time zone 'Europe/Amsterdam';
 
-  -- Candidates by the index of the monitor's most selective indexed criterion (each one is
-  -- required, so no match is lost), else the window's messages by time; then every criterion in
-  -- full. Built as text so that each preview is planned with its own criteria as constants.
-  narrowing := case
-    when cardinality(c.capcode_names) > 0 then
-      'm.uuid in (select mc.message_uuid from app_public.p2000_message_capcodes mc
-                   where mc.capcode_uuid in (select k.uuid from app_public.p2000_capcodes k where k.name = any (($1).capcode_names))
-                     and mc.sended >= $2)'
-    when cardinality(c.region_uuids) > 0 then 'm.region_uuid = any (($1).region_uuids)'
-    when cardinality(c.discipline_uuids) > 0 then 'm.discipline_uuid = any (($1).discipline_uuids)'
-    else 'true'
-  end;
-  -- In time order, as live matching met them: the throttles depend on what came before.
-  for r in execute format($query$
-    select m.uuid, m.sended, m.dossier_uuid is not null as in_dossier,
-           dense_rank() over (order by m.dossier_uuid)::integer as dossier, s.reason
+  -- The matches: the messages of the window, every criterion checked in full, with the reason of
+  -- the rules that look at the message alone. The query is built and planned for this preview,
+  -- its criteria as constants, so PostgreSQL picks by its statistics between the window's index
+  -- and a criterion's own (regions, disciplines; capcodes through their links, by uuid so that it
+  -- knows how common each one is): a capcode on every other message is cheaper to find by reading
+  -- the window than by 50,000 lookups.
+  capcode_uuids := array(select k.uuid from app_public.p2000_capcodes k where k.name = any (c.capcode_names));
+  matched := format($query$
+    select m.uuid, m.sended, m.dossier_uuid, s.reason
       from app_public.p2000_messages m, app_hidden.p2000_message_suppression($3, m, m.sended) s (reason)
      where %s and m.sended >= $2 and m.sended <= now() and app_hidden.p2000_criteria_match($1, m)
-     order by m.sended, m.uuid
-    $query$, narrowing) using c, since, rules
-  loop
-    reason := r.reason;
-    if reason is null and throttled then
-      while window_start <= cardinality(notified_at) and notified_at[window_start] <= r.sended - period loop
-        window_start := window_start + 1;
-      end loop;
-      reason := app_hidden.p2000_throttle_suppression(rules, r.in_dossier, coalesce(dossier_notified[r.dossier], 0),
-        cardinality(notified_at) - window_start + 1);
-      if reason is null then
-        notified_at[cardinality(notified_at) + 1] := r.sended;
-        dossier_notified[r.dossier] := coalesce(dossier_notified[r.dossier], 0) + 1;
-      end if;
-    end if;
-    day_index := (r.sended at time zone 'Europe/Amsterdam')::date - first_day + 1;
-    day_matches[day_index] := day_matches[day_index] + 1;
-    if reason is null then
-      day_notifications[day_index] := day_notifications[day_index] + 1;
-    end if;
-    matched[cardinality(matched) + 1] := r.uuid;
-  end loop;
+    $query$, case when cardinality(c.capcode_names) > 0 then
+      'm.uuid in (select mc.message_uuid from app_public.p2000_message_capcodes mc where mc.capcode_uuid = any ($4) and mc.sended >= $2)'
+      else 'true' end);
 
-  matches := cardinality(matched);
-  select coalesce(sum(n), 0)::integer into notifications from unnest(day_notifications) n;
-  select jsonb_agg(jsonb_build_object('date', first_day + (i - 1), 'matches', day_matches[i],
-                                      'notifications', day_notifications[i]) order by i)
-    into by_day from generate_series(1, monitor_preview.days) i;
-  message_uuids := array(select u from unnest(matched) with ordinality x (u, i) order by x.i desc limit 20);
+  -- The throttles depend on what came before: the matches in time order, as live matching met them.
+  if rules ?| array['maxPerDossier', 'maxPerPeriod'] then
+    period := make_interval(mins => (rules->'maxPerPeriod'->>'minutes')::integer);
+    for r in execute format('select x.*, dense_rank() over (order by x.dossier_uuid)::integer as dossier from (%s) x order by x.sended, x.uuid', matched)
+      using c, since, rules, capcode_uuids
+    loop
+      reason := r.reason;
+      if reason is null then
+        while window_start <= cardinality(notified_at) and notified_at[window_start] <= r.sended - period loop
+          window_start := window_start + 1;
+        end loop;
+        reason := app_hidden.p2000_throttle_suppression(rules, r.dossier_uuid is not null, coalesce(dossier_notified[r.dossier], 0),
+          cardinality(notified_at) - window_start + 1);
+        if reason is null then
+          notified_at[cardinality(notified_at) + 1] := r.sended;
+          dossier_notified[r.dossier] := coalesce(dossier_notified[r.dossier], 0) + 1;
+        end if;
+      end if;
+      uuids[cardinality(uuids) + 1] := r.uuid;
+      sendeds[cardinality(sendeds) + 1] := r.sended;
+      reasons[cardinality(reasons) + 1] := reason;
+    end loop;
+    matched := 'select * from unnest($5::uuid[], $6::timestamptz[], $7::text[]) m (uuid, sended, reason)';
+  end if;
+
+  execute format($query$
+    with matched as materialized (%s),
+         per_day as (select (m.sended at time zone 'Europe/Amsterdam')::date as day, count(*)::integer as matches,
+                            count(*) filter (where m.reason is null)::integer as notifications
+                       from matched m group by 1)
+    select coalesce((select sum(d.matches) from per_day d), 0)::integer,
+           coalesce((select sum(d.notifications) from per_day d), 0)::integer,
+           (select jsonb_agg(jsonb_build_object('date', $8 + i, 'matches', coalesce(d.matches, 0),
+                                                'notifications', coalesce(d.notifications, 0)) order by i)
+              from generate_series(0, $9 - 1) i left join per_day d on d.day = $8 + i),
+           array(select m.uuid from matched m order by m.sended desc, m.uuid desc limit 20)
+    $query$, matched)
+    into matches, notifications, by_day, message_uuids
+    using c, since, rules, capcode_uuids, uuids, sendeds, reasons, first_day, monitor_preview.days;
 end;
 $$;

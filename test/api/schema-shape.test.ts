@@ -20,7 +20,7 @@ test("the Query type has exactly the operations built so far", () => {
     "hubAnalyticsHourly", "hubAnalyticsUrgency", "hubAnalyticsWeekdays", "locationSuggestions",
     "me", "meteoColorCodes", "meteoGeneral", "meteoLatestObservation", "meteoObservationHistory", "meteoRegionDetail",
     "meteoRegionDetails", "meteoRegions", "meteoSnapshot", "meteoStatsAvailableYears", "meteoStatsMonthly",
-    "meteoWarningEventsForMonitor", "monitor", "monitors", "myOrganizations", "mySessions", "nlAlerts", "nlProvinces", "nlProvincesGeoJson",
+    "meteoWarningEventsForMonitor", "monitor", "monitorPreview", "monitors", "myOrganizations", "mySessions", "nlAlerts", "nlProvinces", "nlProvincesGeoJson",
     "p2000Capcode", "p2000Capcodes", "p2000CapcodesCount", "p2000Categories", "p2000Discipline", "p2000Disciplines",
     "p2000Dossier", "p2000DossierTimeline", "p2000Dossiers", "p2000GripLevels", "p2000Message", "p2000MessageStatistics",
     "p2000Messages", "p2000MessagesCount", "p2000Qualifications", "p2000Region", "p2000Regions", "p2000Statistics",
