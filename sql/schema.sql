@@ -770,6 +770,7 @@ create table app_hidden.p2000_daily_counts (
   constraint p2000_daily_counts_pkey PRIMARY KEY (day, exercise_type, dimension, key)
 );
 alter table app_hidden.p2000_daily_counts enable row level security;
+CREATE INDEX p2000_daily_counts_dimension_key_idx ON app_hidden.p2000_daily_counts USING btree (dimension, key, day, exercise_type) INCLUDE (messages);
 create policy select_all on app_hidden.p2000_daily_counts as permissive for select to app_analyst, app_visitor using (true);
 grant SELECT on app_hidden.p2000_daily_counts to app_analyst;
 grant SELECT on app_hidden.p2000_daily_counts to app_visitor;
@@ -4318,7 +4319,7 @@ CREATE OR REPLACE FUNCTION app_hidden.p2000_messages_count_between(range_from ti
  LANGUAGE plpgsql
  STABLE PARALLEL SAFE
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
- SET plan_cache_mode TO 'force_generic_plan'
+ SET plan_cache_mode TO 'force_custom_plan'
 AS $function$
 declare
   exercises text[] := case when exercise = 'all' then array['none', 'test', 'proefalarm', 'oefening'] else array[exercise] end;
@@ -9084,10 +9085,10 @@ begin
     return app_hidden.p2000_messages_count_between(range_from, range_to, exercise, discipline_keys::uuid[]);
   end if;
   select coalesce(sum(d.messages), 0)::integer into whole_days from app_hidden.p2000_daily_counts d
-   where d.day between first_day and last_day
-     and (exercise = 'all' or d.exercise_type = exercise)
-     and d.dimension = case when discipline_keys is null then 'total' else 'discipline' end
-     and (discipline_keys is null or d.key = any (discipline_keys));
+   where d.dimension = case when discipline_keys is null then 'total' else 'discipline' end
+     and d.key = any (coalesce(discipline_keys, array['']))
+     and d.day between first_day and last_day
+     and (exercise = 'all' or d.exercise_type = exercise);
   if range_from <> '-infinity' and range_from < first_day::timestamp at time zone 'Europe/Amsterdam' then
     whole_days := whole_days + app_hidden.p2000_messages_count_between(range_from,
       (first_day::timestamp at time zone 'Europe/Amsterdam') - interval '1 microsecond', exercise, discipline_keys::uuid[]);
