@@ -1,5 +1,5 @@
 // Ten years of P2000 history: `npm run bench:p2000-history -- [--messages 10000000] [--seconds 10]
-// [--clients 1,16] [--fresh] [--only text] [--results name]`.
+// [--clients 1,16] [--fresh] [--only text|text] [--results name]`.
 // It builds its own embedded database under bench/.data-history (kept between runs; --fresh starts
 // over) through the project's start path (bench-database.ts: migrations and reference data), then
 // writes the history in SQL:
@@ -32,7 +32,7 @@
 // The SQL time of one call is measured without round trips, and every operation over 30 ms p99 at
 // 16 clients is explained as the visitor (auto_explain with the statements inside the functions).
 // Figures go to bench/results/<name>-latest.md and a dated JSON file (name: --results, default
-// p2000-history); --only measures the operations whose name contains the text.
+// p2000-history); --only measures the operations whose name contains one of the texts.
 import fs from "node:fs";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
@@ -61,7 +61,7 @@ const { values } = parseArgs({
 const TARGET = Number(values.messages);
 const SECONDS = Number(values.seconds);
 const CLIENTS = values.clients!.split(",").map(Number);
-const ONLY = values.only?.toLowerCase();
+const ONLY = values.only?.toLowerCase().split("|");
 const RESULTS = values.results!;
 const WARM_UP_SECONDS = 2;
 const GOAL_P99_MS = 30;
@@ -421,7 +421,7 @@ const allScenarios: Scenario[] = [
   { name: "hubAnalyticsWeekdays", goal: false, query: "{ hubAnalyticsWeekdays { yesterday yesterdayExpected weekdays { weekday total } } }",
     args: () => ({}), sql: () => "select (app_public.hub_analytics_weekdays(28)).yesterday" },
 ];
-const scenarios = ONLY ? allScenarios.filter((s) => s.name.toLowerCase().includes(ONLY)) : allScenarios;
+const scenarios = ONLY ? allScenarios.filter((s) => ONLY.some((only) => s.name.toLowerCase().includes(only))) : allScenarios;
 
 // 7. HTTP: the service as its own process, the operator environment's API token.
 const service = await startServerProcess({ dataDir: DATA_DIR, pgPort: config.embeddedPgPort });
