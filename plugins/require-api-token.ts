@@ -1,7 +1,9 @@
 // Spec section 5.3: every public read query needs a valid API token; without one the answer is
 // HTTP 401 with a GraphQL error body. Deny by default: every Query field needs a token except the
-// account queries (which use the user's own access token) and introspection. The check runs in
-// grafserv's request-body middleware because only there can it still choose the HTTP status.
+// account queries (which use the user's own access token) and introspection. Subscriptions need
+// an API token too, and only the streams carry them (guardOperation, shared with the SSE handler).
+// The check runs in grafserv's request-body middleware (HTTP and WebSocket) because only there
+// can it still choose the HTTP status.
 import type { IncomingMessage } from "node:http";
 import { parse, type DocumentNode, type SelectionSetNode } from "graphql";
 import type { Authenticate, RequestAuth } from "../lib/auth/context.ts";
