@@ -1,6 +1,6 @@
 // The running service: HTTP (grafserv: /graphql, its WebSocket subscriptions and the Ruru IDE at
-// /graphiql; graphql-sse at /graphql/stream; express for the few HTML routes) and the worker, on a prepared database. server.ts and the API tests start it
-// the same way.
+// /graphiql; graphql-sse at /graphql/stream; express for the few HTML routes) and the worker, on
+// a prepared database. server.ts and the API tests start it the same way.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import express from "express";
