@@ -8727,7 +8727,6 @@ CREATE OR REPLACE FUNCTION app_public.p2000_dossier_category(d app_public.p2000_
  RETURNS app_public.p2000_categories
  LANGUAGE sql
  STABLE PARALLEL SAFE
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$ select x.* from app_public.p2000_categories x where x.uuid = d.category_uuid $function$;
 grant execute on function app_public.p2000_dossier_category(d app_public.p2000_dossier) to app_analyst;
 grant execute on function app_public.p2000_dossier_category(d app_public.p2000_dossier) to app_visitor;
@@ -8737,7 +8736,6 @@ CREATE OR REPLACE FUNCTION app_public.p2000_dossier_discipline(d app_public.p200
  RETURNS app_public.p2000_disciplines
  LANGUAGE sql
  STABLE PARALLEL SAFE
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$ select x.* from app_public.p2000_disciplines x where x.uuid = d.discipline_uuid $function$;
 grant execute on function app_public.p2000_dossier_discipline(d app_public.p2000_dossier) to app_analyst;
 grant execute on function app_public.p2000_dossier_discipline(d app_public.p2000_dossier) to app_visitor;
@@ -8747,7 +8745,6 @@ CREATE OR REPLACE FUNCTION app_public.p2000_dossier_messages(d app_public.p2000_
  RETURNS SETOF app_public.p2000_messages
  LANGUAGE sql
  STABLE PARALLEL SAFE
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
   select m.* from app_public.p2000_messages m where m.dossier_uuid = d.uuid
    order by case when d.messages_order = 'sendedDesc' then m.sended end desc,
@@ -8764,7 +8761,6 @@ CREATE OR REPLACE FUNCTION app_public.p2000_dossier_region(d app_public.p2000_do
  RETURNS app_public.p2000_regions
  LANGUAGE sql
  STABLE PARALLEL SAFE
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$ select r.* from app_public.p2000_regions r where r.uuid = d.region_uuid $function$;
 grant execute on function app_public.p2000_dossier_region(d app_public.p2000_dossier) to app_analyst;
 grant execute on function app_public.p2000_dossier_region(d app_public.p2000_dossier) to app_visitor;
@@ -8808,7 +8804,6 @@ CREATE OR REPLACE FUNCTION app_public.p2000_dossier_timeline_entries(d app_publi
  RETURNS SETOF app_public.p2000_dossier_events
  LANGUAGE sql
  STABLE PARALLEL SAFE
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
   select e.* from app_public.p2000_dossier_events e where e.dossier_uuid = d.uuid
    order by case when d.timeline_order = 'oldestFirst' then e.sended end asc,
@@ -8828,7 +8823,6 @@ CREATE OR REPLACE FUNCTION app_public.p2000_dossier_urgency(d app_public.p2000_d
  RETURNS app_public.p2000_urgencies
  LANGUAGE sql
  STABLE PARALLEL SAFE
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$ select x.* from app_public.p2000_urgencies x where x.uuid = d.urgency_uuid $function$;
 grant execute on function app_public.p2000_dossier_urgency(d app_public.p2000_dossier) to app_analyst;
 grant execute on function app_public.p2000_dossier_urgency(d app_public.p2000_dossier) to app_visitor;
@@ -9030,7 +9024,6 @@ CREATE OR REPLACE FUNCTION app_public.p2000_messages_capcodes(m app_public.p2000
  RETURNS SETOF app_public.p2000_capcodes
  LANGUAGE sql
  STABLE PARALLEL SAFE
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
   select c.* from app_public.p2000_message_capcodes mc join app_public.p2000_capcodes c on c.uuid = mc.capcode_uuid
    where mc.message_uuid = m.uuid order by c.name
@@ -9109,7 +9102,6 @@ CREATE OR REPLACE FUNCTION app_public.p2000_messages_dossier(m app_public.p2000_
  RETURNS app_public.p2000_dossier
  LANGUAGE sql
  STABLE PARALLEL SAFE
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$ select app_hidden.p2000_dossier_view(d) from app_public.p2000_dossiers d where d.uuid = m.dossier_uuid $function$;
 grant execute on function app_public.p2000_messages_dossier(m app_public.p2000_messages) to app_analyst;
 grant execute on function app_public.p2000_messages_dossier(m app_public.p2000_messages) to app_visitor;

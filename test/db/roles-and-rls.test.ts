@@ -49,6 +49,33 @@ describe("catalog checks", () => {
     expect(rows).toEqual([]);
   });
 
+  // A SQL function with its own SET is called once per row and never inlined (migration 000039):
+  // the per-row helpers of P2000 pages have none, so their bodies must name everything by schema.
+  test("the per-row helpers of P2000 pages have no setting of their own and need no search_path", async () => {
+    const helpers = [
+      "app_public.p2000_messages_capcodes(null::app_public.p2000_messages)",
+      "app_public.p2000_messages_dossier(null::app_public.p2000_messages)",
+      ...["category", "discipline", "region", "urgency", "messages", "timeline_entries"]
+        .map((name) => `app_public.p2000_dossier_${name}(null::app_public.p2000_dossier)`),
+    ];
+    const { rows } = await ctx.db.asOwner(`
+      select p.oid::regprocedure::text as name from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+       where n.nspname = 'app_public' and (p.proname like 'p2000\\_messages\\_%' or p.proname like 'p2000\\_dossier\\_%')
+         and p.pronargs = 1 and p.proconfig is not null
+         and p.proargtypes[0] in ('app_public.p2000_messages'::regtype, 'app_public.p2000_dossier'::regtype)`);
+    expect(rows).toEqual([]);
+    const bare = new pg.Client({ connectionString: ctx.db.ownerUrl, options: "-c search_path=" });
+    await bare.connect();
+    try {
+      for (const helper of helpers) await bare.query(`select * from ${helper}`);
+      // Inlined: the capcodes of a message are a join in the caller's plan, not a function call.
+      const { rows: plan } = await bare.query(`explain select * from ${helpers[0]}`);
+      expect(plan.map((row) => row["QUERY PLAN"]).join("\n")).not.toContain("Function Scan");
+    } finally {
+      await bare.end();
+    }
+  });
+
   test("no function is executable by PUBLIC", async () => {
     const { rows } = await ctx.db.asOwner(`
       select p.oid::regprocedure::text as name from pg_proc p join pg_namespace n on n.oid = p.pronamespace
