@@ -667,7 +667,7 @@ create table app_hidden.monitor_daily_counts (
   exercise_type text not null,
   messages integer default 0 not null,
   constraint monitor_daily_counts_monitor_uuid_fkey FOREIGN KEY (monitor_uuid) REFERENCES app_public.monitors(uuid) ON DELETE CASCADE,
-  constraint monitor_daily_counts_pkey PRIMARY KEY (monitor_uuid, day, exercise_type)
+  constraint monitor_daily_counts_pkey PRIMARY KEY (monitor_uuid, day, exercise_type) INCLUDE (messages)
 );
 alter table app_hidden.monitor_daily_counts enable row level security;
 create policy select_current_environment on app_hidden.monitor_daily_counts as permissive for select to app_visitor using ((monitor_uuid IN ( SELECT app_hidden.current_environment_monitor_uuids() AS current_environment_monitor_uuids)));
@@ -752,7 +752,7 @@ create table app_hidden.p2000_daily_capcode_counts (
   day date not null,
   exercise_type text not null,
   messages integer default 0 not null,
-  constraint p2000_daily_capcode_counts_pkey PRIMARY KEY (capcode_uuid, day, exercise_type)
+  constraint p2000_daily_capcode_counts_pkey PRIMARY KEY (capcode_uuid, day, exercise_type) INCLUDE (messages)
 );
 alter table app_hidden.p2000_daily_capcode_counts enable row level security;
 create policy select_all on app_hidden.p2000_daily_capcode_counts as permissive for select to app_analyst, app_visitor using (true);
@@ -4241,6 +4241,19 @@ grant execute on function app_hidden.p2000_enrich(message text, capcode_names te
 grant execute on function app_hidden.p2000_enrich(message text, capcode_names text[]) to app_visitor;
 comment on function app_hidden.p2000_enrich(message text, capcode_names text[]) is 'Urgency, discipline, region, place, address, road, GRIP, exercise, category, incident number and grouping text of a message.';
 
+CREATE OR REPLACE FUNCTION app_hidden.p2000_filter_discipline_uuids(disciplines text[])
+ RETURNS uuid[]
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select array(select distinct d.uuid from app_public.p2000_disciplines d, unnest(disciplines) x
+                where d.uuid = app_hidden.try_uuid(x) or lower(d.name) = lower(btrim(x)) or lower(d.slug) = lower(btrim(x)))
+$function$;
+grant execute on function app_hidden.p2000_filter_discipline_uuids(disciplines text[]) to app_analyst;
+grant execute on function app_hidden.p2000_filter_discipline_uuids(disciplines text[]) to app_visitor;
+comment on function app_hidden.p2000_filter_discipline_uuids(disciplines text[]) is NULL;
+
 CREATE OR REPLACE FUNCTION app_hidden.p2000_message_conditions(filter app_public.p2000_message_filter)
  RETURNS text
  LANGUAGE plpgsql
@@ -7610,7 +7623,6 @@ CREATE OR REPLACE FUNCTION app_public.aircraft_routes_log(r app_public.aircraft_
  RETURNS SETOF app_public.aircraft_route_log
  LANGUAGE sql
  STABLE PARALLEL SAFE
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
   select l.* from app_public.aircraft_route_log l where l.route_uuid = r.uuid order by l.at
 $function$;
@@ -7637,7 +7649,6 @@ CREATE OR REPLACE FUNCTION app_public.aircraft_routes_points(r app_public.aircra
  RETURNS SETOF app_public.aircraft_route_points
  LANGUAGE sql
  STABLE PARALLEL SAFE
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
   select p.* from app_public.aircraft_route_points p where p.route_uuid = r.uuid order by p.at
 $function$;
@@ -7909,7 +7920,6 @@ CREATE OR REPLACE FUNCTION app_public.fire_vehicles_name_format(v app_public.fir
  RETURNS text
  LANGUAGE sql
  IMMUTABLE PARALLEL SAFE
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
   select left(v.name, 2) || '-' || right(v.name, 4)
 $function$;
@@ -7922,7 +7932,6 @@ CREATE OR REPLACE FUNCTION app_public.fire_vehicles_number(v app_public.fire_veh
  RETURNS text
  LANGUAGE sql
  IMMUTABLE PARALLEL SAFE
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
   select right(v.name, 4)
 $function$;
@@ -7935,7 +7944,6 @@ CREATE OR REPLACE FUNCTION app_public.fire_vehicles_station(v app_public.fire_ve
  RETURNS text
  LANGUAGE sql
  STABLE PARALLEL SAFE
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
   select s.name from app_public.fire_stations s where s.uuid = v.station_uuid
 $function$;
@@ -7947,7 +7955,6 @@ CREATE OR REPLACE FUNCTION app_public.fire_vehicles_type(v app_public.fire_vehic
  RETURNS text
  LANGUAGE sql
  STABLE PARALLEL SAFE
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
   select t.code from app_public.fire_vehicle_types t where t.digit = v.type_digit
 $function$;
@@ -7959,7 +7966,6 @@ CREATE OR REPLACE FUNCTION app_public.fire_vehicles_type_name(v app_public.fire_
  RETURNS text
  LANGUAGE sql
  STABLE PARALLEL SAFE
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
   select t.name from app_public.fire_vehicle_types t where t.digit = v.type_digit
 $function$;
@@ -8239,7 +8245,6 @@ CREATE OR REPLACE FUNCTION app_public.meteo_observations_station_name(o app_publ
  RETURNS text
  LANGUAGE sql
  STABLE PARALLEL SAFE
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
   select s.name from app_public.meteo_stations s where s.station_id = o.station_id
 $function$;
@@ -8398,7 +8403,6 @@ CREATE OR REPLACE FUNCTION app_public.meteo_warning_events_region_code(e app_pub
  RETURNS text
  LANGUAGE sql
  STABLE PARALLEL SAFE
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
   select p.code from app_public.meteo_provinces p where p.uuid = e.province_uuid
 $function$;
@@ -8410,7 +8414,6 @@ CREATE OR REPLACE FUNCTION app_public.meteo_warning_events_region_name(e app_pub
  RETURNS text
  LANGUAGE sql
  STABLE PARALLEL SAFE
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
   select p.name from app_public.meteo_provinces p where p.uuid = e.province_uuid
 $function$;
@@ -8455,7 +8458,6 @@ CREATE OR REPLACE FUNCTION app_public.monitors_channels(m app_public.monitors)
  RETURNS text
  LANGUAGE sql
  STABLE PARALLEL SAFE
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
   select coalesce(jsonb_agg(mc.channel_uuid order by mc.channel_uuid), '[]')::text
     from app_hidden.monitor_channels mc where mc.monitor_uuid = m.uuid
@@ -8469,7 +8471,6 @@ CREATE OR REPLACE FUNCTION app_public.monitors_location(m app_public.monitors)
  RETURNS app_public.geo_point
  LANGUAGE sql
  STABLE PARALLEL SAFE
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
   select case when m.latitude is not null then row(m.latitude, m.longitude)::app_public.geo_point end
 $function$;
@@ -8481,7 +8482,6 @@ CREATE OR REPLACE FUNCTION app_public.monitors_notification_rules(m app_public.m
  RETURNS text
  LANGUAGE sql
  STABLE PARALLEL SAFE
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
   select m.notification_rules::text
 $function$;
@@ -8494,7 +8494,6 @@ CREATE OR REPLACE FUNCTION app_public.monitors_query(m app_public.monitors)
  RETURNS text
  LANGUAGE sql
  STABLE PARALLEL SAFE
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
   select m.query::text
 $function$;
@@ -8949,6 +8948,21 @@ declare
   skip integer := app_hidden.page_offset(first, page);
   capcode_uuids uuid[];
 begin
+  -- Disciplines, with a time range or not: each one's newest page + offset by the discipline
+  -- index, then the newest of those (a message has one discipline, so none comes twice).
+  if (filter).disciplines is not null and (filter).dossier is null and (filter).vehicle is null and (filter).monitor is null
+     and (filter).capcodes is null and (filter).capcode is null then
+    return query
+      select t.* from unnest(app_hidden.p2000_filter_discipline_uuids((filter).disciplines)) u (discipline_uuid),
+             lateral (select m.* from app_public.p2000_messages m
+                       where m.discipline_uuid = u.discipline_uuid and m.sended between range_from and range_to
+                         and (exercise = 'all' or m.exercise_type = exercise)
+                       order by m.sended desc, m.uuid
+                       limit page_size + skip) t
+       order by t.sended desc, t.uuid
+       limit page_size offset skip;
+    return;
+  end if;
   if (filter).dossier is null and (filter).disciplines is null and (filter).vehicle is null then
     -- One capcode and a time range: static SQL, so its plan is prepared once per connection.
     if single_capcode is not null and (filter).monitor is null then
@@ -8997,15 +9011,14 @@ begin
         else array(select c.uuid from app_public.p2000_capcodes c
                     where c.name = any (array(select app_hidden.p2000_normalize_capcode(n) from unnest(((filter).capcode).names) n))) end;
       return query
-        select m.* from app_public.p2000_messages m
-         where m.uuid in (select t.uuid from unnest(capcode_uuids) u (capcode_uuid),
-                            lateral (select x.uuid from app_public.p2000_message_capcodes mc
-                                       join app_public.p2000_messages x on x.uuid = mc.message_uuid
-                                      where mc.capcode_uuid = u.capcode_uuid and mc.sended between range_from and range_to
-                                        and (exercise = 'all' or x.exercise_type = exercise)
-                                      order by mc.sended desc, x.uuid
-                                      limit page_size + skip) t)
-         order by m.sended desc, m.uuid
+        select distinct on (t.sended, t.uuid) t.* from unnest(capcode_uuids) u (capcode_uuid),
+               lateral (select x.* from app_public.p2000_message_capcodes mc
+                          join app_public.p2000_messages x on x.uuid = mc.message_uuid
+                         where mc.capcode_uuid = u.capcode_uuid and mc.sended between range_from and range_to
+                           and (exercise = 'all' or x.exercise_type = exercise)
+                         order by mc.sended desc, x.uuid
+                         limit page_size + skip) t
+         order by t.sended desc, t.uuid
          limit page_size offset skip;
       return;
     end if;
@@ -9369,7 +9382,6 @@ CREATE OR REPLACE FUNCTION app_public.road_prefixes_road_count(p app_public.road
  RETURNS integer
  LANGUAGE sql
  STABLE PARALLEL SAFE
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
   select count(*)::integer from app_public.roads r where r.prefix = p.prefix
 $function$;
@@ -9382,7 +9394,6 @@ CREATE OR REPLACE FUNCTION app_public.road_prefixes_roads(p app_public.road_pref
  RETURNS SETOF app_public.roads
  LANGUAGE sql
  STABLE PARALLEL SAFE
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
   select r.* from app_public.roads r where r.prefix = p.prefix order by r.number
 $function$;
@@ -9564,7 +9575,6 @@ CREATE OR REPLACE FUNCTION app_public.sessions_is_current(s app_public.sessions)
  RETURNS boolean
  LANGUAGE sql
  STABLE PARALLEL SAFE
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
   select s.uuid is not distinct from app_hidden.current_session_uuid()
 $function$;
@@ -9653,7 +9663,6 @@ CREATE OR REPLACE FUNCTION app_public.users_email(u app_public.users)
  RETURNS app_public.user_email
  LANGUAGE sql
  STABLE PARALLEL SAFE
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
   select row(u.email_address::text, u.email_verified_at is not null)::app_public.user_email
 $function$;

@@ -111,6 +111,27 @@ describe("p2000Message and p2000Messages", () => {
     expect(byDossier.p2000Messages.map((m: any) => m.uuid)).toEqual([uuids.ambuSecond, uuids.ambuFirst]);
   });
 
+  // Several capcodes and several disciplines are read per capcode or discipline and merged
+  // (migration 000041): page by page, each message comes once, in order, even when it was sent
+  // to two of the capcodes or a discipline is named twice.
+  test.each([
+    ["several capcode names, one message sent to two of them", { capcode: { names: ["1400349", "001400551", "1420007"] } },
+      ["ambuSecond", "ambuFirst", "fire"]],
+    ["several disciplines, one named twice", { disciplines: ["Brandweer", "ambulance", "Ambulance"] },
+      ["road", "ambuSecond", "ambuFirst", "fire", "old"]],
+  ])("pages of %s", async (_what, filter, expected) => {
+    const pages = [];
+    for (const page of [1, 2, 3, 4]) {
+      const { p2000Messages } = await query("query ($f: P2000MessageFilterInput, $p: Int) { p2000Messages(first: 2, page: $p, filter: $f) { uuid } }",
+        { f: filter, p: page });
+      pages.push(p2000Messages.map((m: any) => m.uuid));
+    }
+    const keys = expected.map((key) => uuids[key]);
+    expect(pages).toEqual([keys.slice(0, 2), keys.slice(2, 4), keys.slice(4, 6), []]);
+    const { p2000MessagesCount } = await query("query ($f: P2000MessageFilterInput) { p2000MessagesCount(filter: $f) }", { f: filter });
+    expect(p2000MessagesCount).toBe(expected.length);
+  });
+
   test("pagination and a sended range without both ends", async () => {
     const { p2000Messages } = await query("{ p2000Messages(first: 2, page: 2) { uuid } }");
     expect(p2000Messages.map((m: any) => m.uuid)).toEqual([uuids.ambuFirst, uuids.fire]);
