@@ -4291,8 +4291,7 @@ begin
     parts := array_append(parts, 'm.dossier_uuid = app_hidden.try_uuid((($1).dossier).uuid)');
   end if;
   if (filter).disciplines is not null then
-    parts := array_append(parts, 'm.discipline_uuid = any (array(select d.uuid from app_public.p2000_disciplines d, unnest(($1).disciplines) x
-      where d.uuid = app_hidden.try_uuid(x) or lower(d.name) = lower(btrim(x)) or lower(d.slug) = lower(btrim(x))))');
+    parts := array_append(parts, 'm.discipline_uuid = any ((select app_hidden.p2000_filter_discipline_uuids(($1).disciplines))::uuid[])');
   end if;
   if (filter).vehicle is not null then
     parts := array_append(parts, 'm.call_numbers @> array[regexp_replace((($1).vehicle).number, ''[^0-9]'', '''', ''g'')]');
@@ -9082,8 +9081,7 @@ begin
     return app_hidden.p2000_messages_count_by_scan(filter);
   end if;
   if (filter).disciplines is not null then
-    discipline_keys := array(select d.uuid::text from app_public.p2000_disciplines d, unnest((filter).disciplines) x
-      where d.uuid = app_hidden.try_uuid(x) or lower(d.name) = lower(btrim(x)) or lower(d.slug) = lower(btrim(x)));
+    discipline_keys := app_hidden.p2000_filter_discipline_uuids((filter).disciplines)::text[];
   end if;
   -- Whole days: from the first midnight at or after range_from to the last day ending by range_to.
   select w.first_day, w.last_day into first_day, last_day from app_hidden.amsterdam_whole_days(range_from, range_to) w;

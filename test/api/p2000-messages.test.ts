@@ -73,6 +73,8 @@ describe("p2000Message and p2000Messages", () => {
       ["ambuSecond", "ambuFirst"]],
     ["one capcode name and a range that excludes its messages", () => ({ capcode: { names: ["1420007"] }, sended: { from: ago(5), to: ago(0) } }), []],
     ["disciplines by name", () => ({ disciplines: ["Ambulance"] }), ["ambuSecond", "ambuFirst", "old"]],
+    ["disciplines and capcode names (the general path)", () => ({ disciplines: ["ambulance"], capcode: { names: ["1420007", "1400349"] } }),
+      ["ambuSecond", "ambuFirst"]],
     ["vehicle with hyphen", () => ({ vehicle: { number: "17-3151" } }), ["fire"]],
     ["vehicle without hyphen", () => ({ vehicle: { number: "173151" } }), ["fire"]],
   ])("filter by %s", async (_what, filter, expected) => {
