@@ -2,8 +2,8 @@
 // HTTP 401 with a GraphQL error body. Deny by default: every Query field needs a token except the
 // account queries (which use the user's own access token) and introspection. Subscriptions need
 // an API token too, and only the streams carry them (guardOperation, shared with the SSE handler).
-// The check runs in grafserv's request-body middleware (HTTP and WebSocket) because only there
-// can it still choose the HTTP status.
+// The check runs in grafserv's request-body middleware, for HTTP and WebSocket, because only there
+// can it still choose an HTTP request's status; the SSE handler calls guardOperation itself.
 import type { IncomingMessage } from "node:http";
 import { parse, type DocumentNode, type SelectionSetNode } from "graphql";
 import type { Authenticate, RequestAuth } from "../lib/auth/context.ts";

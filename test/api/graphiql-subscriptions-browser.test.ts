@@ -12,6 +12,7 @@ import chromium from "@sparticuz/chromium";
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import puppeteer, { type Browser, type Page } from "puppeteer-core";
 import { useTestService } from "../helpers/service.ts";
+import { storeP2000Pages } from "../helpers/p2000.ts";
 import { waitUntil } from "../helpers/wait.ts";
 
 // The functions below that run in the page see the browser's globals; the project's TypeScript
@@ -71,17 +72,19 @@ let sequence = 0;
 /** Stores one P2000 message as the FLEX reader does (sent now) and returns its unique text. */
 async function store(kind: string): Promise<string> {
   const message = `A2 GraphiQL ${kind} ${++sequence} Utrecht ${Date.now()}`;
-  await ctx.db.asOwner("select app_private.ingest_p2000_messages($1::json, 'test')",
-    [JSON.stringify([{ message, sended: new Date().toISOString(), capcodes: ["0923001"] }])]);
+  await storeP2000Pages(ctx.db, [{ message, sended: new Date().toISOString(), capcodes: ["0923001"] }]);
   return message;
 }
+
+interface Frame { type?: string; id?: string; payload?: unknown }
 
 interface IDE {
   page: Page;
   /** What the page itself reported: uncaught errors, console errors, failed requests. */
   problems: string[];
-  /** The payloads of the graphql-transport-ws messages the page sent. */
-  sentFrames: Array<{ type?: string; payload?: unknown }>;
+  /** The graphql-transport-ws messages the page sent, and those it received. */
+  sentFrames: Frame[];
+  receivedFrames: Frame[];
   /** The GraphQL errors GraphiQL's WebSocket fetcher left as an unhandled rejection (see below). */
   refusalsLeftUnhandled(): Promise<GraphQLErrorLike[][]>;
   close(): Promise<void>;
@@ -100,17 +103,20 @@ async function openGraphiQL(): Promise<IDE> {
     if (message.type() === "error") problems.push(`console: ${message.text()}`);
   });
   page.on("requestfailed", (request) => problems.push(`request failed: ${request.url()} ${request.failure()?.errorText}`));
-  const sentFrames: IDE["sentFrames"] = [];
+  const sentFrames: Frame[] = [];
+  const receivedFrames: Frame[] = [];
   const cdp = await page.createCDPSession();
   await cdp.send("Network.enable");
   await cdp.send("Storage.clearDataForOrigin", { origin: new URL(ctx.service.graphiqlUrl!).origin, storageTypes: "local_storage" });
-  cdp.on("Network.webSocketFrameSent", ({ response }) => {
+  const recordFrame = (frames: Frame[]) => ({ response }: { response: { payloadData: string } }) => {
     try {
-      sentFrames.push(JSON.parse(response.payloadData));
+      frames.push(JSON.parse(response.payloadData));
     } catch {
-      sentFrames.push({ type: `(not JSON) ${response.payloadData}` });
+      frames.push({ type: `(not JSON) ${response.payloadData}` });
     }
-  });
+  };
+  cdp.on("Network.webSocketFrameSent", recordFrame(sentFrames));
+  cdp.on("Network.webSocketFrameReceived", recordFrame(receivedFrames));
   // A known defect of the IDE's bundled client code, not of this service: when the server answers a
   // subscribe with an `error` message, @graphiql/toolkit's WebSocket fetcher hands the errors to
   // @n1ru4l/push-pull-async-iterable-iterator's sink, whose `error` calls the iterator's `throw()`
@@ -137,7 +143,7 @@ async function openGraphiQL(): Promise<IDE> {
   await page.waitForSelector(`${QUERY_EDITOR} .view-lines`);
   await page.waitForSelector(`${RESPONSE_EDITOR} .view-lines`);
   return {
-    page, problems, sentFrames,
+    page, problems, sentFrames, receivedFrames,
     refusalsLeftUnhandled: () => page.evaluate(() => window.refusalsLeftUnhandled),
     close: () => page.close(),
   };
@@ -239,11 +245,18 @@ describe("GraphiQL (Ruru) in Chromium runs a subscription", () => {
         "the response pane to show the refusal", FIRST_EVENT_TIMEOUT);
       expect(shown).toContain("This operation needs an API token");
       expect(shown).not.toContain("p2000Messages");
-      expect(ide.sentFrames.find((frame) => frame.type === "connection_init")?.payload ?? {}).toEqual({});
-      // Nothing is pushed afterwards: a new message leaves the refusal in the pane.
+      // It went over the WebSocket, without a token, and the server ended it with an `error`
+      // message for its id: so nothing can be pushed afterwards, and nothing is.
+      const init = ide.sentFrames.find((frame) => frame.type === "connection_init");
+      expect(init).toBeDefined();
+      expect(init!.payload ?? {}).toEqual({});
+      const subscribe = ide.sentFrames.find((frame) => frame.type === "subscribe");
+      expect((subscribe?.payload as { query: string } | undefined)?.query).toBe(SUBSCRIPTION);
+      expect(ide.receivedFrames.filter((frame) => frame.id === subscribe!.id).map((frame) => frame.type)).toEqual(["error"]);
       await store("unheard");
       await new Promise((resolve) => setTimeout(resolve, 1_000));
       expect(await responseText(page)).toBe(shown);
+      expect(ide.receivedFrames.filter((frame) => frame.type === "next")).toEqual([]);
       expect(ide.problems).toEqual([]);
       // The refusal shown, and nothing else, is the one the IDE's client left unhandled (above).
       const unhandled = await ide.refusalsLeftUnhandled();

@@ -5,6 +5,7 @@
 // UPDATE: a roll-up that missed a change would make them differ.
 import { beforeAll, describe, expect, test } from "@jest/globals";
 import { useTestService } from "../helpers/service.ts";
+import { storeP2000Pages } from "../helpers/p2000.ts";
 
 const ctx = useTestService();
 const HOUR = 3_600_000;
@@ -25,7 +26,7 @@ beforeAll(async () => {
       from generate_series(0, 6) n order by n`);
   for (const row of rows) midnight[row.n] = Number(row.ms);
   const page = (message: string, at: number, capcodes = ["0923001"]) => ({ message, sended: iso(at), capcodes });
-  await ctx.db.asOwner(`select app_private.ingest_p2000_messages($1::json, 'test')`, [JSON.stringify([
+  await storeP2000Pages(ctx.db, [
     page("P 1 BDH-01 Brand woning Dorpsstraat Utrecht 091111", midnight[5] + 1 * HOUR),
     page("P 2 BDH-02 Buitenbrand Stationsweg Utrecht 091112", midnight[5] + 13 * HOUR),
     page("A1 Ambulance Kerkstraat Utrecht 12345", midnight[5] + 14 * HOUR, ["0923002"]),
@@ -33,7 +34,7 @@ beforeAll(async () => {
     page("PROEFALARM Utrecht", midnight[4] + 12 * HOUR),
     page("P 2 BDH-04 Wateroverlast Utrecht 091114", midnight[3] + 23.5 * HOUR),
     page("P 2 BDH-05 Stormschade Utrecht 091115", midnight[1] + 2 * HOUR),
-  ])]);
+  ]);
   ({ rows: [{ uuid: capcodeUuid }] } = await ctx.db.asOwner("select uuid from app_public.p2000_capcodes where name = app_hidden.p2000_normalize_capcode('0923001')"));
   // A monitor of the capcode, exercises included, and the matches the live matcher records.
   ({ rows: [{ uuid: monitorUuid }] } = await ctx.db.asOwner(

@@ -34,6 +34,7 @@ import { ingestTrafficDocument } from "../../lib/feeds/traffic/ingest.ts";
 import { datexV2Xml, type SampleIncident } from "../../lib/feeds/traffic/sample-documents.ts";
 import { watch, type Transport, type Watch } from "../helpers/live-clients.ts";
 import { useTestService } from "../helpers/service.ts";
+import { storeP2000Pages } from "../helpers/p2000.ts";
 import { waitUntil } from "../helpers/wait.ts";
 
 const ctx = useTestService();
@@ -76,6 +77,15 @@ async function hearing(subscribers: Watch[], channel: string): Promise<void> {
   }
 }
 
+/** After a quiet moment (for any later event to arrive), every subscriber has exactly `events` and no error. */
+async function onlyThese(subscribers: Watch[], events: unknown[]): Promise<void> {
+  await sleep(QUIET_MS);
+  for (const subscriber of subscribers) {
+    expect(subscriber.errors).toEqual([]);
+    expect(subscriber.events).toEqual(events);
+  }
+}
+
 /** Waits until every subscriber has `count` events. */
 async function eventsArrived(subscribers: Watch[], count: number, what: string): Promise<void> {
   for (const subscriber of subscribers) await waitUntil(() => subscriber.events.length, (n) => n >= count, what);
@@ -87,8 +97,7 @@ describe("p2000Dossier", () => {
     uuid messageCount urgency { code } city messages { message } timeline { kind previousValue newValue } } }`;
   // Stored as the FLEX reader stores a batch, sent now; one statement each.
   const store = async (message: string, capcode: string) => {
-    await ctx.db.asOwner("select app_private.ingest_p2000_messages($1::json, 'test')",
-      [JSON.stringify([{ message, sended: new Date().toISOString(), capcodes: [capcode] }])]);
+    await storeP2000Pages(ctx.db, [{ message, sended: new Date().toISOString(), capcodes: [capcode] }]);
     const { rows: [row] } = await ctx.db.asOwner("select dossier_uuid from app_public.p2000_messages where message = $1", [message]);
     return row.dossier_uuid as string;
   };
@@ -109,21 +118,17 @@ describe("p2000Dossier", () => {
       await eventsArrived(subscribers, 1, "the dossier's event");
       // And another unrelated one after it.
       await store("P 2 BDH-02 Buitenbrand Stationsweg Zoetermeer 151231", "001500123");
-      await sleep(QUIET_MS);
-      for (const subscriber of subscribers) {
-        expect(subscriber.errors).toEqual([]);
-        expect(subscriber.events).toEqual([{
-          p2000Dossier: {
-            uuid: dossierUuid, messageCount: 2, urgency: { code: "A1" }, city: "Vlaardingen",
-            messages: [{ message: FIRST }, { message: FOLLOW_UP }],
-            timeline: [
-              { kind: "opened", previousValue: null, newValue: "A2" },
-              { kind: "message", previousValue: null, newValue: null },
-              { kind: "urgency_raised", previousValue: "A2", newValue: "A1" },
-            ],
-          },
-        }]);
-      }
+      await onlyThese(subscribers, [{
+        p2000Dossier: {
+          uuid: dossierUuid, messageCount: 2, urgency: { code: "A1" }, city: "Vlaardingen",
+          messages: [{ message: FIRST }, { message: FOLLOW_UP }],
+          timeline: [
+            { kind: "opened", previousValue: null, newValue: "A2" },
+            { kind: "message", previousValue: null, newValue: null },
+            { kind: "urgency_raised", previousValue: "A2", newValue: "A1" },
+          ],
+        },
+      }]);
     } finally {
       await stopAll(subscribers);
     }
@@ -279,11 +284,7 @@ describe("nlAlerts and amberAlerts", () => {
       await hearing(subscribers, "nl_alerts");
       expect(await storePage([rotterdam, earlier])).toMatchObject({ inserted: 1, updated: 0 });
       await eventsArrived(subscribers, 1, "the new NL-Alert");
-      await sleep(QUIET_MS);
-      for (const subscriber of subscribers) {
-        expect(subscriber.errors).toEqual([]);
-        expect(subscriber.events).toEqual([{ nlAlerts: [rotterdamAnswer, earlierAnswer] }]);
-      }
+      await onlyThese(subscribers, [{ nlAlerts: [rotterdamAnswer, earlierAnswer] }]);
     } finally {
       await stopAll(subscribers);
     }
@@ -298,11 +299,7 @@ describe("nlAlerts and amberAlerts", () => {
       const stopAt = new Date(Math.floor(Date.now() / 1000) * 1000 - 60_000);
       expect(await storePage([{ ...rotterdam, stopAt }, earlier])).toMatchObject({ inserted: 0, updated: 1 });
       await eventsArrived(subscribers, 1, "the withdrawn NL-Alert");
-      await sleep(QUIET_MS);
-      for (const subscriber of subscribers) {
-        expect(subscriber.errors).toEqual([]);
-        expect(subscriber.events).toEqual([{ nlAlerts: [{ ...rotterdamAnswer, active: false }, earlierAnswer] }]);
-      }
+      await onlyThese(subscribers, [{ nlAlerts: [{ ...rotterdamAnswer, active: false }, earlierAnswer] }]);
     } finally {
       await stopAll(subscribers);
     }
@@ -328,11 +325,7 @@ describe("nlAlerts and amberAlerts", () => {
       await hearing(subscribers, "amber_alerts");
       expect(await storeList([sophie, daan])).toMatchObject({ started: 1, updated: 0, ended: 0 });
       await eventsArrived(subscribers, 1, "the new AMBER alert");
-      await sleep(QUIET_MS);
-      for (const subscriber of subscribers) {
-        expect(subscriber.errors).toEqual([]);
-        expect(subscriber.events).toEqual([{ amberAlerts: [daanAnswer, sophieAnswer] }]);
-      }
+      await onlyThese(subscribers, [{ amberAlerts: [daanAnswer, sophieAnswer] }]);
     } finally {
       await stopAll(subscribers);
     }
@@ -346,11 +339,7 @@ describe("nlAlerts and amberAlerts", () => {
       await sleep(QUIET_MS);
       expect(await storeList([sophie, { ...daan, type: "Cancel" }])).toMatchObject({ started: 0, updated: 0, ended: 1 });
       await eventsArrived(subscribers, 1, "the cancelled AMBER alert");
-      await sleep(QUIET_MS);
-      for (const subscriber of subscribers) {
-        expect(subscriber.errors).toEqual([]);
-        expect(subscriber.events).toEqual([{ amberAlerts: [{ ...daanAnswer, active: false, title: null, description: null }, sophieAnswer] }]);
-      }
+      await onlyThese(subscribers, [{ amberAlerts: [{ ...daanAnswer, active: false, title: null, description: null }, sophieAnswer] }]);
     } finally {
       await stopAll(subscribers);
     }
@@ -376,9 +365,9 @@ describe("aircraftLive", () => {
     const byRegistration = subscribeBoth(LIVE, { a: mine.registration.toLowerCase() });
     const otherSubscribers = subscribeBoth(LIVE, { a: other.icao });
     try {
-      await hearing(byIcao, `aircraft:${mine.icao}`);
+      await hearing(byIcao, `aircraft:${mine.icao.toLowerCase()}`);
       await hearing(byRegistration, `aircraft:${mine.registration.toLowerCase()}`);
-      await hearing(otherSubscribers, `aircraft:${other.icao}`);
+      await hearing(otherSubscribers, `aircraft:${other.icao.toLowerCase()}`);
 
       const otherAt = new Date(Date.now() - 2_000);
       expect(await receive(otherAt, [{ hex: other.icao, lat: 52.1, lon: 5.1 }])).toMatchObject({ stored: 1 });

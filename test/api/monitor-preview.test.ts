@@ -5,6 +5,7 @@
 // takes a user's access token, refuses what createMonitor refuses, and saves nothing.
 import { beforeAll, describe, expect, test } from "@jest/globals";
 import { errorOf, useTestService } from "../helpers/service.ts";
+import { storeP2000Pages } from "../helpers/p2000.ts";
 import { signUp, type TestUser } from "../helpers/users.ts";
 
 const ctx = useTestService();
@@ -38,6 +39,14 @@ async function previewOk(input: Record<string, unknown>, days?: number) {
 }
 
 /** What live matching recorded for a monitor: its matches newest first, and per Dutch day. */
+/** Saves the monitor as its owner would (createMonitor), and returns its uuid. */
+async function createMonitor(input: Record<string, unknown>): Promise<string> {
+  const { body } = await ctx.service.graphql("mutation ($i: CreateMonitorInput!) { createMonitor(input: $i) { uuid } }",
+    { token: ada.accessToken, variables: { i: input } });
+  expect(body.errors).toBeUndefined();
+  return body.data.createMonitor.uuid;
+}
+
 async function recorded(monitorUuid: string) {
   const { rows: matches } = await ctx.db.asOwner(`
     select message_uuid as uuid, suppressed_reason as reason from app_hidden.monitor_matches
@@ -65,7 +74,7 @@ beforeAll(async () => {
   // History (older than an hour: no live matching queued for it). Kerkstraat for the keyword
   // monitor, in any case, but not in exercises or with an excluded word; Dorpsstraat, in the last
   // day, for the throttles (two messages of one incident: the same text minutes apart).
-  await ctx.db.asOwner(`select app_private.ingest_p2000_messages($1::json, 'test')`, [JSON.stringify([
+  await storeP2000Pages(ctx.db, [
     page("A1 AMBU 09101 Kerkstraat Utrecht bon 500001", midnight[5] + 9 * HOUR),
     page("A2 AMBU 09102 Molenweg Utrecht bon 500002", midnight[5] + 10 * HOUR),
     page("P 1 BDH-01 BR woning Kerkstraat Utrecht 091111", midnight[5] + 11 * HOUR, ["0923001", "0923002"]),
@@ -78,7 +87,7 @@ beforeAll(async () => {
     page("A2 AMBU 09106 Dorpsstraat Utrecht bon 600002", now - 15 * HOUR),
     page("P 1 BDH-03 BR woning Dorpsstraat Utrecht 091113", now - 10 * HOUR),
     page("B1 AMBU 09107 Dorpsstraat Utrecht bon 600003", now - 5 * HOUR),
-  ])]);
+  ]);
 });
 
 describe("monitorPreview", () => {
@@ -105,10 +114,8 @@ describe("monitorPreview", () => {
   });
 
   test("gives the matches live matching records for the same monitor, newest first, with each day of the window", async () => {
-    ({ createMonitor: { uuid: keywordMonitor } } = (await ctx.service.graphql(
-      "mutation ($i: CreateMonitorInput!) { createMonitor(input: $i) { uuid } }", { token: ada.accessToken, variables: { i: keywordInput } })).body.data);
-    ({ createMonitor: { uuid: throttledMonitor } } = (await ctx.service.graphql(
-      "mutation ($i: CreateMonitorInput!) { createMonitor(input: $i) { uuid } }", { token: ada.accessToken, variables: { i: throttledInput } })).body.data);
+    keywordMonitor = await createMonitor(keywordInput);
+    throttledMonitor = await createMonitor(throttledInput);
     // Live matching over the same messages, in the order they were sent.
     await ctx.db.asOwner("select app_private.match_p2000_message(uuid) from app_public.p2000_messages order by sended, uuid");
 
@@ -119,7 +126,7 @@ describe("monitorPreview", () => {
       "P 1 BDH-01 BR woning Kerkstraat Utrecht 091111",
       "A1 AMBU 09101 Kerkstraat Utrecht bon 500001",
     ]);
-    expect(keywordPreview.messages.map((m) => m.uuid)).toEqual(live.matches.filter((_, i) => i < 3).map((m) => m.uuid));
+    expect(keywordPreview.messages.map((m) => m.uuid)).toEqual(live.matches.slice(0, 3).map((m) => m.uuid));
     expect(live.matches).toHaveLength(4); // and the one of 20 days ago, outside the window
     expect(keywordPreview.messages[1].capcodes).toEqual(expect.arrayContaining([{ name: "0923001" }, { name: "0923002" }]));
     expect(keywordPreview).toMatchObject({ matches: 3, notifications: 3 });

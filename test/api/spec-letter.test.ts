@@ -4,6 +4,7 @@
 // included.
 import { beforeAll, describe, expect, test } from "@jest/globals";
 import { errorOf, useTestService } from "../helpers/service.ts";
+import { storeP2000Pages } from "../helpers/p2000.ts";
 
 const ctx = useTestService();
 
@@ -65,12 +66,12 @@ describe("counts equal their lists whatever changed the rows", () => {
   }
 
   test("after a DBA deletes and updates messages, as owner, in SQL", async () => {
-    await ctx.db.asOwner(`select app_private.ingest_p2000_messages($1::json, 'test')`, [JSON.stringify([
+    await storeP2000Pages(ctx.db, [
       { message: "P 1 BDH-01 Brand woning Dorpsstraat Utrecht 091111", sended: at(50), capcodes: ["0923001"] },
       { message: "P 2 BDH-02 Buitenbrand Stationsweg Utrecht 091112", sended: at(49), capcodes: ["0923001"] },
       { message: "A1 Ambulance Kerkstraat Utrecht 12345", sended: at(48), capcodes: ["0923002"] },
       { message: "P 1 BDH-03 Liftopsluiting Utrecht 091113", sended: at(2), capcodes: ["0923001"] },
-    ])]);
+    ]);
     // Whole hours and days, so the counts come from the roll-ups, not from scanning the messages.
     const window = { sended: { from: at(72), to: at(0) } };
     const capcode = (await ok(`{ p2000Capcodes(filter: { name: "0923001" }) { uuid } }`)).p2000Capcodes[0].uuid;

@@ -6,6 +6,7 @@
 // pushes the same messages.
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import { startTestService, useTestService, type TestService } from "../helpers/service.ts";
+import { storeP2000Pages } from "../helpers/p2000.ts";
 import { watch, webSocketClient, type Transport, type Watch } from "../helpers/live-clients.ts";
 import { waitUntil } from "../helpers/wait.ts";
 
@@ -16,10 +17,10 @@ const NEW_MESSAGES = `subscription ($f: P2000MessageFilterInput) { p2000Messages
 let sequence = 0;
 /** Stores pages as the FLEX reader does (one statement, one notification), sent now. */
 async function store(...pages: Array<string | [text: string, capcode: string]>): Promise<void> {
-  await ctx.db.asOwner(`select app_private.ingest_p2000_messages($1::json, 'test')`, [JSON.stringify(pages.map((page) => {
+  await storeP2000Pages(ctx.db, pages.map((page) => {
     const [message, capcode] = typeof page === "string" ? [page, "0923001"] : page;
     return { message, sended: new Date().toISOString(), capcodes: [capcode] };
-  }))]);
+  }));
 }
 
 /** Waits until the subscription hears the database: probes are stored until one arrives, then forgotten. */
