@@ -32,14 +32,15 @@
 // Before each measurement it waits (a while) for a quiet machine, and reports what else ran.
 // Figures go to bench/results/aircraft-latest.md (docs/benchmarks.md shows them) and a dated JSON file.
 import { parseArgs } from "node:util";
-import autocannon from "autocannon";
 import pg from "pg";
 import { createApiToken } from "../lib/auth/api-tokens.ts";
 import { pgUrl } from "../lib/db/pg-url.ts";
 import { ingestAircraftDocument } from "../lib/feeds/aircraft/ingest.ts";
 import { makeCpuSampler, cpuSplit, describeCpu, TICK_MS, findServicePid, type CpuSample } from "./cpu-accounting.ts";
 import { openBenchDatabase, seeded } from "./bench-database.ts";
-import { closedLoop, machine, percentile, writeResults } from "./results.ts";
+import { autoExplain } from "./explain.ts";
+import { httpLoad as loadOverHttp } from "./http-load.ts";
+import { closedLoop, machine, percentile, summary, writeResults } from "./results.ts";
 import { startServerProcess } from "./server-process.ts";
 
 const { values } = parseArgs({
@@ -337,18 +338,6 @@ const shippedIndex = (await owner.query<{ found: boolean }>("select to_regclass(
   await root.end();
 }
 
-interface PlanNode {
-  "Node Type": string; "Relation Name"?: string; "Index Name"?: string; "Function Name"?: string; "Actual Rows"?: number; "Actual Loops"?: number;
-  "Actual Total Time"?: number; "Shared Hit Blocks"?: number; "Shared Read Blocks"?: number; "Index Cond"?: string; Filter?: string;
-  "Subplan Name"?: string; "Rows Removed by Filter"?: number; Plans?: PlanNode[];
-}
-const describeNode = (node: PlanNode): string =>
-  `${node["Subplan Name"] ? `${node["Subplan Name"]}: ` : ""}${node["Node Type"]}${node["Index Name"] ? ` using ${node["Index Name"]}` : ""}` +
-  `${node["Relation Name"] ? ` on ${node["Relation Name"]}` : ""}${node["Function Name"] ? ` ${node["Function Name"]}()` : ""} ` +
-  `(${node["Actual Rows"]} rows${(node["Actual Loops"] ?? 1) > 1 ? ` × ${node["Actual Loops"]}` : ""}, ${node["Actual Total Time"]} ms, ` +
-  `buffers ${node["Shared Hit Blocks"] ?? 0} hit/${node["Shared Read Blocks"] ?? 0} read)${node["Index Cond"] ? ` cond ${node["Index Cond"]}` : ""}` +
-  `${node.Filter ? ` filter ${node.Filter}` : ""}${node["Rows Removed by Filter"] ? ` (${node["Rows Removed by Filter"]} removed)` : ""}`;
-const walk = (node: PlanNode, depth = 0): string[] => [`${"  ".repeat(depth)}${describeNode(node)}`, ...(node.Plans ?? []).flatMap((child) => walk(child, depth + 1))];
 // The plans of one document's ingestion: the document after the last one stored, rolled back (in
 // a transaction of its own, or in the one the client is in), under auto_explain (the statements
 // inside the function and its triggers, instrumented). The statements that took longest, with their
@@ -356,33 +345,22 @@ const walk = (node: PlanNode, depth = 0): string[] => [`${"  ".repeat(depth)}${d
 async function explainIngest(config: string, text: string, superuser?: pg.Client) {
   const explainer = superuser ?? new pg.Client({ connectionString: superuserUrl });
   if (!superuser) await explainer.connect();
-  const notices: string[] = [];
-  const listen = (notice: { message?: string }) => notices.push(notice.message ?? "");
-  explainer.on("notice", listen);
-  await explainer.query("load 'auto_explain'");
-  await explainer.query(`set auto_explain.log_min_duration = 0; set auto_explain.log_analyze = on; set auto_explain.log_buffers = on;
-    set auto_explain.log_timing = on; set auto_explain.log_nested_statements = on; set auto_explain.log_format = json;
-    set auto_explain.log_level = notice`);
+  const explain = await autoExplain(explainer);
   await explainer.query(superuser ? "savepoint explained" : "begin");
   const result = await ingestAircraftDocument(explainer, text, SOURCE);
   await explainer.query(superuser ? "rollback to savepoint explained" : "rollback");
-  await explainer.query("set auto_explain.log_min_duration = -1");
-  explainer.off("notice", listen);
+  await explain.stop();
   if (!superuser) await explainer.end();
   const statements = new Map<string, { query: string; calls: number; milliseconds: number; plan: string[] }>();
   let total = 0;
-  for (const notice of notices) {
-    const match = /^duration: ([\d.]+) ms\s+plan:\s*([\s\S]*)$/.exec(notice);
-    if (!match) continue;
-    const explain = JSON.parse(match[2]) as { "Query Text": string; Plan: PlanNode };
-    const query = explain["Query Text"].replace(/\s+/g, " ").trim().slice(0, 160);
+  for (const { query, milliseconds, plan } of explain.statements(160)) {
     if (query.startsWith("select app_private.ingest_aircraft_positions")) {
-      total = Number(match[1]);
+      total = milliseconds;
       continue;
     }
-    const seen = statements.get(query) ?? { query, calls: 0, milliseconds: 0, plan: walk(explain.Plan) };
+    const seen = statements.get(query) ?? { query, calls: 0, milliseconds: 0, plan };
     seen.calls++;
-    seen.milliseconds = round(seen.milliseconds + Number(match[1]), 3);
+    seen.milliseconds = round(seen.milliseconds + milliseconds, 3);
     statements.set(query, seen);
   }
   const top = [...statements.values()].sort((a, b) => b.milliseconds - a.milliseconds).slice(0, 4);
@@ -622,35 +600,12 @@ async function graphql(query: string, variables: Record<string, unknown>): Promi
   return { data: body.data, bytes: Buffer.byteLength(text) };
 }
 
-function summary(latencies: number[], seconds: number) {
-  latencies.sort((a, b) => a - b);
-  const at = (p: number) => +percentile(latencies, p).toFixed(1);
-  return { requests: latencies.length, rps: Math.round(latencies.length / seconds), p50: at(50), p95: at(95), p99: at(99),
-    max: +(latencies.at(-1) ?? NaN).toFixed(1) };
-}
-
-/** Closed-loop HTTP load; the latency of every answer, in ms. */
+/** Closed-loop HTTP load (http-load.ts), the same request throughout; the latency of every answer, in ms. */
 async function httpLoad(clients: number, seconds: number, query: string, warmUp = false) {
   if (!warmUp) await awaitQuiet(`HTTP at ${clients} clients`);
-  const latencies: number[] = [];
-  let bytes = 0;
-  const body = JSON.stringify({ query, variables: { uuid: routeUuid } });
-  const before = cpuSample(servicePid);
-  const result = await new Promise<autocannon.Result>((resolve, reject) => {
-    const instance = autocannon({
-      url: service.graphqlUrl, connections: clients, duration: seconds, method: "POST", headers, body,
-      // A GraphQL error comes with status 200: it counts as a mismatch (the start of the answer tells).
-      verifyBody: (text) => !String(text).startsWith('{"errors"'),
-    }, (error, finished) => (error ? reject(error) : resolve(finished)));
-    instance.on("response", (_client, status, responseBytes, time) => {
-      if (status !== 200) return;
-      latencies.push(time);
-      bytes += responseBytes;
-    });
-  });
-  const cpu = cpuSplit(before, cpuSample(servicePid), latencies.length);
-  return { ...summary(latencies, seconds), bytesPerAnswer: Math.round(bytes / latencies.length), errors: result.errors + result.non2xx + result.mismatches,
-    cpu };
+  return loadOverHttp({ url: service.graphqlUrl, headers, clients, seconds, body: JSON.stringify({ query, variables: { uuid: routeUuid } }),
+    // A GraphQL error comes with status 200: it counts as a mismatch (the start of the answer tells).
+    hasErrors: (text) => text.startsWith('{"errors"'), cpu: { sample: cpuSample, servicePid } });
 }
 
 const visitor = new pg.Pool({ connectionString: database.authUrl, max: Math.max(...CLIENTS) });
@@ -733,22 +688,12 @@ const plans: Array<{ operation: string; key: string; milliseconds: number; state
 {
   const explainer = new pg.Client({ connectionString: superuserUrl });
   await explainer.connect();
-  let notices: string[] = [];
-  explainer.on("notice", (notice) => notices.push(notice.message ?? ""));
-  await explainer.query("load 'auto_explain'");
-  await explainer.query(`set auto_explain.log_min_duration = 0; set auto_explain.log_analyze = on; set auto_explain.log_buffers = on;
-    set auto_explain.log_timing = on; set auto_explain.log_nested_statements = on; set auto_explain.log_format = json;
-    set auto_explain.log_level = notice; set role app_visitor`);
+  const explain = await autoExplain(explainer, "set role app_visitor");
   for (const scenario of scenarios.filter((s) => s.sql)) {
     for (let i = 0; i < 6; i++) await explainer.query({ name: scenario.key, text: scenario.sql!, values: [`(${routeUuid})`] });
-    notices = [];
+    explain.clear();
     await explainer.query({ name: scenario.key, text: scenario.sql!, values: [`(${routeUuid})`] });
-    const statements = notices.flatMap((text) => {
-      const match = /^duration: ([\d.]+) ms\s+plan:\s*([\s\S]*)$/.exec(text);
-      if (!match) return [];
-      const explain = JSON.parse(match[2]) as { "Query Text": string; Plan: PlanNode };
-      return [{ query: explain["Query Text"].replace(/\s+/g, " ").trim().slice(0, 160), milliseconds: Number(match[1]), plan: walk(explain.Plan) }];
-    });
+    const statements = explain.statements(160).map(({ query, milliseconds, plan }) => ({ query, milliseconds, plan }));
     const top = statements.at(-1)!; // auto_explain reports the outer statement last
     plans.push({ operation: scenario.name, key: scenario.key, milliseconds: top.milliseconds, statements });
     log(`\nEXPLAIN (ANALYZE, BUFFERS) aircraftRoute, ${scenario.name}, as app_visitor: ${top.milliseconds} ms`);

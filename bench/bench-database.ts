@@ -1,11 +1,14 @@
 // What the benchmarks with a database of their own share: its data directory under bench/ (kept
 // between runs; --fresh starts over), the installation on it (migrations and reference data, no
-// demo data), an owner pool, and a seeded random generator so that every run asks the same things.
+// demo data), an owner pool, a P2000 history through the FLEX reader's path, and a seeded random
+// generator so that every run asks the same things.
 // The service under measurement runs in its own process (server-process.ts), with every feed off.
 import fs from "node:fs";
 import path from "node:path";
 import pg from "pg";
 import { loadConfig } from "../lib/config.ts";
+import { createFlexIngester } from "../lib/p2000/flex-ingest.ts";
+import { generateTraffic } from "../lib/p2000/traffic.ts";
 import { prepareDatabase } from "../lib/setup/installation.ts";
 
 export const BENCH_DIR = path.dirname(new URL(import.meta.url).pathname);
@@ -20,6 +23,32 @@ export async function openBenchDatabase(name: string, pgPort: number, fresh: boo
   const owner = new pg.Pool({ connectionString: database.ownerUrl, max: 2 });
   owner.on("error", () => {}); // idle connections end when the embedded server stops at the end
   return { dataDir, config, database, owner };
+}
+
+/**
+ * A P2000 history through the FLEX reader's path: whatever is missing up to `target` messages, of
+ * `perDay` messages a day (lib/p2000/traffic.ts), from the oldest stored message (or now) backwards,
+ * in two parallel halves (disjoint time ranges, so no dossier spans both), each with an ingester of
+ * its own on `loader` (2 * FLEX_READER_CONNECTIONS connections; `db` counts). What was stored and in
+ * how many seconds, or undefined when nothing was missing; statistics are the caller's.
+ */
+export async function loadFlexHistory(db: pg.Pool, target: number, perDay: number, loader = db) {
+  const { rows: [{ have }] } = await db.query<{ have: number }>("select count(*)::int as have from app_public.p2000_messages");
+  if (have >= target) return undefined;
+  const days = (target - have) / perDay;
+  const { rows: [{ oldest }] } = await db.query<{ oldest: Date }>("select coalesce(min(sended), now()) as oldest from app_public.p2000_messages");
+  const to = new Date(oldest);
+  const from = new Date(to.getTime() - days * 86_400_000);
+  const middle = new Date((from.getTime() + to.getTime()) / 2);
+  console.log(`Loading ${target - have} messages (${days.toFixed(0)} days of traffic) ...`);
+  const started = performance.now();
+  const halves = await Promise.all([[from, middle], [middle, to]].map(async ([a, b]) => {
+    const ingester = createFlexIngester(loader, { source: "bench" });
+    for (const line of generateTraffic({ from: a, to: b, perDay, seed: a.getTime() })) await ingester.push(line);
+    await ingester.flush();
+    return ingester.stats.stored;
+  }));
+  return { stored: halves[0] + halves[1], seconds: (performance.now() - started) / 1000 };
 }
 
 /** A small seeded generator (mulberry32): the same seed gives the same numbers on every run. */

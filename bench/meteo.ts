@@ -12,14 +12,14 @@
 // inside them). Figures go to bench/results/meteo-latest.md (docs/benchmarks.md shows them) and
 // a dated JSON file.
 import { parseArgs } from "node:util";
-import autocannon from "autocannon";
 import pg from "pg";
 import { createApiToken } from "../lib/auth/api-tokens.ts";
 import { pgUrl } from "../lib/db/pg-url.ts";
 import { ingestMeteoDocument } from "../lib/feeds/meteo/ingest.ts";
 import { KNMI_LOCATIONS, warningsXml, type SampleWarning } from "../lib/feeds/meteo/sample-documents.ts";
 import { openBenchDatabase, seeded } from "./bench-database.ts";
-import { closedLoop, machine, percentile, writeResults } from "./results.ts";
+import { httpLoad as loadOverHttp } from "./http-load.ts";
+import { closedLoop, machine, summary, writeResults } from "./results.ts";
 import { startServerProcess } from "./server-process.ts";
 
 const { values } = parseArgs({
@@ -321,34 +321,9 @@ async function graphql(query: string, variables: Record<string, unknown>): Promi
   return body.data;
 }
 
-function summary(latencies: number[], seconds: number) {
-  latencies.sort((a, b) => a - b);
-  const at = (p: number) => +percentile(latencies, p).toFixed(1);
-  return { requests: latencies.length, rps: Math.round(latencies.length / seconds), p50: at(50), p95: at(95), p99: at(99),
-    max: +(latencies.at(-1) ?? NaN).toFixed(1) };
-}
-
-/** Closed-loop HTTP load with new arguments on every request; the latency of every answer, in ms. */
-async function httpLoad(clients: number, seconds: number, query: string, args: () => Record<string, unknown>) {
-  const latencies: number[] = [];
-  let bytes = 0;
-  const result = await new Promise<autocannon.Result>((resolve, reject) => {
-    const instance = autocannon({
-      url: service.graphqlUrl,
-      connections: clients,
-      duration: seconds,
-      requests: [{ method: "POST", headers, setupRequest: (request) => ({ ...request, body: JSON.stringify({ query, variables: args() }) }) }],
-      // A GraphQL error comes with status 200: it counts as a mismatch.
-      verifyBody: (body) => !String(body).includes('"errors"'),
-    }, (error, finished) => (error ? reject(error) : resolve(finished)));
-    instance.on("response", (_client, status, responseBytes, time) => {
-      if (status !== 200) return;
-      latencies.push(time);
-      bytes += responseBytes;
-    });
-  });
-  return { ...summary(latencies, seconds), bytesPerAnswer: Math.round(bytes / latencies.length), errors: result.errors + result.non2xx + result.mismatches };
-}
+/** Closed-loop HTTP load (http-load.ts) with new arguments on every request; the latency of every answer, in ms. */
+const httpLoad = (clients: number, seconds: number, query: string, args: () => Record<string, unknown>) => loadOverHttp({
+  url: service.graphqlUrl, headers, clients, seconds, body: () => JSON.stringify({ query, variables: args() }) });
 
 const visitor = new pg.Pool({ connectionString: database.authUrl, max: Math.max(...CLIENTS) });
 visitor.on("error", () => {});

@@ -14,9 +14,10 @@ import autocannon from "autocannon";
 import pg from "pg";
 import { signAccessToken } from "../lib/auth/access-tokens.ts";
 import { jwtSecretFor } from "../lib/db/secrets.ts";
-import { createFlexIngester, FLEX_READER_CONNECTIONS } from "../lib/p2000/flex-ingest.ts";
-import { generateTraffic } from "../lib/p2000/traffic.ts";
-import { openBenchDatabase } from "./bench-database.ts";
+import { FLEX_READER_CONNECTIONS } from "../lib/p2000/flex-ingest.ts";
+import { monitorInputArguments } from "../plugins/monitor-mutations.ts";
+import { PREVIEW } from "../plugins/monitor-preview.ts";
+import { loadFlexHistory, openBenchDatabase } from "./bench-database.ts";
 import { closedLoop, machine, percentile, writeResults } from "./results.ts";
 import { startServerProcess } from "./server-process.ts";
 
@@ -42,25 +43,16 @@ const log = (line: string) => console.log(line);
 const { dataDir, config, database, owner } = await openBenchDatabase("monitor-preview", 54348, values.fresh ?? false);
 
 // 1. History: whatever is missing up to --messages, from now backwards, in two parallel halves
-// (disjoint time ranges, so no dossier spans both) through the FLEX reader's path.
-const { rows: [{ have }] } = await owner.query("select count(*)::int as have from app_public.p2000_messages");
-if (have < TARGET) {
+// (disjoint time ranges, so no dossier spans both) through the FLEX reader's path (loadFlexHistory,
+// on a pool of its own: the owner pool has two connections).
+{
   const loader = new pg.Pool({ connectionString: database.ownerUrl, max: 2 * FLEX_READER_CONNECTIONS });
-  const days = (TARGET - have) / PER_DAY;
-  const { rows: [{ oldest }] } = await owner.query("select coalesce(min(sended), now()) as oldest from app_public.p2000_messages");
-  const to = new Date(oldest);
-  const from = new Date(to.getTime() - days * 86_400_000);
-  const middle = new Date((from.getTime() + to.getTime()) / 2);
-  log(`Loading ${TARGET - have} messages (${days.toFixed(0)} days of traffic) ...`);
-  const started = performance.now();
-  await Promise.all([[from, middle], [middle, to]].map(async ([a, b]) => {
-    const ingester = createFlexIngester(loader, { source: "bench" });
-    for (const line of generateTraffic({ from: a, to: b, perDay: PER_DAY, seed: a.getTime() })) await ingester.push(line);
-    await ingester.flush();
-  }));
-  log(`  in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+  const history = await loadFlexHistory(owner, TARGET, PER_DAY, loader);
   await loader.end();
-  await owner.query("vacuum analyze");
+  if (history) {
+    log(`  in ${history.seconds.toFixed(0)} s`);
+    await owner.query("vacuum analyze");
+  }
 }
 if (values["load-only"]) {
   await owner.end();
@@ -88,7 +80,9 @@ const { rows: [busy] } = await owner.query(`
            where mc.sended > now() - make_interval(days => $1) and c.kind = 'unit' group by c.name order by count(*) desc, c.name limit 1) as capcode,
          (select g.number from app_public.p2000_messages m join app_public.p2000_regions g on g.uuid = m.region_uuid
            where m.sended > now() - make_interval(days => $1) group by g.number order by count(*) desc, g.number limit 1) as region`, [DAYS]);
-const scenarios = [
+/** A CreateMonitorInput (the fields these monitors set). */
+type MonitorInput = { name: string; query: string; notificationRules?: string };
+const scenarios: Array<{ name: string; input: MonitorInput }> = [
   { name: "keywords (every message of the window read), throttle + quiet hours",
     input: { name: "keywords", query: JSON.stringify({ keywords: ["kerkstraat", "reanimatie"], excludeKeywords: ["proefalarm"] }),
              notificationRules: JSON.stringify({ maxPerPeriod: { count: 3, minutes: 60 }, quietHours: { from: "23:00", to: "07:00" } }) } },
@@ -102,56 +96,53 @@ const QUERY = `query ($i: CreateMonitorInput!, $d: Int) {
   monitorPreview(input: $i, days: $d) { matches notifications byDay { date matches notifications } messages { uuid message sended } }
 }`;
 
-// 3. The service.
+// 3. The service, asked with the member's access token.
 const service = await startServerProcess({ dataDir, pgPort: config.embeddedPgPort });
-async function preview(input: Record<string, unknown>) {
-  const response = await fetch(service.graphqlUrl, {
-    method: "POST",
-    headers: { "content-type": "application/json", authorization: `Bearer ${accessToken}` },
-    body: JSON.stringify({ query: QUERY, variables: { i: input, d: DAYS } }),
-  });
+const headers = { "content-type": "application/json", authorization: `Bearer ${accessToken}` };
+const requestBody = (input: MonitorInput) => JSON.stringify({ query: QUERY, variables: { i: input, d: DAYS } });
+async function preview(input: MonitorInput) {
+  const response = await fetch(service.graphqlUrl, { method: "POST", headers, body: requestBody(input) });
   const body = (await response.json()) as { data?: { monitorPreview: { matches: number; notifications: number; byDay: unknown[] } }; errors?: Array<{ message: string }> };
   if (body.errors || !body.data) throw new Error(body.errors?.[0]?.message ?? `HTTP ${response.status}`);
   return body.data.monitorPreview;
 }
 
 /** Closed-loop HTTP load: `clients` connections POST to /graphql back to back for `seconds`. */
-async function httpLoad(clients: number, seconds: number, input: Record<string, unknown>) {
+async function httpLoad(clients: number, seconds: number, input: MonitorInput) {
   const result = await autocannon({
     url: service.graphqlUrl,
     connections: clients,
     duration: seconds,
-    requests: [{
-      method: "POST",
-      headers: { "content-type": "application/json", authorization: `Bearer ${accessToken}` },
-      body: JSON.stringify({ query: QUERY, variables: { i: input, d: DAYS } }),
-    }],
+    requests: [{ method: "POST", headers, body: requestBody(input) }],
   });
   return { rps: +result.requests.average.toFixed(1), p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx };
 }
 
-// The SQL function alone, as the visitor with the member's session (what the plugin sends).
+// The SQL function alone, as the visitor with the member's session: the plugin's statement with the
+// plugin's arguments (plugins/monitor-preview.ts).
 const visitor = new pg.Pool({ connectionString: database.authUrl, max: 1 });
 visitor.on("error", () => {});
-async function sqlOnce(input: Record<string, any>) {
+async function sqlOnce(input: MonitorInput) {
   const client = await visitor.connect();
   try {
     await client.query("begin");
     await client.query("select set_config('role', 'app_visitor', true), set_config('app.session_uuid', $1, true)", [member.session_uuid]);
-    await client.query("select * from app_hidden.monitor_preview($1, false, $2, null, null, null, $3, null, null, null, null, null, null, $4)",
-      [DAYS, input.name, input.query, input.notificationRules ?? null]);
+    await client.query({ text: PREVIEW, values: [DAYS, ...monitorInputArguments(input)] });
     await client.query("commit");
   } finally {
     client.release();
   }
 }
 
-const reads: Array<Record<string, unknown>> = [];
+const reads: Array<{ monitor: string; matches: number; notifications: number; clients: number; http: Awaited<ReturnType<typeof httpLoad>>;
+  sql: { p50: number; p99: number } }> = [];
 for (const scenario of scenarios) {
   const answer = await preview(scenario.input);
   if (answer.byDay.length !== DAYS) throw new Error(`${scenario.name}: ${answer.byDay.length} days, not ${DAYS}`);
-  // Warm-up: every connection of the server's pool plans the statements once.
+  // Warm-up: every connection of the server's pool plans the statements once; so does the SQL
+  // alone's connection.
   await httpLoad(Math.max(...CLIENTS), 2, scenario.input);
+  await sqlOnce(scenario.input);
   const { latencies } = await closedLoop(1, SECONDS, () => sqlOnce(scenario.input));
   const sql = { p50: +percentile(latencies, 50).toFixed(1), p99: +percentile(latencies, 99).toFixed(1) };
   for (const clients of CLIENTS) {
@@ -163,7 +154,7 @@ for (const scenario of scenarios) {
 }
 
 const result = { date: new Date().toISOString(), machine: machine(), messages, days: DAYS, messagesInWindow: inWindow, seconds: SECONDS, goalMs: GOAL_MS, reads };
-const table = reads.map((r: any) =>
+const table = reads.map((r) =>
   `| ${r.monitor} | ${r.matches} | ${r.notifications} | ${r.clients} | ${r.http.rps} | ${r.http.p50} | ${r.http.p99} | ${r.sql.p99} | ${r.http.p99 < GOAL_MS ? "yes" : "no"} |`);
 log(`Wrote ${writeResults("monitor-preview", "monitor-preview-latest.md", result, [
   `Monitor preview benchmark, ${result.date.slice(0, 10)}, ${result.machine}: ${messages.toLocaleString("en")} messages, ` +

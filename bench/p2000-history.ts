@@ -16,9 +16,10 @@
 //    importer passes it: the row trigger still merges copies and groups dossiers (with their
 //    timelines), the statement triggers still create capcodes, link them, add to the roll-ups and
 //    learn fire vehicles. Keys are uuidv7 of the time sent, as a live feed makes them. Two
-//    connections load the two halves of the decade side by side (no dossier spans the middle), and
-//    the tables are analysed as the rows arrive (lib/db/fresh-statistics.ts, the FLEX reader's rule).
-//    A later run that finds the history more than a day old adds the missing days at the end.
+//    connections load the same days side by side, each the messages of its own safety regions (a
+//    dossier never spans two regions), and the tables are analysed as the rows arrive
+//    (lib/db/fresh-statistics.ts, the FLEX reader's rule). A later run that finds the history more
+//    than a day old adds the missing days at the end (a top-up, whose figures are kept apart).
 // 3. A region monitor (safety region 17) in the operator environment, with the matches the
 //    matcher would have stored over the decade (its real alerts), for the monitor filter.
 // 4. VACUUM (ANALYZE) of the P2000 tables and a CHECKPOINT, the load time of each step measured.
@@ -29,23 +30,24 @@
 // p2000MessagesCount with the spec's filters (none; capcodes; capcode names; a region through a
 // monitor; sended of a day, a month and a year; disciplines; exerciseType; and combinations) have
 // the goal: under 30 ms p99 at 16 clients. Dossiers, statistics and hub analytics are reported.
-// The SQL time of one call is measured without round trips, and every operation over 30 ms p99 at
-// 16 clients is explained as the visitor (auto_explain with the statements inside the functions).
+// The SQL time of one call is measured one call after another on one connection (a round trip each,
+// about 0.1 ms), and every operation over 30 ms p99 at 16 clients is explained as the visitor
+// (auto_explain with the statements inside the functions: bench/explain.ts).
 // Figures go to bench/results/<name>-latest.md and a dated JSON file (name: --results, default
 // p2000-history); --only measures the operations whose name contains one of the texts.
-import fs from "node:fs";
 import { parseArgs } from "node:util";
-import autocannon from "autocannon";
 import pg from "pg";
 import { createApiToken } from "../lib/auth/api-tokens.ts";
 import { analyzeAsRowsArrive } from "../lib/db/fresh-statistics.ts";
 import { pgUrl } from "../lib/db/pg-url.ts";
-import { P2000_STORED_TABLES } from "../lib/p2000/batch-store.ts";
+import { P2000_STORED_TABLES, retryOnDeadlock } from "../lib/p2000/batch-store.ts";
 import { parseFlexLine } from "../lib/p2000/flex-parser.ts";
 import { generateTraffic } from "../lib/p2000/traffic.ts";
-import { makeCpuSampler, cpuSplit, describeCpu, findServicePid } from "./cpu-accounting.ts";
+import { makeCpuSampler, cpuSplit, describeCpu, findServicePid, leastDisturbed, loadAverage as readLoadAverage } from "./cpu-accounting.ts";
 import { openBenchDatabase, seeded } from "./bench-database.ts";
-import { machine, percentile, writeResults } from "./results.ts";
+import { autoExplain, type ExplainedStatement } from "./explain.ts";
+import { httpLoad as loadOverHttp } from "./http-load.ts";
+import { machine, writeResults } from "./results.ts";
 import { startServerProcess } from "./server-process.ts";
 
 const { values } = parseArgs({
@@ -73,6 +75,9 @@ const PATTERN = { anchor: "2025-01-06T00:00:00Z", days: 91, perDay: 2340, seed: 
 const PATTERN_SECONDS = PATTERN.days * DAY_SECONDS;
 const SOURCE = "bench-history";
 const MONITOR_REGION = "17";
+// What loading the history writes (what storing P2000 messages writes, and the monitor's matches):
+// vacuumed after a load, their sizes reported.
+const HISTORY_TABLES = [...P2000_STORED_TABLES, "app_hidden.monitor_matches"];
 const log = (line: string) => console.log(line);
 const round = (value: number, digits = 1) => Number(value.toFixed(digits));
 const seconds = (since: number) => round((performance.now() - since) / 1000);
@@ -90,20 +95,53 @@ async function connect(url = database.ownerUrl): Promise<pg.Client> {
 }
 
 // 1. The pattern and its enrichment.
-interface Meta { t0: string | null; loaded_until: string | null; complete: boolean; load: Record<string, number> }
+/** Where the cores went during the INSERTs (% of both), where /proc tells. */
+interface CoreShares { loadPostgresShare: number; loadOtherShare: number; loadIdleShare: number }
+/** What the INSERTs measured (loadHistory). */
+interface InsertFigures { stored: number; seconds: number; shares: CoreShares | undefined }
+/** What the steps after the INSERTs measured. */
+interface AfterInsertFigures { monitorMatches: number; monitorMatchesSeconds: number; vacuumAnalyzeSeconds: number; checkpointSeconds: number }
+/**
+ * What loading measured, kept in bench_history.meta.load: the first load's figures (the load line
+ * reads them), and the last top-up's under topUp.
+ */
+interface LoadFigures extends Partial<CoreShares>, Partial<AfterInsertFigures> {
+  patternSeconds?: number; enrichSeconds?: number; patternPages?: number; distinctTexts?: number; messagesStored?: number;
+  insertSeconds?: number; messagesPerSecond?: number; totalSeconds?: number;
+  topUp?: { messages: number; seconds: number } & Partial<CoreShares> & AfterInsertFigures;
+}
+interface Meta { pattern: Record<string, unknown>; target: number | null; t0: string | null; loaded_until: string | null; complete: boolean; load: LoadFigures }
 await owner.query(`
   create schema if not exists bench_history;
   create table if not exists bench_history.meta (pattern jsonb not null, t0 timestamptz, loaded_until timestamptz,
     complete boolean not null default false, load jsonb not null default '{}');
+  -- --messages of the load (a history loaded before this column came has none)
+  alter table bench_history.meta add column if not exists target bigint;
   create table if not exists bench_history.enrichments (id serial primary key, message text not null, capcodes text[] not null,
     e app_hidden.p2000_enrichment, unique (message, capcodes));
   create table if not exists bench_history.pattern (n integer primary key, at_second integer not null, message text not null,
     capcodes text[] not null, enrichment_id integer references bench_history.enrichments, part smallint);
   create index if not exists pattern_at_second_idx on bench_history.pattern (at_second)`);
-const load: Record<string, number> = {};
+// This run's load figures: the first load's, or a top-up's (load.topUp).
+const load: LoadFigures = {};
 const cpuSample = makeCpuSampler(DATA_DIR);
-let meta = (await owner.query<Meta>("select t0, loaded_until, complete, load from bench_history.meta")).rows[0];
+const META = "select pattern, target::float8 as target, t0, loaded_until, complete, load from bench_history.meta";
+let meta = (await owner.query<Meta>(META)).rows[0];
 if (meta && !meta.complete) throw new Error("An earlier load of the history was interrupted; start over with --fresh.");
+if (meta) {
+  const stored = meta.pattern;
+  const samePattern = Object.keys(stored).length === Object.keys(PATTERN).length &&
+    Object.entries(PATTERN).every(([key, value]) => stored[key] === value);
+  if (!samePattern || (meta.target !== null && meta.target !== TARGET)) {
+    throw new Error(`The history under ${DATA_DIR} was loaded from the pattern ${JSON.stringify(stored)} for --messages ${meta.target ?? "(not kept)"}; ` +
+      `this run asks for ${JSON.stringify(PATTERN)} and --messages ${TARGET}: start over with --fresh.`);
+  }
+  if (meta.target === null) {
+    log(`(The history's --messages was not kept when it was loaded: taken to be ${TARGET}.)`);
+    await owner.query("update bench_history.meta set target = $1", [TARGET]);
+  }
+}
+let patternPages: number | undefined; // counted when the pattern is made
 if (!meta) {
   log(`Pattern: ${PATTERN.days} days of traffic from ${PATTERN.anchor}, parsed and enriched ...`);
   let started = performance.now();
@@ -138,10 +176,13 @@ if (!meta) {
     }
   }));
   load.enrichSeconds = seconds(started);
-  // Two parts for the two loading connections, as the FLEX reader splits a batch
-  // (lib/p2000/batch-store.ts): whole safety regions, about equal in size (the biggest first, each
-  // to the smaller part), and every copy of a text in the part of its first copy's region. A
-  // dossier never spans two regions, so each connection groups its own messages as if it were alone.
+  // Two parts for the two loading connections, by whole safety regions: the regions ranked by their
+  // pages (most first) are dealt in snake order, 1st and 4th to part 0, 2nd and 3rd to part 1, 5th
+  // and 8th to part 0 and so on (messages without a region count as one region), which keeps the
+  // parts about equal in size; every copy of a text goes to the part of its first copy's region.
+  // A dossier never spans two regions, so each connection groups its own messages as if it were
+  // alone (the FLEX reader splits a batch likewise, though differently: partitionByRegion of
+  // lib/p2000/batch-store.ts gives each region to the smaller part).
   await owner.query(`
     with regions as (select coalesce((x.e).region_uuid::text, '') as region, count(*) as pages from bench_history.pattern p
                        join bench_history.enrichments x on x.id = p.enrichment_id group by 1),
@@ -153,13 +194,13 @@ if (!meta) {
     update bench_history.pattern p set part = f.part from first_copy f where f.message = p.message`);
   const { rows: [counts] } = await owner.query<{ pages: number; texts: number }>(
     "select (select count(*)::int from bench_history.pattern) as pages, (select count(*)::int from bench_history.enrichments) as texts");
-  load.patternPages = counts.pages;
+  load.patternPages = patternPages = counts.pages;
   load.distinctTexts = counts.texts;
   log(`  ${counts.pages.toLocaleString("en")} pages, ${counts.texts.toLocaleString("en")} distinct texts with their capcodes: ` +
     `${load.patternSeconds} s to generate and store, ${load.enrichSeconds} s to enrich`);
   await owner.query("analyze bench_history.pattern, bench_history.enrichments");
-  await owner.query("insert into bench_history.meta (pattern) values ($1)", [JSON.stringify(PATTERN)]);
-  meta = { t0: null, loaded_until: null, complete: false, load: {} };
+  await owner.query("insert into bench_history.meta (pattern, target) values ($1, $2)", [JSON.stringify(PATTERN), TARGET]);
+  meta = { pattern: PATTERN, target: TARGET, t0: null, loaded_until: null, complete: false, load: {} };
 }
 
 // 2. The history, one INSERT per day; seconds are counted from the pattern's anchor (a Monday).
@@ -187,13 +228,16 @@ const historyEnd = (() => {
 })();
 
 /**
- * Loads [from, to) a day per statement, in time order, on two connections, each the messages of
- * its part (its regions). Both parts of one range were never loaded in parallel on two halves of
- * the decade: a dossier lookup (app_hidden.p2000_assign_dossier) reads a region's dossiers newest
- * first from the message's time on, so a connection writing the older half walked through every
- * dossier the other had written, and slowed to a few hundred messages a second.
+ * Loads the history from `from` up to `to`, a day per INSERT, in time order, on two connections at
+ * once: both insert the same days, each only the messages of its part (its safety regions). Split
+ * by region, not by time: a dossier lookup (app_hidden.p2000_assign_dossier) reads a region's
+ * dossiers newest first from the message's time on, so when two connections loaded the older and
+ * the newer half of the decade, the one writing the older half walked through every dossier the
+ * other had written and slowed to a few hundred messages a second. Returns the messages stored, the
+ * seconds it took, and where the cores went meanwhile.
  */
-async function loadHistory(from: Date, to: Date): Promise<number> {
+async function loadHistory(from: Date, to: Date): Promise<InsertFigures> {
+  const started = performance.now();
   const days: Array<[number, number]> = [];
   for (let s = toSecond(from); s < toSecond(to); s += DAY_SECONDS) days.push([s, Math.min(s + DAY_SECONDS, toSecond(to))]);
   const statistics = analyzeAsRowsArrive(owner, P2000_STORED_TABLES, "app_public.p2000_messages");
@@ -201,22 +245,14 @@ async function loadHistory(from: Date, to: Date): Promise<number> {
   let stored = 0;
   let doneDays = 0;
   let nextReport = 0.05;
-  const started = performance.now();
   const cpuBefore = cpuSample(undefined);
   await Promise.all([0, 1].map(async (part) => {
     const client = await connect();
     try {
       await client.query("set synchronous_commit = off");
       for (const [a, b] of days) {
-        let rowCount = 0;
-        for (let attempt = 1; ; attempt++) {
-          try {
-            rowCount = (await client.query({ name: "insert-day", text: INSERT_DAY, values: [a, b, part] })).rowCount ?? 0;
-            break;
-          } catch (error) {
-            if ((error as { code?: string }).code !== "40P01" || attempt >= 5) throw error; // a deadlock between the parts: again
-          }
-        }
+        // A deadlock between the two parts: the day's INSERT again.
+        const rowCount = (await retryOnDeadlock(() => client.query({ name: "insert-day", text: INSERT_DAY, values: [a, b, part] }))).rowCount ?? 0;
         stored += rowCount;
         doneDays += 0.5;
         // ANALYZE when the rows since the last one reach autovacuum's rule (one at a time).
@@ -226,7 +262,7 @@ async function loadHistory(from: Date, to: Date): Promise<number> {
           nextReport += 0.05;
           const elapsed = (performance.now() - started) / 1000;
           log(`  ${Math.round((100 * doneDays) / days.length)}%: ${stored.toLocaleString("en")} messages, ${elapsed.toFixed(0)} s, ` +
-            `${Math.round(stored / elapsed)}/s; load average ${fs.readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")}`);
+            `${Math.round(stored / elapsed)}/s; load average ${readLoadAverage().join(" ")}`);
         }
       }
     } finally {
@@ -235,32 +271,35 @@ async function loadHistory(from: Date, to: Date): Promise<number> {
   }));
   // Where the cores went: PostgreSQL's share, and what other processes on the machine took.
   const cpu = cpuSplit(cpuBefore, cpuSample(undefined), stored);
-  if (cpu) {
-    Object.assign(load, { loadPostgresShare: cpu.postgres.share, loadOtherShare: cpu.other.share, loadIdleShare: cpu.idle.share });
-    log(`  cores during the INSERTs: PostgreSQL ${cpu.postgres.share}%, other processes ${cpu.other.share}%, idle ${cpu.idle.share}%`);
-  }
-  return stored;
+  if (cpu) log(`  cores during the INSERTs: PostgreSQL ${cpu.postgres.share}%, other processes ${cpu.other.share}%, idle ${cpu.idle.share}%`);
+  return { stored, seconds: seconds(started),
+    shares: cpu && { loadPostgresShare: cpu.postgres.share, loadOtherShare: cpu.other.share, loadIdleShare: cpu.idle.share } };
 }
 
-const { rows: [{ pages: patternPages }] } = await owner.query<{ pages: number }>("select count(*)::int as pages from bench_history.pattern");
-const historyDays = (TARGET / patternPages) * PATTERN.days;
+// What this run's INSERTs measured, if it loaded any: the first load, or a top-up.
+let inserted: InsertFigures | undefined;
+let toppedUp = false;
 if (!meta.loaded_until) {
+  // Only right after the pattern was made: an earlier load that stopped before loaded_until was set is caught above.
+  if (patternPages === undefined) throw new Error("The history has no end but its pattern is from an earlier run: start over with --fresh.");
+  const historyDays = (TARGET / patternPages) * PATTERN.days;
   const t0 = new Date(Math.floor((historyEnd.getTime() - historyDays * DAY_SECONDS * 1000) / 3_600_000) * 3_600_000);
   log(`Loading the history: ${historyDays.toFixed(0)} days (${(historyDays / 365.25).toFixed(1)} years) from ${t0.toISOString()} ` +
     `to ${historyEnd.toISOString()}, about ${TARGET.toLocaleString("en")} messages, a day per INSERT on two connections (regions split between them) ...`);
   await owner.query("update bench_history.meta set t0 = $1", [t0]);
-  const started = performance.now();
-  load.messagesStored = await loadHistory(t0, historyEnd);
-  load.insertSeconds = seconds(started);
-  load.messagesPerSecond = Math.round(load.messagesStored / load.insertSeconds);
-  log(`  ${load.messagesStored.toLocaleString("en")} messages in ${load.insertSeconds} s (${load.messagesPerSecond}/s)`);
+  inserted = await loadHistory(t0, historyEnd);
+  Object.assign(load, { messagesStored: inserted.stored, insertSeconds: inserted.seconds,
+    messagesPerSecond: Math.round(inserted.stored / inserted.seconds), ...inserted.shares });
+  log(`  ${inserted.stored.toLocaleString("en")} messages in ${inserted.seconds} s (${load.messagesPerSecond}/s)`);
   await owner.query("update bench_history.meta set loaded_until = $1", [historyEnd]);
 } else if (new Date(meta.loaded_until).getTime() < historyEnd.getTime() - DAY_SECONDS * 1000) {
   const from = new Date(meta.loaded_until);
   log(`Adding the history since ${from.toISOString()} up to ${historyEnd.toISOString()} ...`);
-  const started = performance.now();
-  load.topUpMessages = await loadHistory(from, historyEnd);
-  load.topUpSeconds = seconds(started);
+  // Incomplete until the steps after the INSERTs are done, as a first load is: a run after an
+  // interrupted top-up says so.
+  await owner.query("update bench_history.meta set complete = false");
+  inserted = await loadHistory(from, historyEnd);
+  toppedUp = true;
   await owner.query("update bench_history.meta set loaded_until = $1", [historyEnd]);
 }
 
@@ -276,47 +315,49 @@ const monitorUuid = await (async () => {
     [environment, JSON.stringify({ regions: [MONITOR_REGION] })]);
   return made.uuid;
 })();
-if (load.messagesStored !== undefined || load.topUpMessages !== undefined) {
-  const started = performance.now();
+if (inserted) {
+  let started = performance.now();
   const { rowCount } = await owner.query(`
     insert into app_hidden.monitor_matches (monitor_uuid, message_uuid, dossier_uuid, sended, matched_at)
     select $1, m.uuid, m.dossier_uuid, m.sended, m.sended from app_public.p2000_messages m
      where m.region_uuid = (select g.uuid from app_public.p2000_regions g where g.number = $2) and m.exercise_type = 'none'
        and m.sended >= coalesce((select max(x.sended) from app_hidden.monitor_matches x where x.monitor_uuid = $1), '-infinity')
     on conflict do nothing`, [monitorUuid, MONITOR_REGION]);
-  load.monitorMatches = rowCount ?? 0;
-  load.monitorMatchesSeconds = seconds(started);
-  log(`Monitor of region ${MONITOR_REGION}: ${load.monitorMatches.toLocaleString("en")} matches in ${load.monitorMatchesSeconds} s`);
+  const monitorMatches = rowCount ?? 0;
+  const monitorMatchesSeconds = seconds(started);
+  log(`Monitor of region ${MONITOR_REGION}: ${monitorMatches.toLocaleString("en")} matches in ${monitorMatchesSeconds} s`);
 
   // 4. Statistics and visibility maps for the reads; the load's dirty pages and WAL written now
   // rather than by the checkpointer during the measurements.
-  let started2 = performance.now();
-  await owner.query(`vacuum (analyze) ${[...P2000_STORED_TABLES, "app_hidden.monitor_matches"].join(", ")}`);
-  load.vacuumAnalyzeSeconds = seconds(started2);
-  started2 = performance.now();
+  started = performance.now();
+  await owner.query(`vacuum (analyze) ${HISTORY_TABLES.join(", ")}`);
+  const vacuumAnalyzeSeconds = seconds(started);
+  started = performance.now();
   const root = await connect(superuserUrl);
   await root.query("checkpoint");
   await root.end();
-  load.checkpointSeconds = seconds(started2);
-  log(`  VACUUM (ANALYZE) ${load.vacuumAnalyzeSeconds} s, CHECKPOINT ${load.checkpointSeconds} s`);
-  if (load.messagesStored !== undefined) {
-    load.totalSeconds = round((load.patternSeconds ?? 0) + (load.enrichSeconds ?? 0) + load.insertSeconds + load.monitorMatchesSeconds +
-      load.vacuumAnalyzeSeconds + load.checkpointSeconds);
+  const checkpointSeconds = seconds(started);
+  log(`  VACUUM (ANALYZE) ${vacuumAnalyzeSeconds} s, CHECKPOINT ${checkpointSeconds} s`);
+  const after: AfterInsertFigures = { monitorMatches, monitorMatchesSeconds, vacuumAnalyzeSeconds, checkpointSeconds };
+  if (toppedUp) {
+    // Kept apart, so that the first load's figures (the load line) stay as they were.
+    load.topUp = { messages: inserted.stored, seconds: inserted.seconds, ...inserted.shares, ...after };
+  } else {
+    Object.assign(load, after);
+    load.totalSeconds = round((load.patternSeconds ?? 0) + (load.enrichSeconds ?? 0) + inserted.seconds + monitorMatchesSeconds +
+      vacuumAnalyzeSeconds + checkpointSeconds);
     log(`Load: ${load.totalSeconds} s in all (${(load.totalSeconds / 60).toFixed(1)} minutes)`);
   }
   await owner.query("update bench_history.meta set complete = true, load = load || $1::jsonb", [JSON.stringify(load)]);
 }
-const loaded = (await owner.query<Meta>("select t0, loaded_until, complete, load from bench_history.meta")).rows[0];
+const loaded = (await owner.query<Meta>(META)).rows[0];
 await owner.query("select app_private.refresh_analytics_cache()");
 
 // What the tables hold.
-const P2000_TABLES = ["app_public.p2000_messages", "app_public.p2000_message_capcodes", "app_public.p2000_dossiers",
-  "app_public.p2000_dossier_events", "app_public.p2000_capcodes", "app_hidden.monitor_matches", "app_hidden.p2000_hourly_counts",
-  "app_hidden.p2000_daily_counts"];
 const { rows: sizes } = await owner.query<{ name: string; rows: number; mb: number; index_mb: number }>(`
   select t.name, c.reltuples::bigint::float8 as rows, round(pg_table_size(c.oid) / 1048576.0)::float8 as mb,
          round(pg_indexes_size(c.oid) / 1048576.0)::float8 as index_mb
-    from unnest($1::text[]) t(name) join pg_class c on c.oid = t.name::regclass`, [P2000_TABLES]);
+    from unnest($1::text[]) t(name) join pg_class c on c.oid = t.name::regclass`, [HISTORY_TABLES]);
 const tables = Object.fromEntries(sizes.map((s) => [s.name, { rows: s.rows, mb: s.mb, indexMb: s.index_mb }]));
 const { rows: indexSizes } = await owner.query<{ name: string; mb: number }>(`
   select c.relname as name, round(pg_relation_size(c.oid) / 1048576.0)::float8 as mb
@@ -329,23 +370,30 @@ log(`History: ${shape.messages.toLocaleString("en")} messages from ${shape.first
 // 5. The arguments: capcodes and days drawn from the history (seeded, the same on every run).
 const random = seeded(2030);
 const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)];
-const capcodeUuid = async (name: string) =>
-  (await owner.query<{ uuid: string }>("select uuid from app_public.p2000_capcodes where name = $1", [name])).rows[0].uuid;
 // From the pattern (a thirteenth of a tenth of the history): every capcode's share of the pages.
 const { rows: unitCapcodes } = await owner.query<{ name: string; pages: number }>(`
   select cc as name, count(*)::int as pages from bench_history.pattern p, unnest(app_hidden.p2000_clean_capcodes(p.capcodes)) cc
    where app_hidden.p2000_capcode_kind(cc, null) = 'unit' group by cc order by count(*) desc, cc`);
 const busiestUnit = unitCapcodes[0].name;
-const typicalUnits = await Promise.all(unitCapcodes.slice(Math.floor(unitCapcodes.length / 4), Math.floor(unitCapcodes.length / 4) + 50)
-  .map((c) => capcodeUuid(c.name)));
+const typicalUnitNames = unitCapcodes.slice(Math.floor(unitCapcodes.length / 4), Math.floor(unitCapcodes.length / 4) + 50).map((c) => c.name);
+const GROUP_CALL = "2029568";
+// The uuids of the capcodes asked by uuid, in one query.
+const capcodeUuids = new Map((await owner.query<{ name: string; uuid: string }>("select name, uuid from app_public.p2000_capcodes where name = any($1)",
+  [[...typicalUnitNames, busiestUnit, GROUP_CALL]])).rows.map((c) => [c.name, c.uuid]));
+const capcodeUuid = (name: string) => {
+  const uuid = capcodeUuids.get(name);
+  if (!uuid) throw new Error(`Capcode ${name} is not in the history`);
+  return uuid;
+};
+const typicalUnits = typicalUnitNames.map(capcodeUuid);
 const { rows: regionCapcodes } = await owner.query<{ name: string }>(`
   select cc as name from bench_history.pattern p join bench_history.enrichments x on x.id = p.enrichment_id,
          unnest(app_hidden.p2000_clean_capcodes(p.capcodes)) cc
    where (x.e).region_uuid = (select g.uuid from app_public.p2000_regions g where g.number = $1)
      and app_hidden.p2000_capcode_kind(cc, null) = 'unit'
    group by cc order by count(*) desc, cc limit 10`, [MONITOR_REGION]);
-const busiestUnitUuid = await capcodeUuid(busiestUnit);
-const groupCallUuid = await capcodeUuid("2029568");
+const busiestUnitUuid = capcodeUuid(busiestUnit);
+const groupCallUuid = capcodeUuid(GROUP_CALL);
 const firstMs = new Date(shape.first).getTime();
 const lastMs = new Date(shape.last).getTime();
 /** A range of `days` days (a day, a month or a year) at a random place in the history, whole Dutch days as a client asks them. */
@@ -372,7 +420,7 @@ const filters: Array<{ name: string; make: () => Filter }> = [
   { name: "no filter", make: () => ({}) },
   { name: `capcodes: the busiest unit capcode (${busiestUnit})`, make: () => ({ capcodes: [busiestUnitUuid] }) },
   { name: "capcodes: a typical unit capcode", make: () => ({ capcodes: [pick(typicalUnits)] }) },
-  { name: "capcodes: a group call capcode (2029568, every ambulance call)", make: () => ({ capcodes: [groupCallUuid] }) },
+  { name: `capcodes: a group call capcode (${GROUP_CALL}, every ambulance call)`, make: () => ({ capcodes: [groupCallUuid] }) },
   { name: `capcode names: region ${MONITOR_REGION}'s 10 busiest unit capcodes`, make: () => ({ capcode: { names: regionCapcodes.map((c) => c.name.padStart(9, "0")) } }) },
   { name: `monitor: safety region ${MONITOR_REGION}`, make: () => ({ monitor: { uuid: monitorUuid } }) },
   { name: "sended: a day", make: () => ({ sended: range(1) }) },
@@ -386,7 +434,7 @@ const filters: Array<{ name: string; make: () => Filter }> = [
   { name: "disciplines: Brandweer + sended: a month", make: () => ({ disciplines: ["Brandweer"], sended: range(30) }) },
   { name: `monitor (region ${MONITOR_REGION}) + sended: a month`, make: () => ({ monitor: { uuid: monitorUuid }, sended: range(30) }) },
 ];
-interface Scenario { name: string; goal: boolean; query: string; args: () => Record<string, unknown>; sql?: (args: Record<string, unknown>) => string }
+interface Scenario { name: string; goal: boolean; query: string; args: () => Record<string, unknown>; sql: (args: Record<string, unknown>) => string }
 const LIST = "query ($f: P2000MessageFilterInput) { p2000Messages(first: 50, filter: $f) { uuid message sended } }";
 const COUNT = "query ($f: P2000MessageFilterInput) { p2000MessagesCount(filter: $f) }";
 const STATS_FIELDS = "total perDay { date count } byDiscipline { name count } byUrgency { key count } byRegion { key count }";
@@ -425,7 +473,7 @@ const scenarios = ONLY ? allScenarios.filter((s) => ONLY.some((only) => s.name.t
 
 // 7. HTTP: the service as its own process, the operator environment's API token.
 const service = await startServerProcess({ dataDir: DATA_DIR, pgPort: config.embeddedPgPort });
-const apiToken = (await createApiToken(owner, { environmentUuid: environment, name: "bench history", scopes: [] })).plainToken;
+const { token: apiTokenRow, plainToken: apiToken } = await createApiToken(owner, { environmentUuid: environment, name: "bench history", scopes: [] });
 const headers = { "content-type": "application/json", authorization: `Bearer ${apiToken}` };
 async function graphql(query: string, variables: Record<string, unknown>): Promise<Record<string, unknown>> {
   const response = await fetch(service.graphqlUrl, { method: "POST", headers, body: JSON.stringify({ query, variables }) });
@@ -435,33 +483,15 @@ async function graphql(query: string, variables: Record<string, unknown>): Promi
 }
 const servicePid = findServicePid();
 
-function summary(latencies: number[], secondsRun: number) {
-  latencies.sort((a, b) => a - b);
-  const at = (p: number) => +percentile(latencies, p).toFixed(1);
-  return { requests: latencies.length, rps: round(latencies.length / secondsRun), p50: at(50), p95: at(95), p99: at(99),
-    max: +(latencies.at(-1) ?? NaN).toFixed(1) };
-}
-
-/** Closed-loop HTTP load with new arguments on every request; the latency of every answer, in ms. */
+/**
+ * Closed-loop HTTP load (http-load.ts) with new arguments on every request; the latency of every
+ * answer, in ms (errors: autocannon's, its timeouts among them, non-200 answers and GraphQL errors).
+ */
 async function httpLoad(clients: number, secondsRun: number, query: string, args: () => Record<string, unknown>) {
-  const latencies: number[] = [];
-  const before = cpuSample(servicePid);
-  const result = await new Promise<autocannon.Result>((resolve, reject) => {
-    const instance = autocannon({
-      url: service.graphqlUrl,
-      connections: clients,
-      duration: secondsRun,
-      timeout: 30,
-      requests: [{ method: "POST", headers, setupRequest: (request) => ({ ...request, body: JSON.stringify({ query, variables: args() }) }) }],
-      // A GraphQL error comes with status 200: it counts as a mismatch.
-      verifyBody: (body) => !String(body).includes('"errors"'),
-    }, (error, finished) => (error ? reject(error) : resolve(finished)));
-    instance.on("response", (_client, status, _bytes, time) => {
-      if (status === 200) latencies.push(time);
-    });
-  });
-  const cpu = cpuSplit(before, cpuSample(servicePid), latencies.length);
-  return { ...summary(latencies, secondsRun), errors: result.errors + result.non2xx + result.mismatches + result.timeouts, cpu };
+  // The answers' size is not among this bench's figures.
+  const { bytesPerAnswer: _bytes, ...http } = await loadOverHttp({ url: service.graphqlUrl, headers, clients, seconds: secondsRun,
+    body: () => JSON.stringify({ query, variables: args() }), timeoutSeconds: 30, cpu: { sample: cpuSample, servicePid }, rpsDigits: 1 });
+  return http;
 }
 
 // One answer of each operation checked first, against what the owner counts.
@@ -480,8 +510,8 @@ const failing: string[] = [];
   const viaMonitor = (await graphql(COUNT, { f: { monitor: { uuid: monitorUuid }, sended: month } })).p2000MessagesCount as number;
   checks.push(`p2000Messages starts at the newest message (${list[0].sended})`, `p2000MessagesCount (Brandweer, ${month.from.slice(0, 10)} + 30 days) ${counted} as the owner counts`,
     `region ${MONITOR_REGION} through the monitor in that month: ${viaMonitor}`);
-  // Every operation once: one that fails (the statement timeout) is measured all the same, its errors counted.
-  for (const scenario of allScenarios) {
+  // Every operation to be measured asked once: one that fails (the statement timeout) is measured all the same, its errors counted.
+  for (const scenario of scenarios) {
     const started = performance.now();
     try {
       await graphql(scenario.query, scenario.args());
@@ -494,67 +524,47 @@ const failing: string[] = [];
 
 // Two shared cores: each measurement waits (up to QUIET_WAIT_SECONDS) for a moment when the cores
 // are at least 90% idle, and one whose HTTP run saw more than OTHER_SHARE_LIMIT% of the cores go
-// to other processes is repeated (at most RETRIES times; the least disturbed one is kept).
+// to other processes is repeated (at most RETRIES times; the least disturbed one is kept:
+// leastDisturbed of cpu-accounting.ts).
 const QUIET_WAIT_SECONDS = 30;
 const OTHER_SHARE_LIMIT = 10;
 const RETRIES = 1;
-const loadAverage = fs.existsSync("/proc/loadavg") ? fs.readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).map(Number) : [];
-const busyShare = async (): Promise<number> => {
-  const sample = () => fs.readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/).slice(1).map(Number);
-  const before = sample();
-  await new Promise((resolve) => setTimeout(resolve, 1000));
-  const after = sample();
-  const total = after.reduce((sum, v, i) => sum + v - before[i], 0);
-  return total > 0 ? 1 - (after[3] + after[4] - before[3] - before[4]) / total : 0;
-};
-async function quietMoment(): Promise<void> {
-  if (!fs.existsSync("/proc/stat")) return;
-  const until = performance.now() + QUIET_WAIT_SECONDS * 1000;
-  let busy = await busyShare();
-  while (busy > 0.1 && performance.now() < until) busy = await busyShare();
-  if (busy > 0.1) log(`  (the cores are still ${Math.round(busy * 100)}% busy with something else after ${QUIET_WAIT_SECONDS} s; measuring anyway)`);
-}
+const loadAverage = readLoadAverage();
 type Read = { operation: string; goal: boolean; clients: number; attempts: number; http: Awaited<ReturnType<typeof httpLoad>> };
 const reads: Read[] = [];
 for (const scenario of scenarios) {
   await httpLoad(Math.max(...CLIENTS), WARM_UP_SECONDS, scenario.query, scenario.args);
   for (const clients of CLIENTS) {
-    let best: Read["http"] | undefined;
-    let attempts = 0;
-    while (attempts <= RETRIES) {
-      attempts++;
-      await quietMoment();
-      const http = await httpLoad(clients, SECONDS, scenario.query, scenario.args);
-      const other = http.cpu?.other.share ?? 0;
-      if (!best || other < (best.cpu?.other.share ?? 0)) best = http;
-      if (other <= OTHER_SHARE_LIMIT) break;
-      if (attempts <= RETRIES) log(`  ${scenario.name} @${clients}: ${other}% of the cores went to other processes; measuring again`);
-    }
-    reads.push({ operation: scenario.name, goal: scenario.goal, clients, attempts, http: best! });
-    log(`${scenario.name} @${clients}: ${best!.rps}/s, p50 ${best!.p50} ms, p95 ${best!.p95} ms, p99 ${best!.p99} ms, max ${best!.max} ms` +
-      `${best!.errors ? ` (${best!.errors} errors)` : ""}; ${describeCpu(best!.cpu)}`);
+    const { best: http, attempts } = await leastDisturbed(`${scenario.name} @${clients}`,
+      { quietWaitSeconds: QUIET_WAIT_SECONDS, otherShareLimit: OTHER_SHARE_LIMIT, retries: RETRIES },
+      () => httpLoad(clients, SECONDS, scenario.query, scenario.args), (measured) => measured.cpu?.other.share ?? 0);
+    reads.push({ operation: scenario.name, goal: scenario.goal, clients, attempts, http });
+    log(`${scenario.name} @${clients}: ${http.rps}/s, p50 ${http.p50} ms, p95 ${http.p95} ms, p99 ${http.p99} ms, max ${http.max} ms` +
+      `${http.errors ? ` (${http.errors} errors)` : ""}; ${describeCpu(http.cpu)}`);
   }
 }
 await service.stop();
+/** The read of an operation at a number of clients. */
+const at = (name: string, clients: number) => reads.find((r) => r.operation === name && r.clients === clients);
+/** The goal: under GOAL_P99_MS p99 at GOAL_CLIENTS clients (a p99 of the goal or more: not met). */
+const metGoal = (p99: number) => p99 < GOAL_P99_MS;
 
 // 8. The SQL time of one call: calls with new arguments in one statement each, one after another
 // on one connection with the token's settings, the second of two rounds (as many calls as take
 // about two seconds, 3 to 200); the round trip of each is in it (about 0.1 ms).
-const { rows: [tokenRow] } = await owner.query<{ uuid: string }>(
-  "select uuid from app_public.api_tokens where environment_uuid = $1 and name = 'bench history' order by created desc limit 1", [environment]);
-const visitorSettings: Record<string, string> = { "app.environment_uuid": environment, "app.api_token_uuid": tokenRow.uuid, "app.api_scopes": "" };
+const visitorSettings: Record<string, string> = { "app.environment_uuid": environment, "app.api_token_uuid": apiTokenRow.uuid, "app.api_scopes": "" };
 const settingsSql = Object.entries(visitorSettings).map(([k, v]) => `set ${k} = '${v}'`).join("; ") + "; set role app_visitor";
 // A call that takes over a second is timed once; one cancelled by the service's statement timeout
-// (15 s) shows as "> 15000".
+// (15 s) shows as "> 15000", one that fails otherwise as "error" (its message in the log).
 const STATEMENT_TIMEOUT_MS = 15_000;
 const perCall: Record<string, number | string> = {};
 {
   const client = await connect(superuserUrl);
   await client.query(`${settingsSql}; set statement_timeout = ${STATEMENT_TIMEOUT_MS}`);
-  for (const scenario of scenarios.filter((s) => s.sql)) {
+  for (const scenario of scenarios) {
     const timed = async (calls: number) => {
       const started = performance.now();
-      for (let i = 0; i < calls; i++) await client.query(scenario.sql!(scenario.args()));
+      for (let i = 0; i < calls; i++) await client.query(scenario.sql(scenario.args()));
       return performance.now() - started;
     };
     try {
@@ -566,8 +576,12 @@ const perCall: Record<string, number | string> = {};
       const calls = Math.max(3, Math.min(200, Math.round(2_000 / Math.max(first, 0.1))));
       await timed(calls);
       perCall[scenario.name] = round((await timed(calls)) / calls, 2);
-    } catch {
-      perCall[scenario.name] = `> ${STATEMENT_TIMEOUT_MS}`;
+    } catch (error) {
+      if ((error as { code?: string }).code === "57014") perCall[scenario.name] = `> ${STATEMENT_TIMEOUT_MS}`; // query_canceled
+      else {
+        log(`SQL per call, ${scenario.name}: ${(error as Error).message}`);
+        perCall[scenario.name] = "error";
+      }
     }
   }
   await client.end();
@@ -576,51 +590,30 @@ const perCall: Record<string, number | string> = {};
 
 // 9. Plans of every operation over the goal at 16 clients: its SQL call with the token's settings,
 // the statements inside shown by auto_explain with ANALYZE and BUFFERS, after a few calls with
-// other arguments so that the cached plans are the ones a busy server uses.
-interface PlanNode {
-  "Node Type": string; "Relation Name"?: string; "Index Name"?: string; "Function Name"?: string; "Actual Rows"?: number;
-  "Actual Loops"?: number; "Actual Total Time"?: number; "Shared Hit Blocks"?: number; "Shared Read Blocks"?: number;
-  "Index Cond"?: string; "Recheck Cond"?: string; "Sort Method"?: string; "Sort Key"?: string[]; Filter?: string;
-  "Rows Removed by Filter"?: number; "Heap Fetches"?: number; Plans?: PlanNode[];
-}
-const describe = (node: PlanNode): string =>
-  `${node["Node Type"]}${node["Index Name"] ? ` using ${node["Index Name"]}` : ""}${node["Relation Name"] ? ` on ${node["Relation Name"]}` : ""}` +
-  `${node["Function Name"] ? ` ${node["Function Name"]}()` : ""} (${node["Actual Rows"]} rows${(node["Actual Loops"] ?? 1) > 1 ? ` × ${node["Actual Loops"]}` : ""}, ` +
-  `${node["Actual Total Time"]} ms, buffers ${node["Shared Hit Blocks"] ?? 0} hit/${node["Shared Read Blocks"] ?? 0} read)` +
-  `${node["Index Cond"] ? ` cond ${node["Index Cond"]}` : ""}${node["Recheck Cond"] ? ` recheck ${node["Recheck Cond"]}` : ""}` +
-  `${node["Sort Key"] ? ` by ${node["Sort Key"].join(", ")} (${node["Sort Method"]})` : ""}` +
-  `${node.Filter ? ` filter ${node.Filter}` : ""}${node["Rows Removed by Filter"] ? ` (${node["Rows Removed by Filter"]} removed)` : ""}` +
-  `${node["Heap Fetches"] !== undefined ? ` heap fetches ${node["Heap Fetches"]}` : ""}`;
-const walk = (node: PlanNode, depth = 0): string[] => [`${"  ".repeat(depth)}${describe(node)}`, ...(node.Plans ?? []).flatMap((child) => walk(child, depth + 1))];
-const slow = scenarios.filter((s) => s.sql && (reads.find((r) => r.operation === s.name && r.clients === GOAL_CLIENTS)?.http.p99 ?? 0) > GOAL_P99_MS);
-const plans: Array<{ operation: string; call: string; milliseconds: number; statements: Array<{ query: string; milliseconds: number; plan: string[] }> }> = [];
+// other arguments so that the cached plans are the ones a busy server uses. (Not measured at
+// GOAL_CLIENTS clients: not explained.)
+const slow = scenarios.filter((s) => {
+  const p99 = at(s.name, GOAL_CLIENTS)?.http.p99;
+  return p99 !== undefined && !metGoal(p99);
+});
+const plans: Array<{ operation: string; call: string; milliseconds: number; statements: Array<Omit<ExplainedStatement, "root">> }> = [];
 if (slow.length > 0) {
   const explainer = await connect(superuserUrl);
-  let notices: string[] = [];
-  explainer.on("notice", (notice) => notices.push(notice.message ?? ""));
-  await explainer.query("load 'auto_explain'");
-  await explainer.query(`set auto_explain.log_min_duration = 0; set auto_explain.log_analyze = on; set auto_explain.log_buffers = on;
-    set auto_explain.log_timing = on; set auto_explain.log_nested_statements = on; set auto_explain.log_format = json;
-    set auto_explain.log_level = notice; ${settingsSql}`);
+  const explain = await autoExplain(explainer, settingsSql);
   await explainer.query(`set statement_timeout = ${2 * STATEMENT_TIMEOUT_MS}`);
   for (const scenario of slow) {
     const quick = typeof perCall[scenario.name] === "number" && (perCall[scenario.name] as number) < 1_000;
-    const call = scenario.sql!(scenario.args());
+    const call = scenario.sql(scenario.args());
     try {
-      for (let i = 0; i < (quick ? 6 : 0); i++) await explainer.query(scenario.sql!(scenario.args()));
-      notices = [];
+      for (let i = 0; i < (quick ? 6 : 0); i++) await explainer.query(scenario.sql(scenario.args()));
+      explain.clear();
       await explainer.query(call);
     } catch (error) {
       plans.push({ operation: scenario.name, call, milliseconds: NaN, statements: [] });
       log(`\nEXPLAIN ${scenario.name}: ${(error as Error).message}`);
       continue;
     }
-    const statements = notices.flatMap((text) => {
-      const match = /^duration: ([\d.]+) ms\s+plan:\s*([\s\S]*)$/.exec(text);
-      if (!match) return [];
-      const explain = JSON.parse(match[2]) as { "Query Text": string; Plan: PlanNode };
-      return [{ query: explain["Query Text"].replace(/\s+/g, " ").trim().slice(0, 300), milliseconds: Number(match[1]), plan: walk(explain.Plan) }];
-    });
+    const statements = explain.statements(300).map(({ query, milliseconds, plan }) => ({ query, milliseconds, plan }));
     const top = statements.at(-1);
     plans.push({ operation: scenario.name, call, milliseconds: top?.milliseconds ?? NaN, statements });
     log(`\nEXPLAIN (ANALYZE, BUFFERS) ${scenario.name}: ${top?.milliseconds} ms\n  ${call}`);
@@ -632,10 +625,9 @@ if (slow.length > 0) {
   await explainer.end();
 }
 
-// 10. The figures.
-const at = (name: string, clients: number) => reads.find((r) => r.operation === name && r.clients === clients);
+// 10. The figures (an operation not measured at GOAL_CLIENTS clients has not met the goal).
 const goalRows = scenarios.filter((s) => s.goal);
-const missed = goalRows.filter((s) => (at(s.name, GOAL_CLIENTS)?.http.p99 ?? Infinity) >= GOAL_P99_MS);
+const missed = goalRows.filter((s) => !metGoal(at(s.name, GOAL_CLIENTS)?.http.p99 ?? Infinity));
 const verdict = goalRows.length === 0 ? "" : missed.length === 0
   ? `Goal met: every p2000Messages and p2000MessagesCount filter under ${GOAL_P99_MS} ms p99 at ${GOAL_CLIENTS} clients.`
   : `Goal NOT met for ${missed.length} of ${goalRows.length}: ${missed.map((s) => `${s.name} (p99 ${at(s.name, GOAL_CLIENTS)?.http.p99} ms)`).join("; ")}.`;
@@ -669,7 +661,7 @@ log(`Wrote ${writeResults(RESULTS, `${RESULTS}-latest.md`, result, [
   "",
   `| operation | goal | ${CLIENTS.map((c) => `p99 ms @${c}`).join(" | ")} | ${CLIENTS.map((c) => `req/s @${c}`).join(" | ")} | p50 ms @${GOAL_CLIENTS} | SQL ms per call |`,
   `| --- | --- | ${CLIENTS.map(() => "---").join(" | ")} | ${CLIENTS.map(() => "---").join(" | ")} | --- | --- |`,
-  ...scenarios.map((s) => `| ${s.name} | ${s.goal ? ((at(s.name, GOAL_CLIENTS)?.http.p99 ?? Infinity) < GOAL_P99_MS ? "met" : "**not met**") : "report"} | ` +
+  ...scenarios.map((s) => `| ${s.name} | ${s.goal ? (metGoal(at(s.name, GOAL_CLIENTS)?.http.p99 ?? Infinity) ? "met" : "**not met**") : "report"} | ` +
     `${CLIENTS.map((c) => cell(at(s.name, c))).join(" | ")} | ${CLIENTS.map((c) => `${at(s.name, c)?.http.rps ?? "-"}`).join(" | ")} | ` +
     `${at(s.name, GOAL_CLIENTS)?.http.p50 ?? "-"} | ${perCall[s.name] ?? "-"} |`),
   "",

@@ -17,6 +17,7 @@ import { prepareDatabase } from "../lib/setup/installation.ts";
 import { createFlexIngester, FLEX_READER_CONNECTIONS } from "../lib/p2000/flex-ingest.ts";
 import { generateTraffic } from "../lib/p2000/traffic.ts";
 import { jwtSecretFor } from "../lib/db/secrets.ts";
+import { loadFlexHistory } from "./bench-database.ts";
 import { closedLoop, machine, percentile, writeResults } from "./results.ts";
 import { startServerProcess } from "./server-process.ts";
 
@@ -51,25 +52,11 @@ async function sqlLoad(clients: number, call: () => Promise<void>) {
 
 // 1. History: whatever is missing up to TARGET, from now backwards, in two parallel halves (disjoint
 // time ranges, so no dossier spans both) through the same path as the FLEX reader.
-const { rows: [{ have }] } = await owner.query("select count(*)::int as have from app_public.p2000_messages");
 const ingestion: Record<string, number> = {};
-if (have < TARGET) {
-  const days = (TARGET - have) / PER_DAY;
-  const { rows: [{ oldest }] } = await owner.query("select coalesce(min(sended), now()) as oldest from app_public.p2000_messages");
-  const to = new Date(oldest);
-  const from = new Date(to.getTime() - days * 86_400_000);
-  const middle = new Date((from.getTime() + to.getTime()) / 2);
-  log(`Loading ${TARGET - have} messages (${days.toFixed(0)} days of traffic) ...`);
-  const started = performance.now();
-  const halves = await Promise.all([[from, middle], [middle, to]].map(async ([a, b]) => {
-    const ingester = createFlexIngester(owner, { source: "bench" });
-    for (const line of generateTraffic({ from: a, to: b, perDay: PER_DAY, seed: a.getTime() })) await ingester.push(line);
-    await ingester.flush();
-    return ingester.stats.stored;
-  }));
-  const stored = halves[0] + halves[1];
-  ingestion.historyMessagesPerSecond = Math.round(stored / ((performance.now() - started) / 1000));
-  log(`  ${stored} messages at ${ingestion.historyMessagesPerSecond}/s with 2 parallel readers`);
+const history = await loadFlexHistory(owner, TARGET, PER_DAY);
+if (history) {
+  ingestion.historyMessagesPerSecond = Math.round(history.stored / history.seconds);
+  log(`  ${history.stored} messages at ${ingestion.historyMessagesPerSecond}/s with 2 parallel readers`);
   await owner.query("analyze");
 }
 

@@ -35,10 +35,9 @@ import autocannon from "autocannon";
 import pg from "pg";
 import { createApiToken } from "../lib/auth/api-tokens.ts";
 import { loadConfig } from "../lib/config.ts";
-import { createFlexIngester, FLEX_READER_CONNECTIONS } from "../lib/p2000/flex-ingest.ts";
-import { generateTraffic } from "../lib/p2000/traffic.ts";
+import { FLEX_READER_CONNECTIONS } from "../lib/p2000/flex-ingest.ts";
 import { prepareDatabase } from "../lib/setup/installation.ts";
-import { BENCH_DIR } from "./bench-database.ts";
+import { BENCH_DIR, loadFlexHistory } from "./bench-database.ts";
 import { cpuSplit, describeCpu, makeCpuSampler, TICK_MS } from "./cpu-accounting.ts";
 import { machine, percentile, writeResults } from "./results.ts";
 import { startServerProcess } from "./server-process.ts";
@@ -236,22 +235,10 @@ async function main(): Promise<void> {
   root.on("error", () => {});
 
   // 1. History: whatever is missing up to --messages, from now backwards, in two parallel halves
-  // through the FLEX reader's path (as bench/p2000.ts).
-  const { rows: [{ have }] } = await owner.query("select count(*)::int as have from app_public.p2000_messages");
-  if (have < TARGET) {
-    const days = (TARGET - have) / PER_DAY;
-    const { rows: [{ oldest }] } = await owner.query("select coalesce(min(sended), now()) as oldest from app_public.p2000_messages");
-    const to = new Date(oldest);
-    const from = new Date(to.getTime() - days * 86_400_000);
-    const middle = new Date((from.getTime() + to.getTime()) / 2);
-    log(`Loading ${TARGET - have} messages (${days.toFixed(0)} days of traffic) ...`);
-    const started = performance.now();
-    await Promise.all([[from, middle], [middle, to]].map(async ([a, b]) => {
-      const ingester = createFlexIngester(owner, { source: "bench" });
-      for (const line of generateTraffic({ from: a, to: b, perDay: PER_DAY, seed: a.getTime() })) await ingester.push(line);
-      await ingester.flush();
-    }));
-    log(`  in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+  // through the FLEX reader's path (loadFlexHistory, as bench/p2000.ts loads it).
+  const history = await loadFlexHistory(owner, TARGET, PER_DAY);
+  if (history) {
+    log(`  in ${history.seconds.toFixed(0)} s`);
     await owner.query("vacuum analyze");
   }
   await root.query("checkpoint");

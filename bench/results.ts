@@ -1,5 +1,6 @@
-// What the benchmarks share: closed-loop load, percentiles, a description of the machine, and
-// writing figures to bench/results/ (a dated JSON file and the Markdown docs/benchmarks.md shows).
+// What the benchmarks share: closed-loop load, percentiles and a run's summary of its latencies, a
+// description of the machine, and writing figures to bench/results/ (a dated JSON file and the
+// Markdown docs/benchmarks.md shows).
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -29,6 +30,18 @@ export async function closedLoop(clients: number, seconds: number, call: () => P
 /** The p-th percentile of ascending values. */
 export function percentile(sorted: number[], p: number): number {
   return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : NaN;
+}
+
+/**
+ * The figures of a run's latencies (ms; sorted here, in place): requests, requests a second (whole,
+ * or to `rpsDigits` decimals), p50, p95, p99 and the slowest, to a tenth of a millisecond.
+ */
+export function summary(latencies: number[], seconds: number, rpsDigits = 0) {
+  latencies.sort((a, b) => a - b);
+  const at = (p: number) => +percentile(latencies, p).toFixed(1);
+  const rate = latencies.length / seconds;
+  return { requests: latencies.length, rps: rpsDigits > 0 ? Number(rate.toFixed(rpsDigits)) : Math.round(rate), p50: at(50), p95: at(95),
+    p99: at(99), max: +(latencies.at(-1) ?? NaN).toFixed(1) };
 }
 
 export function machine(): string {

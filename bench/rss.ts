@@ -20,16 +20,16 @@
 // the statements inside the functions, with their cached plans). The goal (the issue): under 30 ms
 // p99 over a million items (at 16 clients, as the other read benches). Figures go to
 // bench/results/rss-latest.md (docs/benchmarks.md shows them) and a dated JSON file.
-import fs from "node:fs";
 import { parseArgs } from "node:util";
-import autocannon from "autocannon";
 import pg from "pg";
 import { createApiToken } from "../lib/auth/api-tokens.ts";
 import { analyzeTables } from "../lib/db/fresh-statistics.ts";
 import { pgUrl } from "../lib/db/pg-url.ts";
-import { makeCpuSampler, cpuSplit, describeCpu, findServicePid } from "./cpu-accounting.ts";
+import { makeCpuSampler, cpuSplit, describeCpu, findServicePid, leastDisturbed, loadAverage as readLoadAverage, quietMoment } from "./cpu-accounting.ts";
 import { openBenchDatabase, seeded } from "./bench-database.ts";
-import { closedLoop, machine, percentile, writeResults } from "./results.ts";
+import { autoExplain, type PlanNode } from "./explain.ts";
+import { httpLoad as loadOverHttp } from "./http-load.ts";
+import { closedLoop, machine, summary, writeResults } from "./results.ts";
 import { startServerProcess } from "./server-process.ts";
 
 const { values } = parseArgs({
@@ -353,38 +353,10 @@ async function graphql(query: string, variables: Record<string, unknown>, token 
 const cpuSample = makeCpuSampler(DATA_DIR);
 const servicePid = findServicePid();
 
-function summary(latencies: number[], seconds: number) {
-  latencies.sort((a, b) => a - b);
-  const at = (p: number) => +percentile(latencies, p).toFixed(1);
-  return { requests: latencies.length, rps: round(latencies.length / seconds), p50: at(50), p95: at(95), p99: at(99),
-    max: +(latencies.at(-1) ?? NaN).toFixed(1) };
-}
-
-/** Closed-loop HTTP load with new arguments on every request; the latency of every answer, in ms. */
-async function httpLoad(clients: number, seconds: number, query: string, args: () => Record<string, unknown>) {
-  const latencies: number[] = [];
-  let bytes = 0;
-  const before = cpuSample(servicePid);
-  const result = await new Promise<autocannon.Result>((resolve, reject) => {
-    const instance = autocannon({
-      url: service.graphqlUrl,
-      connections: clients,
-      duration: seconds,
-      timeout: 30,
-      requests: [{ method: "POST", headers, setupRequest: (request) => ({ ...request, body: JSON.stringify({ query, variables: args() }) }) }],
-      // A GraphQL error comes with status 200: it counts as a mismatch.
-      verifyBody: (body) => !String(body).includes('"errors"'),
-    }, (error, finished) => (error ? reject(error) : resolve(finished)));
-    instance.on("response", (_client, status, responseBytes, time) => {
-      if (status !== 200) return;
-      latencies.push(time);
-      bytes += responseBytes;
-    });
-  });
-  const cpu = cpuSplit(before, cpuSample(servicePid), latencies.length);
-  return { ...summary(latencies, seconds), bytesPerAnswer: Math.round(bytes / latencies.length), errors: result.errors + result.non2xx + result.mismatches,
-    cpu };
-}
+/** Closed-loop HTTP load (http-load.ts) with new arguments on every request; the latency of every answer, in ms. */
+const httpLoad = (clients: number, seconds: number, query: string, args: () => Record<string, unknown>) => loadOverHttp({
+  url: service.graphqlUrl, headers, clients, seconds, body: () => JSON.stringify({ query, variables: args() }), timeoutSeconds: 30,
+  cpu: { sample: cpuSample, servicePid }, rpsDigits: 1 });
 
 // The settings the service gives a request with the measured environment's API token (lib/auth/context.ts).
 const { rows: [tokenRow] } = await owner.query<{ uuid: string }>(
@@ -406,7 +378,7 @@ async function sqlLoad(clients: number, seconds: number, sql: string, args: () =
       client.release();
     }
   });
-  return { ...summary(latencies, seconds), errors, cpu: cpuSplit(before, cpuSample(undefined), latencies.length) };
+  return { ...summary(latencies, seconds, 1), errors, cpu: cpuSplit(before, cpuSample(undefined), latencies.length) };
 }
 
 const checks: string[] = [];
@@ -441,48 +413,28 @@ const checks: string[] = [];
 // Two shared cores: anything else running (another bench, a test run) shows as "other" CPU and
 // inflates every figure. Each measurement therefore waits (up to QUIET_WAIT_SECONDS) for a moment
 // when the cores are at least 90% idle, and one whose HTTP run saw more than OTHER_SHARE_LIMIT% of
-// the cores go elsewhere is repeated (at most RETRIES times; the least disturbed one is kept).
-// The load average before the measurements and every run's CPU split are kept with the results.
+// the cores go elsewhere is repeated (at most RETRIES times; the least disturbed one is kept:
+// leastDisturbed of cpu-accounting.ts). The load average before the measurements and every run's
+// CPU split are kept with the results.
 const QUIET_WAIT_SECONDS = 60;
 const OTHER_SHARE_LIMIT = 10;
 const RETRIES = 2;
-const loadAverage = fs.existsSync("/proc/loadavg") ? fs.readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).map(Number) : [];
+const loadAverage = readLoadAverage();
 if ((loadAverage[0] ?? 0) > 0.5) log(`Warning: load average ${loadAverage.join(" ")} before the measurements: something else is running.`);
-const busyShare = async (): Promise<number> => {
-  const sample = () => fs.readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/).slice(1).map(Number);
-  const before = sample();
-  await new Promise((resolve) => setTimeout(resolve, 1000));
-  const after = sample();
-  const total = after.reduce((sum, v, i) => sum + v - before[i], 0);
-  return total > 0 ? 1 - (after[3] + after[4] - before[3] - before[4]) / total : 0;
-};
-async function quietMoment(): Promise<void> {
-  if (!fs.existsSync("/proc/stat")) return;
-  const until = performance.now() + QUIET_WAIT_SECONDS * 1000;
-  let busy = await busyShare();
-  while (busy > 0.1 && performance.now() < until) busy = await busyShare();
-  if (busy > 0.1) log(`  (the cores are still ${Math.round(busy * 100)}% busy with something else after ${QUIET_WAIT_SECONDS} s; measuring anyway)`);
-}
 const reads: Array<{ operation: string; clients: number; seconds: number; attempts: number; http: Awaited<ReturnType<typeof httpLoad>>;
   sql: Awaited<ReturnType<typeof sqlLoad>> }> = [];
 for (const scenario of scenarios) {
   // Every connection of the server's pool prepares its plans first.
   await httpLoad(Math.max(...CLIENTS), WARM_UP_SECONDS, scenario.query, scenario.args);
   for (const clients of CLIENTS) {
-    let best: { http: Awaited<ReturnType<typeof httpLoad>>; sql: Awaited<ReturnType<typeof sqlLoad>> } | undefined;
-    let attempts = 0;
-    while (attempts <= RETRIES) {
-      attempts++;
-      await quietMoment();
-      const http = await httpLoad(clients, SECONDS, scenario.query, scenario.args);
-      await quietMoment();
-      const sql = await sqlLoad(clients, SECONDS, scenario.sql, scenario.args);
-      const other = http.cpu?.other.share ?? 0;
-      if (!best || other < (best.http.cpu?.other.share ?? 0)) best = { http, sql };
-      if (other <= OTHER_SHARE_LIMIT) break;
-      if (attempts <= RETRIES) log(`  ${scenario.name} @${clients}: ${other}% of the cores went to other processes; measuring again`);
-    }
-    const { http, sql } = best!;
+    const { best: { http, sql }, attempts } = await leastDisturbed(`${scenario.name} @${clients}`,
+      { quietWaitSeconds: QUIET_WAIT_SECONDS, otherShareLimit: OTHER_SHARE_LIMIT, retries: RETRIES },
+      async () => {
+        const http = await httpLoad(clients, SECONDS, scenario.query, scenario.args);
+        await quietMoment(QUIET_WAIT_SECONDS);
+        return { http, sql: await sqlLoad(clients, SECONDS, scenario.sql, scenario.args) };
+      },
+      (measured) => measured.http.cpu?.other.share ?? 0);
     reads.push({ operation: scenario.name, clients, seconds: SECONDS, attempts, http, sql });
     log(`${scenario.name} @${clients}: HTTP ${http.rps}/s, p50 ${http.p50} ms, p95 ${http.p95} ms, p99 ${http.p99} ms, max ${http.max} ms, ` +
       `${http.bytesPerAnswer} bytes | SQL ${sql.rps}/s, p50 ${sql.p50} ms, p99 ${sql.p99} ms${http.errors ? ` (${http.errors} errors)` : ""}`);
@@ -512,7 +464,7 @@ const settingsSql = Object.entries(visitorSettings).filter(([k]) => k !== "role"
     const once = await timed(10);
     const repeat = Math.max(10, Math.min(2000, Math.round(10_000 / Math.max(once, 1))));
     await timed(repeat);
-    await quietMoment();
+    await quietMoment(QUIET_WAIT_SECONDS);
     perCall[scenario.name] = round((await timed(repeat)) / repeat, 3);
     log(`SQL per call (${repeat} in one statement): ${scenario.name} ${perCall[scenario.name]} ms`);
   }
@@ -523,58 +475,19 @@ const settingsSql = Object.entries(visitorSettings).filter(([k]) => k !== "role"
 // auto_explain (as notices to this session) with ANALYZE and BUFFERS, after a few calls with other
 // arguments so that the cached plans are the ones a busy server uses (PL/pgSQL and SQL functions
 // may switch to a generic plan after five calls).
-interface PlanNode {
-  "Node Type": string;
-  "Relation Name"?: string;
-  "Index Name"?: string;
-  "Function Name"?: string;
-  "Actual Rows"?: number;
-  "Actual Loops"?: number;
-  "Actual Total Time"?: number;
-  "Shared Hit Blocks"?: number;
-  "Shared Read Blocks"?: number;
-  "Index Cond"?: string;
-  "Recheck Cond"?: string;
-  "Sort Method"?: string;
-  "Sort Key"?: string[];
-  "Exact Heap Blocks"?: number;
-  "Lossy Heap Blocks"?: number;
-  Filter?: string;
-  "Rows Removed by Filter"?: number;
-  Plans?: PlanNode[];
-}
 const explainer = new pg.Client({ connectionString: superuserUrl });
 await explainer.connect();
-let notices: string[] = [];
-explainer.on("notice", (notice) => notices.push(notice.message ?? ""));
-await explainer.query("load 'auto_explain'");
-await explainer.query(`set auto_explain.log_min_duration = 0; set auto_explain.log_analyze = on; set auto_explain.log_buffers = on;
-  set auto_explain.log_timing = on; set auto_explain.log_nested_statements = on; set auto_explain.log_format = json;
-  set auto_explain.log_level = notice; ${settingsSql}`);
-const describe = (node: PlanNode): string =>
-  `${node["Node Type"]}${node["Index Name"] ? ` using ${node["Index Name"]}` : ""}${node["Relation Name"] ? ` on ${node["Relation Name"]}` : ""}` +
-  `${node["Function Name"] ? ` ${node["Function Name"]}()` : ""} (${node["Actual Rows"]} rows${(node["Actual Loops"] ?? 1) > 1 ? ` × ${node["Actual Loops"]}` : ""}, ` +
-  `${node["Actual Total Time"]} ms, buffers ${node["Shared Hit Blocks"] ?? 0} hit/${node["Shared Read Blocks"] ?? 0} read)` +
-  `${node["Index Cond"] ? ` cond ${node["Index Cond"]}` : ""}${node["Recheck Cond"] ? ` recheck ${node["Recheck Cond"]}` : ""}` +
-  `${node["Exact Heap Blocks"] !== undefined ? ` heap blocks ${node["Exact Heap Blocks"]} exact/${node["Lossy Heap Blocks"] ?? 0} lossy` : ""}` +
-  `${node["Sort Key"] ? ` by ${node["Sort Key"].join(", ")} (${node["Sort Method"]})` : ""}` +
-  `${node.Filter ? ` filter ${node.Filter}` : ""}${node["Rows Removed by Filter"] ? ` (${node["Rows Removed by Filter"]} removed)` : ""}`;
+const explain = await autoExplain(explainer, settingsSql);
 // The environment's feeds appear in the plans as a literal array of 50 uuids: shown as their number.
 const shorten = (line: string) => line.replace(/\{[0-9a-f-]{36}(,[0-9a-f-]{36})+\}/g, (uuids) => `{${uuids.split(",").length} uuids}`);
-const walk = (node: PlanNode, depth = 0): string[] => [shorten(`${"  ".repeat(depth)}${describe(node)}`), ...(node.Plans ?? []).flatMap((child) => walk(child, depth + 1))];
 const plans: Array<{ call: string; milliseconds: number; sharedHit: number; sharedRead: number; seqScans: string[]; indexes: string[];
   statements: Array<{ query: string; milliseconds: number; plan: string[] }>; nestedCalls: number }> = [];
 for (const scenario of scenarios) {
   const label = `${scenario.sql.replace(/^select (\* from )?/, "").replace(/ as n$/, "")} with ${JSON.stringify(scenario.typical)}`;
   for (let i = 0; i < 8; i++) await explainer.query({ name: scenario.name, text: scenario.sql, values: Object.values(scenario.args()) });
-  notices = [];
+  explain.clear();
   await explainer.query({ name: scenario.name, text: scenario.sql, values: scenario.typical });
-  const statements = notices.flatMap((text) => {
-    const match = /^duration: ([\d.]+) ms\s+plan:\s*([\s\S]*)$/.exec(text);
-    if (!match) return [];
-    const explain = JSON.parse(match[2]) as { "Query Text": string; Plan: PlanNode };
-    return [{ query: explain["Query Text"].replace(/\s+/g, " ").trim().slice(0, 200), milliseconds: Number(match[1]), root: explain.Plan, plan: walk(explain.Plan) }];
-  });
+  const statements = explain.statements(200).map((statement) => ({ ...statement, plan: statement.plan.map(shorten) }));
   const all = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(all)];
   const nodes = statements.flatMap((s) => all(s.root)).filter((n) => (n["Actual Loops"] ?? 1) > 0);
   const top = statements.at(-1)!; // auto_explain reports the outer statement last

@@ -16,7 +16,6 @@
 // their cached plans). The goal: under 20 ms p99 at 16 clients. Figures go to
 // bench/results/traffic-read-latest.md (docs/benchmarks.md shows them) and a dated JSON file.
 import { parseArgs } from "node:util";
-import autocannon from "autocannon";
 import pg from "pg";
 import { createApiToken } from "../lib/auth/api-tokens.ts";
 import { analyzeTables } from "../lib/db/fresh-statistics.ts";
@@ -25,7 +24,8 @@ import { readAlertsDocument, storeNlAlerts } from "../lib/feeds/alerts/ingest.ts
 import { nlAlertsJson, type SampleNlAlert } from "../lib/feeds/alerts/sample-documents.ts";
 import { makeCpuSampler, cpuSplit, describeCpu, findServicePid } from "./cpu-accounting.ts";
 import { openBenchDatabase, seeded } from "./bench-database.ts";
-import { closedLoop, machine, percentile, writeResults } from "./results.ts";
+import { httpLoad as loadOverHttp } from "./http-load.ts";
+import { closedLoop, machine, summary, writeResults } from "./results.ts";
 import { startServerProcess } from "./server-process.ts";
 
 const { values } = parseArgs({
@@ -240,37 +240,9 @@ async function graphql(query: string, variables: Record<string, unknown>): Promi
 const cpuSample = makeCpuSampler(DATA_DIR);
 const servicePid = findServicePid();
 
-function summary(latencies: number[], seconds: number) {
-  latencies.sort((a, b) => a - b);
-  const at = (p: number) => +percentile(latencies, p).toFixed(1);
-  return { requests: latencies.length, rps: Math.round(latencies.length / seconds), p50: at(50), p95: at(95), p99: at(99),
-    max: +(latencies.at(-1) ?? NaN).toFixed(1) };
-}
-
-/** Closed-loop HTTP load with new arguments on every request; the latency of every answer, in ms. */
-async function httpLoad(clients: number, seconds: number, query: string, args: () => Record<string, unknown>) {
-  const latencies: number[] = [];
-  let bytes = 0;
-  const before = cpuSample(servicePid);
-  const result = await new Promise<autocannon.Result>((resolve, reject) => {
-    const instance = autocannon({
-      url: service.graphqlUrl,
-      connections: clients,
-      duration: seconds,
-      requests: [{ method: "POST", headers, setupRequest: (request) => ({ ...request, body: JSON.stringify({ query, variables: args() }) }) }],
-      // A GraphQL error comes with status 200: it counts as a mismatch.
-      verifyBody: (body) => !String(body).includes('"errors"'),
-    }, (error, finished) => (error ? reject(error) : resolve(finished)));
-    instance.on("response", (_client, status, responseBytes, time) => {
-      if (status !== 200) return;
-      latencies.push(time);
-      bytes += responseBytes;
-    });
-  });
-  const cpu = cpuSplit(before, cpuSample(servicePid), latencies.length);
-  return { ...summary(latencies, seconds), bytesPerAnswer: Math.round(bytes / latencies.length), errors: result.errors + result.non2xx + result.mismatches,
-    cpu };
-}
+/** Closed-loop HTTP load (http-load.ts) with new arguments on every request; the latency of every answer, in ms. */
+const httpLoad = (clients: number, seconds: number, query: string, args: () => Record<string, unknown>) => loadOverHttp({
+  url: service.graphqlUrl, headers, clients, seconds, body: () => JSON.stringify({ query, variables: args() }), cpu: { sample: cpuSample, servicePid } });
 
 const visitor = new pg.Pool({ connectionString: database.authUrl, max: Math.max(...CLIENTS) });
 visitor.on("error", () => {});

@@ -20,7 +20,7 @@ interface PreviewRow {
   message_uuids: string[];
 }
 
-const PREVIEW = "select * from app_hidden.monitor_preview($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)";
+export const PREVIEW = "select * from app_hidden.monitor_preview($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)";
 
 // One query per preview (a request rarely asks for more than one), as the request's visitor.
 function loadPreviews(client: PgClient, lookups: ReadonlyArray<PreviewArguments>) {

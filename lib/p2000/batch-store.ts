@@ -55,16 +55,23 @@ export function partitionByRegion(messages: EnrichedMessage[], count: number): E
   return parts.filter((part) => part.length > 0).map((part) => part.sort((a, b) => a - b).map((i) => messages[i]));
 }
 
-/** One statement (one transaction) per part; a deadlock between concurrent parts is retried. */
-async function storePart(db: pg.Pool, messages: IncomingMessage[], source: string): Promise<void> {
+/**
+ * Runs `statement` (one transaction) again when it ends in a deadlock (40P01) with a concurrent
+ * one, up to `attempts` times in all; any other error, or the last deadlock, is thrown.
+ */
+export async function retryOnDeadlock<T>(statement: () => Promise<T>, attempts = 5): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
-      await db.query("select app_private.ingest_p2000_messages($1::json, $2)", [JSON.stringify(messages), source]);
-      return;
+      return await statement();
     } catch (error) {
-      if ((error as { code?: string }).code !== "40P01" || attempt >= 5) throw error;
+      if ((error as { code?: string }).code !== "40P01" || attempt >= attempts) throw error;
     }
   }
+}
+
+/** One statement (one transaction) per part; a deadlock between concurrent parts is retried. */
+async function storePart(db: pg.Pool, messages: IncomingMessage[], source: string): Promise<void> {
+  await retryOnDeadlock(() => db.query("select app_private.ingest_p2000_messages($1::json, $2)", [JSON.stringify(messages), source]));
 }
 
 /** Stores an enriched batch, its regions spread over `parallel` concurrent statements. */
