@@ -17,6 +17,7 @@ import { makeAccountMutationsPlugin } from "./plugins/account-mutations.ts";
 import { makeAiDefaultsPlugin } from "./plugins/ai-defaults.ts";
 import { makeMonitorMutationsPlugin, type MonitorMutationOptions } from "./plugins/monitor-mutations.ts";
 import { MonitorPreviewPlugin } from "./plugins/monitor-preview.ts";
+import { ArgumentDefaultsPlugin } from "./plugins/argument-defaults.ts";
 import { DeprecatedArgumentsPlugin } from "./plugins/deprecated-arguments.ts";
 import { GraphQLErrorCodesPlugin } from "./plugins/graphql-error-codes.ts";
 import { InflectionPlugin } from "./plugins/inflection.ts";
@@ -52,6 +53,7 @@ export function makePreset(options: PresetOptions): GraphileConfig.Preset {
     plugins: [
       InflectionPlugin,
       TimestampScalarPlugin,
+      ArgumentDefaultsPlugin,
       DeprecatedArgumentsPlugin,
       GraphQLErrorCodesPlugin,
       makeQueryLimitsPlugin(options.queryLimits),

@@ -108,7 +108,7 @@ export const SubscriptionsPlugin: GraphileConfig.Plugin = {
           const resource = functionResource(build, live.functionName);
           const eventParameter = live.batch ? resource.parameters![0] : undefined;
           const { makeArgs, makeFieldArgs } = build.pgGetArgDetailsFromParameters(resource, resource.parameters, live.batch ? 1 : 0);
-          added[live.field] = fieldWithHooks({ fieldName: live.field }, {
+          added[live.field] = fieldWithHooks({ fieldName: live.field, pgFieldResource: resource }, {
             description: live.description,
             type: queryFields[live.field].type as GraphQLOutputType,
             args: makeFieldArgs(),

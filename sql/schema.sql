@@ -68,7 +68,8 @@ create type app_public.aircraft_with_stats as (
   last_flight_at timestamp with time zone,
   window_days integer
 );
-comment on type app_public.aircraft_with_stats is 'Per aircraft over the last 365 days: completed flights with a take-off, their minutes in the air, and the latest flight.';
+comment on type app_public.aircraft_with_stats is '@typeName AircraftWithStats
+Per aircraft over the last 365 days: completed flights with a take-off, their minutes in the air, and the latest flight.';
 
 create type app_public.amber_alert as (
   uuid uuid,
@@ -113,9 +114,10 @@ create type app_public.city as (
   province text,
   latitude double precision,
   longitude double precision,
-  population integer
+  population integer,
+  municipality text
 );
-comment on type app_public.city is 'A place as a search answer; displayName adds the province when places share a name.';
+comment on type app_public.city is 'A place as a search answer; displayName adds the municipality when places share a name.';
 
 create type app_public.date_range as (
   "from" timestamp with time zone,
@@ -2195,18 +2197,18 @@ create table app_public.p2000_urgencies (
   code text not null,
   name text not null,
   description text not null,
-  discipline_uuid uuid not null,
+  discipline_uuid uuid,
   level text not null,
   is_urgent boolean generated always as ((level = 'urgent'::text)) stored not null,
   rank smallint not null,
   created timestamp with time zone default now() not null,
   changed timestamp with time zone default now() not null,
-  constraint p2000_urgencies_code_check CHECK ((code ~ '^[ABP][0-9]$'::text)),
+  constraint p2000_urgencies_code_check CHECK (((code ~ '^[ABP][0-9]$'::text) OR (code = 'OEF'::text))),
   constraint p2000_urgencies_code_key UNIQUE (code),
   constraint p2000_urgencies_discipline_uuid_fkey FOREIGN KEY (discipline_uuid) REFERENCES app_public.p2000_disciplines(uuid),
-  constraint p2000_urgencies_level_check CHECK ((level = ANY (ARRAY['urgent'::text, 'less_urgent'::text, 'not_urgent'::text]))),
+  constraint p2000_urgencies_level_check CHECK ((level = ANY (ARRAY['urgent'::text, 'less_urgent'::text, 'not_urgent'::text, 'exercise'::text]))),
   constraint p2000_urgencies_pkey PRIMARY KEY (uuid),
-  constraint p2000_urgencies_rank_check CHECK (((rank >= 0) AND (rank <= 3)))
+  constraint p2000_urgencies_rank_check CHECK (((rank >= 0) AND (rank <= 4)))
 );
 alter table app_public.p2000_urgencies enable row level security;
 CREATE INDEX p2000_urgencies_discipline_uuid_idx ON app_public.p2000_urgencies USING btree (discipline_uuid);
@@ -2214,8 +2216,9 @@ CREATE TRIGGER _100_set_changed BEFORE UPDATE ON app_public.p2000_urgencies FOR 
 create policy select_all on app_public.p2000_urgencies as permissive for select to app_analyst, app_visitor using (true);
 grant SELECT on app_public.p2000_urgencies to app_analyst;
 grant SELECT on app_public.p2000_urgencies to app_visitor;
-comment on table app_public.p2000_urgencies is 'Urgency codes at the start of P2000 texts: A0-A2 and B1-B2 (ambulance), P1-P3 (fire brigade).';
-comment on column app_public.p2000_urgencies.level is 'urgent (lights and siren), less_urgent (no signals, within about 30 minutes) or not_urgent (planned).';
+comment on table app_public.p2000_urgencies is 'Urgency codes of P2000 texts: A0-A2 and B1-B2 (ambulance), P1-P3 (fire brigade), and OEF for exercises and tests.';
+comment on column app_public.p2000_urgencies.discipline_uuid is 'The discipline whose code this is; null for the exercise urgency, which every discipline has.';
+comment on column app_public.p2000_urgencies.level is 'urgent (lights and siren), less_urgent (no signals, within about 30 minutes), not_urgent (planned) or exercise (exercises, test pages and test alarms).';
 comment on column app_public.p2000_urgencies.rank is '0 is the most urgent (A0); codes of equal rank are comparable across disciplines (A1 = P1).';
 
 create table app_public.places (
@@ -2230,6 +2233,7 @@ create table app_public.places (
   source text default 'geonames'::text not null,
   created timestamp with time zone default now() not null,
   changed timestamp with time zone default now() not null,
+  municipality text,
   constraint places_latitude_check CHECK (((latitude >= ('-90'::integer)::double precision) AND (latitude <= (90)::double precision))),
   constraint places_longitude_check CHECK (((longitude >= ('-180'::integer)::double precision) AND (longitude <= (180)::double precision))),
   constraint places_pkey PRIMARY KEY (uuid)
@@ -2247,6 +2251,7 @@ comment on table app_public.places is '@name place
 Dutch places with coordinates: every woonplaats (CBS Woonplaatsen in Nederland, points from GeoNames) and the GeoNames places of 1,000 inhabitants or more.';
 comment on column app_public.places.aliases is 'Other names of the place (e.g. Den Haag and ''s-Gravenhage for The Hague).';
 comment on column app_public.places.source is '@behavior -*';
+comment on column app_public.places.municipality is 'The municipality (gemeente) of a woonplaats; null for a GeoNames place that is no woonplaats (a district such as Scheveningen).';
 
 create table app_public.postcodes (
   postcode text not null,
@@ -3404,13 +3409,13 @@ grant execute on function app_hidden.meteo_day_window(day text, OUT day_start ti
 grant execute on function app_hidden.meteo_day_window(day text, OUT day_start timestamp with time zone, OUT day_end timestamp with time zone) to app_visitor;
 comment on function app_hidden.meteo_day_window(day text, OUT day_start timestamp with time zone, OUT day_end timestamp with time zone) is NULL;
 
-CREATE OR REPLACE FUNCTION app_hidden.meteo_details(range_from timestamp with time zone, range_to timestamp with time zone)
+CREATE OR REPLACE FUNCTION app_hidden.meteo_details(range_from timestamp with time zone, range_to timestamp with time zone, announced_by timestamp with time zone DEFAULT 'infinity'::timestamp with time zone)
  RETURNS SETOF app_public.meteo_region_detail
  LANGUAGE sql
  STABLE PARALLEL SAFE
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
-  with periods as (select * from app_hidden.meteo_periods(range_from, range_to)),
+  with periods as (select * from app_hidden.meteo_periods(range_from, range_to, announced_by)),
   warnings as (
     select p.province_uuid, max(p.status) as status, min(ph.sort_order) as sort_order, ph.id,
            row(ph.id, ph.label, array_agg(row(p.description, p.status, p.period_from, p.period_to)::app_public.meteo_warning_period
@@ -3428,9 +3433,24 @@ AS $function$
     join app_public.meteo_levels l on l.status_code = coalesce(w.status, 0)
    order by pr.sort_order
 $function$;
-grant execute on function app_hidden.meteo_details(range_from timestamp with time zone, range_to timestamp with time zone) to app_analyst;
-grant execute on function app_hidden.meteo_details(range_from timestamp with time zone, range_to timestamp with time zone) to app_visitor;
-comment on function app_hidden.meteo_details(range_from timestamp with time zone, range_to timestamp with time zone) is NULL;
+grant execute on function app_hidden.meteo_details(range_from timestamp with time zone, range_to timestamp with time zone, announced_by timestamp with time zone) to app_analyst;
+grant execute on function app_hidden.meteo_details(range_from timestamp with time zone, range_to timestamp with time zone, announced_by timestamp with time zone) to app_visitor;
+comment on function app_hidden.meteo_details(range_from timestamp with time zone, range_to timestamp with time zone, announced_by timestamp with time zone) is 'The 12 provinces with their warnings (periods grouped by phenomenon) over a range, as meteoRegionDetails and meteoSnapshot answer.';
+
+CREATE OR REPLACE FUNCTION app_hidden.meteo_end_of_day(day date)
+ RETURNS SETOF app_public.meteo_region_detail
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select * from app_hidden.meteo_details(
+    (day + 1)::timestamp at time zone 'Europe/Amsterdam' - interval '1 microsecond',
+    (day + 1)::timestamp at time zone 'Europe/Amsterdam' + interval '3 days',
+    (day + 1)::timestamp at time zone 'Europe/Amsterdam')
+$function$;
+grant execute on function app_hidden.meteo_end_of_day(day date) to app_analyst;
+grant execute on function app_hidden.meteo_end_of_day(day date) to app_visitor;
+comment on function app_hidden.meteo_end_of_day(day date) is 'The state at the end of a day (Europe/Amsterdam): warnings in force at its last moment and those announced by then for later (a 48-hour document looks at most three days ahead).';
 
 CREATE OR REPLACE FUNCTION app_hidden.meteo_has_data()
  RETURNS boolean
@@ -3487,10 +3507,10 @@ grant execute on function app_hidden.meteo_notification_subject(e app_public.met
 grant execute on function app_hidden.meteo_notification_subject(e app_public.meteo_warning_events) to app_visitor;
 comment on function app_hidden.meteo_notification_subject(e app_public.meteo_warning_events) is NULL;
 
-CREATE OR REPLACE FUNCTION app_hidden.meteo_periods(range_from timestamp with time zone, range_to timestamp with time zone)
+CREATE OR REPLACE FUNCTION app_hidden.meteo_periods(range_from timestamp with time zone, range_to timestamp with time zone, announced_by timestamp with time zone DEFAULT 'infinity'::timestamp with time zone)
  RETURNS TABLE(province_uuid uuid, phenomenon text, status integer, description text, period_from timestamp with time zone, period_to timestamp with time zone)
  LANGUAGE sql
- STABLE PARALLEL SAFE
+ STABLE PARALLEL SAFE SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
   with slices as (
@@ -3499,6 +3519,8 @@ AS $function$
       from app_public.meteo_warning_slices s
      where s.hour >= range_from - interval '3 days'
        and s.hour < case when range_to = 'infinity' then range_to else range_to + interval '3 days' end
+       -- only what documents issued before announced_by said (a document begins at its issue hour)
+       and (announced_by = 'infinity' or (select d.first_hour from app_hidden.meteo_documents d where d.uuid = s.document_uuid) < announced_by)
   ), runs as (
     select sl.province_uuid, sl.phenomenon, sl.status, (array_agg(sl.description order by sl.hour))[1] as description,
            min(sl.hour) as period_from, max(sl.hour) + interval '1 hour' as period_to
@@ -3506,9 +3528,9 @@ AS $function$
   )
   select * from runs r where r.period_to > range_from and r.period_from < range_to
 $function$;
-grant execute on function app_hidden.meteo_periods(range_from timestamp with time zone, range_to timestamp with time zone) to app_analyst;
-grant execute on function app_hidden.meteo_periods(range_from timestamp with time zone, range_to timestamp with time zone) to app_visitor;
-comment on function app_hidden.meteo_periods(range_from timestamp with time zone, range_to timestamp with time zone) is NULL;
+grant execute on function app_hidden.meteo_periods(range_from timestamp with time zone, range_to timestamp with time zone, announced_by timestamp with time zone) to app_analyst;
+grant execute on function app_hidden.meteo_periods(range_from timestamp with time zone, range_to timestamp with time zone, announced_by timestamp with time zone) to app_visitor;
+comment on function app_hidden.meteo_periods(range_from timestamp with time zone, range_to timestamp with time zone, announced_by timestamp with time zone) is 'Warning periods (runs of equal hours per province, phenomenon and level) overlapping a range, built from three days around it; announced_by keeps only what documents issued before it said.';
 
 CREATE OR REPLACE FUNCTION app_hidden.meteo_refresh_day_snapshots(from_day date, to_day date)
  RETURNS void
@@ -3516,8 +3538,7 @@ CREATE OR REPLACE FUNCTION app_hidden.meteo_refresh_day_snapshots(from_day date,
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
   insert into app_hidden.meteo_day_snapshots (day, details)
-  select d.day, array(select x from app_hidden.meteo_details(d.day::timestamp at time zone 'Europe/Amsterdam',
-                                                            (d.day + 1)::timestamp at time zone 'Europe/Amsterdam') x)
+  select d.day, array(select x from app_hidden.meteo_end_of_day(d.day) x)
     from (select g::date as day from generate_series(from_day, to_day, interval '1 day') g) d
   on conflict (day) do update set details = excluded.details, computed_at = now()
 $function$;
@@ -4129,6 +4150,11 @@ begin
     when all_test_codes then 'test'
     else 'none'
   end;
+  -- Exercises and tests have the exercise urgency, whatever priority their text gives (the spec's
+  -- urgencies: urgent, less urgent, exercise); exercise_type keeps which kind they are.
+  if r.exercise_type <> 'none' then
+    select u.uuid into r.urgency_uuid from app_public.p2000_urgencies u where u.code = 'OEF';
+  end if;
 
   m := regexp_match(t, '\mGRIP\s*([1-5])\M', 'i');
   r.grip_level := m[1]::smallint;
@@ -7416,17 +7442,19 @@ end;
 $function$;
 comment on function app_private.upsert_p2000_capcode(capcode text, discipline text, region text, location text, description text, remark text) is 'Inserts or completes one capcode (bin/import-capcodes.ts).';
 
-CREATE OR REPLACE FUNCTION app_private.upsert_place(geonames_id integer, name text, province text, province_code text, latitude double precision, longitude double precision, population integer, aliases text[])
+CREATE OR REPLACE FUNCTION app_private.upsert_place(geonames_id integer, name text, province text, province_code text, latitude double precision, longitude double precision, population integer, aliases text[], municipality text)
  RETURNS void
  LANGUAGE sql
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
-  insert into app_public.places (uuid, name, province, province_code, latitude, longitude, population, aliases)
-  values (app_hidden.reference_uuid('place', geonames_id::text), name, province, province_code, latitude, longitude, population, coalesce(aliases, '{}'))
+  insert into app_public.places (uuid, name, province, province_code, latitude, longitude, population, aliases, municipality)
+  values (app_hidden.reference_uuid('place', geonames_id::text), name, province, province_code, latitude, longitude, population,
+          coalesce(aliases, '{}'), municipality)
   on conflict (uuid) do update set name = excluded.name, province = excluded.province, province_code = excluded.province_code,
-    latitude = excluded.latitude, longitude = excluded.longitude, population = excluded.population, aliases = excluded.aliases
+    latitude = excluded.latitude, longitude = excluded.longitude, population = excluded.population, aliases = excluded.aliases,
+    municipality = excluded.municipality
 $function$;
-comment on function app_private.upsert_place(geonames_id integer, name text, province text, province_code text, latitude double precision, longitude double precision, population integer, aliases text[]) is NULL;
+comment on function app_private.upsert_place(geonames_id integer, name text, province text, province_code text, latitude double precision, longitude double precision, population integer, aliases text[], municipality text) is 'One place of the reference data, keyed by its GeoNames id: inserted, or brought up to date (the loader runs on every start).';
 
 CREATE OR REPLACE FUNCTION app_private.upsert_postcodes(batch jsonb)
  RETURNS integer
@@ -7527,7 +7555,7 @@ grant execute on function app_public.aircraft_content_items(type text) to app_vi
 comment on function app_public.aircraft_content_items(type text) is '@notNull
 Pages about the aircraft: type lifeliner (trauma helicopters) or politie (police); trauma and police are aliases.';
 
-CREATE OR REPLACE FUNCTION app_public.aircraft_events_for_monitor(monitor app_public.monitor_ref, first integer DEFAULT NULL::integer, page integer DEFAULT NULL::integer)
+CREATE OR REPLACE FUNCTION app_public.aircraft_events_for_monitor(monitor app_public.monitor_ref, first integer DEFAULT 50, page integer DEFAULT 1)
  RETURNS SETOF app_public.aircraft_events
  LANGUAGE plpgsql
  STABLE PARALLEL SAFE
@@ -7579,7 +7607,7 @@ grant execute on function app_public.aircraft_route(route app_public.aircraft_ro
 grant execute on function app_public.aircraft_route(route app_public.aircraft_route_ref, route_uuid text) to app_visitor;
 comment on function app_public.aircraft_route(route app_public.aircraft_route_ref, route_uuid text) is 'One route with its points and log (route: { uuid }; routeUuid is the deprecated form); null when unknown.';
 
-CREATE OR REPLACE FUNCTION app_public.aircraft_routes(icao text, status text DEFAULT NULL::text, include_unstarted boolean DEFAULT false, "limit" integer DEFAULT NULL::integer)
+CREATE OR REPLACE FUNCTION app_public.aircraft_routes(icao text, status text DEFAULT NULL::text, include_unstarted boolean DEFAULT false, "limit" integer DEFAULT 20)
  RETURNS SETOF app_public.aircraft_routes
  LANGUAGE plpgsql
  STABLE PARALLEL SAFE
@@ -7677,7 +7705,7 @@ grant execute on function app_public.aircraft_statistics() to app_visitor;
 comment on function app_public.aircraft_statistics() is '@notNull
 Flights, flight hours and the latest flight per aircraft over the last 365 days.';
 
-CREATE OR REPLACE FUNCTION app_public.amber_alert_history(first integer DEFAULT NULL::integer, page integer DEFAULT NULL::integer, since app_public.unix_time DEFAULT NULL::bigint, until app_public.unix_time DEFAULT NULL::bigint, active_only boolean DEFAULT NULL::boolean)
+CREATE OR REPLACE FUNCTION app_public.amber_alert_history(first integer DEFAULT 50, page integer DEFAULT 1, since app_public.unix_time DEFAULT NULL::bigint, until app_public.unix_time DEFAULT NULL::bigint, active_only boolean DEFAULT NULL::boolean)
  RETURNS SETOF app_public.amber_alert_history
  LANGUAGE sql
  STABLE PARALLEL SAFE
@@ -7696,7 +7724,7 @@ grant execute on function app_public.amber_alert_history(first integer, page int
 comment on function app_public.amber_alert_history(first integer, page integer, since app_public.unix_time, until app_public.unix_time, active_only boolean) is '@notNull
 Which alerts ran and when, newest first; since/until bound startedAt (inclusive). No name, photo or last-seen text.';
 
-CREATE OR REPLACE FUNCTION app_public.amber_alerts(first integer DEFAULT NULL::integer, page integer DEFAULT NULL::integer, active_only boolean DEFAULT NULL::boolean)
+CREATE OR REPLACE FUNCTION app_public.amber_alerts(first integer DEFAULT 50, page integer DEFAULT 1, active_only boolean DEFAULT NULL::boolean)
  RETURNS SETOF app_public.amber_alert
  LANGUAGE sql
  STABLE PARALLEL SAFE
@@ -7788,7 +7816,7 @@ grant execute on function app_public.channels() to app_analyst;
 grant execute on function app_public.channels() to app_visitor;
 comment on function app_public.channels() is 'Notification channels of the current environment.';
 
-CREATE OR REPLACE FUNCTION app_public.cities(search text, first integer DEFAULT NULL::integer)
+CREATE OR REPLACE FUNCTION app_public.cities(search text, first integer DEFAULT 10)
  RETURNS SETOF app_public.city
  LANGUAGE sql
  STABLE PARALLEL SAFE
@@ -7808,9 +7836,15 @@ AS $function$
   ),
   best as (select f.place_uuid, min(f.rank) as rank from found f group by f.place_uuid)
   select p.uuid, p.name,
-         case when (select count(*) from app_public.places q where lower(q.name) = lower(p.name)) > 1
-              then p.name || ' (' || coalesce(p.province, '?') || ')' else p.name end,
-         p.province, p.latitude, p.longitude, p.population
+         case when not exists (select 1 from app_public.places q where lower(q.name) = lower(p.name) and q.uuid <> p.uuid)
+                then p.name
+              -- two municipalities of one name (Bergen in Noord-Holland and in Limburg): the province too
+              when p.municipality is not null and exists (
+                     select 1 from app_public.places q
+                      where lower(q.name) = lower(p.name) and q.uuid <> p.uuid and q.municipality = p.municipality)
+                then p.name || ' (' || p.municipality || ', ' || coalesce(p.province, '?') || ')'
+              else p.name || ' (' || coalesce(p.municipality, p.province, '?') || ')' end,
+         p.province, p.latitude, p.longitude, p.population, p.municipality
     from best b join app_public.places p on p.uuid = b.place_uuid, term
    order by b.rank, similarity(lower(p.name), term.t) desc, p.population desc nulls last, p.name
    limit app_hidden.page_limit(first, 50, 10)
@@ -7849,7 +7883,7 @@ grant execute on function app_public.fire_station(slug text) to app_analyst;
 grant execute on function app_public.fire_station(slug text) to app_visitor;
 comment on function app_public.fire_station(slug text) is 'One fire station by slug, name or uuid; null when there is none.';
 
-CREATE OR REPLACE FUNCTION app_public.fire_stations(first integer DEFAULT NULL::integer, page integer DEFAULT NULL::integer, filter app_public.fire_station_filter DEFAULT NULL::app_public.fire_station_filter)
+CREATE OR REPLACE FUNCTION app_public.fire_stations(first integer DEFAULT 50, page integer DEFAULT 1, filter app_public.fire_station_filter DEFAULT NULL::app_public.fire_station_filter)
  RETURNS SETOF app_public.fire_stations
  LANGUAGE sql
  STABLE PARALLEL SAFE
@@ -7888,7 +7922,7 @@ grant execute on function app_public.fire_vehicle(number text) to app_analyst;
 grant execute on function app_public.fire_vehicle(number text) to app_visitor;
 comment on function app_public.fire_vehicle(number text) is 'One fire vehicle by call number, with or without hyphen (17-3151 or 173151).';
 
-CREATE OR REPLACE FUNCTION app_public.fire_vehicles(first integer DEFAULT NULL::integer, page integer DEFAULT NULL::integer, filter app_public.fire_vehicle_filter DEFAULT NULL::app_public.fire_vehicle_filter)
+CREATE OR REPLACE FUNCTION app_public.fire_vehicles(first integer DEFAULT 50, page integer DEFAULT 1, filter app_public.fire_vehicle_filter DEFAULT NULL::app_public.fire_vehicle_filter)
  RETURNS SETOF app_public.fire_vehicles
  LANGUAGE sql
  STABLE PARALLEL SAFE
@@ -7984,7 +8018,7 @@ grant execute on function app_public.hectometer_marker(marker app_public.hectome
 grant execute on function app_public.hectometer_marker(marker app_public.hectometer_marker_ref) to app_visitor;
 comment on function app_public.hectometer_marker(marker app_public.hectometer_marker_ref) is 'One hectometre post by uuid; null when there is none.';
 
-CREATE OR REPLACE FUNCTION app_public.hectometer_markers(first integer DEFAULT NULL::integer, page integer DEFAULT NULL::integer, filter app_public.hectometer_marker_filter DEFAULT NULL::app_public.hectometer_marker_filter)
+CREATE OR REPLACE FUNCTION app_public.hectometer_markers(first integer DEFAULT 50, page integer DEFAULT 1, filter app_public.hectometer_marker_filter DEFAULT NULL::app_public.hectometer_marker_filter)
  RETURNS SETOF app_public.hectometer_markers
  LANGUAGE plpgsql
  STABLE PARALLEL SAFE
@@ -8104,7 +8138,7 @@ grant execute on function app_public.hub_analytics_weekdays(days integer) to app
 comment on function app_public.hub_analytics_weekdays(days integer) is '@notNull
 Real alerts per weekday with the expected average, and yesterday against expected; days 7-90, default 28 (cached, refreshed hourly).';
 
-CREATE OR REPLACE FUNCTION app_public.location_suggestions(search text, first integer DEFAULT NULL::integer)
+CREATE OR REPLACE FUNCTION app_public.location_suggestions(search text, first integer DEFAULT 10)
  RETURNS SETOF app_public.location_suggestion
  LANGUAGE sql
  STABLE PARALLEL SAFE
@@ -8311,7 +8345,7 @@ begin
   else
     return query select (unnest(c.details)).* from app_hidden.meteo_day_snapshots c where c.day = meteo_snapshot.date::date;
     if not found then
-      return query select * from app_hidden.meteo_details(w.day_start, w.day_end);
+      return query select * from app_hidden.meteo_end_of_day(meteo_snapshot.date::date);
     end if;
   end if;
 end;
@@ -8319,7 +8353,7 @@ $function$;
 grant execute on function app_public.meteo_snapshot(date text) to app_analyst;
 grant execute on function app_public.meteo_snapshot(date text) to app_visitor;
 comment on function app_public.meteo_snapshot(date text) is '@notNull
-The 12 provinces on a day (YYYY-MM-DD, Europe/Amsterdam): today live; another day as the history holds it, every warning period that overlapped the day, statusCode the highest level of the day.';
+The 12 provinces on a day (YYYY-MM-DD, Europe/Amsterdam): today live; another day the state at its end, what was in force at 23:59:59 and what had been announced by then for later.';
 
 CREATE OR REPLACE FUNCTION app_public.meteo_stats_available_years()
  RETURNS SETOF integer
@@ -8374,7 +8408,7 @@ grant execute on function app_public.meteo_stats_monthly(year integer, region_co
 comment on function app_public.meteo_stats_monthly(year integer, region_code text) is '@notNull
 Per month of the year the whole days per warning level up to today (a day counts as its highest level, Europe/Amsterdam); regionCode null = all provinces combined.';
 
-CREATE OR REPLACE FUNCTION app_public.meteo_warning_events_for_monitor(monitor app_public.monitor_ref, first integer DEFAULT NULL::integer, page integer DEFAULT NULL::integer)
+CREATE OR REPLACE FUNCTION app_public.meteo_warning_events_for_monitor(monitor app_public.monitor_ref, first integer DEFAULT 50, page integer DEFAULT 1)
  RETURNS SETOF app_public.meteo_warning_events
  LANGUAGE plpgsql
  STABLE PARALLEL SAFE
@@ -8529,7 +8563,7 @@ grant execute on function app_public.my_sessions() to app_analyst;
 grant execute on function app_public.my_sessions() to app_visitor;
 comment on function app_public.my_sessions() is 'Live sessions of the current user, most recently active first.';
 
-CREATE OR REPLACE FUNCTION app_public.nl_alerts(first integer DEFAULT NULL::integer, page integer DEFAULT NULL::integer, since app_public.unix_time DEFAULT NULL::bigint, until app_public.unix_time DEFAULT NULL::bigint, region_number text DEFAULT NULL::text, active_only boolean DEFAULT NULL::boolean)
+CREATE OR REPLACE FUNCTION app_public.nl_alerts(first integer DEFAULT 50, page integer DEFAULT 1, since app_public.unix_time DEFAULT NULL::bigint, until app_public.unix_time DEFAULT NULL::bigint, region_number text DEFAULT NULL::text, active_only boolean DEFAULT NULL::boolean)
  RETURNS SETOF app_public.nl_alert
  LANGUAGE plpgsql
  STABLE PARALLEL SAFE
@@ -8630,7 +8664,7 @@ grant execute on function app_public.p2000_capcode(uuid text) to app_analyst;
 grant execute on function app_public.p2000_capcode(uuid text) to app_visitor;
 comment on function app_public.p2000_capcode(uuid text) is 'One capcode by uuid; null when there is none.';
 
-CREATE OR REPLACE FUNCTION app_public.p2000_capcodes(first integer DEFAULT NULL::integer, page integer DEFAULT NULL::integer, filter app_public.p2000_capcode_filter DEFAULT NULL::app_public.p2000_capcode_filter)
+CREATE OR REPLACE FUNCTION app_public.p2000_capcodes(first integer DEFAULT 50, page integer DEFAULT 1, filter app_public.p2000_capcode_filter DEFAULT NULL::app_public.p2000_capcode_filter)
  RETURNS SETOF app_public.p2000_capcodes
  LANGUAGE plpgsql
  STABLE PARALLEL SAFE
@@ -8690,7 +8724,7 @@ grant execute on function app_public.p2000_discipline(uuid text) to app_analyst;
 grant execute on function app_public.p2000_discipline(uuid text) to app_visitor;
 comment on function app_public.p2000_discipline(uuid text) is 'One discipline by uuid; null when there is none.';
 
-CREATE OR REPLACE FUNCTION app_public.p2000_disciplines(first integer DEFAULT NULL::integer, page integer DEFAULT NULL::integer, filter app_public.p2000_discipline_filter DEFAULT NULL::app_public.p2000_discipline_filter)
+CREATE OR REPLACE FUNCTION app_public.p2000_disciplines(first integer DEFAULT 50, page integer DEFAULT 1, filter app_public.p2000_discipline_filter DEFAULT NULL::app_public.p2000_discipline_filter)
  RETURNS SETOF app_public.p2000_disciplines
  LANGUAGE sql
  STABLE PARALLEL SAFE
@@ -8764,7 +8798,7 @@ grant execute on function app_public.p2000_dossier_region(d app_public.p2000_dos
 grant execute on function app_public.p2000_dossier_region(d app_public.p2000_dossier) to app_visitor;
 comment on function app_public.p2000_dossier_region(d app_public.p2000_dossier) is '@behavior -queryField +typeField';
 
-CREATE OR REPLACE FUNCTION app_public.p2000_dossier_timeline(filter app_public.p2000_dossier_timeline_filter, first integer DEFAULT NULL::integer, page integer DEFAULT NULL::integer)
+CREATE OR REPLACE FUNCTION app_public.p2000_dossier_timeline(filter app_public.p2000_dossier_timeline_filter, first integer DEFAULT 50, page integer DEFAULT 1)
  RETURNS SETOF app_public.p2000_dossier_events
  LANGUAGE plpgsql
  STABLE PARALLEL SAFE
@@ -8827,7 +8861,7 @@ grant execute on function app_public.p2000_dossier_urgency(d app_public.p2000_do
 comment on function app_public.p2000_dossier_urgency(d app_public.p2000_dossier) is '@behavior -queryField +typeField
 Highest urgency reached.';
 
-CREATE OR REPLACE FUNCTION app_public.p2000_dossiers(first integer DEFAULT NULL::integer, page integer DEFAULT NULL::integer, filter app_public.p2000_dossier_filter DEFAULT NULL::app_public.p2000_dossier_filter)
+CREATE OR REPLACE FUNCTION app_public.p2000_dossiers(first integer DEFAULT 50, page integer DEFAULT 1, filter app_public.p2000_dossier_filter DEFAULT NULL::app_public.p2000_dossier_filter)
  RETURNS SETOF app_public.p2000_dossier
  LANGUAGE plpgsql
  STABLE PARALLEL SAFE
@@ -8864,7 +8898,7 @@ grant execute on function app_public.p2000_dossiers(first integer, page integer,
 comment on function app_public.p2000_dossiers(first integer, page integer, filter app_public.p2000_dossier_filter) is '@notNull
 Dossiers (incidents): an overview, or the one of a message or dossier.';
 
-CREATE OR REPLACE FUNCTION app_public.p2000_grip_levels(first integer DEFAULT NULL::integer, page integer DEFAULT NULL::integer, filter app_public.p2000_taxonomy_filter DEFAULT NULL::app_public.p2000_taxonomy_filter)
+CREATE OR REPLACE FUNCTION app_public.p2000_grip_levels(first integer DEFAULT 50, page integer DEFAULT 1, filter app_public.p2000_taxonomy_filter DEFAULT NULL::app_public.p2000_taxonomy_filter)
  RETURNS SETOF app_public.p2000_grip_levels
  LANGUAGE sql
  STABLE PARALLEL SAFE
@@ -8931,7 +8965,7 @@ grant execute on function app_public.p2000_message_statistics(filter app_public.
 comment on function app_public.p2000_message_statistics(filter app_public.p2000_message_filter, chart_days integer) is '@notNull
 Counts for a message filter (real alerts only by default); chartDays 1-90, default 30.';
 
-CREATE OR REPLACE FUNCTION app_public.p2000_messages(first integer DEFAULT NULL::integer, page integer DEFAULT NULL::integer, filter app_public.p2000_message_filter DEFAULT NULL::app_public.p2000_message_filter)
+CREATE OR REPLACE FUNCTION app_public.p2000_messages(first integer DEFAULT 50, page integer DEFAULT 1, filter app_public.p2000_message_filter DEFAULT NULL::app_public.p2000_message_filter)
  RETURNS SETOF app_public.p2000_messages
  LANGUAGE plpgsql
  STABLE PARALLEL SAFE
@@ -9139,7 +9173,7 @@ grant execute on function app_public.p2000_messages_of_batch(message_uuids uuid[
 comment on function app_public.p2000_messages_of_batch(message_uuids uuid[], filter app_public.p2000_message_filter) is '@behavior -queryField
 The messages of one p2000_messages notification that pass a filter (the p2000Messages subscription).';
 
-CREATE OR REPLACE FUNCTION app_public.p2000_qualifications(first integer DEFAULT NULL::integer, page integer DEFAULT NULL::integer, filter app_public.p2000_taxonomy_filter DEFAULT NULL::app_public.p2000_taxonomy_filter)
+CREATE OR REPLACE FUNCTION app_public.p2000_qualifications(first integer DEFAULT 50, page integer DEFAULT 1, filter app_public.p2000_taxonomy_filter DEFAULT NULL::app_public.p2000_taxonomy_filter)
  RETURNS SETOF app_public.p2000_qualifications
  LANGUAGE sql
  STABLE PARALLEL SAFE
@@ -9176,7 +9210,7 @@ grant execute on function app_public.p2000_region(slug text) to app_analyst;
 grant execute on function app_public.p2000_region(slug text) to app_visitor;
 comment on function app_public.p2000_region(slug text) is 'One safety region by slug, name, number or uuid.';
 
-CREATE OR REPLACE FUNCTION app_public.p2000_regions(first integer DEFAULT NULL::integer, page integer DEFAULT NULL::integer, filter app_public.p2000_taxonomy_filter DEFAULT NULL::app_public.p2000_taxonomy_filter)
+CREATE OR REPLACE FUNCTION app_public.p2000_regions(first integer DEFAULT 50, page integer DEFAULT 1, filter app_public.p2000_taxonomy_filter DEFAULT NULL::app_public.p2000_taxonomy_filter)
  RETURNS SETOF app_public.p2000_regions
  LANGUAGE sql
  STABLE PARALLEL SAFE
@@ -9276,7 +9310,7 @@ comment on function app_public.p2000_statistics_by_road_this_year(s app_public.p
 @notNull
 Real alerts per road (A2, N59, ...) this calendar year, most first.';
 
-CREATE OR REPLACE FUNCTION app_public.p2000_urgencies(first integer DEFAULT NULL::integer, page integer DEFAULT NULL::integer, filter app_public.p2000_taxonomy_filter DEFAULT NULL::app_public.p2000_taxonomy_filter)
+CREATE OR REPLACE FUNCTION app_public.p2000_urgencies(first integer DEFAULT 50, page integer DEFAULT 1, filter app_public.p2000_taxonomy_filter DEFAULT NULL::app_public.p2000_taxonomy_filter)
  RETURNS SETOF app_public.p2000_urgencies
  LANGUAGE sql
  STABLE PARALLEL SAFE
@@ -9334,7 +9368,7 @@ grant execute on function app_public.parse_hectometer_search(search text) to app
 grant execute on function app_public.parse_hectometer_search(search text) to app_visitor;
 comment on function app_public.parse_hectometer_search(search text) is 'Understands free text such as "A12 Re 45,6": road, kilometre value, side, and the matching post; null when no road is named.';
 
-CREATE OR REPLACE FUNCTION app_public.postcodes(search text, first integer DEFAULT NULL::integer)
+CREATE OR REPLACE FUNCTION app_public.postcodes(search text, first integer DEFAULT 10)
  RETURNS SETOF app_public.postcodes
  LANGUAGE sql
  STABLE PARALLEL SAFE
@@ -9399,7 +9433,7 @@ grant execute on function app_public.road_prefixes_roads(p app_public.road_prefi
 grant execute on function app_public.road_prefixes_roads(p app_public.road_prefixes) to app_visitor;
 comment on function app_public.road_prefixes_roads(p app_public.road_prefixes) is 'Its roads by number.';
 
-CREATE OR REPLACE FUNCTION app_public.roads(first integer DEFAULT NULL::integer, page integer DEFAULT NULL::integer, filter app_public.road_filter DEFAULT NULL::app_public.road_filter)
+CREATE OR REPLACE FUNCTION app_public.roads(first integer DEFAULT 50, page integer DEFAULT 1, filter app_public.road_filter DEFAULT NULL::app_public.road_filter)
  RETURNS SETOF app_public.roads
  LANGUAGE sql
  STABLE PARALLEL SAFE
@@ -9481,7 +9515,7 @@ comment on function app_public.roads_grouped_by_prefix_s(g app_public.roads_grou
 @notNull
 City routes (stadsroutes), by number.';
 
-CREATE OR REPLACE FUNCTION app_public.rss_feed_items(first integer DEFAULT NULL::integer, page integer DEFAULT NULL::integer, filter app_public.rss_feed_item_filter DEFAULT NULL::app_public.rss_feed_item_filter)
+CREATE OR REPLACE FUNCTION app_public.rss_feed_items(first integer DEFAULT 20, page integer DEFAULT 1, filter app_public.rss_feed_item_filter DEFAULT NULL::app_public.rss_feed_item_filter)
  RETURNS SETOF app_public.rss_feed_item
  LANGUAGE plpgsql
  STABLE PARALLEL SAFE SECURITY DEFINER
@@ -9531,7 +9565,7 @@ grant execute on function app_public.rss_feed_items_count(filter app_public.rss_
 comment on function app_public.rss_feed_items_count(filter app_public.rss_feed_item_filter) is '@notNull
 How many items rssFeedItems selects with this filter.';
 
-CREATE OR REPLACE FUNCTION app_public.search_roads(search text, first integer DEFAULT NULL::integer)
+CREATE OR REPLACE FUNCTION app_public.search_roads(search text, first integer DEFAULT 10)
  RETURNS SETOF app_public.roads
  LANGUAGE plpgsql
  STABLE PARALLEL SAFE
@@ -9595,7 +9629,7 @@ grant execute on function app_public.traffic_incident_types() to app_visitor;
 comment on function app_public.traffic_incident_types() is '@notNull
 The incident types an accident monitor''s query.types takes.';
 
-CREATE OR REPLACE FUNCTION app_public.traffic_incidents(active boolean DEFAULT NULL::boolean, first integer DEFAULT NULL::integer, page integer DEFAULT NULL::integer)
+CREATE OR REPLACE FUNCTION app_public.traffic_incidents(active boolean DEFAULT NULL::boolean, first integer DEFAULT 50, page integer DEFAULT 1)
  RETURNS SETOF app_public.traffic_incidents
  LANGUAGE plpgsql
  STABLE PARALLEL SAFE
@@ -9632,7 +9666,7 @@ grant execute on function app_public.traffic_incidents_active(i app_public.traff
 comment on function app_public.traffic_incidents_active(i app_public.traffic_incidents) is '@notNull
 True while the incident is current.';
 
-CREATE OR REPLACE FUNCTION app_public.traffic_incidents_for_monitor(monitor app_public.monitor_ref, active boolean DEFAULT NULL::boolean, first integer DEFAULT NULL::integer, page integer DEFAULT NULL::integer)
+CREATE OR REPLACE FUNCTION app_public.traffic_incidents_for_monitor(monitor app_public.monitor_ref, active boolean DEFAULT NULL::boolean, first integer DEFAULT 50, page integer DEFAULT 1)
  RETURNS SETOF app_public.traffic_incidents
  LANGUAGE plpgsql
  STABLE PARALLEL SAFE

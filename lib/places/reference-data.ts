@@ -80,7 +80,7 @@ export function spellings(name: string): string[] {
 }
 
 interface Row {
-  id: number; name: string; province: string | null; provinceCode: string | null;
+  id: number; name: string; province: string | null; provinceCode: string | null; municipality: string | null;
   latitude: number; longitude: number; population: number | null; aliases: string[];
 }
 
@@ -108,7 +108,7 @@ export async function dutchPlaces(): Promise<Row[]> {
     if (rename) renamed.add(city.cityId);
     const [longitude, latitude] = city.loc.coordinates;
     const row: Row = {
-      id: city.cityId, name: rename?.name ?? city.name, province, provinceCode, latitude, longitude,
+      id: city.cityId, name: rename?.name ?? city.name, province, provinceCode, municipality: null, latitude, longitude,
       population: city.population, aliases: rename?.aliases ?? (city.altName ? [city.altName] : []),
     };
     rows.set(row.id, row);
@@ -141,8 +141,9 @@ export async function dutchPlaces(): Promise<Row[]> {
       ...(ALIASES[w.name] ?? []),
     ];
     rows.set(place?.id ?? Number(w.geonames_id), place
-      ? { ...place, name: final, province: w.province, provinceCode: w.province_code, aliases }
-      : { id: Number(w.geonames_id), name: final, province: w.province, provinceCode: w.province_code, latitude, longitude,
+      ? { ...place, name: final, province: w.province, provinceCode: w.province_code, municipality: w.municipality, aliases }
+      : { id: Number(w.geonames_id), name: final, province: w.province, provinceCode: w.province_code,
+          municipality: w.municipality, latitude, longitude,
           population: w.population ? Number(w.population) : null, aliases });
   }
   for (const row of rows.values()) {
@@ -152,13 +153,16 @@ export async function dutchPlaces(): Promise<Row[]> {
 }
 
 export async function loadPlaces(db: pg.ClientBase | pg.Pool): Promise<number> {
-  const { rows: [{ count }] } = await db.query("select count(*)::int as count from app_public.places");
-  if (count >= DUTCH_PLACES) return 0;
+  // Loaded again where a database from before the municipality column has none.
+  const { rows: [{ count, withMunicipality }] } = await db.query(
+    `select count(*)::int as count, count(municipality)::int as "withMunicipality" from app_public.places`);
+  if (count >= DUTCH_PLACES && withMunicipality > 0) return 0;
   const rows = await dutchPlaces();
   await db.query(
-    `select app_private.upsert_place(p.id, p.name, p.province, p.province_code, p.latitude, p.longitude, p.population, p.aliases)
+    `select app_private.upsert_place(p.id, p.name, p.province, p.province_code, p.latitude, p.longitude, p.population,
+                                     p.aliases, p.municipality)
        from json_to_recordset($1::json) as p (id integer, name text, province text, province_code text,
-            latitude double precision, longitude double precision, population integer, aliases text[])`,
+            latitude double precision, longitude double precision, population integer, aliases text[], municipality text)`,
     [JSON.stringify(rows.map((r) => ({ ...r, province_code: r.provinceCode })))],
   );
   await analyzeTables(db, ["app_public.places", "app_hidden.place_names"]);

@@ -233,27 +233,25 @@ describe("ingestion", () => {
 });
 
 describe("history, observations and statistics of the fixture day", () => {
-  test("meteoSnapshot of 2026-11-20 rebuilds the day from the history", async () => {
+  test("meteoSnapshot of 2026-11-20 is the state at the end of the day", async () => {
     const { meteoSnapshot } = await ok(`{ meteoSnapshot(date: "2026-11-20") { ${DETAIL} } }`);
     expect(meteoSnapshot).toHaveLength(12);
+    // Noord-Holland's wind ran until midnight (23:00 UTC): its last, yellow period was in force.
     const nh = meteoSnapshot.find((r: { regionCode: string }) => r.regionCode === "noord-holland");
-    expect(nh).toMatchObject({ name: "Noord-Holland", statusCode: 3, status: { description: "Code rood" } });
+    expect(nh).toMatchObject({ name: "Noord-Holland", statusCode: 1, status: { description: "Code geel" } });
     expect(nh.warnings).toHaveLength(1);
     expect(nh.warnings[0]).toMatchObject({ icon: "wind", label: "Wind" });
     expect(nh.warnings[0].periods.map((p: { status_code: number; from: string; to: string }) => [p.status_code, p.from.slice(11, 16), p.to.slice(11, 16)]))
-      .toEqual([[1, "12:00", "14:00"], [2, "14:00", "16:00"], [3, "16:00", "18:00"], [2, "18:00", "21:00"], [1, "21:00", "23:00"]]);
-    expect(nh.warnings[0].periods[1].description).toMatch(/^Zeer zware windstoten tot 100 km\/u/);
+      .toEqual([[1, "21:00", "23:00"]]);
+    expect(nh.warnings[0].periods[0].description).toMatch(/^Zware windstoten tot 80 km\/u/);
     // Served from the day's answer kept at ingestion, which equals computing it anew.
     const { rows: [kept] } = await ctx.db.asOwner(`select exists (select 1 from app_hidden.meteo_day_snapshots where day = '2026-11-20') as cached,
-      (select array_agg(d) from app_public.meteo_snapshot('2026-11-20') d) = (select array_agg(d) from app_hidden.meteo_details(
-        '2026-11-20'::timestamp at time zone 'Europe/Amsterdam', '2026-11-21'::timestamp at time zone 'Europe/Amsterdam') d) as same`);
+      (select array_agg(d) from app_public.meteo_snapshot('2026-11-20') d) = (select array_agg(d) from app_hidden.meteo_end_of_day('2026-11-20') d) as same`);
     expect(kept).toEqual({ cached: true, same: true });
-    const ut = meteoSnapshot.find((r: { regionCode: string }) => r.regionCode === "utrecht");
-    expect(ut.statusCode).toBe(1);
-    // The next day: the iciness of Groningen, Friesland and Drenthe.
-    const { meteoSnapshot: next } = await ok(`{ meteoSnapshot(date: "2026-11-21") { regionCode statusCode warnings { icon } } }`);
-    expect(next.filter((r: { statusCode: number }) => r.statusCode > 0).map((r: { regionCode: string }) => r.regionCode))
-      .toEqual(["groningen", "friesland", "drenthe"]);
+    // Utrecht's wind ended at 19:00; the iciness of Groningen, Friesland and Drenthe had been announced for the 21st.
+    expect(meteoSnapshot.find((r: { regionCode: string }) => r.regionCode === "utrecht").statusCode).toBe(0);
+    expect(meteoSnapshot.filter((r: { statusCode: number }) => r.statusCode > 0).map((r: { regionCode: string }) => r.regionCode))
+      .toEqual(["groningen", "friesland", "drenthe", "noord-holland"]);
   });
 
   test("observations: the default station's latest, a station's history with its limit", async () => {
