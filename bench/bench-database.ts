@@ -8,7 +8,7 @@ import path from "node:path";
 import pg from "pg";
 import { loadConfig } from "../lib/config.ts";
 import { createFlexIngester } from "../lib/p2000/flex-ingest.ts";
-import { generateTraffic } from "../lib/p2000/traffic.ts";
+import { generatePagerTraffic } from "../lib/p2000/synthetic-pager-traffic.ts";
 import { prepareDatabase } from "../lib/setup/installation.ts";
 
 export const BENCH_DIR = path.dirname(new URL(import.meta.url).pathname);
@@ -27,7 +27,7 @@ export async function openBenchDatabase(name: string, pgPort: number, fresh: boo
 
 /**
  * A P2000 history through the FLEX reader's path: whatever is missing up to `target` messages, of
- * `perDay` messages a day (lib/p2000/traffic.ts), from the oldest stored message (or now) backwards,
+ * `perDay` messages a day (lib/p2000/synthetic-pager-traffic.ts), from the oldest stored message (or now) backwards,
  * in two parallel halves (disjoint time ranges, so no dossier spans both), each with an ingester of
  * its own on `loader` (2 * FLEX_READER_CONNECTIONS connections; `db` counts). What was stored and in
  * how many seconds, or undefined when nothing was missing; statistics are the caller's.
@@ -44,7 +44,7 @@ export async function loadFlexHistory(db: pg.Pool, target: number, perDay: numbe
   const started = performance.now();
   const halves = await Promise.all([[from, middle], [middle, to]].map(async ([a, b]) => {
     const ingester = createFlexIngester(loader, { source: "bench" });
-    for (const line of generateTraffic({ from: a, to: b, perDay, seed: a.getTime() })) await ingester.push(line);
+    for (const line of generatePagerTraffic({ from: a, to: b, perDay, seed: a.getTime() })) await ingester.push(line);
     await ingester.flush();
     return ingester.stats.stored;
   }));

@@ -14,7 +14,7 @@ import pg from "pg";
 import { loadConfig } from "../lib/config.ts";
 import { prepareDatabase } from "../lib/setup/installation.ts";
 import { parseFlexLine } from "../lib/p2000/flex-parser.ts";
-import { generateTraffic } from "../lib/p2000/traffic.ts";
+import { generatePagerTraffic } from "../lib/p2000/synthetic-pager-traffic.ts";
 import { startWorker } from "../worker.ts";
 import { machine, percentile, writeResults } from "./results.ts";
 
@@ -121,7 +121,7 @@ const { rows: [population] } = await owner.query(`
 
 // 2. The burst: RATE messages per second for SECONDS, live traffic (sended = now).
 const pages: Array<{ text: string; capcodes: string[] }> = [];
-for (const line of generateTraffic({ from: new Date(Date.now() - 86_400_000), to: new Date(), perDay: 20_000, seed: 11 })) {
+for (const line of generatePagerTraffic({ from: new Date(Date.now() - 86_400_000), to: new Date(), perDay: 20_000, seed: 11 })) {
   const parsed = parseFlexLine(line);
   if (parsed.kind === "page" && parsed.page.fragment === "K") pages.push({ text: parsed.page.text, capcodes: parsed.page.capcodes });
   if (pages.length >= RATE * SECONDS) break;

@@ -3,7 +3,7 @@
 // It builds its own embedded database under bench/.data-history (kept between runs; --fresh starts
 // over) through the project's start path (bench-database.ts: migrations and reference data), then
 // writes the history in SQL:
-// 1. A pattern: thirteen weeks of realistic traffic (lib/p2000/traffic.ts, FLEX lines parsed by
+// 1. A pattern: thirteen weeks of realistic traffic (lib/p2000/synthetic-pager-traffic.ts, FLEX lines parsed by
 //    lib/p2000/flex-parser.ts; busy days, quiet nights, retransmissions with the same bon number,
 //    weekly test alarms), about 250,000 pages, stored in bench_history.pattern. Each distinct
 //    (text, capcodes) is enriched once by the ingestion's own enrichment
@@ -42,7 +42,7 @@ import { analyzeAsRowsArrive } from "../lib/db/fresh-statistics.ts";
 import { pgUrl } from "../lib/db/pg-url.ts";
 import { P2000_STORED_TABLES, retryOnDeadlock } from "../lib/p2000/batch-store.ts";
 import { parseFlexLine } from "../lib/p2000/flex-parser.ts";
-import { generateTraffic } from "../lib/p2000/traffic.ts";
+import { generatePagerTraffic } from "../lib/p2000/synthetic-pager-traffic.ts";
 import { makeCpuSampler, cpuSplit, describeCpu, findServicePid, leastDisturbed, loadAverage as readLoadAverage } from "./cpu-accounting.ts";
 import { openBenchDatabase, seeded } from "./bench-database.ts";
 import { autoExplain, type ExplainedStatement } from "./explain.ts";
@@ -147,7 +147,7 @@ if (!meta) {
   let started = performance.now();
   const anchor = new Date(PATTERN.anchor);
   const pages: Array<{ s: number; m: string; c: string[] }> = [];
-  for (const line of generateTraffic({ from: anchor, to: new Date(anchor.getTime() + PATTERN_SECONDS * 1000), perDay: PATTERN.perDay, seed: PATTERN.seed })) {
+  for (const line of generatePagerTraffic({ from: anchor, to: new Date(anchor.getTime() + PATTERN_SECONDS * 1000), perDay: PATTERN.perDay, seed: PATTERN.seed })) {
     const parsed = parseFlexLine(line);
     if (parsed.kind !== "page") throw new Error(`The traffic generator wrote a line the parser does not take: ${line}`);
     pages.push({ s: Math.round((parsed.page.sended.getTime() - anchor.getTime()) / 1000), m: parsed.page.text, c: parsed.page.capcodes });

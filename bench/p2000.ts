@@ -1,6 +1,6 @@
 // The P2000 benchmark: `npm run bench:p2000 -- [--messages 1000000] [--seconds 10] [--clients 1,16,64]`.
 // It builds its own embedded database under bench/.data (kept between runs; --fresh starts over),
-// loads a realistic history (lib/p2000/traffic.ts) through the real ingestion path, measures the
+// loads a realistic history (lib/p2000/synthetic-pager-traffic.ts) through the real ingestion path, measures the
 // ingestion rates (FLEX reader, createP2000Message), then each read operation over real HTTP at
 // each client count next to the same SQL run directly through pg, and writes the figures to
 // bench/results/ (JSON and Markdown, latest.md is what docs/benchmarks.md shows). The service runs as its
@@ -15,7 +15,7 @@ import { createApiToken } from "../lib/auth/api-tokens.ts";
 import { loadConfig } from "../lib/config.ts";
 import { prepareDatabase } from "../lib/setup/installation.ts";
 import { createFlexIngester, FLEX_READER_CONNECTIONS } from "../lib/p2000/flex-ingest.ts";
-import { generateTraffic } from "../lib/p2000/traffic.ts";
+import { generatePagerTraffic } from "../lib/p2000/synthetic-pager-traffic.ts";
 import { jwtSecretFor } from "../lib/db/secrets.ts";
 import { loadFlexHistory } from "./bench-database.ts";
 import { closedLoop, machine, percentile, writeResults } from "./results.ts";
@@ -81,7 +81,7 @@ async function forgetFutureTraffic() {
 // measured four days do not pay for a cold cache and connections that are still being planned.
 async function readFlex(days: number): Promise<number> {
   const from = new Date(Date.now() + 86_400_000 * 30);
-  const lines = [...generateTraffic({ from, to: new Date(from.getTime() + 86_400_000 * days), perDay: PER_DAY, seed: 7 })];
+  const lines = [...generatePagerTraffic({ from, to: new Date(from.getTime() + 86_400_000 * days), perDay: PER_DAY, seed: 7 })];
   const ingester = createFlexIngester(owner, { source: "bench" });
   const started = performance.now();
   for (const line of lines) await ingester.push(line);

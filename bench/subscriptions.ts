@@ -18,7 +18,7 @@ import pg from "pg";
 import WebSocket from "ws";
 import { createApiToken } from "../lib/auth/api-tokens.ts";
 import { createFlexIngester } from "../lib/p2000/flex-ingest.ts";
-import { generateTraffic } from "../lib/p2000/traffic.ts";
+import { generatePagerTraffic } from "../lib/p2000/synthetic-pager-traffic.ts";
 import { makeCpuSampler, cpuSplit, describeCpu } from "./cpu-accounting.ts";
 import { openBenchDatabase } from "./bench-database.ts";
 import { machine, percentile, writeResults } from "./results.ts";
@@ -49,7 +49,7 @@ const rssMb = () => Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${servic
 // The FLEX reader's path: lines in, batches out once a second (as bin/ingest-flex.ts flushes).
 const readerPool = new pg.Pool({ connectionString: database.ownerUrl, max: 3 });
 const reader = createFlexIngester(readerPool, { source: "bench-subscriptions", log: () => {} });
-const lines = generateTraffic({ from: new Date("2025-03-03T00:00:00Z"), to: new Date("2025-03-10T00:00:00Z"), perDay: 20_000, seed: 18 });
+const lines = generatePagerTraffic({ from: new Date("2025-03-03T00:00:00Z"), to: new Date("2025-03-10T00:00:00Z"), perDay: 20_000, seed: 18 });
 let sequence = 0;
 /** The next FLEX line, sent now and unique (a marker at the end of its text). */
 function nextLine(): { line: string; marker: string } {

@@ -6,7 +6,7 @@ import { resilientPool } from "../../lib/db/pool.ts";
 import { createFlexIngester, FLEX_READER_CONNECTIONS } from "../../lib/p2000/flex-ingest.ts";
 import { parseFlexLine } from "../../lib/p2000/flex-parser.ts";
 import { partitionByRegion, type EnrichedMessage } from "../../lib/p2000/batch-store.ts";
-import { generateTraffic } from "../../lib/p2000/traffic.ts";
+import { generatePagerTraffic } from "../../lib/p2000/synthetic-pager-traffic.ts";
 import { useTestDatabase } from "../helpers/database.ts";
 
 const ctx = useTestDatabase();
@@ -15,7 +15,7 @@ const HOUR = 3_600_000;
 // Two copies of the same traffic a week apart: far enough for their dossiers never to meet.
 const FROM = new Date("2026-03-02T06:00:00Z");
 const SHIFT = 7 * 24 * HOUR;
-const lines = [...generateTraffic({ from: FROM, to: new Date(FROM.getTime() + 10 * HOUR), seed: 42 })];
+const lines = [...generatePagerTraffic({ from: FROM, to: new Date(FROM.getTime() + 10 * HOUR), seed: 42 })];
 
 const COLUMNS = `message, capcode_names, urgency_uuid, discipline_uuid, region_uuid, category_uuid, street, postcode, city,
   place_uuid, latitude, longitude, road, hectometer, carriageway, grip_level, exercise_type, incident_number, normalized_text, call_numbers`;

@@ -69,7 +69,7 @@ function flexLine(at: Date, capcodes: string[], text: string, frame: number): st
 }
 
 /** FLEX lines in time order between from and to. */
-export function* generateTraffic(options: TrafficOptions): Generator<string> {
+export function* generatePagerTraffic(options: TrafficOptions): Generator<string> {
   const next = random(options.seed ?? 20261121);
   const pick = <T>(items: readonly T[]) => items[Math.floor(next() * items.length)];
   const totalWeight = AREAS.reduce((sum, area) => sum + area.weight, 0);
