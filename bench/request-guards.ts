@@ -5,7 +5,7 @@
 // `npm run bench:request-guards` prints and writes bench/results/request-guards-latest.md.
 // No database is needed: the limiter's flush is measured by the rate-limit test, not here.
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { costLimitRule } from "@escape.tech/graphql-armor-cost-limit";
+import { queryCostRule } from "../lib/graphql/query-cost.ts";
 import { maxAliasesRule } from "@escape.tech/graphql-armor-max-aliases";
 import { maxDepthRule } from "@escape.tech/graphql-armor-max-depth";
 import { maxDirectivesRule } from "@escape.tech/graphql-armor-max-directives";
@@ -43,7 +43,7 @@ const response = {} as ServerResponse;
 const schema = buildSchema(fs.readFileSync(path.join(import.meta.dirname, "..", "schema.graphql"), "utf8"));
 const document = parse(`query ($f: P2000MessageFilterInput) { p2000Messages(first: 50, filter: $f) { uuid message sended
   capcodes { uuid name discipline { name } } dossier { uuid title messages { uuid } } } }`);
-const limits = [maxDepthRule({ n: 7 }), maxAliasesRule({ n: 15 }), maxDirectivesRule({ n: 50 }), costLimitRule({ maxCost: 5000 })];
+const limits = [maxDepthRule({ n: 7 }), maxAliasesRule({ n: 15 }), maxDirectivesRule({ n: 50 }), queryCostRule(5000, () => {})];
 
 const figures = [
   timePerCall("request budgets (token and address buckets)", ROUNDS, (i) => guard(requests[i % requests.length], response)),

@@ -1,17 +1,18 @@
 // Query limits: a document that is too deep, has too many aliases, directives or tokens, or costs
 // too much is refused before any SQL runs, with extensions.code QUERY_TOO_COMPLEX (the type
 // graph has cycles: P2000Message.dossier.messages.dossier… and one document may hold hundreds of
-// aliases). The rules are GraphQL Armor's; this plugin only wires them into grafserv's validation
-// (the same path serves HTTP and WebSocket requests) and gives their errors our code. Field
-// suggestions ("Did you mean …?") are removed from validation errors where configured, so the
-// schema cannot be mapped by guessing.
-import { costLimitRule } from "@escape.tech/graphql-armor-cost-limit";
+// aliases). Depth, aliases, directives and tokens are GraphQL Armor's rules; the cost is ours
+// (lib/graphql/query-cost.ts: Armor's priced a spec page of plain columns over the limit, issue 25).
+// This plugin wires them into grafserv's validation (the same path serves HTTP and WebSocket
+// requests) and gives their errors our code. Field suggestions ("Did you mean …?") are removed
+// from validation errors where configured, so the schema cannot be mapped by guessing.
 import { maxAliasesRule } from "@escape.tech/graphql-armor-max-aliases";
 import { maxDepthRule } from "@escape.tech/graphql-armor-max-depth";
 import { maxDirectivesRule } from "@escape.tech/graphql-armor-max-directives";
 import { MaxTokensParserWLexer } from "@escape.tech/graphql-armor-max-tokens";
 import { GraphQLError, type ValidationContext } from "graphql";
 import type { QueryLimits } from "../lib/config.ts";
+import { queryCostRule } from "../lib/graphql/query-cost.ts";
 
 export const QUERY_TOO_COMPLEX = "QUERY_TOO_COMPLEX";
 
@@ -30,13 +31,13 @@ type ParseAndValidate = (query: string) => { errors?: readonly GraphQLError[]; d
 
 export function makeQueryLimitsPlugin(limits: QueryLimits): GraphileConfig.Plugin {
   // Report (not throw) so every exceeded limit is one error in the answer.
-  const rejectWith = { propagateOnRejection: false, exposeLimits: true,
-    onReject: [(context: ValidationContext | null, error: GraphQLError) => context?.reportError(limitError(error))] };
+  const reject = (context: ValidationContext | null, error: GraphQLError) => context?.reportError(limitError(error));
+  const rejectWith = { propagateOnRejection: false, exposeLimits: true, onReject: [reject] };
   const rules = [
     maxDepthRule({ n: limits.maxDepth, ignoreIntrospection: true, ...rejectWith }),
     maxAliasesRule({ n: limits.maxAliases, ...rejectWith }),
     maxDirectivesRule({ n: limits.maxDirectives, ...rejectWith }),
-    costLimitRule({ maxCost: limits.maxCost, ignoreIntrospection: true, ...rejectWith }),
+    queryCostRule(limits.maxCost, reject),
   ];
 
   // The token limit is the parser's (a document of a million tokens costs its parse before any
@@ -67,7 +68,7 @@ export function makeQueryLimitsPlugin(limits: QueryLimits): GraphileConfig.Plugi
   return {
     name: "QueryLimitsPlugin",
     version: "1.0.0",
-    description: "Depth, alias, directive, token and cost limits (GraphQL Armor) on every document.",
+    description: "Depth, alias, directive and token limits (GraphQL Armor) and our cost limit on every document.",
     grafserv: {
       middleware: {
         setPreset(next, event) {
