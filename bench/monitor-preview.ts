@@ -15,8 +15,7 @@ import pg from "pg";
 import { signAccessToken } from "../lib/auth/access-tokens.ts";
 import { jwtSecretFor } from "../lib/db/secrets.ts";
 import { FLEX_READER_CONNECTIONS } from "../lib/p2000/flex-ingest.ts";
-import { monitorInputArguments } from "../plugins/monitor-mutations.ts";
-import { PREVIEW } from "../plugins/monitor-preview.ts";
+import { monitorPreviewCall } from "../lib/monitors/monitor-input.ts";
 import { loadFlexHistory, openBenchDatabase } from "./bench-database.ts";
 import { closedLoop, machine, percentile, writeResults } from "./results.ts";
 import { startServerProcess } from "./server-process.ts";
@@ -127,7 +126,8 @@ async function sqlOnce(input: MonitorInput) {
   try {
     await client.query("begin");
     await client.query("select set_config('role', 'app_visitor', true), set_config('app.session_uuid', $1, true)", [member.session_uuid]);
-    await client.query({ text: PREVIEW, values: [DAYS, ...monitorInputArguments(input)] });
+    const call = monitorPreviewCall(DAYS, input);
+    await client.query({ text: `select * from ${call.text}`, values: call.values });
     await client.query("commit");
   } finally {
     client.release();

@@ -7,10 +7,11 @@ import { access } from "postgraphile/grafast";
 import { extendSchema, gql } from "postgraphile/utils";
 import * as accounts from "../lib/accounts/flows.ts";
 import type { AccountDeps } from "../lib/accounts/flows.ts";
-import { byUuid, run, sql } from "../lib/accounts/plan-steps.ts";
+import { byUuid, mutationSteps } from "../lib/graphql/plan-steps.ts";
 
 export function makeAccountMutationsPlugin(deps: AccountDeps): GraphileConfig.Plugin {
   return extendSchema((build) => {
+    const { run, sql } = mutationSteps(build);
     const resources = build.input.pgRegistry.pgResources;
     const users = resources.users_table;
     const organizations = resources.organizations_table;

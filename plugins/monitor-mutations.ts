@@ -1,10 +1,11 @@
 // Channel and monitor mutations (spec 4.2) and respondOnTheWay. The SQL functions of app_accounts
 // check the caller, the environment and every field; Node adds what needs it: the DNS check of
 // webhook targets and the random signing secret, shown once in CreateChannelPayload.
-import { access } from "postgraphile/grafast";
+import { access, type FieldArgs } from "postgraphile/grafast";
 import { extendSchema, gql } from "postgraphile/utils";
-import { byUuid, run, sql } from "../lib/accounts/plan-steps.ts";
+import { byUuid, mutationSteps } from "../lib/graphql/plan-steps.ts";
 import { assertPublicWebhookTarget } from "../lib/http/webhook-targets.ts";
+import { saveMonitorCall } from "../lib/monitors/monitor-input.ts";
 import { newSigningSecret } from "../lib/monitors/webhook-signatures.ts";
 
 export interface MonitorMutationOptions {
@@ -31,32 +32,19 @@ const MONITOR_FIELDS = `
   notificationRules: String
 `;
 
-/**
- * The SQL arguments of a monitor input, in the order of app_hidden.checked_monitor (which checks
- * them for createMonitor, updateMonitor and monitorPreview alike): location_given, name, …,
- * notification_rules.
- */
-export function monitorInputArguments(input: Record<string, any>): unknown[] {
-  const location = input.location as { latitude: number; longitude: number } | null | undefined;
-  return [
-    "location" in input, input.name ?? null, input.description ?? null, input.active ?? null, input.type ?? null,
-    input.query ?? null, location?.latitude ?? null, location?.longitude ?? null, input.locationMode ?? null,
-    input.locationLiveSourceId ?? null, input.radius ?? null, input.channels ?? null, input.notificationRules ?? null,
-  ];
-}
-
-function monitorArguments(uuid: string | null, input: Record<string, any>): unknown[] {
-  return [uuid, ...monitorInputArguments(input)];
-}
-
-const SAVE_MONITOR = "app_accounts.save_monitor($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)";
-
 export function makeMonitorMutationsPlugin(options: MonitorMutationOptions): GraphileConfig.Plugin {
   return extendSchema((build) => {
+    const { run, sql } = mutationSteps(build);
     const resources = build.input.pgRegistry.pgResources;
     const channels = resources.channels_table;
     const monitors = resources.monitors_table;
     const responders = resources.alert_responders_table;
+    /** createMonitor, or updateMonitor of input.uuid: the saved monitor's uuid. */
+    const saveMonitor = (fieldArgs: FieldArgs, update: boolean) =>
+      run(fieldArgs, async ({ input }, { visitor }) => {
+        const call = saveMonitorCall(update ? input.uuid : null, input);
+        return (await visitor(`select ${call.text} as uuid`, call.values))[0].uuid as string;
+      });
 
     return {
       // ChannelHeaderInput and GeoPointInput are PostGraphile's inputs of the composite types.
@@ -125,10 +113,8 @@ export function makeMonitorMutationsPlugin(options: MonitorMutationOptions): Gra
                 return { uuid, signingSecret };
               }),
             deleteChannel: (_, fieldArgs) => sql(fieldArgs, "app_accounts.delete_channel($1)", ({ uuid }) => [uuid]),
-            createMonitor: (_, fieldArgs) =>
-              byUuid(monitors, sql(fieldArgs, SAVE_MONITOR, ({ input }) => monitorArguments(null, input))),
-            updateMonitor: (_, fieldArgs) =>
-              byUuid(monitors, sql(fieldArgs, SAVE_MONITOR, ({ input }) => monitorArguments(input.uuid, input))),
+            createMonitor: (_, fieldArgs) => byUuid(monitors, saveMonitor(fieldArgs, false)),
+            updateMonitor: (_, fieldArgs) => byUuid(monitors, saveMonitor(fieldArgs, true)),
             deleteMonitor: (_, fieldArgs) => sql(fieldArgs, "app_accounts.delete_monitor($1)", ({ uuid }) => [uuid]),
             respondOnTheWay: (_, fieldArgs) =>
               byUuid(responders, sql(fieldArgs, "app_accounts.respond_on_the_way($1, $2)", ({ token, status }) => [token, status])),

@@ -6,10 +6,10 @@
 import { loadOneWithPgClient, type PgClient } from "postgraphile/@dataplan/pg";
 import { access, each, type Step } from "postgraphile/grafast";
 import { extendSchema, gql } from "postgraphile/utils";
-import { monitorInputArguments } from "./monitor-mutations.ts";
+import { monitorPreviewCall, type MonitorInput } from "../lib/monitors/monitor-input.ts";
 
 interface PreviewArguments {
-  input: Record<string, unknown>;
+  input: MonitorInput;
   days: number | null;
 }
 
@@ -20,12 +20,11 @@ interface PreviewRow {
   message_uuids: string[];
 }
 
-export const PREVIEW = "select * from app_hidden.monitor_preview($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)";
-
 // One query per preview (a request rarely asks for more than one), as the request's visitor.
 function loadPreviews(client: PgClient, lookups: ReadonlyArray<PreviewArguments>) {
   return lookups.map(async ({ input, days }) => {
-    const { rows } = await client.query<PreviewRow>({ text: PREVIEW, values: [days, ...monitorInputArguments(input)] });
+    const call = monitorPreviewCall(days, input);
+    const { rows } = await client.query<PreviewRow>({ text: `select * from ${call.text}`, values: call.values });
     return rows[0];
   });
 }

@@ -2,9 +2,10 @@
 // (app_accounts.create_p2000_message → app_private.ingest_p2000_message) checks the caller and the
 // input and gives the message the same enrichment and grouping as every other ingestion path.
 import { extendSchema, gql } from "postgraphile/utils";
-import { sql } from "../lib/accounts/plan-steps.ts";
+import { mutationSteps } from "../lib/graphql/plan-steps.ts";
 
 export const P2000MutationsPlugin = extendSchema((build) => {
+  const { sql } = mutationSteps(build);
   const messages = build.input.pgRegistry.pgResources.p2000_messages_table;
   return {
     typeDefs: gql`

@@ -1,5 +1,5 @@
 // Facts about the HTTP request that the account flows need, put in the GraphQL context by
-// graphile.config.ts and read by the mutation plugins (lib/accounts/plan-steps.ts).
+// graphile.config.ts and read by the mutation plugins (lib/graphql/plan-steps.ts).
 import type { IncomingMessage } from "node:http";
 import type { Locale, RequestMeta } from "./flows.ts";
 import { bearerValue, type RequestAuth } from "../auth/context.ts";
