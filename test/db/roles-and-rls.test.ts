@@ -2,6 +2,7 @@
 // analyst, SECURITY DEFINER functions with a fixed search_path, analysts read-only and time-limited.
 import { describe, expect, test } from "@jest/globals";
 import pg from "pg";
+import { DUMPED_SCHEMAS } from "../../lib/db/schema-dump.ts";
 import { useTestDatabase } from "../helpers/database.ts";
 
 const ctx = useTestDatabase();
@@ -37,7 +38,7 @@ describe("catalog checks", () => {
   test("every table in our schemas has row-level security enabled", async () => {
     const { rows } = await ctx.db.asOwner(`
       select n.nspname || '.' || c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
-       where n.nspname in ('app_public', 'app_hidden', 'app_private') and c.relkind in ('r', 'p') and not c.relrowsecurity`);
+       where n.nspname = any ($1) and c.relkind in ('r', 'p') and not c.relrowsecurity`, [DUMPED_SCHEMAS]);
     expect(rows).toEqual([]);
   });
 
