@@ -1,6 +1,7 @@
 // The running service: HTTP (grafserv: /graphql, its WebSocket subscriptions and the Ruru IDE at
-// /graphiql; graphql-sse at /graphql/stream; express for the few HTML routes) and the worker, on
-// a prepared database. server.ts and the API tests start it the same way.
+// /graphiql; graphql-sse on /graphql by content negotiation and at /graphql/stream; CORS; express
+// for the few HTML routes) and the worker, on a prepared database. server.ts and the API tests
+// start it the same way.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import express from "express";
@@ -23,7 +24,11 @@ import { makeRequestBudgetGuard } from "./lib/http/request-budgets.ts";
 import { makeOpsRoutes } from "./lib/http/ops-routes.ts";
 import { countHttpRequest } from "./lib/ops/http-metrics.ts";
 import { makeUnavailableGuard } from "./lib/http/unavailable-guard.ts";
-import { GRAPHQL_SSE_PATH, makeGraphqlSseHandler } from "./lib/http/graphql-sse.ts";
+import {
+  GRAPHQL_METHODS, GRAPHQL_PATH, GRAPHQL_SSE_PATH, isGraphqlSseRequest, makeGraphqlSseHandler,
+} from "./lib/http/graphql-sse.ts";
+import { makeCors } from "./lib/http/cors.ts";
+import { refuseMethod } from "./lib/http/refusals.ts";
 import { authenticateOrUnavailable, guardOperation } from "./plugins/require-api-token.ts";
 import { DatabaseAvailability, RETRY_AFTER_SECONDS } from "./lib/db/availability.ts";
 import { jwtSecretFor } from "./lib/db/secrets.ts";
@@ -113,6 +118,9 @@ export async function startService(config: Config, database: Database): Promise<
   };
 }
 
+const WRONG_METHOD = "send GraphQL with POST (or GET for queries); PUT (without a body) and DELETE (with " +
+  "X-GraphQL-Event-Stream-Token) are graphql-sse's single connection mode.";
+
 interface Api {
   handle(req: IncomingMessage, res: ServerResponse): void;
   upgrade(req: IncomingMessage, socket: Socket, head: Buffer): void;
@@ -162,6 +170,16 @@ async function startApi(config: Config, ownerPool: pg.Pool, authPool: pg.Pool, a
   rateLimiter.start();
   const overBudget = makeRequestBudgetGuard(rateLimiter, config.requestBudgets);
   const unavailable = makeUnavailableGuard(availability);
+  // The API's routes a page of another origin may call; not the HTML pages people open (/respond,
+  // the IDE) nor /health, /ready and /metrics.
+  const cors = makeCors({
+    origins: config.corsOrigins,
+    routes: [
+      { path: GRAPHQL_PATH, methods: GRAPHQL_METHODS },
+      { path: GRAPHQL_SSE_PATH, methods: GRAPHQL_METHODS },
+      { path: "/auth/", methods: ["GET"] },
+    ],
+  });
   const authenticateStream = (authorization: string | undefined) => authenticateOrUnavailable(authenticate, authorization);
   const handleSse = makeGraphqlSseHandler({ serv, authenticate: authenticateStream, guard: (auth, body) => guardOperation(auth, body, "sse") });
   const handleUpgrade = await serv.getUpgradeHandler();
@@ -173,10 +191,16 @@ async function startApi(config: Config, ownerPool: pg.Pool, authPool: pg.Pool, a
   };
   return {
     handle(req, res) {
-      if (overBudget(req, res) || unavailable(req, res)) return;
-      if (req.url?.split("?")[0] === GRAPHQL_SSE_PATH) {
+      // CORS first: its headers go on every answer below (429 and 503 included), and a preflight
+      // costs no budget (a browser that got 429 to one could not read the Retry-After).
+      if (cors(req, res) || overBudget(req, res) || unavailable(req, res)) return;
+      if (isGraphqlSseRequest(req)) {
         holdStream(req.socket);
         void handleSse(req, res);
+        return;
+      }
+      if (req.url?.split("?")[0] === GRAPHQL_PATH && req.method !== "GET" && req.method !== "POST") {
+        refuseMethod(req, res, [...GRAPHQL_METHODS, "OPTIONS"], WRONG_METHOD);
         return;
       }
       void handleGraphql(req, res, () => app(req, res));

@@ -98,6 +98,8 @@ export interface Config {
   logLevel: LogLevel;
   /** Answer GET /metrics to callers on other hosts too (by default loopback only; docs/operations.md). */
   metricsPublic: boolean;
+  /** Origins whose pages may call the API from a browser (CORS, lib/http/cors.ts); "*" = any. */
+  corsOrigins: "*" | string[];
 }
 
 export const LOG_LEVELS = ["error", "warning", "info", "debug"] as const;
@@ -115,6 +117,28 @@ function processRole(): Config["processRole"] {
   const raw = text("PROCESS_ROLE") ?? "all";
   if (raw !== "all" && raw !== "api" && raw !== "worker") throw new Error(`PROCESS_ROLE must be all, api or worker (got "${raw}").`);
   return raw;
+}
+
+/**
+ * CORS_ORIGINS: "*" (the default: every call carries a bearer token and no cookie is set, so any
+ * page may call) or a comma-separated list of origins, kept in the form browsers send them.
+ */
+function corsOrigins(): Config["corsOrigins"] {
+  const raw = text("CORS_ORIGINS") ?? "*";
+  if (raw.trim() === "*") return "*";
+  return raw.split(",").map((entry) => entry.trim()).filter(Boolean).map((entry) => {
+    let url: URL | undefined;
+    try {
+      url = new URL(entry);
+    } catch {
+      // reported below
+    }
+    if (!url || !/^https?:$/.test(url.protocol) || url.pathname !== "/" || url.search || url.hash || url.username) {
+      const example = "https://app.example.org";
+      throw new Error(`CORS_ORIGINS must be * or comma-separated origins such as ${example} (got "${entry}").`);
+    }
+    return url.origin;
+  });
 }
 
 function integer(name: string, fallback: number, min: number, max: number): number {
@@ -176,6 +200,7 @@ export function loadConfig(): Config {
     processRole: processRole(),
     logLevel: logLevel(),
     metricsPublic: flag("METRICS_PUBLIC", false),
+    corsOrigins: corsOrigins(),
     demoData: flag("DEMO_DATA", true),
     trafficFeedEnabled: flag("TRAFFIC_FEED_ENABLED", true),
     trafficIncidentsUrl: text("TRAFFIC_INCIDENTS_URL") ?? "https://opendata.ndw.nu/incidents.xml.gz",

@@ -1,19 +1,76 @@
-// Subscriptions over Server-Sent Events at /graphql/stream, in the graphql-sse protocol (the
-// `graphql-sse` library's handler; both its modes: a stream per operation, or one reserved
-// stream with a token). grafserv serves WebSockets but not this protocol, so the handler runs
+// Subscriptions over Server-Sent Events in the graphql-sse protocol (the `graphql-sse` library's
+// handler; both its modes: a stream per operation, or one reserved stream with a token), on
+// /graphql itself by content negotiation (isGraphqlSseRequest) and at /graphql/stream, the older
+// address, kept as an alias. grafserv serves WebSockets but not this protocol, so the handler runs
 // grafast the way grafserv's WebSocket side does: grafserv's execution config (schema, context,
 // middleware), grafast's hookArgs and subscribe. Auth is the Authorization header, checked per
 // operation by `guard` (API token required; subscriptions only).
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { hookArgs, isSafeError } from "grafast";
 import { GraphQLError, type ExecutionResult } from "graphql";
+import { TOKEN_HEADER_KEY, TOKEN_QUERY_KEY } from "graphql-sse";
 import { createHandler } from "graphql-sse/lib/use/http";
 import type { NodeGrafserv } from "postgraphile/grafserv/node";
 import type { RequestAuth } from "../auth/context.ts";
 import { rememberAuth } from "../auth/context.ts";
 import { describeError, maskError } from "../graphql/errors.ts";
 
+export const GRAPHQL_PATH = "/graphql";
 export const GRAPHQL_SSE_PATH = "/graphql/stream";
+/**
+ * The methods of /graphql: GET and POST are GraphQL over HTTP and graphql-sse; PUT and DELETE are
+ * graphql-sse's single connection mode only (isGraphqlSseRequest). OPTIONS is CORS's.
+ */
+export const GRAPHQL_METHODS: readonly string[] = ["GET", "POST", "PUT", "DELETE"];
+/** The header of the single connection mode's reservation token. */
+export const GRAPHQL_SSE_TOKEN_HEADER = TOKEN_HEADER_KEY;
+const EVENT_STREAM = "text/event-stream";
+const JSON_TYPES = new Set(["application/json", "application/graphql-response+json"]);
+
+/**
+ * True when the Accept header names text/event-stream and prefers it to the JSON types GraphQL
+ * over HTTP answers with: a higher q, or the same q and listed first. Wildcards never count, so a
+ * client that takes any type, or any text, stays with GraphQL over HTTP.
+ */
+export function prefersEventStream(accept: string | undefined): boolean {
+  if (!accept) return false;
+  let stream: { q: number; index: number } | undefined;
+  let json: { q: number; index: number } | undefined;
+  accept.split(",").forEach((range, index) => {
+    const [type, ...params] = range.split(";").map((part) => part.trim().toLowerCase());
+    const qParam = params.find((param) => param.startsWith("q="));
+    const q = qParam === undefined ? 1 : Number(qParam.slice(2));
+    if (!Number.isFinite(q)) return;
+    if (type === EVENT_STREAM && (!stream || q > stream.q)) stream = { q, index };
+    if (JSON_TYPES.has(type) && (!json || q > json.q)) json = { q, index };
+  });
+  if (!stream || stream.q <= 0) return false;
+  return !json || stream.q > json.q || (stream.q === json.q && stream.index < json.index);
+}
+
+function hasBody(req: IncomingMessage): boolean {
+  return req.headers["transfer-encoding"] !== undefined || Number(req.headers["content-length"] ?? 0) > 0;
+}
+
+/**
+ * Whether a request is graphql-sse's. At /graphql/stream all are. At /graphql: one that asks for
+ * an event stream (a distinct connection's operation, GET or POST, or the single connection's
+ * stream, GET); one that carries a reservation token (the single connection mode's operations,
+ * POST, and their stops, DELETE); and a PUT without a body (a reservation). Everything else at
+ * /graphql is GraphQL over HTTP: a GET with a query string stays a query.
+ */
+export function isGraphqlSseRequest(req: IncomingMessage): boolean {
+  const [path, search] = (req.url ?? "").split("?", 2);
+  if (path === GRAPHQL_SSE_PATH) return true;
+  if (path !== GRAPHQL_PATH) return false;
+  const method = req.method ?? "GET";
+  if ((method === "GET" || method === "POST") && prefersEventStream(req.headers.accept)) return true;
+  // The protocol lets the token travel in the URL too; a GET's URL is GraphQL's own, so not there.
+  const token = req.headers[GRAPHQL_SSE_TOKEN_HEADER] !== undefined
+    || (method !== "GET" && new URLSearchParams(search).has(TOKEN_QUERY_KEY));
+  if (token && GRAPHQL_METHODS.includes(method)) return true;
+  return method === "PUT" && !hasBody(req);
+}
 
 /** What the handler needs of grafserv: its execution config and grafast middleware. */
 export type GrafservExecution = Pick<NodeGrafserv, "getExecutionConfig" | "grafastMiddleware">;
@@ -38,7 +95,7 @@ function refusal(error: unknown): SseRefusal {
 }
 
 export function makeGraphqlSseHandler(options: SseOptions): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
-  const handler = createHandler({
+  const handle = createHandler({
     async onSubscribe(req, params) {
       const raw = req.raw;
       let auth: RequestAuth;
@@ -67,5 +124,11 @@ export function makeGraphqlSseHandler(options: SseOptions): (req: IncomingMessag
       if (result.errors) return { ...result, errors: result.errors.map((error) => maskError(error as GraphQLError)) } as ExecutionResult;
     },
   });
-  return handler;
+  return (req, res) => {
+    // The library knows an event stream request by an Accept of exactly text/event-stream; one
+    // that prefers it among others (see prefersEventStream) is the same request to us.
+    const accept = req.headers.accept;
+    if (accept !== EVENT_STREAM && prefersEventStream(accept)) req.headers.accept = EVENT_STREAM;
+    return handle(req, res);
+  };
 }

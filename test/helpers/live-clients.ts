@@ -4,6 +4,7 @@
 import { createClient as createWsClient, type Client as WsClient } from "graphql-ws";
 import { createClient as createSseClient } from "graphql-sse";
 import WebSocket from "ws";
+import { waitUntil } from "./wait.ts";
 
 export type Transport = "websocket" | "sse";
 
@@ -21,6 +22,9 @@ interface WatchOptions {
   token?: string;
   query: string;
   variables?: Record<string, unknown>;
+  /** SSE: where the client connects (default the /graphql/stream alias), and in which mode. */
+  sseUrl?: string;
+  singleConnection?: boolean;
 }
 
 /** One WebSocket with its token in connection_init, as graphql-ws sends it. */
@@ -38,8 +42,9 @@ export function watch(transport: Transport, graphqlUrl: string, options: WatchOp
   const ws = transport === "websocket" ? webSocketClient(graphqlUrl, options.token) : undefined;
   const sse = transport === "sse"
     ? createSseClient({
-      url: `${graphqlUrl}/stream`,
+      url: options.sseUrl ?? `${graphqlUrl}/stream`,
       headers: options.token ? { authorization: `Bearer ${options.token}` } : {},
+      singleConnection: options.singleConnection,
       retryAttempts: 0,
     })
     : undefined;
@@ -77,4 +82,21 @@ export function watch(transport: Transport, graphqlUrl: string, options: WatchOp
     }
   })();
   return result;
+}
+
+/**
+ * Waits until a subscription hears the database (its LISTEN is set up after it is accepted):
+ * `probe` stores something the subscription pushes, again and again until `heard` (the count of
+ * events so far, a Watch's or a browser page's) is above zero, and a moment more for a probe still
+ * under way. The caller then forgets what arrived.
+ */
+export async function untilHeard(
+  heard: () => number | Promise<number>, probe: () => Promise<unknown>, timeoutMs = 20_000,
+): Promise<void> {
+  await waitUntil(async () => {
+    const count = await heard();
+    if (count === 0) await probe();
+    return count;
+  }, (count) => count > 0, "the subscription to hear its first event", timeoutMs);
+  await new Promise((resolve) => setTimeout(resolve, 300));
 }
