@@ -6,6 +6,7 @@
 // it (lib/http/unavailable-guard.ts): the client retries it whole.
 import { RETRY_AFTER_SECONDS, SERVICE_UNAVAILABLE } from "../lib/db/availability.ts";
 import { graphQLErrorCode } from "../lib/graphql/errors.ts";
+import { METHOD_NOT_ALLOWED } from "../lib/http/refusals.ts";
 
 const ERRORS_ONLY = Buffer.from('{"errors":');
 // As serialised by JSON.stringify: a string in the data holding these characters is escaped (\").
@@ -31,11 +32,15 @@ export const GraphQLErrorCodesPlugin: GraphileConfig.Plugin = {
         if (!result.buffer.subarray(0, ERRORS_ONLY.length).equals(ERRORS_ONLY)) return result;
         const body = JSON.parse(result.buffer.toString("utf8")) as { errors: ErrorJSON[] };
         if (body.errors.every((error) => error.extensions?.code)) return result;
+        // grafserv's 405 is a mutation over GET: the method is wrong, not the document; POST serves it.
+        const wrongMethod = result.statusCode === 405;
         for (const error of body.errors) {
-          error.extensions = { ...error.extensions, code: error.extensions?.code ?? graphQLErrorCode(error.message) };
+          const code = wrongMethod ? METHOD_NOT_ALLOWED : graphQLErrorCode(error.message);
+          error.extensions = { ...error.extensions, code: error.extensions?.code ?? code };
         }
         const buffer = Buffer.from(JSON.stringify(body), "utf8");
-        return { ...result, buffer, headers: { ...result.headers, "content-length": String(buffer.length) } };
+        const headers = { ...result.headers, "content-length": String(buffer.length), ...(wrongMethod ? { allow: "POST" } : {}) };
+        return { ...result, buffer, headers };
       },
     },
   },

@@ -139,10 +139,10 @@ describe("GET", () => {
   ])("refuses %s with 405", async (_name, params) => {
     for (const accept of ["application/json", "application/graphql-response+json"]) {
       const response = await fetch(getUrl(params), { headers: { authorization: `Bearer ${token}`, accept } });
-      expect(response.status).toBe(405);
+      expect([response.status, response.headers.get("allow")]).toEqual([405, "POST"]);
       const body = (await response.json()) as any;
       expect(body.data).toBeUndefined();
-      expect(body.errors[0].message).toMatch(/Only queries/);
+      expect(body.errors[0]).toMatchObject({ message: expect.stringMatching(/Only queries/), extensions: { code: "METHOD_NOT_ALLOWED" } });
     }
   });
 
