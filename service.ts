@@ -29,7 +29,7 @@ import {
 } from "./lib/http/graphql-sse.ts";
 import { makeCors } from "./lib/http/cors.ts";
 import { refuseMethod } from "./lib/http/refusals.ts";
-import { authenticateOrUnavailable, guardOperation } from "./plugins/require-api-token.ts";
+import { authenticateOrUnavailable, guardOperation, requireApiToken } from "./plugins/require-api-token.ts";
 import { DatabaseAvailability, RETRY_AFTER_SECONDS } from "./lib/db/availability.ts";
 import { jwtSecretFor } from "./lib/db/secrets.ts";
 import { startWorker } from "./worker.ts";
@@ -181,7 +181,12 @@ async function startApi(config: Config, ownerPool: pg.Pool, authPool: pg.Pool, a
     ],
   });
   const authenticateStream = (authorization: string | undefined) => authenticateOrUnavailable(authenticate, authorization);
-  const handleSse = makeGraphqlSseHandler({ serv, authenticate: authenticateStream, guard: (auth, body) => guardOperation(auth, body, "sse") });
+  const handleSse = makeGraphqlSseHandler({
+    serv,
+    authenticate: authenticateStream,
+    guard: (auth, body) => guardOperation(auth, body, "sse"),
+    guardReservation: requireApiToken,
+  });
   const handleUpgrade = await serv.getUpgradeHandler();
   // Open WebSockets and event streams, closed when the service stops.
   const streams = new Set<Socket>();

@@ -90,10 +90,14 @@ export function guardOperation(auth: RequestAuth, body: { query?: unknown; opera
     throw userError(`The ${transport === "websocket" ? "WebSocket" : "event stream"} carries subscriptions only: send queries and mutations over HTTP to /graphql.`,
       "BAD_REQUEST", { statusCode: 400 });
   }
-  if (auth.kind === "apiToken") return;
   if (type === "subscription" || [...rootQueryFields(document, operationName)].some(needsApiToken)) {
-    throw userError(UNAUTHENTICATED_MESSAGES[auth.kind], "UNAUTHENTICATED", { statusCode: 401 });
+    requireApiToken(auth);
   }
+}
+
+/** Throws UNAUTHENTICATED (401) unless the request carries a valid API token. */
+export function requireApiToken(auth: RequestAuth): void {
+  if (auth.kind !== "apiToken") throw userError(UNAUTHENTICATED_MESSAGES[auth.kind], "UNAUTHENTICATED", { statusCode: 401 });
 }
 
 /** The Authorization of a WebSocket: the connection_init payload's (any case), else the upgrade request's header. */

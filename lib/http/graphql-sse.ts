@@ -6,6 +6,7 @@
 // middleware), grafast's hookArgs and subscribe. Auth is the Authorization header, checked per
 // operation by `guard` (API token required; subscriptions only).
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { randomUUID } from "node:crypto";
 import { hookArgs, isSafeError } from "grafast";
 import { GraphQLError, type ExecutionResult } from "graphql";
 import { TOKEN_HEADER_KEY, TOKEN_QUERY_KEY } from "graphql-sse";
@@ -80,6 +81,8 @@ interface SseOptions {
   authenticate(authorization: string | undefined): Promise<RequestAuth>;
   /** Throws the client's error when the operation may not run (see guardOperation). */
   guard(auth: RequestAuth, body: { query?: unknown; operationName?: unknown }): void;
+  /** Throws the client's error when the request may not reserve a single connection's stream. */
+  guardReservation(auth: RequestAuth): void;
 }
 
 type SseRefusal = [string, { status: number; statusText: string; headers: Record<string, string> }];
@@ -96,6 +99,22 @@ function refusal(error: unknown): SseRefusal {
 
 export function makeGraphqlSseHandler(options: SseOptions): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   const handle = createHandler({
+    // The library's own rule (the request's stream token, else a new one), except that a
+    // reservation (PUT) needs an API token: the library keeps each one in memory until its stream
+    // connects, so anonymous ones would be a way to fill it.
+    async authenticate(req) {
+      const raw = req.raw;
+      if (raw.method === "PUT") {
+        try {
+          options.guardReservation(await options.authenticate(raw.headers.authorization));
+        } catch (error) {
+          return refusal(error);
+        }
+      }
+      const token = raw.headers[GRAPHQL_SSE_TOKEN_HEADER];
+      const fromUrl = new URL(raw.url ?? "/", "http://localhost").searchParams.get(TOKEN_QUERY_KEY);
+      return (typeof token === "string" ? token : null) ?? fromUrl ?? randomUUID();
+    },
     async onSubscribe(req, params) {
       const raw = req.raw;
       let auth: RequestAuth;

@@ -130,6 +130,16 @@ describe("graphql-sse requests by hand", () => {
     expect(errorOf((await answer.json()) as GraphQLResponse["body"]).code).toBe("BAD_REQUEST");
   });
 
+  test("a reservation (PUT) needs an API token: 401 UNAUTHENTICATED without one, nothing reserved", async () => {
+    for (const headers of [{}, { authorization: "Bearer nlis_not-a-token" }]) {
+      const reservation = await fetch(ctx.service.graphqlUrl, { method: "PUT", headers });
+      expect([reservation.status, errorOf((await reservation.json()) as GraphQLResponse["body"]).code]).toEqual([
+        401,
+        "UNAUTHENTICATED",
+      ]);
+    }
+  });
+
   test("single connection mode: PUT reserves, GET streams, POST runs an operation, DELETE stops it", async () => {
     const reservation = await fetch(ctx.service.graphqlUrl, {
       method: "PUT",
