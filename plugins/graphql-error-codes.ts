@@ -6,7 +6,7 @@
 // it (lib/http/unavailable-guard.ts): the client retries it whole.
 import { RETRY_AFTER_SECONDS, SERVICE_UNAVAILABLE } from "../lib/db/availability.ts";
 import { graphQLErrorCode } from "../lib/graphql/errors.ts";
-import { METHOD_NOT_ALLOWED } from "../lib/http/refusals.ts";
+import { METHOD_NOT_ALLOWED, PAYLOAD_TOO_LARGE } from "../lib/http/refusals.ts";
 
 const ERRORS_ONLY = Buffer.from('{"errors":');
 // As serialised by JSON.stringify: a string in the data holding these characters is escaped (\").
@@ -32,10 +32,12 @@ export const GraphQLErrorCodesPlugin: GraphileConfig.Plugin = {
         if (!result.buffer.subarray(0, ERRORS_ONLY.length).equals(ERRORS_ONLY)) return result;
         const body = JSON.parse(result.buffer.toString("utf8")) as { errors: ErrorJSON[] };
         if (body.errors.every((error) => error.extensions?.code)) return result;
-        // grafserv's 405 is a mutation over GET: the method is wrong, not the document; POST serves it.
+        // grafserv's 405 is a mutation over GET (the method is wrong, not the document; POST serves
+        // it) and its 413 a body over maxRequestLength: the HTTP refusal, not a validation error.
         const wrongMethod = result.statusCode === 405;
+        const byStatus = wrongMethod ? METHOD_NOT_ALLOWED : result.statusCode === 413 ? PAYLOAD_TOO_LARGE : undefined;
         for (const error of body.errors) {
-          const code = wrongMethod ? METHOD_NOT_ALLOWED : graphQLErrorCode(error.message);
+          const code = byStatus ?? graphQLErrorCode(error.message);
           error.extensions = { ...error.extensions, code: error.extensions?.code ?? code };
         }
         const buffer = Buffer.from(JSON.stringify(body), "utf8");

@@ -15,6 +15,10 @@ import type { NodeGrafserv } from "postgraphile/grafserv/node";
 import type { RequestAuth } from "../auth/context.ts";
 import { rememberAuth } from "../auth/context.ts";
 import { describeError, maskError } from "../graphql/errors.ts";
+import { PAYLOAD_TOO_LARGE, refuse } from "./refusals.ts";
+
+/** The largest request body, as grafserv's maxRequestLength for GraphQL over HTTP. */
+export const MAX_SSE_BODY_BYTES = 100_000;
 
 export const GRAPHQL_PATH = "/graphql";
 export const GRAPHQL_SSE_PATH = "/graphql/stream";
@@ -144,6 +148,16 @@ export function makeGraphqlSseHandler(options: SseOptions): (req: IncomingMessag
     },
   });
   return (req, res) => {
+    // The library reads a body whole without a limit, so it gets only bodies of a declared length
+    // within ours (every graphql-sse client sends one: its bodies are strings).
+    if (Number(req.headers["content-length"] ?? 0) > MAX_SSE_BODY_BYTES) {
+      refuse(res, 413, `The request body is larger than ${MAX_SSE_BODY_BYTES} bytes.`, PAYLOAD_TOO_LARGE);
+      return Promise.resolve();
+    }
+    if (req.headers["transfer-encoding"] !== undefined && req.headers["content-length"] === undefined) {
+      refuse(res, 411, "Send the request body with a Content-Length.", "LENGTH_REQUIRED");
+      return Promise.resolve();
+    }
     // The library knows an event stream request by an Accept of exactly text/event-stream; one
     // that prefers it among others (see prefersEventStream) is the same request to us.
     const accept = req.headers.accept;

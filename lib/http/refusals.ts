@@ -4,6 +4,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { graphqlErrors } from "../ops/metrics.ts";
 
 export const METHOD_NOT_ALLOWED = "METHOD_NOT_ALLOWED";
+export const PAYLOAD_TOO_LARGE = "PAYLOAD_TOO_LARGE";
 
 /** Ends the response with `status` and one error coded `code`. */
 export function refuse(

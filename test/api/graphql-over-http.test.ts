@@ -163,7 +163,14 @@ describe("GET", () => {
   });
 });
 
-test("POST bodies stay bounded by maxRequestLength (100,000 bytes): 413", async () => {
+test("POST bodies stay bounded by maxRequestLength (100,000 bytes): 413 PAYLOAD_TOO_LARGE, over SSE too", async () => {
   const answer = await post("application/json", "#".repeat(100_001) + "\n{ __typename }");
   expect(answer.status).toBe(413);
+  expect(answer.body.errors[0].extensions.code).toBe("PAYLOAD_TOO_LARGE");
+  const stream = await fetch(ctx.service.graphqlUrl, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "text/event-stream", authorization: `Bearer ${token}` },
+    body: JSON.stringify({ query: "#".repeat(100_001) + "\nsubscription { p2000Messages { uuid } }" }),
+  });
+  expect([stream.status, ((await stream.json()) as any).errors[0].extensions.code]).toEqual([413, "PAYLOAD_TOO_LARGE"]);
 });

@@ -131,7 +131,7 @@ describe("graphql-sse requests by hand", () => {
   });
 
   test("a reservation (PUT) needs an API token: 401 UNAUTHENTICATED without one, nothing reserved", async () => {
-    for (const headers of [{}, { authorization: "Bearer nlis_not-a-token" }]) {
+    for (const headers of [{}, { authorization: "Bearer nlis_not-a-token" }] as Record<string, string>[]) {
       const reservation = await fetch(ctx.service.graphqlUrl, { method: "PUT", headers });
       expect([reservation.status, errorOf((await reservation.json()) as GraphQLResponse["body"]).code]).toEqual([
         401,
