@@ -6,7 +6,8 @@
 // resource; the schema phase sets them on the matching arguments. The SQL signature stays the one
 // definition: `first integer default 50` in a function is `first: Int = 50` in the schema.
 import { parseValue, valueFromAST, type GraphQLInputType } from "graphql";
-import { withPgClientFromPgService, type PgResource, type PgResourceParameter } from "postgraphile/@dataplan/pg";
+import { withPgClientFromPgService } from "postgraphile/@dataplan/pg";
+import { rootQueryFunction } from "../lib/graphql/root-query-functions.ts";
 
 /** SQL parameter name → GraphQL literal of its default (an enum value bare, a string quoted). */
 type ArgDefaults = Record<string, string>;
@@ -60,25 +61,6 @@ function readDefaults(service: PgService): Promise<Map<string, ArgDefaults>> {
   });
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any codec: every function of the registry
-type Resource = PgResource<any, any, any, readonly PgResourceParameter[], any>;
-
-const rootQueryFunctions = new WeakMap<GraphileBuild.Build, Map<string, Resource>>();
-
-/** The function behind a root query field, by the field name its inflection gives. */
-function rootQueryFunction(build: GraphileBuild.Build, fieldName: string): Resource | undefined {
-  let byField = rootQueryFunctions.get(build);
-  if (!byField) {
-    byField = new Map();
-    for (const resource of Object.values(build.input.pgRegistry.pgResources)) {
-      if (!resource.parameters || resource.isMutation) continue;
-      byField.set(build.inflection.customQueryField({ resource: resource as Resource }), resource as Resource);
-    }
-    rootQueryFunctions.set(build, byField);
-  }
-  return byField.get(fieldName);
-}
-
 export const ArgumentDefaultsPlugin: GraphileConfig.Plugin = {
   name: "ArgumentDefaultsPlugin",
   version: "1.0.0",
@@ -98,9 +80,8 @@ export const ArgumentDefaultsPlugin: GraphileConfig.Plugin = {
   schema: {
     hooks: {
       GraphQLObjectType_fields_field_args_arg(arg, build, context) {
-        // List fields carry their function in the scope; single-row root fields do not.
-        const resource =
-          context.scope.pgFieldResource ?? (context.scope.isRootQuery ? rootQueryFunction(build, context.scope.fieldName) : undefined);
+        const resource = context.scope.pgFieldResource
+          ?? (context.scope.isRootQuery ? rootQueryFunction(build, context.scope) : undefined);
         const defaults = resource?.extensions?.argDefaults;
         if (!resource || !defaults || !resource.parameters) return arg;
         type Param = (typeof resource.parameters)[number];

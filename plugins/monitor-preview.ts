@@ -64,8 +64,12 @@ export const MonitorPreviewPlugin = extendSchema((build) => {
     objects: {
       Query: {
         plans: {
-          monitorPreview: (_, fieldArgs) =>
-            loadOneWithPgClient(monitors.executor, fieldArgs.getRaw() as Step<PreviewArguments>, loadPreviews),
+          // A user's access token of the environment, like `monitors` (plugins/require-api-token.ts).
+          monitorPreview: {
+            scope: { isUserTokenField: true },
+            plan: (_, fieldArgs) =>
+              loadOneWithPgClient(monitors.executor, fieldArgs.getRaw() as Step<PreviewArguments>, loadPreviews),
+          },
         },
       },
       MonitorPreview: {

@@ -1,6 +1,9 @@
 // Spec section 5.3: every public read query needs a valid API token; without one the answer is
 // HTTP 401 with a GraphQL error body. Deny by default: every Query field needs a token except the
-// account queries (which use the user's own access token) and introspection. Subscriptions need
+// account queries, which use the user's own access token, and introspection. An account query is
+// marked where it is defined: `@userToken` in its SQL function's comment, or the scope
+// `isUserTokenField` of a field a plugin adds (monitorPreview); the schema hook below collects
+// them, so the rule lives next to the functions it governs. Subscriptions need
 // an API token too, and only the streams carry them (guardOperation, shared with the SSE handler).
 // The check runs in grafserv's request-body middleware, for HTTP and WebSocket, because only there
 // can it still choose an HTTP request's status; the SSE handler calls guardOperation itself.
@@ -10,12 +13,19 @@ import type { Authenticate, RequestAuth } from "../lib/auth/context.ts";
 import { rememberAuth } from "../lib/auth/context.ts";
 import { isConnectionError, RETRY_AFTER_SECONDS, SERVICE_UNAVAILABLE } from "../lib/db/availability.ts";
 import { userError } from "../lib/graphql/errors.ts";
+import { rootQueryFunction } from "../lib/graphql/root-query-functions.ts";
 
-/** Spec 4.1: queries that take the user's access token, not an API token. */
-export const ACCOUNT_QUERY_FIELDS = new Set([
-  "sessionValid", "me", "mySessions", "currentEnvironment", "myOrganizations",
-  "channels", "monitors", "monitor", "monitorPreview", "apiTokens", "apiToken", "apiScopes",
-]);
+declare global {
+  namespace GraphileBuild {
+    interface ScopeObjectFieldsField {
+      /** A Query field that takes the user's access token, not an API token (spec §4.1). */
+      isUserTokenField?: boolean;
+    }
+  }
+}
+
+/** Query fields that take the user's access token (spec §4.1), as the schema marks them. */
+const userTokenFields = new Set<string>();
 
 function rootQueryFields(document: DocumentNode, operationName: string | null | undefined): Set<string> {
   const fields = new Set<string>();
@@ -50,7 +60,7 @@ const UNAUTHENTICATED_MESSAGES = {
 } as const;
 
 function needsApiToken(field: string): boolean {
-  return !field.startsWith("__") && !ACCOUNT_QUERY_FIELDS.has(field);
+  return !field.startsWith("__") && !userTokenFields.has(field);
 }
 
 /** Where an operation arrived: subscriptions need a stream, and the streams carry nothing else. */
@@ -125,6 +135,17 @@ export function makeRequireApiTokenPlugin(authenticate: Authenticate): GraphileC
     name: "RequireApiTokenPlugin",
     version: "1.0.0",
     description: "Authenticates the Bearer value (API token or user access token) and answers 401 to public reads without a valid API token.",
+    schema: {
+      hooks: {
+        GraphQLObjectType_fields_field(field, build, { scope }) {
+          if (!scope.isRootQuery) return field;
+          if (scope.isUserTokenField || rootQueryFunction(build, scope)?.extensions?.tags?.userToken) {
+            userTokenFields.add(scope.fieldName);
+          }
+          return field;
+        },
+      },
+    },
     grafserv: {
       middleware: {
         async processGraphQLRequestBody(next, event) {

@@ -8259,7 +8259,8 @@ AS $function$
 $function$;
 grant execute on function app_public.api_scopes() to app_analyst;
 grant execute on function app_public.api_scopes() to app_visitor;
-comment on function app_public.api_scopes() is '@notNull
+comment on function app_public.api_scopes() is '@userToken
+@notNull
 Every scope an API token can hold, with what it allows.';
 
 CREATE OR REPLACE FUNCTION app_public.api_token(uuid text)
@@ -8279,7 +8280,8 @@ end;
 $function$;
 grant execute on function app_public.api_token(uuid text) to app_analyst;
 grant execute on function app_public.api_token(uuid text) to app_visitor;
-comment on function app_public.api_token(uuid text) is 'One API token of the current environment; null when there is none.';
+comment on function app_public.api_token(uuid text) is '@userToken
+One API token of the current environment; null when there is none.';
 
 CREATE OR REPLACE FUNCTION app_public.api_tokens()
  RETURNS SETOF app_public.api_tokens
@@ -8293,7 +8295,8 @@ AS $function$
 $function$;
 grant execute on function app_public.api_tokens() to app_analyst;
 grant execute on function app_public.api_tokens() to app_visitor;
-comment on function app_public.api_tokens() is 'API tokens of the current environment (revoked ones are gone), newest first.';
+comment on function app_public.api_tokens() is '@userToken
+API tokens of the current environment (revoked ones are gone), newest first.';
 
 CREATE OR REPLACE FUNCTION app_public.available_hectometers(road app_public.road_ref)
  RETURNS SETOF double precision
@@ -8321,7 +8324,8 @@ AS $function$
 $function$;
 grant execute on function app_public.channels() to app_analyst;
 grant execute on function app_public.channels() to app_visitor;
-comment on function app_public.channels() is 'Notification channels of the current environment.';
+comment on function app_public.channels() is '@userToken
+Notification channels of the current environment.';
 
 CREATE OR REPLACE FUNCTION app_public.cities(search text, first integer DEFAULT 10)
  RETURNS SETOF app_public.city
@@ -8372,7 +8376,8 @@ AS $function$
 $function$;
 grant execute on function app_public.current_environment() to app_analyst;
 grant execute on function app_public.current_environment() to app_visitor;
-comment on function app_public.current_environment() is 'The environment bound to the session.';
+comment on function app_public.current_environment() is '@userToken
+The environment bound to the session.';
 
 CREATE OR REPLACE FUNCTION app_public.fire_station(slug text)
  RETURNS app_public.fire_stations
@@ -8687,7 +8692,8 @@ AS $function$
 $function$;
 grant execute on function app_public.me() to app_analyst;
 grant execute on function app_public.me() to app_visitor;
-comment on function app_public.me() is 'The user of the Bearer access token; null without a valid one.';
+comment on function app_public.me() is '@userToken
+The user of the Bearer access token; null without a valid one.';
 
 CREATE OR REPLACE FUNCTION app_public.meteo_color_codes()
  RETURNS SETOF app_public.monitor_reference_item
@@ -8978,7 +8984,8 @@ end;
 $function$;
 grant execute on function app_public.monitor(uuid text) to app_analyst;
 grant execute on function app_public.monitor(uuid text) to app_visitor;
-comment on function app_public.monitor(uuid text) is 'One monitor of the current environment; null when there is none.';
+comment on function app_public.monitor(uuid text) is '@userToken
+One monitor of the current environment; null when there is none.';
 
 CREATE OR REPLACE FUNCTION app_public.monitors()
  RETURNS SETOF app_public.monitors
@@ -8992,7 +8999,8 @@ AS $function$
 $function$;
 grant execute on function app_public.monitors() to app_analyst;
 grant execute on function app_public.monitors() to app_visitor;
-comment on function app_public.monitors() is 'Monitors of the current environment.';
+comment on function app_public.monitors() is '@userToken
+Monitors of the current environment.';
 
 CREATE OR REPLACE FUNCTION app_public.monitors_channels(m app_public.monitors)
  RETURNS text
@@ -9054,7 +9062,8 @@ AS $function$
 $function$;
 grant execute on function app_public.my_organizations() to app_analyst;
 grant execute on function app_public.my_organizations() to app_visitor;
-comment on function app_public.my_organizations() is 'Organizations the current user belongs to, by name.';
+comment on function app_public.my_organizations() is '@userToken
+Organizations the current user belongs to, by name.';
 
 CREATE OR REPLACE FUNCTION app_public.my_sessions()
  RETURNS SETOF app_public.sessions
@@ -9068,7 +9077,8 @@ AS $function$
 $function$;
 grant execute on function app_public.my_sessions() to app_analyst;
 grant execute on function app_public.my_sessions() to app_visitor;
-comment on function app_public.my_sessions() is 'Live sessions of the current user, most recently active first.';
+comment on function app_public.my_sessions() is '@userToken
+Live sessions of the current user, most recently active first.';
 
 CREATE OR REPLACE FUNCTION app_public.nl_alerts(first integer DEFAULT 50, page integer DEFAULT 1, since app_public.unix_time DEFAULT NULL::bigint, until app_public.unix_time DEFAULT NULL::bigint, region_number text DEFAULT NULL::text, active_only boolean DEFAULT NULL::boolean)
  RETURNS SETOF app_public.nl_alert
@@ -10107,7 +10117,8 @@ AS $function$
 $function$;
 grant execute on function app_public.session_valid() to app_analyst;
 grant execute on function app_public.session_valid() to app_visitor;
-comment on function app_public.session_valid() is '@notNull
+comment on function app_public.session_valid() is '@userToken
+@notNull
 True while the Bearer access token belongs to a live session.';
 
 CREATE OR REPLACE FUNCTION app_public.sessions_is_current(s app_public.sessions)
