@@ -4,7 +4,8 @@ import type pg from "pg";
 import { consoleLogFactory, Logger, run, type Runner } from "graphile-worker";
 import { LOG_LEVELS, type LogLevel } from "./lib/config.ts";
 import { isConnectionError, type DatabaseAvailability } from "./lib/db/availability.ts";
-import { crontab, makeTaskList, type TaskConfig } from "./tasks/index.ts";
+import { crontab, makeTaskList, POLL_TASKS, type TaskConfig } from "./tasks/index.ts";
+import { startPollers } from "./tasks/poll-schedule.ts";
 
 function workerLogger(least: LogLevel, availability: DatabaseAvailability | undefined): Logger {
   const threshold = LOG_LEVELS.indexOf(least);
@@ -33,25 +34,33 @@ export interface SupervisedWorker {
 export async function startWorker(
   ownerPool: pg.Pool, concurrency: number, logLevel: LogLevel, tasks: TaskConfig, availability?: DatabaseAvailability,
 ): Promise<SupervisedWorker> {
-  const start = () => run({
-    pgPool: ownerPool,
-    taskList: makeTaskList(tasks, ownerPool),
-    crontab,
-    concurrency,
-    preset: {
-      worker: {
-        // Deliveries come in bursts of many short jobs: fetch a batch of jobs per round trip and
-        // complete them in batches.
-        localQueue: { size: concurrency + 1 },
-        completeJobBatchDelay: 0,
-        failJobBatchDelay: 0,
+  const logger = workerLogger(logLevel, availability);
+  const start = async () => {
+    const runner = await run({
+      pgPool: ownerPool,
+      taskList: makeTaskList(tasks, ownerPool),
+      crontab,
+      concurrency,
+      preset: {
+        worker: {
+          // Deliveries come in bursts of many short jobs: fetch a batch of jobs per round trip and
+          // complete them in batches.
+          localQueue: { size: concurrency + 1 },
+          completeJobBatchDelay: 0,
+          failJobBatchDelay: 0,
+        },
       },
-    },
-    logger: workerLogger(logLevel, availability),
-    noHandleSignals: true,
-    // Jobs still running this long after a stop request are released for another worker.
-    gracefulShutdownAbortTimeout: 30_000,
-  });
+      logger,
+      noHandleSignals: true,
+      // Jobs still running this long after a stop request are released for another worker.
+      gracefulShutdownAbortTimeout: 30_000,
+    });
+    // Every feed's first read now rather than at the next whole minute. Should this fail, the
+    // crontab starts the pollers within a minute, so the worker runs on.
+    await startPollers(runner, POLL_TASKS).catch((error: unknown) =>
+      logger.error(`Could not start the feed pollers: ${(error as Error).message}`, { error }));
+    return runner;
+  };
   let runner: Runner = await start();
   let running = true;
   let stopping = false;

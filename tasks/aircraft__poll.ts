@@ -1,8 +1,9 @@
-// Reads the ADS-B receiver for just under a minute (lib/feeds/aircraft/poll.ts); scheduled every
-// minute in tasks/index.ts, in its own queue so that runs follow each other without overlapping.
+// Reads the ADS-B receiver (lib/feeds/aircraft/poll.ts) every AIRCRAFT_POLL_SECONDS, one job per
+// read (tasks/poll-schedule.ts).
 import type { Task } from "graphile-worker";
 import { pollAircraft, type AircraftPollConfig } from "../lib/feeds/aircraft/poll.ts";
+import { pollEvery } from "./poll-schedule.ts";
 
-export const makeAircraftPoll = (config: AircraftPollConfig): Task => async (_payload, helpers) => {
-  await helpers.withPgClient((client) => pollAircraft(client, config, helpers.logger));
-};
+export const makeAircraftPoll = (config: AircraftPollConfig): Task =>
+  pollEvery(config.intervalSeconds, Boolean(config.url),
+    (helpers) => helpers.withPgClient((client) => pollAircraft(client, config, helpers.logger)));

@@ -1,12 +1,14 @@
-// Polls the AMBER alert list and the NL-Alert list (lib/feeds/alerts/poll.ts); both scheduled
-// every minute in tasks/index.ts.
+// Polls the AMBER alert list and the NL-Alert list (lib/feeds/alerts/poll.ts), each every minute
+// (tasks/poll-schedule.ts).
 import type { Task } from "graphile-worker";
 import { pollAmberAlerts, pollNlAlerts, type AlertFeedConfig } from "../lib/feeds/alerts/poll.ts";
+import { feedUrl } from "../lib/feeds/poll-feed.ts";
+import { pollEvery } from "./poll-schedule.ts";
 
-export const makeAlertsPollAmber = (config: AlertFeedConfig): Task => async (_payload, helpers) => {
-  await helpers.withPgClient((client) => pollAmberAlerts(client, config, helpers.logger));
-};
+export const makeAlertsPollAmber = (config: AlertFeedConfig): Task =>
+  pollEvery(60, feedUrl(config) !== undefined,
+    (helpers) => helpers.withPgClient((client) => pollAmberAlerts(client, config, helpers.logger)));
 
-export const makeAlertsPollNl = (config: AlertFeedConfig): Task => async (_payload, helpers) => {
-  await helpers.withPgClient((client) => pollNlAlerts(client, config, helpers.logger));
-};
+export const makeAlertsPollNl = (config: AlertFeedConfig): Task =>
+  pollEvery(60, feedUrl(config) !== undefined,
+    (helpers) => helpers.withPgClient((client) => pollNlAlerts(client, config, helpers.logger)));

@@ -19,6 +19,7 @@ import { monitors__match_p2000 } from "./monitors__match_p2000.ts";
 import { monitors__match_traffic } from "./monitors__match_traffic.ts";
 import { makeNotificationsDeliver } from "./notifications__deliver.ts";
 import { makeP2000LoadDemo } from "./p2000__load_demo.ts";
+import { pollerCrontabLine } from "./poll-schedule.ts";
 import { makeRailPoll } from "./rail__poll.ts";
 import { makeRssPoll } from "./rss__poll.ts";
 import { traffic__load_demo } from "./traffic__load_demo.ts";
@@ -74,16 +75,19 @@ export function makeTaskList(config: TaskConfig, ownerPool: pg.Pool): TaskList {
   };
 }
 
+/**
+ * The feed pollers, each booking its own rounds (tasks/poll-schedule.ts). The worker starts them
+ * when it starts, and the crontab once a minute in case a chain has ended; neither moves a booked
+ * round. A poller that is switched off runs, reads nothing and books nothing.
+ */
+export const POLL_TASKS = [
+  "aircraft__poll", "alerts__poll_amber", "alerts__poll_nl", "meteo__poll", "rail__poll", "rss__poll", "traffic__poll",
+] as const;
+
 // ?fill=1h: a worker that was down at the full hour catches up when it starts.
 export const crontab = [
   "0 * * * * analytics__refresh_cache ?fill=1h",
   "30 3 * * * api_tokens__purge_stale",
   "45 3 * * * auth__purge_expired",
-  "*/5 * * * * meteo__poll",
-  "* * * * * traffic__poll",
-  "* * * * * alerts__poll_amber",
-  "* * * * * alerts__poll_nl",
-  "* * * * * rail__poll",
-  "* * * * * rss__poll ?queue=rss",
-  "* * * * * aircraft__poll ?queue=aircraft",
+  ...POLL_TASKS.map(pollerCrontabLine),
 ].join("\n");

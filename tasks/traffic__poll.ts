@@ -1,7 +1,8 @@
-// Polls the traffic incidents and jams publications (lib/feeds/traffic/poll.ts); scheduled every minute in tasks/index.ts.
+// Polls the traffic incidents and jams publications (lib/feeds/traffic/poll.ts) every minute (tasks/poll-schedule.ts).
 import type { Task } from "graphile-worker";
-import { pollTraffic, type TrafficPollConfig } from "../lib/feeds/traffic/poll.ts";
+import { pollTraffic, trafficFeeds, type TrafficPollConfig } from "../lib/feeds/traffic/poll.ts";
+import { pollEvery } from "./poll-schedule.ts";
 
-export const makeTrafficPoll = (config: TrafficPollConfig): Task => async (_payload, helpers) => {
-  await helpers.withPgClient((client) => pollTraffic(client, config, helpers.logger));
-};
+export const makeTrafficPoll = (config: TrafficPollConfig): Task =>
+  pollEvery(60, trafficFeeds(config).length > 0,
+    (helpers) => helpers.withPgClient((client) => pollTraffic(client, config, helpers.logger)));

@@ -12,6 +12,11 @@ export interface PollLog {
   error(message: string): void;
 }
 
+/** The URL a feed with a switch is read from: none while it is switched off or has no URL. */
+export function feedUrl(feed: { enabled: boolean; url: string | undefined }): string | undefined {
+  return feed.enabled && feed.url ? feed.url : undefined;
+}
+
 export interface FeedRound<Result> {
   feed: string;
   download(validators: FeedValidators): Promise<FetchedDocument>;

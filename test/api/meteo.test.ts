@@ -56,7 +56,7 @@ const unix = (iso: string) => Math.floor(new Date(iso).getTime() / 1000);
 async function pollThroughWorker() {
   await ctx.db.asOwner("select graphile_worker.add_job('meteo__poll', '{}', job_key => 'test_poll')");
   await waitUntil(async () => (await ctx.db.asOwner(
-    "select count(*)::int as n from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id where t.identifier = 'meteo__poll'")).rows[0].n,
+    "select count(*)::int as n from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id where t.identifier = 'meteo__poll' and j.key = 'test_poll'")).rows[0].n,
   (n) => n === 0, "the poll job");
 }
 

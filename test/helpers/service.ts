@@ -64,8 +64,9 @@ export async function startTestService(database: TestDatabase, overrides: Partia
       return { status: response.status, body: (await response.json()) as GraphQLResponse["body"] };
     },
     async workerIdle() {
-      await waitUntil(async () => (await service.ownerPool.query("select count(*)::int as n from graphile_worker._private_jobs")).rows[0].n,
-        (jobs) => jobs === 0, "the worker to finish its jobs");
+      // Jobs due now; a poller's next round, booked for later (tasks/poll-schedule.ts), is no work left.
+      const due = "select count(*)::int as n from graphile_worker._private_jobs where run_at <= now()";
+      await waitUntil(async () => (await service.ownerPool.query(due)).rows[0].n, (jobs) => jobs === 0, "the worker to finish its jobs");
     },
     async newToken(options = {}) {
       const { token, plainToken } = await createApiToken(service.ownerPool, {

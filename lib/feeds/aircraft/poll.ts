@@ -1,7 +1,6 @@
-// The aircraft poller (task aircraft__poll): the operator's own ADS-B receiver is read every
-// AIRCRAFT_POLL_SECONDS, which is more often than the worker's schedule (once a minute) can start a
-// task, so each run reads the receiver for just under a minute and the next run takes over. Each
-// read is a round of lib/feeds/poll-feed.ts (failures logged once per change of state).
+// One read of the aircraft poller (task aircraft__poll, every AIRCRAFT_POLL_SECONDS): the
+// operator's own ADS-B receiver, a round of lib/feeds/poll-feed.ts (failures logged once per
+// change of state).
 import type pg from "pg";
 import { fetchDocument } from "../fetch-document.ts";
 import { pollFeed, type PollLog } from "../poll-feed.ts";
@@ -22,16 +21,9 @@ export async function pollAircraftOnce(db: pg.Pool | pg.ClientBase, url: string,
   }, log);
 }
 
-/** Reads the receiver every intervalSeconds for `forMs`. */
-export async function pollAircraft(db: pg.Pool | pg.ClientBase, config: AircraftPollConfig, log: PollLog, forMs = 55_000): Promise<void> {
-  const url = config.url;
-  if (!url) return;
-  const until = Date.now() + forMs;
-  for (;;) {
-    const started = Date.now();
-    await pollAircraftOnce(db, url, log);
-    const next = started + config.intervalSeconds * 1000;
-    if (next >= until) return;
-    await new Promise((resolve) => setTimeout(resolve, Math.max(0, next - Date.now())));
-  }
+/** One read of the receiver, where one is configured. */
+export async function pollAircraft(
+  db: pg.Pool | pg.ClientBase, config: AircraftPollConfig, log: PollLog,
+): Promise<void> {
+  if (config.url) await pollAircraftOnce(db, config.url, log);
 }

@@ -3,7 +3,7 @@
 // newest first, so older pages are read only while a page holds nothing but new alerts.
 import type pg from "pg";
 import { fetchDocument } from "../fetch-document.ts";
-import { pollFeed, type PollLog } from "../poll-feed.ts";
+import { feedUrl, pollFeed, type PollLog } from "../poll-feed.ts";
 import { parseAmberAlerts } from "./amber-parser.ts";
 import { describeAmber, describeNlAlerts, parseJsonDocument, storeAmberAlerts, storeNlAlerts } from "./ingest.ts";
 import { parseNlAlerts, type NlAlertsDocument } from "./nl-alert-parser.ts";
@@ -14,8 +14,8 @@ export interface AlertFeedConfig { enabled: boolean; url: string | undefined }
 export const NL_ALERT_MAX_PAGES = 10;
 
 export async function pollAmberAlerts(db: pg.Pool | pg.ClientBase, config: AlertFeedConfig, log: PollLog): Promise<void> {
-  const url = config.url;
-  if (!config.enabled || !url) return;
+  const url = feedUrl(config);
+  if (!url) return;
   await pollFeed(db, {
     feed: "amber-alerts",
     download: (validators) => fetchDocument(url, { validators }),
@@ -52,8 +52,8 @@ async function storeNlAlertPages(db: pg.Pool | pg.ClientBase, url: string, first
 }
 
 export async function pollNlAlerts(db: pg.Pool | pg.ClientBase, config: AlertFeedConfig, log: PollLog): Promise<void> {
-  const url = config.url;
-  if (!config.enabled || !url) return;
+  const url = feedUrl(config);
+  if (!url) return;
   await pollFeed(db, {
     feed: "nl-alerts",
     download: (validators) => fetchDocument(url, { validators }),

@@ -4,7 +4,7 @@
 // lib/feeds/poll-feed.ts.
 import type pg from "pg";
 import { fetchDocument } from "../fetch-document.ts";
-import { pollFeed, type PollLog } from "../poll-feed.ts";
+import { feedUrl, pollFeed, type PollLog } from "../poll-feed.ts";
 import { parseRailDisruptions, type RailDisruptionsDocument } from "./disruptions-parser.ts";
 
 export interface RailPollConfig {
@@ -27,8 +27,8 @@ export async function storeRailDisruptions(db: pg.Pool | pg.ClientBase, document
 }
 
 export async function pollRailDisruptions(db: pg.Pool | pg.ClientBase, config: RailPollConfig, log: PollLog): Promise<void> {
-  const url = config.url;
-  if (!config.enabled || !url) return;
+  const url = feedUrl(config);
+  if (!url) return;
   const headers: Record<string, string> = config.apiKey ? { "ocp-apim-subscription-key": config.apiKey } : {};
   await pollFeed(db, {
     feed: "rail-disruptions",

@@ -12,11 +12,15 @@ export interface TrafficPollConfig {
   jamsUrl: string | undefined;
 }
 
-export async function pollTraffic(db: pg.Pool | pg.ClientBase, config: TrafficPollConfig, log: PollLog): Promise<void> {
-  if (!config.enabled) return;
+/** The publications to poll: none while the feed is switched off, and only those with a URL. */
+export function trafficFeeds(config: TrafficPollConfig): Array<{ kind: TrafficFeedKind; url: string }> {
+  if (!config.enabled) return [];
   const feeds: Array<[TrafficFeedKind, string | undefined]> = [["incidents", config.incidentsUrl], ["jams", config.jamsUrl]];
-  for (const [kind, url] of feeds) {
-    if (!url) continue;
+  return feeds.flatMap(([kind, url]) => (url ? [{ kind, url }] : []));
+}
+
+export async function pollTraffic(db: pg.Pool | pg.ClientBase, config: TrafficPollConfig, log: PollLog): Promise<void> {
+  for (const { kind, url } of trafficFeeds(config)) {
     await pollFeed(db, {
       feed: `traffic-${kind}`,
       download: (validators) => fetchDocument(url, { validators }),
