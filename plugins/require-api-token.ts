@@ -8,7 +8,7 @@
 // The check runs in grafserv's request-body middleware, for HTTP and WebSocket, because only there
 // can it still choose an HTTP request's status; the SSE handler calls guardOperation itself.
 import type { IncomingMessage } from "node:http";
-import { parse, type DocumentNode, type SelectionSetNode } from "graphql";
+import { parse, type DocumentNode, type OperationDefinitionNode, type SelectionSetNode } from "graphql";
 import type { Authenticate, RequestAuth } from "../lib/auth/context.ts";
 import { rememberAuth } from "../lib/auth/context.ts";
 import { isConnectionError, RETRY_AFTER_SECONDS, SERVICE_UNAVAILABLE } from "../lib/db/availability.ts";
@@ -27,12 +27,16 @@ declare global {
 /** Query fields that take the user's access token (spec §4.1), as the schema marks them. */
 const userTokenFields = new Set<string>();
 
-function rootQueryFields(document: DocumentNode, operationName: string | null | undefined): Set<string> {
-  const fields = new Set<string>();
+/** The operation a request runs: the named one, or the only one (GraphQL over HTTP's rule). */
+function pickOperation(document: DocumentNode, operationName: string | null): OperationDefinitionNode | undefined {
   const operations = document.definitions.filter((d) => d.kind === "OperationDefinition");
-  const operation = operationName
+  return operationName
     ? operations.find((o) => o.name?.value === operationName)
     : operations.length === 1 ? operations[0] : undefined;
+}
+
+function rootQueryFields(document: DocumentNode, operation: OperationDefinitionNode | undefined): Set<string> {
+  const fields = new Set<string>();
   if (!operation || operation.operation !== "query") return fields;
   const fragments = new Map(
     document.definitions.flatMap((d) => (d.kind === "FragmentDefinition" ? [[d.name.value, d] as const] : [])),
@@ -66,14 +70,6 @@ function needsApiToken(field: string): boolean {
 /** Where an operation arrived: subscriptions need a stream, and the streams carry nothing else. */
 export type Transport = "http" | "websocket" | "sse";
 
-function operationType(document: DocumentNode, operationName: string | null | undefined): string | undefined {
-  const operations = document.definitions.filter((d) => d.kind === "OperationDefinition");
-  const operation = operationName
-    ? operations.find((o) => o.name?.value === operationName)
-    : operations.length === 1 ? operations[0] : undefined;
-  return operation?.operation;
-}
-
 /**
  * The checks every transport makes before an operation runs: subscriptions only over WebSocket or
  * SSE (and those carry nothing else, so HTTP's request budgets and 401s cannot be gone around), an
@@ -91,7 +87,8 @@ export function guardOperation(auth: RequestAuth, body: { query?: unknown; opera
   } catch {
     return; // not GraphQL: the transport answers with the syntax error itself
   }
-  const type = operationType(document, operationName);
+  const operation = pickOperation(document, operationName);
+  const type = operation?.operation;
   if (type === "subscription" && transport === "http") {
     throw userError("Subscriptions need a stream: a WebSocket to /graphql (graphql-transport-ws) or Server-Sent Events at /graphql/stream (graphql-sse).",
       "BAD_REQUEST", { statusCode: 400 });
@@ -100,7 +97,7 @@ export function guardOperation(auth: RequestAuth, body: { query?: unknown; opera
     throw userError(`The ${transport === "websocket" ? "WebSocket" : "event stream"} carries subscriptions only: send queries and mutations over HTTP to /graphql.`,
       "BAD_REQUEST", { statusCode: 400 });
   }
-  if (type === "subscription" || [...rootQueryFields(document, operationName)].some(needsApiToken)) {
+  if (type === "subscription" || [...rootQueryFields(document, operation)].some(needsApiToken)) {
     requireApiToken(auth);
   }
 }
