@@ -5521,14 +5521,14 @@ declare
 begin
   live := array(select n.uuid from new_events n where n.status_code > 0 and n.period_to > now() order by n.uuid);
   if cardinality(live) > 0 then
-    perform graphile_worker.add_job('monitors__match_meteo', json_build_object('eventUuids', live), max_attempts := 10);
+    perform graphile_worker.add_job('monitors__match_feed', json_build_object('feed', 'meteo', 'uuids', live), max_attempts := 10);
   end if;
   return null;
 end;
 $function$;
 grant execute on function app_hidden.tg_meteo_warning_events__queue_matching() to app_analyst;
 grant execute on function app_hidden.tg_meteo_warning_events__queue_matching() to app_visitor;
-comment on function app_hidden.tg_meteo_warning_events__queue_matching() is 'Trigger: queues one monitors__match_meteo job per statement for new warning events with a level, still running or ahead. A backfill of history announces nothing.';
+comment on function app_hidden.tg_meteo_warning_events__queue_matching() is 'Trigger: queues one monitors__match_feed job (feed meteo) per statement for new warning events with a level, still running or ahead. A backfill of history announces nothing.';
 
 CREATE OR REPLACE FUNCTION app_hidden.tg_monitor_matches__count()
  RETURNS trigger
@@ -5813,13 +5813,14 @@ CREATE OR REPLACE FUNCTION app_hidden.tg_p2000_messages__queue_matching()
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
 begin
-  perform graphile_worker.add_job('monitors__match_p2000', json_build_object('uuid', new.uuid), max_attempts := 10);
+  perform graphile_worker.add_job('monitors__match_feed', json_build_object('feed', 'p2000', 'uuids', json_build_array(new.uuid)),
+                                  max_attempts := 10);
   return null;
 end;
 $function$;
 grant execute on function app_hidden.tg_p2000_messages__queue_matching() to app_analyst;
 grant execute on function app_hidden.tg_p2000_messages__queue_matching() to app_visitor;
-comment on function app_hidden.tg_p2000_messages__queue_matching() is 'Queues the monitor matching of a live message (sent within an hour of now).';
+comment on function app_hidden.tg_p2000_messages__queue_matching() is 'Queues the monitor matching of a live message (sent within an hour of now): a monitors__match_feed job of feed p2000.';
 
 CREATE OR REPLACE FUNCTION app_hidden.tg_p2000_messages__unroll()
  RETURNS trigger
@@ -5947,14 +5948,14 @@ begin
   end if;
   live := array(select n.uuid from new_events n order by n.uuid);
   if cardinality(live) > 0 then
-    perform graphile_worker.add_job('monitors__match_traffic', json_build_object('eventUuids', live), max_attempts := 10);
+    perform graphile_worker.add_job('monitors__match_feed', json_build_object('feed', 'traffic', 'uuids', live), max_attempts := 10);
   end if;
   return null;
 end;
 $function$;
 grant execute on function app_hidden.tg_traffic_incident_events__queue_matching() to app_analyst;
 grant execute on function app_hidden.tg_traffic_incident_events__queue_matching() to app_visitor;
-comment on function app_hidden.tg_traffic_incident_events__queue_matching() is 'Trigger: queues one monitors__match_traffic job per statement for the new events, but only for a live publication (app.traffic_notify, set by claim_traffic_publication). Old files notify nobody.';
+comment on function app_hidden.tg_traffic_incident_events__queue_matching() is 'Trigger: queues one monitors__match_feed job (feed traffic) per statement for the new events, but only for a live publication (app.traffic_notify, set by claim_traffic_publication). Old files notify nobody.';
 
 CREATE OR REPLACE FUNCTION app_hidden.tg_traffic_incidents__notify_subscribers()
  RETURNS trigger

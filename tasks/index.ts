@@ -6,7 +6,8 @@ import type { Config } from "../lib/config.ts";
 import { aircraft__load_demo } from "./aircraft__load_demo.ts";
 import { makeAircraftPoll } from "./aircraft__poll.ts";
 import { alerts__load_demo } from "./alerts__load_demo.ts";
-import { makeAlertsPollAmber, makeAlertsPollNl } from "./alerts__poll.ts";
+import { makeAlertsPollAmber } from "./alerts__poll_amber.ts";
+import { makeAlertsPollNl } from "./alerts__poll_nl.ts";
 import { analytics__refresh_cache } from "./analytics__refresh_cache.ts";
 import { api_tokens__purge_stale } from "./api_tokens__purge_stale.ts";
 import { auth__purge_expired } from "./auth__purge_expired.ts";
@@ -14,9 +15,6 @@ import { makeEmailsSend } from "./emails__send.ts";
 import { meteo__load_demo } from "./meteo__load_demo.ts";
 import { makeMeteoPoll } from "./meteo__poll.ts";
 import { monitors__match_feed } from "./monitors__match_feed.ts";
-import { monitors__match_meteo } from "./monitors__match_meteo.ts";
-import { monitors__match_p2000 } from "./monitors__match_p2000.ts";
-import { monitors__match_traffic } from "./monitors__match_traffic.ts";
 import { makeNotificationsDeliver } from "./notifications__deliver.ts";
 import { makeP2000LoadDemo } from "./p2000__load_demo.ts";
 import { pollerCrontabLine } from "./poll-schedule.ts";
@@ -53,9 +51,6 @@ export function makeTaskList(config: TaskConfig, ownerPool: pg.Pool): TaskList {
       apiKey: config.meteoApiKey,
     }),
     monitors__match_feed,
-    monitors__match_meteo,
-    monitors__match_p2000,
-    monitors__match_traffic,
     notifications__deliver: makeNotificationsDeliver({
       mailer,
       mailFrom: config.mailFrom,

@@ -1,0 +1,10 @@
+// Polls the NL-Alert list (lib/feeds/alerts/poll.ts) every minute (tasks/poll-schedule.ts).
+import type { Task } from "graphile-worker";
+import { pollNlAlerts, type AlertFeedConfig } from "../lib/feeds/alerts/poll.ts";
+import { feedUrl } from "../lib/feeds/poll-feed.ts";
+import { pollEvery } from "./poll-schedule.ts";
+
+export const makeAlertsPollNl = (config: AlertFeedConfig): Task =>
+  pollEvery(60, feedUrl(config) !== undefined, (helpers) =>
+    helpers.withPgClient((client) => pollNlAlerts(client, config, helpers.logger)),
+  );
