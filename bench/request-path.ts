@@ -190,7 +190,7 @@ function onPostgresLog(line: string) {
 function parseStatements(entries: string[], user: string): Step[] {
   const steps: Step[] = [];
   for (const entry of entries) {
-    const match = /^(\S+) (\d+) (LOG|DETAIL):  ([\s\S]*)$/.exec(entry);
+    const match = /^(\S+) (\d+) (LOG|DETAIL): {2}([\s\S]*)$/.exec(entry);
     if (!match || match[1] !== user) continue;
     const [, , , level, message] = match;
     if (level === "DETAIL") {

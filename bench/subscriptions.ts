@@ -174,7 +174,7 @@ log(`Deliveries ${figures.deliveries} of ${figures.expected} (missing ${missing}
   `stored → subscriber p50 ${figures.p50} ms, p95 ${figures.p95} ms, p99 ${figures.p99} ms, max ${figures.max} ms; ${describeCpu(cpu)}`);
 log(`Goal (p95 < ${GOAL_P95_MS} ms, each message once to every subscriber): ${met ? "met" : "NOT met"}`);
 
-await Promise.all(subscribers.map((s) => s.client.dispose()));
+await Promise.all(subscribers.map(async (s) => s.client.dispose()));
 await service.stop();
 await readerPool.end();
 await owner.end();

@@ -463,7 +463,7 @@ async function send(request: FuzzRequest): Promise<string> {
     });
   };
   let status = 0;
-  let text = "";
+  let text: string;
   // A request sent on a keep-alive socket the server closed at that moment fails in the client
   // before the server sees it ("fetch failed"); sent again once, it tells whether the server answers.
   for (let attempt = 1; ; attempt++) {
