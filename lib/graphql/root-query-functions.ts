@@ -4,7 +4,6 @@
 // their inflection gives.
 import type { PgResource, PgResourceParameter } from "postgraphile/@dataplan/pg";
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any codec: every function of the registry
 export type FunctionResource = PgResource<any, any, any, readonly PgResourceParameter[], any>;
 
 const byBuild = new WeakMap<GraphileBuild.Build, Map<string, FunctionResource>>();
