@@ -7,7 +7,7 @@ import type { PgSubscriber } from "postgraphile/adaptors/pg";
 import { makeSchema } from "postgraphile";
 import { PostGraphileAmberPreset } from "postgraphile/presets/amber";
 import type { AccountDeps } from "./lib/accounts/flows.ts";
-import { loadConfig, type QueryLimits } from "./lib/config.ts";
+import { loadConfig, type ApiConfig } from "./lib/config.ts";
 import { loadAiDefaults, SHIPPED_AI_DEFAULTS, type AiDefaults } from "./lib/ai/defaults.ts";
 import { makeAuthenticate, pgSettingsFor, recalledAuth, type Authenticate } from "./lib/auth/context.ts";
 import { maskError } from "./lib/graphql/errors.ts";
@@ -37,12 +37,9 @@ export interface PresetOptions {
   authenticate: Authenticate;
   accounts: AccountDeps;
   monitors: MonitorMutationOptions;
-  graphiql: boolean;
-  statementTimeout: string;
-  queryLimits: QueryLimits;
+  /** config.api: the IDE, statement timeout, query limits, subscriptions per token (the AI defaults come loaded). */
+  api: Omit<ApiConfig, "aiDefaultsFile">;
   aiDefaults: AiDefaults;
-  /** Open subscriptions one API token may hold on one API instance. */
-  subscriptionsPerToken: number;
   /** The LISTEN connection of subscriptions; its owner releases it (PostGraphile leaves a given pool's to us). */
   pgSubscriber?: PgSubscriber;
 }
@@ -56,7 +53,7 @@ export function makePreset(options: PresetOptions): GraphileConfig.Preset {
       ArgumentDefaultsPlugin,
       DeprecatedArgumentsPlugin,
       GraphQLErrorCodesPlugin,
-      makeQueryLimitsPlugin(options.queryLimits),
+      makeQueryLimitsPlugin(options.api.queryLimits),
       JsonByDefaultPlugin,
       GraphQLMetricsPlugin,
       InputGuardPlugin,
@@ -67,7 +64,7 @@ export function makePreset(options: PresetOptions): GraphileConfig.Preset {
       MonitorPreviewPlugin,
       makeAiDefaultsPlugin(options.aiDefaults),
       SubscriptionsPlugin,
-      makeSubscriptionGuardPlugin({ perToken: options.subscriptionsPerToken }),
+      makeSubscriptionGuardPlugin({ perToken: options.api.subscriptionsPerToken }),
     ],
     disablePlugins: [
       "NodePlugin",
@@ -90,10 +87,17 @@ export function makePreset(options: PresetOptions): GraphileConfig.Preset {
         "-resource:insert -resource:update -resource:delete",
       pgForbidSetofFunctionsToReturnNull: true,
     },
-    pgServices: [makeRequestPgService({ pool: options.authPool, schemas: ["app_public"], pgSubscriber: options.pgSubscriber, pubsub: options.pgSubscriber !== undefined })],
+    pgServices: [
+      makeRequestPgService({
+        pool: options.authPool,
+        schemas: ["app_public"],
+        pgSubscriber: options.pgSubscriber,
+        pubsub: options.pgSubscriber !== undefined,
+      }),
+    ],
     grafserv: {
       graphqlPath: "/graphql",
-      graphiql: options.graphiql,
+      graphiql: options.api.graphiql,
       graphiqlPath: "/graphiql",
       graphiqlOnGraphQLGET: false,
       // GET serves queries with URL-encoded variables (a mutation over GET is refused with 405).
@@ -116,7 +120,7 @@ export function makePreset(options: PresetOptions): GraphileConfig.Preset {
         // request may show the user it created (app_hidden.current_user_uuid).
         const requestUuid = randomUUID();
         return {
-          pgSettings: pgSettingsFor(auth, options.statementTimeout, requestUuid),
+          pgSettings: pgSettingsFor(auth, options.api.statementTimeout, requestUuid),
           accountRequest: accountRequestFor(req, auth, requestUuid),
         };
       },
@@ -138,11 +142,13 @@ export async function printServiceSchema(authUrl: string): Promise<string> {
         authenticate: makeAuthenticate(authPool, "schema-printing"),
         accounts: { ownerPool: authPool, jwtSecret: "schema-printing", publicUrl: "", magicLinkAllowedOrigins: [] },
         monitors: { allowPrivateWebhookTargets: false },
-        graphiql: false,
-        statementTimeout: "15s",
-        queryLimits: loadConfig().queryLimits,
+        api: {
+          graphiql: false,
+          statementTimeout: "15s",
+          queryLimits: loadConfig().api.queryLimits,
+          subscriptionsPerToken: 1,
+        },
         aiDefaults: loadAiDefaults(SHIPPED_AI_DEFAULTS),
-        subscriptionsPerToken: 1,
       }),
     );
     return printSchema(lexicographicSortSchema(schema)) + "\n";

@@ -14,10 +14,12 @@ function redact(url: string): string {
 async function main() {
   const config = loadConfig();
   const started = Date.now();
-  console.log(config.databaseUrl
-    ? `Using the database at ${redact(config.databaseUrl)}`
-    : `Starting the embedded PostgreSQL (data in ${config.dataDir})`);
-  const database: Database = await prepareDatabase(config, (line) => {
+  console.log(
+    config.database.url
+      ? `Using the database at ${redact(config.database.url)}`
+      : `Starting the embedded PostgreSQL (data in ${config.database.dataDir})`,
+  );
+  const database: Database = await prepareDatabase(config.database, (line) => {
     if (/FATAL|PANIC/.test(line)) console.error(`[postgres] ${line}`);
   });
 
@@ -50,12 +52,15 @@ async function main() {
     process.on(signal, () => void shutdown(signal));
   }
 
-  if (config.processRole === "worker") console.log(`\nWorker only (PROCESS_ROLE=worker); health at ${service.url}/health`);
+  if (config.processRole === "worker")
+    console.log(`\nWorker only (PROCESS_ROLE=worker); health at ${service.url}/health`);
   else console.log(`\nGraphQL endpoint: POST ${service.graphqlUrl}`);
   if (service.graphiqlUrl) console.log(`GraphiQL IDE:     ${service.graphiqlUrl}`);
-  console.log(database.analystUrl
-    ? `Database (read-only analyst): psql "${database.analystUrl}"`
-    : `Database: psql "$DATABASE_URL" (owner); analysts log in as app_analyst`);
+  console.log(
+    database.analystUrl
+      ? `Database (read-only analyst): psql "${database.analystUrl}"`
+      : `Database: psql "$DATABASE_URL" (owner); analysts log in as app_analyst`,
+  );
 
   if (database.firstStart && database.embedded && config.demoData) {
     await service.ownerPool.query(
@@ -65,7 +70,9 @@ async function main() {
               graphile_worker.add_job('traffic__load_demo', '{}', job_key => 'traffic_demo'),
               graphile_worker.add_job('aircraft__load_demo', '{}', job_key => 'aircraft_demo')`,
     );
-    console.log('\nLoading 3 days of synthetic demo P2000 messages, weather, traffic, alerts and flights in the background (source "demo"; DEMO_DATA=false turns this off).');
+    console.log(
+      '\nLoading 3 days of synthetic demo P2000 messages, weather, traffic, alerts and flights in the background (source "demo"; DEMO_DATA=false turns this off).',
+    );
   }
   if (database.firstStart) {
     const { plainToken } = await createApiToken(service.ownerPool, {

@@ -25,7 +25,11 @@ import { makeOpsRoutes } from "./lib/http/ops-routes.ts";
 import { countHttpRequest } from "./lib/ops/http-metrics.ts";
 import { makeUnavailableGuard } from "./lib/http/unavailable-guard.ts";
 import {
-  GRAPHQL_METHODS, GRAPHQL_PATH, GRAPHQL_SSE_PATH, isGraphqlSseRequest, makeGraphqlSseHandler,
+  GRAPHQL_METHODS,
+  GRAPHQL_PATH,
+  GRAPHQL_SSE_PATH,
+  isGraphqlSseRequest,
+  makeGraphqlSseHandler,
 } from "./lib/http/graphql-sse.ts";
 import { makeCors } from "./lib/http/cors.ts";
 import { refuseMethod } from "./lib/http/refusals.ts";
@@ -55,21 +59,19 @@ function listen(server: Server, port: number, host: string): Promise<AddressInfo
 
 export async function startService(config: Config, database: Database): Promise<Service> {
   // Lost connections are reported once per change of state by the availability probe, not per client.
-  let availability: DatabaseAvailability | undefined;
-  const report = (error: Error) => availability?.notice(error);
+  const availability = new DatabaseAvailability(database.authUrl);
+  const report = (error: Error) => availability.notice(error);
   // The worker's jobs and the account flows share the owner pool.
-  const ownerPool = resilientPool({ connectionString: database.ownerUrl, max: config.workerConcurrency + 3 }, report);
+  const ownerPool = resilientPool({ connectionString: database.ownerUrl, max: config.worker.concurrency + 3 }, report);
   // Ten connections for requests, one for the API-token cache's LISTEN, one for the
   // subscriptions' LISTEN (PostGraphile's pgSubscriber).
   const authPool = resilientPool({ connectionString: database.authUrl, max: 12 }, report);
-  availability = new DatabaseAvailability(database.authUrl);
   availability.start();
 
   // PROCESS_ROLE: api and worker in one process (the default), or either alone for scale-out
   // (docs/operations.md, Scaling out): N stateless API processes and N workers on one database.
-  const worker = config.processRole !== "api"
-    ? await startWorker(ownerPool, config.workerConcurrency, config.logLevel, config, availability)
-    : undefined;
+  const worker =
+    config.processRole !== "api" ? await startWorker(ownerPool, config.worker, config, availability) : undefined;
   const api = config.processRole !== "worker" ? await startApi(config, ownerPool, authPool, availability) : undefined;
   // /health, /ready and /metrics, before the rate limiter and grafserv; a part this process does
   // not run counts as ready.
@@ -77,13 +79,16 @@ export async function startService(config: Config, database: Database): Promise<
     pools: { owner: ownerPool, auth: authPool },
     workerRunning: () => worker?.isRunning() ?? true,
     currentSchema: () => (api ? api.currentSchema() : {}),
-    metricsPublic: config.metricsPublic,
+    metricsPublic: config.http.metricsPublic,
   });
   const server = createServer((req, res) => {
     countHttpRequest(req, res);
     if (opsRoutes(req, res)) return;
     if (api) api.handle(req, res);
-    else res.writeHead(404, { "content-type": "text/plain; charset=utf-8" }).end("This process runs the worker only (PROCESS_ROLE=worker).\n");
+    else
+      res
+        .writeHead(404, { "content-type": "text/plain; charset=utf-8" })
+        .end("This process runs the worker only (PROCESS_ROLE=worker).\n");
   });
   // WebSockets (graphql-transport-ws) on /graphql; anything else that asks to upgrade is closed.
   server.on("upgrade", (req: IncomingMessage, socket: Socket, head: Buffer) => {
@@ -91,15 +96,15 @@ export async function startService(config: Config, database: Database): Promise<
     else socket.destroy();
   });
   await api?.ready();
-  const address = await listen(server, config.port, config.host);
+  const address = await listen(server, config.http.port, config.http.host);
 
-  const host = ["0.0.0.0", "::", "127.0.0.1", "::1"].includes(config.host) ? "localhost" : config.host;
+  const host = ["0.0.0.0", "::", "127.0.0.1", "::1"].includes(config.http.host) ? "localhost" : config.http.host;
   const url = `http://${host}:${address.port}`;
   let stopping: Promise<void> | undefined;
   return {
     url,
     graphqlUrl: `${url}/graphql`,
-    graphiqlUrl: config.graphiql && api ? `${url}/graphiql` : undefined,
+    graphiqlUrl: config.api.graphiql && api ? `${url}/graphiql` : undefined,
     ownerPool,
     stop() {
       stopping ??= (async () => {
@@ -118,7 +123,8 @@ export async function startService(config: Config, database: Database): Promise<
   };
 }
 
-const WRONG_METHOD = "send GraphQL with POST (or GET for queries); PUT (without a body) and DELETE (with " +
+const WRONG_METHOD =
+  "send GraphQL with POST (or GET for queries); PUT (without a body) and DELETE (with " +
   "X-GraphQL-Event-Stream-Token) are graphql-sse's single connection mode.";
 
 interface Api {
@@ -131,13 +137,18 @@ interface Api {
 }
 
 /** The API side: budgets, the outage guard, grafserv for GraphQL and express for the rest. */
-async function startApi(config: Config, ownerPool: pg.Pool, authPool: pg.Pool, availability: DatabaseAvailability): Promise<Api> {
+async function startApi(
+  config: Config,
+  ownerPool: pg.Pool,
+  authPool: pg.Pool,
+  availability: DatabaseAvailability,
+): Promise<Api> {
   const jwtSecret = jwtSecretFor(config);
   const accounts: AccountDeps = {
     ownerPool,
     jwtSecret,
-    publicUrl: config.publicUrl,
-    magicLinkAllowedOrigins: config.magicLinkAllowedOrigins,
+    publicUrl: config.delivery.publicUrl,
+    magicLinkAllowedOrigins: config.accounts.magicLinkAllowedOrigins,
   };
   const apiTokens = new ApiTokenCache(authPool);
   await apiTokens.start();
@@ -148,12 +159,10 @@ async function startApi(config: Config, ownerPool: pg.Pool, authPool: pg.Pool, a
       authPool,
       authenticate,
       accounts,
-      monitors: { allowPrivateWebhookTargets: config.webhookAllowPrivateTargets },
-      graphiql: config.graphiql,
-      statementTimeout: config.statementTimeout,
-      queryLimits: config.queryLimits,
-      aiDefaults: loadAiDefaults(config.aiDefaultsFile ?? SHIPPED_AI_DEFAULTS),
-      subscriptionsPerToken: config.subscriptionsPerToken,
+      // WEBHOOK_ALLOW_PRIVATE_TARGETS: checked when a webhook channel is saved, and again on delivery.
+      monitors: { allowPrivateWebhookTargets: config.delivery.allowPrivateTargets },
+      api: config.api,
+      aiDefaults: loadAiDefaults(config.api.aiDefaultsFile ?? SHIPPED_AI_DEFAULTS),
       pgSubscriber,
     }),
   );
@@ -161,26 +170,27 @@ async function startApi(config: Config, ownerPool: pg.Pool, authPool: pg.Pool, a
   app.disable("x-powered-by");
   app.use(authRoutes(accounts));
   app.use(respondRoute());
-  app.get("/", (_req, res) => res.redirect(config.graphiql ? "/graphiql" : "/graphql"));
+  app.get("/", (_req, res) => res.redirect(config.api.graphiql ? "/graphiql" : "/graphql"));
   // GraphQL requests go straight to grafserv (express would add its routing to every API call);
   // whatever grafserv does not serve falls through to the express app.
   const serv = pgl.createServ(grafserv);
   const handleGraphql = serv.createHandler();
   const rateLimiter = new RateLimiter(ownerPool);
   rateLimiter.start();
-  const overBudget = makeRequestBudgetGuard(rateLimiter, config.requestBudgets);
+  const overBudget = makeRequestBudgetGuard(rateLimiter, config.http.requestBudgets);
   const unavailable = makeUnavailableGuard(availability);
   // The API's routes a page of another origin may call; not the HTML pages people open (/respond,
   // the IDE) nor /health, /ready and /metrics.
   const cors = makeCors({
-    origins: config.corsOrigins,
+    origins: config.http.corsOrigins,
     routes: [
       { path: GRAPHQL_PATH, methods: GRAPHQL_METHODS },
       { path: GRAPHQL_SSE_PATH, methods: GRAPHQL_METHODS },
       { path: "/auth/", methods: ["GET"] },
     ],
   });
-  const authenticateStream = (authorization: string | undefined) => authenticateOrUnavailable(authenticate, authorization);
+  const authenticateStream = (authorization: string | undefined) =>
+    authenticateOrUnavailable(authenticate, authorization);
   const handleSse = makeGraphqlSseHandler({
     serv,
     authenticate: authenticateStream,
@@ -216,7 +226,9 @@ async function startApi(config: Config, ownerPool: pg.Pool, authPool: pg.Pool, a
         return;
       }
       if (!availability.isUp) {
-        socket.end(`HTTP/1.1 503 Service Unavailable\r\nRetry-After: ${RETRY_AFTER_SECONDS}\r\nConnection: close\r\n\r\n`);
+        socket.end(
+          `HTTP/1.1 503 Service Unavailable\r\nRetry-After: ${RETRY_AFTER_SECONDS}\r\nConnection: close\r\n\r\n`,
+        );
         return;
       }
       holdStream(socket);

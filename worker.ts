@@ -2,7 +2,7 @@
 // it stops the worker itself, after the HTTP server has stopped accepting requests.
 import type pg from "pg";
 import { consoleLogFactory, Logger, run, type Runner } from "graphile-worker";
-import { LOG_LEVELS, type LogLevel } from "./lib/config.ts";
+import { LOG_LEVELS, type LogLevel, type WorkerConfig } from "./lib/config.ts";
 import { isConnectionError, type DatabaseAvailability } from "./lib/db/availability.ts";
 import { crontab, makeTaskList, POLL_TASKS, type TaskConfig } from "./tasks/index.ts";
 import { startPollers } from "./tasks/poll-schedule.ts";
@@ -32,7 +32,10 @@ export interface SupervisedWorker {
 }
 
 export async function startWorker(
-  ownerPool: pg.Pool, concurrency: number, logLevel: LogLevel, tasks: TaskConfig, availability?: DatabaseAvailability,
+  ownerPool: pg.Pool,
+  { concurrency, logLevel }: WorkerConfig,
+  tasks: TaskConfig,
+  availability?: DatabaseAvailability,
 ): Promise<SupervisedWorker> {
   const logger = workerLogger(logLevel, availability);
   const start = async () => {
@@ -58,7 +61,8 @@ export async function startWorker(
     // Every feed's first read now rather than at the next whole minute. Should this fail, the
     // crontab starts the pollers within a minute, so the worker runs on.
     await startPollers(runner, POLL_TASKS).catch((error: unknown) =>
-      logger.error(`Could not start the feed pollers: ${(error as Error).message}`, { error }));
+      logger.error(`Could not start the feed pollers: ${(error as Error).message}`, { error }),
+    );
     return runner;
   };
   let runner: Runner = await start();

@@ -74,10 +74,15 @@ const SOURCE = "bench:aircraft";
 const log = (line: string) => console.log(line);
 const round = (value: number, digits = 1) => Number(value.toFixed(digits));
 
-const { dataDir: DATA_DIR, config, database, owner } = await openBenchDatabase("aircraft", 54346, values.fresh ?? false);
+const {
+  dataDir: DATA_DIR,
+  config,
+  database,
+  owner,
+} = await openBenchDatabase("aircraft", 54346, values.fresh ?? false);
 const rootUrl = database.rootUrl;
 if (!rootUrl) throw new Error("CHECKPOINT and auto_explain need the superuser URL of the embedded cluster.");
-const superuserUrl = pgUrl(rootUrl, { database: config.databaseName });
+const superuserUrl = pgUrl(rootUrl, { database: config.database.name });
 
 const between = (random: () => number, low: number, high: number) => low + random() * (high - low);
 
@@ -104,22 +109,37 @@ async function awaitQuiet(before: string, maxSeconds = 30): Promise<void> {
   const seconds = round((performance.now() - started) / 1000);
   waitBudgetSeconds -= seconds;
   waits.push({ before, seconds, quiet: quietSeconds >= 2 });
-  if (seconds > 3) log(`  (waited ${seconds} s for a quiet machine before ${before}${quietSeconds >= 2 ? "" : "; still busy, measuring anyway"})`);
+  if (seconds > 3)
+    log(
+      `  (waited ${seconds} s for a quiet machine before ${before}${quietSeconds >= 2 ? "" : "; still busy, measuring anyway"})`,
+    );
 }
 
 // ------------------------------------------------------------------------------------------------
 // The aircraft: the shipped fleet, 10 bench aircraft, and the one that flies the long route.
 const BENCH_AIRCRAFT = Array.from({ length: 10 }, (_, i) => ({
-  icao: `be${String(i + 1).padStart(4, "0")}`, registration: `PH-BN${String.fromCharCode(65 + i)}`, kind: i % 2 ? "police" : "trauma",
-  callsign: `BENCH${i + 1}`, type: i % 3 ? "EC35" : "A139",
+  icao: `be${String(i + 1).padStart(4, "0")}`,
+  registration: `PH-BN${String.fromCharCode(65 + i)}`,
+  kind: i % 2 ? "police" : "trauma",
+  callsign: `BENCH${i + 1}`,
+  type: i % 3 ? "EC35" : "A139",
 }));
 const ROUTE_AIRCRAFT = { icao: "be0100", registration: "PH-BNR", kind: "police", callsign: "BENCHR", type: "EC35" };
 for (const a of [...BENCH_AIRCRAFT, ROUTE_AIRCRAFT]) {
-  await owner.query(`insert into app_public.aircraft_fleet (icao, registration, kind, callsign, type, operator, base)
-    values ($1, $2, $3, $4, $5, 'bench (synthetic)', 'BENCH') on conflict (icao) do nothing`, [a.icao, a.registration, a.kind, a.callsign, a.type]);
+  await owner.query(
+    `insert into app_public.aircraft_fleet (icao, registration, kind, callsign, type, operator, base)
+    values ($1, $2, $3, $4, $5, 'bench (synthetic)', 'BENCH') on conflict (icao) do nothing`,
+    [a.icao, a.registration, a.kind, a.callsign, a.type],
+  );
 }
-const { rows: fleet } = await owner.query<{ icao: string; registration: string; callsign: string | null; type: string | null }>(
-  "select icao, registration, callsign, type from app_public.aircraft_fleet where icao <> $1 order by icao", [ROUTE_AIRCRAFT.icao]);
+const { rows: fleet } = await owner.query<{
+  icao: string;
+  registration: string;
+  callsign: string | null;
+  type: string | null;
+}>("select icao, registration, callsign, type from app_public.aircraft_fleet where icao <> $1 order by icao", [
+  ROUTE_AIRCRAFT.icao,
+]);
 if (fleet.length !== 30) throw new Error(`Expected 30 tracked aircraft besides the route's, found ${fleet.length}.`);
 // What section 3 creates in this database for the run (names of its own: nothing the migrations
 // made is dropped); left behind only by a run that failed.
@@ -136,18 +156,25 @@ await owner.query("delete from graphile_worker.jobs where task_identifier = 'mon
 // The monitors: a population like the monitor benchmark's (the overhead trigger reads
 // app_public.monitors for every new route point), in one bench environment: P2000 monitors of
 // three kinds and, one in 500, aircraft monitors with a circle of 1-10 km around a place.
-const monitorPopulation = async () => (await owner.query<{ all: number; aircraft: number }>(
-  "select count(*)::int as all, count(*) filter (where type = 'aircraft')::int as aircraft from app_public.monitors")).rows[0];
+const monitorPopulation = async () =>
+  (
+    await owner.query<{ all: number; aircraft: number }>(
+      "select count(*)::int as all, count(*) filter (where type = 'aircraft')::int as aircraft from app_public.monitors",
+    )
+  ).rows[0];
 const filling: Record<string, number> = {};
 if ((await monitorPopulation()).all !== MONITORS) {
   log(`Creating ${MONITORS.toLocaleString("en")} monitors ...`);
   const started = performance.now();
   await owner.query("truncate app_public.monitors cascade");
   await owner.query(`delete from app_public.organizations where name = 'bench aircraft'`);
-  const { rows: [{ environment }] } = await owner.query<{ environment: string }>(`
+  const {
+    rows: [{ environment }],
+  } = await owner.query<{ environment: string }>(`
     with o as (insert into app_public.organizations (name) values ('bench aircraft') returning uuid)
     insert into app_public.environments (organization_uuid, name) select uuid, 'bench' from o returning uuid as environment`);
-  await owner.query(`
+  await owner.query(
+    `
     with places as materialized (select latitude, longitude, row_number() over (order by uuid) - 1 as n
                                    from app_public.places where latitude is not null),
          spec as (select i, i * 7919 as h, (i * 7919) % (select count(*) from places) as place_n,
@@ -165,7 +192,9 @@ if ((await monitorPopulation()).all !== MONITORS) {
            end,
            case when s.kind in (0, 3) then p.latitude end, case when s.kind in (0, 3) then p.longitude end,
            case s.kind when 0 then 0.5 + (s.i % 6) / 2.0 when 3 then 1 + s.i % 10 end
-      from spec s left join places p on p.n = s.place_n`, [environment, MONITORS]);
+      from spec s left join places p on p.n = s.place_n`,
+    [environment, MONITORS],
+  );
   await owner.query("analyze app_public.monitors");
   filling.monitorsSeconds = round((performance.now() - started) / 1000);
   log(`  in ${filling.monitorsSeconds} s`);
@@ -180,25 +209,58 @@ log(`Monitors: ${monitors.all.toLocaleString("en")} (${monitors.aircraft} aircra
 // climb or descent of 500-1,000 ft/min between 500 and 3,000 ft, at 100-140 kt; it turns back
 // when it leaves the Netherlands. Positions are simulated every second.
 interface Flyer {
-  icao: string; registration: string; callsign: string; type: string;
-  lat: number; lon: number; altFt: number; gsKt: number; track: number; verticalFtMin: number; onGround: boolean;
-  plan: "cruise" | "depart" | "arrive"; departAt: number; arriveAt: number; targetKt: number; turnRate: number; turnUntil: number;
-  climbUntil: number; random: () => number;
+  icao: string;
+  registration: string;
+  callsign: string;
+  type: string;
+  lat: number;
+  lon: number;
+  altFt: number;
+  gsKt: number;
+  track: number;
+  verticalFtMin: number;
+  onGround: boolean;
+  plan: "cruise" | "depart" | "arrive";
+  departAt: number;
+  arriveAt: number;
+  targetKt: number;
+  turnRate: number;
+  turnUntil: number;
+  climbUntil: number;
+  random: () => number;
 }
 const KT_TO_KM_PER_S = 1.852 / 3600;
 const NL = { south: 50.85, north: 53.45, west: 3.5, east: 7.1 };
 
-function makeFlyer(a: { icao: string; registration: string; callsign: string | null; type: string | null }, index: number,
-    plan: Flyer["plan"], seed: number, horizonSeconds: number): Flyer {
+function makeFlyer(
+  a: { icao: string; registration: string; callsign: string | null; type: string | null },
+  index: number,
+  plan: Flyer["plan"],
+  seed: number,
+  horizonSeconds: number,
+): Flyer {
   const random = seeded(seed);
   const airborne = plan !== "depart";
   return {
-    icao: a.icao, registration: a.registration, callsign: a.callsign ?? `LIFE${index + 1}`, type: a.type ?? "EC35",
-    lat: between(random, 51.4, 53.0), lon: between(random, 4.2, 6.6), altFt: airborne ? Math.round(between(random, 800, 2500)) : 0,
-    gsKt: airborne ? between(random, 100, 140) : 0, track: between(random, 0, 360), verticalFtMin: 0, onGround: !airborne, plan,
+    icao: a.icao,
+    registration: a.registration,
+    callsign: a.callsign ?? `LIFE${index + 1}`,
+    type: a.type ?? "EC35",
+    lat: between(random, 51.4, 53.0),
+    lon: between(random, 4.2, 6.6),
+    altFt: airborne ? Math.round(between(random, 800, 2500)) : 0,
+    gsKt: airborne ? between(random, 100, 140) : 0,
+    track: between(random, 0, 360),
+    verticalFtMin: 0,
+    onGround: !airborne,
+    plan,
     departAt: plan === "depart" ? Math.floor(between(random, 10, horizonSeconds * 0.6)) : Infinity,
     arriveAt: plan === "arrive" ? Math.floor(between(random, 30, horizonSeconds * 0.7)) : Infinity,
-    targetKt: between(random, 100, 140), turnRate: 0, turnUntil: 0, climbUntil: 0, random,
+    targetKt: between(random, 100, 140),
+    turnRate: 0,
+    turnUntil: 0,
+    climbUntil: 0,
+    random,
   };
 }
 
@@ -206,7 +268,10 @@ function makeFlyer(a: { icao: string; registration: string; callsign: string | n
 function fly(f: Flyer, t: number, dt: number): void {
   const r = f.random;
   if (f.plan === "depart" && t < f.departAt) {
-    f.gsKt = 0; f.altFt = 0; f.onGround = true; f.verticalFtMin = 0;
+    f.gsKt = 0;
+    f.altFt = 0;
+    f.onGround = true;
+    f.verticalFtMin = 0;
     return;
   }
   if (f.plan === "arrive" && t >= f.arriveAt) {
@@ -217,7 +282,10 @@ function fly(f: Flyer, t: number, dt: number): void {
     f.gsKt = Math.max(0, f.gsKt - 2 * dt);
     f.altFt = Math.max(0, f.altFt + (f.verticalFtMin / 60) * dt);
     if (f.gsKt <= 0 || f.altFt <= 0) {
-      f.gsKt = 0; f.altFt = 0; f.onGround = true; f.verticalFtMin = 0;
+      f.gsKt = 0;
+      f.altFt = 0;
+      f.onGround = true;
+      f.verticalFtMin = 0;
     }
   } else {
     f.onGround = false;
@@ -228,7 +296,7 @@ function fly(f: Flyer, t: number, dt: number): void {
     } else {
       if (t >= f.turnUntil) {
         const choice = r();
-        f.turnRate = choice < 0.45 ? 0 : choice < 0.9 ? (r() < 0.5 ? -3 : 3) : (r() < 0.5 ? -6 : 6);
+        f.turnRate = choice < 0.45 ? 0 : choice < 0.9 ? (r() < 0.5 ? -3 : 3) : r() < 0.5 ? -6 : 6;
         f.turnUntil = t + between(r, 10, 60);
         if (r() < 0.3) f.targetKt = between(r, 100, 140);
       }
@@ -259,11 +327,38 @@ function fly(f: Flyer, t: number, dt: number): void {
 function entry(f: Flyer, seenPos: number, messages: number): Record<string, unknown> {
   const altitude = Math.round(f.altFt / 25) * 25;
   return {
-    hex: f.icao, type: "adsb_icao", flight: f.callsign.padEnd(8), r: f.registration, t: f.type,
-    alt_baro: f.onGround ? "ground" : altitude, ...(f.onGround ? {} : { alt_geom: altitude + 125, baro_rate: Math.round(f.verticalFtMin / 64) * 64 }),
-    gs: round(f.gsKt, 1), track: round(f.track, 2), squawk: f.icao.startsWith("be") ? "7000" : "0020", emergency: "none", category: "A7",
-    nav_qnh: 1013.6, lat: round(f.lat, 6), lon: round(f.lon, 6), nic: 8, rc: 186, seen_pos: seenPos, version: 2, nic_baro: 1, nac_p: 9,
-    nac_v: 1, sil: 3, sil_type: "perhour", gva: 2, sda: 2, alert: 0, spi: 0, mlat: [], tisb: [], messages, seen: round(seenPos / 2, 1),
+    hex: f.icao,
+    type: "adsb_icao",
+    flight: f.callsign.padEnd(8),
+    r: f.registration,
+    t: f.type,
+    alt_baro: f.onGround ? "ground" : altitude,
+    ...(f.onGround ? {} : { alt_geom: altitude + 125, baro_rate: Math.round(f.verticalFtMin / 64) * 64 }),
+    gs: round(f.gsKt, 1),
+    track: round(f.track, 2),
+    squawk: f.icao.startsWith("be") ? "7000" : "0020",
+    emergency: "none",
+    category: "A7",
+    nav_qnh: 1013.6,
+    lat: round(f.lat, 6),
+    lon: round(f.lon, 6),
+    nic: 8,
+    rc: 186,
+    seen_pos: seenPos,
+    version: 2,
+    nic_baro: 1,
+    nac_p: 9,
+    nac_v: 1,
+    sil: 3,
+    sil_type: "perhour",
+    gva: 2,
+    sda: 2,
+    alert: 0,
+    spi: 0,
+    mlat: [],
+    tisb: [],
+    messages,
+    seen: round(seenPos / 2, 1),
     rssi: round(-30 + f.random() * 12, 1),
   };
 }
@@ -283,13 +378,52 @@ function untrackedTraffic(count: number, seed: number) {
       const km = gs * KT_TO_KM_PER_S * t;
       const lat = start.lat + (km * Math.cos((track * Math.PI) / 180)) / 111.2;
       const lon = start.lon + (km * Math.sin((track * Math.PI) / 180)) / (111.2 * Math.cos((lat * Math.PI) / 180));
-      if (kind === "no-position") return { hex, type: "adsb_icao", alt_baro: alt, gs: round(gs, 1), messages: 300 + t, seen: 0.8, rssi: -33.1 };
-      if (kind === "tisb") return { hex: `~${hex.slice(1)}`, type: "tisb_other", lat: round(lat, 6), lon: round(lon, 6), alt_baro: alt, seen_pos: 1.2, seen: 1.2 };
+      if (kind === "no-position")
+        return { hex, type: "adsb_icao", alt_baro: alt, gs: round(gs, 1), messages: 300 + t, seen: 0.8, rssi: -33.1 };
+      if (kind === "tisb")
+        return {
+          hex: `~${hex.slice(1)}`,
+          type: "tisb_other",
+          lat: round(lat, 6),
+          lon: round(lon, 6),
+          alt_baro: alt,
+          seen_pos: 1.2,
+          seen: 1.2,
+        };
       return {
-        hex, type: "adsb_icao", flight: `KLM${1000 + i}`.padEnd(8), alt_baro: alt, alt_geom: alt + 250, gs: round(gs, 1), track: round(track, 2),
-        baro_rate: 0, squawk: String(1000 + (i % 6000)).padStart(4, "0"), emergency: "none", category: "A3", nav_qnh: 1013.6, nav_altitude_mcp: alt,
-        lat: round(lat, 6), lon: round(lon, 6), nic: 8, rc: 186, seen_pos: round(random() * 2, 1), version: 2, nic_baro: 1, nac_p: 9, nac_v: 1,
-        sil: 3, sil_type: "perhour", gva: 2, sda: 2, alert: 0, spi: 0, mlat: [], tisb: [], messages: 1200 + t * 4, seen: 0.1, rssi: round(-25 - random() * 10, 1),
+        hex,
+        type: "adsb_icao",
+        flight: `KLM${1000 + i}`.padEnd(8),
+        alt_baro: alt,
+        alt_geom: alt + 250,
+        gs: round(gs, 1),
+        track: round(track, 2),
+        baro_rate: 0,
+        squawk: String(1000 + (i % 6000)).padStart(4, "0"),
+        emergency: "none",
+        category: "A3",
+        nav_qnh: 1013.6,
+        nav_altitude_mcp: alt,
+        lat: round(lat, 6),
+        lon: round(lon, 6),
+        nic: 8,
+        rc: 186,
+        seen_pos: round(random() * 2, 1),
+        version: 2,
+        nic_baro: 1,
+        nac_p: 9,
+        nac_v: 1,
+        sil: 3,
+        sil_type: "perhour",
+        gva: 2,
+        sda: 2,
+        alert: 0,
+        spi: 0,
+        mlat: [],
+        tisb: [],
+        messages: 1200 + t * 4,
+        seen: 0.1,
+        rssi: round(-25 - random() * 10, 1),
       };
     };
   });
@@ -299,7 +433,9 @@ function untrackedTraffic(count: number, seed: number) {
 // As shipped (warm-up, tracked aircraft alone, with untracked traffic, paced), then as before
 // migration 000023 (warm-up, tracked aircraft alone).
 const TOTAL_SECONDS = 2 * (WARM_UP_DOCUMENTS + DOCUMENTS) + RECEIVER_DOCUMENTS + PACED;
-const flyers = fleet.map((a, i) => makeFlyer(a, i, i % 5 === 1 ? "depart" : i % 5 === 3 ? "arrive" : "cruise", 1000 + i, TOTAL_SECONDS));
+const flyers = fleet.map((a, i) =>
+  makeFlyer(a, i, i % 5 === 1 ? "depart" : i % 5 === 3 ? "arrive" : "cruise", 1000 + i, TOTAL_SECONDS),
+);
 const traffic = untrackedTraffic(UNTRACKED, 77);
 // The documents end now (the positions are live: take-offs and landings queue matching jobs, as
 // in production, and the worker of the service started later runs them before the measurements).
@@ -313,7 +449,6 @@ function documentAt(t: number, withTraffic: boolean): string {
   return JSON.stringify({ now: START_MS / 1000 + t + 0.5, messages: messageCounter, aircraft });
 }
 
-
 // ------------------------------------------------------------------------------------------------
 // 1. Ingestion, on one connection as the poller has it; every document built beforehand. As
 // shipped: warm-up, the 30 tracked aircraft alone, with a receiver's untracked traffic, and paced
@@ -323,12 +458,20 @@ function documentAt(t: number, withTraffic: boolean): string {
 // happens to this run; without a commit per document that run saves the commits' small cost).
 const documents: Array<{ t: number; text: string }> = [];
 for (let t = 0; t < TOTAL_SECONDS; t++) {
-  documents.push({ t, text: documentAt(t, t >= WARM_UP_DOCUMENTS + DOCUMENTS && t < WARM_UP_DOCUMENTS + DOCUMENTS + RECEIVER_DOCUMENTS + PACED) });
+  documents.push({
+    t,
+    text: documentAt(
+      t,
+      t >= WARM_UP_DOCUMENTS + DOCUMENTS && t < WARM_UP_DOCUMENTS + DOCUMENTS + RECEIVER_DOCUMENTS + PACED,
+    ),
+  });
 }
 const ingester = new pg.Client({ connectionString: database.ownerUrl });
 await ingester.connect();
 const SHIPPED_INDEX = "app_public.monitors_aircraft_circles_idx"; // migration 000023
-const shippedIndex = (await owner.query<{ found: boolean }>("select to_regclass($1) is not null as found", [SHIPPED_INDEX])).rows[0].found;
+const shippedIndex = (
+  await owner.query<{ found: boolean }>("select to_regclass($1) is not null as found", [SHIPPED_INDEX])
+).rows[0].found;
 {
   // Written now rather than by the checkpointer in the middle of the measurements; statistics fresh.
   const root = new pg.Client({ connectionString: superuserUrl });
@@ -364,7 +507,9 @@ async function explainIngest(config: string, text: string, superuser?: pg.Client
     statements.set(query, seen);
   }
   const top = [...statements.values()].sort((a, b) => b.milliseconds - a.milliseconds).slice(0, 4);
-  log(`\nEXPLAIN (ANALYZE, BUFFERS) of one document's ingestion, ${config}: ${total} ms, ${result.stored} positions; the longest statements:`);
+  log(
+    `\nEXPLAIN (ANALYZE, BUFFERS) of one document's ingestion, ${config}: ${total} ms, ${result.stored} positions; the longest statements:`,
+  );
   for (const statement of top) {
     log(`  ${statement.milliseconds} ms in ${statement.calls} calls  ${statement.query}`);
     for (const line of statement.plan) log(`      ${line}`);
@@ -374,23 +519,49 @@ async function explainIngest(config: string, text: string, superuser?: pg.Client
 const ingestPlans: Array<Awaited<ReturnType<typeof explainIngest>>> = [];
 
 interface IngestRun {
-  config: string; name: string; documents: number; aircraftPerDocument: number; bytesPerDocument: number; positionsStored: number;
-  pointsKept: number; takeOffs: number; landings: number; p50: number; p95: number; p99: number; max: number; meanMs: number;
-  cpuMsPerDocument: { bench: number; postgres: number; total: number }; coreShareAtOnePerSecond: number;
+  config: string;
+  name: string;
+  documents: number;
+  aircraftPerDocument: number;
+  bytesPerDocument: number;
+  positionsStored: number;
+  pointsKept: number;
+  takeOffs: number;
+  landings: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  max: number;
+  meanMs: number;
+  cpuMsPerDocument: { bench: number; postgres: number; total: number };
+  coreShareAtOnePerSecond: number;
   /** Busy time of anything else on the machine meanwhile, as a share of both cores (another benchmark would show here). */
   otherShare: number;
 }
 const otherShare = (a: CpuSample, b: CpuSample) => {
   const total = b.total - a.total;
-  const other = total - (b.idle - a.idle) - (b.steal - a.steal) - (b.interrupts - a.interrupts) - (b.bench - a.bench) - (b.postgres - a.postgres);
+  const other =
+    total -
+    (b.idle - a.idle) -
+    (b.steal - a.steal) -
+    (b.interrupts - a.interrupts) -
+    (b.bench - a.bench) -
+    (b.postgres - a.postgres);
   return round((100 * Math.max(0, other)) / total, 0);
 };
 const pointCount = async (client: pg.ClientBase) =>
   (await client.query<{ n: number }>("select count(*)::int as n from app_public.aircraft_route_points")).rows[0].n;
-async function ingestRun(client: pg.ClientBase, config: string, name: string, batch: typeof documents): Promise<IngestRun> {
+async function ingestRun(
+  client: pg.ClientBase,
+  config: string,
+  name: string,
+  batch: typeof documents,
+): Promise<IngestRun> {
   if (name !== "warm-up") await awaitQuiet(`${config}, ${name}`);
   const latencies: number[] = [];
-  let stored = 0, takeOffs = 0, landings = 0;
+  let stored = 0,
+    takeOffs = 0,
+    landings = 0;
   const pointsBefore = await pointCount(client);
   const before = cpuSample(undefined)!;
   for (const document of batch) {
@@ -407,18 +578,30 @@ async function ingestRun(client: pg.ClientBase, config: string, name: string, ba
   const bench = perDocument(after.bench - before.bench);
   const postgres = perDocument(after.postgres - before.postgres);
   const run: IngestRun = {
-    config, name, documents: batch.length, aircraftPerDocument: (JSON.parse(batch[0].text) as { aircraft: unknown[] }).aircraft.length,
-    bytesPerDocument: Math.round(batch.reduce((sum, d) => sum + d.text.length, 0) / batch.length), positionsStored: stored,
-    pointsKept: (await pointCount(client)) - pointsBefore, takeOffs, landings,
-    p50: round(percentile(sorted, 50), 2), p95: round(percentile(sorted, 95), 2), p99: round(percentile(sorted, 99), 2), max: round(sorted.at(-1)!, 2),
+    config,
+    name,
+    documents: batch.length,
+    aircraftPerDocument: (JSON.parse(batch[0].text) as { aircraft: unknown[] }).aircraft.length,
+    bytesPerDocument: Math.round(batch.reduce((sum, d) => sum + d.text.length, 0) / batch.length),
+    positionsStored: stored,
+    pointsKept: (await pointCount(client)) - pointsBefore,
+    takeOffs,
+    landings,
+    p50: round(percentile(sorted, 50), 2),
+    p95: round(percentile(sorted, 95), 2),
+    p99: round(percentile(sorted, 99), 2),
+    max: round(sorted.at(-1)!, 2),
     meanMs: round(latencies.reduce((a, b) => a + b, 0) / latencies.length, 2),
     cpuMsPerDocument: { bench, postgres, total: round(bench + postgres, 2) },
-    coreShareAtOnePerSecond: round(((bench + postgres) / 1000) * 100, 2), otherShare: otherShare(before, after),
+    coreShareAtOnePerSecond: round(((bench + postgres) / 1000) * 100, 2),
+    otherShare: otherShare(before, after),
   };
-  log(`${config}, ${name}: ${run.documents} documents of ${run.aircraftPerDocument} aircraft (${run.bytesPerDocument} bytes), ` +
-    `${stored} positions stored, ${run.pointsKept} points kept, ${takeOffs} take-offs, ${landings} landings; per document p50 ${run.p50} ms, ` +
-    `p95 ${run.p95} ms, p99 ${run.p99} ms, max ${run.max} ms; CPU per document ${run.cpuMsPerDocument.total} ms (this process ${bench}, ` +
-    `PostgreSQL ${postgres}): ${run.coreShareAtOnePerSecond}% of a core at 1/s; others on the machine ${run.otherShare}% of the cores`);
+  log(
+    `${config}, ${name}: ${run.documents} documents of ${run.aircraftPerDocument} aircraft (${run.bytesPerDocument} bytes), ` +
+      `${stored} positions stored, ${run.pointsKept} points kept, ${takeOffs} take-offs, ${landings} landings; per document p50 ${run.p50} ms, ` +
+      `p95 ${run.p95} ms, p99 ${run.p99} ms, max ${run.max} ms; CPU per document ${run.cpuMsPerDocument.total} ms (this process ${bench}, ` +
+      `PostgreSQL ${postgres}): ${run.coreShareAtOnePerSecond}% of a core at 1/s; others on the machine ${run.otherShare}% of the cores`,
+  );
   return run;
 }
 
@@ -442,14 +625,24 @@ async function pacedRun(config: string, batch: typeof documents) {
   await new Promise((resolve) => setTimeout(resolve, Math.max(0, started + batch.length * 1000 - performance.now())));
   const after = cpuSample(undefined)!;
   const seconds = (performance.now() - started) / 1000;
-  const share = (a: CpuSample, b: CpuSample, s: number) => round(((b.bench - a.bench + b.postgres - a.postgres) * TICK_MS) / (s * 10), 2);
+  const share = (a: CpuSample, b: CpuSample, s: number) =>
+    round(((b.bench - a.bench + b.postgres - a.postgres) * TICK_MS) / (s * 10), 2);
   latencies.sort((a, b) => a - b);
-  const run = { config, seconds: round(seconds), documents: batch.length, idleCoreShare: share(idleBefore, idleAfter, idleSeconds),
-    coreShare: share(before, after, seconds), p50: round(percentile(latencies, 50), 2), p99: round(percentile(latencies, 99), 2),
-    otherShare: otherShare(before, after) };
-  log(`${config}, paced at 1 document/s for ${run.seconds} s (30 tracked + ${UNTRACKED} untracked): this process + PostgreSQL ` +
-    `${run.coreShare}% of one core (idle before: ${run.idleCoreShare}%); per document p50 ${run.p50} ms, p99 ${run.p99} ms; ` +
-    `others on the machine ${run.otherShare}% of the cores`);
+  const run = {
+    config,
+    seconds: round(seconds),
+    documents: batch.length,
+    idleCoreShare: share(idleBefore, idleAfter, idleSeconds),
+    coreShare: share(before, after, seconds),
+    p50: round(percentile(latencies, 50), 2),
+    p99: round(percentile(latencies, 99), 2),
+    otherShare: otherShare(before, after),
+  };
+  log(
+    `${config}, paced at 1 document/s for ${run.seconds} s (30 tracked + ${UNTRACKED} untracked): this process + PostgreSQL ` +
+      `${run.coreShare}% of one core (idle before: ${run.idleCoreShare}%); per document p50 ${run.p50} ms, p99 ${run.p99} ms; ` +
+      `others on the machine ${run.otherShare}% of the cores`,
+  );
   return run;
 }
 
@@ -462,7 +655,10 @@ const take = (n: number) => documents.slice(cursor, (cursor += n));
 log(`Ingesting ${WARM_UP_DOCUMENTS + DOCUMENTS + RECEIVER_DOCUMENTS + PACED} s of 30 aircraft, ${SHIPPED} ...`);
 await ingestRun(ingester, SHIPPED, "warm-up", take(WARM_UP_DOCUMENTS));
 ingestRuns.push(await ingestRun(ingester, SHIPPED, "30 tracked aircraft", take(DOCUMENTS)));
-if (RECEIVER_DOCUMENTS > 0) ingestRuns.push(await ingestRun(ingester, SHIPPED, `30 tracked + ${UNTRACKED} untracked aircraft`, take(RECEIVER_DOCUMENTS)));
+if (RECEIVER_DOCUMENTS > 0)
+  ingestRuns.push(
+    await ingestRun(ingester, SHIPPED, `30 tracked + ${UNTRACKED} untracked aircraft`, take(RECEIVER_DOCUMENTS)),
+  );
 if (PACED > 0) pacedRuns.push(await pacedRun(SHIPPED, take(PACED)));
 ingestPlans.push(await explainIngest(SHIPPED, documents[cursor].text));
 if (shippedIndex) {
@@ -482,15 +678,19 @@ if (shippedIndex) {
 } else {
   log(`(${SHIPPED_INDEX} is not there: no comparison with the state before migration 000023)`);
 }
-const { rows: [ingested] } = await owner.query(`
+const {
+  rows: [ingested],
+} = await owner.query(`
   select (select count(*)::int from app_public.aircraft_routes) as routes, (select count(*)::int from app_public.aircraft_route_points) as points,
          (select count(*)::int from app_public.aircraft_events where kind = 'take_off') as take_offs,
          (select count(*)::int from app_public.aircraft_events where kind = 'landing') as landings,
          (select count(*)::int from app_public.aircraft_events where kind = 'overhead') as overhead,
          (select count(*)::int from app_public.aircraft_states where state = 'airborne') as airborne,
          (select count(*)::int from graphile_worker.jobs) as jobs`);
-log(`After ingestion: ${ingested.routes} routes, ${ingested.points} points, events ${ingested.take_offs} take-offs / ${ingested.landings} landings / ` +
-  `${ingested.overhead} overhead, ${ingested.airborne} airborne at the end, ${ingested.jobs} queued jobs`);
+log(
+  `After ingestion: ${ingested.routes} routes, ${ingested.points} points, events ${ingested.take_offs} take-offs / ${ingested.landings} landings / ` +
+    `${ingested.overhead} overhead, ${ingested.airborne} airborne at the end, ${ingested.jobs} queued jobs`,
+);
 
 // ------------------------------------------------------------------------------------------------
 // 2. The long route: one flight of the route aircraft through the same path, one document every
@@ -508,15 +708,24 @@ let routeDocuments = 0;
 const routeStarted = performance.now();
 async function routeStep(): Promise<void> {
   fly(routeFlyer, routeT, routeT === 0 ? 0 : ROUTE_STEP_SECONDS);
-  const text = JSON.stringify({ now: ROUTE_START_MS / 1000 + routeT + 0.5, messages: 1000 + routeT,
-    aircraft: [entry(routeFlyer, round(0.1 + routeFlyer.random() * 0.8, 1), 500 + routeT)] });
+  const text = JSON.stringify({
+    now: ROUTE_START_MS / 1000 + routeT + 0.5,
+    messages: 1000 + routeT,
+    aircraft: [entry(routeFlyer, round(0.1 + routeFlyer.random() * 0.8, 1), 500 + routeT)],
+  });
   await ingestAircraftDocument(ingester, text, SOURCE);
   routeDocuments++;
   routeT += ROUTE_STEP_SECONDS;
 }
-const routeOf = async () => (await owner.query<{ uuid: string | null; points: number }>(`
+const routeOf = async () =>
+  (
+    await owner.query<{ uuid: string | null; points: number }>(
+      `
   select s.route_uuid as uuid, coalesce(r.point_count, 0) as points from app_public.aircraft_states s
-    left join app_public.aircraft_routes r on r.uuid = s.route_uuid where s.icao = $1`, [ROUTE_AIRCRAFT.icao])).rows[0];
+    left join app_public.aircraft_routes r on r.uuid = s.route_uuid where s.icao = $1`,
+      [ROUTE_AIRCRAFT.icao],
+    )
+  ).rows[0];
 while (routeT <= routeFlyer.departAt + 60) await routeStep();
 const routeUuid = (await routeOf()).uuid;
 if (!routeUuid) throw new Error("The route aircraft did not take off.");
@@ -526,18 +735,28 @@ routeFlyer.arriveAt = routeT;
 while (!routeFlyer.onGround) await routeStep();
 for (let i = 0; i < 90 / ROUTE_STEP_SECONDS; i++) await routeStep();
 const routeBuildSeconds = round((performance.now() - routeStarted) / 1000);
-const { rows: [route] } = await owner.query(`
+const {
+  rows: [route],
+} = await owner.query(
+  `
   select r.uuid, r.status, r.took_off_at, r.landed_at, r.point_count, (select count(*)::int from app_public.aircraft_route_points p where p.route_uuid = r.uuid) as points,
          (select count(*)::int from app_public.aircraft_route_log l where l.route_uuid = r.uuid) as log_entries,
          extract(epoch from r.landed_at - r.took_off_at)::int / 60 as minutes
-    from app_public.aircraft_routes r where r.uuid = $1`, [routeUuid]);
-log(`Route ${route.uuid}: ${route.points} points (point_count ${route.point_count}), ${route.log_entries} log entries, ${route.status}, ` +
-  `${route.minutes} minutes in the air; ${routeDocuments} documents in ${routeBuildSeconds} s`);
-if (route.status !== "completed" || route.points !== route.point_count) throw new Error("The long route did not come out as planned.");
+    from app_public.aircraft_routes r where r.uuid = $1`,
+  [routeUuid],
+);
+log(
+  `Route ${route.uuid}: ${route.points} points (point_count ${route.point_count}), ${route.log_entries} log entries, ${route.status}, ` +
+    `${route.minutes} minutes in the air; ${routeDocuments} documents in ${routeBuildSeconds} s`,
+);
+if (route.status !== "completed" || route.points !== route.point_count)
+  throw new Error("The long route did not come out as planned.");
 {
   const root = new pg.Client({ connectionString: superuserUrl });
   await root.connect();
-  await root.query("vacuum analyze app_public.aircraft_routes, app_public.aircraft_route_points, app_public.aircraft_route_log, app_public.aircraft_states");
+  await root.query(
+    "vacuum analyze app_public.aircraft_routes, app_public.aircraft_route_points, app_public.aircraft_route_log, app_public.aircraft_states",
+  );
   await root.query("checkpoint");
   await root.end();
 }
@@ -570,30 +789,51 @@ const sqlFor = (points: string) => `select __aircraft_route__."uuid" as "0",
   from "app_public"."aircraft_route"($1::"app_public"."aircraft_route_ref") as __aircraft_route__`;
 const LOG_FIELDS = "log { at kind message place }";
 const scenarios = [
-  { name: "points, 6 fields (as shipped)", key: "points",
+  {
+    name: "points, 6 fields (as shipped)",
+    key: "points",
     query: `query ($uuid: String!) { aircraftRoute(route: { uuid: $uuid }) { uuid tookOffAt landedAt points { at latitude longitude altitudeFt groundSpeedKt track } ${LOG_FIELDS} } }`,
     sql: sqlFor(`array(select array[to_char(__aircraft_routes_points__."at", 'YYYY-MM-DD"T"HH24:MI:SS.USTZH:TZM'::text),
       __aircraft_routes_points__."latitude"::text, __aircraft_routes_points__."longitude"::text, __aircraft_routes_points__."altitude_ft"::text,
       __aircraft_routes_points__."ground_speed_kt"::text, __aircraft_routes_points__."track"::text]::text[]
-      from "app_public"."aircraft_routes_points"(__aircraft_route__) as __aircraft_routes_points__)::text`) },
-  { name: "points, 2 fields (latitude longitude)", key: "points2",
+      from "app_public"."aircraft_routes_points"(__aircraft_route__) as __aircraft_routes_points__)::text`),
+  },
+  {
+    name: "points, 2 fields (latitude longitude)",
+    key: "points2",
     query: `query ($uuid: String!) { aircraftRoute(route: { uuid: $uuid }) { uuid tookOffAt landedAt points { latitude longitude } ${LOG_FIELDS} } }`,
-    sql: undefined },
-  { name: "path (as shipped, 000026: kept)", key: "path",
+    sql: undefined,
+  },
+  {
+    name: "path (as shipped, 000026: kept)",
+    key: "path",
     query: `query ($uuid: String!) { aircraftRoute(route: { uuid: $uuid }) { uuid tookOffAt landedAt path ${LOG_FIELDS} } }`,
-    sql: sqlFor(`"app_public"."aircraft_routes_path"(__aircraft_route__)`) },
-  { name: "path built on every request (000023)", key: "benchPathBuilt",
+    sql: sqlFor(`"app_public"."aircraft_routes_path"(__aircraft_route__)`),
+  },
+  {
+    name: "path built on every request (000023)",
+    key: "benchPathBuilt",
     query: `query ($uuid: String!) { aircraftRoute(route: { uuid: $uuid }) { uuid tookOffAt landedAt benchPathBuilt ${LOG_FIELDS} } }`,
-    sql: sqlFor(`"app_public"."aircraft_routes_bench_path_built"(__aircraft_route__)`) },
+    sql: sqlFor(`"app_public"."aircraft_routes_bench_path_built"(__aircraft_route__)`),
+  },
 ];
 
-const service = await startServerProcess({ dataDir: DATA_DIR, pgPort: config.embeddedPgPort });
-const apiToken = (await createApiToken(owner, { environmentUuid: database.operatorEnvironmentUuid, name: "bench", scopes: [] })).plainToken;
+const service = await startServerProcess({ dataDir: DATA_DIR, pgPort: config.database.embeddedPgPort });
+const apiToken = (
+  await createApiToken(owner, { environmentUuid: database.operatorEnvironmentUuid, name: "bench", scopes: [] })
+).plainToken;
 const headers = { "content-type": "application/json", authorization: `Bearer ${apiToken}` };
 const servicePid = findServicePid();
 
-async function graphql(query: string, variables: Record<string, unknown>): Promise<{ data: Record<string, unknown>; bytes: number }> {
-  const response = await fetch(service.graphqlUrl, { method: "POST", headers, body: JSON.stringify({ query, variables }) });
+async function graphql(
+  query: string,
+  variables: Record<string, unknown>,
+): Promise<{ data: Record<string, unknown>; bytes: number }> {
+  const response = await fetch(service.graphqlUrl, {
+    method: "POST",
+    headers,
+    body: JSON.stringify({ query, variables }),
+  });
   const text = await response.text();
   const body = JSON.parse(text) as { data: Record<string, unknown>; errors?: Array<{ message: string }> };
   if (body.errors) throw new Error(body.errors[0].message);
@@ -603,9 +843,16 @@ async function graphql(query: string, variables: Record<string, unknown>): Promi
 /** Closed-loop HTTP load (http-load.ts), the same request throughout; the latency of every answer, in ms. */
 async function httpLoad(clients: number, seconds: number, query: string, warmUp = false) {
   if (!warmUp) await awaitQuiet(`HTTP at ${clients} clients`);
-  return loadOverHttp({ url: service.graphqlUrl, headers, clients, seconds, body: JSON.stringify({ query, variables: { uuid: routeUuid } }),
+  return loadOverHttp({
+    url: service.graphqlUrl,
+    headers,
+    clients,
+    seconds,
+    body: JSON.stringify({ query, variables: { uuid: routeUuid } }),
     // A GraphQL error comes with status 200: it counts as a mismatch (the start of the answer tells).
-    hasErrors: (text) => text.startsWith('{"errors"'), cpu: { sample: cpuSample, servicePid } });
+    hasErrors: (text) => text.startsWith('{"errors"'),
+    cpu: { sample: cpuSample, servicePid },
+  });
 }
 
 const visitor = new pg.Pool({ connectionString: database.authUrl, max: Math.max(...CLIENTS) });
@@ -632,28 +879,47 @@ async function sqlLoad(clients: number, seconds: number, sql: string) {
 const answerBytes: Record<string, number> = {};
 for (const scenario of scenarios) {
   const { data, bytes } = await graphql(scenario.query, { uuid: routeUuid });
-  const answer = data.aircraftRoute as { uuid: string; points?: Array<{ latitude: number }>; path?: string; benchPathBuilt?: string;
-    log: Array<{ kind: string }> };
+  const answer = data.aircraftRoute as {
+    uuid: string;
+    points?: Array<{ latitude: number }>;
+    path?: string;
+    benchPathBuilt?: string;
+    log: Array<{ kind: string }>;
+  };
   const points = answer.points ?? (JSON.parse(answer.path ?? answer.benchPathBuilt ?? "[]") as number[][]);
-  if (answer.uuid !== routeUuid || points.length !== route.points || answer.log.map((l) => l.kind).join() !== "take_off,landing") {
+  if (
+    answer.uuid !== routeUuid ||
+    points.length !== route.points ||
+    answer.log.map((l) => l.kind).join() !== "take_off,landing"
+  ) {
     throw new Error(`aircraftRoute (${scenario.name}) did not give the route's ${route.points} points and its log`);
   }
   answerBytes[scenario.key] = bytes;
 }
-log(`Check: aircraftRoute gives ${route.points} points and the log (take-off, landing); answers ` +
-  scenarios.map((s) => `${s.name} ${answerBytes[s.key].toLocaleString("en")} bytes`).join(", "));
+log(
+  `Check: aircraftRoute gives ${route.points} points and the log (take-off, landing); answers ` +
+    scenarios.map((s) => `${s.name} ${answerBytes[s.key].toLocaleString("en")} bytes`).join(", "),
+);
 
-const reads: Array<{ operation: string; key: string; clients: number; seconds: number; http: Awaited<ReturnType<typeof httpLoad>>;
-  sql?: Awaited<ReturnType<typeof sqlLoad>> }> = [];
+const reads: Array<{
+  operation: string;
+  key: string;
+  clients: number;
+  seconds: number;
+  http: Awaited<ReturnType<typeof httpLoad>>;
+  sql?: Awaited<ReturnType<typeof sqlLoad>>;
+}> = [];
 for (const scenario of scenarios) {
   await httpLoad(Math.max(...CLIENTS), WARM_UP_SECONDS, scenario.query, true); // every connection of the server's pool prepares its plans
   for (const clients of CLIENTS) {
     const http = await httpLoad(clients, SECONDS, scenario.query);
     const sql = scenario.sql ? await sqlLoad(clients, SECONDS, scenario.sql) : undefined;
     reads.push({ operation: scenario.name, key: scenario.key, clients, seconds: SECONDS, http, sql });
-    log(`aircraftRoute, ${scenario.name} @${clients}: HTTP ${http.rps}/s, p50 ${http.p50} ms, p95 ${http.p95} ms, p99 ${http.p99} ms, ` +
-      `max ${http.max} ms, ${http.bytesPerAnswer} bytes${http.errors ? ` (${http.errors} errors)` : ""}` +
-      (sql ? ` | SQL ${sql.rps}/s, p50 ${sql.p50} ms, p99 ${sql.p99} ms` : ""));
+    log(
+      `aircraftRoute, ${scenario.name} @${clients}: HTTP ${http.rps}/s, p50 ${http.p50} ms, p95 ${http.p95} ms, p99 ${http.p99} ms, ` +
+        `max ${http.max} ms, ${http.bytesPerAnswer} bytes${http.errors ? ` (${http.errors} errors)` : ""}` +
+        (sql ? ` | SQL ${sql.rps}/s, p50 ${sql.p50} ms, p99 ${sql.p99} ms` : ""),
+    );
     log(`  HTTP ${describeCpu(http.cpu)}`);
   }
 }
@@ -684,13 +950,19 @@ const perCall: Record<string, number> = {};
 
 // The plans: each statement as the visitor under auto_explain (ANALYZE, BUFFERS, the statements
 // inside the functions with their cached plans), after a few calls.
-const plans: Array<{ operation: string; key: string; milliseconds: number; statements: Array<{ query: string; milliseconds: number; plan: string[] }> }> = [];
+const plans: Array<{
+  operation: string;
+  key: string;
+  milliseconds: number;
+  statements: Array<{ query: string; milliseconds: number; plan: string[] }>;
+}> = [];
 {
   const explainer = new pg.Client({ connectionString: superuserUrl });
   await explainer.connect();
   const explain = await autoExplain(explainer, "set role app_visitor");
   for (const scenario of scenarios.filter((s) => s.sql)) {
-    for (let i = 0; i < 6; i++) await explainer.query({ name: scenario.key, text: scenario.sql!, values: [`(${routeUuid})`] });
+    for (let i = 0; i < 6; i++)
+      await explainer.query({ name: scenario.key, text: scenario.sql!, values: [`(${routeUuid})`] });
     explain.clear();
     await explainer.query({ name: scenario.key, text: scenario.sql!, values: [`(${routeUuid})`] });
     const statements = explain.statements(160).map(({ query, milliseconds, plan }) => ({ query, milliseconds, plan }));
@@ -710,80 +982,151 @@ await dropProposals();
 // The figures, against the goals.
 const shipped = ingestRuns.filter((r) => r.config === SHIPPED);
 const beforeIndex = ingestRuns.filter((r) => r.config === BEFORE);
-const ingestVerdict = (runs: IngestRun[]) => runs.map((r) => `${r.name}: ${r.coreShareAtOnePerSecond}% (${r.coreShareAtOnePerSecond < GOAL_CORE_SHARE ? "met" : "NOT met"})`).join("; ");
-const readVerdict = (clients: number) => reads.filter((r) => r.clients === clients)
-  .map((r) => `${r.operation}: p99 ${r.http.p99} ms (${r.http.p99 < GOAL_P99_MS ? "met" : "NOT met"})`).join("; ");
-log(`\nGoal, ingestion: under ${GOAL_CORE_SHARE}% of one core at one document a second. As shipped: ${ingestVerdict(shipped)}. ` +
-  `Before 000023: ${ingestVerdict(beforeIndex)}.`);
-log(`Goal, aircraftRoute with ${route.points} points: under ${GOAL_P99_MS} ms p99. At ${GOAL_CLIENTS} clients: ${readVerdict(GOAL_CLIENTS)}. ` +
-  `At 1 client: ${readVerdict(1)}.`);
+const ingestVerdict = (runs: IngestRun[]) =>
+  runs
+    .map(
+      (r) =>
+        `${r.name}: ${r.coreShareAtOnePerSecond}% (${r.coreShareAtOnePerSecond < GOAL_CORE_SHARE ? "met" : "NOT met"})`,
+    )
+    .join("; ");
+const readVerdict = (clients: number) =>
+  reads
+    .filter((r) => r.clients === clients)
+    .map((r) => `${r.operation}: p99 ${r.http.p99} ms (${r.http.p99 < GOAL_P99_MS ? "met" : "NOT met"})`)
+    .join("; ");
+log(
+  `\nGoal, ingestion: under ${GOAL_CORE_SHARE}% of one core at one document a second. As shipped: ${ingestVerdict(shipped)}. ` +
+    `Before 000023: ${ingestVerdict(beforeIndex)}.`,
+);
+log(
+  `Goal, aircraftRoute with ${route.points} points: under ${GOAL_P99_MS} ms p99. At ${GOAL_CLIENTS} clients: ${readVerdict(GOAL_CLIENTS)}. ` +
+    `At 1 client: ${readVerdict(1)}.`,
+);
 
-const result = { date: new Date().toISOString(), machine: machine(), monitors, filling, documents: { warmUp: WARM_UP_DOCUMENTS, tracked: DOCUMENTS,
-  receiver: RECEIVER_DOCUMENTS, untracked: UNTRACKED, paced: PACED }, ingested, ingestRuns, pacedRuns,
-  route: { ...route, documents: routeDocuments, stepSeconds: ROUTE_STEP_SECONDS, buildSeconds: routeBuildSeconds }, answerBytes,
-  waits, ingestPlans, goal: { coreShare: GOAL_CORE_SHARE, p99Ms: GOAL_P99_MS, clients: GOAL_CLIENTS }, clients: CLIENTS, seconds: SECONDS, reads, perCall, plans,
-  shippedIndex: shippedIndex ? SHIPPED_INDEX : null, proposals: { functions: PROPOSED_FUNCTIONS } };
+const result = {
+  date: new Date().toISOString(),
+  machine: machine(),
+  monitors,
+  filling,
+  documents: {
+    warmUp: WARM_UP_DOCUMENTS,
+    tracked: DOCUMENTS,
+    receiver: RECEIVER_DOCUMENTS,
+    untracked: UNTRACKED,
+    paced: PACED,
+  },
+  ingested,
+  ingestRuns,
+  pacedRuns,
+  route: { ...route, documents: routeDocuments, stepSeconds: ROUTE_STEP_SECONDS, buildSeconds: routeBuildSeconds },
+  answerBytes,
+  waits,
+  ingestPlans,
+  goal: { coreShare: GOAL_CORE_SHARE, p99Ms: GOAL_P99_MS, clients: GOAL_CLIENTS },
+  clients: CLIENTS,
+  seconds: SECONDS,
+  reads,
+  perCall,
+  plans,
+  shippedIndex: shippedIndex ? SHIPPED_INDEX : null,
+  proposals: { functions: PROPOSED_FUNCTIONS },
+};
 const cpuCell = (p: { msPerRequest: number; share: number }) => `${p.msPerRequest} (${p.share}%)`;
-log(`\nWrote ${writeResults("aircraft", "aircraft-latest.md", result, [
-  `Aircraft benchmark, ${result.date.slice(0, 10)}, ${result.machine}: 30 tracked aircraft (the 20 of data/aircraft-fleet.csv and 10 bench ones) ` +
-    `flying at once, one aircraft.json document a second of their time through ingestAircraftDocument on one connection; ` +
-    `${monitors.all.toLocaleString("en")} monitors (${monitors.aircraft} aircraft monitors with a circle). Then a route of ${route.points.toLocaleString("en")} points ` +
-    `(${routeDocuments.toLocaleString("en")} documents, one per ${ROUTE_STEP_SECONDS} s, ${route.minutes} minutes in the air; built in ${routeBuildSeconds} s) ` +
-    `asked by aircraftRoute over HTTP (API token; the service in its own process on the same two cores as the load generator and PostgreSQL), ` +
-    `${SECONDS} s per measurement after ${WARM_UP_SECONDS} s of warm-up, beside the statement PostGraphile sends, through pg as app_visitor.`,
-  "",
-  "Ingestion (CPU of this process and PostgreSQL per document; the share of one core at one document a second):",
-  "",
-  "| configuration | documents | aircraft per document | bytes | points kept | p50 ms | p95 ms | p99 ms | CPU ms per document (bench + PostgreSQL) | share of one core at 1/s | others on the machine |",
-  "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
-  ...ingestRuns.map((r) => `| ${r.config}, ${r.name} | ${r.documents} | ${r.aircraftPerDocument} | ${r.bytesPerDocument} | ${r.pointsKept} | ${r.p50} | ${r.p95} | ` +
-    `${r.p99} | ${r.cpuMsPerDocument.total} (${r.cpuMsPerDocument.bench} + ${r.cpuMsPerDocument.postgres}) | **${r.coreShareAtOnePerSecond}%** | ${r.otherShare}% |`),
-  ...pacedRuns.map((r) => `| ${r.config}, paced 1/s for ${r.seconds} s, 30 tracked + ${UNTRACKED} untracked | ${r.documents} | ${30 + UNTRACKED} | | | ${r.p50} | | ` +
-    `${r.p99} | | **${r.coreShare}%** (idle before ${r.idleCoreShare}%) | ${r.otherShare}% |`),
-  "",
-  `Goal: under ${GOAL_CORE_SHARE}% of one core. As shipped (with ${SHIPPED_INDEX}): ${ingestVerdict(shipped)}. ` +
-    `Before migration 000023 (that index dropped in a transaction rolled back at the end, so no commit per document): ${ingestVerdict(beforeIndex) || "not measured"}.`,
-  "",
-  "One document's ingestion under auto_explain (rolled back; instrumentation adds to the times), the overhead trigger's statement " +
-    "(statement-level, after each route point's insert):",
-  "",
-  "| configuration | one document ms (positions) | trigger statement: calls | ms | how it finds the aircraft monitors |",
-  "| --- | --- | --- | --- | --- |",
-  ...ingestPlans.map((p) => {
-    const trigger = p.statements.find((s) => s.plan.some((line) => / on monitors/.test(line)));
-    return `| ${p.config} | ${p.milliseconds} (${p.positions}) | ${trigger?.calls ?? "-"} | ${trigger?.milliseconds ?? "-"} | ` +
-      `${(trigger?.plan ?? []).filter((line) => / on monitors|monitors_aircraft/.test(line)).map((line) => line.trim()).join("; ") || "-"} |`;
-  }),
-  "",
-  `aircraftRoute(route: { uuid }) with ${route.points.toLocaleString("en")} points and ${route.log_entries} log entries:`,
-  "",
-  "| fields | clients | HTTP req/s | HTTP p50 ms | HTTP p95 ms | HTTP p99 ms | answer bytes | SQL req/s | SQL p50 ms | SQL p99 ms | SQL ms per call |",
-  "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
-  ...reads.map((r) => `| ${r.operation} | ${r.clients} | ${r.http.rps} | ${r.http.p50} | ${r.http.p95} | **${r.http.p99}** | ${r.http.bytesPerAnswer} | ` +
-    `${r.sql?.rps ?? ""} | ${r.sql?.p50 ?? ""} | ${r.sql?.p99 ?? ""} | ${perCall[r.key] ?? ""} |`),
-  "",
-  `SQL ms per call: ${REPEAT} calls in one statement as app_visitor (no round trips, no instrumentation).`,
-  "",
-  "Where the two cores went during the HTTP runs (ms of CPU per request, and share of the cores' time):",
-  "",
-  "| fields | clients | service process | PostgreSQL | load generator | kernel interrupts | other | idle |",
-  "| --- | --- | --- | --- | --- | --- | --- | --- |",
-  ...reads.filter((r) => r.http.cpu).map((r) => {
-    const c = r.http.cpu!;
-    return `| ${r.operation} | ${r.clients} | ${cpuCell(c.service)} | ${cpuCell(c.postgres)} | ${cpuCell(c.loadGenerator)} | ${cpuCell(c.interrupts)} | ` +
-      `${cpuCell(c.other)} | ${c.idle.share}% |`;
-  }),
-  "",
-  `Errors (transport, non-200 or GraphQL errors): ${reads.reduce((sum, r) => sum + r.http.errors, 0)}. Waiting for a quiet machine (under 10% busy ` +
-    `for 2 s) before each measurement: ${round(waits.reduce((sum, w) => sum + w.seconds, 0))} s in all` +
-    `${waits.some((w) => !w.quiet) ? `; measured while still busy: ${waits.filter((w) => !w.quiet).map((w) => w.before).join(", ")}` : ""}.`,
-  "",
-  `Goal: under ${GOAL_P99_MS} ms p99. At ${GOAL_CLIENTS} clients: ${readVerdict(GOAL_CLIENTS)}. At 1 client: ${readVerdict(1)}.`,
-  "",
-  "| statement (as app_visitor, under auto_explain) | execution ms | statements inside (ms) |",
-  "| --- | --- | --- |",
-  ...plans.map((p) => `| ${p.operation} | ${p.milliseconds} | ${p.statements.slice(0, -1).map((s) => `${s.query.slice(0, 60)}… ${s.milliseconds}`).join("; ")} |`),
-])}`);
+log(
+  `\nWrote ${writeResults("aircraft", "aircraft-latest.md", result, [
+    `Aircraft benchmark, ${result.date.slice(0, 10)}, ${result.machine}: 30 tracked aircraft (the 20 of data/aircraft-fleet.csv and 10 bench ones) ` +
+      `flying at once, one aircraft.json document a second of their time through ingestAircraftDocument on one connection; ` +
+      `${monitors.all.toLocaleString("en")} monitors (${monitors.aircraft} aircraft monitors with a circle). Then a route of ${route.points.toLocaleString("en")} points ` +
+      `(${routeDocuments.toLocaleString("en")} documents, one per ${ROUTE_STEP_SECONDS} s, ${route.minutes} minutes in the air; built in ${routeBuildSeconds} s) ` +
+      `asked by aircraftRoute over HTTP (API token; the service in its own process on the same two cores as the load generator and PostgreSQL), ` +
+      `${SECONDS} s per measurement after ${WARM_UP_SECONDS} s of warm-up, beside the statement PostGraphile sends, through pg as app_visitor.`,
+    "",
+    "Ingestion (CPU of this process and PostgreSQL per document; the share of one core at one document a second):",
+    "",
+    "| configuration | documents | aircraft per document | bytes | points kept | p50 ms | p95 ms | p99 ms | CPU ms per document (bench + PostgreSQL) | share of one core at 1/s | others on the machine |",
+    "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+    ...ingestRuns.map(
+      (r) =>
+        `| ${r.config}, ${r.name} | ${r.documents} | ${r.aircraftPerDocument} | ${r.bytesPerDocument} | ${r.pointsKept} | ${r.p50} | ${r.p95} | ` +
+        `${r.p99} | ${r.cpuMsPerDocument.total} (${r.cpuMsPerDocument.bench} + ${r.cpuMsPerDocument.postgres}) | **${r.coreShareAtOnePerSecond}%** | ${r.otherShare}% |`,
+    ),
+    ...pacedRuns.map(
+      (r) =>
+        `| ${r.config}, paced 1/s for ${r.seconds} s, 30 tracked + ${UNTRACKED} untracked | ${r.documents} | ${30 + UNTRACKED} | | | ${r.p50} | | ` +
+        `${r.p99} | | **${r.coreShare}%** (idle before ${r.idleCoreShare}%) | ${r.otherShare}% |`,
+    ),
+    "",
+    `Goal: under ${GOAL_CORE_SHARE}% of one core. As shipped (with ${SHIPPED_INDEX}): ${ingestVerdict(shipped)}. ` +
+      `Before migration 000023 (that index dropped in a transaction rolled back at the end, so no commit per document): ${ingestVerdict(beforeIndex) || "not measured"}.`,
+    "",
+    "One document's ingestion under auto_explain (rolled back; instrumentation adds to the times), the overhead trigger's statement " +
+      "(statement-level, after each route point's insert):",
+    "",
+    "| configuration | one document ms (positions) | trigger statement: calls | ms | how it finds the aircraft monitors |",
+    "| --- | --- | --- | --- | --- |",
+    ...ingestPlans.map((p) => {
+      const trigger = p.statements.find((s) => s.plan.some((line) => / on monitors/.test(line)));
+      return (
+        `| ${p.config} | ${p.milliseconds} (${p.positions}) | ${trigger?.calls ?? "-"} | ${trigger?.milliseconds ?? "-"} | ` +
+        `${
+          (trigger?.plan ?? [])
+            .filter((line) => / on monitors|monitors_aircraft/.test(line))
+            .map((line) => line.trim())
+            .join("; ") || "-"
+        } |`
+      );
+    }),
+    "",
+    `aircraftRoute(route: { uuid }) with ${route.points.toLocaleString("en")} points and ${route.log_entries} log entries:`,
+    "",
+    "| fields | clients | HTTP req/s | HTTP p50 ms | HTTP p95 ms | HTTP p99 ms | answer bytes | SQL req/s | SQL p50 ms | SQL p99 ms | SQL ms per call |",
+    "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+    ...reads.map(
+      (r) =>
+        `| ${r.operation} | ${r.clients} | ${r.http.rps} | ${r.http.p50} | ${r.http.p95} | **${r.http.p99}** | ${r.http.bytesPerAnswer} | ` +
+        `${r.sql?.rps ?? ""} | ${r.sql?.p50 ?? ""} | ${r.sql?.p99 ?? ""} | ${perCall[r.key] ?? ""} |`,
+    ),
+    "",
+    `SQL ms per call: ${REPEAT} calls in one statement as app_visitor (no round trips, no instrumentation).`,
+    "",
+    "Where the two cores went during the HTTP runs (ms of CPU per request, and share of the cores' time):",
+    "",
+    "| fields | clients | service process | PostgreSQL | load generator | kernel interrupts | other | idle |",
+    "| --- | --- | --- | --- | --- | --- | --- | --- |",
+    ...reads
+      .filter((r) => r.http.cpu)
+      .map((r) => {
+        const c = r.http.cpu!;
+        return (
+          `| ${r.operation} | ${r.clients} | ${cpuCell(c.service)} | ${cpuCell(c.postgres)} | ${cpuCell(c.loadGenerator)} | ${cpuCell(c.interrupts)} | ` +
+          `${cpuCell(c.other)} | ${c.idle.share}% |`
+        );
+      }),
+    "",
+    `Errors (transport, non-200 or GraphQL errors): ${reads.reduce((sum, r) => sum + r.http.errors, 0)}. Waiting for a quiet machine (under 10% busy ` +
+      `for 2 s) before each measurement: ${round(waits.reduce((sum, w) => sum + w.seconds, 0))} s in all` +
+      `${
+        waits.some((w) => !w.quiet)
+          ? `; measured while still busy: ${waits
+              .filter((w) => !w.quiet)
+              .map((w) => w.before)
+              .join(", ")}`
+          : ""
+      }.`,
+    "",
+    `Goal: under ${GOAL_P99_MS} ms p99. At ${GOAL_CLIENTS} clients: ${readVerdict(GOAL_CLIENTS)}. At 1 client: ${readVerdict(1)}.`,
+    "",
+    "| statement (as app_visitor, under auto_explain) | execution ms | statements inside (ms) |",
+    "| --- | --- | --- |",
+    ...plans.map(
+      (p) =>
+        `| ${p.operation} | ${p.milliseconds} | ${p.statements
+          .slice(0, -1)
+          .map((s) => `${s.query.slice(0, 60)}… ${s.milliseconds}`)
+          .join("; ")} |`,
+    ),
+  ])}`,
+);
 await owner.end();
 await database.close();
 process.exit(0);

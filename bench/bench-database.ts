@@ -6,7 +6,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import pg from "pg";
-import { loadConfig } from "../lib/config.ts";
+import { loadConfig, mergeConfig } from "../lib/config.ts";
 import { createFlexIngester } from "../lib/p2000/flex-ingest.ts";
 import { generatePagerTraffic } from "../lib/p2000/synthetic-pager-traffic.ts";
 import { prepareDatabase } from "../lib/setup/installation.ts";
@@ -17,9 +17,13 @@ export async function openBenchDatabase(name: string, pgPort: number, fresh: boo
   const dataDir = path.join(BENCH_DIR, `.data-${name}`);
   if (fresh) fs.rmSync(dataDir, { recursive: true, force: true });
   fs.mkdirSync(dataDir, { recursive: true, mode: 0o755 });
-  const config = { ...loadConfig(), databaseUrl: undefined, dataDir, embeddedPgPort: pgPort, port: 0, logLevel: "error" as const,
-    demoData: false };
-  const database = await prepareDatabase(config);
+  const config = mergeConfig(loadConfig(), {
+    database: { url: undefined, dataDir, embeddedPgPort: pgPort },
+    http: { port: 0 },
+    worker: { logLevel: "error" },
+    demoData: false,
+  });
+  const database = await prepareDatabase(config.database);
   const owner = new pg.Pool({ connectionString: database.ownerUrl, max: 2 });
   owner.on("error", () => {}); // idle connections end when the embedded server stops at the end
   return { dataDir, config, database, owner };
@@ -33,21 +37,30 @@ export async function openBenchDatabase(name: string, pgPort: number, fresh: boo
  * how many seconds, or undefined when nothing was missing; statistics are the caller's.
  */
 export async function loadFlexHistory(db: pg.Pool, target: number, perDay: number, loader = db) {
-  const { rows: [{ have }] } = await db.query<{ have: number }>("select count(*)::int as have from app_public.p2000_messages");
+  const {
+    rows: [{ have }],
+  } = await db.query<{ have: number }>("select count(*)::int as have from app_public.p2000_messages");
   if (have >= target) return undefined;
   const days = (target - have) / perDay;
-  const { rows: [{ oldest }] } = await db.query<{ oldest: Date }>("select coalesce(min(sended), now()) as oldest from app_public.p2000_messages");
+  const {
+    rows: [{ oldest }],
+  } = await db.query<{ oldest: Date }>("select coalesce(min(sended), now()) as oldest from app_public.p2000_messages");
   const to = new Date(oldest);
   const from = new Date(to.getTime() - days * 86_400_000);
   const middle = new Date((from.getTime() + to.getTime()) / 2);
   console.log(`Loading ${target - have} messages (${days.toFixed(0)} days of traffic) ...`);
   const started = performance.now();
-  const halves = await Promise.all([[from, middle], [middle, to]].map(async ([a, b]) => {
-    const ingester = createFlexIngester(loader, { source: "bench" });
-    for (const line of generatePagerTraffic({ from: a, to: b, perDay, seed: a.getTime() })) await ingester.push(line);
-    await ingester.flush();
-    return ingester.stats.stored;
-  }));
+  const halves = await Promise.all(
+    [
+      [from, middle],
+      [middle, to],
+    ].map(async ([a, b]) => {
+      const ingester = createFlexIngester(loader, { source: "bench" });
+      for (const line of generatePagerTraffic({ from: a, to: b, perDay, seed: a.getTime() })) await ingester.push(line);
+      await ingester.flush();
+      return ingester.stats.stored;
+    }),
+  );
   return { stored: halves[0] + halves[1], seconds: (performance.now() - started) / 1000 };
 }
 

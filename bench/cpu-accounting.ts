@@ -9,7 +9,15 @@ import path from "node:path";
 
 const round = (value: number, digits = 1) => Number(value.toFixed(digits));
 
-export interface CpuSample { total: number; idle: number; steal: number; interrupts: number; service: number; postgres: number; bench: number }
+export interface CpuSample {
+  total: number;
+  idle: number;
+  steal: number;
+  interrupts: number;
+  service: number;
+  postgres: number;
+  bench: number;
+}
 export const TICK_MS = 10;
 
 const processTicks = (pid: number, reapedChildren = false): number => {
@@ -35,7 +43,12 @@ function coreTicks(): Pick<CpuSample, "total" | "idle" | "steal" | "interrupts">
   if (!fs.existsSync("/proc/stat")) return undefined;
   const [, ...ticks] = fs.readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/).map(Number);
   const [user, nice, system, idle, iowait, irq, softirq, steal] = ticks;
-  return { total: user + nice + system + idle + iowait + irq + softirq + steal, idle: idle + iowait, steal, interrupts: irq + softirq };
+  return {
+    total: user + nice + system + idle + iowait + irq + softirq + steal,
+    idle: idle + iowait,
+    steal,
+    interrupts: irq + softirq,
+  };
 }
 
 /** A sampler for the embedded PostgreSQL whose data directory is `dataDir` (undefined where /proc is missing). */
@@ -44,11 +57,14 @@ export function makeCpuSampler(dataDir: string): (servicePid: number | undefined
     const cores = coreTicks();
     if (!cores) return undefined;
     const postmasterFile = path.join(dataDir, "postgres", "postmaster.pid");
-    const postmaster = fs.existsSync(postmasterFile) ? Number(fs.readFileSync(postmasterFile, "utf8").split("\n")[0]) : -1;
+    const postmaster = fs.existsSync(postmasterFile)
+      ? Number(fs.readFileSync(postmasterFile, "utf8").split("\n")[0])
+      : -1;
     let postgres = 0;
     for (const entry of fs.readdirSync("/proc")) {
       const pid = Number(entry);
-      if (pid > 0 && (pid === postmaster || parentOf(pid) === postmaster)) postgres += processTicks(pid, pid === postmaster);
+      if (pid > 0 && (pid === postmaster || parentOf(pid) === postmaster))
+        postgres += processTicks(pid, pid === postmaster);
     }
     return { ...cores, service: servicePid ? processTicks(servicePid) : 0, postgres, bench: processTicks(process.pid) };
   };
@@ -59,23 +75,41 @@ export function cpuSplit(before: CpuSample | undefined, after: CpuSample | undef
   if (!before || !after || requests === 0) return undefined;
   const d = (key: keyof CpuSample) => after[key] - before[key];
   const other = d("total") - d("idle") - d("steal") - d("interrupts") - d("service") - d("postgres") - d("bench");
-  const part = (ticks: number) => ({ msPerRequest: round((ticks * TICK_MS) / requests, 3), share: round((100 * ticks) / d("total"), 0) });
-  return { service: part(d("service")), postgres: part(d("postgres")), loadGenerator: part(d("bench")), interrupts: part(d("interrupts")),
-    other: part(Math.max(0, other)), idle: part(d("idle")), steal: part(d("steal")) };
+  const part = (ticks: number) => ({
+    msPerRequest: round((ticks * TICK_MS) / requests, 3),
+    share: round((100 * ticks) / d("total"), 0),
+  });
+  return {
+    service: part(d("service")),
+    postgres: part(d("postgres")),
+    loadGenerator: part(d("bench")),
+    interrupts: part(d("interrupts")),
+    other: part(Math.max(0, other)),
+    idle: part(d("idle")),
+    steal: part(d("steal")),
+  };
 }
 
-export const describeCpu = (cpu: ReturnType<typeof cpuSplit>) => cpu
-  ? `CPU per request: service ${cpu.service.msPerRequest} ms, PostgreSQL ${cpu.postgres.msPerRequest} ms, load generator ` +
-    `${cpu.loadGenerator.msPerRequest} ms, kernel interrupts ${cpu.interrupts.msPerRequest} ms, other ${cpu.other.msPerRequest} ms; of the cores: ` +
-    `${cpu.service.share}% / ${cpu.postgres.share}% / ${cpu.loadGenerator.share}% / ${cpu.interrupts.share}% / ${cpu.other.share}%, ` +
-    `idle ${cpu.idle.share}%, steal ${cpu.steal.share}%`
-  : "CPU split not available";
+export const describeCpu = (cpu: ReturnType<typeof cpuSplit>) =>
+  cpu
+    ? `CPU per request: service ${cpu.service.msPerRequest} ms, PostgreSQL ${cpu.postgres.msPerRequest} ms, load generator ` +
+      `${cpu.loadGenerator.msPerRequest} ms, kernel interrupts ${cpu.interrupts.msPerRequest} ms, other ${cpu.other.msPerRequest} ms; of the cores: ` +
+      `${cpu.service.share}% / ${cpu.postgres.share}% / ${cpu.loadGenerator.share}% / ${cpu.interrupts.share}% / ${cpu.other.share}%, ` +
+      `idle ${cpu.idle.share}%, steal ${cpu.steal.share}%`
+    : "CPU split not available";
 
 /** The service process this benchmark started (a child running server.ts), if /proc shows it. */
 export function findServicePid(): number | undefined {
   try {
-    return fs.readdirSync("/proc").map(Number).find((pid) => pid > 0 && parentOf(pid) === process.pid &&
-      fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("server.ts"));
+    return fs
+      .readdirSync("/proc")
+      .map(Number)
+      .find(
+        (pid) =>
+          pid > 0 &&
+          parentOf(pid) === process.pid &&
+          fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("server.ts"),
+      );
   } catch {
     return undefined;
   }
@@ -83,7 +117,9 @@ export function findServicePid(): number | undefined {
 
 /** The load average (1, 5 and 15 minutes) from /proc/loadavg; empty where it is missing. */
 export function loadAverage(): number[] {
-  return fs.existsSync("/proc/loadavg") ? fs.readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).map(Number) : [];
+  return fs.existsSync("/proc/loadavg")
+    ? fs.readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).map(Number)
+    : [];
 }
 
 /** The share (0-1) of the cores' time that went anywhere but idle (steal counts as busy) over the next second. */
@@ -106,7 +142,10 @@ export async function quietMoment(maxSeconds: number): Promise<void> {
   const until = performance.now() + maxSeconds * 1000;
   let busy = await busyShare();
   while (busy > 0.1 && performance.now() < until) busy = await busyShare();
-  if (busy > 0.1) console.log(`  (the cores are still ${Math.round(busy * 100)}% busy with something else after ${maxSeconds} s; measuring anyway)`);
+  if (busy > 0.1)
+    console.log(
+      `  (the cores are still ${Math.round(busy * 100)}% busy with something else after ${maxSeconds} s; measuring anyway)`,
+    );
 }
 
 /**
@@ -115,8 +154,12 @@ export async function quietMoment(maxSeconds: number): Promise<void> {
  * processes during it (`otherShare` of the measurement); the least disturbed one is kept, with the
  * number of attempts. `label` names the measurement in the log.
  */
-export async function leastDisturbed<T>(label: string, options: { quietWaitSeconds: number; otherShareLimit: number; retries: number },
-  measure: () => Promise<T>, otherShare: (measured: T) => number): Promise<{ best: T; attempts: number }> {
+export async function leastDisturbed<T>(
+  label: string,
+  options: { quietWaitSeconds: number; otherShareLimit: number; retries: number },
+  measure: () => Promise<T>,
+  otherShare: (measured: T) => number,
+): Promise<{ best: T; attempts: number }> {
   let best: { measured: T } | undefined;
   for (let attempts = 1; ; attempts++) {
     await quietMoment(options.quietWaitSeconds);

@@ -5,10 +5,26 @@
 import type pg from "pg";
 
 export interface PlanNode {
-  "Node Type": string; "Subplan Name"?: string; "Relation Name"?: string; "Index Name"?: string; "Function Name"?: string;
-  "Actual Rows"?: number; "Actual Loops"?: number; "Actual Total Time"?: number; "Shared Hit Blocks"?: number; "Shared Read Blocks"?: number;
-  "Index Cond"?: string; "Recheck Cond"?: string; "Exact Heap Blocks"?: number; "Lossy Heap Blocks"?: number; "Sort Method"?: string;
-  "Sort Key"?: string[]; Filter?: string; "Rows Removed by Filter"?: number; "Heap Fetches"?: number; Plans?: PlanNode[];
+  "Node Type": string;
+  "Subplan Name"?: string;
+  "Relation Name"?: string;
+  "Index Name"?: string;
+  "Function Name"?: string;
+  "Actual Rows"?: number;
+  "Actual Loops"?: number;
+  "Actual Total Time"?: number;
+  "Shared Hit Blocks"?: number;
+  "Shared Read Blocks"?: number;
+  "Index Cond"?: string;
+  "Recheck Cond"?: string;
+  "Exact Heap Blocks"?: number;
+  "Lossy Heap Blocks"?: number;
+  "Sort Method"?: string;
+  "Sort Key"?: string[];
+  Filter?: string;
+  "Rows Removed by Filter"?: number;
+  "Heap Fetches"?: number;
+  Plans?: PlanNode[];
 }
 
 /** One node on one line: what it is, on what, its rows, time and buffers, and the conditions it tested. */
@@ -24,8 +40,10 @@ export const describePlanNode = (node: PlanNode): string =>
   `${node["Heap Fetches"] !== undefined ? ` heap fetches ${node["Heap Fetches"]}` : ""}`;
 
 /** A plan, a node a line, each indented by its depth. */
-export const walkPlan = (node: PlanNode, depth = 0): string[] =>
-  [`${"  ".repeat(depth)}${describePlanNode(node)}`, ...(node.Plans ?? []).flatMap((child) => walkPlan(child, depth + 1))];
+export const walkPlan = (node: PlanNode, depth = 0): string[] => [
+  `${"  ".repeat(depth)}${describePlanNode(node)}`,
+  ...(node.Plans ?? []).flatMap((child) => walkPlan(child, depth + 1)),
+];
 
 export interface ExplainedStatement {
   /** The statement's text on one line, its start. */
@@ -63,8 +81,14 @@ export async function autoExplain(client: pg.Client, settings = "") {
         const match = /^duration: ([\d.]+) ms\s+plan:\s*([\s\S]*)$/.exec(text);
         if (!match) return [];
         const explain = JSON.parse(match[2]) as { "Query Text": string; Plan: PlanNode };
-        return [{ query: explain["Query Text"].replace(/\s+/g, " ").trim().slice(0, queryChars), milliseconds: Number(match[1]),
-          root: explain.Plan, plan: walkPlan(explain.Plan) }];
+        return [
+          {
+            query: explain["Query Text"].replace(/\s+/g, " ").trim().slice(0, queryChars),
+            milliseconds: Number(match[1]),
+            root: explain.Plan,
+            plan: walkPlan(explain.Plan),
+          },
+        ];
       });
     },
     /** Reports no more statements in this session (auto_explain stays loaded) and stops listening. */

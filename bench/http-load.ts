@@ -30,17 +30,22 @@ export async function httpLoad(load: HttpLoad) {
   const hasErrors = load.hasErrors ?? ((text: string) => text.includes('"errors"'));
   const before = load.cpu?.sample(load.cpu.servicePid);
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
-    const instance = autocannon({
-      url: load.url,
-      connections: load.clients,
-      duration: load.seconds,
-      ...(load.timeoutSeconds !== undefined ? { timeout: load.timeoutSeconds } : {}),
-      requests: [typeof body === "string"
-        ? { method: "POST", headers: load.headers, body }
-        : { method: "POST", headers: load.headers, setupRequest: (request) => ({ ...request, body: body() }) }],
-      // A GraphQL error comes with status 200: it counts as a mismatch.
-      verifyBody: (text) => !hasErrors(String(text)),
-    }, (error, finished) => (error ? reject(error) : resolve(finished)));
+    const instance = autocannon(
+      {
+        url: load.url,
+        connections: load.clients,
+        duration: load.seconds,
+        ...(load.timeoutSeconds !== undefined ? { timeout: load.timeoutSeconds } : {}),
+        requests: [
+          typeof body === "string"
+            ? { method: "POST", headers: load.headers, body }
+            : { method: "POST", headers: load.headers, setupRequest: (request) => ({ ...request, body: body() }) },
+        ],
+        // A GraphQL error comes with status 200: it counts as a mismatch.
+        verifyBody: (text) => !hasErrors(String(text)),
+      },
+      (error, finished) => (error ? reject(error) : resolve(finished)),
+    );
     instance.on("response", (_client, status, responseBytes, time) => {
       if (status !== 200) return;
       latencies.push(time);
@@ -49,6 +54,10 @@ export async function httpLoad(load: HttpLoad) {
   });
   const cpu = load.cpu ? cpuSplit(before, load.cpu.sample(load.cpu.servicePid), latencies.length) : undefined;
   // autocannon's errors include its timeouts.
-  return { ...summary(latencies, load.seconds, load.rpsDigits), bytesPerAnswer: Math.round(bytes / latencies.length),
-    errors: result.errors + result.non2xx + result.mismatches, cpu };
+  return {
+    ...summary(latencies, load.seconds, load.rpsDigits),
+    bytesPerAnswer: Math.round(bytes / latencies.length),
+    errors: result.errors + result.non2xx + result.mismatches,
+    cpu,
+  };
 }

@@ -11,7 +11,7 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import pg from "pg";
-import { loadConfig } from "../lib/config.ts";
+import { loadConfig, mergeConfig } from "../lib/config.ts";
 import { prepareDatabase } from "../lib/setup/installation.ts";
 import { parseFlexLine } from "../lib/p2000/flex-parser.ts";
 import { generatePagerTraffic } from "../lib/p2000/synthetic-pager-traffic.ts";
@@ -35,10 +35,14 @@ const log = (line: string) => console.log(line);
 
 if (values.fresh) fs.rmSync(DATA_DIR, { recursive: true, force: true });
 fs.mkdirSync(DATA_DIR, { recursive: true, mode: 0o755 });
-const config = { ...loadConfig(), databaseUrl: undefined, dataDir: DATA_DIR, embeddedPgPort: 54340, port: 0, logLevel: "error" as const,
-  webhookAllowPrivateTargets: true, smtpUrl: undefined };
-const database = await prepareDatabase(config);
-const owner = new pg.Pool({ connectionString: database.ownerUrl, max: config.workerConcurrency + 4 });
+const config = mergeConfig(loadConfig(), {
+  database: { url: undefined, dataDir: DATA_DIR, embeddedPgPort: 54340 },
+  http: { port: 0 },
+  worker: { logLevel: "error" },
+  delivery: { allowPrivateTargets: true, smtpUrl: undefined },
+});
+const database = await prepareDatabase(config.database);
+const owner = new pg.Pool({ connectionString: database.ownerUrl, max: config.worker.concurrency + 4 });
 owner.on("error", () => {});
 
 // The webhook receiver: arrival time per notification.
@@ -56,22 +60,30 @@ await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
 const hookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
 
 // 1. Monitors: 100 environments with one webhook channel each, monitors spread over them.
-const { rows: [{ have }] } = await owner.query("select count(*)::int as have from app_public.monitors");
+const {
+  rows: [{ have }],
+} = await owner.query("select count(*)::int as have from app_public.monitors");
 if (have !== MONITORS) {
   log(`Creating ${MONITORS} monitors ...`);
   const started = performance.now();
   await owner.query(`truncate app_public.monitors, app_public.channels cascade`);
   await owner.query(`delete from app_public.organizations where name like 'bench %'`);
-  await owner.query(`
+  await owner.query(
+    `
     with o as (insert into app_public.organizations (name) select 'bench ' || i from generate_series(1, 100) i returning uuid),
          e as (insert into app_public.environments (organization_uuid, name) select uuid, 'bench' from o returning uuid)
-    insert into app_public.channels (environment_uuid, type, name, url) select uuid, 'webhook', 'bench', $1 from e`, [hookUrl]);
-  await owner.query(`insert into app_private.channel_secrets select uuid, 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' from app_public.channels`);
+    insert into app_public.channels (environment_uuid, type, name, url) select uuid, 'webhook', 'bench', $1 from e`,
+    [hookUrl],
+  );
+  await owner.query(
+    `insert into app_private.channel_secrets select uuid, 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' from app_public.channels`,
+  );
   // As people use them: half watch two capcodes out of a national list of about 25,000 (the
   // known ones and made-up numbers standing in for the rest); 40% want urgent calls of one
   // discipline within 0.5-3 km of their home (a point up to ~25 km from a place); 10% a street
   // name in their region, for one discipline and urgency.
-  await owner.query(`
+  await owner.query(
+    `
     with channels as (select uuid, environment_uuid, row_number() over (order by uuid) - 1 as n from app_public.channels),
     places as materialized (select latitude, longitude, row_number() over (order by uuid) - 1 as n
                  from app_public.places where latitude is not null),
@@ -110,48 +122,74 @@ if (have !== MONITORS) {
         left join capcodes k2 on s.kind = 1 and k2.n = s.capcode_2
       returning uuid, environment_uuid)
     insert into app_hidden.monitor_channels select m.uuid, c.uuid from made m join app_public.channels c on c.environment_uuid = m.environment_uuid`,
-    [MONITORS]);
+    [MONITORS],
+  );
   await owner.query("analyze");
   log(`  in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
-const { rows: [population] } = await owner.query(`
+const {
+  rows: [population],
+} = await owner.query(`
   select count(*)::int as monitors, (select count(*)::int from app_hidden.p2000_monitor_criteria) as active_p2000,
          (select round(avg(cardinality(anchor_keys)), 1)::float from app_hidden.p2000_monitor_criteria) as anchor_keys_per_monitor
     from app_public.monitors`);
 
 // 2. The burst: RATE messages per second for SECONDS, live traffic (sended = now).
 const pages: Array<{ text: string; capcodes: string[] }> = [];
-for (const line of generatePagerTraffic({ from: new Date(Date.now() - 86_400_000), to: new Date(), perDay: 20_000, seed: 11 })) {
+for (const line of generatePagerTraffic({
+  from: new Date(Date.now() - 86_400_000),
+  to: new Date(),
+  perDay: 20_000,
+  seed: 11,
+})) {
   const parsed = parseFlexLine(line);
-  if (parsed.kind === "page" && parsed.page.fragment === "K") pages.push({ text: parsed.page.text, capcodes: parsed.page.capcodes });
+  if (parsed.kind === "page" && parsed.page.fragment === "K")
+    pages.push({ text: parsed.page.text, capcodes: parsed.page.capcodes });
   if (pages.length >= RATE * SECONDS) break;
 }
-const worker = await startWorker(owner, config.workerConcurrency, "error", config);
+const worker = await startWorker(owner, config.worker, config);
 const inserted = new Map<string, number>();
 const started = performance.now();
-await Promise.all(pages.map(async (page, i) => {
-  const due = started + (i * 1000) / RATE;
-  await new Promise((resolve) => setTimeout(resolve, Math.max(0, due - performance.now())));
-  const at = performance.now();
-  // A counter suffix keeps texts apart (the same text within 10 s would be merged as one message).
-  const { rows: [row] } = await owner.query("select app_private.ingest_p2000_message($1, now(), $2, 'bench') as uuid",
-    [`${page.text} (${i})`, page.capcodes]);
-  inserted.set(row.uuid, at);
-}));
+await Promise.all(
+  pages.map(async (page, i) => {
+    const due = started + (i * 1000) / RATE;
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, due - performance.now())));
+    const at = performance.now();
+    // A counter suffix keeps texts apart (the same text within 10 s would be merged as one message).
+    const {
+      rows: [row],
+    } = await owner.query("select app_private.ingest_p2000_message($1, now(), $2, 'bench') as uuid", [
+      `${page.text} (${i})`,
+      page.capcodes,
+    ]);
+    inserted.set(row.uuid, at);
+  }),
+);
 const insertSeconds = (performance.now() - started) / 1000;
 
 // 3. Wait for the worker to drain, then pair deliveries with their inserts.
 for (const deadline = Date.now() + 120_000; Date.now() < deadline;) {
-  const { rows: [{ n }] } = await owner.query("select count(*)::int as n from graphile_worker.jobs");
+  const {
+    rows: [{ n }],
+  } = await owner.query("select count(*)::int as n from graphile_worker.jobs");
   if (n === 0) break;
   await new Promise((resolve) => setTimeout(resolve, 100));
 }
-const { rows: [counts] } = await owner.query(`
+const {
+  rows: [counts],
+} = await owner.query(
+  `
   select count(*)::int as notifications, count(*) filter (where status = 'delivered')::int as delivered
-    from app_private.notifications where message_uuid = any ($1)`, [[...inserted.keys()]]);
-const { rows: [matches] } = await owner.query(`
+    from app_private.notifications where message_uuid = any ($1)`,
+  [[...inserted.keys()]],
+);
+const {
+  rows: [matches],
+} = await owner.query(
+  `
   select count(*)::int as matches, count(distinct message_uuid)::int as matched_messages from app_hidden.monitor_matches where message_uuid = any ($1)`,
-  [[...inserted.keys()]]);
+  [[...inserted.keys()]],
+);
 const latencies = [...arrivals.entries()]
   .map(([key, arrived]) => arrived - (inserted.get(key.split(" ")[0]) ?? NaN))
   .filter((ms) => Number.isFinite(ms))
@@ -169,23 +207,32 @@ const matchMs = (performance.now() - matchStarted) / sample.length;
 await owner.query("delete from graphile_worker._private_jobs");
 
 const result = {
-  date: new Date().toISOString(), machine: machine(),
-  ...population, rate: RATE, seconds: SECONDS, messages: inserted.size, insertSeconds: +insertSeconds.toFixed(1),
-  ...matches, ...counts, deliveriesTimed: latencies.length,
+  date: new Date().toISOString(),
+  machine: machine(),
+  ...population,
+  rate: RATE,
+  seconds: SECONDS,
+  messages: inserted.size,
+  insertSeconds: +insertSeconds.toFixed(1),
+  ...matches,
+  ...counts,
+  deliveriesTimed: latencies.length,
   latencyMs: { p50: latency(50), p95: latency(95), p99: latency(99), max: +(latencies.at(-1) ?? NaN).toFixed(0) },
   matchMsPerMessage: +matchMs.toFixed(2),
 };
 log(JSON.stringify(result, null, 2));
-log(`Wrote ${writeResults("monitors", "monitors-latest.md", result, [
-  `Monitor benchmark, ${result.date.slice(0, 10)}, ${result.machine}: ${result.monitors.toLocaleString("en")} monitors ` +
-    `(${result.active_p2000.toLocaleString("en")} active P2000, ${result.anchor_keys_per_monitor} index keys each), ` +
-    `${result.messages} messages at ${RATE}/s (inserted in ${result.insertSeconds} s).`,
-  "",
-  "| matched messages | notifications per matched message | delivered | insert → webhook p50 | p95 | p99 | max | matcher per message |",
-  "| --- | --- | --- | --- | --- | --- | --- | --- |",
-  `| ${result.matched_messages} | ${(result.notifications / Math.max(1, result.matched_messages)).toFixed(1)} | ${result.delivered} | ${result.latencyMs.p50} ms | ` +
-    `${result.latencyMs.p95} ms | ${result.latencyMs.p99} ms | ${result.latencyMs.max} ms | ${result.matchMsPerMessage} ms |`,
-])}`);
+log(
+  `Wrote ${writeResults("monitors", "monitors-latest.md", result, [
+    `Monitor benchmark, ${result.date.slice(0, 10)}, ${result.machine}: ${result.monitors.toLocaleString("en")} monitors ` +
+      `(${result.active_p2000.toLocaleString("en")} active P2000, ${result.anchor_keys_per_monitor} index keys each), ` +
+      `${result.messages} messages at ${RATE}/s (inserted in ${result.insertSeconds} s).`,
+    "",
+    "| matched messages | notifications per matched message | delivered | insert → webhook p50 | p95 | p99 | max | matcher per message |",
+    "| --- | --- | --- | --- | --- | --- | --- | --- |",
+    `| ${result.matched_messages} | ${(result.notifications / Math.max(1, result.matched_messages)).toFixed(1)} | ${result.delivered} | ${result.latencyMs.p50} ms | ` +
+      `${result.latencyMs.p95} ms | ${result.latencyMs.p99} ms | ${result.latencyMs.max} ms | ${result.matchMsPerMessage} ms |`,
+  ])}`,
+);
 receiver.close();
 await owner.end();
 await database.close();

@@ -12,7 +12,7 @@ import autocannon from "autocannon";
 import pg from "pg";
 import { signAccessToken } from "../lib/auth/access-tokens.ts";
 import { createApiToken } from "../lib/auth/api-tokens.ts";
-import { loadConfig } from "../lib/config.ts";
+import { loadConfig, mergeConfig } from "../lib/config.ts";
 import { prepareDatabase } from "../lib/setup/installation.ts";
 import { createFlexIngester, FLEX_READER_CONNECTIONS } from "../lib/p2000/flex-ingest.ts";
 import { generatePagerTraffic } from "../lib/p2000/synthetic-pager-traffic.ts";
@@ -38,8 +38,12 @@ const DATA_DIR = path.join(BENCH_DIR, ".data");
 
 if (values.fresh) fs.rmSync(DATA_DIR, { recursive: true, force: true });
 fs.mkdirSync(DATA_DIR, { recursive: true, mode: 0o755 });
-const config = { ...loadConfig(), databaseUrl: undefined, dataDir: DATA_DIR, embeddedPgPort: 54339, port: 0, logLevel: "error" as const };
-const database = await prepareDatabase(config);
+const config = mergeConfig(loadConfig(), {
+  database: { url: undefined, dataDir: DATA_DIR, embeddedPgPort: 54339 },
+  http: { port: 0 },
+  worker: { logLevel: "error" },
+});
+const database = await prepareDatabase(config.database);
 const owner = new pg.Pool({ connectionString: database.ownerUrl, max: 2 * FLEX_READER_CONNECTIONS }); // two readers load the history
 owner.on("error", () => {}); // idle connections end when the embedded server stops at the end
 const log = (line: string) => console.log(line);
@@ -47,7 +51,12 @@ const log = (line: string) => console.log(line);
 /** Closed-loop load through pg: `clients` workers call `call` back to back for SECONDS. */
 async function sqlLoad(clients: number, call: () => Promise<void>) {
   const { latencies, errors } = await closedLoop(clients, SECONDS, call);
-  return { rps: Math.round(latencies.length / SECONDS), p50: +percentile(latencies, 50).toFixed(1), p99: +percentile(latencies, 99).toFixed(1), errors };
+  return {
+    rps: Math.round(latencies.length / SECONDS),
+    p50: +percentile(latencies, 50).toFixed(1),
+    p99: +percentile(latencies, 99).toFixed(1),
+    errors,
+  };
 }
 
 // 1. History: whatever is missing up to TARGET, from now backwards, in two parallel halves (disjoint
@@ -81,7 +90,9 @@ async function forgetFutureTraffic() {
 // measured four days do not pay for a cold cache and connections that are still being planned.
 async function readFlex(days: number): Promise<number> {
   const from = new Date(Date.now() + 86_400_000 * 30);
-  const lines = [...generatePagerTraffic({ from, to: new Date(from.getTime() + 86_400_000 * days), perDay: PER_DAY, seed: 7 })];
+  const lines = [
+    ...generatePagerTraffic({ from, to: new Date(from.getTime() + 86_400_000 * days), perDay: PER_DAY, seed: 7 }),
+  ];
   const ingester = createFlexIngester(owner, { source: "bench" });
   const started = performance.now();
   for (const line of lines) await ingester.push(line);
@@ -96,13 +107,20 @@ async function readFlex(days: number): Promise<number> {
   log(`FLEX reader: ${ingestion.flexReaderMessagesPerSecond} messages/s (enrichment and dossiers included)`);
 }
 
-const service = await startServerProcess({ dataDir: DATA_DIR, pgPort: config.embeddedPgPort });
-const apiToken = (await createApiToken(owner, { environmentUuid: database.operatorEnvironmentUuid, name: "bench", scopes: [] })).plainToken;
-const { rows: [admin] } = await owner.query(`
+const service = await startServerProcess({ dataDir: DATA_DIR, pgPort: config.database.embeddedPgPort });
+const apiToken = (
+  await createApiToken(owner, { environmentUuid: database.operatorEnvironmentUuid, name: "bench", scopes: [] })
+).plainToken;
+const {
+  rows: [admin],
+} = await owner.query(`
   with u as (insert into app_public.users (display_name, email_address, is_admin) values ('bench', 'bench-' || gen_random_uuid() || '@example.org', true) returning uuid),
        s as (insert into app_public.sessions (user_uuid, expires_at) select uuid, now() + interval '1 day' from u returning uuid, user_uuid)
   select uuid as session_uuid, user_uuid from s`);
-const accessToken = signAccessToken(jwtSecretFor(config), { userUuid: admin.user_uuid, sessionUuid: admin.session_uuid });
+const accessToken = signAccessToken(jwtSecretFor(config), {
+  userUuid: admin.user_uuid,
+  sessionUuid: admin.session_uuid,
+});
 
 /** Closed-loop HTTP load: `clients` connections POST to /graphql back to back for `seconds`. */
 async function httpLoad(clients: number, seconds: number, body: () => unknown, token: string) {
@@ -110,13 +128,20 @@ async function httpLoad(clients: number, seconds: number, body: () => unknown, t
     url: service.graphqlUrl,
     connections: clients,
     duration: seconds,
-    requests: [{
-      method: "POST",
-      headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
-      setupRequest: (request) => ({ ...request, body: JSON.stringify(body()) }),
-    }],
+    requests: [
+      {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+        setupRequest: (request) => ({ ...request, body: JSON.stringify(body()) }),
+      },
+    ],
   });
-  return { rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx };
+  return {
+    rps: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.non2xx,
+  };
 }
 
 async function graphql(query: string, variables: Record<string, unknown> = {}, token = apiToken) {
@@ -132,7 +157,13 @@ async function graphql(query: string, variables: Record<string, unknown> = {}, t
 {
   let n = 0;
   const mutation = "mutation ($i: CreateP2000MessageInput!) { createP2000Message(input: $i) { uuid } }";
-  const variables = () => ({ i: { message: `A1 AMBU 17106 Kerkstraat Schiedam bon ${900000 + n++}`, sended: new Date(Date.now() + 40 * 86_400_000 + n * 1000).toISOString(), capcodes: [{ name: "1420007" }] } });
+  const variables = () => ({
+    i: {
+      message: `A1 AMBU 17106 Kerkstraat Schiedam bon ${900000 + n++}`,
+      sended: new Date(Date.now() + 40 * 86_400_000 + n * 1000).toISOString(),
+      capcodes: [{ name: "1420007" }],
+    },
+  });
   await graphql(mutation, variables(), accessToken);
   const result = await httpLoad(4, SECONDS, () => ({ query: mutation, variables: variables() }), accessToken);
   ingestion.createP2000MessagePerSecond = result.rps;
@@ -143,7 +174,9 @@ async function graphql(query: string, variables: Record<string, unknown> = {}, t
 // 3. Reads: the same operation over HTTP and as SQL through pg with the visitor's settings, with
 // the hub analytics cache filled as the hourly task keeps it in a running service.
 await owner.query("select app_private.refresh_analytics_cache()");
-const { rows: [busy] } = await owner.query(`
+const {
+  rows: [busy],
+} = await owner.query(`
   select c.uuid from app_public.p2000_message_capcodes mc join app_public.p2000_capcodes c on c.uuid = mc.capcode_uuid
    where mc.sended > now() - interval '7 days' and c.kind = 'unit' group by c.uuid order by count(*) desc limit 1`);
 const week = { from: new Date(Date.now() - 7 * 86_400_000).toISOString(), to: new Date().toISOString() };
@@ -160,19 +193,48 @@ async function asVisitor(sql: string, params: unknown[]) {
     client.release();
   }
 }
-const scenarios: Array<{ name: string; query: string; variables: Record<string, unknown>; sql: string; params: unknown[] }> = [
-  { name: "p2000Messages (first 50, week, capcode)", query: "query ($f: P2000MessageFilterInput) { p2000Messages(first: 50, filter: $f) { uuid message sended } }",
+const scenarios: Array<{
+  name: string;
+  query: string;
+  variables: Record<string, unknown>;
+  sql: string;
+  params: unknown[];
+}> = [
+  {
+    name: "p2000Messages (first 50, week, capcode)",
+    query: "query ($f: P2000MessageFilterInput) { p2000Messages(first: 50, filter: $f) { uuid message sended } }",
     variables: { f: { sended: week, capcodes: [busy.uuid] } },
     sql: "select uuid, message, sended from app_public.p2000_messages(50, 1, row(row($1, $2), array[$3], null, null, null, null, null, null)::app_public.p2000_message_filter)",
-    params: [week.from, week.to, busy.uuid] },
-  { name: "p2000MessagesCount (week)", query: "query ($f: P2000MessageFilterInput) { p2000MessagesCount(filter: $f) }", variables: { f: { sended: week } },
-    sql: "select app_public.p2000_messages_count(row(row($1, $2), null, null, null, null, null, null, null)::app_public.p2000_message_filter)", params: [week.from, week.to] },
-  { name: "p2000Dossiers (first 50)", query: "{ p2000Dossiers(first: 50) { uuid title messageCount } }", variables: {},
-    sql: "select uuid, title, message_count from app_public.p2000_dossiers(50, 1, null)", params: [] },
-  { name: "p2000Statistics", query: "{ p2000Statistics { total byDiscipline { name count } byRegion { key count } } }", variables: {},
-    sql: "select * from app_public.p2000_statistics('LAST_7_DAYS')", params: [] },
-  { name: "hubAnalyticsHourly", query: "{ hubAnalyticsHourly { total hours { hour total } } }", variables: {},
-    sql: "select * from app_public.hub_analytics_hourly(28)", params: [] },
+    params: [week.from, week.to, busy.uuid],
+  },
+  {
+    name: "p2000MessagesCount (week)",
+    query: "query ($f: P2000MessageFilterInput) { p2000MessagesCount(filter: $f) }",
+    variables: { f: { sended: week } },
+    sql: "select app_public.p2000_messages_count(row(row($1, $2), null, null, null, null, null, null, null)::app_public.p2000_message_filter)",
+    params: [week.from, week.to],
+  },
+  {
+    name: "p2000Dossiers (first 50)",
+    query: "{ p2000Dossiers(first: 50) { uuid title messageCount } }",
+    variables: {},
+    sql: "select uuid, title, message_count from app_public.p2000_dossiers(50, 1, null)",
+    params: [],
+  },
+  {
+    name: "p2000Statistics",
+    query: "{ p2000Statistics { total byDiscipline { name count } byRegion { key count } } }",
+    variables: {},
+    sql: "select * from app_public.p2000_statistics('LAST_7_DAYS')",
+    params: [],
+  },
+  {
+    name: "hubAnalyticsHourly",
+    query: "{ hubAnalyticsHourly { total hours { hour total } } }",
+    variables: {},
+    sql: "select * from app_public.hub_analytics_hourly(28)",
+    params: [],
+  },
 ];
 const reads: Array<Record<string, unknown>> = [];
 for (const scenario of scenarios) {
@@ -184,25 +246,41 @@ for (const scenario of scenarios) {
     const http = await httpLoad(clients, SECONDS, request, apiToken);
     const sql = await sqlLoad(clients, () => asVisitor(scenario.sql, scenario.params));
     reads.push({ operation: scenario.name, clients, http, sql });
-    log(`${scenario.name} @${clients}: HTTP ${http.rps}/s p50 ${http.p50} ms p99 ${http.p99} ms | SQL ${sql.rps}/s p99 ${sql.p99} ms${http.errors ? ` (${http.errors} errors)` : ""}`);
+    log(
+      `${scenario.name} @${clients}: HTTP ${http.rps}/s p50 ${http.p50} ms p99 ${http.p99} ms | SQL ${sql.rps}/s p99 ${sql.p99} ms${http.errors ? ` (${http.errors} errors)` : ""}`,
+    );
   }
 }
 
-const { rows: [{ messages }] } = await owner.query("select count(*)::int as messages from app_public.p2000_messages");
+const {
+  rows: [{ messages }],
+} = await owner.query("select count(*)::int as messages from app_public.p2000_messages");
 const result = {
-  date: new Date().toISOString(), machine: machine(), messages, seconds: SECONDS, ingestion, reads,
+  date: new Date().toISOString(),
+  machine: machine(),
+  messages,
+  seconds: SECONDS,
+  ingestion,
+  reads,
 };
-const table = reads.map((r: any) => `| ${r.operation} | ${r.clients} | ${r.http.rps} | ${r.http.p50} | ${r.http.p99} | ${r.sql.rps} | ${r.sql.p99} |`);
-log(`Wrote ${writeResults("p2000", "latest.md", result, [
-  `P2000 benchmark, ${result.date.slice(0, 10)}, ${result.machine}, ${messages.toLocaleString("en")} messages, ${SECONDS} s per measurement.`,
-  "",
-  `Ingestion: FLEX reader ${ingestion.flexReaderMessagesPerSecond} messages/s; createP2000Message ${ingestion.createP2000MessagePerSecond} messages/s (4 clients)` +
-    (ingestion.historyMessagesPerSecond ? `; history load ${ingestion.historyMessagesPerSecond} messages/s (2 readers).` : "."),
-  "",
-  "| operation | clients | HTTP req/s | HTTP p50 ms | HTTP p99 ms | SQL req/s | SQL p99 ms |",
-  "| --- | --- | --- | --- | --- | --- | --- |",
-  ...table,
-])}`);
+const table = reads.map(
+  (r: any) =>
+    `| ${r.operation} | ${r.clients} | ${r.http.rps} | ${r.http.p50} | ${r.http.p99} | ${r.sql.rps} | ${r.sql.p99} |`,
+);
+log(
+  `Wrote ${writeResults("p2000", "latest.md", result, [
+    `P2000 benchmark, ${result.date.slice(0, 10)}, ${result.machine}, ${messages.toLocaleString("en")} messages, ${SECONDS} s per measurement.`,
+    "",
+    `Ingestion: FLEX reader ${ingestion.flexReaderMessagesPerSecond} messages/s; createP2000Message ${ingestion.createP2000MessagePerSecond} messages/s (4 clients)` +
+      (ingestion.historyMessagesPerSecond
+        ? `; history load ${ingestion.historyMessagesPerSecond} messages/s (2 readers).`
+        : "."),
+    "",
+    "| operation | clients | HTTP req/s | HTTP p50 ms | HTTP p99 ms | SQL req/s | SQL p99 ms |",
+    "| --- | --- | --- | --- | --- | --- | --- |",
+    ...table,
+  ])}`,
+);
 await service.stop();
 await Promise.all([owner.end(), visitor.end()]);
 await database.close();

@@ -33,9 +33,13 @@ function timePerCall(name: string, rounds: number, call: (i: number) => void): {
 const limiter = new RateLimiter(null as unknown as pg.Pool);
 const guard = makeRequestBudgetGuard(limiter, { perToken: 1e9, perAddress: 1e9, trustProxy: false });
 const tokens = Array.from({ length: 1000 }, () => generateApiTokenSecret());
-const requests = tokens.map((token, i) => ({
-  headers: { authorization: `Bearer ${token}` }, socket: { remoteAddress: `192.0.2.${i % 250}` },
-}) as unknown as IncomingMessage);
+const requests = tokens.map(
+  (token, i) =>
+    ({
+      headers: { authorization: `Bearer ${token}` },
+      socket: { remoteAddress: `192.0.2.${i % 250}` },
+    }) as unknown as IncomingMessage,
+);
 const response = {} as ServerResponse;
 
 // The query limits' rules on the spec's common query, as grafserv runs them (validation is cached
@@ -43,22 +47,36 @@ const response = {} as ServerResponse;
 const schema = buildSchema(fs.readFileSync(path.join(import.meta.dirname, "..", "schema.graphql"), "utf8"));
 const document = parse(`query ($f: P2000MessageFilterInput) { p2000Messages(first: 50, filter: $f) { uuid message sended
   capcodes { uuid name discipline { name } } dossier { uuid title messages { uuid } } } }`);
-const limits = [maxDepthRule({ n: 7 }), maxAliasesRule({ n: 15 }), maxDirectivesRule({ n: 50 }), queryCostRule(5000, () => {})];
+const limits = [
+  maxDepthRule({ n: 7 }),
+  maxAliasesRule({ n: 15 }),
+  maxDirectivesRule({ n: 50 }),
+  queryCostRule(5000, () => {}),
+];
 
 const figures = [
-  timePerCall("request budgets (token and address buckets)", ROUNDS, (i) => guard(requests[i % requests.length], response)),
+  timePerCall("request budgets (token and address buckets)", ROUNDS, (i) =>
+    guard(requests[i % requests.length], response),
+  ),
   timePerCall("validation, GraphQL's own rules", 20_000, () => validate(schema, document, specifiedRules)),
-  timePerCall("validation, GraphQL's rules and the query limits", 20_000, () => validate(schema, document, [...specifiedRules, ...limits])),
+  timePerCall("validation, GraphQL's rules and the query limits", 20_000, () =>
+    validate(schema, document, [...specifiedRules, ...limits]),
+  ),
 ];
 
 const date = new Date().toISOString();
-const file = writeResults("request-guards", "request-guards-latest.md", { date, machine: machine(), figures } as { date: string }, [
-  `Request guards, ${date.slice(0, 10)}, ${machine()}: CPU per request in the service process, measured in isolation.`,
-  "",
-  "| what | µs a request |",
-  "| --- | --- |",
-  ...figures.map((f) => `| ${f.name} | ${f.microseconds} |`),
-  "",
-  "Validation runs once per distinct document (grafserv caches it); the budgets run on every request.",
-]);
+const file = writeResults(
+  "request-guards",
+  "request-guards-latest.md",
+  { date, machine: machine(), figures } as { date: string },
+  [
+    `Request guards, ${date.slice(0, 10)}, ${machine()}: CPU per request in the service process, measured in isolation.`,
+    "",
+    "| what | µs a request |",
+    "| --- | --- |",
+    ...figures.map((f) => `| ${f.name} | ${f.microseconds} |`),
+    "",
+    "Validation runs once per distinct document (grafserv caches it); the budgets run on every request.",
+  ],
+);
 console.log(`Written: ${file}`);

@@ -34,7 +34,7 @@ import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import pg from "pg";
 import { createApiToken } from "../lib/auth/api-tokens.ts";
-import { loadConfig } from "../lib/config.ts";
+import { loadConfig, mergeConfig } from "../lib/config.ts";
 import { FLEX_READER_CONNECTIONS } from "../lib/p2000/flex-ingest.ts";
 import { prepareDatabase } from "../lib/setup/installation.ts";
 import { BENCH_DIR, loadFlexHistory } from "./bench-database.ts";
@@ -68,7 +68,8 @@ const REQUEST_CONNECTIONS = 10;
 const PG_PORT = 54347;
 const DATA_DIR = path.join(BENCH_DIR, ".data-request-path");
 const PER_DAY = 2700;
-const QUERY = "query ($f: P2000MessageFilterInput) { p2000Messages(first: 50, filter: $f) { uuid message sended capcodes { uuid name } } }";
+const QUERY =
+  "query ($f: P2000MessageFilterInput) { p2000Messages(first: 50, filter: $f) { uuid message sended capcodes { uuid name } } }";
 const round = (value: number, digits = 1) => Number(value.toFixed(digits));
 const median = (list: number[]) => {
   const sorted = [...list].sort((a, b) => a - b);
@@ -107,7 +108,10 @@ function answerFrom(rows: Array<Record<string, unknown>>, columns: MinimalColumn
         message: row[columns.message],
         sended: row[columns.sended],
         // PostGraphile selects a list as a text[][] literal, parsed here by pg's own text[] parser.
-        capcodes: (parseTextArray(row[columns.capcodes] as string) as Array<[string, string]>).map(([uuid, name]) => ({ uuid, name })),
+        capcodes: (parseTextArray(row[columns.capcodes] as string) as Array<[string, string]>).map(([uuid, name]) => ({
+          uuid,
+          name,
+        })),
       })),
     },
   });
@@ -147,7 +151,10 @@ async function serveMinimal(): Promise<void> {
           client.release();
         }
         const body = answerFrom(rows, plan.columns);
-        res.writeHead(200, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(body) });
+        res.writeHead(200, {
+          "content-type": "application/json; charset=utf-8",
+          "content-length": Buffer.byteLength(body),
+        });
         res.end(body);
       } catch (error) {
         res.writeHead(500, { "content-type": "text/plain" });
@@ -196,14 +203,17 @@ function parseStatements(entries: string[], user: string): Step[] {
     if (level === "DETAIL") {
       const last = steps.at(-1);
       if (last?.name !== undefined && message.startsWith("Parameters: ")) {
-        last.values = [...message.matchAll(/\$(\d+) = (NULL|'((?:[^']|'')*)')/g)].map((m) => (m[2] === "NULL" ? null : m[3].replace(/''/g, "'")));
+        last.values = [...message.matchAll(/\$(\d+) = (NULL|'((?:[^']|'')*)')/g)].map((m) =>
+          m[2] === "NULL" ? null : m[3].replace(/''/g, "'"),
+        );
       }
       continue;
     }
     const simple = /^statement: ([\s\S]*)$/.exec(message);
     const prepared = /^execute ([^:]+): ([\s\S]*)$/.exec(message);
     if (simple) steps.push({ text: simple[1] });
-    else if (prepared) steps.push({ name: prepared[1] === "<unnamed>" ? undefined : prepared[1], text: prepared[2], values: [] });
+    else if (prepared)
+      steps.push({ name: prepared[1] === "<unnamed>" ? undefined : prepared[1], text: prepared[2], values: [] });
   }
   // The availability probe (service.ts) and the API-token cache's LISTEN are not the request's.
   return steps.filter((s) => s.text !== "select 1" && !/^(un)?listen /.test(s.text));
@@ -219,15 +229,21 @@ async function main(): Promise<void> {
 
   if (values.fresh) fs.rmSync(DATA_DIR, { recursive: true, force: true });
   fs.mkdirSync(DATA_DIR, { recursive: true, mode: 0o755 });
-  const config = { ...loadConfig(), databaseUrl: undefined, dataDir: DATA_DIR, embeddedPgPort: PG_PORT, port: 0, logLevel: "error" as const,
-    demoData: false };
+  const config = mergeConfig(loadConfig(), {
+    database: { url: undefined, dataDir: DATA_DIR, embeddedPgPort: PG_PORT },
+    http: { port: 0 },
+    worker: { logLevel: "error" },
+    demoData: false,
+  });
   // The statement log is read from the server's stderr, which only the process that starts it sees.
   const postmasterPid = path.join(DATA_DIR, "postgres", "postmaster.pid");
   if (fs.existsSync(postmasterPid)) {
-    throw new Error(`A PostgreSQL is running on ${DATA_DIR} (pid ${fs.readFileSync(postmasterPid, "utf8").split("\n")[0]}); ` +
-      "this bench reads the statement log of a server it starts itself: stop that one first.");
+    throw new Error(
+      `A PostgreSQL is running on ${DATA_DIR} (pid ${fs.readFileSync(postmasterPid, "utf8").split("\n")[0]}); ` +
+        "this bench reads the statement log of a server it starts itself: stop that one first.",
+    );
   }
-  const database = await prepareDatabase(config, onPostgresLog);
+  const database = await prepareDatabase(config.database, onPostgresLog);
   cleanUp.push(() => database.close());
   const owner = new pg.Pool({ connectionString: database.ownerUrl, max: 2 * FLEX_READER_CONNECTIONS });
   owner.on("error", () => {});
@@ -242,7 +258,9 @@ async function main(): Promise<void> {
     await owner.query("vacuum analyze");
   }
   await root.query("checkpoint");
-  const { rows: [{ messages }] } = await owner.query("select count(*)::int as messages from app_public.p2000_messages");
+  const {
+    rows: [{ messages }],
+  } = await owner.query("select count(*)::int as messages from app_public.p2000_messages");
 
   // The busiest unit capcode (the usual capcode page, as bench/p2000.ts asks it): its newest 50
   // messages fill the page. (Several capcodes take the function's dynamic path, which costs
@@ -252,12 +270,22 @@ async function main(): Promise<void> {
      where c.kind = 'unit' group by c.uuid order by count(*) desc, c.uuid limit 1`);
   const variables = { f: { capcodes: busy.map((b) => b.uuid) } };
   const body = JSON.stringify({ query: QUERY, variables });
-  const apiToken = (await createApiToken(owner, { environmentUuid: database.operatorEnvironmentUuid, name: "bench:request-path", scopes: [] })).plainToken;
+  const apiToken = (
+    await createApiToken(owner, {
+      environmentUuid: database.operatorEnvironmentUuid,
+      name: "bench:request-path",
+      scopes: [],
+    })
+  ).plainToken;
   const headers = { "content-type": "application/json", authorization: `Bearer ${apiToken}` };
 
   // 2. The service, with a statement log for the capture.
   const setLogging = async (on: boolean) => {
-    for (const [name, value] of [["log_statement", "all"], ["log_line_prefix", `${LOG_PREFIX}%u %p `], ["log_parameter_max_length", "-1"]]) {
+    for (const [name, value] of [
+      ["log_statement", "all"],
+      ["log_line_prefix", `${LOG_PREFIX}%u %p `],
+      ["log_parameter_max_length", "-1"],
+    ]) {
       await root.query(on ? `alter system set ${name} = '${value}'` : `alter system reset ${name}`);
     }
     await root.query("select pg_reload_conf()");
@@ -269,17 +297,20 @@ async function main(): Promise<void> {
   // The baseline's own server-process.ts starts its server.ts from its directory.
   const baseline = values.baseline
     ? await (async () => {
-      const dir = path.resolve(values.baseline!);
-      const module = (await import(path.join(dir, "bench", "server-process.ts"))) as typeof import("./server-process.ts");
-      const started = await module.startServerProcess({ dataDir: DATA_DIR, pgPort: PG_PORT });
-      cleanUp.push(() => started.stop());
-      return { dir, ...started, pid: servicePidIn(dir) };
-    })()
+        const dir = path.resolve(values.baseline!);
+        const module = (await import(
+          path.join(dir, "bench", "server-process.ts")
+        )) as typeof import("./server-process.ts");
+        const started = await module.startServerProcess({ dataDir: DATA_DIR, pgPort: PG_PORT });
+        cleanUp.push(() => started.stop());
+        return { dir, ...started, pid: servicePidIn(dir) };
+      })()
     : undefined;
   const post = async (url: string) => {
     const response = await fetch(url, { method: "POST", headers, body });
     const text = await response.text();
-    if (response.status !== 200 || text.includes('"errors"')) throw new Error(`${url} answered ${response.status}: ${text.slice(0, 300)}`);
+    if (response.status !== 200 || text.includes('"errors"'))
+      throw new Error(`${url} answered ${response.status}: ${text.slice(0, 300)}`);
     return text;
   };
   const apiAnswer = JSON.parse(await post(service.graphqlUrl));
@@ -295,10 +326,14 @@ async function main(): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 300));
     collecting = false;
     const all = parseStatements(logEntries, "app_authenticator");
-    if (process.env.REQUEST_PATH_DEBUG) fs.writeFileSync(path.join(DATA_DIR, "statement-log.txt"), logEntries.join("\n---\n"));
+    if (process.env.REQUEST_PATH_DEBUG)
+      fs.writeFileSync(path.join(DATA_DIR, "statement-log.txt"), logEntries.join("\n---\n"));
     if (all.length === 0) throw new Error("PostgreSQL logged no statement of the requests");
     const perRequest = all.length / CAPTURED_REQUESTS;
-    if (!Number.isInteger(perRequest)) throw new Error(`${all.length} statements for ${CAPTURED_REQUESTS} requests: ${all.map((s) => s.text.slice(0, 60)).join(" | ")}`);
+    if (!Number.isInteger(perRequest))
+      throw new Error(
+        `${all.length} statements for ${CAPTURED_REQUESTS} requests: ${all.map((s) => s.text.slice(0, 60)).join(" | ")}`,
+      );
     return { perRequest, steps: all.slice(-perRequest) };
   };
   await setLogging(true);
@@ -312,20 +347,42 @@ async function main(): Promise<void> {
   // token check) in one message, the query as a prepared statement, commit: three round trips.
   // Where the service sends something else, "minimal, the service's messages" replays exactly that too.
   const reference = referenceSteps(api.steps);
-  const variants: Array<{ key: MinimalKey; label: string; steps: Step[] }> = [{ key: "minimal", label: "minimal, 3 round trips", steps: reference }];
-  if (JSON.stringify(reference) !== JSON.stringify(api.steps)) variants.push({ key: "mirror", label: "minimal, the service's messages", steps: api.steps });
+  const variants: Array<{ key: MinimalKey; label: string; steps: Step[] }> = [
+    { key: "minimal", label: "minimal, 3 round trips", steps: reference },
+  ];
+  if (JSON.stringify(reference) !== JSON.stringify(api.steps))
+    variants.push({ key: "mirror", label: "minimal, the service's messages", steps: api.steps });
   const columns = await pickColumns(apiAnswer, database.authUrl, reference, answerIndex(reference));
-  const handlers: Partial<Record<MinimalKey, { plan: MinimalPlan & { columns: MinimalColumns }; url: string; pid: number; perRequest: number; stop(): Promise<void> }>> = {};
+  const handlers: Partial<
+    Record<
+      MinimalKey,
+      {
+        plan: MinimalPlan & { columns: MinimalColumns };
+        url: string;
+        pid: number;
+        perRequest: number;
+        stop(): Promise<void>;
+      }
+    >
+  > = {};
   for (const variant of variants) {
     const port = await freePort();
-    const plan = { authUrl: database.authUrl, port, steps: variant.steps, answerStep: answerIndex(variant.steps),
-      capturedRequestUuid: requestUuidMatch?.[1] ?? null, columns };
+    const plan = {
+      authUrl: database.authUrl,
+      port,
+      steps: variant.steps,
+      answerStep: answerIndex(variant.steps),
+      capturedRequestUuid: requestUuidMatch?.[1] ?? null,
+      columns,
+    };
     const handler = await startMinimal(plan);
     cleanUp.push(() => handler.stop());
     const url = `http://127.0.0.1:${port}/graphql`;
     const captured = await capture(url);
-    if (captured.perRequest !== variant.steps.length) throw new Error(`${variant.label} sent ${captured.perRequest} messages per request, not ${variant.steps.length}`);
-    if (JSON.stringify(JSON.parse(await post(url))) !== JSON.stringify(apiAnswer)) throw new Error(`The answer of ${variant.label} differs from the API's`);
+    if (captured.perRequest !== variant.steps.length)
+      throw new Error(`${variant.label} sent ${captured.perRequest} messages per request, not ${variant.steps.length}`);
+    if (JSON.stringify(JSON.parse(await post(url))) !== JSON.stringify(apiAnswer))
+      throw new Error(`The answer of ${variant.label} differs from the API's`);
     handlers[variant.key] = { plan, url, pid: handler.pid, perRequest: captured.perRequest, stop: handler.stop };
     log(`${variant.label}: ${captured.perRequest} message(s) per request, the same answer as the API.`);
   }
@@ -337,22 +394,33 @@ async function main(): Promise<void> {
     const latencies: number[] = [];
     const before = cpuSample(pid);
     const result = await new Promise<autocannon.Result>((resolve, reject) => {
-      const instance = autocannon({ url, connections: CONNECTIONS, duration: seconds, requests: [{ method: "POST", headers, body }] },
-        (error, finished) => (error ? reject(error) : resolve(finished)));
+      const instance = autocannon(
+        { url, connections: CONNECTIONS, duration: seconds, requests: [{ method: "POST", headers, body }] },
+        (error, finished) => (error ? reject(error) : resolve(finished)),
+      );
       instance.on("response", (_client, status, _bytes, time) => {
         if (status === 200) latencies.push(time);
       });
     });
     const cpu = cpuSplit(before, cpuSample(pid), latencies.length);
     latencies.sort((a, b) => a - b);
-    return { requests: latencies.length, rps: Math.round(latencies.length / seconds), p50: round(percentile(latencies, 50), 2), p99: round(percentile(latencies, 99), 2),
-      errors: result.errors + result.non2xx, cpu };
+    return {
+      requests: latencies.length,
+      rps: Math.round(latencies.length / seconds),
+      p50: round(percentile(latencies, 50), 2),
+      p99: round(percentile(latencies, 99), 2),
+      errors: result.errors + result.non2xx,
+      cpu,
+    };
   }
-  if (baseline && JSON.stringify(JSON.parse(await post(baseline.graphqlUrl))) !== JSON.stringify(apiAnswer)) throw new Error("The baseline's answer differs");
+  if (baseline && JSON.stringify(JSON.parse(await post(baseline.graphqlUrl))) !== JSON.stringify(apiAnswer))
+    throw new Error("The baseline's answer differs");
   type Key = "api" | "baseline" | MinimalKey;
   const targets: Array<{ key: Key; label: string; url: string; pid: number | undefined }> = [
     { key: "api", label: "API", url: service.graphqlUrl, pid: servicePid },
-    ...(baseline ? [{ key: "baseline" as const, label: "API before", url: baseline.graphqlUrl, pid: baseline.pid }] : []),
+    ...(baseline
+      ? [{ key: "baseline" as const, label: "API before", url: baseline.graphqlUrl, pid: baseline.pid }]
+      : []),
     ...variants.map((v) => ({ key: v.key, label: v.label, url: handlers[v.key]!.url, pid: handlers[v.key]!.pid })),
   ];
   log(`Warm-up: ${WARM_UP} s each at ${CONNECTIONS} connections.`);
@@ -363,7 +431,8 @@ async function main(): Promise<void> {
   const idleBefore = cpuSample(undefined);
   await new Promise((resolve) => setTimeout(resolve, 3000));
   const idleAfter = cpuSample(undefined);
-  const backgroundPostgresMsPerSecond = idleBefore && idleAfter ? round(((idleAfter.postgres - idleBefore.postgres) * TICK_MS) / 3, 1) : 0;
+  const backgroundPostgresMsPerSecond =
+    idleBefore && idleAfter ? round(((idleAfter.postgres - idleBefore.postgres) * TICK_MS) / 3, 1) : 0;
   log(`PostgreSQL without requests: ${backgroundPostgresMsPerSecond} ms of CPU a second.`);
   type Run = Awaited<ReturnType<typeof load>>;
   const runs: Array<{ round: number; results: Partial<Record<Key, Run>>; ratio: number; ratioToMirror?: number }> = [];
@@ -374,44 +443,95 @@ async function main(): Promise<void> {
     const ratio = round(results.api!.rps / results.minimal!.rps, 3);
     const ratioToMirror = results.mirror ? round(results.api!.rps / results.mirror.rps, 3) : undefined;
     runs.push({ round: r + 1, results, ratio, ratioToMirror });
-    log(`Round ${r + 1}: ${targets.map((t) => `${t.label} ${results[t.key]!.rps} req/s (p50 ${results[t.key]!.p50} ms, p99 ${results[t.key]!.p99} ms)`).join(" | ")} ` +
-      `| API / minimal ${ratio}${ratioToMirror ? `, API / the service's messages ${ratioToMirror}` : ""}`);
+    log(
+      `Round ${r + 1}: ${targets.map((t) => `${t.label} ${results[t.key]!.rps} req/s (p50 ${results[t.key]!.p50} ms, p99 ${results[t.key]!.p99} ms)`).join(" | ")} ` +
+        `| API / minimal ${ratio}${ratioToMirror ? `, API / the service's messages ${ratioToMirror}` : ""}`,
+    );
     for (const target of targets) log(`  ${target.label}: ${describeCpu(results[target.key]!.cpu)}`);
   }
   const summarise = (key: Key) => {
     const list = runs.map((r) => r.results[key]!);
-    const cpu = (part: "service" | "postgres" | "loadGenerator" | "interrupts" | "other" | "idle" | "steal", field: "msPerRequest" | "share") =>
-      round(median(list.map((run) => run.cpu?.[part][field] ?? NaN)), field === "share" ? 0 : 3);
+    const cpu = (
+      part: "service" | "postgres" | "loadGenerator" | "interrupts" | "other" | "idle" | "steal",
+      field: "msPerRequest" | "share",
+    ) => round(median(list.map((run) => run.cpu?.[part][field] ?? NaN)), field === "share" ? 0 : 3);
     return {
-      rps: median(list.map((run) => run.rps)), p50: round(median(list.map((run) => run.p50)), 2), p99: round(median(list.map((run) => run.p99)), 2),
+      rps: median(list.map((run) => run.rps)),
+      p50: round(median(list.map((run) => run.p50)), 2),
+      p99: round(median(list.map((run) => run.p99)), 2),
       errors: list.reduce((sum, run) => sum + run.errors, 0),
-      cpuMsPerRequest: { process: cpu("service", "msPerRequest"), postgres: cpu("postgres", "msPerRequest"), loadGenerator: cpu("loadGenerator", "msPerRequest"),
-        interrupts: cpu("interrupts", "msPerRequest"), other: cpu("other", "msPerRequest") },
-      coreShare: { process: cpu("service", "share"), postgres: cpu("postgres", "share"), loadGenerator: cpu("loadGenerator", "share"),
-        interrupts: cpu("interrupts", "share"), other: cpu("other", "share"), idle: cpu("idle", "share"), steal: cpu("steal", "share") },
+      cpuMsPerRequest: {
+        process: cpu("service", "msPerRequest"),
+        postgres: cpu("postgres", "msPerRequest"),
+        loadGenerator: cpu("loadGenerator", "msPerRequest"),
+        interrupts: cpu("interrupts", "msPerRequest"),
+        other: cpu("other", "msPerRequest"),
+      },
+      coreShare: {
+        process: cpu("service", "share"),
+        postgres: cpu("postgres", "share"),
+        loadGenerator: cpu("loadGenerator", "share"),
+        interrupts: cpu("interrupts", "share"),
+        other: cpu("other", "share"),
+        idle: cpu("idle", "share"),
+        steal: cpu("steal", "share"),
+      },
     };
   };
-  const summary = Object.fromEntries(targets.map((t) => [t.key, summarise(t.key)])) as Record<Key, ReturnType<typeof summarise>>;
+  const summary = Object.fromEntries(targets.map((t) => [t.key, summarise(t.key)])) as Record<
+    Key,
+    ReturnType<typeof summarise>
+  >;
   /**
    * This run's own CPU per request (the process under test, PostgreSQL less its background, the
    * load generator, interrupts): what decides throughput on cores of its own.
    */
   const ownCpu = (key: Key) => {
     const c = summary[key].cpuMsPerRequest;
-    return round(c.process + Math.max(0, c.postgres - backgroundPostgresMsPerSecond / summary[key].rps) + c.loadGenerator + c.interrupts, 3);
+    return round(
+      c.process +
+        Math.max(0, c.postgres - backgroundPostgresMsPerSecond / summary[key].rps) +
+        c.loadGenerator +
+        c.interrupts,
+      3,
+    );
   };
   const ratioOfMedians = round(summary.api.rps / summary.minimal.rps, 3);
   const medianRatio = round(median(runs.map((r) => r.ratio)), 3);
   const cpuRatio = round(ownCpu("minimal") / ownCpu("api"), 3);
-  const mirrorRatios = summary.mirror ? { ratioOfMedians: round(summary.api.rps / summary.mirror.rps, 3),
-    medianRatio: round(median(runs.map((r) => r.ratioToMirror!)), 3), cpuRatio: round(ownCpu("mirror") / ownCpu("api"), 3) } : undefined;
-  const baselineRatios = summary.baseline ? { dir: baseline!.dir, ratioOfMedians: round(summary.baseline.rps / summary.minimal.rps, 3),
-    medianRatio: round(median(runs.map((r) => r.results.baseline!.rps / r.results.minimal!.rps)), 3), cpuRatio: round(ownCpu("minimal") / ownCpu("baseline"), 3) } : undefined;
-  log(`Medians of ${ROUNDS} rounds: ${targets.map((t) => `${t.label} ${summary[t.key].rps} req/s (p50 ${summary[t.key].p50} ms, p99 ${summary[t.key].p99} ms, ` +
-    `${ownCpu(t.key)} ms of CPU per request)`).join("; ")}.`);
-  log(`API / minimal: ${ratioOfMedians} (median of the rounds' ratios ${medianRatio}; by CPU per request ${cpuRatio})` +
-    (mirrorRatios ? `; API / minimal sending the service's messages: ${mirrorRatios.ratioOfMedians} (rounds ${mirrorRatios.medianRatio}; CPU ${mirrorRatios.cpuRatio})` : "") +
-    (baselineRatios ? `; API before / minimal: ${baselineRatios.ratioOfMedians} (rounds ${baselineRatios.medianRatio}; CPU ${baselineRatios.cpuRatio}).` : "."));
+  const mirrorRatios = summary.mirror
+    ? {
+        ratioOfMedians: round(summary.api.rps / summary.mirror.rps, 3),
+        medianRatio: round(median(runs.map((r) => r.ratioToMirror!)), 3),
+        cpuRatio: round(ownCpu("mirror") / ownCpu("api"), 3),
+      }
+    : undefined;
+  const baselineRatios = summary.baseline
+    ? {
+        dir: baseline!.dir,
+        ratioOfMedians: round(summary.baseline.rps / summary.minimal.rps, 3),
+        medianRatio: round(median(runs.map((r) => r.results.baseline!.rps / r.results.minimal!.rps)), 3),
+        cpuRatio: round(ownCpu("minimal") / ownCpu("baseline"), 3),
+      }
+    : undefined;
+  log(
+    `Medians of ${ROUNDS} rounds: ${targets
+      .map(
+        (t) =>
+          `${t.label} ${summary[t.key].rps} req/s (p50 ${summary[t.key].p50} ms, p99 ${summary[t.key].p99} ms, ` +
+          `${ownCpu(t.key)} ms of CPU per request)`,
+      )
+      .join("; ")}.`,
+  );
+  log(
+    `API / minimal: ${ratioOfMedians} (median of the rounds' ratios ${medianRatio}; by CPU per request ${cpuRatio})` +
+      (mirrorRatios
+        ? `; API / minimal sending the service's messages: ${mirrorRatios.ratioOfMedians} (rounds ${mirrorRatios.medianRatio}; CPU ${mirrorRatios.cpuRatio})`
+        : "") +
+      (baselineRatios
+        ? `; API before / minimal: ${baselineRatios.ratioOfMedians} (rounds ${baselineRatios.medianRatio}; CPU ${baselineRatios.cpuRatio}).`
+        : "."),
+  );
 
   // 4. The profiles: the service and the minimal handler once more, each started with --cpu-prof
   // and loaded alone in turn; only the samples of each load window count. The profiler's samples
@@ -443,13 +563,25 @@ async function main(): Promise<void> {
       await (which === "api" ? service.stop() : profiledMinimal.stop());
       const file = fs.readdirSync(profileDir).find((f) => f.endsWith(".cpuprofile") && !before.has(f));
       if (!file) throw new Error(`The ${which} process wrote no CPU profile`);
-      const summary = summariseProfile(JSON.parse(fs.readFileSync(path.join(profileDir, file), "utf8")), from, to, run.requests,
-        run.cpu?.service.msPerRequest ?? NaN);
+      const summary = summariseProfile(
+        JSON.parse(fs.readFileSync(path.join(profileDir, file), "utf8")),
+        from,
+        to,
+        run.requests,
+        run.cpu?.service.msPerRequest ?? NaN,
+      );
       profiles[which] = summary;
       fs.copyFileSync(path.join(profileDir, file), path.join(DATA_DIR, `request-path-${which}.cpuprofile`));
-      fs.writeFileSync(path.join(DATA_DIR, `request-path-${which}.window.json`), JSON.stringify({ from, to, requests: run.requests }));
-      log(`Profile of the ${which === "api" ? "service" : "minimal handler"}: ${run.rps} req/s under the profiler, ${describeCpu(run.cpu)}.`);
-      log(`  ${summary.cpuMsPerRequest} ms of CPU per request by area (self time, builtins counted with their caller):`);
+      fs.writeFileSync(
+        path.join(DATA_DIR, `request-path-${which}.window.json`),
+        JSON.stringify({ from, to, requests: run.requests }),
+      );
+      log(
+        `Profile of the ${which === "api" ? "service" : "minimal handler"}: ${run.rps} req/s under the profiler, ${describeCpu(run.cpu)}.`,
+      );
+      log(
+        `  ${summary.cpuMsPerRequest} ms of CPU per request by area (self time, builtins counted with their caller):`,
+      );
       for (const area of summary.areas) log(`    ${area.msPerRequest} ms (${area.share}%)  ${area.area}`);
       log("  Top self time:");
       for (const f of summary.topSelf.slice(0, 20)) log(`    ${f.msPerRequest} ms  ${f.function}  [${f.area}]`);
@@ -465,17 +597,38 @@ async function main(): Promise<void> {
   const profile = values.profile ? profiles : undefined;
   const engine = values.engine ? await measureEngine(database.authUrl, variables) : undefined;
   if (engine) {
-    log(`The engine alone (grafast, in this process, rows recorded once, no HTTP or PostgreSQL): ${engine.objectsMs} ms CPU per execution ` +
-      `building the answer as objects, ${engine.textMs} ms writing it as JSON text (outputDataAsString).`);
+    log(
+      `The engine alone (grafast, in this process, rows recorded once, no HTTP or PostgreSQL): ${engine.objectsMs} ms CPU per execution ` +
+        `building the answer as objects, ${engine.textMs} ms writing it as JSON text (outputDataAsString).`,
+    );
   }
 
   const result = {
-    date: new Date().toISOString(), machine: machine(), messages, query: QUERY, variables, connections: CONNECTIONS, rounds: ROUNDS, seconds: SECONDS,
+    date: new Date().toISOString(),
+    machine: machine(),
+    messages,
+    query: QUERY,
+    variables,
+    connections: CONNECTIONS,
+    rounds: ROUNDS,
+    seconds: SECONDS,
     requestConnections: REQUEST_CONNECTIONS,
-    messagesPerRequest: Object.fromEntries([["api", api.perRequest], ...variants.map((v) => [v.key, handlers[v.key]!.perRequest])]),
+    messagesPerRequest: Object.fromEntries([
+      ["api", api.perRequest],
+      ...variants.map((v) => [v.key, handlers[v.key]!.perRequest]),
+    ]),
     statements: Object.fromEntries([["api", api.steps], ...variants.map((v) => [v.key, v.steps])]),
-    summary, backgroundPostgresMsPerSecond, cpuMsPerRequestOwn: Object.fromEntries(targets.map((t) => [t.key, ownCpu(t.key)])),
-    ratioOfMedians, medianRatio, cpuRatio, mirrorRatios, baselineRatios, runs, profile, engine,
+    summary,
+    backgroundPostgresMsPerSecond,
+    cpuMsPerRequestOwn: Object.fromEntries(targets.map((t) => [t.key, ownCpu(t.key)])),
+    ratioOfMedians,
+    medianRatio,
+    cpuRatio,
+    mirrorRatios,
+    baselineRatios,
+    runs,
+    profile,
+    engine,
   };
   const cpuLine = (key: Key) => {
     const c = summary[key].cpuMsPerRequest;
@@ -489,35 +642,62 @@ async function main(): Promise<void> {
     "| | req/s | p50 ms | p99 ms | round trips per request | CPU ms per request: process / PostgreSQL / load generator / interrupts / other work |",
     "| --- | --- | --- | --- | --- | --- |",
     `| API (server.ts) | ${summary.api.rps} | ${summary.api.p50} | ${summary.api.p99} | ${api.perRequest} | ${cpuLine("api")} |`,
-    ...(summary.baseline ? [`| API before (${path.basename(baseline!.dir)}) | ${summary.baseline.rps} | ${summary.baseline.p50} | ${summary.baseline.p99} | | ${cpuLine("baseline")} |`] : []),
-    ...variants.map((v) => `| ${v.label} | ${summary[v.key].rps} | ${summary[v.key].p50} | ${summary[v.key].p99} | ${handlers[v.key]!.perRequest} | ${cpuLine(v.key)} |`),
+    ...(summary.baseline
+      ? [
+          `| API before (${path.basename(baseline!.dir)}) | ${summary.baseline.rps} | ${summary.baseline.p50} | ${summary.baseline.p99} | | ${cpuLine("baseline")} |`,
+        ]
+      : []),
+    ...variants.map(
+      (v) =>
+        `| ${v.label} | ${summary[v.key].rps} | ${summary[v.key].p50} | ${summary[v.key].p99} | ${handlers[v.key]!.perRequest} | ${cpuLine(v.key)} |`,
+    ),
     "",
     `**API / minimal (3 round trips): ${ratioOfMedians}** (ratio of the medians; median of the rounds' own ratios ${medianRatio}; rounds: ` +
       `${runs.map((r) => r.ratio).join(", ")}). By this run's own CPU per request (process + PostgreSQL less its background of ` +
       `${backgroundPostgresMsPerSecond} ms a second + load generator + interrupts, what decides throughput on cores of its own): ${cpuRatio}.`,
-    ...(baselineRatios ? ["", `API before / minimal (3 round trips), in the same rounds: ${baselineRatios.ratioOfMedians} (rounds ${baselineRatios.medianRatio}; by CPU ${baselineRatios.cpuRatio}).`] : []),
-    ...(mirrorRatios ? ["", `API / minimal sending the service's own messages: ${mirrorRatios.ratioOfMedians} (rounds ${mirrorRatios.medianRatio}; by CPU ${mirrorRatios.cpuRatio}).`] : []),
+    ...(baselineRatios
+      ? [
+          "",
+          `API before / minimal (3 round trips), in the same rounds: ${baselineRatios.ratioOfMedians} (rounds ${baselineRatios.medianRatio}; by CPU ${baselineRatios.cpuRatio}).`,
+        ]
+      : []),
+    ...(mirrorRatios
+      ? [
+          "",
+          `API / minimal sending the service's own messages: ${mirrorRatios.ratioOfMedians} (rounds ${mirrorRatios.medianRatio}; by CPU ${mirrorRatios.cpuRatio}).`,
+        ]
+      : []),
     "",
     "What each sends per request (PostgreSQL's statement log):",
     "",
     ...[["API", api.steps] as const, ...variants.map((v) => [v.label, v.steps] as const)].flatMap(([label, steps]) =>
-      steps.map((s) => `- ${label}: ${s.name ? "prepared" : "simple query"} \`${oneLine(s.text, 240)}\``)),
-    ...(engine ? ["", `The engine alone (grafast executing the operation in the bench process against rows recorded once; no HTTP, no PostgreSQL): ` +
-      `${engine.objectsMs} ms of CPU per execution with the answer built as objects, ${engine.textMs} ms written as JSON text.`] : []),
-    ...(profile?.api && profile.minimal ? [
-      "",
-      `Profiles (--cpu-prof, 250 µs; each process loaded alone; shares of the samples scaled to the CPU /proc measured per request): ` +
-        `service ${profile.api.cpuMsPerRequest} ms, minimal handler ${profile.minimal.cpuMsPerRequest} ms.`,
-      "",
-      "| area | service ms per request | minimal ms per request |",
-      "| --- | --- | --- |",
-      ...[...new Set([...profile.api.areas, ...profile.minimal.areas].map((a) => a.area))].map((area) =>
-        `| ${area} | ${profile.api!.areas.find((a) => a.area === area)?.msPerRequest ?? 0} | ${profile.minimal!.areas.find((a) => a.area === area)?.msPerRequest ?? 0} |`),
-      "",
-      "| service: function (inclusive) | ms per request |",
-      "| --- | --- |",
-      ...profile.api.topInclusive.slice(0, 30).map((f) => `| ${f.function} [${f.area}] | ${f.msPerRequest} |`),
-    ] : []),
+      steps.map((s) => `- ${label}: ${s.name ? "prepared" : "simple query"} \`${oneLine(s.text, 240)}\``),
+    ),
+    ...(engine
+      ? [
+          "",
+          `The engine alone (grafast executing the operation in the bench process against rows recorded once; no HTTP, no PostgreSQL): ` +
+            `${engine.objectsMs} ms of CPU per execution with the answer built as objects, ${engine.textMs} ms written as JSON text.`,
+        ]
+      : []),
+    ...(profile?.api && profile.minimal
+      ? [
+          "",
+          `Profiles (--cpu-prof, 250 µs; each process loaded alone; shares of the samples scaled to the CPU /proc measured per request): ` +
+            `service ${profile.api.cpuMsPerRequest} ms, minimal handler ${profile.minimal.cpuMsPerRequest} ms.`,
+          "",
+          "| area | service ms per request | minimal ms per request |",
+          "| --- | --- | --- |",
+          ...[...new Set([...profile.api.areas, ...profile.minimal.areas].map((a) => a.area))].map(
+            (area) =>
+              `| ${area} | ${profile.api!.areas.find((a) => a.area === area)?.msPerRequest ?? 0} | ${profile.minimal!.areas.find((a) => a.area === area)?.msPerRequest ?? 0} |`,
+          ),
+          "",
+          "| service: function (inclusive) | ms per request |",
+          "| --- | --- |",
+          ...profile.api.topInclusive.slice(0, 30).map((f) => `| ${f.function} [${f.area}] | ${f.msPerRequest} |`),
+        ]
+      : []),
   ];
   log(`Wrote ${writeResults("request-path", "request-path-latest.md", result, markdown)}`);
   await Promise.all([owner.end(), root.end()]);
@@ -533,27 +713,63 @@ type MinimalKey = "minimal" | "mirror";
  * alone (planning is cached after the first) up to the answer's JSON text, with the answer built
  * as objects (then JSON.stringify) and written as text by grafast (outputDataAsString).
  */
-async function measureEngine(authUrl: string, variables: Record<string, unknown>): Promise<{ objectsMs: number; textMs: number }> {
-  const [{ makeSchema }, grafast, { parse }, { makePreset }, { makeAuthenticate }, { loadAiDefaults, SHIPPED_AI_DEFAULTS }] = await Promise.all([
-    import("postgraphile"), import("postgraphile/grafast"), import("graphql"), import("../graphile.config.ts"), import("../lib/auth/context.ts"),
-    import("../lib/ai/defaults.ts")]);
+async function measureEngine(
+  authUrl: string,
+  variables: Record<string, unknown>,
+): Promise<{ objectsMs: number; textMs: number }> {
+  const [
+    { makeSchema },
+    grafast,
+    { parse },
+    { makePreset },
+    { makeAuthenticate },
+    { loadAiDefaults, SHIPPED_AI_DEFAULTS },
+  ] = await Promise.all([
+    import("postgraphile"),
+    import("postgraphile/grafast"),
+    import("graphql"),
+    import("../graphile.config.ts"),
+    import("../lib/auth/context.ts"),
+    import("../lib/ai/defaults.ts"),
+  ]);
   const authPool = new pg.Pool({ connectionString: authUrl, max: 2 });
   try {
-    const { schema, resolvedPreset } = await makeSchema(makePreset({
-      authPool, authenticate: makeAuthenticate(authPool, "bench"), accounts: { ownerPool: authPool, jwtSecret: "bench", publicUrl: "", magicLinkAllowedOrigins: [] },
-      monitors: { allowPrivateWebhookTargets: false }, graphiql: false, statementTimeout: "15s", queryLimits: loadConfig().queryLimits,
-      aiDefaults: loadAiDefaults(SHIPPED_AI_DEFAULTS), subscriptionsPerToken: 1,
-    }));
+    const { schema, resolvedPreset } = await makeSchema(
+      makePreset({
+        authPool,
+        authenticate: makeAuthenticate(authPool, "bench"),
+        accounts: { ownerPool: authPool, jwtSecret: "bench", publicUrl: "", magicLinkAllowedOrigins: [] },
+        monitors: { allowPrivateWebhookTargets: false },
+        api: {
+          graphiql: false,
+          statementTimeout: "15s",
+          queryLimits: loadConfig().api.queryLimits,
+          subscriptionsPerToken: 1,
+        },
+        aiDefaults: loadAiDefaults(SHIPPED_AI_DEFAULTS),
+      }),
+    );
     const document = parse(QUERY);
     const pgSettings = { role: "app_visitor", statement_timeout: "15s" };
     const service = (resolvedPreset as any).pgServices[0];
     const realWithPgClient = service.adaptor.createWithPgClient(service.adaptorSettings);
     let recorded: any;
-    const recording = (settings: any, callback: any) => realWithPgClient(settings, (client: any) =>
-      callback({ ...client, query: async (options: any) => (recorded = await client.query(options)) }));
-    const canned = async (_settings: any, callback: any) => callback({ query: async () => recorded, withTransaction: (work: any) => work(null) });
+    const recording = (settings: any, callback: any) =>
+      realWithPgClient(settings, (client: any) =>
+        callback({ ...client, query: async (options: any) => (recorded = await client.query(options)) }),
+      );
+    const canned = async (_settings: any, callback: any) =>
+      callback({ query: async () => recorded, withTransaction: (work: any) => work(null) });
     const run = async (withPgClient: any, outputDataAsString: boolean): Promise<string> => {
-      const args: any = { schema, document, variableValues: variables, contextValue: {}, resolvedPreset, requestContext: {}, outputDataAsString };
+      const args: any = {
+        schema,
+        document,
+        variableValues: variables,
+        contextValue: {},
+        resolvedPreset,
+        requestContext: {},
+        outputDataAsString,
+      };
       await grafast.hookArgs(args);
       Object.assign(args.contextValue, { withPgClient, pgSettings });
       const result: any = await grafast.execute(args);
@@ -582,7 +798,9 @@ async function measureEngine(authUrl: string, variables: Record<string, unknown>
 }
 
 function oneLine(text: string, length: number): string {
-  const line = text.replace(/\s+/g, " ").replace(/json_array_elements\( ?E?'(?:[^']|'')*'::json\)/, "json_array_elements('[…]'::json)");
+  const line = text
+    .replace(/\s+/g, " ")
+    .replace(/json_array_elements\( ?E?'(?:[^']|'')*'::json\)/, "json_array_elements('[…]'::json)");
   return line.length > length ? `${line.slice(0, length)} …` : line;
 }
 
@@ -599,22 +817,33 @@ function answerIndex(steps: Step[]): number {
  * sends the opening statements and the query (its parameters written in) as one message, that
  * message is cut in two.
  */
-const OPENING = /^(?:set jit_optimize_above_cost = -1; )?(begin; select set_config\(el->>0, el->>1, true\) from json_array_elements\( ?E?'(?:[^']|'')*'::json\) el(?:; select app_hidden\.assert_api_token_live\(\))?); /;
+const OPENING =
+  /^(?:set jit_optimize_above_cost = -1; )?(begin; select set_config\(el->>0, el->>1, true\) from json_array_elements\( ?E?'(?:[^']|'')*'::json\) el(?:; select app_hidden\.assert_api_token_live\(\))?); /;
 function referenceSteps(steps: Step[]): Step[] {
   if (steps.length === 3 && steps[0].text.startsWith("begin;") && steps[2].text === "commit") return steps;
   const opening = steps.length === 2 && steps[1].text === "commit" ? OPENING.exec(steps[0].text) : null;
   if (!opening) throw new Error(`Not a shape this bench knows: ${steps.map((s) => oneLine(s.text, 200)).join(" | ")}`);
-  return [{ text: opening[1] }, { name: "request_path_reference", text: steps[0].text.slice(opening[0].length), values: [] }, { text: "commit" }];
+  return [
+    { text: opening[1] },
+    { name: "request_path_reference", text: steps[0].text.slice(opening[0].length), values: [] },
+    { text: "commit" },
+  ];
 }
 
 /** Runs the steps on a client (a fresh request uuid in the settings) and gives the rows of the answering step. */
-async function runSteps(client: pg.ClientBase, plan: Pick<MinimalPlan, "steps" | "answerStep" | "capturedRequestUuid">, requestUuid: string) {
+async function runSteps(
+  client: pg.ClientBase,
+  plan: Pick<MinimalPlan, "steps" | "answerStep" | "capturedRequestUuid">,
+  requestUuid: string,
+) {
   let rows: Array<Record<string, unknown>> = [];
   for (let i = 0; i < plan.steps.length; i++) {
     const step = plan.steps[i];
     const result = step.name
       ? await client.query({ name: step.name, text: step.text, values: step.values })
-      : await client.query(plan.capturedRequestUuid ? step.text.replace(plan.capturedRequestUuid, requestUuid) : step.text);
+      : await client.query(
+          plan.capturedRequestUuid ? step.text.replace(plan.capturedRequestUuid, requestUuid) : step.text,
+        );
     if (i === plan.answerStep) rows = (Array.isArray(result) ? (result as pg.QueryResult[]).at(-1)! : result).rows;
   }
   return rows;
@@ -623,15 +852,21 @@ async function runSteps(client: pg.ClientBase, plan: Pick<MinimalPlan, "steps" |
 /** The server.ts this process started from `dir` (its working directory tells them apart). */
 function servicePidIn(dir: string): number | undefined {
   try {
-    return fs.readdirSync("/proc").map(Number).find((pid) => {
-      if (!(pid > 0)) return false;
-      try {
-        return fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ")[1] === String(process.pid) &&
-          fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("server.ts") && fs.realpathSync(`/proc/${pid}/cwd`) === fs.realpathSync(dir);
-      } catch {
-        return false;
-      }
-    });
+    return fs
+      .readdirSync("/proc")
+      .map(Number)
+      .find((pid) => {
+        if (!(pid > 0)) return false;
+        try {
+          return (
+            fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ")[1] === String(process.pid) &&
+            fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("server.ts") &&
+            fs.realpathSync(`/proc/${pid}/cwd`) === fs.realpathSync(dir)
+          );
+        } catch {
+          return false;
+        }
+      });
   } catch {
     return undefined;
   }
@@ -642,7 +877,12 @@ function monotonicMicroseconds(): number {
 }
 
 /** Which of the query's columns hold uuid, message, sended and the capcodes (found by matching the API's first row). */
-async function pickColumns(apiAnswer: any, authUrl: string, steps: Step[], answerStep: number): Promise<MinimalColumns> {
+async function pickColumns(
+  apiAnswer: any,
+  authUrl: string,
+  steps: Step[],
+  answerStep: number,
+): Promise<MinimalColumns> {
   const client = new pg.Client({ connectionString: authUrl });
   await client.connect();
   try {
@@ -665,11 +905,18 @@ async function pickColumns(apiAnswer: any, authUrl: string, steps: Step[], answe
   }
 }
 
-async function startMinimal(plan: MinimalPlan, nodeFlags: string[] = []): Promise<{ pid: number; stop(): Promise<void> }> {
-  const child: ChildProcess = spawn(process.execPath, [...nodeFlags, new URL(import.meta.url).pathname, "--serve-minimal"], {
-    env: { ...process.env, REQUEST_PATH_PLAN: JSON.stringify(plan) },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
+async function startMinimal(
+  plan: MinimalPlan,
+  nodeFlags: string[] = [],
+): Promise<{ pid: number; stop(): Promise<void> }> {
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [...nodeFlags, new URL(import.meta.url).pathname, "--serve-minimal"],
+    {
+      env: { ...process.env, REQUEST_PATH_PLAN: JSON.stringify(plan) },
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
   const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
   await new Promise<void>((resolve, reject) => {
     readline.createInterface({ input: child.stdout! }).on("line", (line) => {
@@ -730,11 +977,33 @@ export function areaOf(url: string, functionName: string): string | undefined {
     if (pkg === "grafserv") return "grafserv (HTTP, body, output)";
     if (pkg === "grafast") return "grafast (planning, execution, output)";
     if (pkg === "@dataplan/pg") return "@dataplan/pg (SQL building, pg steps)";
-    if (["pg", "pg-protocol", "pg-pool", "pg-types", "postgres-array", "postgres-date", "postgres-interval", "postgres-bytea", "pg-cloudflare", "pgpass", "pg-int8"].includes(pkg)) return "pg driver (protocol)";
+    if (
+      [
+        "pg",
+        "pg-protocol",
+        "pg-pool",
+        "pg-types",
+        "postgres-array",
+        "postgres-date",
+        "postgres-interval",
+        "postgres-bytea",
+        "pg-cloudflare",
+        "pgpass",
+        "pg-int8",
+      ].includes(pkg)
+    )
+      return "pg driver (protocol)";
     if (pkg === "graphql") return "graphql-js";
     if (pkg.startsWith("@escape.tech/")) return "query limits (graphql-armor)";
     if (pkg === "prom-client" || pkg === "tdigest" || pkg === "bintrees") return "metrics (prom-client)";
-    if (pkg.startsWith("graphile-build") || pkg === "postgraphile" || pkg === "pg-sql2" || pkg === "@dataplan/json" || pkg === "tamedevil") return `${pkg}`;
+    if (
+      pkg.startsWith("graphile-build") ||
+      pkg === "postgraphile" ||
+      pkg === "pg-sql2" ||
+      pkg === "@dataplan/json" ||
+      pkg === "tamedevil"
+    )
+      return `${pkg}`;
     if (pkg === "graphile-worker") return "graphile-worker";
     return `other packages (${pkg})`;
   }
@@ -751,12 +1020,20 @@ export function areaOf(url: string, functionName: string): string | undefined {
   return relative || file;
 }
 
-function summariseProfile(profile: CpuProfile, fromUs: number, toUs: number, requests: number, cpuMsPerRequest: number): ProfileSummary {
+function summariseProfile(
+  profile: CpuProfile,
+  fromUs: number,
+  toUs: number,
+  requests: number,
+  cpuMsPerRequest: number,
+): ProfileSummary {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
   for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
   const label = (n: CpuProfileNode) => {
-    const file = n.callFrame.url ? path.relative(ROOT_DIR, n.callFrame.url.replace(/^file:\/\//, "")).replace(/^node_modules\//, "") : "";
+    const file = n.callFrame.url
+      ? path.relative(ROOT_DIR, n.callFrame.url.replace(/^file:\/\//, "")).replace(/^node_modules\//, "")
+      : "";
     return `${n.callFrame.functionName || "(anonymous)"}${file ? ` ${file}:${n.callFrame.lineNumber + 1}` : ""}`;
   };
   const selfMs = new Map<string, number>();
@@ -782,7 +1059,8 @@ function summariseProfile(profile: CpuProfile, fromUs: number, toUs: number, req
       if (!seen.has(name)) {
         seen.add(name);
         inclusiveMs.set(name, (inclusiveMs.get(name) ?? 0) + ms);
-        if (!functionArea.has(name)) functionArea.set(name, areaOf(node.callFrame.url, node.callFrame.functionName) ?? "builtin");
+        if (!functionArea.has(name))
+          functionArea.set(name, areaOf(node.callFrame.url, node.callFrame.functionName) ?? "builtin");
       }
     }
     area ??= "builtin";
@@ -799,9 +1077,17 @@ function summariseProfile(profile: CpuProfile, fromUs: number, toUs: number, req
     requests,
     sampledMsPerRequest: round(sampled / requests, 3),
     cpuMsPerRequest,
-    areas: sorted(areaMs).map(([area, ms]) => ({ area, msPerRequest: perRequest(ms), share: round((100 * ms) / sampled, 1) })),
-    topSelf: sorted(selfMs).slice(0, 60).map(([name, ms]) => ({ function: name, area: functionArea.get(name)!, msPerRequest: perRequest(ms) })),
-    topInclusive: sorted(inclusiveMs).filter(([name]) => !/^\((root|program)\)/.test(name)).slice(0, 120)
+    areas: sorted(areaMs).map(([area, ms]) => ({
+      area,
+      msPerRequest: perRequest(ms),
+      share: round((100 * ms) / sampled, 1),
+    })),
+    topSelf: sorted(selfMs)
+      .slice(0, 60)
+      .map(([name, ms]) => ({ function: name, area: functionArea.get(name)!, msPerRequest: perRequest(ms) })),
+    topInclusive: sorted(inclusiveMs)
+      .filter(([name]) => !/^\((root|program)\)/.test(name))
+      .slice(0, 120)
       .map(([name, ms]) => ({ function: name, area: functionArea.get(name)!, msPerRequest: perRequest(ms) })),
   };
 }

@@ -25,7 +25,15 @@ import pg from "pg";
 import { createApiToken } from "../lib/auth/api-tokens.ts";
 import { analyzeTables } from "../lib/db/fresh-statistics.ts";
 import { pgUrl } from "../lib/db/pg-url.ts";
-import { makeCpuSampler, cpuSplit, describeCpu, findServicePid, leastDisturbed, loadAverage as readLoadAverage, quietMoment } from "./cpu-accounting.ts";
+import {
+  makeCpuSampler,
+  cpuSplit,
+  describeCpu,
+  findServicePid,
+  leastDisturbed,
+  loadAverage as readLoadAverage,
+  quietMoment,
+} from "./cpu-accounting.ts";
 import { openBenchDatabase, seeded } from "./bench-database.ts";
 import { autoExplain, type PlanNode } from "./explain.ts";
 import { httpLoad as loadOverHttp } from "./http-load.ts";
@@ -63,28 +71,62 @@ type FeedKind = "p2000" | "nl" | "en";
 const feeds = Array.from({ length: 60 }, (_, i) => {
   const n = i + 1;
   const [kind, host, file, title]: [FeedKind, string, string, string] =
-    n <= 25 ? ["p2000", "alarmering.bench.invalid", `regio-${pad(n)}.rss`, `Alarmeringen regio ${pad(n)}`]
-    : n <= 40 ? ["nl", `nieuws-${pad(n - 25)}.bench.invalid`, "binnenland.rss", `Nieuws ${n - 25}: binnenland`]
-    : n <= 50 ? ["en", `news-${pad(n - 40)}.bench.invalid`, "netherlands.xml", `Dutch News ${n - 40}`]
-    : n <= 55 ? ["p2000", "p2000-lokaal.bench.invalid", `regio-${pad((n - 51) * 5 + 1)}.xml`, `P2000 lokaal regio ${pad((n - 51) * 5 + 1)}`]
-    : n <= 58 ? ["nl", `omroep-${n - 55}.bench.invalid`, "rss", `Omroep ${n - 55}`]
-    : ["en", `herald-${n - 58}.bench.invalid`, "feed.xml", `Herald ${n - 58}`];
-  return { n, kind, host, url: `https://${host}/${file}`, title, region: kind === "p2000" ? (n <= 25 ? n : (n - 51) * 5 + 1) : null };
+    n <= 25
+      ? ["p2000", "alarmering.bench.invalid", `regio-${pad(n)}.rss`, `Alarmeringen regio ${pad(n)}`]
+      : n <= 40
+        ? ["nl", `nieuws-${pad(n - 25)}.bench.invalid`, "binnenland.rss", `Nieuws ${n - 25}: binnenland`]
+        : n <= 50
+          ? ["en", `news-${pad(n - 40)}.bench.invalid`, "netherlands.xml", `Dutch News ${n - 40}`]
+          : n <= 55
+            ? [
+                "p2000",
+                "p2000-lokaal.bench.invalid",
+                `regio-${pad((n - 51) * 5 + 1)}.xml`,
+                `P2000 lokaal regio ${pad((n - 51) * 5 + 1)}`,
+              ]
+            : n <= 58
+              ? ["nl", `omroep-${n - 55}.bench.invalid`, "rss", `Omroep ${n - 55}`]
+              : ["en", `herald-${n - 58}.bench.invalid`, "feed.xml", `Herald ${n - 58}`];
+  return {
+    n,
+    kind,
+    host,
+    url: `https://${host}/${file}`,
+    title,
+    region: kind === "p2000" ? (n <= 25 ? n : (n - 51) * 5 + 1) : null,
+  };
 });
 const urls = (from: number, to: number) => feeds.filter((f) => f.n >= from && f.n <= to).map((f) => f.url);
 const monitorSpecs = (firstEnvironment: string, secondEnvironment: string) => [
   { environment: firstEnvironment, name: "bench rss alarmeringen", query: { feeds: urls(1, 30) } },
-  { environment: firstEnvironment, name: "bench rss nieuws", query: { feeds: urls(21, 50), keywords: ["brand", "ongeval"] } },
-  { environment: firstEnvironment, name: "bench rss brand regio 1-10", query: { feeds: urls(1, 10), keywords: ["brand"] } },
-  { environment: secondEnvironment, name: "bench rss andere omgeving", query: { feeds: [...urls(51, 60), feeds[0].url, feeds[25].url] } },
+  {
+    environment: firstEnvironment,
+    name: "bench rss nieuws",
+    query: { feeds: urls(21, 50), keywords: ["brand", "ongeval"] },
+  },
+  {
+    environment: firstEnvironment,
+    name: "bench rss brand regio 1-10",
+    query: { feeds: urls(1, 10), keywords: ["brand"] },
+  },
+  {
+    environment: secondEnvironment,
+    name: "bench rss andere omgeving",
+    query: { feeds: [...urls(51, 60), feeds[0].url, feeds[25].url] },
+  },
 ];
 
 const firstEnvironment = database.operatorEnvironmentUuid;
 const secondEnvironment = await (async () => {
-  const { rows: [found] } = await owner.query<{ uuid: string }>(
-    "select e.uuid from app_public.environments e join app_public.organizations o on o.uuid = e.organization_uuid where o.name = 'bench rss other'");
+  const {
+    rows: [found],
+  } = await owner.query<{ uuid: string }>(
+    "select e.uuid from app_public.environments e join app_public.organizations o on o.uuid = e.organization_uuid where o.name = 'bench rss other'",
+  );
   if (found) return found.uuid;
-  const { rows: [made] } = await owner.query<{ uuid: string }>(`
+  const {
+    rows: [made],
+  } = await owner.query<{ uuid: string }>(`
     with o as (insert into app_public.organizations (name) values ('bench rss other') returning uuid)
     insert into app_public.environments (organization_uuid, name) select uuid, 'bench' from o returning uuid`);
   return made.uuid;
@@ -92,23 +134,37 @@ const secondEnvironment = await (async () => {
 {
   const specs = monitorSpecs(firstEnvironment, secondEnvironment);
   const { rows: have } = await owner.query<{ environment_uuid: string; name: string; query: unknown }>(
-    "select environment_uuid, name, query from app_public.monitors where type = 'rss' order by name");
+    "select environment_uuid, name, query from app_public.monitors where type = 'rss' order by name",
+  );
   const want = [...specs].sort((a, b) => a.name.localeCompare(b.name));
-  const same = have.length === want.length && have.every((m, i) => m.name === want[i].name && m.environment_uuid === want[i].environment &&
-    JSON.stringify(m.query) === JSON.stringify(JSON.parse(JSON.stringify(want[i].query))));
+  const same =
+    have.length === want.length &&
+    have.every(
+      (m, i) =>
+        m.name === want[i].name &&
+        m.environment_uuid === want[i].environment &&
+        JSON.stringify(m.query) === JSON.stringify(JSON.parse(JSON.stringify(want[i].query))),
+    );
   if (!same) {
     log("Creating the rss monitors ...");
     await owner.query("delete from app_public.monitors where type = 'rss'");
     for (const spec of specs) {
       // As the owner; the trigger _500_rss_criteria (app_hidden.sync_rss_monitor) creates the feeds and the criteria.
-      await owner.query("insert into app_public.monitors (environment_uuid, name, type, query) values ($1, $2, 'rss', $3)",
-        [spec.environment, spec.name, JSON.stringify(spec.query)]);
+      await owner.query(
+        "insert into app_public.monitors (environment_uuid, name, type, query) values ($1, $2, 'rss', $3)",
+        [spec.environment, spec.name, JSON.stringify(spec.query)],
+      );
     }
   }
   // Titles as a first read would set them; never due, so the service's poller fetches nothing.
-  await owner.query(`update app_public.rss_feeds f set title = j.title, next_poll_at = 'infinity'
-                       from json_to_recordset($1::json) j (url text, title text) where f.url = j.url`, [JSON.stringify(feeds)]);
-  const { rows: [{ n }] } = await owner.query<{ n: number }>("select count(*)::int as n from app_public.rss_feeds");
+  await owner.query(
+    `update app_public.rss_feeds f set title = j.title, next_poll_at = 'infinity'
+                       from json_to_recordset($1::json) j (url text, title text) where f.url = j.url`,
+    [JSON.stringify(feeds)],
+  );
+  const {
+    rows: [{ n }],
+  } = await owner.query<{ n: number }>("select count(*)::int as n from app_public.rss_feeds");
   if (n !== feeds.length) throw new Error(`Expected ${feeds.length} feeds, found ${n}`);
 }
 
@@ -118,36 +174,176 @@ const secondEnvironment = await (async () => {
 // row is the second environment's. The kind of feed is drawn first (55% P2000, 30% Dutch news, 15%
 // English news), then a feed of that kind, a template and its words; streets are skewed (some very
 // common), and 0.2% of the streets are from a list of rare names; places follow population.
-const STREET_STEMS = ["Kerk", "Dorps", "Stations", "Molen", "School", "Hoofd", "Juliana", "Wilhelmina", "Nieuw", "Markt", "Beatrix",
-  "Parallel", "Industrie", "Emma", "Kastanje", "Eiken", "Beuken", "Linden", "Berken", "Esdoorn", "Populier", "Wilgen", "Oranje", "Nassau",
-  "Prins", "Konings", "Graaf", "Ridder", "Burg", "Haven", "Sluis", "Dijk", "Polder", "Zuid", "Noord", "Oost", "West", "Zand", "Veld", "Heide"];
+const STREET_STEMS = [
+  "Kerk",
+  "Dorps",
+  "Stations",
+  "Molen",
+  "School",
+  "Hoofd",
+  "Juliana",
+  "Wilhelmina",
+  "Nieuw",
+  "Markt",
+  "Beatrix",
+  "Parallel",
+  "Industrie",
+  "Emma",
+  "Kastanje",
+  "Eiken",
+  "Beuken",
+  "Linden",
+  "Berken",
+  "Esdoorn",
+  "Populier",
+  "Wilgen",
+  "Oranje",
+  "Nassau",
+  "Prins",
+  "Konings",
+  "Graaf",
+  "Ridder",
+  "Burg",
+  "Haven",
+  "Sluis",
+  "Dijk",
+  "Polder",
+  "Zuid",
+  "Noord",
+  "Oost",
+  "West",
+  "Zand",
+  "Veld",
+  "Heide",
+];
 const STREET_ENDS = ["straat", "laan", "weg", "plein", "singel", "dreef", "hof", "kade", "pad", "steeg"];
 const STREETS = STREET_STEMS.flatMap((stem) => STREET_ENDS.map((end) => stem + end));
-const RARE_STREETS = ["Zwanenburgwal", "Reguliersdwarsstraat", "Egelantiersgracht", "Lauriergracht", "Brouwersgracht", "Leliegracht",
-  "Spiegelgracht", "Looiersgracht", "Bloemgracht", "Palmgracht", "Lijnbaansgracht", "Raamgracht", "Groenburgwal", "Kloveniersburgwal",
-  "Geldersekade", "Schippersgracht", "Roeterseiland", "Wittenburgergracht", "Kattenburgerstraat", "Oostenburgergracht", "Vijzelgracht",
-  "Utrechtsedwarsstraat", "Tweebaksmarkt", "Oudegracht", "Drieharingstraat", "Langenieuwstraat", "Mariaplaats", "Wolvenplein",
-  "Twijnstraat", "Pieterskerkhof", "Hooglandsekerkgracht", "Haarlemmerstraat", "Rapenburg", "Steenschuur", "Korevaarstraat", "Vismarkt",
-  "Hooigracht", "Koegracht", "Molsteeg", "Langevoorhout", "Denneweg", "Paleisstraat", "Prinsessegracht", "Bierkade", "Dunnebierkade",
-  "Zuilingstraat", "Appelmarkt", "Verwersstraat", "Hinthamerstraat", "Vughterdijk"];
-const ROADS = ["A1", "A2", "A4", "A7", "A9", "A10", "A12", "A13", "A15", "A16", "A20", "A27", "A28", "A44", "A50", "A58", "A67", "N201", "N11", "N57"];
-const BRT = ["Brand woning", "Brand wegvervoer", "Brand container", "Buitenbrand", "Liftopsluiting", "Dienstverlening", "Gaslekkage",
-  "Nacontrole", "Stormschade", "Waterongeval", "Assistentie ambulance", "Brandgerucht", "Automatische brandmelding"];
-const NL_SENTENCES = ["De hulpdiensten waren snel ter plaatse.", "Er raakte niemand gewond.",
-  "Een persoon is met onbekend letsel naar het ziekenhuis gebracht.", "De politie doet onderzoek naar de oorzaak.",
-  "Omwonenden wordt gevraagd ramen en deuren te sluiten.", "De weg is voorlopig afgesloten voor alle verkeer.",
-  "De brand was na een uur onder controle.", "Volgens een woordvoerder is de situatie onder controle.",
-  "Getuigen kunnen zich melden bij de politie.", "Het verkeer ondervindt hinder.", "De gemeenteraad besluit volgende maand.",
-  "Reizigers moeten rekening houden met extra reistijd."];
-const EN_SENTENCES = ["Emergency services were quickly at the scene.", "Nobody was injured.", "One person was taken to hospital.",
-  "Police are investigating the cause.", "Residents are asked to keep windows and doors closed.", "The road is closed to all traffic for now.",
-  "The fire was under control within an hour.", "A spokesperson said the situation is under control.", "Witnesses are asked to contact the police.",
-  "Traffic is disrupted.", "The council will decide next month.", "Travellers should allow extra time."];
+const RARE_STREETS = [
+  "Zwanenburgwal",
+  "Reguliersdwarsstraat",
+  "Egelantiersgracht",
+  "Lauriergracht",
+  "Brouwersgracht",
+  "Leliegracht",
+  "Spiegelgracht",
+  "Looiersgracht",
+  "Bloemgracht",
+  "Palmgracht",
+  "Lijnbaansgracht",
+  "Raamgracht",
+  "Groenburgwal",
+  "Kloveniersburgwal",
+  "Geldersekade",
+  "Schippersgracht",
+  "Roeterseiland",
+  "Wittenburgergracht",
+  "Kattenburgerstraat",
+  "Oostenburgergracht",
+  "Vijzelgracht",
+  "Utrechtsedwarsstraat",
+  "Tweebaksmarkt",
+  "Oudegracht",
+  "Drieharingstraat",
+  "Langenieuwstraat",
+  "Mariaplaats",
+  "Wolvenplein",
+  "Twijnstraat",
+  "Pieterskerkhof",
+  "Hooglandsekerkgracht",
+  "Haarlemmerstraat",
+  "Rapenburg",
+  "Steenschuur",
+  "Korevaarstraat",
+  "Vismarkt",
+  "Hooigracht",
+  "Koegracht",
+  "Molsteeg",
+  "Langevoorhout",
+  "Denneweg",
+  "Paleisstraat",
+  "Prinsessegracht",
+  "Bierkade",
+  "Dunnebierkade",
+  "Zuilingstraat",
+  "Appelmarkt",
+  "Verwersstraat",
+  "Hinthamerstraat",
+  "Vughterdijk",
+];
+const ROADS = [
+  "A1",
+  "A2",
+  "A4",
+  "A7",
+  "A9",
+  "A10",
+  "A12",
+  "A13",
+  "A15",
+  "A16",
+  "A20",
+  "A27",
+  "A28",
+  "A44",
+  "A50",
+  "A58",
+  "A67",
+  "N201",
+  "N11",
+  "N57",
+];
+const BRT = [
+  "Brand woning",
+  "Brand wegvervoer",
+  "Brand container",
+  "Buitenbrand",
+  "Liftopsluiting",
+  "Dienstverlening",
+  "Gaslekkage",
+  "Nacontrole",
+  "Stormschade",
+  "Waterongeval",
+  "Assistentie ambulance",
+  "Brandgerucht",
+  "Automatische brandmelding",
+];
+const NL_SENTENCES = [
+  "De hulpdiensten waren snel ter plaatse.",
+  "Er raakte niemand gewond.",
+  "Een persoon is met onbekend letsel naar het ziekenhuis gebracht.",
+  "De politie doet onderzoek naar de oorzaak.",
+  "Omwonenden wordt gevraagd ramen en deuren te sluiten.",
+  "De weg is voorlopig afgesloten voor alle verkeer.",
+  "De brand was na een uur onder controle.",
+  "Volgens een woordvoerder is de situatie onder controle.",
+  "Getuigen kunnen zich melden bij de politie.",
+  "Het verkeer ondervindt hinder.",
+  "De gemeenteraad besluit volgende maand.",
+  "Reizigers moeten rekening houden met extra reistijd.",
+];
+const EN_SENTENCES = [
+  "Emergency services were quickly at the scene.",
+  "Nobody was injured.",
+  "One person was taken to hospital.",
+  "Police are investigating the cause.",
+  "Residents are asked to keep windows and doors closed.",
+  "The road is closed to all traffic for now.",
+  "The fire was under control within an hour.",
+  "A spokesperson said the situation is under control.",
+  "Witnesses are asked to contact the police.",
+  "Traffic is disrupted.",
+  "The council will decide next month.",
+  "Travellers should allow extra time.",
+];
 
 const filling: Record<string, number> = {};
-const { rows: [{ have: haveItems }] } = await owner.query<{ have: number }>("select count(*)::int as have from app_public.rss_feed_items");
+const {
+  rows: [{ have: haveItems }],
+} = await owner.query<{ have: number }>("select count(*)::int as have from app_public.rss_feed_items");
 if (haveItems !== TOTAL) {
-  log(`Filling ${TOTAL.toLocaleString("en")} rss feed items (${ITEMS.toLocaleString("en")} of the measured environment's feeds) ...`);
+  log(
+    `Filling ${TOTAL.toLocaleString("en")} rss feed items (${ITEMS.toLocaleString("en")} of the measured environment's feeds) ...`,
+  );
   await owner.query("truncate app_public.rss_feed_items");
   const client = await owner.connect();
   const started = performance.now();
@@ -157,7 +353,8 @@ if (haveItems !== TOTAL) {
     for (let part = 0; part < parts; part++) {
       const from = Math.floor((part * TOTAL) / parts) + 1;
       const to = Math.floor(((part + 1) * TOTAL) / parts);
-      await client.query(`
+      await client.query(
+        `
         with w as materialized (
           select $4::text[] as streets, $5::text[] as rare, $6::text[] as roads, $7::text[] as brt, $8::text[] as nl, $9::text[] as en,
                  (select array_agg(p.name order by p.population desc nulls last, p.name) from app_public.places p) as places),
@@ -237,7 +434,8 @@ if (haveItems !== TOTAL) {
                   end as summary,
                   case when fe.kind = 'p2000' then 'p2000-' || fe.n || '-' || t.g when t.r_a < 0.5 then 'urn:bench:' || t.g end as guid,
                   'https://' || fe.host || case when fe.kind = 'p2000' then '/melding/' else '/artikel/' end || t.g as link) x`,
-        [from, to, TOTAL, STREETS, RARE_STREETS, ROADS, BRT, NL_SENTENCES, EN_SENTENCES, JSON.stringify(feeds)]);
+        [from, to, TOTAL, STREETS, RARE_STREETS, ROADS, BRT, NL_SENTENCES, EN_SENTENCES, JSON.stringify(feeds)],
+      );
       log(`  ${to.toLocaleString("en")} rows, ${((performance.now() - started) / 1000).toFixed(0)} s`);
     }
   } finally {
@@ -253,7 +451,7 @@ if (haveItems !== TOTAL) {
 
 const rootUrl = database.rootUrl;
 if (!rootUrl) throw new Error("CHECKPOINT and auto_explain need the superuser URL of the embedded cluster.");
-const superuserUrl = pgUrl(rootUrl, { database: config.databaseName });
+const superuserUrl = pgUrl(rootUrl, { database: config.database.name });
 if (Object.keys(filling).length > 0) {
   // The load left a gigabyte of dirty pages and WAL: written now rather than by the checkpointer
   // in the middle of the measurements.
@@ -267,7 +465,14 @@ if (Object.keys(filling).length > 0) {
 // the measured environment's feeds).
 const COMMON = ["brand", "ambulance", "ongeval"];
 const RARE = RARE_STREETS.map((s) => s.toLowerCase());
-const TWO_WORDS = ["brand woning", "\"ongeval wegvervoer\"", "ambulance amsterdam", "fire house", "brand -container", "\"brand woning\" utrecht"];
+const TWO_WORDS = [
+  "brand woning",
+  '"ongeval wegvervoer"',
+  "ambulance amsterdam",
+  "fire house",
+  "brand -container",
+  '"brand woning" utrecht',
+];
 const { rows: sizes } = await owner.query<{ name: string; rows: string; mb: string }>(`
   select t.name, (xpath('/row/c/text()', query_to_xml(format('select count(*) as c from %s', t.name), false, true, '')))[1]::text as rows,
          round(pg_total_relation_size(t.name::regclass) / 1048576.0, 1)::text as mb
@@ -277,29 +482,51 @@ const { rows: indexSizes } = await owner.query<{ name: string; mb: number }>(`
   select c.relname as name, round(pg_relation_size(c.oid) / 1048576.0, 1)::float8 as mb
     from pg_index i join pg_class c on c.oid = i.indexrelid where i.indrelid = 'app_public.rss_feed_items'::regclass order by c.relname`);
 const firstFeeds = `(select f.uuid from app_public.rss_feeds f where f.url = any ($2::text[]))`;
-const firstUrls = [...new Set(monitorSpecs(firstEnvironment, secondEnvironment).filter((m) => m.environment === firstEnvironment)
-  .flatMap((m) => m.query.feeds))];
-const matchCount = async (q: string) => (await owner.query<{ all: number; first: number }>(`
+const firstUrls = [
+  ...new Set(
+    monitorSpecs(firstEnvironment, secondEnvironment)
+      .filter((m) => m.environment === firstEnvironment)
+      .flatMap((m) => m.query.feeds),
+  ),
+];
+const matchCount = async (q: string) =>
+  (
+    await owner.query<{ all: number; first: number }>(
+      `
   with q as (select websearch_to_tsquery('pg_catalog.dutch', $1) || websearch_to_tsquery('pg_catalog.english', $1) as query)
   select count(*)::int as all, (count(*) filter (where i.feed_uuid in ${firstFeeds}))::int as first
-    from app_public.rss_feed_items i, q where i.search @@ q.query`, [q, firstUrls])).rows[0];
+    from app_public.rss_feed_items i, q where i.search @@ q.query`,
+      [q, firstUrls],
+    )
+  ).rows[0];
 const matches: Record<string, { all: number; first: number }> = {};
 for (const q of [...COMMON, ...TWO_WORDS]) matches[q] = await matchCount(q);
 const rareCounts = await Promise.all(RARE.map((q) => matchCount(q)));
 const rareFirst = rareCounts.map((c) => c.first).sort((a, b) => a - b);
-const { rows: [shape] } = await owner.query(`
+const {
+  rows: [shape],
+} = await owner.query(
+  `
   select (select count(*)::int from app_public.rss_feed_items where feed_uuid in ${firstFeeds}) as first_environment_items,
          (select count(*)::int from app_public.rss_feed_items where feed_uuid not in ${firstFeeds}) as other_items,
          (select min(sort_at)::date::text from app_public.rss_feed_items) as items_from,
          (select round(avg(length(title)))::int from app_public.rss_feed_items) as title_chars,
          (select round(avg(length(summary)))::int from app_public.rss_feed_items) as summary_chars,
          (select count(*)::int from app_public.monitors where type = 'rss') as monitors,
-         (select count(*)::int from graphile_worker.jobs) as jobs, $1::int as total`, [TOTAL, firstUrls]);
+         (select count(*)::int from graphile_worker.jobs) as jobs, $1::int as total`,
+  [TOTAL, firstUrls],
+);
 const share = (n: number) => `${round((100 * n) / shape.first_environment_items, 2)}%`;
-log(`Items: ${shape.total.toLocaleString("en")} (${shape.first_environment_items.toLocaleString("en")} in the measured environment's 50 feeds, ` +
-  `${shape.other_items.toLocaleString("en")} in the other's own), since ${shape.items_from}; ${JSON.stringify(tables)}; indexes ${JSON.stringify(indexSizes)}`);
-log(`Matches in the measured environment: ${Object.entries(matches).map(([q, c]) => `${q} ${c.first.toLocaleString("en")} (${share(c.first)})`).join(", ")}; ` +
-  `rare streets min/median/max ${rareFirst[0]}/${rareFirst[Math.floor(rareFirst.length / 2)]}/${rareFirst.at(-1)}`);
+log(
+  `Items: ${shape.total.toLocaleString("en")} (${shape.first_environment_items.toLocaleString("en")} in the measured environment's 50 feeds, ` +
+    `${shape.other_items.toLocaleString("en")} in the other's own), since ${shape.items_from}; ${JSON.stringify(tables)}; indexes ${JSON.stringify(indexSizes)}`,
+);
+log(
+  `Matches in the measured environment: ${Object.entries(matches)
+    .map(([q, c]) => `${q} ${c.first.toLocaleString("en")} (${share(c.first)})`)
+    .join(", ")}; ` +
+    `rare streets min/median/max ${rareFirst[0]}/${rareFirst[Math.floor(rareFirst.length / 2)]}/${rareFirst.at(-1)}`,
+);
 if (shape.jobs !== 0) log(`Warning: ${shape.jobs} graphile_worker jobs queued`);
 
 // 4. The operations, with new arguments on every request: each as a GraphQL query (its variables)
@@ -313,38 +540,76 @@ const filterOf = (q: string) => `row(null, null, ${q}, null)::app_public.rss_fee
 // would run once for all); `typical`: the arguments of the explained call.
 const listQuery = `query ($q: String!) { rssFeedItems(filter: { q: $q }, first: 20) { ${ITEM_FIELDS} } }`;
 const sqlArray = (list: readonly string[]) => `array[${list.map((s) => `'${s.replace(/'/g, "''")}'`).join(", ")}]`;
-const scenarios: Array<{ name: string; query: string; sql: string; repeated: string; typical: unknown[]; args: () => Record<string, unknown> }> = [
-  { name: "rssFeedItems(q: common word, first: 20)", query: listQuery,
+const scenarios: Array<{
+  name: string;
+  query: string;
+  sql: string;
+  repeated: string;
+  typical: unknown[];
+  args: () => Record<string, unknown>;
+}> = [
+  {
+    name: "rssFeedItems(q: common word, first: 20)",
+    query: listQuery,
     sql: `select * from app_public.rss_feed_items(20, null, ${filterOf("$1")})`,
     repeated: `app_public.rss_feed_items(20, null, ${filterOf(`(${sqlArray(COMMON)})[1 + g % ${COMMON.length}]`)})`,
-    typical: ["brand"], args: pickOf(COMMON) },
-  { name: "rssFeedItems(q: rare street, first: 20)", query: listQuery,
+    typical: ["brand"],
+    args: pickOf(COMMON),
+  },
+  {
+    name: "rssFeedItems(q: rare street, first: 20)",
+    query: listQuery,
     sql: `select * from app_public.rss_feed_items(20, null, ${filterOf("$1")})`,
     repeated: `app_public.rss_feed_items(20, null, ${filterOf(`(${sqlArray(RARE)})[1 + g % ${RARE.length}]`)})`,
-    typical: [RARE[0]], args: pickOf(RARE) },
-  { name: "rssFeedItems(q: two words or a phrase, first: 20)", query: listQuery,
+    typical: [RARE[0]],
+    args: pickOf(RARE),
+  },
+  {
+    name: "rssFeedItems(q: two words or a phrase, first: 20)",
+    query: listQuery,
     sql: `select * from app_public.rss_feed_items(20, null, ${filterOf("$1")})`,
     repeated: `app_public.rss_feed_items(20, null, ${filterOf(`(${sqlArray(TWO_WORDS)})[1 + g % ${TWO_WORDS.length}]`)})`,
-    typical: [TWO_WORDS[0]], args: pickOf(TWO_WORDS) },
-  { name: "rssFeedItems(no q, first: 20)", query: `{ rssFeedItems(first: 20) { ${ITEM_FIELDS} } }`,
-    sql: "select * from app_public.rss_feed_items(20, null, null)", repeated: "app_public.rss_feed_items(20 + 0 * g, null, null)",
-    typical: [], args: () => ({}) },
-  { name: "rssFeedItemsCount(q: common word)", query: "query ($q: String!) { rssFeedItemsCount(filter: { q: $q }) }",
+    typical: [TWO_WORDS[0]],
+    args: pickOf(TWO_WORDS),
+  },
+  {
+    name: "rssFeedItems(no q, first: 20)",
+    query: `{ rssFeedItems(first: 20) { ${ITEM_FIELDS} } }`,
+    sql: "select * from app_public.rss_feed_items(20, null, null)",
+    repeated: "app_public.rss_feed_items(20 + 0 * g, null, null)",
+    typical: [],
+    args: () => ({}),
+  },
+  {
+    name: "rssFeedItemsCount(q: common word)",
+    query: "query ($q: String!) { rssFeedItemsCount(filter: { q: $q }) }",
     sql: `select app_public.rss_feed_items_count(${filterOf("$1")}) as n`,
     repeated: `app_public.rss_feed_items_count(${filterOf(`(${sqlArray(COMMON)})[1 + g % ${COMMON.length}]`)})`,
-    typical: ["brand"], args: pickOf(COMMON) },
+    typical: ["brand"],
+    args: pickOf(COMMON),
+  },
 ];
 
 // 5. HTTP: the service as its own process, an API token of each environment, connections that ask
 // back to back; and the same SQL through pg with the token's settings, to tell the database's share.
-const service = await startServerProcess({ dataDir: DATA_DIR, pgPort: config.embeddedPgPort });
-const apiToken = (await createApiToken(owner, { environmentUuid: firstEnvironment, name: "bench rss", scopes: [] })).plainToken;
-const otherToken = (await createApiToken(owner, { environmentUuid: secondEnvironment, name: "bench rss other", scopes: [] })).plainToken;
+const service = await startServerProcess({ dataDir: DATA_DIR, pgPort: config.database.embeddedPgPort });
+const apiToken = (await createApiToken(owner, { environmentUuid: firstEnvironment, name: "bench rss", scopes: [] }))
+  .plainToken;
+const otherToken = (
+  await createApiToken(owner, { environmentUuid: secondEnvironment, name: "bench rss other", scopes: [] })
+).plainToken;
 const headers = { "content-type": "application/json", authorization: `Bearer ${apiToken}` };
 
-async function graphql(query: string, variables: Record<string, unknown>, token = apiToken): Promise<Record<string, unknown>> {
-  const response = await fetch(service.graphqlUrl, { method: "POST", headers: { ...headers, authorization: `Bearer ${token}` },
-    body: JSON.stringify({ query, variables }) });
+async function graphql(
+  query: string,
+  variables: Record<string, unknown>,
+  token = apiToken,
+): Promise<Record<string, unknown>> {
+  const response = await fetch(service.graphqlUrl, {
+    method: "POST",
+    headers: { ...headers, authorization: `Bearer ${token}` },
+    body: JSON.stringify({ query, variables }),
+  });
   const body = (await response.json()) as { data: Record<string, unknown>; errors?: Array<{ message: string }> };
   if (body.errors) throw new Error(body.errors[0].message);
   return body.data;
@@ -354,14 +619,31 @@ const cpuSample = makeCpuSampler(DATA_DIR);
 const servicePid = findServicePid();
 
 /** Closed-loop HTTP load (http-load.ts) with new arguments on every request; the latency of every answer, in ms. */
-const httpLoad = (clients: number, seconds: number, query: string, args: () => Record<string, unknown>) => loadOverHttp({
-  url: service.graphqlUrl, headers, clients, seconds, body: () => JSON.stringify({ query, variables: args() }), timeoutSeconds: 30,
-  cpu: { sample: cpuSample, servicePid }, rpsDigits: 1 });
+const httpLoad = (clients: number, seconds: number, query: string, args: () => Record<string, unknown>) =>
+  loadOverHttp({
+    url: service.graphqlUrl,
+    headers,
+    clients,
+    seconds,
+    body: () => JSON.stringify({ query, variables: args() }),
+    timeoutSeconds: 30,
+    cpu: { sample: cpuSample, servicePid },
+    rpsDigits: 1,
+  });
 
 // The settings the service gives a request with the measured environment's API token (lib/auth/context.ts).
-const { rows: [tokenRow] } = await owner.query<{ uuid: string }>(
-  "select uuid from app_public.api_tokens where environment_uuid = $1 and name = 'bench rss' order by created desc limit 1", [firstEnvironment]);
-const visitorSettings = { role: "app_visitor", "app.environment_uuid": firstEnvironment, "app.api_token_uuid": tokenRow.uuid, "app.api_scopes": "" };
+const {
+  rows: [tokenRow],
+} = await owner.query<{ uuid: string }>(
+  "select uuid from app_public.api_tokens where environment_uuid = $1 and name = 'bench rss' order by created desc limit 1",
+  [firstEnvironment],
+);
+const visitorSettings = {
+  role: "app_visitor",
+  "app.environment_uuid": firstEnvironment,
+  "app.api_token_uuid": tokenRow.uuid,
+  "app.api_scopes": "",
+};
 const visitor = new pg.Pool({ connectionString: database.authUrl, max: Math.max(...CLIENTS) });
 visitor.on("error", () => {});
 /** Closed-loop load through pg: `clients` workers, each statement in a transaction with the token's settings as the server runs it. */
@@ -371,7 +653,9 @@ async function sqlLoad(clients: number, seconds: number, sql: string, args: () =
     const client = await visitor.connect();
     try {
       await client.query("begin");
-      await client.query("select set_config(k, v, true) from json_each_text($1::json) s (k, v)", [JSON.stringify(visitorSettings)]);
+      await client.query("select set_config(k, v, true) from json_each_text($1::json) s (k, v)", [
+        JSON.stringify(visitorSettings),
+      ]);
       await client.query(sql, Object.values(args()));
       await client.query("commit");
     } finally {
@@ -385,28 +669,45 @@ const checks: string[] = [];
 {
   // One answer of each checked first, and row-level security: each token sees its own environment's feeds only.
   type Item = { feedUrl: string; title: string; publishedAt: string | null };
-  const list = async (q: string | null, token = apiToken) => (await graphql(
-    q === null ? scenarios[3].query : listQuery, q === null ? {} : { q }, token)).rssFeedItems as Item[];
+  const list = async (q: string | null, token = apiToken) =>
+    (await graphql(q === null ? scenarios[3].query : listQuery, q === null ? {} : { q }, token)).rssFeedItems as Item[];
   const common = await list("brand");
   const rare = await list(RARE[0]);
   const newest = await list(null);
-  if (common.length !== 20 || !common.every((i) => firstUrls.includes(i.feedUrl))) throw new Error("rssFeedItems(q: brand) did not give 20 items of the environment's feeds");
-  if (rare.length !== Math.min(20, rareCounts[0].first)) throw new Error(`rssFeedItems(q: ${RARE[0]}) gave ${rare.length} items, expected ${Math.min(20, rareCounts[0].first)}`);
+  if (common.length !== 20 || !common.every((i) => firstUrls.includes(i.feedUrl)))
+    throw new Error("rssFeedItems(q: brand) did not give 20 items of the environment's feeds");
+  if (rare.length !== Math.min(20, rareCounts[0].first))
+    throw new Error(
+      `rssFeedItems(q: ${RARE[0]}) gave ${rare.length} items, expected ${Math.min(20, rareCounts[0].first)}`,
+    );
   if (newest.length !== 20) throw new Error("rssFeedItems(first: 20) did not give 20 items");
   const count = (await graphql(scenarios[4].query, { q: "brand" })).rssFeedItemsCount as number;
-  if (count !== matches.brand.first) throw new Error(`rssFeedItemsCount(q: brand) = ${count}, expected ${matches.brand.first}`);
+  if (count !== matches.brand.first)
+    throw new Error(`rssFeedItemsCount(q: brand) = ${count}, expected ${matches.brand.first}`);
   const otherOnly = feeds.find((f) => f.n === 51)!.url;
-  const hidden = (await graphql(`{ rssFeedItems(filter: { feed: "${otherOnly}" }) { uuid } }`, {})).rssFeedItems as unknown[];
+  const hidden = (await graphql(`{ rssFeedItems(filter: { feed: "${otherOnly}" }) { uuid } }`, {}))
+    .rssFeedItems as unknown[];
   const otherSees = (await graphql(scenarios[4].query, { q: "brand" }, otherToken)).rssFeedItemsCount as number;
-  const { rows: [{ n: otherExpected }] } = await owner.query<{ n: number }>(`
+  const {
+    rows: [{ n: otherExpected }],
+  } = await owner.query<{ n: number }>(
+    `
     select count(*)::int as n from app_public.rss_feed_items i
      where i.feed_uuid in (select f.uuid from app_public.rss_feeds f where f.url = any ($1::text[]))
        and i.search @@ (websearch_to_tsquery('pg_catalog.dutch', 'brand') || websearch_to_tsquery('pg_catalog.english', 'brand'))`,
-    [monitorSpecs(firstEnvironment, secondEnvironment)[3].query.feeds]);
-  if (hidden.length !== 0 || otherSees !== otherExpected) throw new Error(`RLS: ${hidden.length} items of the other environment's feed seen; the other sees ${otherSees}, expected ${otherExpected}`);
-  checks.push(`rssFeedItems(q: "brand") 20 items of the environment's feeds, newest ${common[0].publishedAt}`,
-    `rssFeedItems(q: "${RARE[0]}") ${rare.length} items`, `rssFeedItemsCount(q: "brand") ${count} as counted by the owner`,
-    `the other environment's own feed: ${hidden.length} items`, `the other environment's token counts ${otherSees} "brand" items (its own feeds and the two shared)`);
+    [monitorSpecs(firstEnvironment, secondEnvironment)[3].query.feeds],
+  );
+  if (hidden.length !== 0 || otherSees !== otherExpected)
+    throw new Error(
+      `RLS: ${hidden.length} items of the other environment's feed seen; the other sees ${otherSees}, expected ${otherExpected}`,
+    );
+  checks.push(
+    `rssFeedItems(q: "brand") 20 items of the environment's feeds, newest ${common[0].publishedAt}`,
+    `rssFeedItems(q: "${RARE[0]}") ${rare.length} items`,
+    `rssFeedItemsCount(q: "brand") ${count} as counted by the owner`,
+    `the other environment's own feed: ${hidden.length} items`,
+    `the other environment's token counts ${otherSees} "brand" items (its own feeds and the two shared)`,
+  );
   log(`Check: ${checks.join("; ")}`);
 }
 
@@ -420,24 +721,38 @@ const QUIET_WAIT_SECONDS = 60;
 const OTHER_SHARE_LIMIT = 10;
 const RETRIES = 2;
 const loadAverage = readLoadAverage();
-if ((loadAverage[0] ?? 0) > 0.5) log(`Warning: load average ${loadAverage.join(" ")} before the measurements: something else is running.`);
-const reads: Array<{ operation: string; clients: number; seconds: number; attempts: number; http: Awaited<ReturnType<typeof httpLoad>>;
-  sql: Awaited<ReturnType<typeof sqlLoad>> }> = [];
+if ((loadAverage[0] ?? 0) > 0.5)
+  log(`Warning: load average ${loadAverage.join(" ")} before the measurements: something else is running.`);
+const reads: Array<{
+  operation: string;
+  clients: number;
+  seconds: number;
+  attempts: number;
+  http: Awaited<ReturnType<typeof httpLoad>>;
+  sql: Awaited<ReturnType<typeof sqlLoad>>;
+}> = [];
 for (const scenario of scenarios) {
   // Every connection of the server's pool prepares its plans first.
   await httpLoad(Math.max(...CLIENTS), WARM_UP_SECONDS, scenario.query, scenario.args);
   for (const clients of CLIENTS) {
-    const { best: { http, sql }, attempts } = await leastDisturbed(`${scenario.name} @${clients}`,
+    const {
+      best: { http, sql },
+      attempts,
+    } = await leastDisturbed(
+      `${scenario.name} @${clients}`,
       { quietWaitSeconds: QUIET_WAIT_SECONDS, otherShareLimit: OTHER_SHARE_LIMIT, retries: RETRIES },
       async () => {
         const http = await httpLoad(clients, SECONDS, scenario.query, scenario.args);
         await quietMoment(QUIET_WAIT_SECONDS);
         return { http, sql: await sqlLoad(clients, SECONDS, scenario.sql, scenario.args) };
       },
-      (measured) => measured.http.cpu?.other.share ?? 0);
+      (measured) => measured.http.cpu?.other.share ?? 0,
+    );
     reads.push({ operation: scenario.name, clients, seconds: SECONDS, attempts, http, sql });
-    log(`${scenario.name} @${clients}: HTTP ${http.rps}/s, p50 ${http.p50} ms, p95 ${http.p95} ms, p99 ${http.p99} ms, max ${http.max} ms, ` +
-      `${http.bytesPerAnswer} bytes | SQL ${sql.rps}/s, p50 ${sql.p50} ms, p99 ${sql.p99} ms${http.errors ? ` (${http.errors} errors)` : ""}`);
+    log(
+      `${scenario.name} @${clients}: HTTP ${http.rps}/s, p50 ${http.p50} ms, p95 ${http.p95} ms, p99 ${http.p99} ms, max ${http.max} ms, ` +
+        `${http.bytesPerAnswer} bytes | SQL ${sql.rps}/s, p50 ${sql.p50} ms, p99 ${sql.p99} ms${http.errors ? ` (${http.errors} errors)` : ""}`,
+    );
     log(`  HTTP ${describeCpu(http.cpu)}`);
     log(`  SQL ${describeCpu(sql.cpu)}`);
   }
@@ -449,8 +764,11 @@ await visitor.end();
 // settings, the second of two runs (as many calls as take about a second, 10 to 2,000); no round
 // trips, no instrumentation.
 const perCall: Record<string, number> = {};
-const settingsSql = Object.entries(visitorSettings).filter(([k]) => k !== "role")
-  .map(([k, v]) => `set ${k} = '${v}'`).join("; ") + "; set role app_visitor";
+const settingsSql =
+  Object.entries(visitorSettings)
+    .filter(([k]) => k !== "role")
+    .map(([k, v]) => `set ${k} = '${v}'`)
+    .join("; ") + "; set role app_visitor";
 {
   const client = new pg.Client({ connectionString: superuserUrl });
   await client.connect();
@@ -479,12 +797,22 @@ const explainer = new pg.Client({ connectionString: superuserUrl });
 await explainer.connect();
 const explain = await autoExplain(explainer, settingsSql);
 // The environment's feeds appear in the plans as a literal array of 50 uuids: shown as their number.
-const shorten = (line: string) => line.replace(/\{[0-9a-f-]{36}(,[0-9a-f-]{36})+\}/g, (uuids) => `{${uuids.split(",").length} uuids}`);
-const plans: Array<{ call: string; milliseconds: number; sharedHit: number; sharedRead: number; seqScans: string[]; indexes: string[];
-  statements: Array<{ query: string; milliseconds: number; plan: string[] }>; nestedCalls: number }> = [];
+const shorten = (line: string) =>
+  line.replace(/\{[0-9a-f-]{36}(,[0-9a-f-]{36})+\}/g, (uuids) => `{${uuids.split(",").length} uuids}`);
+const plans: Array<{
+  call: string;
+  milliseconds: number;
+  sharedHit: number;
+  sharedRead: number;
+  seqScans: string[];
+  indexes: string[];
+  statements: Array<{ query: string; milliseconds: number; plan: string[] }>;
+  nestedCalls: number;
+}> = [];
 for (const scenario of scenarios) {
   const label = `${scenario.sql.replace(/^select (\* from )?/, "").replace(/ as n$/, "")} with ${JSON.stringify(scenario.typical)}`;
-  for (let i = 0; i < 8; i++) await explainer.query({ name: scenario.name, text: scenario.sql, values: Object.values(scenario.args()) });
+  for (let i = 0; i < 8; i++)
+    await explainer.query({ name: scenario.name, text: scenario.sql, values: Object.values(scenario.args()) });
   explain.clear();
   await explainer.query({ name: scenario.name, text: scenario.sql, values: scenario.typical });
   const statements = explain.statements(200).map((statement) => ({ ...statement, plan: statement.plan.map(shorten) }));
@@ -492,14 +820,19 @@ for (const scenario of scenarios) {
   const nodes = statements.flatMap((s) => all(s.root)).filter((n) => (n["Actual Loops"] ?? 1) > 0);
   const top = statements.at(-1)!; // auto_explain reports the outer statement last
   plans.push({
-    call: scenario.name, milliseconds: top.milliseconds, sharedHit: top.root["Shared Hit Blocks"] ?? 0, sharedRead: top.root["Shared Read Blocks"] ?? 0,
+    call: scenario.name,
+    milliseconds: top.milliseconds,
+    sharedHit: top.root["Shared Hit Blocks"] ?? 0,
+    sharedRead: top.root["Shared Read Blocks"] ?? 0,
     seqScans: [...new Set(nodes.filter((n) => n["Node Type"] === "Seq Scan").map((n) => n["Relation Name"]!))],
     indexes: [...new Set(nodes.filter((n) => n["Index Name"]).map((n) => `${n["Index Name"]}`))],
     statements: statements.map(({ query, milliseconds, plan }) => ({ query, milliseconds, plan })),
     nestedCalls: statements.length - 1,
   });
-  log(`\nEXPLAIN (ANALYZE, BUFFERS) ${label} with the token's settings: ${top.milliseconds} ms, ` +
-    `${top.root["Shared Hit Blocks"] ?? 0} buffers hit, ${top.root["Shared Read Blocks"] ?? 0} read`);
+  log(
+    `\nEXPLAIN (ANALYZE, BUFFERS) ${label} with the token's settings: ${top.milliseconds} ms, ` +
+      `${top.root["Shared Hit Blocks"] ?? 0} buffers hit, ${top.root["Shared Read Blocks"] ?? 0} read`,
+  );
   // A statement run once per row or per call shows once, with its count.
   const shown = new Map<string, { milliseconds: number; calls: number; plan: string[] }>();
   for (const statement of statements) {
@@ -525,51 +858,85 @@ const verdicts = scenarios.map((s) => {
 log(`\nGoal: under ${GOAL_P99_MS} ms p99 over HTTP (at ${GOAL_CLIENTS} clients; also shown at 1).`);
 for (const line of verdicts) log(`  ${line}`);
 const mb = (name: string) => `${tables[name].rows.toLocaleString("en")} rows, ${tables[name].mb} MB`;
-const result = { date: new Date().toISOString(), machine: machine(), clients: CLIENTS, seconds: SECONDS, items: ITEMS, other: OTHER,
-  loadAverage, shape, tables, indexSizes, matches, rareFirst, checks, filling, goal: { p99Ms: GOAL_P99_MS, clients: GOAL_CLIENTS }, reads, perCall, plans };
-const matchLine = Object.entries(matches).map(([q, c]) => `\`${q}\` ${c.first.toLocaleString("en")} (${share(c.first)})`).join(", ");
-log(`\nWrote ${writeResults("rss", "rss-latest.md", result, [
-  `RSS search benchmark, ${result.date.slice(0, 10)}, ${result.machine} (load average ${loadAverage.join(" ")} before the measurements): ` +
-    `${mb("app_public.rss_feed_items")} (indexes: ` +
-    `${indexSizes.map((i) => `${i.name} ${i.mb} MB`).join(", ")}): ${shape.first_environment_items.toLocaleString("en")} in the 50 feeds the ` +
-    `measured environment's three rss monitors follow, ${shape.other_items.toLocaleString("en")} in a second environment's own feeds; two years ` +
-    `since ${shape.items_from}, filled by set-based SQL. Items the measured query words match in the environment's feeds: ${matchLine}; ` +
-    `each of the ${RARE.length} rare street names ${rareFirst[0]}-${rareFirst.at(-1)} (median ${rareFirst[Math.floor(rareFirst.length / 2)]}). ` +
-    `Closed loops over HTTP (API token; the service in its own process on the same two cores as the load generator and PostgreSQL), ${SECONDS} s ` +
-    `per operation after ${WARM_UP_SECONDS} s of warm-up, other arguments on every request; beside it the same SQL function through pg with the token's settings.`,
-  "",
-  "| operation | clients | HTTP req/s | HTTP p50 ms | HTTP p95 ms | HTTP p99 ms | answer bytes | SQL req/s | SQL p50 ms | SQL p99 ms | SQL ms per call |",
-  "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
-  ...reads.map((r) => `| ${r.operation} | ${r.clients} | ${r.http.rps} | ${r.http.p50} | ${r.http.p95} | ${r.http.p99} | ${r.http.bytesPerAnswer} | ` +
-    `${r.sql.rps} | ${r.sql.p50} | ${r.sql.p99} | ${perCall[r.operation]} |`),
-  "",
-  "SQL ms per call: calls with the arguments in turn in one statement with the token's settings (no round trips, no instrumentation).",
-  "",
-  "Where the two cores went during the HTTP runs (ms of CPU per request, and share of the cores' time):",
-  "",
-  "| operation | clients | service process | PostgreSQL | load generator | kernel interrupts | other | idle | steal |",
-  "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
-  ...reads.filter((r) => r.http.cpu).map((r) => {
-    const c = r.http.cpu!;
-    const cell = (p: { msPerRequest: number; share: number }) => `${p.msPerRequest} (${p.share}%)`;
-    return `| ${r.operation} | ${r.clients} | ${cell(c.service)} | ${cell(c.postgres)} | ${cell(c.loadGenerator)} | ${cell(c.interrupts)} | ${cell(c.other)} | ${c.idle.share}% | ${c.steal.share}% |`;
-  }),
-  "",
-  `Errors (transport, non-200 or GraphQL errors): ${reads.reduce((sum, r) => sum + r.http.errors, 0)}. Measurements repeated because ` +
-    `other processes took more than ${OTHER_SHARE_LIMIT}% of the cores: ${reads.filter((r) => r.attempts > 1).map((r) => `${r.operation} @${r.clients} ` +
-    `(${r.attempts} attempts)`).join(", ") || "none"}.`,
-  "",
-  `Goal: under ${GOAL_P99_MS} ms p99 over HTTP at ${GOAL_CLIENTS} clients (also shown at 1). ${verdicts.join("; ")}.`,
-  "",
-  filling.itemsSeconds !== undefined
-    ? `Filling (this run): ${filling.itemsSeconds} s (+${filling.vacuumAnalyzeSeconds} s VACUUM and ANALYZE).`
-    : "Filling: the items were kept from an earlier run.",
-  "",
-  "| SQL function (with the token's settings, cached plan, under auto_explain) | execution ms | buffers hit/read | statements inside | indexes | sequential scans |",
-  "| --- | --- | --- | --- | --- | --- |",
-  ...plans.map((p) => `| ${p.call} | ${p.milliseconds} | ${p.sharedHit}/${p.sharedRead} | ${p.nestedCalls} | ${p.indexes.join(", ") || "-"} | ` +
-    `${p.seqScans.join(", ") || "-"} |`),
-])}`);
+const result = {
+  date: new Date().toISOString(),
+  machine: machine(),
+  clients: CLIENTS,
+  seconds: SECONDS,
+  items: ITEMS,
+  other: OTHER,
+  loadAverage,
+  shape,
+  tables,
+  indexSizes,
+  matches,
+  rareFirst,
+  checks,
+  filling,
+  goal: { p99Ms: GOAL_P99_MS, clients: GOAL_CLIENTS },
+  reads,
+  perCall,
+  plans,
+};
+const matchLine = Object.entries(matches)
+  .map(([q, c]) => `\`${q}\` ${c.first.toLocaleString("en")} (${share(c.first)})`)
+  .join(", ");
+log(
+  `\nWrote ${writeResults("rss", "rss-latest.md", result, [
+    `RSS search benchmark, ${result.date.slice(0, 10)}, ${result.machine} (load average ${loadAverage.join(" ")} before the measurements): ` +
+      `${mb("app_public.rss_feed_items")} (indexes: ` +
+      `${indexSizes.map((i) => `${i.name} ${i.mb} MB`).join(", ")}): ${shape.first_environment_items.toLocaleString("en")} in the 50 feeds the ` +
+      `measured environment's three rss monitors follow, ${shape.other_items.toLocaleString("en")} in a second environment's own feeds; two years ` +
+      `since ${shape.items_from}, filled by set-based SQL. Items the measured query words match in the environment's feeds: ${matchLine}; ` +
+      `each of the ${RARE.length} rare street names ${rareFirst[0]}-${rareFirst.at(-1)} (median ${rareFirst[Math.floor(rareFirst.length / 2)]}). ` +
+      `Closed loops over HTTP (API token; the service in its own process on the same two cores as the load generator and PostgreSQL), ${SECONDS} s ` +
+      `per operation after ${WARM_UP_SECONDS} s of warm-up, other arguments on every request; beside it the same SQL function through pg with the token's settings.`,
+    "",
+    "| operation | clients | HTTP req/s | HTTP p50 ms | HTTP p95 ms | HTTP p99 ms | answer bytes | SQL req/s | SQL p50 ms | SQL p99 ms | SQL ms per call |",
+    "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+    ...reads.map(
+      (r) =>
+        `| ${r.operation} | ${r.clients} | ${r.http.rps} | ${r.http.p50} | ${r.http.p95} | ${r.http.p99} | ${r.http.bytesPerAnswer} | ` +
+        `${r.sql.rps} | ${r.sql.p50} | ${r.sql.p99} | ${perCall[r.operation]} |`,
+    ),
+    "",
+    "SQL ms per call: calls with the arguments in turn in one statement with the token's settings (no round trips, no instrumentation).",
+    "",
+    "Where the two cores went during the HTTP runs (ms of CPU per request, and share of the cores' time):",
+    "",
+    "| operation | clients | service process | PostgreSQL | load generator | kernel interrupts | other | idle | steal |",
+    "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+    ...reads
+      .filter((r) => r.http.cpu)
+      .map((r) => {
+        const c = r.http.cpu!;
+        const cell = (p: { msPerRequest: number; share: number }) => `${p.msPerRequest} (${p.share}%)`;
+        return `| ${r.operation} | ${r.clients} | ${cell(c.service)} | ${cell(c.postgres)} | ${cell(c.loadGenerator)} | ${cell(c.interrupts)} | ${cell(c.other)} | ${c.idle.share}% | ${c.steal.share}% |`;
+      }),
+    "",
+    `Errors (transport, non-200 or GraphQL errors): ${reads.reduce((sum, r) => sum + r.http.errors, 0)}. Measurements repeated because ` +
+      `other processes took more than ${OTHER_SHARE_LIMIT}% of the cores: ${
+        reads
+          .filter((r) => r.attempts > 1)
+          .map((r) => `${r.operation} @${r.clients} ` + `(${r.attempts} attempts)`)
+          .join(", ") || "none"
+      }.`,
+    "",
+    `Goal: under ${GOAL_P99_MS} ms p99 over HTTP at ${GOAL_CLIENTS} clients (also shown at 1). ${verdicts.join("; ")}.`,
+    "",
+    filling.itemsSeconds !== undefined
+      ? `Filling (this run): ${filling.itemsSeconds} s (+${filling.vacuumAnalyzeSeconds} s VACUUM and ANALYZE).`
+      : "Filling: the items were kept from an earlier run.",
+    "",
+    "| SQL function (with the token's settings, cached plan, under auto_explain) | execution ms | buffers hit/read | statements inside | indexes | sequential scans |",
+    "| --- | --- | --- | --- | --- | --- |",
+    ...plans.map(
+      (p) =>
+        `| ${p.call} | ${p.milliseconds} | ${p.sharedHit}/${p.sharedRead} | ${p.nestedCalls} | ${p.indexes.join(", ") || "-"} | ` +
+        `${p.seqScans.join(", ") || "-"} |`,
+    ),
+  ])}`,
+);
 await owner.end();
 await database.close();
 process.exit(0);

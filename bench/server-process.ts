@@ -25,7 +25,11 @@ function freePort(): Promise<number> {
 }
 
 /** Starts server.ts on an embedded cluster that is already running (dataDir, pgPort). */
-export async function startServerProcess(options: { dataDir: string; pgPort: number; env?: Record<string, string> }): Promise<ServerProcess> {
+export async function startServerProcess(options: {
+  dataDir: string;
+  pgPort: number;
+  env?: Record<string, string>;
+}): Promise<ServerProcess> {
   const port = await freePort();
   const child = spawn(process.execPath, ["server.ts"], {
     cwd: ROOT,

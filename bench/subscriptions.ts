@@ -43,13 +43,22 @@ const log = (line: string) => console.log(line);
 
 const { dataDir, config, database, owner } = await openBenchDatabase("subscriptions", 54365, values.fresh ?? false);
 const perToken = Math.ceil(SUBSCRIBERS / TOKENS);
-const service = await startServerProcess({ dataDir, pgPort: config.embeddedPgPort, env: { SUBSCRIPTIONS_PER_TOKEN: String(perToken) } });
+const service = await startServerProcess({
+  dataDir,
+  pgPort: config.database.embeddedPgPort,
+  env: { SUBSCRIPTIONS_PER_TOKEN: String(perToken) },
+});
 const rssMb = () => Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${service.pid}/status`, "utf8"))![1]) / 1024;
 
 // The FLEX reader's path: lines in, batches out once a second (as bin/ingest-flex.ts flushes).
 const readerPool = new pg.Pool({ connectionString: database.ownerUrl, max: 3 });
 const reader = createFlexIngester(readerPool, { source: "bench-subscriptions", log: () => {} });
-const lines = generatePagerTraffic({ from: new Date("2025-03-03T00:00:00Z"), to: new Date("2025-03-10T00:00:00Z"), perDay: 20_000, seed: 18 });
+const lines = generatePagerTraffic({
+  from: new Date("2025-03-03T00:00:00Z"),
+  to: new Date("2025-03-10T00:00:00Z"),
+  perDay: 20_000,
+  seed: 18,
+});
 let sequence = 0;
 /** The next FLEX line, sent now and unique (a marker at the end of its text). */
 function nextLine(): { line: string; marker: string } {
@@ -71,12 +80,26 @@ async function flush(): Promise<void> {
 }
 
 // The subscribers: what each received, by marker, with the time it arrived.
-interface Subscriber { client: Client; received: Map<string, number>; duplicates: number; errors: string[] }
-const tokens = await Promise.all(Array.from({ length: TOKENS }, (_, i) =>
-  createApiToken(owner, { environmentUuid: database.operatorEnvironmentUuid, name: `bench subscriptions ${i}`, scopes: [] })));
+interface Subscriber {
+  client: Client;
+  received: Map<string, number>;
+  duplicates: number;
+  errors: string[];
+}
+const tokens = await Promise.all(
+  Array.from({ length: TOKENS }, (_, i) =>
+    createApiToken(owner, {
+      environmentUuid: database.operatorEnvironmentUuid,
+      name: `bench subscriptions ${i}`,
+      scopes: [],
+    }),
+  ),
+);
 const rssBefore = rssMb();
 const subscribers: Subscriber[] = [];
-log(`${SUBSCRIBERS} subscribers (${TOKENS} tokens), ${RATE} messages/s for ${SECONDS} s; service RSS ${rssBefore.toFixed(0)} MB before`);
+log(
+  `${SUBSCRIBERS} subscribers (${TOKENS} tokens), ${RATE} messages/s for ${SECONDS} s; service RSS ${rssBefore.toFixed(0)} MB before`,
+);
 for (let i = 0; i < SUBSCRIBERS; i++) {
   const subscriber: Subscriber = {
     client: createClient({
@@ -89,20 +112,23 @@ for (let i = 0; i < SUBSCRIBERS; i++) {
     duplicates: 0,
     errors: [],
   };
-  subscriber.client.subscribe<{ p2000Messages: Array<{ message: string }> }>({ query: QUERY }, {
-    next(result) {
-      const now = performance.now();
-      if (result.errors) subscriber.errors.push(result.errors[0].message);
-      for (const message of result.data?.p2000Messages ?? []) {
-        const marker = /#\d+$/.exec(message.message)?.[0];
-        if (!marker) continue;
-        if (subscriber.received.has(marker)) subscriber.duplicates++;
-        else subscriber.received.set(marker, now);
-      }
+  subscriber.client.subscribe<{ p2000Messages: Array<{ message: string }> }>(
+    { query: QUERY },
+    {
+      next(result) {
+        const now = performance.now();
+        if (result.errors) subscriber.errors.push(result.errors[0].message);
+        for (const message of result.data?.p2000Messages ?? []) {
+          const marker = /#\d+$/.exec(message.message)?.[0];
+          if (!marker) continue;
+          if (subscriber.received.has(marker)) subscriber.duplicates++;
+          else subscriber.received.set(marker, now);
+        }
+      },
+      error: (error) => subscriber.errors.push(String((error as Error)?.message ?? error)),
+      complete: () => {},
     },
-    error: (error) => subscriber.errors.push(String((error as Error)?.message ?? error)),
-    complete: () => {},
-  });
+  );
   subscribers.push(subscriber);
   if (i % 100 === 99) await new Promise((resolve) => setTimeout(resolve, 50)); // not 1,000 handshakes in one tick
 }
@@ -117,11 +143,19 @@ for (let attempt = 0; ; attempt++) {
   await new Promise((resolve) => setTimeout(resolve, 1000));
   const hearing = subscribers.filter((s) => s.received.has(marker)).length;
   if (hearing === SUBSCRIBERS) break;
-  if (attempt >= 60) throw new Error(`Only ${hearing} of ${SUBSCRIBERS} subscribers hear after a minute; errors: ${subscribers.flatMap((s) => s.errors).slice(0, 3).join("; ")}`);
+  if (attempt >= 60)
+    throw new Error(
+      `Only ${hearing} of ${SUBSCRIBERS} subscribers hear after a minute; errors: ${subscribers
+        .flatMap((s) => s.errors)
+        .slice(0, 3)
+        .join("; ")}`,
+    );
 }
 const rssSubscribed = rssMb();
-log(`All subscribed and hearing in ${((performance.now() - listening) / 1000).toFixed(1)} s; service RSS ${rssSubscribed.toFixed(0)} MB ` +
-  `(${((rssSubscribed - rssBefore) * 1024 / SUBSCRIBERS).toFixed(1)} KB per subscriber)`);
+log(
+  `All subscribed and hearing in ${((performance.now() - listening) / 1000).toFixed(1)} s; service RSS ${rssSubscribed.toFixed(0)} MB ` +
+    `(${(((rssSubscribed - rssBefore) * 1024) / SUBSCRIBERS).toFixed(1)} KB per subscriber)`,
+);
 for (const subscriber of subscribers) subscriber.received.clear();
 flushStarted.clear();
 
@@ -166,12 +200,21 @@ const at = (p: number) => +percentile(latencies, p).toFixed(0);
 const duplicates = subscribers.reduce((sum, s) => sum + s.duplicates, 0);
 const errors = subscribers.flatMap((s) => s.errors);
 const figures = {
-  deliveries: latencies.length, expected: markers.length * SUBSCRIBERS, missing, duplicates, errors: errors.length,
-  p50: at(50), p95: at(95), p99: at(99), max: +(latencies.at(-1) ?? NaN).toFixed(0),
+  deliveries: latencies.length,
+  expected: markers.length * SUBSCRIBERS,
+  missing,
+  duplicates,
+  errors: errors.length,
+  p50: at(50),
+  p95: at(95),
+  p99: at(99),
+  max: +(latencies.at(-1) ?? NaN).toFixed(0),
 };
 const met = figures.p95 < GOAL_P95_MS && missing === 0 && duplicates === 0;
-log(`Deliveries ${figures.deliveries} of ${figures.expected} (missing ${missing}, duplicates ${duplicates}, errors ${errors.length}); ` +
-  `stored → subscriber p50 ${figures.p50} ms, p95 ${figures.p95} ms, p99 ${figures.p99} ms, max ${figures.max} ms; ${describeCpu(cpu)}`);
+log(
+  `Deliveries ${figures.deliveries} of ${figures.expected} (missing ${missing}, duplicates ${duplicates}, errors ${errors.length}); ` +
+    `stored → subscriber p50 ${figures.p50} ms, p95 ${figures.p95} ms, p99 ${figures.p99} ms, max ${figures.max} ms; ${describeCpu(cpu)}`,
+);
 log(`Goal (p95 < ${GOAL_P95_MS} ms, each message once to every subscriber): ${met ? "met" : "NOT met"}`);
 
 await Promise.all(subscribers.map(async (s) => s.client.dispose()));
@@ -181,21 +224,38 @@ await owner.end();
 await database.close();
 
 const memoryPerSubscriberKb = +(((rssSubscribed - rssBefore) * 1024) / SUBSCRIBERS).toFixed(1);
-const result = { date: new Date().toISOString(), machine: machine(), subscribers: SUBSCRIBERS, tokens: TOKENS, rate: RATE, seconds: SECONDS,
-  figures, goal: { p95Ms: GOAL_P95_MS, met }, memory: { rssBeforeMb: +rssBefore.toFixed(0), rssSubscribedMb: +rssSubscribed.toFixed(0),
-    rssAfterMb: +rssAfter.toFixed(0), perSubscriberKb: memoryPerSubscriberKb }, cpu, errors: errors.slice(0, 5) };
-log(`Wrote ${writeResults("subscriptions", "subscriptions-latest.md", result, [
-  `Subscriptions benchmark, ${result.date.slice(0, 10)}, ${result.machine}: ${SUBSCRIBERS} graphql-ws subscribers of p2000Messages ` +
-    `(each its own WebSocket, ${TOKENS} API tokens), ${RATE} messages a second for ${SECONDS} s through the FLEX reader's path (batches flushed every second).`,
-  "",
-  "| subscribers | messages/s | deliveries | missing | duplicates | p50 ms | p95 ms | p99 ms | max ms | goal (p95 < 500 ms) |",
-  "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
-  `| ${SUBSCRIBERS} | ${RATE} | ${figures.deliveries} | ${missing} | ${duplicates} | ${figures.p50} | ${figures.p95} | ${figures.p99} | ${figures.max} | ${met ? "met" : "**not met**"} |`,
-  "",
-  `Latency: from the start of the flush that stored a message (its INSERTs included) to its arrival at a subscriber. ` +
-    `Memory: service RSS ${result.memory.rssBeforeMb} MB before the subscribers, ${result.memory.rssSubscribedMb} MB with them ` +
-    `(${memoryPerSubscriberKb} KB per subscriber), ${result.memory.rssAfterMb} MB after the load.`,
-  "",
-  `Where the cores went during the load (per delivery): ${describeCpu(cpu)}.`,
-])}`);
+const result = {
+  date: new Date().toISOString(),
+  machine: machine(),
+  subscribers: SUBSCRIBERS,
+  tokens: TOKENS,
+  rate: RATE,
+  seconds: SECONDS,
+  figures,
+  goal: { p95Ms: GOAL_P95_MS, met },
+  memory: {
+    rssBeforeMb: +rssBefore.toFixed(0),
+    rssSubscribedMb: +rssSubscribed.toFixed(0),
+    rssAfterMb: +rssAfter.toFixed(0),
+    perSubscriberKb: memoryPerSubscriberKb,
+  },
+  cpu,
+  errors: errors.slice(0, 5),
+};
+log(
+  `Wrote ${writeResults("subscriptions", "subscriptions-latest.md", result, [
+    `Subscriptions benchmark, ${result.date.slice(0, 10)}, ${result.machine}: ${SUBSCRIBERS} graphql-ws subscribers of p2000Messages ` +
+      `(each its own WebSocket, ${TOKENS} API tokens), ${RATE} messages a second for ${SECONDS} s through the FLEX reader's path (batches flushed every second).`,
+    "",
+    "| subscribers | messages/s | deliveries | missing | duplicates | p50 ms | p95 ms | p99 ms | max ms | goal (p95 < 500 ms) |",
+    "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+    `| ${SUBSCRIBERS} | ${RATE} | ${figures.deliveries} | ${missing} | ${duplicates} | ${figures.p50} | ${figures.p95} | ${figures.p99} | ${figures.max} | ${met ? "met" : "**not met**"} |`,
+    "",
+    `Latency: from the start of the flush that stored a message (its INSERTs included) to its arrival at a subscriber. ` +
+      `Memory: service RSS ${result.memory.rssBeforeMb} MB before the subscribers, ${result.memory.rssSubscribedMb} MB with them ` +
+      `(${memoryPerSubscriberKb} KB per subscriber), ${result.memory.rssAfterMb} MB after the load.`,
+    "",
+    `Where the cores went during the load (per delivery): ${describeCpu(cpu)}.`,
+  ])}`,
+);
 process.exit(0);

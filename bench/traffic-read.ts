@@ -49,11 +49,17 @@ const DAY = 86_400_000;
 const SOURCE = "bench:traffic-read";
 const log = (line: string) => console.log(line);
 
-const { dataDir: DATA_DIR, config, database, owner } = await openBenchDatabase("traffic-read", 54344, values.fresh ?? false);
+const {
+  dataDir: DATA_DIR,
+  config,
+  database,
+  owner,
+} = await openBenchDatabase("traffic-read", 54344, values.fresh ?? false);
 
 const pick = <T>(random: () => number, list: readonly T[]): T => list[Math.floor(random() * list.length)];
 const round = (value: number, digits = 1) => Number(value.toFixed(digits));
-const count = async (table: string) => (await owner.query<{ n: number }>(`select count(*)::int as n from ${table}`)).rows[0].n;
+const count = async (table: string) =>
+  (await owner.query<{ n: number }>(`select count(*)::int as n from ${table}`)).rows[0].n;
 
 // 1. Traffic incidents: one INSERT per quarter of the rows (so a run shows progress), set-based
 // from generate_series, each quarter in time order. Active incidents (the last 2% of the numbers,
@@ -75,7 +81,8 @@ if ((await count("app_public.traffic_incidents")) !== INCIDENTS) {
       // Quarters of the time line, oldest first, so the heap (and the uuidv7 keys) grow in time
       // order as in a live table: part p holds the rows whose number falls in its range, and the
       // start times of part p are drawn from its quarter of the three years.
-      await client.query(`
+      await client.query(
+        `
         insert into app_public.traffic_incidents (record_id, situation_id, version, version_time, type, severity, validity_status,
           start_at, end_at, latitude, longitude, road_number, comment, lanes_restricted, first_seen_at, closed_at)
         select 'RWS03_BENCH_' || g, 'RWS03_BENCH_SIT_' || g, 1, s.start_at,
@@ -94,7 +101,9 @@ if ((await count("app_public.traffic_incidents")) !== INCIDENTS) {
                                case when a.active then now() - random() * interval '7 days'
                                     else now() - interval '7 days' - interval '3 years' * (($3::int - 1 - $4::int + random()) / $3::int) end as start_at,
                                interval '10 minutes' + random() * interval '230 minutes' as duration) s
-         order by s.start_at`, [from, to, parts, part, INCIDENTS - Math.round(INCIDENTS / 50)]);
+         order by s.start_at`,
+        [from, to, parts, part, INCIDENTS - Math.round(INCIDENTS / 50)],
+      );
       log(`  ${to.toLocaleString("en")} rows, ${((performance.now() - started) / 1000).toFixed(0)} s`);
     }
   } finally {
@@ -119,22 +128,40 @@ if ((await count("app_public.nl_alerts")) !== ALERTS) {
   log(`Filling ${ALERTS.toLocaleString("en")} NL-Alerts through app_private.ingest_nl_alerts ...`);
   await owner.query("truncate app_public.nl_alerts cascade");
   const { rows: places } = await owner.query<{ name: string; latitude: number; longitude: number }>(
-    "select name, latitude, longitude from app_public.places order by name, uuid");
+    "select name, latitude, longitude from app_public.places order by name, uuid",
+  );
   const random = seeded(2027);
   const now = Date.now();
   const FIVE_YEARS = 5 * 365.25 * DAY;
   const texts = [
-    ["Brand met veel rook in %s. Sluit ramen en deuren en zet ventilatie uit.", "Fire with a lot of smoke in %s. Close windows and doors and turn off ventilation."],
-    ["Gaslek in %s. Blijf uit de buurt en volg de aanwijzingen van de hulpdiensten.", "Gas leak in %s. Stay away and follow the instructions of the emergency services."],
+    [
+      "Brand met veel rook in %s. Sluit ramen en deuren en zet ventilatie uit.",
+      "Fire with a lot of smoke in %s. Close windows and doors and turn off ventilation.",
+    ],
+    [
+      "Gaslek in %s. Blijf uit de buurt en volg de aanwijzingen van de hulpdiensten.",
+      "Gas leak in %s. Stay away and follow the instructions of the emergency services.",
+    ],
     ["Zeer zware windstoten in de omgeving van %s. Blijf binnen.", "Very heavy gusts of wind near %s. Stay indoors."],
-    ["Storing van het noodnummer 112 in de omgeving van %s. Bel bij nood 0900-8844.", "Outage of emergency number 112 near %s. In an emergency call 0900-8844."],
-    ["Drinkwater in %s niet geschikt om te drinken. Kook water minstens 3 minuten.", "Tap water in %s is not fit to drink. Boil water for at least 3 minutes."],
+    [
+      "Storing van het noodnummer 112 in de omgeving van %s. Bel bij nood 0900-8844.",
+      "Outage of emergency number 112 near %s. In an emergency call 0900-8844.",
+    ],
+    [
+      "Drinkwater in %s niet geschikt om te drinken. Kook water minstens 3 minuten.",
+      "Tap water in %s is not fit to drink. Boil water for at least 3 minutes.",
+    ],
   ];
   const square = (lat: number, lon: number, sideKm: number): Array<[number, number]> => {
     const dLat = sideKm / 2 / 111.2;
     const dLon = sideKm / 2 / (111.2 * Math.cos((lat * Math.PI) / 180));
     const r = (v: number) => round(v, 5);
-    return [[r(lat - dLat), r(lon - dLon)], [r(lat - dLat), r(lon + dLon)], [r(lat + dLat), r(lon + dLon)], [r(lat + dLat), r(lon - dLon)]];
+    return [
+      [r(lat - dLat), r(lon - dLon)],
+      [r(lat - dLat), r(lon + dLon)],
+      [r(lat + dLat), r(lon + dLon)],
+      [r(lat + dLat), r(lon - dLon)],
+    ];
   };
   const alerts: SampleNlAlert[] = Array.from({ length: ALERTS }, (_, i) => {
     const startAt = new Date(Math.floor((now - FIVE_YEARS + (i + random()) * (FIVE_YEARS / ALERTS)) / 1000) * 1000);
@@ -146,15 +173,19 @@ if ((await count("app_public.nl_alerts")) !== ALERTS) {
     });
     const [nl, en] = pick(random, texts);
     return {
-      id: `bench-${String(i).padStart(6, "0")}`, messageNl: `NL-Alert ${nl.replace("%s", place.name)}`,
+      id: `bench-${String(i).padStart(6, "0")}`,
+      messageNl: `NL-Alert ${nl.replace("%s", place.name)}`,
       messageEn: random() < 0.8 ? `NL-Alert ${en.replace("%s", place.name)}` : undefined,
-      startAt, stopAt: stop <= now && i < ALERTS - 5 ? new Date(stop) : undefined, areas,
+      startAt,
+      stopAt: stop <= now && i < ALERTS - 5 ? new Date(stop) : undefined,
+      areas,
     };
   });
   const started = performance.now();
   for (let from = 0; from < alerts.length; from += ALERT_BATCH) {
     const parsed = readAlertsDocument(Buffer.from(nlAlertsJson(alerts.slice(from, from + ALERT_BATCH))));
-    if (parsed.kind !== "nl-alert" || parsed.document.skipped > 0) throw new Error(`NL-Alert page ${from}: ${JSON.stringify(parsed)}`.slice(0, 500));
+    if (parsed.kind !== "nl-alert" || parsed.document.skipped > 0)
+      throw new Error(`NL-Alert page ${from}: ${JSON.stringify(parsed)}`.slice(0, 500));
     await storeNlAlerts(owner, parsed.document, SOURCE);
   }
   filling.alertsSeconds = round((performance.now() - started) / 1000);
@@ -162,12 +193,14 @@ if ((await count("app_public.nl_alerts")) !== ALERTS) {
   await analyzeTables(owner, ["app_public.nl_alerts", "app_public.nl_alert_regions"]);
   await owner.query("vacuum app_public.nl_alerts, app_public.nl_alert_regions");
   filling.alertsVacuumAnalyzeSeconds = round((performance.now() - vacuumStarted) / 1000);
-  log(`  ${filling.alertsSeconds} s in pages of ${ALERT_BATCH}, ${filling.alertsVacuumAnalyzeSeconds} s to vacuum and analyse`);
+  log(
+    `  ${filling.alertsSeconds} s in pages of ${ALERT_BATCH}, ${filling.alertsVacuumAnalyzeSeconds} s to vacuum and analyse`,
+  );
 }
 
 const rootUrl = database.rootUrl;
 if (!rootUrl) throw new Error("CHECKPOINT and auto_explain need the superuser URL of the embedded cluster.");
-const superuserUrl = pgUrl(rootUrl, { database: config.databaseName });
+const superuserUrl = pgUrl(rootUrl, { database: config.database.name });
 if (Object.keys(filling).length > 0) {
   // The load left a gigabyte of dirty pages and WAL: written now rather than by the checkpointer
   // in the middle of the measurements.
@@ -184,7 +217,9 @@ const { rows: sizes } = await owner.query<{ name: string; rows: string; mb: stri
     from unnest(array['app_public.traffic_incidents', 'app_public.traffic_incident_events', 'app_public.nl_alerts',
                       'app_public.nl_alert_regions']) t(name)`);
 const tables = Object.fromEntries(sizes.map((s) => [s.name, { rows: Number(s.rows), mb: Number(s.mb) }]));
-const { rows: [shape] } = await owner.query(`
+const {
+  rows: [shape],
+} = await owner.query(`
   with per_region as (select r.number, count(ar.alert_uuid)::int as n from app_public.p2000_regions r
                         left join app_public.nl_alert_regions ar on ar.region_number = r.number group by r.number)
   select (select count(*)::int from app_public.traffic_incidents where closed_at is null) as active_incidents,
@@ -195,11 +230,14 @@ const { rows: [shape] } = await owner.query(`
          (select min(n) from per_region) as region_min, (select percentile_disc(0.5) within group (order by n) from per_region) as region_median,
          (select max(n) from per_region) as region_max,
          (select count(*)::int from graphile_worker.jobs) as jobs`);
-log(`Data: incidents ${tables["app_public.traffic_incidents"].rows.toLocaleString("en")} (${shape.active_incidents.toLocaleString("en")} active, ` +
-  `since ${shape.incidents_from}), events ${tables["app_public.traffic_incident_events"].rows.toLocaleString("en")}, queued jobs ${shape.jobs}; ` +
-  `NL-Alerts ${tables["app_public.nl_alerts"].rows.toLocaleString("en")} (since ${shape.alerts_from}, ${shape.active_alerts} active), ` +
-  `${shape.regions_per_alert} regions per alert, per region ${shape.region_min} / ${shape.region_median} / ${shape.region_max} (min/median/max)`);
-for (const [name, size] of Object.entries(tables)) log(`  ${name}: ${size.rows.toLocaleString("en")} rows, ${size.mb} MB`);
+log(
+  `Data: incidents ${tables["app_public.traffic_incidents"].rows.toLocaleString("en")} (${shape.active_incidents.toLocaleString("en")} active, ` +
+    `since ${shape.incidents_from}), events ${tables["app_public.traffic_incident_events"].rows.toLocaleString("en")}, queued jobs ${shape.jobs}; ` +
+    `NL-Alerts ${tables["app_public.nl_alerts"].rows.toLocaleString("en")} (since ${shape.alerts_from}, ${shape.active_alerts} active), ` +
+    `${shape.regions_per_alert} regions per alert, per region ${shape.region_min} / ${shape.region_median} / ${shape.region_max} (min/median/max)`,
+);
+for (const [name, size] of Object.entries(tables))
+  log(`  ${name}: ${size.rows.toLocaleString("en")} rows, ${size.mb} MB`);
 
 // 3. The operations, with new arguments on every request: each as a GraphQL query (its variables)
 // and as the SQL function the field calls (the same values, in this order, as parameters).
@@ -209,29 +247,50 @@ const INCIDENT_FIELDS = "uuid recordId type roadNumber latitude longitude startA
 const ALERT_FIELDS = "uuid alertId messageNl startAt stopAt active regionNumbers";
 // `repeated`: the same call with every argument in turn, many times in one statement (the SQL
 // time of a call without round trips or instrumentation).
-const scenarios: Array<{ name: string; query: string; sql: string; repeated: string; args: () => Record<string, unknown> }> = [
-  { name: "trafficIncidents(active: true, first: 50, page 1-5)",
+const scenarios: Array<{
+  name: string;
+  query: string;
+  sql: string;
+  repeated: string;
+  args: () => Record<string, unknown>;
+}> = [
+  {
+    name: "trafficIncidents(active: true, first: 50, page 1-5)",
     query: `query ($page: Int!) { trafficIncidents(active: true, first: 50, page: $page) { ${INCIDENT_FIELDS} } }`,
-    sql: "select * from app_public.traffic_incidents(true, 50, $1)", repeated: "app_public.traffic_incidents(true, 50, 1 + g % 5)",
-    args: () => ({ page: 1 + Math.floor(random() * 5) }) },
-  { name: "nlAlerts(regionNumber 01-25, first: 20)",
+    sql: "select * from app_public.traffic_incidents(true, 50, $1)",
+    repeated: "app_public.traffic_incidents(true, 50, 1 + g % 5)",
+    args: () => ({ page: 1 + Math.floor(random() * 5) }),
+  },
+  {
+    name: "nlAlerts(regionNumber 01-25, first: 20)",
     query: `query ($region: String!) { nlAlerts(regionNumber: $region, first: 20) { ${ALERT_FIELDS} } }`,
     sql: "select * from app_public.nl_alerts(20, null, null, null, $1, null)",
-    repeated: "app_public.nl_alerts(20, null, null, null, lpad((1 + g % 25)::text, 2, '0'), null)", args: () => ({ region: region() }) },
-  { name: "nlAlerts(regionNumber 01-25, first: 20, activeOnly: true)",
+    repeated: "app_public.nl_alerts(20, null, null, null, lpad((1 + g % 25)::text, 2, '0'), null)",
+    args: () => ({ region: region() }),
+  },
+  {
+    name: "nlAlerts(regionNumber 01-25, first: 20, activeOnly: true)",
     query: `query ($region: String!) { nlAlerts(regionNumber: $region, first: 20, activeOnly: true) { ${ALERT_FIELDS} } }`,
     sql: "select * from app_public.nl_alerts(20, null, null, null, $1, true)",
-    repeated: "app_public.nl_alerts(20, null, null, null, lpad((1 + g % 25)::text, 2, '0'), true)", args: () => ({ region: region() }) },
+    repeated: "app_public.nl_alerts(20, null, null, null, lpad((1 + g % 25)::text, 2, '0'), true)",
+    args: () => ({ region: region() }),
+  },
 ];
 
 // 4. HTTP: the service as its own process, an API token, connections that ask back to back; and
 // the same SQL through pg with the visitor's settings, to tell the database's share.
-const service = await startServerProcess({ dataDir: DATA_DIR, pgPort: config.embeddedPgPort });
-const apiToken = (await createApiToken(owner, { environmentUuid: database.operatorEnvironmentUuid, name: "bench", scopes: [] })).plainToken;
+const service = await startServerProcess({ dataDir: DATA_DIR, pgPort: config.database.embeddedPgPort });
+const apiToken = (
+  await createApiToken(owner, { environmentUuid: database.operatorEnvironmentUuid, name: "bench", scopes: [] })
+).plainToken;
 const headers = { "content-type": "application/json", authorization: `Bearer ${apiToken}` };
 
 async function graphql(query: string, variables: Record<string, unknown>): Promise<Record<string, unknown[]>> {
-  const response = await fetch(service.graphqlUrl, { method: "POST", headers, body: JSON.stringify({ query, variables }) });
+  const response = await fetch(service.graphqlUrl, {
+    method: "POST",
+    headers,
+    body: JSON.stringify({ query, variables }),
+  });
   const body = (await response.json()) as { data: Record<string, unknown[]>; errors?: Array<{ message: string }> };
   if (body.errors) throw new Error(body.errors[0].message);
   return body.data;
@@ -241,8 +300,15 @@ const cpuSample = makeCpuSampler(DATA_DIR);
 const servicePid = findServicePid();
 
 /** Closed-loop HTTP load (http-load.ts) with new arguments on every request; the latency of every answer, in ms. */
-const httpLoad = (clients: number, seconds: number, query: string, args: () => Record<string, unknown>) => loadOverHttp({
-  url: service.graphqlUrl, headers, clients, seconds, body: () => JSON.stringify({ query, variables: args() }), cpu: { sample: cpuSample, servicePid } });
+const httpLoad = (clients: number, seconds: number, query: string, args: () => Record<string, unknown>) =>
+  loadOverHttp({
+    url: service.graphqlUrl,
+    headers,
+    clients,
+    seconds,
+    body: () => JSON.stringify({ query, variables: args() }),
+    cpu: { sample: cpuSample, servicePid },
+  });
 
 const visitor = new pg.Pool({ connectionString: database.authUrl, max: Math.max(...CLIENTS) });
 visitor.on("error", () => {});
@@ -268,12 +334,21 @@ async function sqlLoad(clients: number, seconds: number, sql: string, args: () =
   const incidents = (await graphql(scenarios[0].query, { page: 1 })).trafficIncidents as Array<{ active: boolean }>;
   const alerts = (await graphql(scenarios[1].query, { region: "13" })).nlAlerts as Array<{ regionNumbers: string[] }>;
   const active = (await graphql(scenarios[2].query, { region: "13" })).nlAlerts;
-  if (incidents.length !== 50 || incidents.some((i) => !i.active)) throw new Error("trafficIncidents(active: true) did not give 50 active incidents");
-  if (alerts.length !== 20 || alerts.some((a) => !a.regionNumbers.includes("13"))) throw new Error("nlAlerts(regionNumber: \"13\") did not give 20 alerts of region 13");
-  log(`Check: trafficIncidents(active: true) 50 active; nlAlerts(regionNumber: "13") 20 alerts of region 13; with activeOnly ${active.length}`);
+  if (incidents.length !== 50 || incidents.some((i) => !i.active))
+    throw new Error("trafficIncidents(active: true) did not give 50 active incidents");
+  if (alerts.length !== 20 || alerts.some((a) => !a.regionNumbers.includes("13")))
+    throw new Error('nlAlerts(regionNumber: "13") did not give 20 alerts of region 13');
+  log(
+    `Check: trafficIncidents(active: true) 50 active; nlAlerts(regionNumber: "13") 20 alerts of region 13; with activeOnly ${active.length}`,
+  );
 }
-const reads: Array<{ operation: string; clients: number; seconds: number; http: Awaited<ReturnType<typeof httpLoad>>;
-  sql: Awaited<ReturnType<typeof sqlLoad>> }> = [];
+const reads: Array<{
+  operation: string;
+  clients: number;
+  seconds: number;
+  http: Awaited<ReturnType<typeof httpLoad>>;
+  sql: Awaited<ReturnType<typeof sqlLoad>>;
+}> = [];
 for (const scenario of scenarios) {
   // Every connection of the server's pool prepares its plans first.
   await httpLoad(Math.max(...CLIENTS), WARM_UP_SECONDS, scenario.query, scenario.args);
@@ -281,8 +356,10 @@ for (const scenario of scenarios) {
     const http = await httpLoad(clients, SECONDS, scenario.query, scenario.args);
     const sql = await sqlLoad(clients, SECONDS, scenario.sql, scenario.args);
     reads.push({ operation: scenario.name, clients, seconds: SECONDS, http, sql });
-    log(`${scenario.name} @${clients}: HTTP ${http.rps}/s, p50 ${http.p50} ms, p95 ${http.p95} ms, p99 ${http.p99} ms, max ${http.max} ms, ` +
-      `${http.bytesPerAnswer} bytes | SQL ${sql.rps}/s, p50 ${sql.p50} ms, p99 ${sql.p99} ms${http.errors ? ` (${http.errors} errors)` : ""}`);
+    log(
+      `${scenario.name} @${clients}: HTTP ${http.rps}/s, p50 ${http.p50} ms, p95 ${http.p95} ms, p99 ${http.p99} ms, max ${http.max} ms, ` +
+        `${http.bytesPerAnswer} bytes | SQL ${sql.rps}/s, p50 ${sql.p50} ms, p99 ${sql.p99} ms${http.errors ? ` (${http.errors} errors)` : ""}`,
+    );
     log(`  HTTP ${describeCpu(http.cpu)}`);
     log(`  SQL ${describeCpu(sql.cpu)}`);
   }
@@ -342,38 +419,62 @@ const describe = (node: PlanNode): string =>
   `${node["Actual Total Time"]} ms, buffers ${node["Shared Hit Blocks"] ?? 0} hit/${node["Shared Read Blocks"] ?? 0} read)` +
   `${node["Index Cond"] ? ` cond ${node["Index Cond"]}` : ""}${node.Filter ? ` filter ${node.Filter}` : ""}` +
   `${node["Rows Removed by Filter"] ? ` (${node["Rows Removed by Filter"]} removed)` : ""}`;
-const walk = (node: PlanNode, depth = 0): string[] => [`${"  ".repeat(depth)}${describe(node)}`, ...(node.Plans ?? []).flatMap((child) => walk(child, depth + 1))];
+const walk = (node: PlanNode, depth = 0): string[] => [
+  `${"  ".repeat(depth)}${describe(node)}`,
+  ...(node.Plans ?? []).flatMap((child) => walk(child, depth + 1)),
+];
 const explained: Array<{ scenario: (typeof scenarios)[number]; typical: unknown[]; label: string }> = [
   { scenario: scenarios[0], typical: [1], label: "traffic_incidents(true, 50, page 1)" },
   { scenario: scenarios[0], typical: [5], label: "traffic_incidents(true, 50, page 5)" },
   { scenario: scenarios[1], typical: ["13"], label: "nl_alerts(20, …, region '13', null)" },
   { scenario: scenarios[2], typical: ["13"], label: "nl_alerts(20, …, region '13', active only)" },
 ];
-const plans: Array<{ call: string; milliseconds: number; sharedHit: number; sharedRead: number; seqScans: string[]; indexes: string[];
-  statements: Array<{ query: string; milliseconds: number; plan: string[] }>; nestedCalls: number }> = [];
+const plans: Array<{
+  call: string;
+  milliseconds: number;
+  sharedHit: number;
+  sharedRead: number;
+  seqScans: string[];
+  indexes: string[];
+  statements: Array<{ query: string; milliseconds: number; plan: string[] }>;
+  nestedCalls: number;
+}> = [];
 for (const { scenario, typical, label } of explained) {
-  for (let i = 0; i < 8; i++) await explainer.query({ name: scenario.name, text: scenario.sql, values: Object.values(scenario.args()) });
+  for (let i = 0; i < 8; i++)
+    await explainer.query({ name: scenario.name, text: scenario.sql, values: Object.values(scenario.args()) });
   notices = [];
   await explainer.query({ name: scenario.name, text: scenario.sql, values: typical });
   const statements = notices.flatMap((text) => {
     const match = /^duration: ([\d.]+) ms\s+plan:\s*([\s\S]*)$/.exec(text);
     if (!match) return [];
     const explain = JSON.parse(match[2]) as { "Query Text": string; Plan: PlanNode };
-    return [{ query: explain["Query Text"].replace(/\s+/g, " ").trim().slice(0, 200), milliseconds: Number(match[1]), root: explain.Plan, plan: walk(explain.Plan) }];
+    return [
+      {
+        query: explain["Query Text"].replace(/\s+/g, " ").trim().slice(0, 200),
+        milliseconds: Number(match[1]),
+        root: explain.Plan,
+        plan: walk(explain.Plan),
+      },
+    ];
   });
   const all = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(all)];
   // Nodes that ran (a UNION's branches whose one-time filter is false never do).
   const nodes = statements.flatMap((s) => all(s.root)).filter((n) => (n["Actual Loops"] ?? 1) > 0);
   const top = statements.at(-1)!; // auto_explain reports the outer statement last
   plans.push({
-    call: label, milliseconds: top.milliseconds, sharedHit: top.root["Shared Hit Blocks"] ?? 0, sharedRead: top.root["Shared Read Blocks"] ?? 0,
+    call: label,
+    milliseconds: top.milliseconds,
+    sharedHit: top.root["Shared Hit Blocks"] ?? 0,
+    sharedRead: top.root["Shared Read Blocks"] ?? 0,
     seqScans: [...new Set(nodes.filter((n) => n["Node Type"] === "Seq Scan").map((n) => n["Relation Name"]!))],
     indexes: [...new Set(nodes.filter((n) => n["Index Name"]).map((n) => `${n["Index Name"]}`))],
     statements: statements.map(({ query, milliseconds, plan }) => ({ query, milliseconds, plan })),
     nestedCalls: statements.length - 1,
   });
-  log(`\nEXPLAIN (ANALYZE, BUFFERS) app_public.${label} as app_visitor: ${top.milliseconds} ms, ` +
-    `${top.root["Shared Hit Blocks"] ?? 0} buffers hit, ${top.root["Shared Read Blocks"] ?? 0} read`);
+  log(
+    `\nEXPLAIN (ANALYZE, BUFFERS) app_public.${label} as app_visitor: ${top.milliseconds} ms, ` +
+      `${top.root["Shared Hit Blocks"] ?? 0} buffers hit, ${top.root["Shared Read Blocks"] ?? 0} read`,
+  );
   // A function called per row (a SQL function that is not inlined) shows once, with its count.
   const shown = new Map<string, { milliseconds: number; calls: number; plan: string[] }>();
   for (const statement of statements) {
@@ -392,52 +493,77 @@ await explainer.end();
 
 // 7. The figures, against the goal.
 const atGoal = reads.filter((r) => r.clients === GOAL_CLIENTS);
-const verdicts = atGoal.map((r) => `${r.operation}: p99 ${r.http.p99} ms, ${r.http.p99 < GOAL_P99_MS ? "met" : "NOT met"}`);
+const verdicts = atGoal.map(
+  (r) => `${r.operation}: p99 ${r.http.p99} ms, ${r.http.p99 < GOAL_P99_MS ? "met" : "NOT met"}`,
+);
 log(`\nGoal: under ${GOAL_P99_MS} ms p99 at ${GOAL_CLIENTS} clients over HTTP.`);
 for (const line of verdicts) log(`  ${line}`);
 const mb = (name: string) => `${tables[name].rows.toLocaleString("en")} rows, ${tables[name].mb} MB`;
-const result = { date: new Date().toISOString(), machine: machine(), clients: CLIENTS, seconds: SECONDS, incidents: INCIDENTS, alerts: ALERTS,
-  shape, tables, filling, goal: { p99Ms: GOAL_P99_MS, clients: GOAL_CLIENTS }, reads, perCall, plans };
-log(`\nWrote ${writeResults("traffic-read", "traffic-read-latest.md", result, [
-  `Traffic and alerts read benchmark, ${result.date.slice(0, 10)}, ${result.machine}: ${mb("app_public.traffic_incidents")} of traffic incidents ` +
-    `(${shape.active_incidents.toLocaleString("en")} active, since ${shape.incidents_from}; filled by set-based SQL), ` +
-    `${mb("app_public.nl_alerts")} of NL-Alerts (since ${shape.alerts_from}, ${shape.active_alerts} active; through ingest_nl_alerts) with ` +
-    `${mb("app_public.nl_alert_regions")} of regions (${shape.regions_per_alert} per alert; ${shape.region_min}/${shape.region_median}/${shape.region_max} ` +
-    `alerts per region, min/median/max). Closed loops over HTTP (API token; the service in its own process on the same two cores as the load ` +
-    `generator and PostgreSQL), ${SECONDS} s per operation after ${WARM_UP_SECONDS} s of warm-up, other arguments on every request; beside it ` +
-    "the same SQL function through pg as app_visitor.",
-  "",
-  "| operation | clients | HTTP req/s | HTTP p50 ms | HTTP p95 ms | HTTP p99 ms | answer bytes | SQL req/s | SQL p50 ms | SQL p99 ms | SQL ms per call |",
-  "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
-  ...reads.map((r) => `| ${r.operation} | ${r.clients} | ${r.http.rps} | ${r.http.p50} | ${r.http.p95} | ${r.http.p99} | ${r.http.bytesPerAnswer} | ` +
-    `${r.sql.rps} | ${r.sql.p50} | ${r.sql.p99} | ${perCall[r.operation]} |`),
-  "",
-  `SQL ms per call: ${REPEAT.toLocaleString("en")} calls with the arguments in turn in one statement as app_visitor (no round trips, no instrumentation).`,
-  "",
-  "Where the two cores went during the HTTP runs (ms of CPU per request, and share of the cores' time):",
-  "",
-  "| operation | clients | service process | PostgreSQL | load generator | kernel interrupts | other | idle | steal |",
-  "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
-  ...reads.filter((r) => r.http.cpu).map((r) => {
-    const c = r.http.cpu!;
-    const cell = (p: { msPerRequest: number; share: number }) => `${p.msPerRequest} (${p.share}%)`;
-    return `| ${r.operation} | ${r.clients} | ${cell(c.service)} | ${cell(c.postgres)} | ${cell(c.loadGenerator)} | ${cell(c.interrupts)} | ${cell(c.other)} | ${c.idle.share}% | ${c.steal.share}% |`;
-  }),
-  "",
-  `Errors (transport, non-200 or GraphQL errors): ${reads.reduce((sum, r) => sum + r.http.errors, 0)}.`,
-  "",
-  `Goal: under ${GOAL_P99_MS} ms p99 at ${GOAL_CLIENTS} clients over HTTP. ${verdicts.join("; ")}.`,
-  "",
-  filling.incidentsSeconds !== undefined || filling.alertsSeconds !== undefined
-    ? `Filling (this run): ${filling.incidentsSeconds !== undefined ? `incidents ${filling.incidentsSeconds} s (+${filling.incidentsVacuumAnalyzeSeconds} s VACUUM and ANALYZE)` : "incidents kept"}; ` +
-      `${filling.alertsSeconds !== undefined ? `NL-Alerts ${filling.alertsSeconds} s in pages of ${ALERT_BATCH} (+${filling.alertsVacuumAnalyzeSeconds} s)` : "NL-Alerts kept"}.`
-    : "Filling: the tables were kept from an earlier run.",
-  "",
-  "| SQL function (as app_visitor, cached plan, under auto_explain) | execution ms | buffers hit/read | statements inside | indexes | sequential scans |",
-  "| --- | --- | --- | --- | --- | --- |",
-  ...plans.map((p) => `| ${p.call} | ${p.milliseconds} | ${p.sharedHit}/${p.sharedRead} | ${p.nestedCalls} | ${p.indexes.join(", ") || "-"} | ` +
-    `${p.seqScans.join(", ") || "-"} |`),
-])}`);
+const result = {
+  date: new Date().toISOString(),
+  machine: machine(),
+  clients: CLIENTS,
+  seconds: SECONDS,
+  incidents: INCIDENTS,
+  alerts: ALERTS,
+  shape,
+  tables,
+  filling,
+  goal: { p99Ms: GOAL_P99_MS, clients: GOAL_CLIENTS },
+  reads,
+  perCall,
+  plans,
+};
+log(
+  `\nWrote ${writeResults("traffic-read", "traffic-read-latest.md", result, [
+    `Traffic and alerts read benchmark, ${result.date.slice(0, 10)}, ${result.machine}: ${mb("app_public.traffic_incidents")} of traffic incidents ` +
+      `(${shape.active_incidents.toLocaleString("en")} active, since ${shape.incidents_from}; filled by set-based SQL), ` +
+      `${mb("app_public.nl_alerts")} of NL-Alerts (since ${shape.alerts_from}, ${shape.active_alerts} active; through ingest_nl_alerts) with ` +
+      `${mb("app_public.nl_alert_regions")} of regions (${shape.regions_per_alert} per alert; ${shape.region_min}/${shape.region_median}/${shape.region_max} ` +
+      `alerts per region, min/median/max). Closed loops over HTTP (API token; the service in its own process on the same two cores as the load ` +
+      `generator and PostgreSQL), ${SECONDS} s per operation after ${WARM_UP_SECONDS} s of warm-up, other arguments on every request; beside it ` +
+      "the same SQL function through pg as app_visitor.",
+    "",
+    "| operation | clients | HTTP req/s | HTTP p50 ms | HTTP p95 ms | HTTP p99 ms | answer bytes | SQL req/s | SQL p50 ms | SQL p99 ms | SQL ms per call |",
+    "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+    ...reads.map(
+      (r) =>
+        `| ${r.operation} | ${r.clients} | ${r.http.rps} | ${r.http.p50} | ${r.http.p95} | ${r.http.p99} | ${r.http.bytesPerAnswer} | ` +
+        `${r.sql.rps} | ${r.sql.p50} | ${r.sql.p99} | ${perCall[r.operation]} |`,
+    ),
+    "",
+    `SQL ms per call: ${REPEAT.toLocaleString("en")} calls with the arguments in turn in one statement as app_visitor (no round trips, no instrumentation).`,
+    "",
+    "Where the two cores went during the HTTP runs (ms of CPU per request, and share of the cores' time):",
+    "",
+    "| operation | clients | service process | PostgreSQL | load generator | kernel interrupts | other | idle | steal |",
+    "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+    ...reads
+      .filter((r) => r.http.cpu)
+      .map((r) => {
+        const c = r.http.cpu!;
+        const cell = (p: { msPerRequest: number; share: number }) => `${p.msPerRequest} (${p.share}%)`;
+        return `| ${r.operation} | ${r.clients} | ${cell(c.service)} | ${cell(c.postgres)} | ${cell(c.loadGenerator)} | ${cell(c.interrupts)} | ${cell(c.other)} | ${c.idle.share}% | ${c.steal.share}% |`;
+      }),
+    "",
+    `Errors (transport, non-200 or GraphQL errors): ${reads.reduce((sum, r) => sum + r.http.errors, 0)}.`,
+    "",
+    `Goal: under ${GOAL_P99_MS} ms p99 at ${GOAL_CLIENTS} clients over HTTP. ${verdicts.join("; ")}.`,
+    "",
+    filling.incidentsSeconds !== undefined || filling.alertsSeconds !== undefined
+      ? `Filling (this run): ${filling.incidentsSeconds !== undefined ? `incidents ${filling.incidentsSeconds} s (+${filling.incidentsVacuumAnalyzeSeconds} s VACUUM and ANALYZE)` : "incidents kept"}; ` +
+        `${filling.alertsSeconds !== undefined ? `NL-Alerts ${filling.alertsSeconds} s in pages of ${ALERT_BATCH} (+${filling.alertsVacuumAnalyzeSeconds} s)` : "NL-Alerts kept"}.`
+      : "Filling: the tables were kept from an earlier run.",
+    "",
+    "| SQL function (as app_visitor, cached plan, under auto_explain) | execution ms | buffers hit/read | statements inside | indexes | sequential scans |",
+    "| --- | --- | --- | --- | --- | --- |",
+    ...plans.map(
+      (p) =>
+        `| ${p.call} | ${p.milliseconds} | ${p.sharedHit}/${p.sharedRead} | ${p.nestedCalls} | ${p.indexes.join(", ") || "-"} | ` +
+        `${p.seqScans.join(", ") || "-"} |`,
+    ),
+  ])}`,
+);
 await owner.end();
 await database.close();
 process.exit(0);

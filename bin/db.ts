@@ -8,15 +8,15 @@ import { connectDatabase } from "../lib/db/database.ts";
 import { ROOT_DIR } from "../lib/db/migrate.ts";
 import { pgUrl } from "../lib/db/pg-url.ts";
 
-const config = loadConfig();
+const config = loadConfig().database;
 const database = await connectDatabase(config, (line) => {
   if (/FATAL|PANIC/.test(line)) console.error(`[postgres] ${line}`);
 });
 
 function shadowUrl(): string | undefined {
-  if (config.shadowDatabaseUrl) return config.shadowDatabaseUrl;
+  if (config.shadowUrl) return config.shadowUrl;
   if (!database.embedded) return undefined;
-  return pgUrl(database.ownerUrl, { database: `${config.databaseName}_shadow` });
+  return pgUrl(database.ownerUrl, { database: `${config.name}_shadow` });
 }
 
 const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: database.ownerUrl };

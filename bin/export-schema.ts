@@ -7,7 +7,7 @@ import { prepareDatabase } from "../lib/setup/installation.ts";
 import { ROOT_DIR } from "../lib/db/migrate.ts";
 import { printServiceSchema } from "../graphile.config.ts";
 
-const database = await prepareDatabase(loadConfig());
+const database = await prepareDatabase(loadConfig().database);
 try {
   const file = path.join(ROOT_DIR, "schema.graphql");
   fs.writeFileSync(file, await printServiceSchema(database.authUrl));

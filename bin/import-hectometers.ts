@@ -7,7 +7,9 @@ runImportCommand({
   usage: "npm run import:hectometers -- FILE.geojson|FILE.csv   (NWB hectopunten, RD New)",
   label: "hectometre posts",
   async run(pool, input, file, onBatch) {
-    const result = await importHectometers(pool, input, file.toLowerCase().endsWith(".csv") ? "csv" : "geojson", { onBatch });
+    const result = await importHectometers(pool, input, file.toLowerCase().endsWith(".csv") ? "csv" : "geojson", {
+      onBatch,
+    });
     return `${result.rows} posts read: ${result.imported} imported or updated, ${result.rejected} rejected.`;
   },
 });

@@ -17,7 +17,7 @@ if (follow) {
     console.error("Usage: npm run ingest:aircraft -- --follow FILE");
     process.exit(2);
   }
-  const database = await prepareDatabase(loadConfig());
+  const database = await prepareDatabase(loadConfig().database);
   const pool = new pg.Pool({ connectionString: database.ownerUrl, max: 1 });
   let busy = false;
   const read = async () => {
@@ -25,7 +25,8 @@ if (follow) {
     busy = true;
     try {
       const result = await ingestAircraftDocument(pool, fs.readFileSync(follow, "utf8"), follow);
-      if (result.takeOffs + result.landings > 0) console.log(`${new Date().toISOString()} ${describeAircraftIngest(result)}`);
+      if (result.takeOffs + result.landings > 0)
+        console.log(`${new Date().toISOString()} ${describeAircraftIngest(result)}`);
     } catch (error) {
       // The receiver may be halfway through rewriting the file: the next change reads it whole.
       console.error(`${follow}: ${(error as Error).message}`);
@@ -48,7 +49,10 @@ if (follow) {
   await runFeedCommand({
     usage: "npm run ingest:aircraft -- FILE [FILE …]   or   npm run ingest:aircraft -- --follow FILE",
     async ingest(pool, file) {
-      return { summary: describeAircraftIngest(await ingestAircraftDocument(pool, fs.readFileSync(file, "utf8"), file)), problems: [] };
+      return {
+        summary: describeAircraftIngest(await ingestAircraftDocument(pool, fs.readFileSync(file, "utf8"), file)),
+        problems: [],
+      };
     },
   });
 }

@@ -31,7 +31,9 @@ async function follow(file: string, ingester: FlexIngester, stopped: () => boole
       const chunk = await new Promise<string>((resolve, reject) => {
         let data = "";
         fs.createReadStream(file, { start: position, end: size - 1, encoding: "utf8" })
-          .on("data", (part) => (data += part)).on("end", () => resolve(data)).on("error", reject);
+          .on("data", (part) => (data += part))
+          .on("end", () => resolve(data))
+          .on("error", reject);
       });
       position = size;
       const lines = (partial + chunk).split("\n");
@@ -45,7 +47,9 @@ async function follow(file: string, ingester: FlexIngester, stopped: () => boole
 
 /** Reads lines from a TCP socket, reconnecting with backoff when it closes. */
 async function readTcp(address: string, ingester: FlexIngester, stopped: () => boolean) {
-  const [host, port] = address.includes(":") ? [address.slice(0, address.lastIndexOf(":")), address.slice(address.lastIndexOf(":") + 1)] : ["127.0.0.1", address];
+  const [host, port] = address.includes(":")
+    ? [address.slice(0, address.lastIndexOf(":")), address.slice(address.lastIndexOf(":") + 1)]
+    : ["127.0.0.1", address];
   let delay = 1000;
   while (!stopped()) {
     try {
@@ -79,18 +83,21 @@ async function main() {
     console.error(USAGE);
     process.exit(2);
   }
-  const database = await prepareDatabase(loadConfig());
+  const database = await prepareDatabase(loadConfig().database);
   const pool = new pg.Pool({ connectionString: database.ownerUrl, max: FLEX_READER_CONNECTIONS });
   const ingester = createFlexIngester(pool);
   let stopping = false;
   let finished: Promise<void> | undefined;
-  const finish = () => (finished ??= (async () => {
-    await ingester.flush();
-    const s = ingester.stats;
-    console.error(`${s.lines} lines: ${s.stored} pages stored (copies merged), ${s.skipped} skipped, ${s.malformed} malformed.`);
-    await pool.end();
-    await database.close();
-  })());
+  const finish = () =>
+    (finished ??= (async () => {
+      await ingester.flush();
+      const s = ingester.stats;
+      console.error(
+        `${s.lines} lines: ${s.stored} pages stored (copies merged), ${s.skipped} skipped, ${s.malformed} malformed.`,
+      );
+      await pool.end();
+      await database.close();
+    })());
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
     process.removeAllListeners(signal);
     process.on(signal, () => {

@@ -49,14 +49,17 @@ async function main(argv: string[]): Promise<void> {
     throw new UsageError(command ? `Unknown command "${command}".` : "Name a command.");
   }
 
-  const database = await prepareDatabase(loadConfig());
+  const database = await prepareDatabase(loadConfig().database);
   const pool = new pg.Pool({ connectionString: database.ownerUrl, max: 1 });
   try {
     if (command === "create") {
       const { token, plainToken } = await createApiToken(pool, {
         environmentUuid: values.environment ?? database.operatorEnvironmentUuid,
         name: values.name!,
-        scopes: (values.scopes ?? "").split(",").map((s) => s.trim()).filter(Boolean),
+        scopes: (values.scopes ?? "")
+          .split(",")
+          .map((s) => s.trim())
+          .filter(Boolean),
         validDays: values["valid-days"] === undefined ? null : Number(values["valid-days"]),
       });
       console.log(`Created API token ${token.uuid} "${token.name}" in environment ${token.environment_uuid}`);
@@ -67,8 +70,16 @@ async function main(argv: string[]): Promise<void> {
       const tokens = await listApiTokens(pool);
       if (tokens.length === 0) console.log("No API tokens.");
       for (const token of tokens) {
-        console.log([token.uuid, token.token_preview, JSON.stringify(token.name), token.scopes.join(",") || "-",
-          state(token), token.last_used_at ? `last used ${token.last_used_at.toISOString()}` : "never used"].join("  "));
+        console.log(
+          [
+            token.uuid,
+            token.token_preview,
+            JSON.stringify(token.name),
+            token.scopes.join(",") || "-",
+            state(token),
+            token.last_used_at ? `last used ${token.last_used_at.toISOString()}` : "never used",
+          ].join("  "),
+        );
       }
     } else {
       const token = await revokeApiToken(pool, rest[0]);

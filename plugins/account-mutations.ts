@@ -38,9 +38,13 @@ export function makeAccountMutationsPlugin(deps: AccountDeps): GraphileConfig.Pl
         }
         type LoginPayload {
           user: User
-          """Access token (JWT, 15 minutes)."""
+          """
+          Access token (JWT, 15 minutes).
+          """
           token: String
-          """Refresh token (single use, 30 days); send it as Bearer to refreshToken."""
+          """
+          Refresh token (single use, 30 days); send it as Bearer to refreshToken.
+          """
           refreshToken: String
           message: String
         }
@@ -67,44 +71,74 @@ export function makeAccountMutationsPlugin(deps: AccountDeps): GraphileConfig.Pl
         input CreateApiTokenInput {
           name: String!
           scopes: [String]
-          """Days until the token expires (1-3650); omit for a token that does not expire."""
+          """
+          Days until the token expires (1-3650); omit for a token that does not expire.
+          """
           validDays: Int
         }
         type CreateApiTokenPayload {
           token: ApiToken
-          """The secret, shown only in this answer."""
+          """
+          The secret, shown only in this answer.
+          """
           plainToken: String
         }
         extend type Mutation {
-          """Creates a user, an organization and an environment (API token with scope auth:register)."""
+          """
+          Creates a user, an organization and an environment (API token with scope auth:register).
+          """
           register(input: RegisterInput!): RegisterPayload
-          """E-mail and password login (API token with scope auth:login)."""
+          """
+          E-mail and password login (API token with scope auth:login).
+          """
           login(input: LoginInput!): LoginPayload
-          """E-mails a single-use login link that sends the browser to returnTo with the tokens (scope auth:login)."""
+          """
+          E-mails a single-use login link that sends the browser to returnTo with the tokens (scope auth:login).
+          """
           requestMagicLinkLogin(email: String!, returnTo: String!): String!
-          """Ends the session of the Bearer access token."""
+          """
+          Ends the session of the Bearer access token.
+          """
           logout: String!
-          """Takes the refresh token as Bearer; returns a new pair and spends the old refresh token."""
+          """
+          Takes the refresh token as Bearer; returns a new pair and spends the old refresh token.
+          """
           refreshToken: RefreshTokenPayload!
-          """E-mails a password reset link; the same answer whether or not the address has an account (scope auth:password_reset)."""
+          """
+          E-mails a password reset link; the same answer whether or not the address has an account (scope auth:password_reset).
+          """
           requestPasswordReset(email: String!): String!
-          """Sets a new password with the token from the reset e-mail and ends every session of the user."""
+          """
+          Sets a new password with the token from the reset e-mail and ends every session of the user.
+          """
           resetPassword(token: String!, newPassword: String!): String!
           createOrganization(input: CreateOrganizationInput!): Organization
           updateOrganization(input: UpdateOrganizationInput!): Organization
           createEnvironment(input: CreateEnvironmentInput!): Environment
-          """Ends one of your sessions; true when it was ended."""
+          """
+          Ends one of your sessions; true when it was ended.
+          """
           deleteSession(uuid: String!): Boolean
-          """Ends all your sessions but this one; returns how many were ended."""
+          """
+          Ends all your sessions but this one; returns how many were ended.
+          """
           deleteOtherSessions: Int
-          """Binds an environment to the session; the tokens stay valid."""
+          """
+          Binds an environment to the session; the tokens stay valid.
+          """
           setCurrentEnvironment(environmentUuid: String!): Environment
-          """Binds an environment to the session and issues a new token pair."""
+          """
+          Binds an environment to the session and issues a new token pair.
+          """
           switchEnvironment(environmentUuid: String!): SwitchEnvironmentPayload
           createApiToken(input: CreateApiTokenInput!): CreateApiTokenPayload
-          """Changes name and/or scopes (a given list replaces the scopes)."""
+          """
+          Changes name and/or scopes (a given list replaces the scopes).
+          """
           updateApiToken(uuid: String!, name: String, scopes: [String]): ApiToken
-          """Revokes the token at once; true when it was revoked."""
+          """
+          Revokes the token at once; true when it was revoked.
+          """
           deleteApiToken(uuid: String!): Boolean
         }
       `,
@@ -112,41 +146,77 @@ export function makeAccountMutationsPlugin(deps: AccountDeps): GraphileConfig.Pl
         Mutation: {
           plans: {
             register: (_, fieldArgs) =>
-              run(fieldArgs, ({ input }, { request, visitor }) => accounts.register(deps, request.meta, visitor, input)),
+              run(fieldArgs, ({ input }, { request, visitor }) =>
+                accounts.register(deps, request.meta, visitor, input),
+              ),
             login: (_, fieldArgs) =>
               run(fieldArgs, ({ input }, { request, visitor }) =>
-                accounts.login(deps, request.meta, visitor, input.email, input.password)),
+                accounts.login(deps, request.meta, visitor, input.email, input.password),
+              ),
             requestMagicLinkLogin: (_, fieldArgs) =>
               run(fieldArgs, ({ email, returnTo }, { request, visitor }) =>
-                accounts.requestMagicLink(deps, request.meta, visitor, email, returnTo, request.locale)),
+                accounts.requestMagicLink(deps, request.meta, visitor, email, returnTo, request.locale),
+              ),
             logout: (_, fieldArgs) =>
               run(fieldArgs, async (_args, { visitor }) => {
                 await visitor("select app_accounts.logout()");
                 return "Logged out.";
               }),
-            refreshToken: (_, fieldArgs) => run(fieldArgs, (_args, { request }) => accounts.refresh(deps, request.bearer)),
+            refreshToken: (_, fieldArgs) =>
+              run(fieldArgs, (_args, { request }) => accounts.refresh(deps, request.bearer)),
             requestPasswordReset: (_, fieldArgs) =>
-              run(fieldArgs, ({ email }, { request, visitor }) => accounts.requestPasswordReset(deps, request.meta, visitor, email)),
+              run(fieldArgs, ({ email }, { request, visitor }) =>
+                accounts.requestPasswordReset(deps, request.meta, visitor, email),
+              ),
             resetPassword: (_, fieldArgs) =>
-              run(fieldArgs, ({ token, newPassword }, { request }) => accounts.resetPassword(deps, request.meta, token, newPassword)),
+              run(fieldArgs, ({ token, newPassword }, { request }) =>
+                accounts.resetPassword(deps, request.meta, token, newPassword),
+              ),
             createOrganization: (_, fieldArgs) =>
-              byUuid(organizations, sql(fieldArgs, "app_accounts.create_organization($1)", ({ input }) => [input.name])),
+              byUuid(
+                organizations,
+                sql(fieldArgs, "app_accounts.create_organization($1)", ({ input }) => [input.name]),
+              ),
             updateOrganization: (_, fieldArgs) =>
-              byUuid(organizations, sql(fieldArgs, "app_accounts.update_organization($1, $2)", ({ input }) => [input.uuid, input.name])),
+              byUuid(
+                organizations,
+                sql(fieldArgs, "app_accounts.update_organization($1, $2)", ({ input }) => [input.uuid, input.name]),
+              ),
             createEnvironment: (_, fieldArgs) =>
-              byUuid(environments, sql(fieldArgs, "app_accounts.create_environment($1, $2)", ({ input }) => [input.organizationUuid, input.name])),
+              byUuid(
+                environments,
+                sql(fieldArgs, "app_accounts.create_environment($1, $2)", ({ input }) => [
+                  input.organizationUuid,
+                  input.name,
+                ]),
+              ),
             deleteSession: (_, fieldArgs) => sql(fieldArgs, "app_accounts.delete_session($1)", ({ uuid }) => [uuid]),
             deleteOtherSessions: (_, fieldArgs) => sql(fieldArgs, "app_accounts.delete_other_sessions()", () => []),
             setCurrentEnvironment: (_, fieldArgs) =>
-              byUuid(environments, sql(fieldArgs, "app_accounts.set_current_environment($1)", ({ environmentUuid }) => [environmentUuid])),
+              byUuid(
+                environments,
+                sql(fieldArgs, "app_accounts.set_current_environment($1)", ({ environmentUuid }) => [environmentUuid]),
+              ),
             switchEnvironment: (_, fieldArgs) =>
               run(fieldArgs, ({ environmentUuid }, { request, visitor }) =>
-                accounts.switchEnvironment(deps, visitor, request.auth.kind === "user" ? request.auth : null, environmentUuid)),
+                accounts.switchEnvironment(
+                  deps,
+                  visitor,
+                  request.auth.kind === "user" ? request.auth : null,
+                  environmentUuid,
+                ),
+              ),
             createApiToken: (_, fieldArgs) =>
               run(fieldArgs, ({ input }, { visitor }) => accounts.createUserApiToken(visitor, input)),
             updateApiToken: (_, fieldArgs) =>
-              byUuid(apiTokens, sql(fieldArgs, "app_accounts.update_api_token($1, $2, $3)", ({ uuid, name, scopes }) =>
-                [uuid, name ?? null, scopes ? scopes.filter((s: string | null) => s !== null) : null])),
+              byUuid(
+                apiTokens,
+                sql(fieldArgs, "app_accounts.update_api_token($1, $2, $3)", ({ uuid, name, scopes }) => [
+                  uuid,
+                  name ?? null,
+                  scopes ? scopes.filter((s: string | null) => s !== null) : null,
+                ]),
+              ),
             deleteApiToken: (_, fieldArgs) => sql(fieldArgs, "app_accounts.delete_api_token($1)", ({ uuid }) => [uuid]),
           },
         },

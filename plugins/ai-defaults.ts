@@ -6,21 +6,29 @@ import type { AiDefaults } from "../lib/ai/defaults.ts";
 export function makeAiDefaultsPlugin(defaults: AiDefaults): GraphileConfig.Plugin {
   return extendSchema({
     typeDefs: gql`
-      """A language model a client may offer for summaries."""
+      """
+      A language model a client may offer for summaries.
+      """
       type AiModel {
         id: String!
-        """openai, anthropic, mistral, ollama …"""
+        """
+        openai, anthropic, mistral, ollama …
+        """
         provider: String!
         label: String!
         description: String
       }
-      """A prompt: system and user texts with {{placeholders}} the client fills in."""
+      """
+      A prompt: system and user texts with {{placeholders}} the client fills in.
+      """
       type AiPrompt {
         key: String!
         label: String!
         system: String!
         user: String!
-        """The placeholders the texts use (keys of AiDefaults.placeholders)."""
+        """
+        The placeholders the texts use (keys of AiDefaults.placeholders).
+        """
         placeholders: [String!]!
       }
       type AiPlaceholder {
@@ -28,7 +36,9 @@ export function makeAiDefaultsPlugin(defaults: AiDefaults): GraphileConfig.Plugi
         description: String!
         example: String!
       }
-      """Read-only defaults for clients that summarise incidents with a language model; no secrets."""
+      """
+      Read-only defaults for clients that summarise incidents with a language model; no secrets.
+      """
       type AiDefaults {
         defaultModel: String!
         models: [AiModel!]!
@@ -36,7 +46,9 @@ export function makeAiDefaultsPlugin(defaults: AiDefaults): GraphileConfig.Plugi
         placeholders: [AiPlaceholder!]!
       }
       extend type Query {
-        """Models, prompts and placeholders for summaries (data/ai-defaults.json, or AI_DEFAULTS_FILE)."""
+        """
+        Models, prompts and placeholders for summaries (data/ai-defaults.json, or AI_DEFAULTS_FILE).
+        """
         aiDefaults: AiDefaults!
       }
     `,

@@ -80,13 +80,15 @@ export const ArgumentDefaultsPlugin: GraphileConfig.Plugin = {
   schema: {
     hooks: {
       GraphQLObjectType_fields_field_args_arg(arg, build, context) {
-        const resource = context.scope.pgFieldResource
-          ?? (context.scope.isRootQuery ? rootQueryFunction(build, context.scope) : undefined);
+        const resource =
+          context.scope.pgFieldResource ??
+          (context.scope.isRootQuery ? rootQueryFunction(build, context.scope) : undefined);
         const defaults = resource?.extensions?.argDefaults;
         if (!resource || !defaults || !resource.parameters) return arg;
         type Param = (typeof resource.parameters)[number];
         const index = resource.parameters.findIndex(
-          (param: Param, i: number) => build.inflection.argument({ param, resource, index: i }) === context.scope.argName,
+          (param: Param, i: number) =>
+            build.inflection.argument({ param, resource, index: i }) === context.scope.argName,
         );
         const literal = defaults[resource.parameters[index]?.name ?? ""];
         if (literal === undefined) return arg;

@@ -27,7 +27,11 @@ export const GraphQLErrorCodesPlugin: GraphileConfig.Plugin = {
         const result = await next();
         if (result?.type !== "buffer") return result;
         if (result.buffer.includes(OUTAGE)) {
-          return { ...result, statusCode: 503, headers: { ...result.headers, "retry-after": String(RETRY_AFTER_SECONDS) } };
+          return {
+            ...result,
+            statusCode: 503,
+            headers: { ...result.headers, "retry-after": String(RETRY_AFTER_SECONDS) },
+          };
         }
         if (!result.buffer.subarray(0, ERRORS_ONLY.length).equals(ERRORS_ONLY)) return result;
         const body = JSON.parse(result.buffer.toString("utf8")) as { errors: ErrorJSON[] };
@@ -41,7 +45,11 @@ export const GraphQLErrorCodesPlugin: GraphileConfig.Plugin = {
           error.extensions = { ...error.extensions, code: error.extensions?.code ?? code };
         }
         const buffer = Buffer.from(JSON.stringify(body), "utf8");
-        const headers = { ...result.headers, "content-length": String(buffer.length), ...(wrongMethod ? { allow: "POST" } : {}) };
+        const headers = {
+          ...result.headers,
+          "content-length": String(buffer.length),
+          ...(wrongMethod ? { allow: "POST" } : {}),
+        };
         return { ...result, buffer, headers };
       },
     },

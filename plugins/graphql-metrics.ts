@@ -18,12 +18,18 @@ function firstField(selectionSet: SelectionSetNode, document: DocumentNode): str
   if (!selection) return undefined;
   if (selection.kind === "Field") return selection.name.value;
   if (selection.kind === "InlineFragment") return firstField(selection.selectionSet, document);
-  const fragment = document.definitions.find((d) => d.kind === "FragmentDefinition" && d.name.value === selection.name.value);
+  const fragment = document.definitions.find(
+    (d) => d.kind === "FragmentDefinition" && d.name.value === selection.name.value,
+  );
   return fragment?.kind === "FragmentDefinition" ? firstField(fragment.selectionSet, document) : undefined;
 }
 
 /** The operation's label: its first root field if the schema's root type has it, else "other" (introspection too). */
-export function operationLabel(schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined): string {
+export function operationLabel(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operationName: string | null | undefined,
+): string {
   const operation = getOperationAST(document, operationName);
   if (!operation) return "other";
   const field = firstField(operation.selectionSet, document);
@@ -53,7 +59,8 @@ function countErrors(body: unknown): void {
 export const GraphQLMetricsPlugin: GraphileConfig.Plugin = {
   name: "GraphQLMetricsPlugin",
   version: "1.0.0",
-  description: "Counts and times executed GraphQL operations by their first root field, and counts errors by code (Prometheus).",
+  description:
+    "Counts and times executed GraphQL operations by their first root field, and counts errors by code (Prometheus).",
   grafast: {
     middleware: {
       execute(next, event) {

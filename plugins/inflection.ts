@@ -23,7 +23,9 @@ export const InflectionPlugin: GraphileConfig.Plugin = {
         return name.endsWith("Ref") ? `${name}${REF_OUTPUT_SUFFIX}` : name;
       },
       inputType(previous, _options, typeName) {
-        return typeName.endsWith(`Ref${REF_OUTPUT_SUFFIX}`) ? typeName.slice(0, -REF_OUTPUT_SUFFIX.length) : previous!(typeName);
+        return typeName.endsWith(`Ref${REF_OUTPUT_SUFFIX}`)
+          ? typeName.slice(0, -REF_OUTPUT_SUFFIX.length)
+          : previous!(typeName);
       },
       // The spec's scalar is DateTime (PostGraphile calls timestamptz's scalar Datetime).
       builtin(previous, _options, name) {

@@ -85,7 +85,10 @@ function refusal(message: string): ExecutionResult {
   return { errors: [new GraphQLError(message, { extensions: { code: "BAD_USER_INPUT" } })] };
 }
 
-function check(args: { document: DocumentNode; variableValues?: Record<string, unknown> | null }): ExecutionResult | undefined {
+function check(args: {
+  document: DocumentNode;
+  variableValues?: Record<string, unknown> | null;
+}): ExecutionResult | undefined {
   const inDocument = findInDocument(args.document);
   if (inDocument) return refusal(inDocument);
   for (const [name, value] of Object.entries(args.variableValues ?? {})) {

@@ -97,7 +97,9 @@ export function makeMonitorMutationsPlugin(options: MonitorMutationOptions): Gra
           plans: {
             createChannel: (_, fieldArgs) =>
               run(fieldArgs, async ({ input }, { visitor }) => {
-                const type = String(input.type ?? "").trim().toLowerCase();
+                const type = String(input.type ?? "")
+                  .trim()
+                  .toLowerCase();
                 let signingSecret: string | null = null;
                 if (type === "webhook") {
                   // The caller first (no DNS lookups for anonymous callers), then the target.
@@ -107,8 +109,16 @@ export function makeMonitorMutationsPlugin(options: MonitorMutationOptions): Gra
                 }
                 const [{ uuid }] = await visitor(
                   "select app_accounts.create_channel($1, $2, $3, $4, $5, $6, $7, $8) as uuid",
-                  [input.type, input.name, input.emailAddress ?? null, input.phoneNumber ?? null, input.url ?? null,
-                    JSON.stringify(input.headers ?? []), input.chatId ?? null, signingSecret],
+                  [
+                    input.type,
+                    input.name,
+                    input.emailAddress ?? null,
+                    input.phoneNumber ?? null,
+                    input.url ?? null,
+                    JSON.stringify(input.headers ?? []),
+                    input.chatId ?? null,
+                    signingSecret,
+                  ],
                 );
                 return { uuid, signingSecret };
               }),
@@ -117,7 +127,10 @@ export function makeMonitorMutationsPlugin(options: MonitorMutationOptions): Gra
             updateMonitor: (_, fieldArgs) => byUuid(monitors, saveMonitor(fieldArgs, true)),
             deleteMonitor: (_, fieldArgs) => sql(fieldArgs, "app_accounts.delete_monitor($1)", ({ uuid }) => [uuid]),
             respondOnTheWay: (_, fieldArgs) =>
-              byUuid(responders, sql(fieldArgs, "app_accounts.respond_on_the_way($1, $2)", ({ token, status }) => [token, status])),
+              byUuid(
+                responders,
+                sql(fieldArgs, "app_accounts.respond_on_the_way($1, $2)", ({ token, status }) => [token, status]),
+              ),
           },
         },
         CreateChannelPayload: {

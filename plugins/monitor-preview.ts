@@ -36,21 +36,33 @@ export const MonitorPreviewPlugin = extendSchema((build) => {
 
   return {
     typeDefs: gql`
-      """Matches and notifications of one day (Europe/Amsterdam) of a monitor preview."""
+      """
+      Matches and notifications of one day (Europe/Amsterdam) of a monitor preview.
+      """
       type MonitorPreviewDay {
         date: Date!
         matches: Int!
         notifications: Int!
       }
-      """What a P2000 monitor would have matched over the last days of stored history; nothing is saved."""
+      """
+      What a P2000 monitor would have matched over the last days of stored history; nothing is saved.
+      """
       type MonitorPreview {
-        """Messages it matches in the window."""
+        """
+        Messages it matches in the window.
+        """
         matches: Int!
-        """Matches its notificationRules let through, applied as live matching applies them (each notifies every channel of the monitor)."""
+        """
+        Matches its notificationRules let through, applied as live matching applies them (each notifies every channel of the monitor).
+        """
         notifications: Int!
-        """Every day of the window, oldest first; the last is today so far."""
+        """
+        Every day of the window, oldest first; the last is today so far.
+        """
         byDay: [MonitorPreviewDay!]!
-        """The newest 20 matched messages, newest first."""
+        """
+        The newest 20 matched messages, newest first.
+        """
         messages: [P2000Message!]!
       }
       extend type Query {
@@ -76,7 +88,8 @@ export const MonitorPreviewPlugin = extendSchema((build) => {
         plans: {
           byDay: ($preview) => access($preview, "by_day"),
           // The rows as p2000Messages gives them, in the preview's order.
-          messages: ($preview) => each(access<string[]>($preview, "message_uuids"), ($uuid) => messages.get({ uuid: $uuid })),
+          messages: ($preview) =>
+            each(access<string[]>($preview, "message_uuids"), ($uuid) => messages.get({ uuid: $uuid })),
         },
       },
     },

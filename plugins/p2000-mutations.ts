@@ -10,17 +10,23 @@ export const P2000MutationsPlugin = extendSchema((build) => {
   return {
     typeDefs: gql`
       input CreateP2000MessageCapcodeInput {
-        """The capcode, 7 or 9 digits (001420059 or 1420059)."""
+        """
+        The capcode, 7 or 9 digits (001420059 or 1420059).
+        """
         name: String!
       }
       input CreateP2000MessageInput {
         message: String!
-        """ISO-8601 date-time; without a zone it is UTC."""
+        """
+        ISO-8601 date-time; without a zone it is UTC.
+        """
         sended: String!
         capcodes: [CreateP2000MessageCapcodeInput!]
       }
       extend type Mutation {
-        """Adds a P2000 message (administrators): enriched and grouped like received traffic; unknown capcodes are created."""
+        """
+        Adds a P2000 message (administrators): enriched and grouped like received traffic; unknown capcodes are created.
+        """
         createP2000Message(input: CreateP2000MessageInput!): P2000Message
       }
     `,

@@ -19,7 +19,9 @@ export const QUERY_TOO_COMPLEX = "QUERY_TOO_COMPLEX";
 /** Armor prefixes its messages with "Syntax Error: "; ours say what was exceeded and what to do. */
 function limitError(error: GraphQLError): GraphQLError {
   const message = error.message.replace(/^Syntax Error: /, "");
-  return new GraphQLError(`${message} Split the query or ask for fewer fields.`, { extensions: { code: QUERY_TOO_COMPLEX } });
+  return new GraphQLError(`${message} Split the query or ask for fewer fields.`, {
+    extensions: { code: QUERY_TOO_COMPLEX },
+  });
 }
 
 /** Longer documents are lexed on every request rather than kept (500 × 10 KB at most). */
@@ -45,25 +47,38 @@ export function makeQueryLimitsPlugin(limits: QueryLimits): GraphileConfig.Plugi
   // before is not lexed again.
   const accepted = new Map<string, true>();
   const wrappers = new WeakMap<ParseAndValidate, ParseAndValidate>();
-  const withLimits = (parseAndValidate: ParseAndValidate): ParseAndValidate => (query) => {
-    if (!accepted.has(query)) {
-      try {
-        new MaxTokensParserWLexer(query, { n: limits.maxTokens, exposeLimits: true, propagateOnRejection: true, onAccept: [], onReject: [] })
-          .parseDocument();
-      } catch (error) {
-        if (error instanceof GraphQLError && /Token limit/.test(error.message)) return { errors: [limitError(error)] };
-        // A syntax error: grafserv's parse reports it as usual.
+  const withLimits =
+    (parseAndValidate: ParseAndValidate): ParseAndValidate =>
+    (query) => {
+      if (!accepted.has(query)) {
+        try {
+          new MaxTokensParserWLexer(query, {
+            n: limits.maxTokens,
+            exposeLimits: true,
+            propagateOnRejection: true,
+            onAccept: [],
+            onReject: [],
+          }).parseDocument();
+        } catch (error) {
+          if (error instanceof GraphQLError && /Token limit/.test(error.message))
+            return { errors: [limitError(error)] };
+          // A syntax error: grafserv's parse reports it as usual.
+        }
+        if (query.length <= MAX_REMEMBERED_LENGTH) {
+          if (accepted.size >= 500) accepted.delete(accepted.keys().next().value!);
+          accepted.set(query, true);
+        }
       }
-      if (query.length <= MAX_REMEMBERED_LENGTH) {
-        if (accepted.size >= 500) accepted.delete(accepted.keys().next().value!);
-        accepted.set(query, true);
-      }
-    }
-    const result = parseAndValidate(query);
-    if (!limits.blockFieldSuggestions || !result.errors) return result;
-    return { errors: result.errors.map((e) => SUGGESTION.test(e.message)
-      ? new GraphQLError(e.message.replace(SUGGESTION, ""), { nodes: e.nodes, extensions: e.extensions }) : e) };
-  };
+      const result = parseAndValidate(query);
+      if (!limits.blockFieldSuggestions || !result.errors) return result;
+      return {
+        errors: result.errors.map((e) =>
+          SUGGESTION.test(e.message)
+            ? new GraphQLError(e.message.replace(SUGGESTION, ""), { nodes: e.nodes, extensions: e.extensions })
+            : e,
+        ),
+      };
+    };
 
   return {
     name: "QueryLimitsPlugin",

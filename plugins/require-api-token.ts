@@ -32,7 +32,9 @@ function pickOperation(document: DocumentNode, operationName: string | null): Op
   const operations = document.definitions.filter((d) => d.kind === "OperationDefinition");
   return operationName
     ? operations.find((o) => o.name?.value === operationName)
-    : operations.length === 1 ? operations[0] : undefined;
+    : operations.length === 1
+      ? operations[0]
+      : undefined;
 }
 
 function rootQueryFields(document: DocumentNode, operation: OperationDefinitionNode | undefined): Set<string> {
@@ -75,7 +77,11 @@ export type Transport = "http" | "websocket" | "sse";
  * SSE (and those carry nothing else, so HTTP's request budgets and 401s cannot be gone around), an
  * API token for every public read and every subscription. Throws the client's error.
  */
-export function guardOperation(auth: RequestAuth, body: { query?: unknown; operationName?: unknown }, transport: Transport): void {
+export function guardOperation(
+  auth: RequestAuth,
+  body: { query?: unknown; operationName?: unknown },
+  transport: Transport,
+): void {
   if (typeof body.query !== "string") return;
   const operationName = typeof body.operationName === "string" ? body.operationName : null;
   // Parsed here only when it may matter: an API-token query over HTTP (the hot path) goes through.
@@ -90,12 +96,18 @@ export function guardOperation(auth: RequestAuth, body: { query?: unknown; opera
   const operation = pickOperation(document, operationName);
   const type = operation?.operation;
   if (type === "subscription" && transport === "http") {
-    throw userError("Subscriptions need a stream: a WebSocket to /graphql (graphql-transport-ws) or Server-Sent Events at /graphql/stream (graphql-sse).",
-      "BAD_REQUEST", { statusCode: 400 });
+    throw userError(
+      "Subscriptions need a stream: a WebSocket to /graphql (graphql-transport-ws) or Server-Sent Events at /graphql/stream (graphql-sse).",
+      "BAD_REQUEST",
+      { statusCode: 400 },
+    );
   }
   if (type !== undefined && type !== "subscription" && transport !== "http") {
-    throw userError(`The ${transport === "websocket" ? "WebSocket" : "event stream"} carries subscriptions only: send queries and mutations over HTTP to /graphql.`,
-      "BAD_REQUEST", { statusCode: 400 });
+    throw userError(
+      `The ${transport === "websocket" ? "WebSocket" : "event stream"} carries subscriptions only: send queries and mutations over HTTP to /graphql.`,
+      "BAD_REQUEST",
+      { statusCode: 400 },
+    );
   }
   if (type === "subscription" || [...rootQueryFields(document, operation)].some(needsApiToken)) {
     requireApiToken(auth);
@@ -104,11 +116,15 @@ export function guardOperation(auth: RequestAuth, body: { query?: unknown; opera
 
 /** Throws UNAUTHENTICATED (401) unless the request carries a valid API token. */
 export function requireApiToken(auth: RequestAuth): void {
-  if (auth.kind !== "apiToken") throw userError(UNAUTHENTICATED_MESSAGES[auth.kind], "UNAUTHENTICATED", { statusCode: 401 });
+  if (auth.kind !== "apiToken")
+    throw userError(UNAUTHENTICATED_MESSAGES[auth.kind], "UNAUTHENTICATED", { statusCode: 401 });
 }
 
 /** The Authorization of a WebSocket: the connection_init payload's (any case), else the upgrade request's header. */
-function webSocketAuthorization(context: { connectionParams?: Readonly<Record<string, unknown>>; extra?: unknown }): string | undefined {
+function webSocketAuthorization(context: {
+  connectionParams?: Readonly<Record<string, unknown>>;
+  extra?: unknown;
+}): string | undefined {
   const params = context.connectionParams ?? {};
   const key = Object.keys(params).find((k) => k.toLowerCase() === "authorization");
   const fromParams = key ? params[key] : undefined;
@@ -117,11 +133,17 @@ function webSocketAuthorization(context: { connectionParams?: Readonly<Record<st
 }
 
 /** authenticate, with a lost database answered as 503 SERVICE_UNAVAILABLE. */
-export async function authenticateOrUnavailable(authenticate: Authenticate, authorization: string | undefined): Promise<RequestAuth> {
+export async function authenticateOrUnavailable(
+  authenticate: Authenticate,
+  authorization: string | undefined,
+): Promise<RequestAuth> {
   return authenticate(authorization).catch((error: unknown) => {
     // grafserv would answer any other error here as "Parsing failed" (400).
     if (isConnectionError(error)) {
-      throw userError(SERVICE_UNAVAILABLE.message, SERVICE_UNAVAILABLE.code, { statusCode: 503, retryAfter: RETRY_AFTER_SECONDS });
+      throw userError(SERVICE_UNAVAILABLE.message, SERVICE_UNAVAILABLE.code, {
+        statusCode: 503,
+        retryAfter: RETRY_AFTER_SECONDS,
+      });
     }
     throw error;
   });
@@ -131,7 +153,8 @@ export function makeRequireApiTokenPlugin(authenticate: Authenticate): GraphileC
   return {
     name: "RequireApiTokenPlugin",
     version: "1.0.0",
-    description: "Authenticates the Bearer value (API token or user access token) and answers 401 to public reads without a valid API token.",
+    description:
+      "Authenticates the Bearer value (API token or user access token) and answers 401 to public reads without a valid API token.",
     schema: {
       hooks: {
         GraphQLObjectType_fields_field(field, build, { scope }) {
@@ -147,8 +170,12 @@ export function makeRequireApiTokenPlugin(authenticate: Authenticate): GraphileC
       middleware: {
         async processGraphQLRequestBody(next, event) {
           const webSocket = event.graphqlWsContext;
-          const req = event.request?.requestContext.node?.req ?? (webSocket?.extra as { request?: IncomingMessage } | undefined)?.request;
-          const authorization = webSocket ? webSocketAuthorization(webSocket) : event.request?.getHeader("authorization");
+          const req =
+            event.request?.requestContext.node?.req ??
+            (webSocket?.extra as { request?: IncomingMessage } | undefined)?.request;
+          const authorization = webSocket
+            ? webSocketAuthorization(webSocket)
+            : event.request?.getHeader("authorization");
           const auth = await authenticateOrUnavailable(authenticate, authorization);
           if (req) rememberAuth(req, auth);
           guardOperation(auth, event.body, webSocket ? "websocket" : "http");

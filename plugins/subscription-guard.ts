@@ -18,15 +18,22 @@ import { openSubscriptions, sharedSubscriptionExecutions } from "../lib/ops/metr
 interface LiveContext {
   pgSettings?: Record<string, string>;
   pgSubscriber?: { subscribe(topic: string): AsyncIterableIterator<string> };
-  withPgClient?: (settings: unknown, callback: (client: { query(q: { text: string }): Promise<unknown> }) => Promise<unknown>) => Promise<unknown>;
+  withPgClient?: (
+    settings: unknown,
+    callback: (client: { query(q: { text: string }): Promise<unknown> }) => Promise<unknown>,
+  ) => Promise<unknown>;
 }
 
-export const TOKEN_REVOKED_MESSAGE = "The API token is not valid any more (revoked or expired): this subscription has ended.";
+export const TOKEN_REVOKED_MESSAGE =
+  "The API token is not valid any more (revoked or expired): this subscription has ended.";
 
 /** An event with nothing for its subscriber: every root field null or an empty list. */
 function leavesNothing(result: ExecutionResult): boolean {
-  return !result.errors && result.data != null &&
-    Object.values(result.data).every((value) => value == null || (Array.isArray(value) && value.length === 0));
+  return (
+    !result.errors &&
+    result.data != null &&
+    Object.values(result.data).every((value) => value == null || (Array.isArray(value) && value.length === 0))
+  );
 }
 
 /**
@@ -34,7 +41,11 @@ function leavesNothing(result: ExecutionResult): boolean {
  * A plain iterator rather than an async generator: a generator would only see the client's
  * `return()` at its next event, holding the LISTEN subscription open until then.
  */
-function guardedResults(results: AsyncIterator<ExecutionResult>, revoked: Promise<void>, cleanUp: () => void): AsyncIterableIterator<ExecutionResult> {
+function guardedResults(
+  results: AsyncIterator<ExecutionResult>,
+  revoked: Promise<void>,
+  cleanUp: () => void,
+): AsyncIterableIterator<ExecutionResult> {
   let ended = false;
   const end = async () => {
     if (ended) return;
@@ -52,7 +63,10 @@ function guardedResults(results: AsyncIterator<ExecutionResult>, revoked: Promis
         const next = await Promise.race([results.next(), revokedResult]);
         if (next === "revoked") {
           await end();
-          return { done: false, value: { errors: [new GraphQLError(TOKEN_REVOKED_MESSAGE, { extensions: { code: "UNAUTHENTICATED" } })] } };
+          return {
+            done: false,
+            value: { errors: [new GraphQLError(TOKEN_REVOKED_MESSAGE, { extensions: { code: "UNAUTHENTICATED" } })] },
+          };
         }
         if (next.done) {
           await end();
@@ -81,8 +95,12 @@ function revocationOf(context: LiveContext, tokenUuid: string): { revoked: Promi
       for await (const changed of changes) {
         if (changed !== tokenUuid) continue;
         // The request adaptor checks the token as it opens the transaction (XAUTH when it is dead).
-        const dead = await context.withPgClient!(context.pgSettings, (client) => client.query({ text: "select true" }))
-          .then(() => false, (error: { code?: string }) => error?.code === "XAUTH");
+        const dead = await context.withPgClient!(context.pgSettings, (client) =>
+          client.query({ text: "select true" }),
+        ).then(
+          () => false,
+          (error: { code?: string }) => error?.code === "XAUTH",
+        );
         if (dead) return resolve();
       }
     })().catch(() => {}); // a lost LISTEN connection ends the subscription through its own stream
@@ -91,7 +109,10 @@ function revocationOf(context: LiveContext, tokenUuid: string): { revoked: Promi
 }
 
 /** Subscriptions that may share an execution: one token, one document, one operation, the same variables. */
-function sharingKey(tokenUuid: string, args: { document: DocumentNode; operationName?: string | null; variableValues?: unknown }): string {
+function sharingKey(
+  tokenUuid: string,
+  args: { document: DocumentNode; operationName?: string | null; variableValues?: unknown },
+): string {
   const source = args.document.loc?.source.body ?? print(args.document);
   return JSON.stringify([tokenUuid, args.operationName ?? null, source, args.variableValues ?? null]);
 }
@@ -120,11 +141,13 @@ export function makeSubscriptionGuardPlugin(options: { perToken: number }): Grap
           const open = openByToken.get(tokenUuid) ?? 0;
           if (open >= options.perToken) {
             return {
-              errors: [new GraphQLError(
-                `This API token already holds ${open} open subscriptions, the most one token may hold on one server ` +
-                  "(SUBSCRIPTIONS_PER_TOKEN); end one first.",
-                { extensions: { code: "TOO_MANY_SUBSCRIPTIONS" } },
-              )],
+              errors: [
+                new GraphQLError(
+                  `This API token already holds ${open} open subscriptions, the most one token may hold on one server ` +
+                    "(SUBSCRIPTIONS_PER_TOKEN); end one first.",
+                  { extensions: { code: "TOO_MANY_SUBSCRIPTIONS" } },
+                ),
+              ],
             };
           }
           openByToken.set(tokenUuid, open + 1);
@@ -145,7 +168,10 @@ export function makeSubscriptionGuardPlugin(options: { perToken: number }): Grap
                 });
                 shared.set(key, execution);
                 // A refusal (an ExecutionResult) is not shared: the next subscriber tries again.
-                void execution.then((outcome) => outcome instanceof Broadcast || shared.delete(key), () => shared.delete(key));
+                void execution.then(
+                  (outcome) => outcome instanceof Broadcast || shared.delete(key),
+                  () => shared.delete(key),
+                );
               }
               const outcome = await execution;
               if (!(outcome instanceof Broadcast)) {

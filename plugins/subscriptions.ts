@@ -46,7 +46,8 @@ export const LIVE_FIELDS: readonly LiveField[] = [
     functionName: "p2000_messages_of_batch",
     channel: () => "p2000_messages",
     batch: true,
-    description: "New P2000 messages that pass the filter (the filter of p2000Messages), oldest first: one event per stored batch with matches.",
+    description:
+      "New P2000 messages that pass the filter (the filter of p2000Messages), oldest first: one event per stored batch with matches.",
   },
   {
     field: "p2000Dossier",
@@ -107,23 +108,33 @@ export const SubscriptionsPlugin: GraphileConfig.Plugin = {
         for (const live of LIVE_FIELDS) {
           const resource = functionResource(build, live.functionName);
           const eventParameter = live.batch ? resource.parameters![0] : undefined;
-          const { makeArgs, makeFieldArgs } = build.pgGetArgDetailsFromParameters(resource, resource.parameters, live.batch ? 1 : 0);
-          added[live.field] = fieldWithHooks({ fieldName: live.field, pgFieldResource: resource }, {
-            description: live.description,
-            type: queryFields[live.field].type as GraphQLOutputType,
-            args: makeFieldArgs(),
-            subscribePlan(_$root, fieldArgs) {
-              return listen(context().get("pgSubscriber"), live.channel(fieldArgs), ($payload) => $payload);
+          const { makeArgs, makeFieldArgs } = build.pgGetArgDetailsFromParameters(
+            resource,
+            resource.parameters,
+            live.batch ? 1 : 0,
+          );
+          added[live.field] = fieldWithHooks(
+            { fieldName: live.field, pgFieldResource: resource },
+            {
+              description: live.description,
+              type: queryFields[live.field].type as GraphQLOutputType,
+              args: makeFieldArgs(),
+              subscribePlan(_$root, fieldArgs) {
+                return listen(context().get("pgSubscriber"), live.channel(fieldArgs), ($payload) => $payload);
+              },
+              plan($event: Step<string>, fieldArgs) {
+                const args = makeArgs(fieldArgs);
+                // An event that only says the answer changed reads it again: grafast runs a database
+                // read inside the event's layer, so once per event.
+                if (!eventParameter) return resource.execute(args);
+                const $uuids = lambda($event, (payload: string) => (JSON.parse(payload) as { uuids: string[] }).uuids);
+                return resource.execute([
+                  { step: $uuids, pgCodec: eventParameter.codec, name: eventParameter.name ?? undefined },
+                  ...args,
+                ]);
+              },
             },
-            plan($event: Step<string>, fieldArgs) {
-              const args = makeArgs(fieldArgs);
-              // An event that only says the answer changed reads it again: grafast runs a database
-              // read inside the event's layer, so once per event.
-              if (!eventParameter) return resource.execute(args);
-              const $uuids = lambda($event, (payload: string) => (JSON.parse(payload) as { uuids: string[] }).uuids);
-              return resource.execute([{ step: $uuids, pgCodec: eventParameter.codec, name: eventParameter.name ?? undefined }, ...args]);
-            },
-          });
+          );
         }
         return build.extend(fields, added, "Adding the live subscription fields");
       },

@@ -36,13 +36,18 @@ export const TimestampScalarPlugin: GraphileConfig.Plugin = {
             return pg?.schemaName === "app_public" && pg?.name === "unix_time";
           });
           if (!codec) return _;
-          build.registerScalarType("Timestamp", {}, () => ({
-            description: "A moment as Unix seconds (a whole number, UTC).",
-            // Out of PostgreSQL a bigint arrives as a string.
-            serialize: (value: unknown) => Number(value),
-            parseValue: toSeconds,
-            parseLiteral: literalSeconds,
-          }), "TimestampScalarPlugin");
+          build.registerScalarType(
+            "Timestamp",
+            {},
+            () => ({
+              description: "A moment as Unix seconds (a whole number, UTC).",
+              // Out of PostgreSQL a bigint arrives as a string.
+              serialize: (value: unknown) => Number(value),
+              parseValue: toSeconds,
+              parseLiteral: literalSeconds,
+            }),
+            "TimestampScalarPlugin",
+          );
           build.setGraphQLTypeForPgCodec(codec, ["input", "output"], "Timestamp");
           return _;
         },

@@ -5,5 +5,6 @@ import { pollAircraft, type AircraftPollConfig } from "../lib/feeds/aircraft/pol
 import { pollEvery } from "./poll-schedule.ts";
 
 export const makeAircraftPoll = (config: AircraftPollConfig): Task =>
-  pollEvery(config.intervalSeconds, Boolean(config.url),
-    (helpers) => helpers.withPgClient((client) => pollAircraft(client, config, helpers.logger)));
+  pollEvery(config.intervalSeconds, Boolean(config.url), (helpers) =>
+    helpers.withPgClient((client) => pollAircraft(client, config, helpers.logger)),
+  );

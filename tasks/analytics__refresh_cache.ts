@@ -3,6 +3,8 @@
 import type { Task } from "graphile-worker";
 
 export const analytics__refresh_cache: Task = async (_payload, helpers) => {
-  const { rows: [{ stored }] } = await helpers.query<{ stored: number }>("select app_private.refresh_analytics_cache() as stored");
+  const {
+    rows: [{ stored }],
+  } = await helpers.query<{ stored: number }>("select app_private.refresh_analytics_cache() as stored");
   helpers.logger.debug(`Analytics cache: ${stored} answers refreshed.`);
 };

@@ -3,29 +3,38 @@
 // follow its link. Sent mail loses its body: the links in it are credentials.
 import type { Transporter } from "nodemailer";
 import type { Task } from "graphile-worker";
+import type { DeliveryConfig } from "../lib/config.ts";
 
-export interface MailSettings {
-  /** nodemailer transport for SMTP_URL; null without one. */
+/** config.delivery's sender, and the nodemailer transport for its SMTP_URL (null without one). */
+export interface MailSettings extends Pick<DeliveryConfig, "mailFrom"> {
   mailer: Transporter | null;
-  mailFrom: string;
 }
 
 export function makeEmailsSend(settings: MailSettings): Task {
   const transport = settings.mailer;
   return async (payload, helpers) => {
     const { uuid } = payload as { uuid: string };
-    const { rows: [email] } = await helpers.query<{ to_address: string; subject: string; text_body: string }>(
+    const {
+      rows: [email],
+    } = await helpers.query<{ to_address: string; subject: string; text_body: string }>(
       "select to_address, subject, text_body from app_private.emails where uuid = $1 and status = 'queued'",
       [uuid],
     );
     if (!email) return; // Already sent (a retried job) or purged.
     if (!transport) {
-      helpers.logger.info(`E-mail kept in the outbox (no SMTP_URL) to ${email.to_address}: ${email.subject}\n${email.text_body}`);
+      helpers.logger.info(
+        `E-mail kept in the outbox (no SMTP_URL) to ${email.to_address}: ${email.subject}\n${email.text_body}`,
+      );
       await helpers.query("update app_private.emails set status = 'outbox' where uuid = $1", [uuid]);
       return;
     }
     try {
-      await transport.sendMail({ from: settings.mailFrom, to: email.to_address, subject: email.subject, text: email.text_body });
+      await transport.sendMail({
+        from: settings.mailFrom,
+        to: email.to_address,
+        subject: email.subject,
+        text: email.text_body,
+      });
     } catch (error) {
       const final = helpers.job.attempts >= helpers.job.max_attempts;
       await helpers.query(

@@ -23,50 +23,34 @@ import { makeRssPoll } from "./rss__poll.ts";
 import { traffic__load_demo } from "./traffic__load_demo.ts";
 import { makeTrafficPoll } from "./traffic__poll.ts";
 
-export type TaskConfig = Pick<Config, "smtpUrl" | "mailFrom" | "publicUrl" | "webhookAllowPrivateTargets" | "smsProviderUrl"
-  | "smsProviderToken" | "smsFrom" | "telegramBotToken" | "telegramApiUrl" | "meteoFeedEnabled" | "meteoWarningsUrl"
-  | "meteoObservationsUrl" | "meteoApiKey" | "trafficFeedEnabled" | "trafficIncidentsUrl" | "trafficJamsUrl" | "amberFeedEnabled" | "amberAlertsUrl"
-  | "nlAlertFeedEnabled" | "nlAlertsUrl" | "railFeedEnabled" | "railDisruptionsUrl" | "railApiKey" | "rssPollInterval" | "aircraftJsonUrl"
-  | "aircraftPollSeconds">;
+/** The settings the tasks take: what goes out (e-mail, notifications) and each feed's poller. */
+export type TaskConfig = Pick<Config, "delivery" | "feeds">;
 
 /** `ownerPool`: the worker's own pool, for tasks that work on several connections at once. */
 export function makeTaskList(config: TaskConfig, ownerPool: pg.Pool): TaskList {
+  const { delivery, feeds } = config;
   // One SMTP transport for account mail and notifications.
-  const mailer = config.smtpUrl ? nodemailer.createTransport(config.smtpUrl) : null;
+  const outbox = { ...delivery, mailer: delivery.smtpUrl ? nodemailer.createTransport(delivery.smtpUrl) : null };
   return {
     aircraft__load_demo,
-    aircraft__poll: makeAircraftPoll({ url: config.aircraftJsonUrl, intervalSeconds: config.aircraftPollSeconds }),
+    aircraft__poll: makeAircraftPoll(feeds.aircraft),
     alerts__load_demo,
-    alerts__poll_amber: makeAlertsPollAmber({ enabled: config.amberFeedEnabled, url: config.amberAlertsUrl }),
-    alerts__poll_nl: makeAlertsPollNl({ enabled: config.nlAlertFeedEnabled, url: config.nlAlertsUrl }),
+    alerts__poll_amber: makeAlertsPollAmber(feeds.amber),
+    alerts__poll_nl: makeAlertsPollNl(feeds.nlAlert),
     analytics__refresh_cache,
     api_tokens__purge_stale,
     auth__purge_expired,
-    emails__send: makeEmailsSend({ mailer, mailFrom: config.mailFrom }),
+    emails__send: makeEmailsSend(outbox),
     meteo__load_demo,
-    meteo__poll: makeMeteoPoll({
-      enabled: config.meteoFeedEnabled,
-      warningsUrl: config.meteoWarningsUrl,
-      observationsUrl: config.meteoObservationsUrl,
-      apiKey: config.meteoApiKey,
-    }),
+    meteo__poll: makeMeteoPoll(feeds.meteo),
     monitors__match_feed,
-    notifications__deliver: makeNotificationsDeliver({
-      mailer,
-      mailFrom: config.mailFrom,
-      publicUrl: config.publicUrl,
-      allowPrivateWebhookTargets: config.webhookAllowPrivateTargets,
-      smsProviderUrl: config.smsProviderUrl,
-      smsProviderToken: config.smsProviderToken,
-      smsFrom: config.smsFrom,
-      telegramBotToken: config.telegramBotToken,
-      telegramApiUrl: config.telegramApiUrl,
-    }),
+    notifications__deliver: makeNotificationsDeliver(outbox),
     p2000__load_demo: makeP2000LoadDemo(ownerPool),
-    rss__poll: makeRssPoll({ intervalSeconds: config.rssPollInterval, allowPrivateTargets: config.webhookAllowPrivateTargets }, ownerPool),
-    rail__poll: makeRailPoll({ enabled: config.railFeedEnabled, url: config.railDisruptionsUrl, apiKey: config.railApiKey }),
+    // WEBHOOK_ALLOW_PRIVATE_TARGETS covers the feed URLs of rss monitors too.
+    rss__poll: makeRssPoll(feeds.rss, delivery.allowPrivateTargets, ownerPool),
+    rail__poll: makeRailPoll(feeds.rail),
     traffic__load_demo,
-    traffic__poll: makeTrafficPoll({ enabled: config.trafficFeedEnabled, incidentsUrl: config.trafficIncidentsUrl, jamsUrl: config.trafficJamsUrl }),
+    traffic__poll: makeTrafficPoll(feeds.traffic),
   };
 }
 
@@ -76,7 +60,13 @@ export function makeTaskList(config: TaskConfig, ownerPool: pg.Pool): TaskList {
  * round. A poller that is switched off runs, reads nothing and books nothing.
  */
 export const POLL_TASKS = [
-  "aircraft__poll", "alerts__poll_amber", "alerts__poll_nl", "meteo__poll", "rail__poll", "rss__poll", "traffic__poll",
+  "aircraft__poll",
+  "alerts__poll_amber",
+  "alerts__poll_nl",
+  "meteo__poll",
+  "rail__poll",
+  "rss__poll",
+  "traffic__poll",
 ] as const;
 
 // ?fill=1h: a worker that was down at the full hour catches up when it starts.

@@ -4,5 +4,6 @@ import { meteoSources, pollMeteo, type MeteoPollConfig } from "../lib/feeds/mete
 import { pollEvery } from "./poll-schedule.ts";
 
 export const makeMeteoPoll = (config: MeteoPollConfig): Task =>
-  pollEvery(300, meteoSources(config).length > 0,
-    (helpers) => helpers.withPgClient((client) => pollMeteo(client, config, helpers.logger)));
+  pollEvery(300, meteoSources(config).length > 0, (helpers) =>
+    helpers.withPgClient((client) => pollMeteo(client, config, helpers.logger)),
+  );

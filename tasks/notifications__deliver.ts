@@ -5,19 +5,31 @@
 // Outcomes are counted here (nlis_notification_deliveries_total), where it is known whether a
 // failure will be retried, and before recording, so a send whose record fails still counts.
 import type { Task } from "graphile-worker";
-import { DeliveryError, deliverNotification, type NotificationSettings, type PendingNotification } from "../lib/monitors/notification-delivery.ts";
+import {
+  DeliveryError,
+  deliverNotification,
+  type NotificationSettings,
+  type PendingNotification,
+} from "../lib/monitors/notification-delivery.ts";
 import { notificationDeliveries } from "../lib/ops/metrics.ts";
 
 export function makeNotificationsDeliver(settings: NotificationSettings): Task {
   return async (payload, helpers) => {
     const { uuid } = payload as { uuid: string };
-    const { rows: [notification] } = await helpers.query<PendingNotification>(
-      "select * from app_private.notification_for_delivery($1)", [uuid]);
+    const {
+      rows: [notification],
+    } = await helpers.query<PendingNotification>("select * from app_private.notification_for_delivery($1)", [uuid]);
     if (!notification) return;
     const started = performance.now();
     const record = (succeeded: boolean, code: number | null, error: string | null, final: boolean) =>
-      helpers.query("select app_private.record_notification_attempt($1, $2, $3, $4, $5, $6)",
-        [uuid, succeeded, code, error, Math.round(performance.now() - started), final]);
+      helpers.query("select app_private.record_notification_attempt($1, $2, $3, $4, $5, $6)", [
+        uuid,
+        succeeded,
+        code,
+        error,
+        Math.round(performance.now() - started),
+        final,
+      ]);
     let code: number | null;
     try {
       code = await deliverNotification(settings, notification);

@@ -5,5 +5,6 @@ import { pollRailDisruptions, type RailPollConfig } from "../lib/feeds/rail/poll
 import { pollEvery } from "./poll-schedule.ts";
 
 export const makeRailPoll = (config: RailPollConfig): Task =>
-  pollEvery(60, feedUrl(config) !== undefined,
-    (helpers) => helpers.withPgClient((client) => pollRailDisruptions(client, config, helpers.logger)));
+  pollEvery(60, feedUrl(config) !== undefined, (helpers) =>
+    helpers.withPgClient((client) => pollRailDisruptions(client, config, helpers.logger)),
+  );

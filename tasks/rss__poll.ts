@@ -12,7 +12,9 @@ import { bookNextRound } from "./poll-schedule.ts";
 /** How far ahead a round books the next: the crontab's minute. */
 const LOOK_AHEAD_MS = 60_000;
 
-export const makeRssPoll = (config: RssPollConfig, pool: pg.Pool): Task => async (_payload, helpers) => {
-  const nextDue = await pollRssFeeds(pool, config, helpers.logger);
-  if (nextDue && nextDue.getTime() <= Date.now() + LOOK_AHEAD_MS) await bookNextRound(helpers, nextDue);
-};
+export const makeRssPoll =
+  (config: RssPollConfig, allowPrivateTargets: boolean, pool: pg.Pool): Task =>
+  async (_payload, helpers) => {
+    const nextDue = await pollRssFeeds(pool, config, allowPrivateTargets, helpers.logger);
+    if (nextDue && nextDue.getTime() <= Date.now() + LOOK_AHEAD_MS) await bookNextRound(helpers, nextDue);
+  };

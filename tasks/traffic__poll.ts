@@ -4,5 +4,6 @@ import { pollTraffic, trafficFeeds, type TrafficPollConfig } from "../lib/feeds/
 import { pollEvery } from "./poll-schedule.ts";
 
 export const makeTrafficPoll = (config: TrafficPollConfig): Task =>
-  pollEvery(60, trafficFeeds(config).length > 0,
-    (helpers) => helpers.withPgClient((client) => pollTraffic(client, config, helpers.logger)));
+  pollEvery(60, trafficFeeds(config).length > 0, (helpers) =>
+    helpers.withPgClient((client) => pollTraffic(client, config, helpers.logger)),
+  );

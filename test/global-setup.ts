@@ -77,18 +77,28 @@ export default async function globalSetup(): Promise<void> {
     ? await externalServer(external, secrets, templateDatabase)
     : await throwAwayCluster(dir, secrets, process.env.TEST_PG_BIN || undefined);
 
-  const ownerUrl = pgUrl(server.rootUrl, { user: EMBEDDED_OWNER, password: secrets.ownerPassword, database: templateDatabase });
+  const ownerUrl = pgUrl(server.rootUrl, {
+    user: EMBEDDED_OWNER,
+    password: secrets.ownerPassword,
+    database: templateDatabase,
+  });
   await ensureRolesAndDatabase({
     rootUrl: server.rootUrl,
     databaseName: templateDatabase,
     ownerRole: EMBEDDED_OWNER,
-    passwords: { owner: secrets.ownerPassword, authenticator: secrets.authenticatorPassword, analyst: secrets.analystPassword },
+    passwords: {
+      owner: secrets.ownerPassword,
+      authenticator: secrets.authenticatorPassword,
+      analyst: secrets.analystPassword,
+    },
   });
-  await prepareDatabase({ ...loadConfig(), databaseUrl: ownerUrl });
+  await prepareDatabase({ ...loadConfig().database, url: ownerUrl });
 
   const root = new pg.Client({ connectionString: server.rootUrl });
   await root.connect();
-  const { rows: [{ server_version }] } = await root.query("show server_version");
+  const {
+    rows: [{ server_version }],
+  } = await root.query("show server_version");
   await root.end();
   const where = external ? "TEST_DATABASE_URL" : process.env.TEST_PG_BIN ? process.env.TEST_PG_BIN : "embedded";
   console.log(`\nTests run on PostgreSQL ${server_version} (${where}).`);

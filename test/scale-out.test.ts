@@ -17,7 +17,11 @@ import { startWebhookReceiver, type WebhookReceiver } from "./helpers/webhook-re
 const ctx = useTestDatabase();
 const SIGNING_SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
 
-interface Instance { child: ChildProcess; url: string; output: () => string }
+interface Instance {
+  child: ChildProcess;
+  url: string;
+  output: () => string;
+}
 const instances: Instance[] = [];
 let receiver: WebhookReceiver;
 
@@ -26,11 +30,24 @@ async function startInstance(role: "api" | "worker"): Promise<Instance> {
   const child = spawn(process.execPath, ["server.ts"], {
     cwd: ROOT_DIR,
     env: {
-      ...process.env, NODE_OPTIONS: "", PROCESS_ROLE: role, PORT: String(port), HOST: "127.0.0.1",
-      DATABASE_URL: ctx.db.ownerUrl, AUTH_DATABASE_URL: ctx.db.authUrl, JWT_SECRET: TEST_JWT_SECRET,
-      DEMO_DATA: "false", LOG_LEVEL: "info", WEBHOOK_ALLOW_PRIVATE_TARGETS: "true", GRAPHILE_ENV: "production",
-      TRAFFIC_FEED_ENABLED: "false", AMBER_FEED_ENABLED: "false", NL_ALERT_FEED_ENABLED: "false", METEO_FEED_ENABLED: "false",
-      RAIL_FEED_ENABLED: "false", AIRCRAFT_JSON_URL: "",
+      ...process.env,
+      NODE_OPTIONS: "",
+      PROCESS_ROLE: role,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      DATABASE_URL: ctx.db.ownerUrl,
+      AUTH_DATABASE_URL: ctx.db.authUrl,
+      JWT_SECRET: TEST_JWT_SECRET,
+      DEMO_DATA: "false",
+      LOG_LEVEL: "info",
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
+      GRAPHILE_ENV: "production",
+      TRAFFIC_FEED_ENABLED: "false",
+      AMBER_FEED_ENABLED: "false",
+      NL_ALERT_FEED_ENABLED: "false",
+      METEO_FEED_ENABLED: "false",
+      RAIL_FEED_ENABLED: "false",
+      AIRCRAFT_JSON_URL: "",
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -39,7 +56,12 @@ async function startInstance(role: "api" | "worker"): Promise<Instance> {
   child.stderr!.on("data", (chunk) => (output += chunk));
   const instance = { child, url: `http://127.0.0.1:${port}`, output: () => output };
   instances.push(instance);
-  await waitUntil(async () => output, (text) => /Ready in/.test(text) || child.exitCode !== null, `the ${role} process to start`, 60_000);
+  await waitUntil(
+    async () => output,
+    (text) => /Ready in/.test(text) || child.exitCode !== null,
+    `the ${role} process to start`,
+    60_000,
+  );
   if (child.exitCode !== null) throw new Error(`The ${role} process exited:\n${output}`);
   return instance;
 }
@@ -53,11 +75,16 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  await Promise.all(instances.map((i) => new Promise((resolve) => {
-    if (i.child.exitCode !== null) return resolve(undefined);
-    i.child.once("exit", resolve);
-    i.child.kill("SIGTERM");
-  })));
+  await Promise.all(
+    instances.map(
+      (i) =>
+        new Promise((resolve) => {
+          if (i.child.exitCode !== null) return resolve(undefined);
+          i.child.once("exit", resolve);
+          i.child.kill("SIGTERM");
+        }),
+    ),
+  );
   await receiver?.stop();
 });
 
@@ -79,16 +106,24 @@ test("each process does only its part", async () => {
 
 test("a matching message is delivered to its webhook once, by one of the two workers", async () => {
   const env = ctx.db.operatorEnvironmentUuid;
-  const { rows: [channel] } = await ctx.db.asOwner(
+  const {
+    rows: [channel],
+  } = await ctx.db.asOwner(
     "insert into app_public.channels (environment_uuid, type, name, url) values ($1, 'webhook', 'scale', $2) returning uuid",
-    [env, `${receiver.url}/scale`]);
+    [env, `${receiver.url}/scale`],
+  );
   await ctx.db.asOwner("insert into app_private.channel_secrets values ($1, $2)", [channel.uuid, SIGNING_SECRET]);
-  const { rows: [monitor] } = await ctx.db.asOwner(
+  const {
+    rows: [monitor],
+  } = await ctx.db.asOwner(
     "insert into app_public.monitors (environment_uuid, name, query) values ($1, 'scale', $2) returning uuid",
-    [env, JSON.stringify({ capcodes: ["1700001"] })]);
+    [env, JSON.stringify({ capcodes: ["1700001"] })],
+  );
   await ctx.db.asOwner("insert into app_hidden.monitor_channels values ($1, $2)", [monitor.uuid, channel.uuid]);
   for (let i = 0; i < 5; i++) {
-    await ctx.db.asOwner("select app_private.ingest_p2000_message($1, now(), array['1700001'], 'test')", [`P 1 BDH-0${i} Scale-out test ${i} Utrecht`]);
+    await ctx.db.asOwner("select app_private.ingest_p2000_message($1, now(), array['1700001'], 'test')", [
+      `P 1 BDH-0${i} Scale-out test ${i} Utrecht`,
+    ]);
   }
   const deliveries = await receiver.waitFor((r) => r.path === "/scale", 5);
   // Time for a second copy to arrive if any job ran twice.
@@ -99,14 +134,21 @@ test("a matching message is delivered to its webhook once, by one of the two wor
 
 test("an API token revoked in the database (as deleteApiToken or a DBA does) is refused by both API processes on the next request", async () => {
   const owner = new pg.Pool({ connectionString: ctx.db.ownerUrl, max: 1 });
-  const { token, plainToken } = await createApiToken(owner, { environmentUuid: ctx.db.operatorEnvironmentUuid, name: "scale", scopes: [] });
+  const { token, plainToken } = await createApiToken(owner, {
+    environmentUuid: ctx.db.operatorEnvironmentUuid,
+    name: "scale",
+    scopes: [],
+  });
   await owner.end();
   // Both processes have cached it.
   expect([await regions(apis[0], plainToken), await regions(apis[1], plainToken)]).toEqual(["ok", "ok"]);
   await ctx.db.asOwner("update app_public.api_tokens set revoked_at = now() where uuid = $1", [token.uuid]);
   // Refused at once, whether or not the process has read the revocation's announcement yet
   // (before: by the request's own check in the database; after: by the emptied cache, HTTP 401).
-  expect([await regions(apis[1], plainToken), await regions(apis[0], plainToken)]).toEqual(["UNAUTHENTICATED", "UNAUTHENTICATED"]);
+  expect([await regions(apis[1], plainToken), await regions(apis[0], plainToken)]).toEqual([
+    "UNAUTHENTICATED",
+    "UNAUTHENTICATED",
+  ]);
 });
 
 test("an every-minute cron task runs once a minute across the two workers", async () => {
@@ -114,7 +156,12 @@ test("an every-minute cron task runs once a minute across the two workers", asyn
   const nextMinute = Math.ceil(Date.now() / 60_000) * 60_000;
   const before = workers.map((w) => w.output().length);
   await new Promise((resolve) => setTimeout(resolve, nextMinute + 10_000 - Date.now()));
-  const runs = workers.flatMap((w, i) => w.output().slice(before[i]).match(/Completed task \d+ \(traffic__poll,/g) ?? []);
+  const runs = workers.flatMap(
+    (w, i) =>
+      w
+        .output()
+        .slice(before[i])
+        .match(/Completed task \d+ \(traffic__poll,/g) ?? [],
+  );
   expect(runs).toHaveLength(1);
 }, 90_000);
-

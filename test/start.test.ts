@@ -23,8 +23,11 @@ afterAll(() => {
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
-
-interface Started { child: ChildProcess; output: () => string; exited: Promise<number | null> }
+interface Started {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<number | null>;
+}
 
 async function npmStart(env: Record<string, string>): Promise<Started> {
   const child = spawn("npm", ["start"], {
@@ -36,10 +39,12 @@ async function npmStart(env: Record<string, string>): Promise<Started> {
   let output = "";
   child.stdout!.on("data", (chunk) => (output += chunk));
   child.stderr!.on("data", (chunk) => (output += chunk));
-  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => {
-    running.delete(child);
-    resolve(code);
-  }));
+  const exited = new Promise<number | null>((resolve) =>
+    child.on("exit", (code) => {
+      running.delete(child);
+      resolve(code);
+    }),
+  );
   const deadline = Date.now() + 60_000;
   while (!/Ready in/.test(output)) {
     if (child.exitCode !== null) throw new Error(`npm start exited early:\n${output}`);
@@ -59,7 +64,13 @@ async function regions(port: number, token?: string) {
 }
 
 /** Asks until the answer is there (the demo data loads in the background), within 30 s. */
-async function eventually(port: number, token: string, what: string, query: string, arrived: (data: any) => boolean): Promise<any> {
+async function eventually(
+  port: number,
+  token: string,
+  what: string,
+  query: string,
+  arrived: (data: any) => boolean,
+): Promise<any> {
   const deadline = Date.now() + 30_000;
   for (;;) {
     const response = await fetch(`http://127.0.0.1:${port}/graphql`, {
@@ -76,15 +87,25 @@ async function eventually(port: number, token: string, what: string, query: stri
 
 /** The demo traffic the first start queues shows up through the API within a few seconds. */
 async function demoMessagesArrive(port: number, token: string) {
-  await eventually(port, token, "demo messages", "{ p2000MessagesCount p2000Dossiers(first: 1) { uuid } }",
-    (data) => data.p2000MessagesCount > 0 && data.p2000Dossiers.length === 1);
+  await eventually(
+    port,
+    token,
+    "demo messages",
+    "{ p2000MessagesCount p2000Dossiers(first: 1) { uuid } }",
+    (data) => data.p2000MessagesCount > 0 && data.p2000Dossiers.length === 1,
+  );
 }
 
 /** The demo weather: a code orange ahead for Noord-Holland, history and observations. */
 async function demoWeatherArrives(port: number, token: string) {
-  const data = await eventually(port, token, "demo weather", `{ meteoRegionDetail(code: "noord-holland") { statusCode warnings { periods { description } } }
+  const data = await eventually(
+    port,
+    token,
+    "demo weather",
+    `{ meteoRegionDetail(code: "noord-holland") { statusCode warnings { periods { description } } }
     meteoLatestObservation { stationName } meteoStatsAvailableYears }`,
-  (answer) => answer.meteoRegionDetail?.statusCode === 2 && answer.meteoLatestObservation);
+    (answer) => answer.meteoRegionDetail?.statusCode === 2 && answer.meteoLatestObservation,
+  );
   expect(data.meteoRegionDetail.warnings[0].periods[0].description).toMatch(/^Demo: /);
   expect(data.meteoLatestObservation.stationName).toBe("De Bilt");
   expect(data.meteoStatsAvailableYears.length).toBeGreaterThan(0);
@@ -92,15 +113,28 @@ async function demoWeatherArrives(port: number, token: string) {
 
 /** The demo alerts, traffic and flights: an ended AMBER alert without details, an NL-Alert running in Rotterdam-Rijnmond, incidents, two flights. */
 async function demoFeedsArrive(port: number, token: string) {
-  const data = await eventually(port, token, "demo alerts, traffic and flights", `{ amberAlerts { alertId active title }
+  const data = await eventually(
+    port,
+    token,
+    "demo alerts, traffic and flights",
+    `{ amberAlerts { alertId active title }
     nlAlerts(regionNumber: "17", activeOnly: true) { alertId messageNl } trafficIncidents(active: true) { recordId comment } }`,
-  (answer) => answer.amberAlerts.length > 0 && answer.nlAlerts.length > 0 && answer.trafficIncidents.length > 0);
+    (answer) => answer.amberAlerts.length > 0 && answer.nlAlerts.length > 0 && answer.trafficIncidents.length > 0,
+  );
   expect(data.amberAlerts).toEqual([{ alertId: "DEMO-AMBER-1", active: false, title: null }]);
   expect(data.nlAlerts).toEqual([{ alertId: "demo0000001", messageNl: expect.stringContaining("DEMO") }]);
-  expect(data.trafficIncidents.map((i: { recordId: string }) => i.recordId).sort()).toEqual(["DEMO_TRAFFIC_1_1", "DEMO_TRAFFIC_2_1"]);
+  expect(data.trafficIncidents.map((i: { recordId: string }) => i.recordId).sort()).toEqual([
+    "DEMO_TRAFFIC_1_1",
+    "DEMO_TRAFFIC_2_1",
+  ]);
   expect(data.trafficIncidents[0].comment).toMatch(/^DEMO: /);
-  const flights = await eventually(port, token, "demo flights", `{ aircraftRoutes(icao: "de0001") { startPlace endPlace status } }`,
-    (answer) => answer.aircraftRoutes.length === 2);
+  const flights = await eventually(
+    port,
+    token,
+    "demo flights",
+    `{ aircraftRoutes(icao: "de0001") { startPlace endPlace status } }`,
+    (answer) => answer.aircraftRoutes.length === 2,
+  );
   expect(flights.aircraftRoutes).toContainEqual({ startPlace: "Amsterdam", endPlace: "Haarlem", status: "completed" });
 }
 
@@ -119,7 +153,9 @@ test("npm start serves, stops on SIGTERM with exit 0, and restarts with its data
   expect(withToken.status).toBe(200);
   expect(withToken.body.data.p2000Regions).toHaveLength(25);
   expect((await regions(port)).status).toBe(401);
-  expect(first.output()).toContain("Loading 3 days of synthetic demo P2000 messages, weather, traffic, alerts and flights in the background");
+  expect(first.output()).toContain(
+    "Loading 3 days of synthetic demo P2000 messages, weather, traffic, alerts and flights in the background",
+  );
   await demoMessagesArrive(port, token!);
   await demoWeatherArrives(port, token!);
   await demoFeedsArrive(port, token!);
@@ -164,8 +200,13 @@ test("npm start on DATABASE_URL and ROOT_DATABASE_URL creates its roles and data
     expect(await started.exited).toBe(0);
     const root = new pg.Client({ connectionString: rootUrl });
     await root.connect();
-    await waitUntil(async () => (await root.query("select count(*)::int as n from pg_stat_activity where datname = $1", [`start_${suffix}`])).rows[0].n,
-      (n) => n === 0, "the service's connections to close");
+    await waitUntil(
+      async () =>
+        (await root.query("select count(*)::int as n from pg_stat_activity where datname = $1", [`start_${suffix}`]))
+          .rows[0].n,
+      (n) => n === 0,
+      "the service's connections to close",
+    );
     await root.query(`drop database start_${suffix}`);
     await root.query(`drop role ${owner}`);
     await root.end();

@@ -9,7 +9,13 @@ import { apiTokenPreview, generateApiTokenSecret, hashApiTokenSecret } from "../
 import { mails, queueEmail } from "./emails.ts";
 import { userError } from "../graphql/errors.ts";
 import { hashPassword, PASSWORD_MAX_LENGTH, passwordPolicyViolation, verifyPassword } from "./passwords.ts";
-import { hasSecretShape, ONE_TIME_TOKEN_PREFIX, randomSecret, REFRESH_TOKEN_PREFIX, sha256 } from "../auth/secret-tokens.ts";
+import {
+  hasSecretShape,
+  ONE_TIME_TOKEN_PREFIX,
+  randomSecret,
+  REFRESH_TOKEN_PREFIX,
+  sha256,
+} from "../auth/secret-tokens.ts";
 
 export interface AccountDeps {
   ownerPool: pg.Pool;
@@ -80,7 +86,11 @@ function link(deps: AccountDeps, path: string, token: string): string {
   return `${deps.publicUrl}${path}?token=${encodeURIComponent(token)}`;
 }
 
-async function startSession(deps: AccountDeps, userUuid: string, meta: RequestMeta): Promise<IssuedTokens & { sessionUuid: string }> {
+async function startSession(
+  deps: AccountDeps,
+  userUuid: string,
+  meta: RequestMeta,
+): Promise<IssuedTokens & { sessionUuid: string }> {
   const refreshToken = randomSecret(REFRESH_TOKEN_PREFIX);
   const [session] = await owner(
     deps,
@@ -114,12 +124,21 @@ export async function register(deps: AccountDeps, meta: RequestMeta, visitor: Vi
     passwordHash = await hashPassword(input.password);
   }
   return inOwnerTransaction(deps, async (client) => {
-    const { rows: [created] } = await client.query(
-      "select * from app_private.register_user($1, $2, $3, $4, $5, $6)",
-      [email, input.displayName ?? null, passwordHash, input.organizationName ?? null, input.environmentName ?? null, meta.requestUuid],
-    );
+    const {
+      rows: [created],
+    } = await client.query("select * from app_private.register_user($1, $2, $3, $4, $5, $6)", [
+      email,
+      input.displayName ?? null,
+      passwordHash,
+      input.organizationName ?? null,
+      input.environmentName ?? null,
+      meta.requestUuid,
+    ]);
     const token = randomSecret(ONE_TIME_TOKEN_PREFIX);
-    await client.query("select app_private.create_user_token($1, 'verify_email', $2, interval '7 days')", [email, sha256(token)]);
+    await client.query("select app_private.create_user_token($1, 'verify_email', $2, interval '7 days')", [
+      email,
+      sha256(token),
+    ]);
     await queueEmail(client, email, mails.verifyEmail(link(deps, "/auth/verify-email", token)));
     return {
       userUuid: created.user_uuid as string,
@@ -129,7 +148,13 @@ export async function register(deps: AccountDeps, meta: RequestMeta, visitor: Vi
   });
 }
 
-export async function login(deps: AccountDeps, meta: RequestMeta, visitor: VisitorQuery, email: string, password: string) {
+export async function login(
+  deps: AccountDeps,
+  meta: RequestMeta,
+  visitor: VisitorQuery,
+  email: string,
+  password: string,
+) {
   await visitor("select app_hidden.assert_api_scope('auth:login')");
   await rateLimit(deps, `login:ip:${meta.ip}`, 30, "5 minutes");
   // No password is longer than the policy allows; refusing huge inputs keeps argon2 from being a lever.
@@ -138,7 +163,10 @@ export async function login(deps: AccountDeps, meta: RequestMeta, visitor: Visit
   // Always verify, also for unknown addresses, so both answers take the same time.
   const valid = await verifyPassword(candidate.password_hash, password);
   if (candidate.locked_until && candidate.locked_until > new Date()) {
-    throw userError("Too many failed logins for this address: logins are locked for a while. Try again later or reset the password.", "RATE_LIMITED");
+    throw userError(
+      "Too many failed logins for this address: logins are locked for a while. Try again later or reset the password.",
+      "RATE_LIMITED",
+    );
   }
   if (!valid) {
     // Counted for unknown addresses too, so a lock tells nothing about who has an account.
@@ -146,7 +174,12 @@ export async function login(deps: AccountDeps, meta: RequestMeta, visitor: Visit
     throw userError(WRONG_CREDENTIALS, "INVALID_CREDENTIALS");
   }
   const session = await startSession(deps, candidate.user_uuid, meta);
-  return { userUuid: candidate.user_uuid as string, token: session.accessToken, refreshToken: session.refreshToken, message: "Logged in." };
+  return {
+    userUuid: candidate.user_uuid as string,
+    token: session.accessToken,
+    refreshToken: session.refreshToken,
+    message: "Logged in.",
+  };
 }
 
 export async function refresh(deps: AccountDeps, bearer: string | undefined): Promise<IssuedTokens> {
@@ -161,7 +194,8 @@ export async function refresh(deps: AccountDeps, bearer: string | undefined): Pr
     "select outcome, session_uuid, user_uuid from app_private.rotate_refresh_token($1, $2, make_interval(days => $3))",
     [sha256(bearer), sha256(refreshToken), SESSION_DAYS],
   );
-  if (rotated.outcome !== "rotated") throw userError(REFRESH_REFUSALS[rotated.outcome as keyof typeof REFRESH_REFUSALS], "UNAUTHENTICATED");
+  if (rotated.outcome !== "rotated")
+    throw userError(REFRESH_REFUSALS[rotated.outcome as keyof typeof REFRESH_REFUSALS], "UNAUTHENTICATED");
   return {
     accessToken: signAccessToken(deps.jwtSecret, { userUuid: rotated.user_uuid, sessionUuid: rotated.session_uuid }),
     refreshToken,
@@ -183,11 +217,19 @@ export function isAllowedReturnTo(deps: AccountDeps, returnTo: string): boolean 
 }
 
 export async function requestMagicLink(
-  deps: AccountDeps, meta: RequestMeta, visitor: VisitorQuery, email: string, returnTo: string, locale: Locale,
+  deps: AccountDeps,
+  meta: RequestMeta,
+  visitor: VisitorQuery,
+  email: string,
+  returnTo: string,
+  locale: Locale,
 ): Promise<string> {
   await visitor("select app_hidden.assert_api_scope('auth:login')");
   if (!isAllowedReturnTo(deps, returnTo)) {
-    throw userError("returnTo must be an absolute https URL of an allowed origin (or http on localhost), without a fragment.", "BAD_USER_INPUT");
+    throw userError(
+      "returnTo must be an absolute https URL of an allowed origin (or http on localhost), without a fragment.",
+      "BAD_USER_INPUT",
+    );
   }
   const address = normalisedEmail(email);
   await rateLimit(deps, `magic_link:ip:${meta.ip}`, 20, "1 hour");
@@ -197,24 +239,36 @@ export async function requestMagicLink(
 }
 
 async function sendOneTimeLink(
-  deps: AccountDeps, address: string, purpose: string, lifetime: string, path: string,
-  mail: (url: string) => { subject: string; text: string }, returnTo: string | null = null,
+  deps: AccountDeps,
+  address: string,
+  purpose: string,
+  lifetime: string,
+  path: string,
+  mail: (url: string) => { subject: string; text: string },
+  returnTo: string | null = null,
 ): Promise<void> {
   const token = randomSecret(ONE_TIME_TOKEN_PREFIX);
   await inOwnerTransaction(deps, async (client) => {
-    const { rows: [row] } = await client.query(
-      "select app_private.create_user_token($1, $2, $3, $4::interval, $5) as user_uuid",
-      [address, purpose, sha256(token), lifetime, returnTo],
-    );
+    const {
+      rows: [row],
+    } = await client.query("select app_private.create_user_token($1, $2, $3, $4::interval, $5) as user_uuid", [
+      address,
+      purpose,
+      sha256(token),
+      lifetime,
+      returnTo,
+    ]);
     if (row.user_uuid) await queueEmail(client, address, mail(link(deps, path, token)));
   });
 }
 
 /** Following a magic link: a new session, and where to send the browser with its tokens. */
 export async function completeMagicLink(deps: AccountDeps, meta: RequestMeta, token: string): Promise<string> {
-  if (!hasSecretShape(token, ONE_TIME_TOKEN_PREFIX)) throw userError("This link is invalid, expired or already used.", "UNAUTHENTICATED");
+  if (!hasSecretShape(token, ONE_TIME_TOKEN_PREFIX))
+    throw userError("This link is invalid, expired or already used.", "UNAUTHENTICATED");
   const [used] = await owner(deps, "select * from app_private.consume_user_token($1, 'magic_link')", [sha256(token)]);
-  if (!isAllowedReturnTo(deps, used.return_to)) throw userError("The return address is no longer allowed.", "FORBIDDEN");
+  if (!isAllowedReturnTo(deps, used.return_to))
+    throw userError("The return address is no longer allowed.", "FORBIDDEN");
   const session = await startSession(deps, used.user_uuid, meta);
   const fragment = new URLSearchParams({
     access_token: session.accessToken,
@@ -227,11 +281,17 @@ export async function completeMagicLink(deps: AccountDeps, meta: RequestMeta, to
 }
 
 export async function verifyEmail(deps: AccountDeps, token: string): Promise<void> {
-  if (!hasSecretShape(token, ONE_TIME_TOKEN_PREFIX)) throw userError("This link is invalid, expired or already used.", "UNAUTHENTICATED");
+  if (!hasSecretShape(token, ONE_TIME_TOKEN_PREFIX))
+    throw userError("This link is invalid, expired or already used.", "UNAUTHENTICATED");
   await owner(deps, "select app_private.consume_user_token($1, 'verify_email')", [sha256(token)]);
 }
 
-export async function requestPasswordReset(deps: AccountDeps, meta: RequestMeta, visitor: VisitorQuery, email: string): Promise<string> {
+export async function requestPasswordReset(
+  deps: AccountDeps,
+  meta: RequestMeta,
+  visitor: VisitorQuery,
+  email: string,
+): Promise<string> {
   await visitor("select app_hidden.assert_api_scope('auth:password_reset')");
   const address = normalisedEmail(email);
   await rateLimit(deps, `password_reset:ip:${meta.ip}`, 10, "1 hour");
@@ -240,9 +300,15 @@ export async function requestPasswordReset(deps: AccountDeps, meta: RequestMeta,
   return PASSWORD_RESET_ANSWER;
 }
 
-export async function resetPassword(deps: AccountDeps, meta: RequestMeta, token: string, newPassword: string): Promise<string> {
+export async function resetPassword(
+  deps: AccountDeps,
+  meta: RequestMeta,
+  token: string,
+  newPassword: string,
+): Promise<string> {
   await rateLimit(deps, `reset_password:ip:${meta.ip}`, 10, "15 minutes");
-  if (!hasSecretShape(token, ONE_TIME_TOKEN_PREFIX)) throw userError("This link is invalid, expired or already used.", "UNAUTHENTICATED");
+  if (!hasSecretShape(token, ONE_TIME_TOKEN_PREFIX))
+    throw userError("This link is invalid, expired or already used.", "UNAUTHENTICATED");
   const violation = passwordPolicyViolation(newPassword, "");
   if (violation) throw userError(violation, "BAD_USER_INPUT");
   await owner(deps, "select app_private.reset_password($1, $2)", [sha256(token), await hashPassword(newPassword)]);
@@ -250,7 +316,10 @@ export async function resetPassword(deps: AccountDeps, meta: RequestMeta, token:
 }
 
 export async function switchEnvironment(
-  deps: AccountDeps, visitor: VisitorQuery, session: { userUuid: string; sessionUuid: string } | null, environmentUuid: string,
+  deps: AccountDeps,
+  visitor: VisitorQuery,
+  session: { userUuid: string; sessionUuid: string } | null,
+  environmentUuid: string,
 ): Promise<IssuedTokens & { environmentUuid: string }> {
   const [row] = await visitor("select app_accounts.set_current_environment($1) as uuid", [environmentUuid]);
   if (!session) throw userError(NOT_AUTHENTICATED, "UNAUTHENTICATED");
@@ -265,7 +334,8 @@ export async function switchEnvironment(
 }
 
 export async function createUserApiToken(
-  visitor: VisitorQuery, input: { name: string; scopes?: (string | null)[] | null; validDays?: number | null },
+  visitor: VisitorQuery,
+  input: { name: string; scopes?: (string | null)[] | null; validDays?: number | null },
 ): Promise<{ uuid: string; plainToken: string }> {
   const plainToken = generateApiTokenSecret();
   const [row] = await visitor("select app_accounts.create_api_token($1, $2, $3, $4, $5) as uuid", [

@@ -34,7 +34,9 @@ export function authRoutes(deps: AccountDeps): express.Router {
   router.get("/auth/verify-email", async (req, res) => {
     try {
       await verifyEmail(deps, token(req));
-      res.send(page("E-mail address verified", "<p>Thank you: your e-mail address is verified. You can close this page.</p>"));
+      res.send(
+        page("E-mail address verified", "<p>Thank you: your e-mail address is verified. You can close this page.</p>"),
+      );
     } catch (error) {
       res.status(400).send(page("Link not valid", `<p>${escapeHtml(describeError(error, req.path).message)}</p>`));
     }
@@ -42,7 +44,11 @@ export function authRoutes(deps: AccountDeps): express.Router {
 
   router.get("/auth/magic-link", async (req, res) => {
     try {
-      const meta = { requestUuid: randomUUID(), ip: req.socket.remoteAddress ?? null, userAgent: req.get("user-agent") ?? null };
+      const meta = {
+        requestUuid: randomUUID(),
+        ip: req.socket.remoteAddress ?? null,
+        userAgent: req.get("user-agent") ?? null,
+      };
       res.redirect(302, await completeMagicLink(deps, meta, token(req)));
     } catch (error) {
       res.status(400).send(page("Link not valid", `<p>${escapeHtml(describeError(error, req.path).message)}</p>`));
@@ -51,9 +57,13 @@ export function authRoutes(deps: AccountDeps): express.Router {
 
   router.get("/auth/reset-password", (_req, res) => {
     res.set("content-security-policy", INLINE_SCRIPT_CSP);
-    res.send(page("Choose a new password",
-      `<form><label>New password <input type="password" name="password" autocomplete="new-password" minlength="10" required></label> ` +
-      `<button>Save</button></form><p><output></output></p><script>${RESET_SCRIPT}</script>`));
+    res.send(
+      page(
+        "Choose a new password",
+        `<form><label>New password <input type="password" name="password" autocomplete="new-password" minlength="10" required></label> ` +
+          `<button>Save</button></form><p><output></output></p><script>${RESET_SCRIPT}</script>`,
+      ),
+    );
   });
   return router;
 }

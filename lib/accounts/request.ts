@@ -27,7 +27,11 @@ function localeOf(acceptLanguage: string | undefined): Locale {
   return "api";
 }
 
-export function accountRequestFor(req: IncomingMessage | undefined, auth: RequestAuth, requestUuid: string): AccountRequest {
+export function accountRequestFor(
+  req: IncomingMessage | undefined,
+  auth: RequestAuth,
+  requestUuid: string,
+): AccountRequest {
   return {
     auth,
     meta: { requestUuid, ip: req?.socket.remoteAddress ?? null, userAgent: req?.headers["user-agent"] ?? null },
@@ -35,4 +39,3 @@ export function accountRequestFor(req: IncomingMessage | undefined, auth: Reques
     locale: localeOf(req?.headers["accept-language"]),
   };
 }
-

@@ -10,10 +10,30 @@ import { ROOT_DIR } from "../db/migrate.ts";
 /** The shipped file; AI_DEFAULTS_FILE (config.aiDefaultsFile) replaces it. */
 export const SHIPPED_AI_DEFAULTS = path.join(ROOT_DIR, "data", "ai-defaults.json");
 
-export interface AiModel { id: string; provider: string; label: string; description: string | null }
-export interface AiPrompt { key: string; label: string; system: string; user: string; placeholders: string[] }
-export interface AiPlaceholder { key: string; description: string; example: string }
-export interface AiDefaults { defaultModel: string; models: AiModel[]; prompts: AiPrompt[]; placeholders: AiPlaceholder[] }
+export interface AiModel {
+  id: string;
+  provider: string;
+  label: string;
+  description: string | null;
+}
+export interface AiPrompt {
+  key: string;
+  label: string;
+  system: string;
+  user: string;
+  placeholders: string[];
+}
+export interface AiPlaceholder {
+  key: string;
+  description: string;
+  example: string;
+}
+export interface AiDefaults {
+  defaultModel: string;
+  models: AiModel[];
+  prompts: AiPrompt[];
+  placeholders: AiPlaceholder[];
+}
 
 const SECRET_KEY = /api.?key|secret|password|token|credential/i;
 
@@ -21,10 +41,17 @@ function fail(file: string, problem: string): never {
   throw new Error(`${file}: ${problem}`);
 }
 
-function texts(file: string, where: string, value: unknown, fields: string[], optional: string[] = []): Record<string, string | null> {
+function texts(
+  file: string,
+  where: string,
+  value: unknown,
+  fields: string[],
+  optional: string[] = [],
+): Record<string, string | null> {
   if (typeof value !== "object" || value === null || Array.isArray(value)) fail(file, `${where} is not an object`);
   const record = value as Record<string, unknown>;
-  for (const key of Object.keys(record)) if (SECRET_KEY.test(key)) fail(file, `${where}.${key}: no credentials in this file`);
+  for (const key of Object.keys(record))
+    if (SECRET_KEY.test(key)) fail(file, `${where}.${key}: no credentials in this file`);
   const result: Record<string, string | null> = {};
   for (const field of [...fields, ...optional]) {
     const text = record[field];
@@ -47,9 +74,12 @@ export function loadAiDefaults(file: string): AiDefaults {
   } catch (error) {
     fail(file, `cannot read it as JSON (${(error as Error).message})`);
   }
-  const models = list(file, json.models, "models").map((m, i) => texts(file, `models[${i}]`, m, ["id", "provider", "label"], ["description"]) as unknown as AiModel);
-  const placeholders = list(file, json.placeholders, "placeholders")
-    .map((p, i) => texts(file, `placeholders[${i}]`, p, ["key", "description", "example"]) as unknown as AiPlaceholder);
+  const models = list(file, json.models, "models").map(
+    (m, i) => texts(file, `models[${i}]`, m, ["id", "provider", "label"], ["description"]) as unknown as AiModel,
+  );
+  const placeholders = list(file, json.placeholders, "placeholders").map(
+    (p, i) => texts(file, `placeholders[${i}]`, p, ["key", "description", "example"]) as unknown as AiPlaceholder,
+  );
   const known = new Set(placeholders.map((p) => p.key));
   const prompts = list(file, json.prompts, "prompts").map((p, i) => {
     const prompt = texts(file, `prompts[${i}]`, p, ["key", "label", "system", "user"]);
@@ -64,6 +94,7 @@ export function loadAiDefaults(file: string): AiDefaults {
     return { ...prompt, placeholders: used } as AiPrompt;
   });
   const defaultModel = json.defaultModel;
-  if (typeof defaultModel !== "string" || !models.some((m) => m.id === defaultModel)) fail(file, `"defaultModel" must be the id of one of the models`);
+  if (typeof defaultModel !== "string" || !models.some((m) => m.id === defaultModel))
+    fail(file, `"defaultModel" must be the id of one of the models`);
   return { defaultModel, models, prompts, placeholders };
 }

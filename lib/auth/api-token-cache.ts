@@ -66,12 +66,19 @@ export class ApiTokenCache {
   }
 
   /** The grant for a secret hash: cached, or from `load` (null = not a valid token). */
-  async lookup(hashHex: string, load: () => Promise<(ApiTokenGrant & { expiresAt: Date | null }) | null>): Promise<ApiTokenGrant | null> {
+  async lookup(
+    hashHex: string,
+    load: () => Promise<(ApiTokenGrant & { expiresAt: Date | null }) | null>,
+  ): Promise<ApiTokenGrant | null> {
     const now = Date.now();
     const hit = this.entries.get(hashHex);
     if (hit && hit.until > now && this.listener) return hit.grant;
     const loaded = await load();
-    const grant = loaded && { apiTokenUuid: loaded.apiTokenUuid, environmentUuid: loaded.environmentUuid, scopes: loaded.scopes };
+    const grant = loaded && {
+      apiTokenUuid: loaded.apiTokenUuid,
+      environmentUuid: loaded.environmentUuid,
+      scopes: loaded.scopes,
+    };
     if (this.listener) {
       if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
       // A token that expires within the TTL is kept only until it expires; unknown secrets are

@@ -74,29 +74,28 @@ export async function createApiToken(
   token: NewApiToken,
 ): Promise<{ token: ApiTokenRow; plainToken: string }> {
   const plainToken = generateApiTokenSecret();
-  const { rows: [row] } = await db.query<ApiTokenRow>(
-    "select * from app_private.create_api_token($1, $2, $3, $4, $5, $6)",
-    [
-      token.environmentUuid,
-      token.name,
-      token.scopes,
-      token.validDays ?? null,
-      hashApiTokenSecret(plainToken),
-      apiTokenPreview(plainToken),
-    ],
-  );
+  const {
+    rows: [row],
+  } = await db.query<ApiTokenRow>("select * from app_private.create_api_token($1, $2, $3, $4, $5, $6)", [
+    token.environmentUuid,
+    token.name,
+    token.scopes,
+    token.validDays ?? null,
+    hashApiTokenSecret(plainToken),
+    apiTokenPreview(plainToken),
+  ]);
   return { token: row, plainToken };
 }
 
 export async function listApiTokens(db: pg.ClientBase | pg.Pool): Promise<ApiTokenRow[]> {
-  const { rows } = await db.query<ApiTokenRow>(
-    "select * from app_public.api_tokens order by created, uuid",
-  );
+  const { rows } = await db.query<ApiTokenRow>("select * from app_public.api_tokens order by created, uuid");
   return rows;
 }
 
 export async function revokeApiToken(db: pg.ClientBase | pg.Pool, uuid: string): Promise<ApiTokenRow> {
-  const { rows: [row] } = await db.query<ApiTokenRow>("select * from app_private.revoke_api_token($1)", [uuid]);
+  const {
+    rows: [row],
+  } = await db.query<ApiTokenRow>("select * from app_private.revoke_api_token($1)", [uuid]);
   return row;
 }
 

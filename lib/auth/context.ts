@@ -25,9 +25,20 @@ export function bearerValue(authorization: string | undefined): string | undefin
 /** `apiTokens` caches API-token lookups (the server); without it every request asks the database. */
 export function makeAuthenticate(authPool: pg.Pool, jwtSecret: string, apiTokens?: ApiTokenCache): Authenticate {
   const loadApiToken = async (hash: Buffer) => {
-    const { rows: [row] } = await authPool.query(
-      "select api_token_uuid, environment_uuid, scopes, expires_at from app_private.authenticate_api_token($1)", [hash]);
-    return row ? { apiTokenUuid: row.api_token_uuid, environmentUuid: row.environment_uuid, scopes: row.scopes, expiresAt: row.expires_at } : null;
+    const {
+      rows: [row],
+    } = await authPool.query(
+      "select api_token_uuid, environment_uuid, scopes, expires_at from app_private.authenticate_api_token($1)",
+      [hash],
+    );
+    return row
+      ? {
+          apiTokenUuid: row.api_token_uuid,
+          environmentUuid: row.environment_uuid,
+          scopes: row.scopes,
+          expiresAt: row.expires_at,
+        }
+      : null;
   };
   return async (authorization) => {
     if (authorization === undefined || authorization.trim() === "") return { kind: "none" };
@@ -35,10 +46,9 @@ export function makeAuthenticate(authPool: pg.Pool, jwtSecret: string, apiTokens
     if (bearer && looksLikeJwt(bearer)) {
       const claims = verifyAccessToken(jwtSecret, bearer);
       if (!claims) return { kind: "invalid" };
-      const { rows: [session] } = await authPool.query(
-        "select user_uuid from app_private.authenticate_session($1)",
-        [claims.sessionUuid],
-      );
+      const {
+        rows: [session],
+      } = await authPool.query("select user_uuid from app_private.authenticate_session($1)", [claims.sessionUuid]);
       return session?.user_uuid === claims.userUuid
         ? { kind: "user", userUuid: claims.userUuid, sessionUuid: claims.sessionUuid }
         : { kind: "invalid" };
@@ -46,7 +56,9 @@ export function makeAuthenticate(authPool: pg.Pool, jwtSecret: string, apiTokens
     // Malformed values and bad checksums are rejected without touching the database.
     if (!bearer || !isWellFormedApiTokenSecret(bearer)) return { kind: "invalid" };
     const hash = hashApiTokenSecret(bearer);
-    const grant = apiTokens ? await apiTokens.lookup(hash.toString("hex"), () => loadApiToken(hash)) : await loadApiToken(hash);
+    const grant = apiTokens
+      ? await apiTokens.lookup(hash.toString("hex"), () => loadApiToken(hash))
+      : await loadApiToken(hash);
     return grant ? { kind: "apiToken", ...grant } : { kind: "invalid" };
   };
 }
@@ -62,7 +74,11 @@ export function recalledAuth(req: IncomingMessage | undefined): RequestAuth {
   return (req && authByRequest.get(req)) ?? { kind: "none" };
 }
 
-export function pgSettingsFor(auth: RequestAuth, statementTimeout: string, requestUuid: string): Record<string, string> {
+export function pgSettingsFor(
+  auth: RequestAuth,
+  statementTimeout: string,
+  requestUuid: string,
+): Record<string, string> {
   const settings: Record<string, string> = {
     role: ROLES.visitor,
     statement_timeout: statementTimeout,

@@ -31,16 +31,20 @@ export const SERVICE_UNAVAILABLE = {
 export function isConnectionError(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code === "string") {
-    if (["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT", "ENOTFOUND", "EHOSTUNREACH", "ENOENT"].includes(code)) return true;
+    if (["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT", "ENOTFOUND", "EHOSTUNREACH", "ENOENT"].includes(code))
+      return true;
     // 08: connection exception; 57P01–57P03: admin or crash shutdown, cannot connect now.
     if (code.startsWith("08") || ["57P01", "57P02", "57P03"].includes(code)) return true;
   }
   // Not "timeout exceeded when trying to connect": pg-pool says that of a pool whose connections
   // are all busy too.
   const message = (error as { message?: unknown } | null)?.message;
-  return typeof message === "string" &&
-    /Connection terminated|Client has encountered a connection error|the database system is (starting up|shutting down|in recovery mode)/i
-      .test(message);
+  return (
+    typeof message === "string" &&
+    /Connection terminated|Client has encountered a connection error|the database system is (starting up|shutting down|in recovery mode)/i.test(
+      message,
+    )
+  );
 }
 
 export class DatabaseAvailability {
@@ -79,7 +83,11 @@ export class DatabaseAvailability {
   private set(up: boolean, error?: unknown): void {
     if (up === this.up) return;
     this.up = up;
-    this.log(up ? "The database answers again." : `The database does not answer (${(error as Error)?.message ?? error}); GraphQL requests get 503 until it does.`);
+    this.log(
+      up
+        ? "The database answers again."
+        : `The database does not answer (${(error as Error)?.message ?? error}); GraphQL requests get 503 until it does.`,
+    );
     if (!up) this.schedule(PROBE_DOWN_MS);
   }
 
@@ -93,7 +101,11 @@ export class DatabaseAvailability {
   private async probe(): Promise<void> {
     try {
       if (!this.client) {
-        const client = new pg.Client({ connectionString: this.connectionString, connectionTimeoutMillis: PROBE_TIMEOUT_MS, query_timeout: PROBE_TIMEOUT_MS });
+        const client = new pg.Client({
+          connectionString: this.connectionString,
+          connectionTimeoutMillis: PROBE_TIMEOUT_MS,
+          query_timeout: PROBE_TIMEOUT_MS,
+        });
         client.on("error", () => {}); // the next probe finds out
         this.client = client;
         await client.connect();

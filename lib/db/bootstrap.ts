@@ -33,7 +33,12 @@ export interface BootstrapOptions {
  * createrole, login and other attributes are never changed (an earlier version demoted a superuser
  * DATABASE_URL login this way). Returns whether the role was created now.
  */
-async function createRoleIfMissing(client: pg.Client, name: string, attributes: string, password: string | null): Promise<boolean> {
+async function createRoleIfMissing(
+  client: pg.Client,
+  name: string,
+  attributes: string,
+  password: string | null,
+): Promise<boolean> {
   const { rowCount } = await client.query("select 1 from pg_roles where rolname = $1", [name]);
   if (rowCount) return false;
   const withPassword = password === null ? "" : ` password ${client.escapeLiteral(password)}`;
@@ -47,13 +52,16 @@ async function createRoleIfMissing(client: pg.Client, name: string, attributes: 
  * is refused with the statement that fixes it rather than changed behind the DBA's back.
  */
 export async function assertRowSecurityApplies(client: pg.Client, name: string): Promise<void> {
-  const { rows: [role] } = await client.query<{ rolsuper: boolean; rolbypassrls: boolean }>(
-    "select rolsuper, rolbypassrls from pg_roles where rolname = $1", [name],
+  const {
+    rows: [role],
+  } = await client.query<{ rolsuper: boolean; rolbypassrls: boolean }>(
+    "select rolsuper, rolbypassrls from pg_roles where rolname = $1",
+    [name],
   );
   if (role && (role.rolsuper || role.rolbypassrls)) {
     throw new Error(
       `The role ${name} exists with ${role.rolsuper ? "SUPERUSER" : "BYPASSRLS"}, so row-level security would not ` +
-      `apply to it. Run "ALTER ROLE ${name} NOSUPERUSER NOBYPASSRLS;" as a superuser, or drop the role, and start again.`,
+        `apply to it. Run "ALTER ROLE ${name} NOSUPERUSER NOBYPASSRLS;" as a superuser, or drop the role, and start again.`,
     );
   }
 }
@@ -75,15 +83,23 @@ export async function ensureRolesAndDatabase(options: BootstrapOptions): Promise
     // The owner may be any login the DBA chose, a superuser too: it is used as it is.
     await createRoleIfMissing(client, ownerRole, "login nosuperuser nocreaterole", passwords.owner);
     await createRoleIfMissing(client, ROLES.visitor, "nologin", null);
-    await createRoleIfMissing(client, ROLES.authenticator, "login noinherit nosuperuser nocreatedb nocreaterole", passwords.authenticator);
-    if (await createRoleIfMissing(client, ROLES.analyst, "login nosuperuser nocreatedb nocreaterole", passwords.analyst)) {
+    await createRoleIfMissing(
+      client,
+      ROLES.authenticator,
+      "login noinherit nosuperuser nocreatedb nocreaterole",
+      passwords.authenticator,
+    );
+    if (
+      await createRoleIfMissing(client, ROLES.analyst, "login nosuperuser nocreatedb nocreaterole", passwords.analyst)
+    ) {
       // Analysts query production data by hand: read-only, with a time limit (a DBA may change both later).
       await client.query(`alter role ${ROLES.analyst} set default_transaction_read_only = on`);
       await client.query(`alter role ${ROLES.analyst} set statement_timeout = '60s'`);
     }
     for (const role of Object.values(ROLES)) await assertRowSecurityApplies(client, role);
     await client.query(`grant ${ROLES.visitor} to ${ROLES.authenticator}`);
-    if (options.ownerServesRequests) await client.query(`grant ${ROLES.visitor} to ${client.escapeIdentifier(ownerRole)}`);
+    if (options.ownerServesRequests)
+      await client.query(`grant ${ROLES.visitor} to ${client.escapeIdentifier(ownerRole)}`);
 
     const { rowCount } = await client.query("select 1 from pg_database where datname = $1", [databaseName]);
     if (!rowCount) {

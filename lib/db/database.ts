@@ -2,7 +2,7 @@
 // connectDatabase() boots or connects and creates roles and database when a superuser URL is
 // known. Migrating and filling a new installation is lib/setup/installation.ts.
 import path from "node:path";
-import type { Config } from "../config.ts";
+import type { DatabaseConfig } from "../config.ts";
 import { ensureRolesAndDatabase, ROLES } from "./bootstrap.ts";
 import { startEmbeddedPostgres } from "./embedded-postgres.ts";
 import { pgUrl } from "./pg-url.ts";
@@ -24,12 +24,11 @@ export interface DatabaseConnection {
   close(): Promise<void>;
 }
 
-
 function passwordOf(url: string | undefined): string | null {
   return url ? decodeURIComponent(new URL(url).password) || null : null;
 }
 
-async function connectEmbedded(config: Config, log: (line: string) => void): Promise<DatabaseConnection> {
+async function connectEmbedded(config: DatabaseConfig, log: (line: string) => void): Promise<DatabaseConnection> {
   const secrets = loadOrCreateSecrets(config.dataDir);
   const cluster = await startEmbeddedPostgres({
     clusterDir: path.join(config.dataDir, "postgres"),
@@ -39,7 +38,7 @@ async function connectEmbedded(config: Config, log: (line: string) => void): Pro
   });
   await ensureRolesAndDatabase({
     rootUrl: cluster.rootUrl,
-    databaseName: config.databaseName,
+    databaseName: config.name,
     ownerRole: EMBEDDED_OWNER,
     passwords: {
       owner: secrets.ownerPassword,
@@ -47,7 +46,7 @@ async function connectEmbedded(config: Config, log: (line: string) => void): Pro
       analyst: secrets.analystPassword,
     },
   });
-  const db = (base: string, user: string, password: string) => pgUrl(base, { user, password, database: config.databaseName });
+  const db = (base: string, user: string, password: string) => pgUrl(base, { user, password, database: config.name });
   return {
     ownerUrl: db(cluster.rootUrl, EMBEDDED_OWNER, secrets.ownerPassword),
     authUrl: db(cluster.rootUrl, ROLES.authenticator, secrets.authenticatorPassword),
@@ -59,33 +58,36 @@ async function connectEmbedded(config: Config, log: (line: string) => void): Pro
   };
 }
 
-async function connectExternal(config: Config, databaseUrl: string): Promise<DatabaseConnection> {
-  if (config.rootDatabaseUrl) {
+async function connectExternal(config: DatabaseConfig, databaseUrl: string): Promise<DatabaseConnection> {
+  if (config.rootUrl) {
     const owner = new URL(databaseUrl);
     await ensureRolesAndDatabase({
-      rootUrl: config.rootDatabaseUrl,
+      rootUrl: config.rootUrl,
       databaseName: decodeURIComponent(owner.pathname.slice(1)),
       ownerRole: decodeURIComponent(owner.username),
-      ownerServesRequests: !config.authDatabaseUrl,
+      ownerServesRequests: !config.authUrl,
       // Passwords of roles created now come from the URLs that log in with them; the analyst's is
       // the DBA's to set.
       passwords: {
         owner: passwordOf(databaseUrl),
-        authenticator: passwordOf(config.authDatabaseUrl),
+        authenticator: passwordOf(config.authUrl),
         analyst: null,
       },
     });
   }
   return {
     ownerUrl: databaseUrl,
-    authUrl: config.authDatabaseUrl ?? databaseUrl,
-    rootUrl: config.rootDatabaseUrl,
+    authUrl: config.authUrl ?? databaseUrl,
+    rootUrl: config.rootUrl,
     analystUrl: undefined,
     embedded: false,
     close: async () => {},
   };
 }
 
-export function connectDatabase(config: Config, log: (line: string) => void = () => {}): Promise<DatabaseConnection> {
-  return config.databaseUrl ? connectExternal(config, config.databaseUrl) : connectEmbedded(config, log);
+export function connectDatabase(
+  config: DatabaseConfig,
+  log: (line: string) => void = () => {},
+): Promise<DatabaseConnection> {
+  return config.url ? connectExternal(config, config.url) : connectEmbedded(config, log);
 }

@@ -60,7 +60,10 @@ function sharedBuffers(): string {
 function portIsOpen(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = net.connect({ port, host: "127.0.0.1" });
-    socket.once("connect", () => { socket.destroy(); resolve(true); });
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
     socket.once("error", () => resolve(false));
   });
 }
@@ -76,8 +79,8 @@ function assertReachableByPostgresUser(dir: string, what: string): void {
     if (fs.existsSync(current) && (fs.statSync(current).mode & 0o001) === 0) {
       throw new Error(
         `${what} (${dir}) is inside ${current}, which other users cannot enter (mode ` +
-        `${(fs.statSync(current).mode & 0o777).toString(8)}). PostgreSQL runs as the "postgres" user when ` +
-        `started as root: move the checkout or DATA_DIR elsewhere, or run "chmod o+x ${current}".`,
+          `${(fs.statSync(current).mode & 0o777).toString(8)}). PostgreSQL runs as the "postgres" user when ` +
+          `started as root: move the checkout or DATA_DIR elsewhere, or run "chmod o+x ${current}".`,
       );
     }
     if (current === path.dirname(current)) return;
@@ -127,7 +130,12 @@ function runAs(): { uid?: number; gid?: number } {
 }
 
 /** initdb of a new cluster, with scram-sha-256 and the superuser's password. */
-function initialiseCluster(binaries: PostgresBinaries, clusterDir: string, superuserPassword: string, log: (line: string) => void): void {
+function initialiseCluster(
+  binaries: PostgresBinaries,
+  clusterDir: string,
+  superuserPassword: string,
+  log: (line: string) => void,
+): void {
   const user = runAs();
   fs.mkdirSync(clusterDir, { recursive: true, mode: 0o700 });
   const passwordDir = fs.mkdtempSync(path.join(os.tmpdir(), "pg-init-"));
@@ -137,10 +145,17 @@ function initialiseCluster(binaries: PostgresBinaries, clusterDir: string, super
     if (user.uid !== undefined) {
       for (const entry of [clusterDir, passwordDir, passwordFile]) fs.chownSync(entry, user.uid, user.gid!);
     }
-    const output = execFileSync(binaries.initdb, [
-      `--pgdata=${clusterDir}`, "--auth=scram-sha-256", `--username=${SUPERUSER}`, `--pwfile=${passwordFile}`,
-      ...localeFlags(majorVersionOf(binaries.postgres)),
-    ], { ...user, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, LC_MESSAGES: "C" } });
+    const output = execFileSync(
+      binaries.initdb,
+      [
+        `--pgdata=${clusterDir}`,
+        "--auth=scram-sha-256",
+        `--username=${SUPERUSER}`,
+        `--pwfile=${passwordFile}`,
+        ...localeFlags(majorVersionOf(binaries.postgres)),
+      ],
+      { ...user, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, LC_MESSAGES: "C" } },
+    );
     for (const line of output.split("\n")) if (line.trim()) log(line.trimEnd());
   } finally {
     fs.rmSync(passwordDir, { recursive: true, force: true });
@@ -155,7 +170,12 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
   if (running) {
     // A cluster started without a socket (by an older version) is reached over TCP.
     const socketExists = socketDir !== undefined && fs.existsSync(path.join(socketDir, `.s.PGSQL.${port}`));
-    return { rootUrl: pgUrl(rootTcpUrl, { socketDir: socketExists ? socketDir : undefined }), rootTcpUrl, port, stop: async () => {} };
+    return {
+      rootUrl: pgUrl(rootTcpUrl, { socketDir: socketExists ? socketDir : undefined }),
+      rootTcpUrl,
+      port,
+      stop: async () => {},
+    };
   }
   if (await portIsOpen(port)) {
     throw new Error(
@@ -169,7 +189,8 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
   assertReachableByPostgresUser(path.dirname(clusterDir), "DATA_DIR");
 
   const log = options.log ?? (() => {});
-  if (!fs.existsSync(path.join(clusterDir, "PG_VERSION"))) initialiseCluster(binaries, clusterDir, superuserPassword, log);
+  if (!fs.existsSync(path.join(clusterDir, "PG_VERSION")))
+    initialiseCluster(binaries, clusterDir, superuserPassword, log);
 
   const settings = {
     listen_addresses: "127.0.0.1",
@@ -177,7 +198,13 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     shared_buffers: sharedBuffers(),
     ...options.settings,
   };
-  const args = ["-D", clusterDir, "-p", String(port), ...Object.entries(settings).flatMap(([k, v]) => ["-c", `${k}=${v}`])];
+  const args = [
+    "-D",
+    clusterDir,
+    "-p",
+    String(port),
+    ...Object.entries(settings).flatMap(([k, v]) => ["-c", `${k}=${v}`]),
+  ];
   let server = await launch(binaries.postgres, args, clusterDir, log);
   let stopping = false;
   // If this process dies without stopping, do not leave PostgreSQL behind.
@@ -195,12 +222,16 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
       for (let attempt = 1; !stopping; attempt++) {
         try {
           server = await launch(binaries.postgres, args, clusterDir, log);
-          console.error(`The embedded PostgreSQL is back (after ${((Date.now() - since) / 1000).toFixed(1)} s, attempt ${attempt}).`);
+          console.error(
+            `The embedded PostgreSQL is back (after ${((Date.now() - since) / 1000).toFixed(1)} s, attempt ${attempt}).`,
+          );
           supervise(server);
           return;
         } catch (error) {
           // Backends of the killed server may still hold its shared memory for a moment.
-          log(`Restarting the embedded PostgreSQL failed (attempt ${attempt}): ${(error as Error).message.split("\n")[0]}`);
+          log(
+            `Restarting the embedded PostgreSQL failed (attempt ${attempt}): ${(error as Error).message.split("\n")[0]}`,
+          );
           await new Promise((resolve) => setTimeout(resolve, Math.min(200 * attempt, 5000)));
         }
       }
@@ -230,7 +261,12 @@ interface Launched {
 }
 
 /** Starts the server process and waits until it accepts connections. */
-async function launch(postgres: string, args: string[], clusterDir: string, log: (line: string) => void): Promise<Launched> {
+async function launch(
+  postgres: string,
+  args: string[],
+  clusterDir: string,
+  log: (line: string) => void,
+): Promise<Launched> {
   const server = spawn(postgres, args, {
     ...runAs(),
     detached: true,
@@ -238,7 +274,8 @@ async function launch(postgres: string, args: string[], clusterDir: string, log:
     env: { ...process.env, LC_MESSAGES: "C" },
   });
   const exited = new Promise<string>((resolve) =>
-    server.once("exit", (code, signal) => resolve(signal ? `signal ${signal}` : `code ${code}`)));
+    server.once("exit", (code, signal) => resolve(signal ? `signal ${signal}` : `code ${code}`)),
+  );
   await new Promise<void>((resolve, reject) => {
     let output = "";
     server.stderr!.on("data", (chunk: Buffer) => {
@@ -248,7 +285,12 @@ async function launch(postgres: string, args: string[], clusterDir: string, log:
       if (output.includes("database system is ready to accept connections")) resolve();
     });
     server.once("exit", (code) =>
-      reject(new Error(`The embedded PostgreSQL in ${clusterDir} exited (code ${code}) before it was ready:\n${output.slice(-2000)}`)));
+      reject(
+        new Error(
+          `The embedded PostgreSQL in ${clusterDir} exited (code ${code}) before it was ready:\n${output.slice(-2000)}`,
+        ),
+      ),
+    );
     server.once("error", reject);
   });
   return { process: server, exited };

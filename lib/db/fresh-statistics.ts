@@ -24,7 +24,10 @@ export interface RowsArriving {
  * into a large table leaves it to autovacuum.
  */
 export function analyzeAsRowsArrive(
-  db: Queryable, tables: readonly string[], mainTable: string, options: { minRows?: number; scaleFactor?: number } = {},
+  db: Queryable,
+  tables: readonly string[],
+  mainTable: string,
+  options: { minRows?: number; scaleFactor?: number } = {},
 ): RowsArriving {
   const minRows = options.minRows ?? 1_000;
   const scaleFactor = options.scaleFactor ?? 0.1;
@@ -48,8 +51,11 @@ export function analyzeAsRowsArrive(
 
 /** The planner's row estimate of a table (reltuples: -1 before its first ANALYZE, read as 0). */
 async function estimatedRows(db: Queryable, table: string): Promise<number> {
-  const { rows: [row] } = await db.query<{ rows: number }>(
-    "select greatest(reltuples, 0)::float8 as rows from pg_class where oid = $1::regclass", [table],
+  const {
+    rows: [row],
+  } = await db.query<{ rows: number }>(
+    "select greatest(reltuples, 0)::float8 as rows from pg_class where oid = $1::regclass",
+    [table],
   );
   return row?.rows ?? 0;
 }

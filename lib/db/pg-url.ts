@@ -1,5 +1,8 @@
 // A PostgreSQL connection URL with another login, database or socket; the one place that builds them.
-export function pgUrl(base: string, change: { user?: string; password?: string; database?: string; socketDir?: string }): string {
+export function pgUrl(
+  base: string,
+  change: { user?: string; password?: string; database?: string; socketDir?: string },
+): string {
   const url = new URL(base);
   if (change.user !== undefined) url.username = encodeURIComponent(change.user);
   if (change.password !== undefined) url.password = encodeURIComponent(change.password);

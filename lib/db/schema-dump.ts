@@ -16,11 +16,16 @@ export const DUMPED_SCHEMAS: readonly string[] = ["app_public", "app_hidden", "a
 
 // Each query returns (sort key, DDL text) rows for one kind of object; $1 is DUMPED_SCHEMAS.
 const SECTIONS: Array<[title: string, sql: string]> = [
-  ["Extensions", `
+  [
+    "Extensions",
+    `
     select e.extname, format('create extension %I with schema %I;', e.extname, n.nspname)
       from pg_extension e join pg_namespace n on n.oid = e.extnamespace
-     where e.extname <> 'plpgsql'`],
-  ["Schemas", `
+     where e.extname <> 'plpgsql'`,
+  ],
+  [
+    "Schemas",
+    `
     select n.nspname, concat_ws(E'\\n',
              format('create schema %I;', n.nspname),
              (select string_agg(format('grant %s on schema %I to %I;', a.privilege_type, n.nspname, r.rolname),
@@ -28,10 +33,13 @@ const SECTIONS: Array<[title: string, sql: string]> = [
                 from aclexplode(n.nspacl) a join pg_roles r on r.oid = a.grantee
                where a.grantee <> n.nspowner),
              format('comment on schema %I is %L;', n.nspname, obj_description(n.oid, 'pg_namespace')))
-      from pg_namespace n where n.nspname = any($1)`],
+      from pg_namespace n where n.nspname = any($1)`,
+  ],
   // What objects created later get: the global entries replace the built-in defaults (acldefault),
   // so they show as grants and revokes against those; an entry of one of our schemas adds grants.
-  ["Default privileges", `
+  [
+    "Default privileges",
+    `
     select concat_ws(' ', r.rolname, n.nspname, d.defaclobjtype), (
            select string_agg(format('alter default privileges for role %I%s %s %s on %s %s %s;', r.rolname,
                     coalesce(' in schema ' || quote_ident(n.nspname), ''), x.verb, x.privilege_type, base.objects,
@@ -52,8 +60,11 @@ const SECTIONS: Array<[title: string, sql: string]> = [
                        end as acl,
                   case d.defaclobjtype when 'r' then 'tables' when 'S' then 'sequences' when 'f' then 'functions'
                                        when 'T' then 'types' when 'n' then 'schemas' end as objects) base
-     where d.defaclnamespace = 0 or n.nspname = any($1)`],
-  ["Domains", `
+     where d.defaclnamespace = 0 or n.nspname = any($1)`,
+  ],
+  [
+    "Domains",
+    `
     select n.nspname || '.' || t.typname, concat_ws(E'\\n',
              format('create domain %I.%I as %s%s%s%s;', n.nspname, t.typname, format_type(t.typbasetype, t.typtypmod),
                coalesce(' default ' || t.typdefault, ''), case when t.typnotnull then ' not null' else '' end,
@@ -62,16 +73,22 @@ const SECTIONS: Array<[title: string, sql: string]> = [
                   from pg_constraint k where k.contypid = t.oid and k.contype <> 'n')),
              format('comment on domain %I.%I is %L;', n.nspname, t.typname, obj_description(t.oid, 'pg_type')))
       from pg_type t join pg_namespace n on n.oid = t.typnamespace
-     where n.nspname = any($1) and t.typtype = 'd'`],
-  ["Enum types", `
+     where n.nspname = any($1) and t.typtype = 'd'`,
+  ],
+  [
+    "Enum types",
+    `
     select n.nspname || '.' || t.typname, concat_ws(E'\\n',
              format('create type %I.%I as enum (%s);', n.nspname, t.typname,
                (select string_agg(quote_literal(e.enumlabel), ', ' order by e.enumsortorder)
                   from pg_enum e where e.enumtypid = t.oid)),
              format('comment on type %I.%I is %L;', n.nspname, t.typname, obj_description(t.oid, 'pg_type')))
       from pg_type t join pg_namespace n on n.oid = t.typnamespace
-     where n.nspname = any($1) and t.typtype = 'e'`],
-  ["Composite types", `
+     where n.nspname = any($1) and t.typtype = 'e'`,
+  ],
+  [
+    "Composite types",
+    `
     select n.nspname || '.' || t.typname, concat_ws(E'\\n',
              format(E'create type %I.%I as (\\n%s\\n);', n.nspname, t.typname,
                (select string_agg(format('  %I %s', a.attname, format_type(a.atttypid, a.atttypmod)), E',\\n'
@@ -79,8 +96,11 @@ const SECTIONS: Array<[title: string, sql: string]> = [
                   from pg_attribute a where a.attrelid = t.typrelid and a.attnum > 0 and not a.attisdropped)),
              format('comment on type %I.%I is %L;', n.nspname, t.typname, obj_description(t.oid, 'pg_type')))
       from pg_type t join pg_namespace n on n.oid = t.typnamespace join pg_class c on c.oid = t.typrelid
-     where n.nspname = any($1) and c.relkind = 'c'`],
-  ["Tables", `
+     where n.nspname = any($1) and c.relkind = 'c'`,
+  ],
+  [
+    "Tables",
+    `
     select n.nspname || '.' || c.relname, concat_ws(E'\\n',
              format(E'create table %I.%I (\\n%s\\n);', n.nspname, c.relname, concat_ws(E',\\n',
                (select string_agg(format('  %I %s%s%s', a.attname, format_type(a.atttypid, a.atttypmod),
@@ -123,8 +143,11 @@ const SECTIONS: Array<[title: string, sql: string]> = [
                 from pg_attribute a
                where a.attrelid = c.oid and a.attnum > 0 and col_description(c.oid, a.attnum) is not null))
       from pg_class c join pg_namespace n on n.oid = c.relnamespace
-     where n.nspname = any($1) and c.relkind in ('r', 'p')`],
-  ["Views", `
+     where n.nspname = any($1) and c.relkind in ('r', 'p')`,
+  ],
+  [
+    "Views",
+    `
     select n.nspname || '.' || c.relname, concat_ws(E'\\n',
              format(E'create %s %I.%I as\\n%s', case c.relkind when 'm' then 'materialized view' else 'view' end,
                n.nspname, c.relname, pg_get_viewdef(c.oid)),
@@ -141,9 +164,12 @@ const SECTIONS: Array<[title: string, sql: string]> = [
                 from pg_attribute a
                where a.attrelid = c.oid and a.attnum > 0 and col_description(c.oid, a.attnum) is not null))
       from pg_class c join pg_namespace n on n.oid = c.relnamespace
-     where n.nspname = any($1) and c.relkind in ('v', 'm')`],
+     where n.nspname = any($1) and c.relkind in ('v', 'm')`,
+  ],
   // Procedures too (pg_get_functiondef prints either); an aggregate would make it raise an error.
-  ["Functions", `
+  [
+    "Functions",
+    `
     select n.nspname || '.' || p.proname || '(' || pg_get_function_identity_arguments(p.oid) || ')', concat_ws(E'\\n',
              rtrim(pg_get_functiondef(p.oid), E'\\n') || ';',
              (select string_agg(format('grant execute on %s %I.%I(%s) to %s;', kind.word, n.nspname, p.proname,
@@ -156,7 +182,8 @@ const SECTIONS: Array<[title: string, sql: string]> = [
                pg_get_function_identity_arguments(p.oid), obj_description(p.oid, 'pg_proc')))
       from pg_proc p join pg_namespace n on n.oid = p.pronamespace
      cross join lateral (select case p.prokind when 'p' then 'procedure' else 'function' end as word) kind
-     where n.nspname = any($1)`],
+     where n.nspname = any($1)`,
+  ],
 ];
 
 export async function dumpSchema(client: pg.ClientBase): Promise<string> {

@@ -18,9 +18,7 @@ const newSecret = () => randomBytes(24).toString("base64url");
 
 export function loadOrCreateSecrets(dataDir: string): LocalSecrets {
   const file = path.join(dataDir, "secrets.json");
-  const existing: Partial<LocalSecrets> = fs.existsSync(file)
-    ? JSON.parse(fs.readFileSync(file, "utf8"))
-    : {};
+  const existing: Partial<LocalSecrets> = fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, "utf8")) : {};
   const secrets: LocalSecrets = {
     superuserPassword: existing.superuserPassword ?? newSecret(),
     ownerPassword: existing.ownerPassword ?? newSecret(),
@@ -36,10 +34,12 @@ export function loadOrCreateSecrets(dataDir: string): LocalSecrets {
 }
 
 /** JWT_SECRET, or for the embedded default the key kept in DATA_DIR. */
-export function jwtSecretFor(config: Config): string {
-  if (config.jwtSecret) return config.jwtSecret;
-  if (config.databaseUrl) {
-    throw new Error("JWT_SECRET is required with DATABASE_URL (at least 32 random characters, the same on every instance).");
+export function jwtSecretFor(config: Pick<Config, "accounts" | "database">): string {
+  if (config.accounts.jwtSecret) return config.accounts.jwtSecret;
+  if (config.database.url) {
+    throw new Error(
+      "JWT_SECRET is required with DATABASE_URL (at least 32 random characters, the same on every instance).",
+    );
   }
-  return loadOrCreateSecrets(config.dataDir).jwtSecret;
+  return loadOrCreateSecrets(config.database.dataDir).jwtSecret;
 }

@@ -15,10 +15,15 @@ export type RawRecord = Record<string, unknown>;
 
 /** CSV records with lower-case, trimmed column names. */
 export function csvRecords(input: NodeJS.ReadableStream): AsyncIterable<RawRecord> {
-  return input.pipe(parse({
-    columns: (header: string[]) => header.map((h) => h.trim().toLowerCase()),
-    trim: true, skip_empty_lines: true, relax_column_count: true, bom: true,
-  })) as AsyncIterable<RawRecord>;
+  return input.pipe(
+    parse({
+      columns: (header: string[]) => header.map((h) => h.trim().toLowerCase()),
+      trim: true,
+      skip_empty_lines: true,
+      relax_column_count: true,
+      bom: true,
+    }),
+  ) as AsyncIterable<RawRecord>;
 }
 
 /** The whole input as text (JSON files are read at once). */
@@ -75,10 +80,17 @@ export const number = (value: unknown): number | null => {
  * A reference list shipped as CSV in data/ (highways, railway routes), handed whole to its SQL
  * upsert function in file order; returns how many rows changed.
  */
-export async function loadReferenceList(db: pg.Pool | pg.ClientBase, file: string, upsertFunction: string,
-    toRow: (record: RawRecord) => Record<string, unknown>): Promise<number> {
+export async function loadReferenceList(
+  db: pg.Pool | pg.ClientBase,
+  file: string,
+  upsertFunction: string,
+  toRow: (record: RawRecord) => Record<string, unknown>,
+): Promise<number> {
   const rows = [];
-  for await (const record of csvRecords(fs.createReadStream(file))) rows.push({ ...toRow(record), sort_order: rows.length + 1 });
-  const { rows: [{ changed }] } = await db.query<{ changed: number }>(`select ${upsertFunction}($1::jsonb) as changed`, [JSON.stringify(rows)]);
+  for await (const record of csvRecords(fs.createReadStream(file)))
+    rows.push({ ...toRow(record), sort_order: rows.length + 1 });
+  const {
+    rows: [{ changed }],
+  } = await db.query<{ changed: number }>(`select ${upsertFunction}($1::jsonb) as changed`, [JSON.stringify(rows)]);
   return changed;
 }

@@ -14,9 +14,7 @@ export interface FetchOptions {
   beforeRequest?: (url: URL) => Promise<void>;
 }
 
-export type FetchedDocument =
-  | { changed: true; body: Buffer; validators: FeedValidators }
-  | { changed: false };
+export type FetchedDocument = { changed: true; body: Buffer; validators: FeedValidators } | { changed: false };
 
 const MAX_REDIRECTS = 3;
 
@@ -42,13 +40,20 @@ export async function fetchDocument(url: string, options: FetchOptions = {}): Pr
     const response = await fetch(target, { headers, signal, redirect: "manual" });
     if (response.status >= 300 && response.status < 400 && response.status !== 304) {
       const location = response.headers.get("location");
-      if (!location || redirects >= MAX_REDIRECTS) throw new Error(`Too many redirects (or one without a Location) from ${url}.`);
+      if (!location || redirects >= MAX_REDIRECTS)
+        throw new Error(`Too many redirects (or one without a Location) from ${url}.`);
       const next = new URL(location, target);
       const previous = new URL(target);
-      if (previous.protocol === "https:" && next.protocol !== "https:") throw new Error(`Refused a redirect from https to ${next.protocol} (${url}).`);
+      if (previous.protocol === "https:" && next.protocol !== "https:")
+        throw new Error(`Refused a redirect from https to ${next.protocol} (${url}).`);
       if (next.origin !== previous.origin) {
         // Whatever the caller added (an API key in any header) and the validators are for the first origin only.
-        for (const name of [...Object.keys(options.headers ?? {}), "authorization", "if-none-match", "if-modified-since"]) {
+        for (const name of [
+          ...Object.keys(options.headers ?? {}),
+          "authorization",
+          "if-none-match",
+          "if-modified-since",
+        ]) {
           delete headers[name];
           delete headers[name.toLowerCase()];
         }
@@ -59,7 +64,8 @@ export async function fetchDocument(url: string, options: FetchOptions = {}): Pr
     if (response.status === 304) return { changed: false };
     if (!response.ok) throw new Error(`HTTP ${response.status} from ${target}`);
     let body = await readCapped(response, options.maxBytes ?? 100 * 2 ** 20);
-    if (body[0] === 0x1f && body[1] === 0x8b) body = gunzipSync(body, { maxOutputLength: options.maxBytes ?? 100 * 2 ** 20 });
+    if (body[0] === 0x1f && body[1] === 0x8b)
+      body = gunzipSync(body, { maxOutputLength: options.maxBytes ?? 100 * 2 ** 20 });
     return {
       changed: true,
       body,

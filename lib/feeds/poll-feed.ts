@@ -27,12 +27,17 @@ export interface FeedRound<Result> {
   notable?(result: Result): boolean;
 }
 
-export async function pollFeed<Result>(db: pg.Pool | pg.ClientBase, round: FeedRound<Result>, log: PollLog): Promise<void> {
+export async function pollFeed<Result>(
+  db: pg.Pool | pg.ClientBase,
+  round: FeedRound<Result>,
+  log: PollLog,
+): Promise<void> {
   const { feed } = round;
   try {
     const fetched = await round.download(await feedValidators(db, feed));
     if (!fetched.changed) {
-      if (await recordFeedOutcome(db, feed, { ok: true })) log.info(`${feed}: working again (not modified since the last document).`);
+      if (await recordFeedOutcome(db, feed, { ok: true }))
+        log.info(`${feed}: working again (not modified since the last document).`);
       return;
     }
     const result = await round.store(fetched.body);

@@ -37,7 +37,8 @@ export function stripBom(text: string): string {
 
 export type JsonObject = Record<string, unknown>;
 
-export const isJsonObject = (value: unknown): value is JsonObject => typeof value === "object" && value !== null && !Array.isArray(value);
+export const isJsonObject = (value: unknown): value is JsonObject =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 
 /**
  * A JSON document, or FeedDocumentError. The parser's own message is not passed on: it can quote
@@ -48,7 +49,9 @@ export function parseJson(text: string, what: string): unknown {
     return JSON.parse(stripBom(text));
   } catch (error) {
     const position = /position (\d+)/.exec((error as Error).message)?.[1];
-    throw new FeedDocumentError(`${what} is not JSON (malformed or truncated${position ? `, at character ${position}` : ""}).`);
+    throw new FeedDocumentError(
+      `${what} is not JSON (malformed or truncated${position ? `, at character ${position}` : ""}).`,
+    );
   }
 }
 
@@ -61,7 +64,13 @@ export function plausibleTime(date: Date | null): Date | null {
 
 /** HTML as plain text (tags dropped, entities decoded, whitespace tidied), at most `max` characters. */
 export function htmlToPlainText(html: string, max: number): string | null {
-  const text = convert(html, { wordwrap: false, selectors: [{ selector: "a", options: { ignoreHref: true } }, { selector: "img", format: "skip" }] }).trim();
+  const text = convert(html, {
+    wordwrap: false,
+    selectors: [
+      { selector: "a", options: { ignoreHref: true } },
+      { selector: "img", format: "skip" },
+    ],
+  }).trim();
   return text ? text.slice(0, max) : null;
 }
 

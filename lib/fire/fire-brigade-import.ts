@@ -7,25 +7,47 @@
 // number; stations go first, so vehicles find theirs.
 import type pg from "pg";
 import { analyzeTables } from "../db/fresh-statistics.ts";
-import { csvRecords, importInBatches, number, readAll, text, type ImportResult, type RawRecord } from "../db/table-import.ts";
+import {
+  csvRecords,
+  importInBatches,
+  number,
+  readAll,
+  text,
+  type ImportResult,
+  type RawRecord,
+} from "../db/table-import.ts";
 
 function stationOf(record: RawRecord) {
   const slug = text(record.slug).toLowerCase();
   if (!/^[a-z0-9]+(-[a-z0-9]+)*$/.test(slug)) return `"${slug}" is not a slug (a-z, 0-9 and hyphens)`;
   if (!text(record.name)) return "no name";
   return {
-    slug, name: text(record.name), region: text(record.region), post: text(record.post) || null,
-    street: text(record.street) || null, house_number: text(record.house_number) || null, zip_code: text(record.zip_code) || null,
-    city: text(record.city) || null, latitude: number(record.latitude), longitude: number(record.longitude),
+    slug,
+    name: text(record.name),
+    region: text(record.region),
+    post: text(record.post) || null,
+    street: text(record.street) || null,
+    house_number: text(record.house_number) || null,
+    zip_code: text(record.zip_code) || null,
+    city: text(record.city) || null,
+    latitude: number(record.latitude),
+    longitude: number(record.longitude),
   };
 }
 
 function vehicleOf(record: RawRecord) {
   const callNumber = text(record.call_number).replace(/[\s-]/g, "");
-  if (!/^(0[1-9]|1\d|2[0-5])\d{4}$/.test(callNumber)) return `"${text(record.call_number)}" is not a call number (RR-PPTV)`;
+  if (!/^(0[1-9]|1\d|2[0-5])\d{4}$/.test(callNumber))
+    return `"${text(record.call_number)}" is not a call number (RR-PPTV)`;
   const status = text(record.status).toLowerCase() || "active";
-  if (!["active", "reserve", "out_of_service", "retired"].includes(status)) return `status "${status}" is not active, reserve, out_of_service or retired`;
-  return { call_number: callNumber, station: text(record.station) || null, material_function: text(record.material_function) || null, status };
+  if (!["active", "reserve", "out_of_service", "retired"].includes(status))
+    return `status "${status}" is not active, reserve, out_of_service or retired`;
+  return {
+    call_number: callNumber,
+    station: text(record.station) || null,
+    material_function: text(record.material_function) || null,
+    status,
+  };
 }
 
 const STORE_STATIONS = `select app_private.upsert_fire_station(r.slug, r.name, r.region, r.post, r.street, r.house_number, r.zip_code, r.city, r.latitude, r.longitude)
@@ -35,7 +57,9 @@ const STORE_VEHICLES = `select app_private.upsert_fire_vehicle(r.call_number, r.
   from jsonb_to_recordset($1::jsonb) as r (call_number text, station text, material_function text, status text)`;
 
 export async function importFireBrigade(
-  pool: pg.Pool, input: NodeJS.ReadableStream, format: "csv" | "json",
+  pool: pg.Pool,
+  input: NodeJS.ReadableStream,
+  format: "csv" | "json",
   options: { onBatch?: () => void; log?: (message: string) => void } = {},
 ): Promise<{ stations: ImportResult; vehicles: ImportResult }> {
   const result = await importStationsOrVehicles(pool, input, format, options);
@@ -44,11 +68,15 @@ export async function importFireBrigade(
 }
 
 async function importStationsOrVehicles(
-  pool: pg.Pool, input: NodeJS.ReadableStream, format: "csv" | "json",
+  pool: pg.Pool,
+  input: NodeJS.ReadableStream,
+  format: "csv" | "json",
   options: { onBatch?: () => void; log?: (message: string) => void },
 ): Promise<{ stations: ImportResult; vehicles: ImportResult }> {
   const empty: ImportResult = { rows: 0, imported: 0, rejected: 0 };
-  const store = (sql: string) => async (batch: unknown[]) => { await pool.query(sql, [JSON.stringify(batch)]); };
+  const store = (sql: string) => async (batch: unknown[]) => {
+    await pool.query(sql, [JSON.stringify(batch)]);
+  };
   if (format === "json") {
     const document = JSON.parse(await readAll(input)) as { stations?: RawRecord[]; vehicles?: RawRecord[] };
     const stations = await importInBatches(document.stations ?? [], stationOf, store(STORE_STATIONS), options);
@@ -59,7 +87,9 @@ async function importStationsOrVehicles(
   const records: RawRecord[] = [];
   for await (const record of csvRecords(input)) records.push(record);
   if (records.length === 0) return { stations: empty, vehicles: empty };
-  if ("call_number" in records[0]) return { stations: empty, vehicles: await importInBatches(records, vehicleOf, store(STORE_VEHICLES), options) };
-  if ("slug" in records[0]) return { stations: await importInBatches(records, stationOf, store(STORE_STATIONS), options), vehicles: empty };
+  if ("call_number" in records[0])
+    return { stations: empty, vehicles: await importInBatches(records, vehicleOf, store(STORE_VEHICLES), options) };
+  if ("slug" in records[0])
+    return { stations: await importInBatches(records, stationOf, store(STORE_STATIONS), options), vehicles: empty };
   throw new Error("The CSV has neither a slug column (stations) nor a call_number column (vehicles).");
 }

@@ -32,7 +32,10 @@ const POSTGRES_ERRORS: Record<string, { code: string; message: string }> = {
   "22P05": { code: "BAD_USER_INPUT", message: "A text argument has a character that cannot be stored." },
   "2201B": { code: "BAD_USER_INPUT", message: "A pattern argument is not a valid regular expression." },
   "22009": { code: "BAD_USER_INPUT", message: "A date or time argument has a time zone offset out of range." },
-  "22023": { code: "BAD_USER_INPUT", message: "An argument has a value PostgreSQL does not recognise (such as an unknown time zone)." },
+  "22023": {
+    code: "BAD_USER_INPUT",
+    message: "An argument has a value PostgreSQL does not recognise (such as an unknown time zone).",
+  },
 };
 
 /** Any other data exception (class 22) is the client's input too, in words of our own. */
@@ -60,7 +63,10 @@ export function describeError(error: unknown, where?: string): PublicError {
   // The database went away under the request: the client may retry (HTTP 503, see
   // plugins/graphql-error-codes.ts), and nothing of the outage's cause is its business.
   if (isConnectionError(error)) {
-    return { message: SERVICE_UNAVAILABLE.message, extensions: { code: SERVICE_UNAVAILABLE.code, retryAfter: RETRY_AFTER_SECONDS } };
+    return {
+      message: SERVICE_UNAVAILABLE.message,
+      extensions: { code: SERVICE_UNAVAILABLE.code, retryAfter: RETRY_AFTER_SECONDS },
+    };
   }
   const state = sqlState(error);
   if (state && SQLSTATE_CODES[state]) {
@@ -82,9 +88,10 @@ export function graphQLErrorCode(message: string): string {
 
 export function maskError(error: GraphQLError): GraphQLError {
   const original = error.originalError;
-  const { message, extensions } = !original || original instanceof GraphQLError
-    ? { message: error.message, extensions: { code: graphQLErrorCode(error.message), ...error.extensions } }
-    : describeError(original, error.path?.join("."));
+  const { message, extensions } =
+    !original || original instanceof GraphQLError
+      ? { message: error.message, extensions: { code: graphQLErrorCode(error.message), ...error.extensions } }
+      : describeError(original, error.path?.join("."));
   return new GraphQLError(message, {
     nodes: error.nodes,
     source: error.source,

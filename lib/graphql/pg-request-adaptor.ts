@@ -22,7 +22,9 @@ function openingStatement(client: pg.PoolClient & { [jitSetUp]?: boolean }, entr
   // Like PostGraphile's adaptor: JIT optimisation costs more than it saves on API queries.
   const jit = client[jitSetUp] ? "" : "set jit_optimize_above_cost = -1; ";
   client[jitSetUp] = true;
-  const tokenCheck = entries.some(([key]) => key === "app.api_token_uuid") ? "; select app_hidden.assert_api_token_live()" : "";
+  const tokenCheck = entries.some(([key]) => key === "app.api_token_uuid")
+    ? "; select app_hidden.assert_api_token_live()"
+    : "";
   return `${jit}begin; select set_config(el->>0, el->>1, true) from json_array_elements(${client.escapeLiteral(JSON.stringify(entries))}::json) el${tokenCheck}`;
 }
 

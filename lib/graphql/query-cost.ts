@@ -10,8 +10,20 @@
 // So a page of rows with their objects one level down costs about rows × objects, while lists
 // nested in lists (the dossier cycle P2000Message.dossier.messages.dossier…) multiply.
 import {
-  GraphQLError, getNamedType, getNullableType, isCompositeType, isLeafType, isListType, isObjectType, isInterfaceType,
-  Kind, type FieldNode, type GraphQLCompositeType, type GraphQLField, type SelectionSetNode, type ValidationContext,
+  GraphQLError,
+  getNamedType,
+  getNullableType,
+  isCompositeType,
+  isLeafType,
+  isListType,
+  isObjectType,
+  isInterfaceType,
+  Kind,
+  type FieldNode,
+  type GraphQLCompositeType,
+  type GraphQLField,
+  type SelectionSetNode,
+  type ValidationContext,
   type ValidationRule,
 } from "graphql";
 
@@ -43,8 +55,12 @@ function listRows(node: FieldNode, field: GraphQLField<unknown, unknown>): numbe
 }
 
 /** The cost of one row of a selection set, fragments followed (each priced once per operation). */
-function selectionCost(context: ValidationContext, selectionSet: SelectionSetNode, type: GraphQLCompositeType,
-  fragmentCosts: Map<string, number>): number {
+function selectionCost(
+  context: ValidationContext,
+  selectionSet: SelectionSetNode,
+  type: GraphQLCompositeType,
+  fragmentCosts: Map<string, number>,
+): number {
   let cost = 0;
   for (const selection of selectionSet.selections) {
     if (selection.kind === Kind.FIELD) {
@@ -83,8 +99,10 @@ function selectionCost(context: ValidationContext, selectionSet: SelectionSetNod
  * Refuses an operation that costs more than maxCost, before any SQL runs; the message is Armor's
  * ("Query Cost limit of 5000 exceeded, found 5800.") so clients and logs read the same.
  */
-export function queryCostRule(maxCost: number, reject: (context: ValidationContext, error: GraphQLError) => void):
-  ValidationRule {
+export function queryCostRule(
+  maxCost: number,
+  reject: (context: ValidationContext, error: GraphQLError) => void,
+): ValidationRule {
   return (context) => ({
     OperationDefinition(operation) {
       const rootType = context.getSchema().getRootType(operation.operation);

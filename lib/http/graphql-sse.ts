@@ -71,8 +71,9 @@ export function isGraphqlSseRequest(req: IncomingMessage): boolean {
   const method = req.method ?? "GET";
   if ((method === "GET" || method === "POST") && prefersEventStream(req.headers.accept)) return true;
   // The protocol lets the token travel in the URL too; a GET's URL is GraphQL's own, so not there.
-  const token = req.headers[GRAPHQL_SSE_TOKEN_HEADER] !== undefined
-    || (method !== "GET" && new URLSearchParams(search).has(TOKEN_QUERY_KEY));
+  const token =
+    req.headers[GRAPHQL_SSE_TOKEN_HEADER] !== undefined ||
+    (method !== "GET" && new URLSearchParams(search).has(TOKEN_QUERY_KEY));
   if (token && GRAPHQL_METHODS.includes(method)) return true;
   return method === "PUT" && !hasBody(req);
 }
@@ -94,14 +95,18 @@ type SseRefusal = [string, { status: number; statusText: string; headers: Record
 /** An error as a graphql-sse refusal: the HTTP status our errors carry, the usual JSON body. */
 function refusal(error: unknown): SseRefusal {
   const { message, extensions } = describeError(error);
-  const status = isSafeError(error as Error) ? Number((error as { extensions?: { statusCode?: number } }).extensions?.statusCode ?? 400) : 500;
+  const status = isSafeError(error as Error)
+    ? Number((error as { extensions?: { statusCode?: number } }).extensions?.statusCode ?? 400)
+    : 500;
   const headers: Record<string, string> = { "content-type": "application/json; charset=utf-8" };
   if (extensions.retryAfter !== undefined) headers["retry-after"] = String(extensions.retryAfter);
   const { statusCode: _status, retryAfter: _retry, ...shown } = extensions;
   return [JSON.stringify({ errors: [{ message, extensions: shown }] }), { status, statusText: "Refused", headers }];
 }
 
-export function makeGraphqlSseHandler(options: SseOptions): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
+export function makeGraphqlSseHandler(
+  options: SseOptions,
+): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   const handle = createHandler({
     // The library's own rule (the request's stream token, else a new one), except that a
     // reservation (PUT) needs an API token: the library keeps each one in memory until its stream
@@ -132,19 +137,31 @@ export function makeGraphqlSseHandler(options: SseOptions): (req: IncomingMessag
       const requestContext = { node: { req: raw, res: req.context.res } } as Partial<Grafast.RequestContext>;
       const config = await options.serv.getExecutionConfig(requestContext);
       const { errors, document } = config.parseAndValidate(params.query);
-      if (errors !== undefined) return [JSON.stringify({ errors: errors.map(maskError) }), { status: 400, statusText: "Bad Request", headers: { "content-type": "application/json; charset=utf-8" } }];
+      if (errors !== undefined)
+        return [
+          JSON.stringify({ errors: errors.map(maskError) }),
+          { status: 400, statusText: "Bad Request", headers: { "content-type": "application/json; charset=utf-8" } },
+        ];
       const args = {
-        schema: config.schema, document, rootValue: null, contextValue: config.contextValue,
-        variableValues: params.variables, operationName: params.operationName,
-        resolvedPreset: config.resolvedPreset, requestContext, middleware: options.serv.grafastMiddleware,
+        schema: config.schema,
+        document,
+        rootValue: null,
+        contextValue: config.contextValue,
+        variableValues: params.variables,
+        operationName: params.operationName,
+        resolvedPreset: config.resolvedPreset,
+        requestContext,
+        middleware: options.serv.grafastMiddleware,
       };
       await hookArgs(args as Parameters<typeof hookArgs>[0]);
       return { ...args, execute: config.execute, subscribe: config.subscribe } as never;
     },
     execute: (args) => (args as unknown as { execute(a: unknown): ExecutionResult }).execute(args),
-    subscribe: (args) => (args as unknown as { subscribe(a: unknown): AsyncIterableIterator<ExecutionResult> }).subscribe(args),
+    subscribe: (args) =>
+      (args as unknown as { subscribe(a: unknown): AsyncIterableIterator<ExecutionResult> }).subscribe(args),
     onNext(_ctx, _req, result) {
-      if (result.errors) return { ...result, errors: result.errors.map((error) => maskError(error as GraphQLError)) } as ExecutionResult;
+      if (result.errors)
+        return { ...result, errors: result.errors.map((error) => maskError(error as GraphQLError)) } as ExecutionResult;
     },
   });
   return (req, res) => {

@@ -5,11 +5,14 @@ export function escapeHtml(text: string): string {
 }
 
 export function page(title: string, body: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
+  return (
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
     `<meta name="referrer" content="no-referrer"><title>${escapeHtml(title)}</title>` +
     `<style>body{font:16px system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem;overflow-wrap:break-word}input,button{font:inherit;padding:.4rem;max-width:100%}button{min-height:2.75rem;margin:0 .25rem .5rem 0}</style>` +
-    `</head><body><h1>${escapeHtml(title)}</h1>${body}</body></html>`;
+    `</head><body><h1>${escapeHtml(title)}</h1>${body}</body></html>`
+  );
 }
 
 /** Headers for a page whose only script is inline and only talks to this server. */
-export const INLINE_SCRIPT_CSP = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'";
+export const INLINE_SCRIPT_CSP =
+  "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'";

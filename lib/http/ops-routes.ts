@@ -32,8 +32,20 @@ export function mayReadMetrics(remoteAddress: string | undefined, metricsPublic:
   return metricsPublic || isLoopback(remoteAddress);
 }
 
-function send(req: IncomingMessage, res: ServerResponse, status: number, contentType: string, body: string, extra: Record<string, string> = {}): void {
-  res.writeHead(status, { "content-type": contentType, "content-length": Buffer.byteLength(body), "cache-control": "no-store", ...extra });
+function send(
+  req: IncomingMessage,
+  res: ServerResponse,
+  status: number,
+  contentType: string,
+  body: string,
+  extra: Record<string, string> = {},
+): void {
+  res.writeHead(status, {
+    "content-type": contentType,
+    "content-length": Buffer.byteLength(body),
+    "cache-control": "no-store",
+    ...extra,
+  });
   res.end(req.method === "HEAD" ? undefined : body);
 }
 
@@ -54,8 +66,13 @@ export function makeOpsRoutes(options: OpsRouteOptions) {
       return sendJson(req, res, ready ? 200 : 503, { status: ready ? "ready" : "not ready", checks });
     }
     if (!mayReadMetrics(req.socket.remoteAddress, options.metricsPublic)) {
-      return send(req, res, 403, "text/plain; charset=utf-8",
-        "/metrics answers callers on this host only; METRICS_PUBLIC=true opens it to others.\n");
+      return send(
+        req,
+        res,
+        403,
+        "text/plain; charset=utf-8",
+        "/metrics answers callers on this host only; METRICS_PUBLIC=true opens it to others.\n",
+      );
     }
     await sampleDatabaseMetrics(options.pools);
     send(req, res, 200, registry.contentType, await registry.metrics());

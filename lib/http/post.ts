@@ -28,30 +28,37 @@ export function postRequest(target: string, options: PostOptions): Promise<PostR
   }
   const client = url.protocol === "https:" ? https : http;
   return new Promise((resolve, reject) => {
-    const request = client.request(url, {
-      method: "POST",
-      headers: { ...options.headers, "content-length": Buffer.byteLength(options.body) },
-      lookup: guardedLookup(!options.publicOnly),
-    }, (response) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      response.on("data", (chunk: Buffer) => {
-        size += chunk.length;
-        if (size > options.maxResponseBytes) {
-          response.destroy();
-          return;
-        }
-        chunks.push(chunk);
-      });
-      const done = () => {
-        clearTimeout(deadline);
-        resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") });
-      };
-      response.on("close", done);
-      response.on("error", done);
-    });
+    const request = client.request(
+      url,
+      {
+        method: "POST",
+        headers: { ...options.headers, "content-length": Buffer.byteLength(options.body) },
+        lookup: guardedLookup(!options.publicOnly),
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        response.on("data", (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > options.maxResponseBytes) {
+            response.destroy();
+            return;
+          }
+          chunks.push(chunk);
+        });
+        const done = () => {
+          clearTimeout(deadline);
+          resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") });
+        };
+        response.on("close", done);
+        response.on("error", done);
+      },
+    );
     // One deadline for the whole exchange (a socket timeout would let a slow trickle go on).
-    const deadline = setTimeout(() => request.destroy(new Error(`No answer within ${options.timeoutMs} ms.`)), options.timeoutMs);
+    const deadline = setTimeout(
+      () => request.destroy(new Error(`No answer within ${options.timeoutMs} ms.`)),
+      options.timeoutMs,
+    );
     request.on("error", (error) => {
       clearTimeout(deadline);
       reject(error);

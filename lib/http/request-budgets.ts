@@ -29,11 +29,21 @@ function clientAddress(req: IncomingMessage, trustProxy: boolean): string {
 export function makeRequestBudgetGuard(limiter: RateLimiter, budgets: RequestBudgets) {
   return (req: IncomingMessage, res: ServerResponse): boolean => {
     const address = limiter.take(`api:address:${clientAddress(req, budgets.trustProxy)}`, budgets.perAddress);
-    if (!address.allowed) return refuse(res, address.retryAfterSeconds, `this address's budget of ${budgets.perAddress} requests a minute is spent`);
+    if (!address.allowed)
+      return refuse(
+        res,
+        address.retryAfterSeconds,
+        `this address's budget of ${budgets.perAddress} requests a minute is spent`,
+      );
     const bearer = bearerValue(req.headers.authorization);
     if (bearer && isWellFormedApiTokenSecret(bearer)) {
       const token = limiter.take(`api:token:${hashApiTokenSecret(bearer).toString("hex")}`, budgets.perToken);
-      if (!token.allowed) return refuse(res, token.retryAfterSeconds, `this API token's budget of ${budgets.perToken} requests a minute is spent`);
+      if (!token.allowed)
+        return refuse(
+          res,
+          token.retryAfterSeconds,
+          `this API token's budget of ${budgets.perToken} requests a minute is spent`,
+        );
     }
     return false;
   };
@@ -42,9 +52,18 @@ export function makeRequestBudgetGuard(limiter: RateLimiter, budgets: RequestBud
 function refuse(res: ServerResponse, retryAfterSeconds: number, why: string): true {
   graphqlErrors.inc({ code: "RATE_LIMITED" });
   const body = JSON.stringify({
-    errors: [{ message: `Too many requests: ${why}; retry in ${retryAfterSeconds} s.`, extensions: { code: "RATE_LIMITED", retryAfter: retryAfterSeconds } }],
+    errors: [
+      {
+        message: `Too many requests: ${why}; retry in ${retryAfterSeconds} s.`,
+        extensions: { code: "RATE_LIMITED", retryAfter: retryAfterSeconds },
+      },
+    ],
   });
-  res.writeHead(429, { "content-type": "application/json; charset=utf-8", "retry-after": String(retryAfterSeconds), "content-length": Buffer.byteLength(body) });
+  res.writeHead(429, {
+    "content-type": "application/json; charset=utf-8",
+    "retry-after": String(retryAfterSeconds),
+    "content-length": Buffer.byteLength(body),
+  });
   res.end(body);
   return true;
 }

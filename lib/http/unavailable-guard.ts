@@ -7,7 +7,12 @@ import { RETRY_AFTER_SECONDS, SERVICE_UNAVAILABLE, type DatabaseAvailability } f
 import { graphqlErrors } from "../ops/metrics.ts";
 
 const BODY = JSON.stringify({
-  errors: [{ message: SERVICE_UNAVAILABLE.message, extensions: { code: SERVICE_UNAVAILABLE.code, retryAfter: RETRY_AFTER_SECONDS } }],
+  errors: [
+    {
+      message: SERVICE_UNAVAILABLE.message,
+      extensions: { code: SERVICE_UNAVAILABLE.code, retryAfter: RETRY_AFTER_SECONDS },
+    },
+  ],
 });
 
 /** Returns true when it answered the request (503); false when the request may go on. */
@@ -15,7 +20,11 @@ export function makeUnavailableGuard(availability: DatabaseAvailability) {
   return (req: IncomingMessage, res: ServerResponse): boolean => {
     if (availability.isUp || !req.url?.startsWith("/graphql")) return false;
     graphqlErrors.inc({ code: SERVICE_UNAVAILABLE.code });
-    res.writeHead(503, { "content-type": "application/json; charset=utf-8", "retry-after": String(RETRY_AFTER_SECONDS), "content-length": Buffer.byteLength(BODY) });
+    res.writeHead(503, {
+      "content-type": "application/json; charset=utf-8",
+      "retry-after": String(RETRY_AFTER_SECONDS),
+      "content-length": Buffer.byteLength(BODY),
+    });
     res.end(BODY);
     return true;
   };

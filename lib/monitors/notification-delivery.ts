@@ -2,20 +2,13 @@
 // one sender per channel type. Failures are DeliveryErrors with the response code; one marked
 // permanent is not worth retrying (the service lacks a setting for the channel type).
 import type { Transporter } from "nodemailer";
+import type { DeliveryConfig } from "../config.ts";
 import { postRequest } from "../http/post.ts";
 import { signWebhook } from "./webhook-signatures.ts";
 
-export interface NotificationSettings {
-  publicUrl: string;
-  mailFrom: string;
-  /** nodemailer transport; null without SMTP_URL. */
+/** config.delivery, and the nodemailer transport of its SMTP_URL (null without one). */
+export interface NotificationSettings extends DeliveryConfig {
   mailer: Transporter | null;
-  allowPrivateWebhookTargets: boolean;
-  smsProviderUrl: string | undefined;
-  smsProviderToken: string | undefined;
-  smsFrom: string;
-  telegramBotToken: string | undefined;
-  telegramApiUrl: string;
 }
 
 /**
@@ -68,7 +61,11 @@ export class DeliveryError extends Error {
 
 const TIMEOUT_MS = 10_000;
 const MAX_RESPONSE_BYTES = 64 * 1024;
-const dutchTime = new Intl.DateTimeFormat("nl-NL", { timeZone: "Europe/Amsterdam", dateStyle: "short", timeStyle: "short" });
+const dutchTime = new Intl.DateTimeFormat("nl-NL", {
+  timeZone: "Europe/Amsterdam",
+  dateStyle: "short",
+  timeStyle: "short",
+});
 
 function respondUrl(settings: NotificationSettings, n: PendingNotification): string | null {
   return n.respond_token && `${settings.publicUrl}/respond?token=${encodeURIComponent(n.respond_token)}`;
@@ -93,21 +90,37 @@ export function notificationText(settings: NotificationSettings, n: PendingNotif
     `Monitor: ${n.monitor_name}`,
     "",
     `Are you going? ${respondUrl(settings, n)}`,
-  ].filter((line) => line !== false && line !== null && line !== undefined).join("\n");
+  ]
+    .filter((line) => line !== false && line !== null && line !== undefined)
+    .join("\n");
 }
 
 /** The JSON body of a webhook delivery (documented in docs/monitors.md). */
 export function webhookBody(settings: NotificationSettings, n: PendingNotification): string {
   if (n.kind !== "p2000") {
-    return JSON.stringify({ id: n.notification_uuid, event: n.event_type, monitor: { uuid: n.monitor_uuid, name: n.monitor_name }, ...n.payload });
+    return JSON.stringify({
+      id: n.notification_uuid,
+      event: n.event_type,
+      monitor: { uuid: n.monitor_uuid, name: n.monitor_name },
+      ...n.payload,
+    });
   }
   return JSON.stringify({
     id: n.notification_uuid,
     event: "p2000.message.matched",
     monitor: { uuid: n.monitor_uuid, name: n.monitor_name },
     message: {
-      uuid: n.message_uuid, message: n.message, sended: n.sended!.toISOString(), urgency: n.urgency, discipline: n.discipline,
-      region: n.region, city: n.city, street: n.street, postcode: n.postcode, latitude: n.latitude, longitude: n.longitude,
+      uuid: n.message_uuid,
+      message: n.message,
+      sended: n.sended!.toISOString(),
+      urgency: n.urgency,
+      discipline: n.discipline,
+      region: n.region,
+      city: n.city,
+      street: n.street,
+      postcode: n.postcode,
+      latitude: n.latitude,
+      longitude: n.longitude,
       dossierUuid: n.dossier_uuid,
     },
     respond: { url: respondUrl(settings, n), token: n.respond_token },
@@ -117,7 +130,13 @@ export function webhookBody(settings: NotificationSettings, n: PendingNotificati
 async function postExpectingSuccess(url: string, headers: Record<string, string>, body: string, publicOnly: boolean) {
   let result;
   try {
-    result = await postRequest(url, { headers, body, timeoutMs: TIMEOUT_MS, maxResponseBytes: MAX_RESPONSE_BYTES, publicOnly });
+    result = await postRequest(url, {
+      headers,
+      body,
+      timeoutMs: TIMEOUT_MS,
+      maxResponseBytes: MAX_RESPONSE_BYTES,
+      publicOnly,
+    });
   } catch (error) {
     throw new DeliveryError((error as Error).message);
   }
@@ -131,9 +150,15 @@ type Sender = (settings: NotificationSettings, n: PendingNotification) => Promis
 
 const senders: Record<PendingNotification["channel_type"], Sender> = {
   async email(settings, n) {
-    if (!settings.mailer) throw new DeliveryError("No SMTP_URL is configured: e-mail channels cannot deliver.", null, true);
+    if (!settings.mailer)
+      throw new DeliveryError("No SMTP_URL is configured: e-mail channels cannot deliver.", null, true);
     try {
-      await settings.mailer.sendMail({ from: settings.mailFrom, to: n.email_address!, subject: headlineOf(n).slice(0, 150), text: notificationText(settings, n) });
+      await settings.mailer.sendMail({
+        from: settings.mailFrom,
+        to: n.email_address!,
+        subject: headlineOf(n).slice(0, 150),
+        text: notificationText(settings, n),
+      });
     } catch (error) {
       throw new DeliveryError((error as Error).message, (error as { responseCode?: number }).responseCode ?? null);
     }
@@ -159,24 +184,37 @@ const senders: Record<PendingNotification["channel_type"], Sender> = {
       "webhook-timestamp": String(timestamp),
       "webhook-signature": signature,
     });
-    return postExpectingSuccess(n.url!, headers, body, !settings.allowPrivateWebhookTargets);
+    return postExpectingSuccess(n.url!, headers, body, !settings.allowPrivateTargets);
   },
 
   async sms(settings, n) {
-    if (!settings.smsProviderUrl) throw new DeliveryError("No SMS_PROVIDER_URL is configured: SMS channels cannot deliver.", null, true);
+    const { sms } = settings;
+    if (!sms.providerUrl) {
+      throw new DeliveryError("No SMS_PROVIDER_URL is configured: SMS channels cannot deliver.", null, true);
+    }
     const headers: Record<string, string> = { "content-type": "application/json" };
-    if (settings.smsProviderToken) headers.authorization = `Bearer ${settings.smsProviderToken}`;
+    if (sms.providerToken) headers.authorization = `Bearer ${sms.providerToken}`;
     const link = respondUrl(settings, n);
     const text = link ? `${headlineOf(n).slice(0, 100)}\n${link}` : headlineOf(n).slice(0, 160);
-    return postExpectingSuccess(settings.smsProviderUrl, headers,
-      JSON.stringify({ from: settings.smsFrom, to: n.phone_number, text, reference: n.notification_uuid }), false);
+    return postExpectingSuccess(
+      sms.providerUrl,
+      headers,
+      JSON.stringify({ from: sms.from, to: n.phone_number, text, reference: n.notification_uuid }),
+      false,
+    );
   },
 
   async telegram(settings, n) {
-    if (!settings.telegramBotToken) throw new DeliveryError("No TELEGRAM_BOT_TOKEN is configured: Telegram channels cannot deliver.", null, true);
-    return postExpectingSuccess(`${settings.telegramApiUrl}/bot${settings.telegramBotToken}/sendMessage`,
+    const { telegram } = settings;
+    if (!telegram.botToken) {
+      throw new DeliveryError("No TELEGRAM_BOT_TOKEN is configured: Telegram channels cannot deliver.", null, true);
+    }
+    return postExpectingSuccess(
+      `${telegram.apiUrl}/bot${telegram.botToken}/sendMessage`,
       { "content-type": "application/json" },
-      JSON.stringify({ chat_id: n.chat_id, text: notificationText(settings, n), disable_web_page_preview: true }), false);
+      JSON.stringify({ chat_id: n.chat_id, text: notificationText(settings, n), disable_web_page_preview: true }),
+      false,
+    );
   },
 };
 

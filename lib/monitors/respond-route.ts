@@ -31,12 +31,20 @@ for (const button of buttons) button.addEventListener("click", async () => {
 export function respondRoute(): express.Router {
   const router = express.Router();
   router.get("/respond", (_req, res) => {
-    res.set({ "cache-control": "no-store", "referrer-policy": "no-referrer", "content-security-policy": INLINE_SCRIPT_CSP });
-    res.send(page("Are you going?",
-      `<p><button type="button" value="going">I am on my way</button> <button type="button" value="cancelled">I am not coming</button></p>` +
-      `<p><output aria-live="polite"></output></p>` +
-      `<noscript><p>This page needs JavaScript to send your answer; turn it on and open the link again.</p></noscript>` +
-      `<script>${RESPOND_SCRIPT}</script>`));
+    res.set({
+      "cache-control": "no-store",
+      "referrer-policy": "no-referrer",
+      "content-security-policy": INLINE_SCRIPT_CSP,
+    });
+    res.send(
+      page(
+        "Are you going?",
+        `<p><button type="button" value="going">I am on my way</button> <button type="button" value="cancelled">I am not coming</button></p>` +
+          `<p><output aria-live="polite"></output></p>` +
+          `<noscript><p>This page needs JavaScript to send your answer; turn it on and open the link again.</p></noscript>` +
+          `<script>${RESPOND_SCRIPT}</script>`,
+      ),
+    );
   });
   return router;
 }

@@ -17,7 +17,9 @@ export function newSigningSecret(): string {
 function signingKey(secret: string): Buffer {
   const encoded = secret.startsWith(PREFIX) ? secret.slice(PREFIX.length) : "";
   if (!encoded || !BASE64.test(encoded)) {
-    throw new Error("The channel's signing secret is not whsec_ followed by base64 (Standard Webhooks), so its deliveries cannot be signed.");
+    throw new Error(
+      "The channel's signing secret is not whsec_ followed by base64 (Standard Webhooks), so its deliveries cannot be signed.",
+    );
   }
   return Buffer.from(encoded, "base64");
 }

@@ -5,7 +5,14 @@
 import type pg from "pg";
 import { withDeadline } from "./deadline.ts";
 import {
-  databaseUp, feedLastSuccess, feedOk, jobsFailed, jobsOldestAge, jobsQueued, poolConnections, poolMaxConnections,
+  databaseUp,
+  feedLastSuccess,
+  feedOk,
+  jobsFailed,
+  jobsOldestAge,
+  jobsQueued,
+  poolConnections,
+  poolMaxConnections,
 } from "./metrics.ts";
 
 export interface MetricsPools {
@@ -55,7 +62,11 @@ function samplePools(pools: MetricsPools): void {
 export async function sampleDatabaseMetrics(pools: MetricsPools): Promise<void> {
   let results: pg.QueryResult[] | undefined;
   try {
-    results = (await withDeadline(pools.owner.query(SCRAPE_SQL), SCRAPE_TIME_LIMIT_MS, "the metrics query")) as unknown as pg.QueryResult[];
+    results = (await withDeadline(
+      pools.owner.query(SCRAPE_SQL),
+      SCRAPE_TIME_LIMIT_MS,
+      "the metrics query",
+    )) as unknown as pg.QueryResult[];
   } catch {
     // Down, or too slow to count as up: the scrape goes on with what needs no database.
   }

@@ -30,7 +30,11 @@ const MIGRATION_FILE = /^\d{6}(-[-_a-zA-Z0-9]*)?\.sql$/;
 
 /** The hash graphile-migrate records for the newest committed migration (its `--! Hash:` header). */
 export function newestMigrationHash(committedDir: string): string {
-  const newest = fs.readdirSync(committedDir).filter((name) => MIGRATION_FILE.test(name)).sort().at(-1);
+  const newest = fs
+    .readdirSync(committedDir)
+    .filter((name) => MIGRATION_FILE.test(name))
+    .sort()
+    .at(-1);
   if (!newest) throw new Error(`No committed migrations in ${committedDir}.`);
   const hash = /^--! Hash: (\S+)$/m.exec(fs.readFileSync(path.join(committedDir, newest), "utf8"))?.[1];
   if (!hash) throw new Error(`${newest} has no "--! Hash:" header.`);
@@ -65,9 +69,16 @@ export function makeReadinessCheck(sources: ReadinessSources): () => Promise<Rea
       passes(async () => (await sources.ownerPool.query("select 1")).rowCount === 1, "select 1"),
       // Applied, not necessarily the newest row: during a rolling deploy a newer release may have
       // migrated further, and this one keeps serving until it is replaced.
-      passes(async () => (await sources.ownerPool.query<{ applied: boolean }>(
-        "select exists (select from graphile_migrate.migrations where hash = $1) as applied", [expectedHash])).rows[0].applied,
-      "the migrations check"),
+      passes(
+        async () =>
+          (
+            await sources.ownerPool.query<{ applied: boolean }>(
+              "select exists (select from graphile_migrate.migrations where hash = $1) as applied",
+              [expectedHash],
+            )
+          ).rows[0].applied,
+        "the migrations check",
+      ),
     ]);
     const checks = { database, migrations, worker: sources.workerRunning(), schema: isBuilt(sources.currentSchema()) };
     return { ready: Object.values(checks).every(Boolean), checks };
@@ -77,7 +88,9 @@ export function makeReadinessCheck(sources: ReadinessSources): () => Promise<Rea
     // A check in flight is shared too, so slow answers (a hanging database) do not pile up.
     if (last && (last.settledAt === undefined || Date.now() - last.settledAt < KEEP_ANSWER_MS)) return last.answer;
     const entry: { answer: Promise<Readiness>; settledAt?: number } = { answer: check() };
-    const settle = () => { entry.settledAt = Date.now(); };
+    const settle = () => {
+      entry.settledAt = Date.now();
+    };
     entry.answer.then(settle, settle);
     last = entry;
     return entry.answer;

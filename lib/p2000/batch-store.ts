@@ -8,9 +8,15 @@ import type pg from "pg";
 
 /** What storing a batch writes to (app_private.ingest_p2000_messages and its triggers). */
 export const P2000_STORED_TABLES = [
-  "app_public.p2000_messages", "app_public.p2000_message_capcodes", "app_public.p2000_capcodes",
-  "app_public.p2000_dossiers", "app_public.p2000_dossier_events", "app_public.fire_vehicles",
-  "app_hidden.p2000_daily_counts", "app_hidden.p2000_hourly_counts", "app_hidden.p2000_hourly_urgency_counts",
+  "app_public.p2000_messages",
+  "app_public.p2000_message_capcodes",
+  "app_public.p2000_capcodes",
+  "app_public.p2000_dossiers",
+  "app_public.p2000_dossier_events",
+  "app_public.fire_vehicles",
+  "app_hidden.p2000_daily_counts",
+  "app_hidden.p2000_hourly_counts",
+  "app_hidden.p2000_hourly_urgency_counts",
 ] as const;
 
 export interface IncomingMessage {
@@ -26,7 +32,9 @@ export interface EnrichedMessage extends IncomingMessage {
 }
 
 export async function enrichBatch(db: pg.Pool, messages: IncomingMessage[]): Promise<EnrichedMessage[]> {
-  const { rows: [{ enrichments }] } = await db.query<{ enrichments: EnrichedMessage["enrichment"][] }>(
+  const {
+    rows: [{ enrichments }],
+  } = await db.query<{ enrichments: EnrichedMessage["enrichment"][] }>(
     "select app_private.p2000_enrich_messages($1::json) as enrichments",
     [JSON.stringify(messages)],
   );
@@ -71,10 +79,17 @@ export async function retryOnDeadlock<T>(statement: () => Promise<T>, attempts =
 
 /** One statement (one transaction) per part; a deadlock between concurrent parts is retried. */
 async function storePart(db: pg.Pool, messages: IncomingMessage[], source: string): Promise<void> {
-  await retryOnDeadlock(() => db.query("select app_private.ingest_p2000_messages($1::json, $2)", [JSON.stringify(messages), source]));
+  await retryOnDeadlock(() =>
+    db.query("select app_private.ingest_p2000_messages($1::json, $2)", [JSON.stringify(messages), source]),
+  );
 }
 
 /** Stores an enriched batch, its regions spread over `parallel` concurrent statements. */
-export async function storeBatch(db: pg.Pool, messages: EnrichedMessage[], source: string, parallel: number): Promise<void> {
+export async function storeBatch(
+  db: pg.Pool,
+  messages: EnrichedMessage[],
+  source: string,
+  parallel: number,
+): Promise<void> {
   await Promise.all(partitionByRegion(messages, parallel).map((part) => storePart(db, part, source)));
 }

@@ -50,7 +50,10 @@ export function createFlexIngester(
     batch = [];
     if (pages.length === 0) return;
     const previous = storing;
-    const enriched = enrichBatch(db, pages.map((p) => ({ message: p.text, sended: p.sended.toISOString(), capcodes: p.capcodes })));
+    const enriched = enrichBatch(
+      db,
+      pages.map((p) => ({ message: p.text, sended: p.sended.toISOString(), capcodes: p.capcodes })),
+    );
     // Stored in order: this batch only after the previous one, which it may join dossiers of.
     storing = Promise.all([enriched, previous]).then(async ([messages]) => {
       await storeBatch(db, messages, source, PARALLEL_STORES);

@@ -16,9 +16,7 @@ export interface FlexPage {
 }
 
 export type ParsedLine =
-  | { kind: "page"; page: FlexPage }
-  | { kind: "skipped"; reason: string }
-  | { kind: "malformed"; reason: string };
+  { kind: "page"; page: FlexPage } | { kind: "skipped"; reason: string } | { kind: "malformed"; reason: string };
 
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})?$/;
 const BAUD_FIELD = /^\d{3,4}\/\d(?:\/([KFC]))?(?:\/[A-D])?$/;
@@ -61,13 +59,17 @@ export function parseFlexLine(raw: string, receivedAt: Date = new Date()): Parse
   if (line.trim() === "") return { kind: "skipped", reason: "empty line" };
   if (line.trimStart().startsWith("{")) return parseJson(line.trim(), receivedAt);
   if (!line.startsWith("FLEX|")) {
-    return line.startsWith("FLEX") ? { kind: "skipped", reason: "not an alphanumeric page" } : { kind: "malformed", reason: "not a FLEX line" };
+    return line.startsWith("FLEX")
+      ? { kind: "skipped", reason: "not an alphanumeric page" }
+      : { kind: "malformed", reason: "not a FLEX line" };
   }
   const fields = line.split("|");
   if (!fields.includes("ALN")) return { kind: "skipped", reason: "not an alphanumeric page" };
   // With a timestamp: FLEX|time|baud|cycle|capcodes|type|text...; without: FLEX|baud|cycle|capcodes|type|text...
   const hasTime = fields.length >= 7 && TIMESTAMP.test(fields[1]);
-  const [timeField, baudField, , capcodeField, typeField] = hasTime ? fields.slice(1, 6) : [null, ...fields.slice(1, 5)];
+  const [timeField, baudField, , capcodeField, typeField] = hasTime
+    ? fields.slice(1, 6)
+    : [null, ...fields.slice(1, 5)];
   const text = fields.slice(hasTime ? 6 : 5).join("|");
   if (typeField !== "ALN") {
     return typeField && /^(NUM|TON|UNK|BIN|HEX)$/.test(typeField)

@@ -16,31 +16,149 @@ interface Area {
 }
 
 const AREAS: Area[] = [
-  { region: "13", places: ["Amsterdam", "Amstelveen", "Diemen"], ambulanceBlock: "0120", fireBlock: "0100", talkgroup: null, weight: 9 },
-  { region: "17", places: ["Rotterdam", "Schiedam", "Vlaardingen", "Spijkenisse"], ambulanceBlock: "1420", fireBlock: "1400", talkgroup: "BRT", weight: 10 },
-  { region: "15", places: ["Den Haag", "Delft", "Zoetermeer", "Rijswijk"], ambulanceBlock: "1520", fireBlock: "1500", talkgroup: "BDH", weight: 8 },
-  { region: "09", places: ["Utrecht", "Amersfoort", "Nieuwegein", "Zeist"], ambulanceBlock: "0726", fireBlock: "0706", talkgroup: null, weight: 8 },
-  { region: "20", places: ["Breda", "Tilburg", "Roosendaal", "Bergen op Zoom"], ambulanceBlock: "1220", fireBlock: "1200", talkgroup: null, weight: 7 },
-  { region: "22", places: ["Eindhoven", "Helmond", "Veldhoven"], ambulanceBlock: "1123", fireBlock: "1103", talkgroup: "BOB", weight: 5 },
-  { region: "08", places: ["Nijmegen", "Tiel", "Wijchen"], ambulanceBlock: "0923", fireBlock: "0903", talkgroup: null, weight: 4 },
-  { region: "07", places: ["Arnhem", "Ede", "Wageningen"], ambulanceBlock: "0920", fireBlock: "0900", talkgroup: null, weight: 5 },
-  { region: "01", places: ["Groningen", "Hoogezand", "Delfzijl"], ambulanceBlock: "0420", fireBlock: "0400", talkgroup: "BNN", weight: 4 },
-  { region: "19", places: ["Middelburg", "Vlissingen", "Goes", "Kapelle"], ambulanceBlock: "1320", fireBlock: "1300", talkgroup: null, weight: 3 },
-  { region: "24", places: ["Maastricht", "Heerlen", "Sittard"], ambulanceBlock: "1023", fireBlock: "1003", talkgroup: "BLB", weight: 4 },
-  { region: "25", places: ["Almere", "Lelystad", "Zeewolde"], ambulanceBlock: "0720", fireBlock: "0700", talkgroup: null, weight: 3 },
+  {
+    region: "13",
+    places: ["Amsterdam", "Amstelveen", "Diemen"],
+    ambulanceBlock: "0120",
+    fireBlock: "0100",
+    talkgroup: null,
+    weight: 9,
+  },
+  {
+    region: "17",
+    places: ["Rotterdam", "Schiedam", "Vlaardingen", "Spijkenisse"],
+    ambulanceBlock: "1420",
+    fireBlock: "1400",
+    talkgroup: "BRT",
+    weight: 10,
+  },
+  {
+    region: "15",
+    places: ["Den Haag", "Delft", "Zoetermeer", "Rijswijk"],
+    ambulanceBlock: "1520",
+    fireBlock: "1500",
+    talkgroup: "BDH",
+    weight: 8,
+  },
+  {
+    region: "09",
+    places: ["Utrecht", "Amersfoort", "Nieuwegein", "Zeist"],
+    ambulanceBlock: "0726",
+    fireBlock: "0706",
+    talkgroup: null,
+    weight: 8,
+  },
+  {
+    region: "20",
+    places: ["Breda", "Tilburg", "Roosendaal", "Bergen op Zoom"],
+    ambulanceBlock: "1220",
+    fireBlock: "1200",
+    talkgroup: null,
+    weight: 7,
+  },
+  {
+    region: "22",
+    places: ["Eindhoven", "Helmond", "Veldhoven"],
+    ambulanceBlock: "1123",
+    fireBlock: "1103",
+    talkgroup: "BOB",
+    weight: 5,
+  },
+  {
+    region: "08",
+    places: ["Nijmegen", "Tiel", "Wijchen"],
+    ambulanceBlock: "0923",
+    fireBlock: "0903",
+    talkgroup: null,
+    weight: 4,
+  },
+  {
+    region: "07",
+    places: ["Arnhem", "Ede", "Wageningen"],
+    ambulanceBlock: "0920",
+    fireBlock: "0900",
+    talkgroup: null,
+    weight: 5,
+  },
+  {
+    region: "01",
+    places: ["Groningen", "Hoogezand", "Delfzijl"],
+    ambulanceBlock: "0420",
+    fireBlock: "0400",
+    talkgroup: "BNN",
+    weight: 4,
+  },
+  {
+    region: "19",
+    places: ["Middelburg", "Vlissingen", "Goes", "Kapelle"],
+    ambulanceBlock: "1320",
+    fireBlock: "1300",
+    talkgroup: null,
+    weight: 3,
+  },
+  {
+    region: "24",
+    places: ["Maastricht", "Heerlen", "Sittard"],
+    ambulanceBlock: "1023",
+    fireBlock: "1003",
+    talkgroup: "BLB",
+    weight: 4,
+  },
+  {
+    region: "25",
+    places: ["Almere", "Lelystad", "Zeewolde"],
+    ambulanceBlock: "0720",
+    fireBlock: "0700",
+    talkgroup: null,
+    weight: 3,
+  },
 ];
 
-const STREETS = ["Kerkstraat", "Dorpsstraat", "Stationsweg", "Molenweg", "Schoolstraat", "Hoofdstraat", "Julianastraat",
-  "Wilhelminastraat", "Nieuwstraat", "Marktplein", "Beatrixlaan", "Parallelweg", "Industrieweg", "Emmastraat", "Kastanjelaan"];
-const FIRE_CALLS: Array<[text: string, priority: 1 | 2 | 3, typeDigit: string]> = [
-  ["BR woning", 1, "3"], ["BR container", 2, "3"], ["Buitenbrand", 2, "3"], ["OMS automatische brandmelding", 1, "3"],
-  ["Ongeval wegvervoer letsel", 1, "7"], ["Hulpverlening dier", 2, "7"], ["Liftopsluiting", 2, "7"], ["Stormschade", 2, "7"],
-  ["Gaslekkage binnen", 1, "3"], ["Nacontrole", 3, "3"], ["Dienstverlening", 3, "8"],
+const STREETS = [
+  "Kerkstraat",
+  "Dorpsstraat",
+  "Stationsweg",
+  "Molenweg",
+  "Schoolstraat",
+  "Hoofdstraat",
+  "Julianastraat",
+  "Wilhelminastraat",
+  "Nieuwstraat",
+  "Marktplein",
+  "Beatrixlaan",
+  "Parallelweg",
+  "Industrieweg",
+  "Emmastraat",
+  "Kastanjelaan",
 ];
-const ROADS = [["A12", 45.6], ["A2", 223.5], ["A13", 12.3], ["A4", 31.2], ["A15", 60.1], ["N59", 42.3]] as const;
+const FIRE_CALLS: Array<[text: string, priority: 1 | 2 | 3, typeDigit: string]> = [
+  ["BR woning", 1, "3"],
+  ["BR container", 2, "3"],
+  ["Buitenbrand", 2, "3"],
+  ["OMS automatische brandmelding", 1, "3"],
+  ["Ongeval wegvervoer letsel", 1, "7"],
+  ["Hulpverlening dier", 2, "7"],
+  ["Liftopsluiting", 2, "7"],
+  ["Stormschade", 2, "7"],
+  ["Gaslekkage binnen", 1, "3"],
+  ["Nacontrole", 3, "3"],
+  ["Dienstverlening", 3, "8"],
+];
+const ROADS = [
+  ["A12", 45.6],
+  ["A2", 223.5],
+  ["A13", 12.3],
+  ["A4", 31.2],
+  ["A15", 60.1],
+  ["N59", 42.3],
+] as const;
 // Relative traffic per hour of the day (Europe/Amsterdam), quiet nights, busy afternoons.
 const HOUR_WEIGHTS = [3, 2, 2, 1.5, 1.5, 2, 3, 5, 6, 6.5, 7, 7, 7, 7, 7, 7.5, 8, 8, 7.5, 7, 6, 5.5, 5, 4];
-const DUTCH_HOUR = new Intl.DateTimeFormat("en-GB", { hour: "numeric", hourCycle: "h23", timeZone: "Europe/Amsterdam" });
+const DUTCH_HOUR = new Intl.DateTimeFormat("en-GB", {
+  hour: "numeric",
+  hourCycle: "h23",
+  timeZone: "Europe/Amsterdam",
+});
 
 /** mulberry32: a small seeded generator, so a run is reproducible. */
 function random(seed: number): () => number {
@@ -64,8 +182,10 @@ export interface TrafficOptions {
 
 function flexLine(at: Date, capcodes: string[], text: string, frame: number): string {
   const stamp = at.toISOString().slice(0, 19).replace("T", " ");
-  return `FLEX|${stamp}|1600/2/K/A|${String(frame % 15).padStart(2, "0")}.${String(frame % 128).padStart(3, "0")}|` +
-    `${capcodes.map((c) => c.padStart(9, "0")).join(" ")}|ALN|${text}`;
+  return (
+    `FLEX|${stamp}|1600/2/K/A|${String(frame % 15).padStart(2, "0")}.${String(frame % 128).padStart(3, "0")}|` +
+    `${capcodes.map((c) => c.padStart(9, "0")).join(" ")}|ALN|${text}`
+  );
 }
 
 /** FLEX lines in time order between from and to. */
@@ -87,7 +207,7 @@ export function* generatePagerTraffic(options: TrafficOptions): Generator<string
   for (let hour = Math.floor(options.from.getTime() / 3_600_000); hour * 3_600_000 < options.to.getTime(); hour++) {
     const start = hour * 3_600_000;
     const localHour = Number(DUTCH_HOUR.format(new Date(start)));
-    const count = Math.round(perHourAverage * HOUR_WEIGHTS[localHour] / meanWeight * (0.8 + next() * 0.4));
+    const count = Math.round(((perHourAverage * HOUR_WEIGHTS[localHour]) / meanWeight) * (0.8 + next() * 0.4));
     const lines: Array<{ at: number; line: string }> = [];
     for (let i = 0; i < count; i++) {
       const at = start + Math.floor(next() * 3_600) * 1000; // whole seconds, as receivers print them
@@ -110,23 +230,50 @@ export function* generatePagerTraffic(options: TrafficOptions): Generator<string
       } else if (kind < 0.93) {
         const [call, priority, typeDigit] = pick(FIRE_CALLS);
         const post = String(1 + Math.floor(next() * 40)).padStart(2, "0");
-        const units = Array.from({ length: 1 + Math.floor(next() * 3) }, (_, n) => `${area.region}${post}${typeDigit}${n + 1}`);
+        const units = Array.from(
+          { length: 1 + Math.floor(next() * 3) },
+          (_, n) => `${area.region}${post}${typeDigit}${n + 1}`,
+        );
         const road = call.startsWith("Ongeval") && next() < 0.4 ? pick(ROADS) : null;
-        const where = road ? `${road[0]} ${pick(["Li", "Re"])} ${String(road[1]).replace(".", ",")} ${place}` : `${street} ${place}`;
+        const where = road
+          ? `${road[0]} ${pick(["Li", "Re"])} ${String(road[1]).replace(".", ",")} ${place}`
+          : `${street} ${place}`;
         const grip = next() < 0.002 ? `GRIP ${1 + Math.floor(next() * 2)} ` : "";
         const talkgroup = area.talkgroup ? `${area.talkgroup}-0${1 + Math.floor(next() * 3)} ` : "";
         const text = `P ${priority} ${talkgroup}${grip}${call} ${where} ${units.join(" ")}`;
-        lines.push({ at, line: flexLine(new Date(at), ["2029569", `${area.fireBlock}${String(Math.floor(next() * 999)).padStart(3, "0")}`], text, frame++) });
+        lines.push({
+          at,
+          line: flexLine(
+            new Date(at),
+            ["2029569", `${area.fireBlock}${String(Math.floor(next() * 999)).padStart(3, "0")}`],
+            text,
+            frame++,
+          ),
+        });
       } else if (kind < 0.99) {
-        lines.push({ at, line: flexLine(new Date(at), [`${area.ambulanceBlock.slice(0, 2)}30${String(Math.floor(next() * 99)).padStart(3, "0")}`],
-          `1 Ongeval wegvervoer letsel ${street} ${place} icnum ${++bon}`, frame++) });
+        lines.push({
+          at,
+          line: flexLine(
+            new Date(at),
+            [`${area.ambulanceBlock.slice(0, 2)}30${String(Math.floor(next() * 99)).padStart(3, "0")}`],
+            `1 Ongeval wegvervoer letsel ${street} ${place} icnum ${++bon}`,
+            frame++,
+          ),
+        });
       } else {
-        lines.push({ at, line: flexLine(new Date(at), ["1735001"], `PRIO 1: KNRM ${place} Persoon te water`, frame++) });
+        lines.push({
+          at,
+          line: flexLine(new Date(at), ["1735001"], `PRIO 1: KNRM ${place} Persoon te water`, frame++),
+        });
       }
     }
     // Weekly test alarms: Mondays 18:00 local, one per region.
     if (localHour === 18 && new Date(start).getUTCDay() === 1) {
-      for (const area of AREAS) lines.push({ at: start + 60_000, line: flexLine(new Date(start + 60_000), [`${area.fireBlock}000`], "Proefalarm", frame++) });
+      for (const area of AREAS)
+        lines.push({
+          at: start + 60_000,
+          line: flexLine(new Date(start + 60_000), [`${area.fireBlock}000`], "Proefalarm", frame++),
+        });
     }
     for (let f = followUps.length - 1; f >= 0; f--) {
       if (followUps[f].at < start + 3_600_000) lines.push(...followUps.splice(f, 1));

@@ -18,7 +18,12 @@ export async function loadBoundaries(db: pg.Pool | pg.ClientBase, dataDir: strin
     const text = fs.readFileSync(path.join(dataDir, file), "utf8");
     const digest = createHash("sha256").update(text).digest("hex");
     const features = (JSON.parse(text) as { features: unknown[] }).features;
-    const { rows: [{ count }] } = await db.query<{ count: number }>(`select ${loader}($1::jsonb, $2) as count`, [JSON.stringify(features), digest]);
+    const {
+      rows: [{ count }],
+    } = await db.query<{ count: number }>(`select ${loader}($1::jsonb, $2) as count`, [
+      JSON.stringify(features),
+      digest,
+    ]);
     loaded += count;
   }
   return loaded;

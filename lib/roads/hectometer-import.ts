@@ -7,7 +7,15 @@
 import type pg from "pg";
 import { rdToWgs84 } from "../places/rd-new.ts";
 import { analyzeTables } from "../db/fresh-statistics.ts";
-import { csvRecords, importInBatches, number, readAll, text, type ImportResult, type RawRecord } from "../db/table-import.ts";
+import {
+  csvRecords,
+  importInBatches,
+  number,
+  readAll,
+  text,
+  type ImportResult,
+  type RawRecord,
+} from "../db/table-import.ts";
 
 interface Marker {
   source_id: number;
@@ -38,11 +46,14 @@ export function markerOf(record: RawRecord): Marker | string {
   if (sourceId === null || !Number.isInteger(sourceId)) return "no objectid";
   if (tenths === null) return "no hectomtrng";
   if (!road) return "no road (routeltr/routenr, road or wegnummer)";
-  if (x === null || y === null || x < -10_000 || x > 300_000 || y < 280_000 || y > 650_000) return "no RD New coordinates";
+  if (x === null || y === null || x < -10_000 || x > 300_000 || y < 280_000 || y > 650_000)
+    return "no RD New coordinates";
   const zijde = text(record.zijde).toUpperCase();
   const letter = text(record.hecto_lttr);
   return {
-    source_id: sourceId, road, hectometer: tenths / 10,
+    source_id: sourceId,
+    road,
+    hectometer: tenths / 10,
     side: zijde === "L" ? "Li" : zijde === "R" ? "Re" : null,
     letter: letter && letter !== "#" ? letter : null,
     ...rdToWgs84(x, y),
@@ -55,20 +66,29 @@ function* geoJsonRecords(document: { type?: string; features?: unknown[] }): Ite
     throw new Error("Expected a GeoJSON FeatureCollection of hectopunten.");
   }
   for (const feature of document.features as Array<{ properties?: RawRecord; geometry?: { coordinates?: number[] } }>) {
-    const properties = Object.fromEntries(Object.entries(feature.properties ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
+    const properties = Object.fromEntries(
+      Object.entries(feature.properties ?? {}).map(([k, v]) => [k.toLowerCase(), v]),
+    );
     const [x, y] = feature.geometry?.coordinates ?? [];
     yield { ...properties, x, y };
   }
 }
 
 export async function importHectometers(
-  pool: pg.Pool, input: NodeJS.ReadableStream, format: "geojson" | "csv",
+  pool: pg.Pool,
+  input: NodeJS.ReadableStream,
+  format: "geojson" | "csv",
   options: { onBatch?: () => void; log?: (message: string) => void } = {},
 ): Promise<ImportResult> {
   const records = format === "csv" ? csvRecords(input) : geoJsonRecords(JSON.parse(await readAll(input)));
-  const result = await importInBatches(records, markerOf,
-    async (batch) => { await pool.query("select app_private.upsert_hectometer_markers($1::jsonb)", [JSON.stringify(batch)]); },
-    options);
+  const result = await importInBatches(
+    records,
+    markerOf,
+    async (batch) => {
+      await pool.query("select app_private.upsert_hectometer_markers($1::jsonb)", [JSON.stringify(batch)]);
+    },
+    options,
+  );
   await pool.query("select app_private.recount_road_markers()");
   await analyzeTables(pool, ["app_public.hectometer_markers", "app_public.roads"]);
   return result;

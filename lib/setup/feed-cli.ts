@@ -22,7 +22,7 @@ export async function runFeedCommand(command: FeedCommand): Promise<never> {
     console.error(`Usage: ${command.usage}`);
     process.exit(2);
   }
-  const database = await prepareDatabase(loadConfig());
+  const database = await prepareDatabase(loadConfig().database);
   const pool = new pg.Pool({ connectionString: database.ownerUrl, max: 1 });
   let failed = false;
   try {

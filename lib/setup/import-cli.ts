@@ -20,12 +20,19 @@ export function runImportCommand(command: ImportCommand): void {
       console.error(`Usage: ${command.usage}`);
       process.exit(2);
     }
-    const database = await prepareDatabase(loadConfig());
+    const database = await prepareDatabase(loadConfig().database);
     const pool = new pg.Pool({ connectionString: database.ownerUrl, max: 2 });
     const input = fs.createReadStream(file);
     const totalKiB = Math.ceil(fs.statSync(file).size / 1024);
-    const bar = new SingleBar({ format: `${command.label} [{bar}] {percentage}% | {value}/{total} KiB`, stream: process.stderr,
-      noTTYOutput: true, notTTYSchedule: 2000 }, Presets.shades_classic);
+    const bar = new SingleBar(
+      {
+        format: `${command.label} [{bar}] {percentage}% | {value}/{total} KiB`,
+        stream: process.stderr,
+        noTTYOutput: true,
+        notTTYSchedule: 2000,
+      },
+      Presets.shades_classic,
+    );
     bar.start(totalKiB, 0);
     try {
       const summary = await command.run(pool, input, file, () => bar.update(Math.ceil(input.bytesRead / 1024)));

@@ -7,7 +7,7 @@
 import path from "node:path";
 import pg from "pg";
 import { Logger, runMigrations as installWorkerSchema } from "graphile-worker";
-import type { Config } from "../config.ts";
+import type { DatabaseConfig } from "../config.ts";
 import { connectDatabase, type DatabaseConnection } from "../db/database.ts";
 import { ROOT_DIR, runMigrations } from "../db/migrate.ts";
 import { loadStarterCapcodes } from "../p2000/capcode-import.ts";
@@ -27,7 +27,10 @@ export interface Database extends DatabaseConnection {
 
 // On failure the embedded server is left running (it stops when the process exits): stopping it
 // here would make graphile-migrate's idle pool end the process before the error is reported.
-export async function prepareDatabase(config: Config, log: (line: string) => void = () => {}): Promise<Database> {
+export async function prepareDatabase(
+  config: DatabaseConfig,
+  log: (line: string) => void = () => {},
+): Promise<Database> {
   const connection = await connectDatabase(config, log);
   await runMigrations(connection.ownerUrl, connection.rootUrl);
   // SQL functions queue jobs (e-mail), so the worker's schema must exist before the first request.
@@ -35,9 +38,9 @@ export async function prepareDatabase(config: Config, log: (line: string) => voi
   const client = new pg.Client({ connectionString: connection.ownerUrl });
   await client.connect();
   try {
-    const { rows: [operator] } = await client.query(
-      "select environment_uuid, created from app_private.ensure_operator_environment()",
-    );
+    const {
+      rows: [operator],
+    } = await client.query("select environment_uuid, created from app_private.ensure_operator_environment()");
     await loadPlaces(client);
     await loadStarterCapcodes(client, path.join(ROOT_DIR, "data", "capcodes-starter.csv"));
     await loadHighways(client, path.join(ROOT_DIR, "data", "highways.csv"));

@@ -20,39 +20,54 @@ async function gql(query: string, token?: string, variables?: Record<string, unk
 }
 
 async function register(email: string, password = "a long enough password") {
-  const body = await gql("mutation ($e: String!, $p: String) { register(input: { email: $e, password: $p }) { user { uuid } organization { uuid } environment { uuid } } }",
-    allScopes, { e: email, p: password });
+  const body = await gql(
+    "mutation ($e: String!, $p: String) { register(input: { email: $e, password: $p }) { user { uuid } organization { uuid } environment { uuid } } }",
+    allScopes,
+    { e: email, p: password },
+  );
   expect(body.errors).toBeUndefined();
   return body.data.register;
 }
 
 async function login(email: string, password = "a long enough password") {
-  const body = await gql("mutation ($e: String!, $p: String!) { login(input: { email: $e, password: $p }) { token refreshToken } }",
-    allScopes, { e: email, p: password });
+  const body = await gql(
+    "mutation ($e: String!, $p: String!) { login(input: { email: $e, password: $p }) { token refreshToken } }",
+    allScopes,
+    { e: email, p: password },
+  );
   expect(body.errors).toBeUndefined();
   return body.data.login as { token: string; refreshToken: string };
 }
-
 
 describe("scopes", () => {
   test.each([
     ["register", 'mutation { register(input: { email: "s@example.org" }) { user { uuid } } }', "auth:register"],
     ["login", 'mutation { login(input: { email: "s@example.org", password: "x" }) { token } }', "auth:login"],
-    ["requestMagicLinkLogin", 'mutation { requestMagicLinkLogin(email: "s@example.org", returnTo: "http://localhost/") }', "auth:login"],
+    [
+      "requestMagicLinkLogin",
+      'mutation { requestMagicLinkLogin(email: "s@example.org", returnTo: "http://localhost/") }',
+      "auth:login",
+    ],
     ["requestPasswordReset", 'mutation { requestPasswordReset(email: "s@example.org") }', "auth:password_reset"],
   ])("%s needs an API token holding its scope", async (_name, mutation, scope) => {
     expect(errorOf(await gql(mutation))).toEqual({
       message: `This operation needs an API token with scope ${scope}: send Authorization: Bearer <API token>.`,
       code: "UNAUTHENTICATED",
     });
-    expect(errorOf(await gql(mutation, noScopes))).toEqual({ message: `This API token lacks the scope ${scope}.`, code: "FORBIDDEN" });
+    expect(errorOf(await gql(mutation, noScopes))).toEqual({
+      message: `This API token lacks the scope ${scope}.`,
+      code: "FORBIDDEN",
+    });
   });
 });
 
 describe("registration", () => {
   test("without a password, with defaults, and a verification e-mail kept in the outbox", async () => {
-    const body = await gql(`mutation { register(input: { email: "Nopass@Example.org" }) {
-      user { displayName hasPassword email { address verified } } organization { name } environment { name } } }`, allScopes);
+    const body = await gql(
+      `mutation { register(input: { email: "Nopass@Example.org" }) {
+      user { displayName hasPassword email { address verified } } organization { name } environment { name } } }`,
+      allScopes,
+    );
     expect(body.data.register).toEqual({
       user: { displayName: "nopass", hasPassword: false, email: { address: "nopass@example.org", verified: false } },
       organization: { name: "nopass's organization" },
@@ -61,7 +76,9 @@ describe("registration", () => {
     const deadline = Date.now() + 10_000;
     let outbox: any[] = [];
     while (Date.now() < deadline && outbox.length === 0) {
-      ({ rows: outbox } = await ctx.db.asOwner("select status, text_body from app_private.emails where to_address = 'nopass@example.org' and status = 'outbox'"));
+      ({ rows: outbox } = await ctx.db.asOwner(
+        "select status, text_body from app_private.emails where to_address = 'nopass@example.org' and status = 'outbox'",
+      ));
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     expect(outbox[0].text_body).toMatch(/\/auth\/verify-email\?token=nlot_/);
@@ -73,8 +90,11 @@ describe("registration", () => {
     ["a short password", "short@example.org", "short", "BAD_USER_INPUT"],
     ["a password with the address in it", "margaret@example.org", "margaret-1234567", "BAD_USER_INPUT"],
   ])("refuses %s", async (_what, email, password, code) => {
-    const body = await gql("mutation ($e: String!, $p: String) { register(input: { email: $e, password: $p }) { user { uuid } } }",
-      allScopes, { e: email, p: password });
+    const body = await gql(
+      "mutation ($e: String!, $p: String) { register(input: { email: $e, password: $p }) { user { uuid } } }",
+      allScopes,
+      { e: email, p: password },
+    );
     expect(errorOf(body).code).toBe(code);
   });
 });
@@ -85,29 +105,55 @@ describe("login", () => {
   });
 
   test("a wrong password and an unknown address get the same answer", async () => {
-    const wrong = errorOf(await gql('mutation { login(input: { email: "lock@example.org", password: "wrong password!" }) { token } }', allScopes));
-    const unknown = errorOf(await gql('mutation { login(input: { email: "ghost@example.org", password: "wrong password!" }) { token } }', allScopes));
+    const wrong = errorOf(
+      await gql(
+        'mutation { login(input: { email: "lock@example.org", password: "wrong password!" }) { token } }',
+        allScopes,
+      ),
+    );
+    const unknown = errorOf(
+      await gql(
+        'mutation { login(input: { email: "ghost@example.org", password: "wrong password!" }) { token } }',
+        allScopes,
+      ),
+    );
     expect(wrong).toEqual({ message: "These credentials do not match our records.", code: "INVALID_CREDENTIALS" });
     expect(unknown).toEqual(wrong);
   });
 
   test("failures are counted although the request fails, and five lock the address", async () => {
     for (let attempt = 2; attempt <= 5; attempt++) {
-      await gql('mutation { login(input: { email: "lock@example.org", password: "wrong password!" }) { token } }', allScopes);
+      await gql(
+        'mutation { login(input: { email: "lock@example.org", password: "wrong password!" }) { token } }',
+        allScopes,
+      );
     }
-    const { rows: [failures] } = await ctx.db.asOwner(
-      "select failed_count, locked_until > now() as locked from app_private.login_failures where email_address = 'lock@example.org'");
+    const {
+      rows: [failures],
+    } = await ctx.db.asOwner(
+      "select failed_count, locked_until > now() as locked from app_private.login_failures where email_address = 'lock@example.org'",
+    );
     expect(failures).toEqual({ failed_count: 5, locked: true });
-    const right = errorOf(await gql('mutation { login(input: { email: "lock@example.org", password: "a long enough password" }) { token } }', allScopes));
+    const right = errorOf(
+      await gql(
+        'mutation { login(input: { email: "lock@example.org", password: "a long enough password" }) { token } }',
+        allScopes,
+      ),
+    );
     expect(right.code).toBe("RATE_LIMITED");
-    await ctx.db.asOwner("update app_private.login_failures set locked_until = now() - interval '1 second' where email_address = 'lock@example.org'");
+    await ctx.db.asOwner(
+      "update app_private.login_failures set locked_until = now() - interval '1 second' where email_address = 'lock@example.org'",
+    );
     await login("lock@example.org"); // the lock expires; a success clears the failures
-    const { rows } = await ctx.db.asOwner("select 1 from app_private.login_failures where email_address = 'lock@example.org'");
+    const { rows } = await ctx.db.asOwner(
+      "select 1 from app_private.login_failures where email_address = 'lock@example.org'",
+    );
     expect(rows).toEqual([]);
   });
 
   test("an unknown address is locked the same way: a lock tells nothing about who has an account", async () => {
-    const attempt = (email: string) => gql(`mutation { login(input: { email: "${email}", password: "wrong password!" }) { token } }`, allScopes);
+    const attempt = (email: string) =>
+      gql(`mutation { login(input: { email: "${email}", password: "wrong password!" }) { token } }`, allScopes);
     const known: unknown[] = [];
     const unknown: unknown[] = [];
     for (let i = 0; i < 6; i++) {
@@ -120,21 +166,29 @@ describe("login", () => {
 });
 
 describe("password reset requests", () => {
-  const ask = (email: string) => gql("mutation ($e: String!) { requestPasswordReset(email: $e) }", allScopes, { e: email });
+  const ask = (email: string) =>
+    gql("mutation ($e: String!) { requestPasswordReset(email: $e) }", allScopes, { e: email });
 
   test("answer the same for known and unknown addresses, and e-mail only the known", async () => {
     await register("reset@example.org");
     const known = await ask("reset@example.org");
     const unknown = await ask("nobody-here@example.org");
     expect(known).toEqual(unknown);
-    expect(known.data.requestPasswordReset).toBe("If an account exists for that address, we have sent it a link to reset the password.");
-    const { rows } = await ctx.db.asOwner("select to_address::text from app_private.emails where subject = 'Reset your password'");
+    expect(known.data.requestPasswordReset).toBe(
+      "If an account exists for that address, we have sent it a link to reset the password.",
+    );
+    const { rows } = await ctx.db.asOwner(
+      "select to_address::text from app_private.emails where subject = 'Reset your password'",
+    );
     expect(rows.map((r) => r.to_address)).toEqual(["reset@example.org"]);
   });
 
   test("are limited per address, known or not", async () => {
     for (let i = 0; i < 2; i++) await ask("nobody-here@example.org");
-    expect(errorOf(await ask("nobody-here@example.org"))).toEqual({ message: "Too many requests; try again later.", code: "RATE_LIMITED" });
+    expect(errorOf(await ask("nobody-here@example.org"))).toEqual({
+      message: "Too many requests; try again later.",
+      code: "RATE_LIMITED",
+    });
   });
 
   test("are limited per client", async () => {
@@ -146,7 +200,11 @@ describe("password reset requests", () => {
   test("resetPassword refuses unknown tokens and is rate limited per client", async () => {
     const codes = [];
     for (let i = 0; i < 11; i++) {
-      codes.push(errorOf(await gql(`mutation { resetPassword(token: "nlot_${"A".repeat(43)}", newPassword: "whatever password") }`)).code);
+      codes.push(
+        errorOf(
+          await gql(`mutation { resetPassword(token: "nlot_${"A".repeat(43)}", newPassword: "whatever password") }`),
+        ).code,
+      );
     }
     expect(codes.slice(0, 10)).toEqual(Array(10).fill("UNAUTHENTICATED"));
     expect(codes[10]).toBe("RATE_LIMITED");
@@ -163,18 +221,25 @@ describe("token hygiene", () => {
 
   test("a replayed refresh token ends its whole family", async () => {
     const first = await login("tokens@example.org");
-    const second = (await gql("mutation { refreshToken { accessToken refreshToken } }", first.refreshToken)).data.refreshToken;
+    const second = (await gql("mutation { refreshToken { accessToken refreshToken } }", first.refreshToken)).data
+      .refreshToken;
     expect(await me(second.accessToken)).toEqual({ me: { uuid: user.uuid }, sessionValid: true });
     const replay = errorOf(await gql("mutation { refreshToken { accessToken } }", first.refreshToken));
-    expect(replay).toEqual({ message: "The refresh token was already used; the session has been ended. Log in again.", code: "UNAUTHENTICATED" });
-    expect(errorOf(await gql("mutation { refreshToken { accessToken } }", second.refreshToken)).code).toBe("UNAUTHENTICATED");
+    expect(replay).toEqual({
+      message: "The refresh token was already used; the session has been ended. Log in again.",
+      code: "UNAUTHENTICATED",
+    });
+    expect(errorOf(await gql("mutation { refreshToken { accessToken } }", second.refreshToken)).code).toBe(
+      "UNAUTHENTICATED",
+    );
     expect(await me(second.accessToken)).toEqual({ me: null, sessionValid: false });
   });
 
   test("access and refresh tokens are not interchangeable", async () => {
     const pair = await login("tokens@example.org");
     expect(errorOf(await gql("mutation { refreshToken { accessToken } }", pair.token))).toEqual({
-      message: "An access token cannot refresh: send the refresh token as Bearer.", code: "UNAUTHENTICATED",
+      message: "An access token cannot refresh: send the refresh token as Bearer.",
+      code: "UNAUTHENTICATED",
     });
     expect(await me(pair.refreshToken)).toEqual({ me: null, sessionValid: false });
     expect(errorOf(await gql("mutation { refreshToken { accessToken } }")).code).toBe("UNAUTHENTICATED");
@@ -189,10 +254,24 @@ describe("token hygiene", () => {
       "",
     ].join(".");
     const { sid, typ, sub, iss, aud } = claims;
-    const forged = jwt.sign({ sid, typ }, "another-secret-of-sufficient-length!", { subject: sub, issuer: iss, audience: aud as string });
-    const expired = jwt.sign({ sid, typ }, TEST_JWT_SECRET, { subject: sub, issuer: iss, audience: aud as string, expiresIn: -10 });
+    const forged = jwt.sign({ sid, typ }, "another-secret-of-sufficient-length!", {
+      subject: sub,
+      issuer: iss,
+      audience: aud as string,
+    });
+    const expired = jwt.sign({ sid, typ }, TEST_JWT_SECRET, {
+      subject: sub,
+      issuer: iss,
+      audience: aud as string,
+      expiresIn: -10,
+    });
     const foreign = jwt.sign({ sid, typ }, TEST_JWT_SECRET, { subject: sub, issuer: iss, audience: "someone-else" });
-    const hs512 = jwt.sign({ sid, typ }, TEST_JWT_SECRET, { subject: sub, issuer: iss, audience: aud as string, algorithm: "HS512" });
+    const hs512 = jwt.sign({ sid, typ }, TEST_JWT_SECRET, {
+      subject: sub,
+      issuer: iss,
+      audience: aud as string,
+      algorithm: "HS512",
+    });
     for (const token of [unsigned, forged, expired, foreign, hs512]) {
       expect(await me(token)).toEqual({ me: null, sessionValid: false });
     }
@@ -207,7 +286,9 @@ describe("token hygiene", () => {
     const current = sessions.filter((s: any) => s.isCurrent);
     expect(current).toHaveLength(1);
     const bUuid = (jwt.decode(b.token) as jwt.JwtPayload).sid;
-    expect((await gql("mutation ($u: String!) { deleteSession(uuid: $u) }", a.token, { u: bUuid })).data.deleteSession).toBe(true);
+    expect(
+      (await gql("mutation ($u: String!) { deleteSession(uuid: $u) }", a.token, { u: bUuid })).data.deleteSession,
+    ).toBe(true);
     expect(await me(b.token)).toEqual({ me: null, sessionValid: false });
     const ended = (await gql("mutation { deleteOtherSessions }", a.token)).data.deleteOtherSessions;
     expect(ended).toBeGreaterThanOrEqual(1);
@@ -224,7 +305,10 @@ describe("tenant isolation", () => {
   beforeAll(async () => {
     const a = await register("alice@example.org");
     const aliceLogin = await login("alice@example.org");
-    const created = await gql('mutation { createApiToken(input: { name: "alice" }) { token { uuid } } }', aliceLogin.token);
+    const created = await gql(
+      'mutation { createApiToken(input: { name: "alice" }) { token { uuid } } }',
+      aliceLogin.token,
+    );
     alice = {
       token: aliceLogin.token,
       organization: a.organization.uuid,
@@ -240,21 +324,33 @@ describe("tenant isolation", () => {
     const orgs = (await gql("{ myOrganizations { uuid } }", bob.token)).data.myOrganizations.map((o: any) => o.uuid);
     expect(orgs).not.toContain(alice.organization);
     const attempts: Array<[string, Record<string, unknown>]> = [
-      ["mutation ($u: String!) { updateOrganization(input: { uuid: $u, name: \"pwned\" }) { uuid } }", { u: alice.organization }],
-      ["mutation ($u: String!) { createEnvironment(input: { organizationUuid: $u, name: \"pwned\" }) { uuid } }", { u: alice.organization }],
+      [
+        'mutation ($u: String!) { updateOrganization(input: { uuid: $u, name: "pwned" }) { uuid } }',
+        { u: alice.organization },
+      ],
+      [
+        'mutation ($u: String!) { createEnvironment(input: { organizationUuid: $u, name: "pwned" }) { uuid } }',
+        { u: alice.organization },
+      ],
       ["mutation ($u: String!) { setCurrentEnvironment(environmentUuid: $u) { uuid } }", { u: alice.environment }],
       ["mutation ($u: String!) { switchEnvironment(environmentUuid: $u) { accessToken } }", { u: alice.environment }],
       ["mutation ($u: String!) { deleteSession(uuid: $u) }", { u: alice.session }],
-      ["mutation ($u: String!) { updateApiToken(uuid: $u, name: \"pwned\") { uuid } }", { u: alice.apiToken }],
+      ['mutation ($u: String!) { updateApiToken(uuid: $u, name: "pwned") { uuid } }', { u: alice.apiToken }],
       ["mutation ($u: String!) { deleteApiToken(uuid: $u) }", { u: alice.apiToken }],
     ];
     for (const [mutation, variables] of attempts) {
       expect(errorOf(await gql(mutation, bob.token, variables)).code).toBe("NOT_FOUND");
     }
-    expect((await gql("query ($u: String!) { apiToken(uuid: $u) { uuid } }", bob.token, { u: alice.apiToken })).data.apiToken).toBeNull();
+    expect(
+      (await gql("query ($u: String!) { apiToken(uuid: $u) { uuid } }", bob.token, { u: alice.apiToken })).data
+        .apiToken,
+    ).toBeNull();
     expect((await gql("{ apiTokens { uuid } }", bob.token)).data.apiTokens).toEqual([]);
     // Alice still has everything, unchanged.
-    expect((await gql("{ me { email { address } } apiTokens { uuid name } myOrganizations { uuid name } }", alice.token)).data).toEqual({
+    expect(
+      (await gql("{ me { email { address } } apiTokens { uuid name } myOrganizations { uuid name } }", alice.token))
+        .data,
+    ).toEqual({
       me: { email: { address: "alice@example.org" } },
       apiTokens: [{ uuid: alice.apiToken, name: "alice" }],
       myOrganizations: [{ uuid: alice.organization, name: "alice's organization" }],
@@ -267,10 +363,20 @@ describe("tenant isolation", () => {
   ])("%s gets UNAUTHENTICATED for account data and null for me", async (_who, token) => {
     const body = await gql("{ me { uuid } sessionValid }", token());
     expect(body.data).toEqual({ me: null, sessionValid: false });
-    for (const query of ["{ mySessions { uuid } }", "{ myOrganizations { uuid } }", "{ apiTokens { uuid } }", "{ currentEnvironment { uuid } }",
-      'mutation { createOrganization(input: { name: "x" }) { uuid } }', "mutation { deleteOtherSessions }",
-      'mutation { deleteSession(uuid: "00000000-0000-0000-0000-000000000000") }', "mutation { logout }"]) {
-      expect(errorOf(await gql(query, token()))).toEqual({ message: "Not authenticated. Send Authorization: Bearer <token>.", code: "UNAUTHENTICATED" });
+    for (const query of [
+      "{ mySessions { uuid } }",
+      "{ myOrganizations { uuid } }",
+      "{ apiTokens { uuid } }",
+      "{ currentEnvironment { uuid } }",
+      'mutation { createOrganization(input: { name: "x" }) { uuid } }',
+      "mutation { deleteOtherSessions }",
+      'mutation { deleteSession(uuid: "00000000-0000-0000-0000-000000000000") }',
+      "mutation { logout }",
+    ]) {
+      expect(errorOf(await gql(query, token()))).toEqual({
+        message: "Not authenticated. Send Authorization: Bearer <token>.",
+        code: "UNAUTHENTICATED",
+      });
     }
   });
 
@@ -285,7 +391,9 @@ describe("tenant isolation", () => {
     await client.connect();
     try {
       await client.query("begin");
-      await client.query("select set_config('role', 'app_visitor', true), set_config('app.session_uuid', $1, true)", [alice.session]);
+      await client.query("select set_config('role', 'app_visitor', true), set_config('app.session_uuid', $1, true)", [
+        alice.session,
+      ]);
       const count = async (table: string) => (await client.query(`select count(*)::int as n from ${table}`)).rows[0].n;
       expect(await count("app_public.users")).toBe(1);
       expect(await count("app_public.organizations")).toBe(1);
@@ -306,8 +414,15 @@ describe("tenant isolation", () => {
     const analyst = new pg.Client({ connectionString: ctx.db.analystUrl });
     await analyst.connect();
     try {
-      for (const table of ["app_public.users", "app_public.sessions", "app_public.api_tokens", "app_hidden.organization_memberships",
-        "app_private.user_secrets", "app_private.refresh_tokens", "app_private.emails"]) {
+      for (const table of [
+        "app_public.users",
+        "app_public.sessions",
+        "app_public.api_tokens",
+        "app_hidden.organization_memberships",
+        "app_private.user_secrets",
+        "app_private.refresh_tokens",
+        "app_private.emails",
+      ]) {
         await expect(analyst.query(`select 1 from ${table} limit 1`)).rejects.toThrow(/permission denied/);
       }
     } finally {

@@ -16,7 +16,7 @@ const write = (name: string, content: unknown) => {
   return file;
 };
 const override = write("override.json", { ...shipped, defaultModel: "llama3.1:8b" });
-const ctx = useTestService(() => ({ aiDefaultsFile: override }));
+const ctx = useTestService(() => ({ api: { aiDefaultsFile: override } }));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 let token: string;
@@ -32,7 +32,9 @@ describe("aiDefaults", () => {
     const { status, body } = await ctx.service.graphql(QUERY, { token });
     expect(status).toBe(200);
     expect(body.data.aiDefaults.defaultModel).toBe("llama3.1:8b");
-    expect(body.data.aiDefaults.models).toEqual(shipped.models.map((m: Record<string, unknown>) => ({ description: null, ...m })));
+    expect(body.data.aiDefaults.models).toEqual(
+      shipped.models.map((m: Record<string, unknown>) => ({ description: null, ...m })),
+    );
     expect(body.data.aiDefaults.prompts).toEqual(shipped.prompts);
     expect(body.data.aiDefaults.placeholders).toEqual(shipped.placeholders);
     expect((await ctx.service.graphql(QUERY)).status).toBe(401);
@@ -41,7 +43,8 @@ describe("aiDefaults", () => {
   test("the shipped file is valid, and every prompt's {{placeholders}} are declared", () => {
     const defaults = loadAiDefaults(SHIPPED_AI_DEFAULTS);
     for (const prompt of defaults.prompts) {
-      for (const [, key] of `${prompt.system} ${prompt.user}`.matchAll(/\{\{(\w+)\}\}/g)) expect(prompt.placeholders).toContain(key);
+      for (const [, key] of `${prompt.system} ${prompt.user}`.matchAll(/\{\{(\w+)\}\}/g))
+        expect(prompt.placeholders).toContain(key);
     }
   });
 

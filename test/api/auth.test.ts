@@ -56,26 +56,43 @@ describe("public read operations", () => {
     const { uuid, secret } = await ctx.service.newToken();
     expect((await ctx.service.graphql(REGIONS, { token: secret })).status).toBe(200);
     await ctx.db.asOwner("select app_private.revoke_api_token($1)", [uuid]);
-    const answer = await waitUntil(() => ctx.service.graphql(REGIONS, { token: secret }), (r) => r.status !== 200, "revocation", ANNOUNCED_MS);
+    const answer = await waitUntil(
+      () => ctx.service.graphql(REGIONS, { token: secret }),
+      (r) => r.status !== 200,
+      "revocation",
+      ANNOUNCED_MS,
+    );
     expectUnauthenticated(answer, /not valid/);
   });
 
   test("refuse a revoked token whose announcement this instance missed: each request checks it in its own first statement", async () => {
     const { uuid, secret } = await ctx.service.newToken();
-    expect((await ctx.service.graphql("{ p2000Regions(first: 1) { number } }", { token: secret })).body.errors).toBeUndefined(); // cached now
+    expect(
+      (await ctx.service.graphql("{ p2000Regions(first: 1) { number } }", { token: secret })).body.errors,
+    ).toBeUndefined(); // cached now
     // Revoked without the announcement (as if the request arrived before the NOTIFY was read).
     await ctx.db.asOwner(`begin; alter table app_public.api_tokens disable trigger _900_notify_change;
       update app_public.api_tokens set revoked_at = now() where uuid = '${uuid}';
       alter table app_public.api_tokens enable trigger _900_notify_change; commit`);
     const { body } = await ctx.service.graphql("{ p2000Regions(first: 1) { number } }", { token: secret });
-    expect(errorOf(body)).toEqual({ message: "The API token is not valid (unknown, revoked or expired).", code: "UNAUTHENTICATED" });
+    expect(errorOf(body)).toEqual({
+      message: "The API token is not valid (unknown, revoked or expired).",
+      code: "UNAUTHENTICATED",
+    });
   });
 
   test("answer 401 once the token has expired", async () => {
     const { uuid, secret } = await ctx.service.newToken({ validDays: 1 });
     expect((await ctx.service.graphql(REGIONS, { token: secret })).status).toBe(200);
-    await ctx.db.asOwner("update app_public.api_tokens set expires_at = now() - interval '1 second' where uuid = $1", [uuid]);
-    const answer = await waitUntil(() => ctx.service.graphql(REGIONS, { token: secret }), (r) => r.status !== 200, "expiry", ANNOUNCED_MS);
+    await ctx.db.asOwner("update app_public.api_tokens set expires_at = now() - interval '1 second' where uuid = $1", [
+      uuid,
+    ]);
+    const answer = await waitUntil(
+      () => ctx.service.graphql(REGIONS, { token: secret }),
+      (r) => r.status !== 200,
+      "expiry",
+      ANNOUNCED_MS,
+    );
     expectUnauthenticated(answer, /not valid/);
   });
 
@@ -85,7 +102,12 @@ describe("public read operations", () => {
     expect((await ctx.service.graphql(login, { token: secret })).body.errors![0].extensions!.code).toBe("FORBIDDEN");
     await ctx.db.asOwner("update app_public.api_tokens set scopes = '{auth:login}' where uuid = $1", [uuid]);
     const code = (r: { body: any }) => r.body.errors![0].extensions!.code;
-    const answer = await waitUntil(() => ctx.service.graphql(login, { token: secret }), (r) => code(r) !== "FORBIDDEN", "the new scopes", ANNOUNCED_MS);
+    const answer = await waitUntil(
+      () => ctx.service.graphql(login, { token: secret }),
+      (r) => code(r) !== "FORBIDDEN",
+      "the new scopes",
+      ANNOUNCED_MS,
+    );
     expect(code(answer)).toBe("INVALID_CREDENTIALS");
   });
 
@@ -97,7 +119,9 @@ describe("public read operations", () => {
   test("record when a token was last used", async () => {
     const { uuid, secret } = await ctx.service.newToken();
     await ctx.service.graphql(REGIONS, { token: secret });
-    const { rows: [row] } = await ctx.db.asOwner("select last_used_at from app_public.api_tokens where uuid = $1", [uuid]);
+    const {
+      rows: [row],
+    } = await ctx.db.asOwner("select last_used_at from app_public.api_tokens where uuid = $1", [uuid]);
     expect(row.last_used_at).toBeInstanceOf(Date);
   });
 });

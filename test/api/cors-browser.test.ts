@@ -251,7 +251,7 @@ describe("a page of another origin, CORS_ORIGINS unset", () => {
 describe("a page of another origin, CORS_ORIGINS naming a different one", () => {
   let narrow: TestService;
   beforeAll(async () => {
-    narrow = await startTestService(ctx.db, { processRole: "api", corsOrigins: ["https://app.example.org"] });
+    narrow = await startTestService(ctx.db, { processRole: "api", http: { corsOrigins: ["https://app.example.org"] } });
   });
   afterAll(async () => {
     await narrow?.stop();

@@ -127,7 +127,7 @@ describe("errors before any routing", () => {
   beforeAll(async () => {
     limited = await startTestService(ctx.db, {
       processRole: "api",
-      requestBudgets: { perToken: 1_000_000, perAddress: 2, trustProxy: false },
+      http: { requestBudgets: { perToken: 1_000_000, perAddress: 2, trustProxy: false } },
     });
   });
   afterAll(async () => {
@@ -182,7 +182,7 @@ describe("CORS_ORIGINS set: only the listed origins", () => {
   beforeAll(async () => {
     narrow = await startTestService(ctx.db, {
       processRole: "api",
-      corsOrigins: [ORIGIN, "https://console.example.org:8443"],
+      http: { corsOrigins: [ORIGIN, "https://console.example.org:8443"] },
     });
   });
   afterAll(async () => {
@@ -238,7 +238,7 @@ describe("the CORS_ORIGINS setting", () => {
     if (value === undefined) delete process.env.CORS_ORIGINS;
     else process.env.CORS_ORIGINS = value;
     try {
-      return loadConfig().corsOrigins;
+      return loadConfig().http.corsOrigins;
     } finally {
       if (saved === undefined) delete process.env.CORS_ORIGINS;
       else process.env.CORS_ORIGINS = saved;

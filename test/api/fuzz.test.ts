@@ -12,8 +12,20 @@
 // argument; FUZZ_REPORT=<file> also writes every failure as JSON.
 import { afterAll, beforeAll, expect, jest, test } from "@jest/globals";
 import {
-  buildSchema, getNamedType, getNullableType, GraphQLString, isEnumType, isInputObjectType, isLeafType, isListType,
-  isNonNullType, isObjectType, type GraphQLArgument, type GraphQLField, type GraphQLInputType, type GraphQLObjectType,
+  buildSchema,
+  getNamedType,
+  getNullableType,
+  GraphQLString,
+  isEnumType,
+  isInputObjectType,
+  isLeafType,
+  isListType,
+  isNonNullType,
+  isObjectType,
+  type GraphQLArgument,
+  type GraphQLField,
+  type GraphQLInputType,
+  type GraphQLObjectType,
   type GraphQLOutputType,
 } from "graphql";
 import fs from "node:fs";
@@ -22,7 +34,7 @@ import { ROOT_DIR } from "../../lib/db/migrate.ts";
 import { useTestService } from "../helpers/service.ts";
 import { signUp, type TestUser } from "../helpers/users.ts";
 
-const ctx = useTestService(() => ({ webhookAllowPrivateTargets: false }));
+const ctx = useTestService(() => ({ delivery: { allowPrivateTargets: false } }));
 const schema = buildSchema(fs.readFileSync(path.join(ROOT_DIR, "schema.graphql"), "utf8"));
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20251123);
@@ -39,14 +51,29 @@ const NIL_UUID = "00000000-0000-0000-0000-000000000000";
  * INTERNAL_SERVER_ERROR is documented but never right for input.
  */
 const DOCUMENTED_CODES = new Set([
-  "INVALID_CREDENTIALS", "UNAUTHENTICATED", "BAD_USER_INPUT", "NOT_FOUND", "FORBIDDEN", "CONFLICT", "RATE_LIMITED", "GRAPHQL_PARSE_FAILED",
-  "GRAPHQL_VALIDATION_FAILED", "QUERY_TOO_COMPLEX", "TIMEOUT",
+  "INVALID_CREDENTIALS",
+  "UNAUTHENTICATED",
+  "BAD_USER_INPUT",
+  "NOT_FOUND",
+  "FORBIDDEN",
+  "CONFLICT",
+  "RATE_LIMITED",
+  "GRAPHQL_PARSE_FAILED",
+  "GRAPHQL_VALIDATION_FAILED",
+  "QUERY_TOO_COMPLEX",
+  "TIMEOUT",
 ]);
 
 /** What an answer must never contain (checked on every string of the body, keys included). */
 const LEAK_PATTERNS: RegExp[] = [
-  /\bselect\b.*\bfrom\b/i, /relation "/, /syntax error at or near/, /\bat .*\.(ts|js):\d+/, /node_modules/, /pg_catalog/,
-  /SQLSTATE/, /app_(public|private|hidden)\./,
+  /\bselect\b.*\bfrom\b/i,
+  /relation "/,
+  /syntax error at or near/,
+  /\bat .*\.(ts|js):\d+/,
+  /node_modules/,
+  /pg_catalog/,
+  /SQLSTATE/,
+  /app_(public|private|hidden)\./,
 ];
 
 /**
@@ -60,7 +87,10 @@ const LEAK_PATTERNS: RegExp[] = [
  * - app_public.sessions.last_activity_at.
  */
 const VOLATILE_TABLES = new Set([
-  "app_private.rate_limit_counters", "app_private.request_identities", "app_hidden.analytics_cache", "app_private.login_failures",
+  "app_private.rate_limit_counters",
+  "app_private.request_identities",
+  "app_hidden.analytics_cache",
+  "app_private.login_failures",
 ]);
 const VOLATILE_COLUMNS: Record<string, string[]> = {
   "app_public.api_tokens": ["last_used_at", "changed"],
@@ -106,50 +136,119 @@ const must = (label: string, value: unknown): Hostile => ({ label, value, mustRe
 const may = (label: string, value: unknown): Hostile => ({ label, value, mustRefuse: false });
 
 const STRINGS: Hostile[] = [
-  must("NUL", "a\u0000b"), must("NUL-only", "\u0000"), must("lone-surrogate", "\ud800"), must("lone-low-surrogate", "x\udfffy"),
-  must("str60k", "a".repeat(60_000)), must("str100k", "b".repeat(100_000)), must("str20001", "c".repeat(20_001)), must("type-int", 123), must("type-object", { a: 1 }),
+  must("NUL", "a\u0000b"),
+  must("NUL-only", "\u0000"),
+  must("lone-surrogate", "\ud800"),
+  must("lone-low-surrogate", "x\udfffy"),
+  must("str60k", "a".repeat(60_000)),
+  must("str100k", "b".repeat(100_000)),
+  must("str20001", "c".repeat(20_001)),
+  must("type-int", 123),
+  must("type-object", { a: 1 }),
   must("type-nested-list", [["x"]]),
-  may("sql-quote", "' or 1=1 --"), may("sql-dollar", "$$"), may("backslash", "\\"), may("sql-drop", "'); drop table app_public.users; --"),
-  may("like-wildcards", "%_%"), may("unicode", "Zoë 😀 ﷽ 中文 e\u0301"), may("empty", ""), may("blank", "   "),
-  may("rtl-override", "\u202e"), may("bom", "\ufeff"), may("text-null", "null"), may("str201", "x".repeat(201)), may("str19999", "d".repeat(19_999)),
-  may("control-chars", "\u0001\u001f\u007f"), may("crlf", "a\r\nb"), may("html", "<script>alert(1)</script>"), may("format", "%s%n%x"),
-  may("path", "../../etc/passwd"), may("regex", "(*[\\"), may("tsquery", "a & | !(:* <->"), may("digits-overflow", "99999999999999999999"),
-  may("noncharacters", "\ufffe\uffff"), may("surrogate-pair", "\ud83d\ude00"),
+  may("sql-quote", "' or 1=1 --"),
+  may("sql-dollar", "$$"),
+  may("backslash", "\\"),
+  may("sql-drop", "'); drop table app_public.users; --"),
+  may("like-wildcards", "%_%"),
+  may("unicode", "Zoë 😀 ﷽ 中文 e\u0301"),
+  may("empty", ""),
+  may("blank", "   "),
+  may("rtl-override", "\u202e"),
+  may("bom", "\ufeff"),
+  may("text-null", "null"),
+  may("str201", "x".repeat(201)),
+  may("str19999", "d".repeat(19_999)),
+  may("control-chars", "\u0001\u001f\u007f"),
+  may("crlf", "a\r\nb"),
+  may("html", "<script>alert(1)</script>"),
+  may("format", "%s%n%x"),
+  may("path", "../../etc/passwd"),
+  may("regex", "(*[\\"),
+  may("tsquery", "a & | !(:* <->"),
+  may("digits-overflow", "99999999999999999999"),
+  may("noncharacters", "\ufffe\uffff"),
+  may("surrogate-pair", "\ud83d\ude00"),
 ];
-const UUID_STRINGS: Hostile[] = [may("garbage-uuid", "garbage"), may("nil-uuid", NIL_UUID), may("bad-uuid", "00000000-0000-0000-0000-00000000000g")];
+const UUID_STRINGS: Hostile[] = [
+  may("garbage-uuid", "garbage"),
+  may("nil-uuid", NIL_UUID),
+  may("bad-uuid", "00000000-0000-0000-0000-00000000000g"),
+];
 const DATE_STRINGS: Hostile[] = [
-  may("year-99999", "99999-01-01T00:00:00Z"), must("date-zero", "0000-00-00"), must("not-a-date", "not a date"),
-  must("month-13", "2026-13-45"), may("infinity", "infinity"), must("tz-25h", "2024-01-01T00:00:00+25:00"), must("feb-30", "2024-02-30"),
-  must("tz-unknown", "2024-01-01T00:00:00 Mars/Olympus_Mons"), must("year-294277", "294277-01-01T00:00:00Z"), may("now", "now"),
+  may("year-99999", "99999-01-01T00:00:00Z"),
+  must("date-zero", "0000-00-00"),
+  must("not-a-date", "not a date"),
+  must("month-13", "2026-13-45"),
+  may("infinity", "infinity"),
+  must("tz-25h", "2024-01-01T00:00:00+25:00"),
+  must("feb-30", "2024-02-30"),
+  must("tz-unknown", "2024-01-01T00:00:00 Mars/Olympus_Mons"),
+  must("year-294277", "294277-01-01T00:00:00Z"),
+  may("now", "now"),
   must("time-only", "allballs"),
 ];
-const EMAIL_STRINGS: Hostile[] = [may("email-no-tld", "a@b"), may("email-at", "@"), may("email-quote", "x@example.com'--"), may("email-321", `${"e".repeat(309)}@example.com`)];
+const EMAIL_STRINGS: Hostile[] = [
+  may("email-no-tld", "a@b"),
+  may("email-at", "@"),
+  may("email-quote", "x@example.com'--"),
+  may("email-321", `${"e".repeat(309)}@example.com`),
+];
 const WEBHOOK_URLS: Hostile[] = [
-  must("private-url", "http://127.0.0.1:1/"), must("link-local-url", "http://169.254.169.254/latest/meta-data"), must("ipv6-loopback-url", "http://[::1]/"),
-  must("file-url", "file:///etc/passwd"), must("javascript-url", "javascript:alert(1)"), must("localhost-url", "https://localhost/hook"),
-  must("decimal-ip-url", "http://2130706433/"), must("mapped-ipv6-url", "http://[::ffff:127.0.0.1]/"),
+  must("private-url", "http://127.0.0.1:1/"),
+  must("link-local-url", "http://169.254.169.254/latest/meta-data"),
+  must("ipv6-loopback-url", "http://[::1]/"),
+  must("file-url", "file:///etc/passwd"),
+  must("javascript-url", "javascript:alert(1)"),
+  must("localhost-url", "https://localhost/hook"),
+  must("decimal-ip-url", "http://2130706433/"),
+  must("mapped-ipv6-url", "http://[::ffff:127.0.0.1]/"),
 ].map((hostile) => ({ ...hostile, siblings: { type: "webhook" } }));
-const OTHER_URLS: Hostile[] = [may("private-url", "http://127.0.0.1:1/"), may("file-url", "file:///etc/passwd"), may("javascript-url", "javascript:alert(1)")];
+const OTHER_URLS: Hostile[] = [
+  may("private-url", "http://127.0.0.1:1/"),
+  may("file-url", "file:///etc/passwd"),
+  may("javascript-url", "javascript:alert(1)"),
+];
 const JSON_STRINGS: Hostile[] = [
-  may("json-open", "{"), may("json-deep", "[".repeat(5000)), may("json-deep-object", '{"a":'.repeat(3000)), may("json-array", "[]"),
-  may("json-null", "null"), may("json-proto", '{"__proto__":{"polluted":1}}'), may("json-huge-number", "1e999"), may("json-string", '"x"'),
-  may("json-deep-valid", "[".repeat(5000) + "]".repeat(5000)), may("json-nul-escape", '{"a":"\\u0000","capcodes":["\\u0000"]}'),
+  may("json-open", "{"),
+  may("json-deep", "[".repeat(5000)),
+  may("json-deep-object", '{"a":'.repeat(3000)),
+  may("json-array", "[]"),
+  may("json-null", "null"),
+  may("json-proto", '{"__proto__":{"polluted":1}}'),
+  may("json-huge-number", "1e999"),
+  may("json-string", '"x"'),
+  may("json-deep-valid", "[".repeat(5000) + "]".repeat(5000)),
+  may("json-nul-escape", '{"a":"\\u0000","capcodes":["\\u0000"]}'),
   may("json-surrogate-escape", '{"a":"\\ud800","capcodes":["\\ud800"]}'),
-  may("json-bad-times", '{"quietHours":{"from":"25:99","to":"x"},"maxPerPeriod":{"count":1e999,"minutes":-1},"minUrgency":"\\u0000"}'),
+  may(
+    "json-bad-times",
+    '{"quietHours":{"from":"25:99","to":"x"},"maxPerPeriod":{"count":1e999,"minutes":-1},"minUrgency":"\\u0000"}',
+  ),
   may("json-wrong-types", '{"capcodes":{"a":1},"radius":"x","disciplines":7,"regions":[[[]]],"keywords":[null]}'),
-  may("json-int-overflow", '{"maxPerDossier":99999999999999999999,"maxPerPeriod":{"count":2147483648,"minutes":2147483648}}'),
+  may(
+    "json-int-overflow",
+    '{"maxPerDossier":99999999999999999999,"maxPerPeriod":{"count":2147483648,"minutes":2147483648}}',
+  ),
 ];
 const TOKEN_STRINGS: Hostile[] = [may("jwt-none", "eyJhbGciOiJub25lIn0.eyJzdWIiOiIxIn0."), may("token-x", "x")];
 
 function stringHostiles(name: string): Hostile[] {
-  const extra = /uuid$/i.test(name) ? UUID_STRINGS
-    : /^(sended|date|since|until|from|to)$/i.test(name) ? DATE_STRINGS
-    : /email/i.test(name) ? EMAIL_STRINGS
-    : name === "url" ? WEBHOOK_URLS
-    : /url|returnTo/i.test(name) ? OTHER_URLS
-    : /^(query|channels|notificationRules)$/.test(name) ? JSON_STRINGS
-    : /token/i.test(name) ? TOKEN_STRINGS
-    : [];
+  const extra = /uuid$/i.test(name)
+    ? UUID_STRINGS
+    : /^(sended|date|since|until|from|to)$/i.test(name)
+      ? DATE_STRINGS
+      : /email/i.test(name)
+        ? EMAIL_STRINGS
+        : name === "url"
+          ? WEBHOOK_URLS
+          : /url|returnTo/i.test(name)
+            ? OTHER_URLS
+            : /^(query|channels|notificationRules)$/.test(name)
+              ? JSON_STRINGS
+              : /token/i.test(name)
+                ? TOKEN_STRINGS
+                : [];
   return [...STRINGS, ...extra];
 }
 
@@ -164,24 +263,64 @@ function scalarHostiles(typeName: string, name: string): Hostile[] {
     case "String":
       return stringHostiles(name);
     case "Int":
-      return [may("zero", 0), may("minus-one", -1), may("int-max", 2147483647), may("int-min", -2147483648),
-        must("int-overflow", 2147483648), must("fraction", 1.5), must("type-string", "1"), must("type-bool", true)];
+      return [
+        may("zero", 0),
+        may("minus-one", -1),
+        may("int-max", 2147483647),
+        may("int-min", -2147483648),
+        must("int-overflow", 2147483648),
+        must("fraction", 1.5),
+        must("type-string", "1"),
+        must("type-bool", true),
+      ];
     case "Float":
-      return [may("float-max", 1e308), may("float-min", -1e308), may("zero", 0), may("minus-zero", -0), may("denormal", 5e-324),
-        may("minus-one", -1), must("type-string", "1"), must("type-bool", true)];
+      return [
+        may("float-max", 1e308),
+        may("float-min", -1e308),
+        may("zero", 0),
+        may("minus-zero", -0),
+        may("denormal", 5e-324),
+        may("minus-one", -1),
+        must("type-string", "1"),
+        must("type-bool", true),
+      ];
     case "Boolean":
       return [may("true", true), may("false", false), must("type-string", "true"), must("type-int", 1)];
     case "Timestamp":
-      return [may("epoch", 0), may("max", 253402300799), must("negative", -1), must("past-max", 253402300800), must("fraction", 1.5),
-        must("type-string", "2024-01-01"), must("float-max", 1e308)];
+      return [
+        may("epoch", 0),
+        may("max", 253402300799),
+        must("negative", -1),
+        must("past-max", 253402300800),
+        must("fraction", 1.5),
+        must("type-string", "2024-01-01"),
+        must("float-max", 1e308),
+      ];
     case "Datetime":
-      return [may("year-99999", "99999-01-01T00:00:00Z"), must("date-zero", "0000-00-00"), must("not-a-date", "not a date"),
-        must("month-13", "2026-13-45"), must("empty", ""), may("infinity", "infinity"), must("tz-25h", "2024-01-01T00:00:00+25:00"),
-        must("feb-30", "2024-02-30"), must("NUL", "2024-01-01\u0000"), must("type-int", 12345),
-        must("tz-unknown", "2024-01-01T00:00:00 Mars/Olympus_Mons"), must("year-294277", "294277-01-01T00:00:00Z"),
-        must("year-5000-bc", "5000-01-01 BC"), may("now", "now"), must("time-only", "allballs")];
+      return [
+        may("year-99999", "99999-01-01T00:00:00Z"),
+        must("date-zero", "0000-00-00"),
+        must("not-a-date", "not a date"),
+        must("month-13", "2026-13-45"),
+        must("empty", ""),
+        may("infinity", "infinity"),
+        must("tz-25h", "2024-01-01T00:00:00+25:00"),
+        must("feb-30", "2024-02-30"),
+        must("NUL", "2024-01-01\u0000"),
+        must("type-int", 12345),
+        must("tz-unknown", "2024-01-01T00:00:00 Mars/Olympus_Mons"),
+        must("year-294277", "294277-01-01T00:00:00Z"),
+        must("year-5000-bc", "5000-01-01 BC"),
+        may("now", "now"),
+        must("time-only", "allballs"),
+      ];
     case "Date":
-      return [must("date-zero", "0000-00-00"), must("not-a-date", "not a date"), must("month-13", "2026-13-45"), must("year-99999", "99999-01-01")];
+      return [
+        must("date-zero", "0000-00-00"),
+        must("not-a-date", "not a date"),
+        must("month-13", "2026-13-45"),
+        must("year-99999", "99999-01-01"),
+      ];
     case "UUID":
       return [must("garbage-uuid", "garbage"), may("nil-uuid", NIL_UUID), must("empty", ""), must("NUL", "\u0000")];
     case "BigFloat":
@@ -214,15 +353,24 @@ function baseline(type: GraphQLInputType, name = ""): unknown {
   }
   if (isEnumType(nullable)) return nullable.getValues()[0].name;
   switch (scalarKind(nullable.name)) {
-    case "Int": return 1;
-    case "Float": return 1;
-    case "Boolean": return true;
-    case "Timestamp": return 1_700_000_000;
-    case "Datetime": return "2024-01-01T00:00:00Z";
-    case "Date": return "2024-01-01";
-    case "UUID": return NIL_UUID;
-    case "BigFloat": return "1";
-    default: return baselineString(name);
+    case "Int":
+      return 1;
+    case "Float":
+      return 1;
+    case "Boolean":
+      return true;
+    case "Timestamp":
+      return 1_700_000_000;
+    case "Datetime":
+      return "2024-01-01T00:00:00Z";
+    case "Date":
+      return "2024-01-01";
+    case "UUID":
+      return NIL_UUID;
+    case "BigFloat":
+      return "1";
+    default:
+      return baselineString(name);
   }
 }
 
@@ -232,10 +380,22 @@ function hostilesFor(type: GraphQLInputType, name: string): Hostile[] {
   if (isListType(nullable)) {
     const element = nullable.ofType as GraphQLInputType;
     const base = baseline(element, name);
-    out.push(may("empty-list", []), may("list1000", Array.from({ length: 1000 }, () => base)));
+    out.push(
+      may("empty-list", []),
+      may(
+        "list1000",
+        Array.from({ length: 1000 }, () => base),
+      ),
+    );
     out.push(isNonNullType(element) ? must("list-with-null", [null]) : may("list-with-null", [null]));
     if (isLeafType(getNullableType(element))) {
-      if (getNamedType(element).name === "String") out.push(may("list10k", Array.from({ length: 10_000 }, (_, i) => `s${i}`)));
+      if (getNamedType(element).name === "String")
+        out.push(
+          may(
+            "list10k",
+            Array.from({ length: 10_000 }, (_, i) => `s${i}`),
+          ),
+        );
       for (const inner of hostilesFor(element, name)) {
         if (inner.value !== null) out.push({ ...inner, label: `[${inner.label}]`, value: [inner.value] });
       }
@@ -244,13 +404,21 @@ function hostilesFor(type: GraphQLInputType, name: string): Hostile[] {
   }
   if (isInputObjectType(nullable)) {
     const required = Object.values(nullable.getFields()).some((field) => isNonNullType(field.type));
-    out.push(required ? must("empty-object", {}) : may("empty-object", {}), must("unknown-field", { bogus: 1 }),
-      must("type-string", "x"), must("type-list-of-objects", [{}, {}]));
+    out.push(
+      required ? must("empty-object", {}) : may("empty-object", {}),
+      must("unknown-field", { bogus: 1 }),
+      must("type-string", "x"),
+      must("type-list-of-objects", [{}, {}]),
+    );
     return out;
   }
   if (isEnumType(nullable)) {
     for (const value of nullable.getValues()) out.push(may(`enum-${value.name}`, value.name));
-    out.push(must("enum-unknown", "NOT_A_VALUE"), must("enum-lowercase", nullable.getValues()[0].name.toLowerCase()), must("type-int", 1));
+    out.push(
+      must("enum-unknown", "NOT_A_VALUE"),
+      must("enum-lowercase", nullable.getValues()[0].name.toLowerCase()),
+      must("type-int", 1),
+    );
     return out;
   }
   return [...out, ...scalarHostiles(nullable.name, name)];
@@ -273,7 +441,8 @@ function slotsOf(args: readonly GraphQLArgument[]): Slot[] {
     const named = getNamedType(type);
     if (!isInputObjectType(named) || depth >= 4) return;
     const base = isListType(getNullableType(type)) ? [...slotPath, "0"] : slotPath;
-    for (const field of Object.values(named.getFields())) walk([...base, field.name], field.type, field.name, depth + 1);
+    for (const field of Object.values(named.getFields()))
+      walk([...base, field.name], field.type, field.name, depth + 1);
   };
   for (const arg of args) walk([arg.name], arg.type, arg.name, 0);
   return out;
@@ -281,7 +450,11 @@ function slotsOf(args: readonly GraphQLArgument[]): Slot[] {
 
 /** Sets value at path in args (a copy), creating the objects and lists on the way from baselines. */
 function withValueAt(
-  args: Record<string, unknown>, argDefs: readonly GraphQLArgument[], slotPath: string[], value: unknown, siblings?: Record<string, unknown>,
+  args: Record<string, unknown>,
+  argDefs: readonly GraphQLArgument[],
+  slotPath: string[],
+  value: unknown,
+  siblings?: Record<string, unknown>,
 ): Record<string, unknown> {
   const root = structuredClone(args) as Record<string, any>;
   let holder: any = root;
@@ -299,7 +472,8 @@ function withValueAt(
     } else {
       const named = getNamedType(type);
       if (!isInputObjectType(named)) throw new Error(`not an input object at ${slotPath.join(".")}`);
-      if (holder[key] === null || typeof holder[key] !== "object" || Array.isArray(holder[key])) holder[key] = baseline(named);
+      if (holder[key] === null || typeof holder[key] !== "object" || Array.isArray(holder[key]))
+        holder[key] = baseline(named);
       holder = holder[key];
       key = segment;
       type = named.getFields()[segment].type;
@@ -319,7 +493,9 @@ function literal(value: unknown, type: GraphQLInputType): string {
   }
   if (typeof value === "object") {
     const fields = isInputObjectType(nullable) ? nullable.getFields() : {};
-    return `{${Object.entries(value).map(([name, item]) => `${name}: ${literal(item, fields[name]?.type ?? GraphQLString)}`).join(", ")}}`;
+    return `{${Object.entries(value)
+      .map(([name, item]) => `${name}: ${literal(item, fields[name]?.type ?? GraphQLString)}`)
+      .join(", ")}}`;
   }
   if (isEnumType(nullable) && typeof value === "string" && /^[_A-Za-z]\w*$/.test(value)) return value;
   if (typeof value === "string") return JSON.stringify(value);
@@ -343,7 +519,11 @@ interface Operation {
   field: GraphQLField<unknown, unknown>;
 }
 
-function documentFor(operation: Operation, args: Record<string, unknown>, inline: boolean): { query: string; variables?: Record<string, unknown> } {
+function documentFor(
+  operation: Operation,
+  args: Record<string, unknown>,
+  inline: boolean,
+): { query: string; variables?: Record<string, unknown> } {
   const { field, kind } = operation;
   const present = field.args.filter((arg) => arg.name in args);
   const selection = selectionFor(field.type);
@@ -404,8 +584,16 @@ const otherServerLogs: string[] = [];
 const answerTally = new Map<string, Map<string, number>>();
 
 const GARBAGE_AUTHORIZATIONS = [
-  "Bearer", "Bearer ", "Bearer ' or 1=1 --", `Bearer nlis_${"A".repeat(46)}`, `Bearer ${"x".repeat(8000)}`, "Basic Zm9vOmJhcg==",
-  "Bearer eyJhbGciOiJub25lIn0.eyJzdWIiOiIxIn0.", "Bearer \u00e9\u00e8", "Bearer a.b.c", "Bearer nlis_$$",
+  "Bearer",
+  "Bearer ",
+  "Bearer ' or 1=1 --",
+  `Bearer nlis_${"A".repeat(46)}`,
+  `Bearer ${"x".repeat(8000)}`,
+  "Basic Zm9vOmJhcg==",
+  "Bearer eyJhbGciOiJub25lIn0.eyJzdWIiOiIxIn0.",
+  "Bearer \u00e9\u00e8",
+  "Bearer a.b.c",
+  "Bearer nlis_$$",
 ];
 
 let apiToken: string;
@@ -413,20 +601,26 @@ let admin: TestUser;
 
 function authorizationOf(request: FuzzRequest): string | undefined {
   switch (request.auth) {
-    case "api": return `Bearer ${apiToken}`;
-    case "userApi": return `Bearer ${admin.apiToken}`;
-    case "user": return `Bearer ${admin.accessToken}`;
-    case "garbage": return request.authorization;
-    default: return undefined;
+    case "api":
+      return `Bearer ${apiToken}`;
+    case "userApi":
+      return `Bearer ${admin.apiToken}`;
+    case "user":
+      return `Bearer ${admin.accessToken}`;
+    case "garbage":
+      return request.authorization;
+    default:
+      return undefined;
   }
 }
 
 function abbreviate(value: unknown): string {
-  const text = JSON.stringify(value, (_, item) => {
-    if (typeof item === "string" && item.length > 40) return `${item.slice(0, 16)}…(${item.length} chars)`;
-    if (Array.isArray(item) && item.length > 4) return [...item.slice(0, 2), `…(${item.length} items)`];
-    return item;
-  }) ?? "undefined";
+  const text =
+    JSON.stringify(value, (_, item) => {
+      if (typeof item === "string" && item.length > 40) return `${item.slice(0, 16)}…(${item.length} chars)`;
+      if (Array.isArray(item) && item.length > 4) return [...item.slice(0, 2), `…(${item.length} items)`];
+      return item;
+    }) ?? "undefined";
   return text.length > 200 ? `${text.slice(0, 200)}…` : text;
 }
 
@@ -444,8 +638,11 @@ function stringsOf(value: unknown, out: string[] = []): string[] {
 }
 
 function normalise(message: string): string {
-  return message.replace(/log id [0-9a-f]+/g, "log id …").replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi, "<uuid>")
-    .replace(/(.)\1{20,}/g, (run) => `${run[0]}…(${run.length}×)`).slice(0, 180);
+  return message
+    .replace(/log id [0-9a-f]+/g, "log id …")
+    .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi, "<uuid>")
+    .replace(/(.)\1{20,}/g, (run) => `${run[0]}…(${run.length}×)`)
+    .slice(0, 180);
 }
 
 /** Sends one request and checks its answer; returns the first error's code, or "ok". */
@@ -457,8 +654,16 @@ async function send(request: FuzzRequest): Promise<string> {
   if (authorization !== undefined) headers.authorization = authorization;
   const fail = (problem: string, status: number, code = "", message = "", cause?: string): void => {
     failures.push({
-      phase: request.phase, operation: request.operation.field.name, slot: request.slot, label: request.label,
-      how: `${request.inline ? "inline" : "variables"}, auth ${request.auth}`, status, code, problem, message: normalise(message), cause,
+      phase: request.phase,
+      operation: request.operation.field.name,
+      slot: request.slot,
+      label: request.label,
+      how: `${request.inline ? "inline" : "variables"}, auth ${request.auth}`,
+      status,
+      code,
+      problem,
+      message: normalise(message),
+      cause,
       variables: abbreviate(request.args),
     });
   };
@@ -469,7 +674,10 @@ async function send(request: FuzzRequest): Promise<string> {
   for (let attempt = 1; ; attempt++) {
     try {
       const response = await fetch(ctx.service.graphqlUrl, {
-        method: "POST", headers, body: JSON.stringify(document), signal: AbortSignal.timeout(30_000),
+        method: "POST",
+        headers,
+        body: JSON.stringify(document),
+        signal: AbortSignal.timeout(30_000),
       });
       status = response.status;
       text = await response.text();
@@ -493,7 +701,9 @@ async function send(request: FuzzRequest): Promise<string> {
     return "not JSON";
   }
   // What we sent may come back (an echoed search term); only what is left is checked for leaks.
-  const sent = stringsOf(request.args).filter((item) => item.length >= 3).sort((a, b) => b.length - a.length);
+  const sent = stringsOf(request.args)
+    .filter((item) => item.length >= 3)
+    .sort((a, b) => b.length - a.length);
   for (let item of stringsOf(body)) {
     for (const mine of sent) if (item.includes(mine)) item = item.split(mine).join("");
     const leak = LEAK_PATTERNS.find((pattern) => pattern.test(item));
@@ -512,7 +722,13 @@ async function send(request: FuzzRequest): Promise<string> {
     else if (!DOCUMENTED_CODES.has(code)) fail("undocumented code", status, code, message);
   }
   if (!errors.length && !("data" in body)) fail("neither data nor errors", status, "", text.slice(0, 200));
-  if (request.expectRefusal && !errors.length && status < 400) fail("hostile input accepted (no error)", status, "", `answered ${Object.keys(body.data ?? {}).join(", ")} without errors`);
+  if (request.expectRefusal && !errors.length && status < 400)
+    fail(
+      "hostile input accepted (no error)",
+      status,
+      "",
+      `answered ${Object.keys(body.data ?? {}).join(", ")} without errors`,
+    );
   const code = String(errors[0]?.extensions?.code ?? (errors.length ? "no code" : "ok"));
   const tally = answerTally.get(request.label) ?? new Map<string, number>();
   tally.set(code, (tally.get(code) ?? 0) + 1);
@@ -521,23 +737,39 @@ async function send(request: FuzzRequest): Promise<string> {
 }
 
 function tallyLines(): string[] {
-  return [...answerTally.entries()].filter(([label]) => !label.includes(" + ")).sort(([a], [b]) => a.localeCompare(b))
-    .map(([label, codes]) => `${label}: ${[...codes.entries()].sort(([, a], [, b]) => b - a).map(([code, n]) => `${code} ${n}`).join(", ")}`);
+  return [...answerTally.entries()]
+    .filter(([label]) => !label.includes(" + "))
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(
+      ([label, codes]) =>
+        `${label}: ${[...codes.entries()]
+          .sort(([, a], [, b]) => b - a)
+          .map(([code, n]) => `${code} ${n}`)
+          .join(", ")}`,
+    );
 }
 
 async function runAll(requests: FuzzRequest[]): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-    while (next < requests.length) await send(requests[next++]);
-  }));
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < requests.length) await send(requests[next++]);
+    }),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
 // Which requests
 
 const operations: Operation[] = [
-  ...Object.values((schema.getQueryType() as GraphQLObjectType).getFields()).map((field) => ({ kind: "query" as const, field })),
-  ...Object.values((schema.getMutationType() as GraphQLObjectType).getFields()).map((field) => ({ kind: "mutation" as const, field })),
+  ...Object.values((schema.getQueryType() as GraphQLObjectType).getFields()).map((field) => ({
+    kind: "query" as const,
+    field,
+  })),
+  ...Object.values((schema.getMutationType() as GraphQLObjectType).getFields()).map((field) => ({
+    kind: "mutation" as const,
+    field,
+  })),
 ];
 /** Valid-looking arguments per operation (required ones), with the objects made in beforeAll. */
 const baselines = new Map<string, Record<string, unknown>>();
@@ -546,8 +778,13 @@ const preferredAuth = new Map<string, Auth>();
 const probeNotes: string[] = [];
 
 function baselineArgs(operation: Operation): Record<string, unknown> {
-  return baselines.get(operation.field.name) ?? Object.fromEntries(
-    operation.field.args.filter((arg) => isNonNullType(arg.type)).map((arg) => [arg.name, baseline(arg.type, arg.name)]),
+  return (
+    baselines.get(operation.field.name) ??
+    Object.fromEntries(
+      operation.field.args
+        .filter((arg) => isNonNullType(arg.type))
+        .map((arg) => [arg.name, baseline(arg.type, arg.name)]),
+    )
   );
 }
 
@@ -564,14 +801,20 @@ const slotName = (slot: Slot): string => slot.path.join(".").replace(/\.0(\.|$)/
 /** A request with the operation's baseline arguments and the given hostile values in their slots. */
 function request(phase: string, operation: Operation, changes: Array<[Slot, Hostile]>, auth?: Auth): FuzzRequest {
   let args = baselineArgs(operation);
-  for (const [slot, hostile] of changes) args = withValueAt(args, operation.field.args, slot.path, hostile.value, hostile.siblings);
+  for (const [slot, hostile] of changes)
+    args = withValueAt(args, operation.field.args, slot.path, hostile.value, hostile.siblings);
   const chosen = auth ?? chooseAuth(operation);
   return {
-    phase, operation, slot: changes.length ? changes.map(([slot]) => slotName(slot)).join(" + ") : "-",
+    phase,
+    operation,
+    slot: changes.length ? changes.map(([slot]) => slotName(slot)).join(" + ") : "-",
     label: changes.length ? changes.map(([, hostile]) => hostile.label).join(" + ") : "baseline",
-    inline: random() < INLINE_SHARE, auth: chosen, authorization: chosen === "garbage" ? pick(GARBAGE_AUTHORIZATIONS) : undefined,
+    inline: random() < INLINE_SHARE,
+    auth: chosen,
+    authorization: chosen === "garbage" ? pick(GARBAGE_AUTHORIZATIONS) : undefined,
     accept: random() < 0.1 ? "application/graphql-response+json" : "application/json",
-    args, expectRefusal: operation.kind === "mutation" && changes.some(([, hostile]) => hostile.mustRefuse),
+    args,
+    expectRefusal: operation.kind === "mutation" && changes.some(([, hostile]) => hostile.mustRefuse),
   };
 }
 
@@ -588,7 +831,14 @@ function generate(phase: string, operation: Operation, keep: (hostile: Hostile) 
   const preferred = preferredAuth.get(operation.field.name) ?? "api";
   const requests = all.map((change) => request(phase, operation, [change], preferred));
   for (let i = 0; all.length && i < OTHER_CREDENTIALS_PER_OPERATION; i++) {
-    requests.push(request(phase, operation, [pick(all)], pick(["none", ...CREDENTIALS.filter((auth) => auth !== preferred)] as Auth[])));
+    requests.push(
+      request(
+        phase,
+        operation,
+        [pick(all)],
+        pick(["none", ...CREDENTIALS.filter((auth) => auth !== preferred)] as Auth[]),
+      ),
+    );
   }
   const slots = new Set(all.map(([slot]) => slot));
   for (let i = 0; slots.size > 1 && i < COMBINED_PER_OPERATION; i++) {
@@ -621,7 +871,9 @@ async function fingerprint(): Promise<Record<string, string>> {
     const columns = table.columns.filter((column) => !(VOLATILE_COLUMNS[table.name] ?? []).includes(column));
     const row = `md5(row(${columns.map((column) => `t."${column.replaceAll('"', '""')}"`).join(", ")})::text)`;
     const [schemaName, tableName] = table.name.split(".");
-    const { rows: [result] } = await ctx.db.asOwner(
+    const {
+      rows: [result],
+    } = await ctx.db.asOwner(
       `select count(*)::int as n, coalesce(md5(string_agg(${row}, ',' order by ${row})), '') as hash from "${schemaName}"."${tableName}" t`,
     );
     out[table.name] = `${result.n} rows ${result.hash}`;
@@ -645,29 +897,51 @@ beforeAll(async () => {
   errorSpy = jest.spyOn(console, "error").mockImplementation((...args: unknown[]) => {
     const first = String(args[0] ?? "");
     const id = /\[error ([0-9a-f]+)\]/.exec(first)?.[1];
-    const detail = args.slice(1).map((arg) => (arg instanceof Error ? `${(arg as { code?: string }).code ?? ""} ${arg.message}` : String(arg))).join(" ");
+    const detail = args
+      .slice(1)
+      .map((arg) => (arg instanceof Error ? `${(arg as { code?: string }).code ?? ""} ${arg.message}` : String(arg)))
+      .join(" ");
     if (id) loggedCauses.set(id, normalise(`${first.replace(/\[error [0-9a-f]+\]\s*/, "")}${detail}`.split("\n")[0]));
     else if (otherServerLogs.length < 20) otherServerLogs.push(`${first} ${detail}`.split("\n")[0].slice(0, 200));
   });
 
-  apiToken = (await ctx.service.newToken({ scopes: ["auth:login", "auth:register", "auth:password_reset"], name: "fuzz" })).secret;
+  apiToken = (
+    await ctx.service.newToken({ scopes: ["auth:login", "auth:register", "auth:password_reset"], name: "fuzz" })
+  ).secret;
   admin = await signUp(ctx.service, "fuzz-admin@example.com", { admin: true });
   const token = admin.accessToken;
-  const mine = await gql("{ myOrganizations { uuid } currentEnvironment { uuid } apiTokens { uuid } mySessions { uuid } }", token);
+  const mine = await gql(
+    "{ myOrganizations { uuid } currentEnvironment { uuid } apiTokens { uuid } mySessions { uuid } }",
+    token,
+  );
   const organizationUuid = mine.myOrganizations[0].uuid;
   const environmentUuid = mine.currentEnvironment.uuid;
   const newMonitor = async (type: string): Promise<string> =>
-    (await gql("mutation ($t: String) { createMonitor(input: { name: \"fuzz baseline\", type: $t }) { uuid } }", token, { t: type })).createMonitor.uuid;
+    (
+      await gql('mutation ($t: String) { createMonitor(input: { name: "fuzz baseline", type: $t }) { uuid } }', token, {
+        t: type,
+      })
+    ).createMonitor.uuid;
   const monitorUuid = await newMonitor("p2000");
   // The monitor queries of a kind want a monitor of that kind (the generic one if it cannot be made).
   const aircraftMonitorUuid = await newMonitor("aircraft").catch(() => monitorUuid);
   const accidentMonitorUuid = await newMonitor("accident").catch(() => monitorUuid);
   const meteoMonitorUuid = await newMonitor("meteo_weather").catch(() => monitorUuid);
-  await gql('mutation { createChannel(input: { type: "email", name: "fuzz", emailAddress: "fuzz-channel@example.com" }) { channel { uuid } } }', token);
-  const apiTokenUuid = (await gql('mutation { createApiToken(input: { name: "fuzz target" }) { token { uuid } } }', token)).createApiToken.token.uuid;
-  const messageUuid = (await gql("{ p2000Messages(first: 1) { uuid } }", apiToken)).p2000Messages[0]?.uuid ??
-    (await gql('mutation { createP2000Message(input: { message: "A1 fuzz Amsterdam", sended: "2024-01-01T00:00:00Z" }) { uuid } }', token))
-      .createP2000Message.uuid;
+  await gql(
+    'mutation { createChannel(input: { type: "email", name: "fuzz", emailAddress: "fuzz-channel@example.com" }) { channel { uuid } } }',
+    token,
+  );
+  const apiTokenUuid = (
+    await gql('mutation { createApiToken(input: { name: "fuzz target" }) { token { uuid } } }', token)
+  ).createApiToken.token.uuid;
+  const messageUuid =
+    (await gql("{ p2000Messages(first: 1) { uuid } }", apiToken)).p2000Messages[0]?.uuid ??
+    (
+      await gql(
+        'mutation { createP2000Message(input: { message: "A1 fuzz Amsterdam", sended: "2024-01-01T00:00:00Z" }) { uuid } }',
+        token,
+      )
+    ).createP2000Message.uuid;
   const email = "fuzz-nobody@example.com";
   const password = "another long enough password";
   const overrides: Record<string, Record<string, unknown>> = {
@@ -676,7 +950,9 @@ beforeAll(async () => {
     createEnvironment: { input: { name: "fuzz", organizationUuid } },
     createMonitor: { input: { name: "fuzz" } },
     createOrganization: { input: { name: "fuzz" } },
-    createP2000Message: { input: { message: "A1 fuzz 1234AB Amsterdam", sended: "2024-01-01T00:00:00Z", capcodes: [{ name: "0100001" }] } },
+    createP2000Message: {
+      input: { message: "A1 fuzz 1234AB Amsterdam", sended: "2024-01-01T00:00:00Z", capcodes: [{ name: "0100001" }] },
+    },
     login: { input: { email, password } },
     register: { input: { email: "fuzz-registered@example.com", password } },
     requestMagicLinkLogin: { email, returnTo: ctx.service.graphqlUrl.replace(/\/graphql$/, "/") },
@@ -710,24 +986,29 @@ beforeAll(async () => {
   const probes: FuzzRequest[] = [];
   for (const operation of operations) {
     if (ARGUMENTLESS_MUTATIONS.has(operation.field.name)) continue;
-    for (const auth of [...CREDENTIALS, "none"] as const) probes.push({ ...request("phase 1 (probe)", operation, [], auth), inline: false, accept: "application/json" });
+    for (const auth of [...CREDENTIALS, "none"] as const)
+      probes.push({ ...request("phase 1 (probe)", operation, [], auth), inline: false, accept: "application/json" });
   }
   const answers = new Map<string, string>();
   let next = 0;
-  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-    while (next < probes.length) {
-      const probe = probes[next++];
-      answers.set(`${probe.operation.field.name} ${probe.auth}`, await send(probe));
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < probes.length) {
+        const probe = probes[next++];
+        answers.set(`${probe.operation.field.name} ${probe.auth}`, await send(probe));
+      }
+    }),
+  );
   for (const operation of operations) {
     const name = operation.field.name;
-    const order: Auth[] = operation.kind === "mutation" ? ["user", "api", "userApi", "none"] : ["api", "userApi", "user", "none"];
+    const order: Auth[] =
+      operation.kind === "mutation" ? ["user", "api", "userApi", "none"] : ["api", "userApi", "user", "none"];
     const answer = (auth: Auth): string => answers.get(`${name} ${auth}`) ?? "UNAUTHENTICATED";
     const passes = order.filter((auth) => !["UNAUTHENTICATED", "FORBIDDEN"].includes(answer(auth)));
     preferredAuth.set(name, passes.find((auth) => answer(auth) === "ok") ?? passes[0] ?? order[0]);
     const baselineAnswer = answers.get(`${name} ${preferredAuth.get(name)}`);
-    if (baselineAnswer && baselineAnswer !== "ok") probeNotes.push(`${name}: baseline answered ${baselineAnswer} with auth ${preferredAuth.get(name)}`);
+    if (baselineAnswer && baselineAnswer !== "ok")
+      probeNotes.push(`${name}: baseline answered ${baselineAnswer} with auth ${preferredAuth.get(name)}`);
   }
   await ctx.service.workerIdle();
   before = await fingerprint();
@@ -740,28 +1021,39 @@ afterAll(() => {
 function report(phase: string): string[] {
   const groups = new Map<string, { failures: Failure[]; labels: Set<string> }>();
   for (const failure of failures.filter((item) => item.phase.startsWith(phase))) {
-    const key = `${failure.operation} | ${failure.slot} | ${failure.problem} | ${failure.code || "-"} | ${failure.message}` +
+    const key =
+      `${failure.operation} | ${failure.slot} | ${failure.problem} | ${failure.code || "-"} | ${failure.message}` +
       `${failure.cause ? ` | cause: ${failure.cause}` : ""}`;
     const group = groups.get(key) ?? { failures: [], labels: new Set<string>() };
     group.failures.push(failure);
     group.labels.add(failure.label);
     groups.set(key, group);
   }
-  return [...groups.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([key, { failures: list, labels }]) => {
-    const example = list[0];
-    const statuses = [...new Set(list.map((item) => item.status))].join("/");
-    return `${key} | HTTP ${statuses} | ${list.length}× | values: ${[...labels].slice(0, 8).join(", ")} | e.g. ${example.how}: ${example.variables}`;
-  });
+  return [...groups.entries()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([key, { failures: list, labels }]) => {
+      const example = list[0];
+      const statuses = [...new Set(list.map((item) => item.status))].join("/");
+      return `${key} | HTTP ${statuses} | ${list.length}× | values: ${[...labels].slice(0, 8).join(", ")} | e.g. ${example.how}: ${example.variables}`;
+    });
 }
 
 function writeReport(): void {
-  if (process.env.FUZZ_REPORT) fs.writeFileSync(process.env.FUZZ_REPORT, JSON.stringify({ seed: SEED, requestCount, failures, timeouts, probeNotes, otherServerLogs }, null, 2));
+  if (process.env.FUZZ_REPORT)
+    fs.writeFileSync(
+      process.env.FUZZ_REPORT,
+      JSON.stringify({ seed: SEED, requestCount, failures, timeouts, probeNotes, otherServerLogs }, null, 2),
+    );
 }
 
 test("every scalar an argument can take has its own hostile values", () => {
   const known = new Set(["String", "Int", "Float", "Boolean", "Timestamp", "Datetime", "Date", "UUID", "BigFloat"]);
-  const used = new Set(operations.flatMap((operation) => slotsOf(operation.field.args).map((slot) => getNamedType(slot.type)))
-    .filter((type) => !isInputObjectType(type) && !isEnumType(type)).map((type) => type.name));
+  const used = new Set(
+    operations
+      .flatMap((operation) => slotsOf(operation.field.args).map((slot) => getNamedType(slot.type)))
+      .filter((type) => !isInputObjectType(type) && !isEnumType(type))
+      .map((type) => type.name),
+  );
   expect([...used].filter((name) => !known.has(scalarKind(name)))).toEqual([]);
 });
 
@@ -769,7 +1061,8 @@ test("hostile requests over every operation: no 5xx, JSON, no SQL or stack, docu
   const requests: FuzzRequest[] = [];
   for (const operation of operations) {
     if (operation.kind === "query") requests.push(...generate("phase 1", operation, () => true));
-    else if (!ARGUMENTLESS_MUTATIONS.has(operation.field.name)) requests.push(...generate("phase 1", operation, (hostile) => hostile.mustRefuse));
+    else if (!ARGUMENTLESS_MUTATIONS.has(operation.field.name))
+      requests.push(...generate("phase 1", operation, (hostile) => hostile.mustRefuse));
     // Credentials that are not: every operation once with its baseline and a mangled Authorization.
     const mangled = request("phase 1", operation, [], "garbage");
     mangled.expectRefusal = operation.kind === "mutation" && !ARGUMENTLESS_MUTATIONS.has(operation.field.name);
@@ -779,11 +1072,13 @@ test("hostile requests over every operation: no 5xx, JSON, no SQL or stack, docu
   const started = Date.now();
   await runAll(shuffle(requests));
   phase1Seconds = (Date.now() - started) / 1000;
-  console.log(`fuzz seed ${SEED}: ${requests.length} phase-1 requests in ${phase1Seconds.toFixed(1)} s over ${operations.length} operations; ` +
-    `${failures.length} failures; ${timeouts.length} TIMEOUT answers${timeouts.length ? ` (${timeouts.slice(0, 5).join("; ")})` : ""}` +
-    `${probeNotes.length ? `\nbaselines not accepted (their fuzz reaches less far):\n  ${probeNotes.join("\n  ")}` : ""}` +
-    `${otherServerLogs.length ? `\nother server error logs:\n  ${otherServerLogs.join("\n  ")}` : ""}` +
-    `\nfirst code of each answer by value (phase 1):\n  ${tallyLines().join("\n  ")}`);
+  console.log(
+    `fuzz seed ${SEED}: ${requests.length} phase-1 requests in ${phase1Seconds.toFixed(1)} s over ${operations.length} operations; ` +
+      `${failures.length} failures; ${timeouts.length} TIMEOUT answers${timeouts.length ? ` (${timeouts.slice(0, 5).join("; ")})` : ""}` +
+      `${probeNotes.length ? `\nbaselines not accepted (their fuzz reaches less far):\n  ${probeNotes.join("\n  ")}` : ""}` +
+      `${otherServerLogs.length ? `\nother server error logs:\n  ${otherServerLogs.join("\n  ")}` : ""}` +
+      `\nfirst code of each answer by value (phase 1):\n  ${tallyLines().join("\n  ")}`,
+  );
   answerTally.clear();
   writeReport();
   expect(report("phase 1")).toEqual([]);
@@ -792,7 +1087,8 @@ test("hostile requests over every operation: no 5xx, JSON, no SQL or stack, docu
 test("nothing stored changed (mutations were only sent hostile values)", async () => {
   await ctx.service.workerIdle();
   const after = await fingerprint();
-  const changed = Object.keys({ ...before, ...after }).filter((table) => before[table] !== after[table])
+  const changed = Object.keys({ ...before, ...after })
+    .filter((table) => before[table] !== after[table])
     .map((table) => `${table}: ${before[table] ?? "absent"} → ${after[table] ?? "absent"}`);
   expect(changed).toEqual([]);
 }, 60_000);
@@ -805,8 +1101,10 @@ test("values a mutation may accept: no 5xx, JSON, no SQL or stack, documented co
   }
   const started = Date.now();
   await runAll(shuffle(requests));
-  console.log(`fuzz seed ${SEED}: ${requests.length} phase-2 requests in ${((Date.now() - started) / 1000).toFixed(1)} s; ` +
-    `${requestCount} requests in all (probes included)\nfirst code of each answer by value (phase 2):\n  ${tallyLines().join("\n  ")}`);
+  console.log(
+    `fuzz seed ${SEED}: ${requests.length} phase-2 requests in ${((Date.now() - started) / 1000).toFixed(1)} s; ` +
+      `${requestCount} requests in all (probes included)\nfirst code of each answer by value (phase 2):\n  ${tallyLines().join("\n  ")}`,
+  );
   writeReport();
   expect(report("phase 2")).toEqual([]);
 }, 300_000);

@@ -30,7 +30,10 @@ interface GraphQLErrorLike {
 }
 declare const window: {
   refusalsLeftUnhandled: GraphQLErrorLike[][];
-  addEventListener(type: "unhandledrejection", listener: (event: { reason: unknown; preventDefault(): void }) => void): void;
+  addEventListener(
+    type: "unhandledrejection",
+    listener: (event: { reason: unknown; preventDefault(): void }) => void,
+  ): void;
 };
 
 // Unpacking Chromium (first run on a machine) and starting it on a busy 2-core runner.
@@ -76,7 +79,11 @@ async function store(kind: string): Promise<string> {
   return message;
 }
 
-interface Frame { type?: string; id?: string; payload?: unknown }
+interface Frame {
+  type?: string;
+  id?: string;
+  payload?: unknown;
+}
 
 interface IDE {
   page: Page;
@@ -102,19 +109,26 @@ async function openGraphiQL(): Promise<IDE> {
   page.on("console", (message) => {
     if (message.type() === "error") problems.push(`console: ${message.text()}`);
   });
-  page.on("requestfailed", (request) => problems.push(`request failed: ${request.url()} ${request.failure()?.errorText}`));
+  page.on("requestfailed", (request) =>
+    problems.push(`request failed: ${request.url()} ${request.failure()?.errorText}`),
+  );
   const sentFrames: Frame[] = [];
   const receivedFrames: Frame[] = [];
   const cdp = await page.createCDPSession();
   await cdp.send("Network.enable");
-  await cdp.send("Storage.clearDataForOrigin", { origin: new URL(ctx.service.graphiqlUrl!).origin, storageTypes: "local_storage" });
-  const recordFrame = (frames: Frame[]) => ({ response }: { response: { payloadData: string } }) => {
-    try {
-      frames.push(JSON.parse(response.payloadData));
-    } catch {
-      frames.push({ type: `(not JSON) ${response.payloadData}` });
-    }
-  };
+  await cdp.send("Storage.clearDataForOrigin", {
+    origin: new URL(ctx.service.graphiqlUrl!).origin,
+    storageTypes: "local_storage",
+  });
+  const recordFrame =
+    (frames: Frame[]) =>
+    ({ response }: { response: { payloadData: string } }) => {
+      try {
+        frames.push(JSON.parse(response.payloadData));
+      } catch {
+        frames.push({ type: `(not JSON) ${response.payloadData}` });
+      }
+    };
   cdp.on("Network.webSocketFrameSent", recordFrame(sentFrames));
   cdp.on("Network.webSocketFrameReceived", recordFrame(receivedFrames));
   // A known defect of the IDE's bundled client code, not of this service: when the server answers a
@@ -128,22 +142,32 @@ async function openGraphiQL(): Promise<IDE> {
     window.refusalsLeftUnhandled = [];
     window.addEventListener("unhandledrejection", (event) => {
       const reason = event.reason;
-      if (Array.isArray(reason) && reason.length > 0
-        && reason.every((error: GraphQLErrorLike) => typeof error?.message === "string" && typeof error.extensions?.code === "string")) {
+      if (
+        Array.isArray(reason) &&
+        reason.length > 0 &&
+        reason.every(
+          (error: GraphQLErrorLike) => typeof error?.message === "string" && typeof error.extensions?.code === "string",
+        )
+      ) {
         window.refusalsLeftUnhandled.push(reason);
         event.preventDefault();
       }
     });
   });
-  const introspected = page.waitForResponse((response) =>
-    response.url() === ctx.service.graphqlUrl && (response.request().postData() ?? "").includes("IntrospectionQuery"));
+  const introspected = page.waitForResponse(
+    (response) =>
+      response.url() === ctx.service.graphqlUrl && (response.request().postData() ?? "").includes("IntrospectionQuery"),
+  );
   const response = await page.goto(ctx.service.graphiqlUrl!, { waitUntil: "load" });
   expect(response?.status()).toBe(200);
   expect((await introspected).status()).toBe(200);
   await page.waitForSelector(`${QUERY_EDITOR} .view-lines`);
   await page.waitForSelector(`${RESPONSE_EDITOR} .view-lines`);
   return {
-    page, problems, sentFrames, receivedFrames,
+    page,
+    problems,
+    sentFrames,
+    receivedFrames,
     refusalsLeftUnhandled: () => page.evaluate(() => window.refusalsLeftUnhandled),
     close: () => page.close(),
   };
@@ -151,7 +175,10 @@ async function openGraphiQL(): Promise<IDE> {
 
 /** An editor's text as the page shows it (Monaco draws spaces as no-break spaces). */
 async function editorText(page: Page, editor: string): Promise<string> {
-  const text = await page.evaluate((selector) => document.querySelector(`${selector} .view-lines`)?.innerText ?? "", editor);
+  const text = await page.evaluate(
+    (selector) => document.querySelector(`${selector} .view-lines`)?.innerText ?? "",
+    editor,
+  );
   return text.replace(/\u00a0/g, " ").trim();
 }
 
@@ -166,7 +193,12 @@ async function typeInto(page: Page, editor: string, text: string): Promise<void>
   // auto-closing brackets and quotes act on single typed characters only.
   await page.keyboard.sendCharacter(text);
   await page.keyboard.press("Escape"); // closes an autocomplete list, if one opened
-  await waitUntil(() => editorText(page, editor), (shown) => shown === text, `the editor to show ${text}`, 10_000);
+  await waitUntil(
+    () => editorText(page, editor),
+    (shown) => shown === text,
+    `the editor to show ${text}`,
+    10_000,
+  );
 }
 
 /** Enters the subscription (and headers, when given) the way a developer does and presses run. */
@@ -174,8 +206,12 @@ async function runSubscription(ide: IDE, headers?: string): Promise<void> {
   const { page } = ide;
   await typeInto(page, QUERY_EDITOR, SUBSCRIPTION);
   // GraphiQL keeps the active tab's query in localStorage: what it will run.
-  await waitUntil(() => page.evaluate(() => localStorage.getItem("graphiql:query")), (query) => query === SUBSCRIPTION,
-    "GraphiQL to take the query", 10_000);
+  await waitUntil(
+    () => page.evaluate(() => localStorage.getItem("graphiql:query")),
+    (query) => query === SUBSCRIPTION,
+    "GraphiQL to take the query",
+    10_000,
+  );
   await page.click('.graphiql-editor-tools button[data-name="headers"]');
   await page.waitForSelector(`${HEADERS_EDITOR} .view-lines`, { visible: true });
   if (headers !== undefined) await typeInto(page, HEADERS_EDITOR, headers);
@@ -199,71 +235,101 @@ async function shownMessages(page: Page): Promise<string[]> {
 }
 
 describe("GraphiQL (Ruru) in Chromium runs a subscription", () => {
-  test("with the API token in the Headers editor, each new P2000 message appears in the response pane", async () => {
-    const ide = await openGraphiQL();
-    try {
-      const { page } = ide;
-      await runSubscription(ide, `{"Authorization":"Bearer ${token}"}`);
+  test(
+    "with the API token in the Headers editor, each new P2000 message appears in the response pane",
+    async () => {
+      const ide = await openGraphiQL();
+      try {
+        const { page } = ide;
+        await runSubscription(ide, `{"Authorization":"Bearer ${token}"}`);
 
-      // The subscription starts listening a moment after the run: store a new message every
-      // 500 ms until the pane shows one of them.
-      const probes: string[] = [];
-      let lastStored = 0;
-      const first = await waitUntil(async () => {
-        if (Date.now() - lastStored >= 500) {
-          lastStored = Date.now();
-          probes.push(await store("probe"));
-        }
-        return shownMessages(page);
-      }, (shown) => shown.some((message) => probes.includes(message)), "the response pane to show a stored message", FIRST_EVENT_TIMEOUT);
-      expect(first).toHaveLength(1);
+        // The subscription starts listening a moment after the run: store a new message every
+        // 500 ms until the pane shows one of them.
+        const probes: string[] = [];
+        let lastStored = 0;
+        const first = await waitUntil(
+          async () => {
+            if (Date.now() - lastStored >= 500) {
+              lastStored = Date.now();
+              probes.push(await store("probe"));
+            }
+            return shownMessages(page);
+          },
+          (shown) => shown.some((message) => probes.includes(message)),
+          "the response pane to show a stored message",
+          FIRST_EVENT_TIMEOUT,
+        );
+        expect(first).toHaveLength(1);
 
-      // Once it listens, the next message is pushed too, and the pane shows it (alone: one
-      // event per stored batch). The probes were stored before it, so it is the last event.
-      const next = await store("next");
-      await waitUntil(() => shownMessages(page), (shown) => shown.includes(next), `the response pane to show "${next}"`, EVENT_TIMEOUT);
-      expect(JSON.parse(await responseText(page))).toEqual({ data: { p2000Messages: [{ message: next }] } });
+        // Once it listens, the next message is pushed too, and the pane shows it (alone: one
+        // event per stored batch). The probes were stored before it, so it is the last event.
+        const next = await store("next");
+        await waitUntil(
+          () => shownMessages(page),
+          (shown) => shown.includes(next),
+          `the response pane to show "${next}"`,
+          EVENT_TIMEOUT,
+        );
+        expect(JSON.parse(await responseText(page))).toEqual({ data: { p2000Messages: [{ message: next }] } });
 
-      // The token went to the server as the graphql-transport-ws connection_init payload, and the
-      // subscription as a `subscribe` message on that socket.
-      expect(ide.sentFrames.find((frame) => frame.type === "connection_init")?.payload).toEqual({ Authorization: `Bearer ${token}` });
-      expect(ide.sentFrames.filter((frame) => frame.type === "subscribe").map((frame) => (frame.payload as { query: string }).query))
-        .toEqual([SUBSCRIPTION]);
-      expect(ide.problems).toEqual([]);
-      expect(await ide.refusalsLeftUnhandled()).toEqual([]);
-    } finally {
-      await ide.close();
-    }
-  }, TEST_TIMEOUT);
+        // The token went to the server as the graphql-transport-ws connection_init payload, and the
+        // subscription as a `subscribe` message on that socket.
+        expect(ide.sentFrames.find((frame) => frame.type === "connection_init")?.payload).toEqual({
+          Authorization: `Bearer ${token}`,
+        });
+        expect(
+          ide.sentFrames
+            .filter((frame) => frame.type === "subscribe")
+            .map((frame) => (frame.payload as { query: string }).query),
+        ).toEqual([SUBSCRIPTION]);
+        expect(ide.problems).toEqual([]);
+        expect(await ide.refusalsLeftUnhandled()).toEqual([]);
+      } finally {
+        await ide.close();
+      }
+    },
+    TEST_TIMEOUT,
+  );
 
-  test("without the header the response pane shows the UNAUTHENTICATED refusal", async () => {
-    const ide = await openGraphiQL();
-    try {
-      const { page } = ide;
-      await runSubscription(ide);
-      const shown = await waitUntil(() => responseText(page), (text) => text.includes("UNAUTHENTICATED"),
-        "the response pane to show the refusal", FIRST_EVENT_TIMEOUT);
-      expect(shown).toContain("This operation needs an API token");
-      expect(shown).not.toContain("p2000Messages");
-      // It went over the WebSocket, without a token, and the server ended it with an `error`
-      // message for its id: so nothing can be pushed afterwards, and nothing is.
-      const init = ide.sentFrames.find((frame) => frame.type === "connection_init");
-      expect(init).toBeDefined();
-      expect(init!.payload ?? {}).toEqual({});
-      const subscribe = ide.sentFrames.find((frame) => frame.type === "subscribe");
-      expect((subscribe?.payload as { query: string } | undefined)?.query).toBe(SUBSCRIPTION);
-      expect(ide.receivedFrames.filter((frame) => frame.id === subscribe!.id).map((frame) => frame.type)).toEqual(["error"]);
-      await store("unheard");
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
-      expect(await responseText(page)).toBe(shown);
-      expect(ide.receivedFrames.filter((frame) => frame.type === "next")).toEqual([]);
-      expect(ide.problems).toEqual([]);
-      // The refusal shown, and nothing else, is the one the IDE's client left unhandled (above).
-      const unhandled = await ide.refusalsLeftUnhandled();
-      expect(unhandled.map((errors) => errors.map((error) => [error.extensions?.code, error.message])))
-        .toEqual([[["UNAUTHENTICATED", expect.stringContaining("This operation needs an API token")]]]);
-    } finally {
-      await ide.close();
-    }
-  }, TEST_TIMEOUT);
+  test(
+    "without the header the response pane shows the UNAUTHENTICATED refusal",
+    async () => {
+      const ide = await openGraphiQL();
+      try {
+        const { page } = ide;
+        await runSubscription(ide);
+        const shown = await waitUntil(
+          () => responseText(page),
+          (text) => text.includes("UNAUTHENTICATED"),
+          "the response pane to show the refusal",
+          FIRST_EVENT_TIMEOUT,
+        );
+        expect(shown).toContain("This operation needs an API token");
+        expect(shown).not.toContain("p2000Messages");
+        // It went over the WebSocket, without a token, and the server ended it with an `error`
+        // message for its id: so nothing can be pushed afterwards, and nothing is.
+        const init = ide.sentFrames.find((frame) => frame.type === "connection_init");
+        expect(init).toBeDefined();
+        expect(init!.payload ?? {}).toEqual({});
+        const subscribe = ide.sentFrames.find((frame) => frame.type === "subscribe");
+        expect((subscribe?.payload as { query: string } | undefined)?.query).toBe(SUBSCRIPTION);
+        expect(ide.receivedFrames.filter((frame) => frame.id === subscribe!.id).map((frame) => frame.type)).toEqual([
+          "error",
+        ]);
+        await store("unheard");
+        await new Promise((resolve) => setTimeout(resolve, 1_000));
+        expect(await responseText(page)).toBe(shown);
+        expect(ide.receivedFrames.filter((frame) => frame.type === "next")).toEqual([]);
+        expect(ide.problems).toEqual([]);
+        // The refusal shown, and nothing else, is the one the IDE's client left unhandled (above).
+        const unhandled = await ide.refusalsLeftUnhandled();
+        expect(unhandled.map((errors) => errors.map((error) => [error.extensions?.code, error.message]))).toEqual([
+          [["UNAUTHENTICATED", expect.stringContaining("This operation needs an API token")]],
+        ]);
+      } finally {
+        await ide.close();
+      }
+    },
+    TEST_TIMEOUT,
+  );
 });

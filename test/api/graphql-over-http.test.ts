@@ -32,7 +32,8 @@ beforeAll(async () => {
 });
 
 const failures = (level: "MUST" | "SHOULD" | "MAY") =>
-  results.filter((r) => r.name.startsWith(`${level} `) && r.status !== "ok")
+  results
+    .filter((r) => r.name.startsWith(`${level} `) && r.status !== "ok")
     .map((r) => `${r.id} ${r.name}: ${"reason" in r ? r.reason : ""}`);
 
 describe("graphql-http server audits", () => {
@@ -62,7 +63,13 @@ function rawRequest(method: string, url: string, headers: Record<string, string>
       let text = "";
       response.setEncoding("utf8");
       response.on("data", (chunk: string) => (text += chunk));
-      response.on("end", () => resolve({ status: response.statusCode!, mediaType: mediaType(response.headers["content-type"]), body: JSON.parse(text) }));
+      response.on("end", () =>
+        resolve({
+          status: response.statusCode!,
+          mediaType: mediaType(response.headers["content-type"]),
+          body: JSON.parse(text),
+        }),
+      );
     });
     request.on("error", reject);
     request.end(body);
@@ -114,9 +121,12 @@ describe("response media type", () => {
 
 describe("GET", () => {
   test("serves a query with URL-encoded variables", async () => {
-    const response = await fetch(getUrl({ query: REGIONS, variables: JSON.stringify({ first: 2 }), operationName: "Regions" }), {
-      headers: { authorization: `Bearer ${token}`, accept: "application/json" },
-    });
+    const response = await fetch(
+      getUrl({ query: REGIONS, variables: JSON.stringify({ first: 2 }), operationName: "Regions" }),
+      {
+        headers: { authorization: `Bearer ${token}`, accept: "application/json" },
+      },
+    );
     expect(response.status).toBe(200);
     expect(mediaType(response.headers.get("content-type"))).toBe("application/json");
     const body = (await response.json()) as any;
@@ -132,17 +142,23 @@ describe("GET", () => {
 
   test.each([
     ["a mutation", { query: 'mutation { requestPasswordReset(email: "nobody@example.org") }' }],
-    ["a mutation picked by operationName", {
-      query: 'query Q { __typename } mutation M { requestPasswordReset(email: "nobody@example.org") }',
-      operationName: "M",
-    }],
+    [
+      "a mutation picked by operationName",
+      {
+        query: 'query Q { __typename } mutation M { requestPasswordReset(email: "nobody@example.org") }',
+        operationName: "M",
+      },
+    ],
   ])("refuses %s with 405", async (_name, params) => {
     for (const accept of ["application/json", "application/graphql-response+json"]) {
       const response = await fetch(getUrl(params), { headers: { authorization: `Bearer ${token}`, accept } });
       expect([response.status, response.headers.get("allow")]).toEqual([405, "POST"]);
       const body = (await response.json()) as any;
       expect(body.data).toBeUndefined();
-      expect(body.errors[0]).toMatchObject({ message: expect.stringMatching(/Only queries/), extensions: { code: "METHOD_NOT_ALLOWED" } });
+      expect(body.errors[0]).toMatchObject({
+        message: expect.stringMatching(/Only queries/),
+        extensions: { code: "METHOD_NOT_ALLOWED" },
+      });
     }
   });
 
@@ -158,7 +174,9 @@ describe("GET", () => {
 
   test("a URL over Node's 16 KiB header limit is refused with 431", async () => {
     const padding = "#".repeat(20_000) + "\n";
-    const response = await fetch(getUrl({ query: padding + REGIONS }), { headers: { authorization: `Bearer ${token}` } });
+    const response = await fetch(getUrl({ query: padding + REGIONS }), {
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(response.status).toBe(431);
   });
 });

@@ -35,11 +35,18 @@ beforeAll(async () => {
     page("P 2 BDH-04 Wateroverlast Utrecht 091114", midnight[3] + 23.5 * HOUR),
     page("P 2 BDH-05 Stormschade Utrecht 091115", midnight[1] + 2 * HOUR),
   ]);
-  ({ rows: [{ uuid: capcodeUuid }] } = await ctx.db.asOwner("select uuid from app_public.p2000_capcodes where name = app_hidden.p2000_normalize_capcode('0923001')"));
+  ({
+    rows: [{ uuid: capcodeUuid }],
+  } = await ctx.db.asOwner(
+    "select uuid from app_public.p2000_capcodes where name = app_hidden.p2000_normalize_capcode('0923001')",
+  ));
   // A monitor of the capcode, exercises included, and the matches the live matcher records.
-  ({ rows: [{ uuid: monitorUuid }] } = await ctx.db.asOwner(
+  ({
+    rows: [{ uuid: monitorUuid }],
+  } = await ctx.db.asOwner(
     "insert into app_public.monitors (environment_uuid, name, query) values ($1, 'history counts', $2) returning uuid",
-    [ctx.db.operatorEnvironmentUuid, JSON.stringify({ capcodes: ["0923001"], includeExercises: true })]));
+    [ctx.db.operatorEnvironmentUuid, JSON.stringify({ capcodes: ["0923001"], includeExercises: true })],
+  ));
   await ctx.db.asOwner("select app_private.match_p2000_message(uuid) from app_public.p2000_messages order by sended");
 });
 
@@ -67,7 +74,11 @@ async function expectCountsEqualLists(): Promise<Record<string, number>> {
   for (const [selector, filter] of Object.entries(selectors)) {
     for (const [range, sended] of Object.entries(ranges)) {
       for (const exerciseType of [undefined, "all", "proefalarm"]) {
-        const { count, listed } = await countAndList({ ...filter, ...(sended ? { sended } : {}), ...(exerciseType ? { exerciseType } : {}) });
+        const { count, listed } = await countAndList({
+          ...filter,
+          ...(sended ? { sended } : {}),
+          ...(exerciseType ? { exerciseType } : {}),
+        });
         const name = `${selector}, ${range}${exerciseType ? `, ${exerciseType}` : ""}`;
         expect({ name, count }).toEqual({ name, count: listed });
         counts[name] = count;
@@ -86,27 +97,45 @@ describe("counts of one capcode or one monitor over ten years of history", () =>
     expect(counts["monitor, no range, all"]).toBe(6);
     expect(counts["monitor, partial days at both ends, proefalarm"]).toBe(1);
     // The roll-ups hold what the counts read: one row per capcode, Dutch day and exercise type.
-    const { rows: [rolled] } = await ctx.db.asOwner(`
+    const {
+      rows: [rolled],
+    } = await ctx.db.asOwner(
+      `
       select (select sum(messages)::int from app_hidden.p2000_daily_capcode_counts where capcode_uuid = $1) as capcode,
-             (select sum(messages)::int from app_hidden.monitor_daily_counts where monitor_uuid = $2) as monitor`, [capcodeUuid, monitorUuid]);
+             (select sum(messages)::int from app_hidden.monitor_daily_counts where monitor_uuid = $2) as monitor`,
+      [capcodeUuid, monitorUuid],
+    );
     expect(rolled).toEqual({ capcode: 6, monitor: 6 });
 
     // A DBA deletes one message (its links and matches go by cascade) and moves another a day back.
     await ctx.db.asOwner("delete from app_public.p2000_messages where message like '%Buitenbrand%'");
-    await ctx.db.asOwner("update app_public.p2000_messages set sended = sended - interval '1 day' where message like '%Wateroverlast%'");
+    await ctx.db.asOwner(
+      "update app_public.p2000_messages set sended = sended - interval '1 day' where message like '%Wateroverlast%'",
+    );
     counts = await expectCountsEqualLists();
     expect(counts["capcodes, no range, all"]).toBe(5);
     expect(counts["monitor, no range, all"]).toBe(5);
   });
 
   test("a monitor's counts are its environment's only", async () => {
-    const { rows: [other] } = await ctx.db.asOwner(`insert into app_public.environments (organization_uuid, name)
-      select organization_uuid, 'someone else' from app_public.environments where uuid = $1 returning uuid`, [ctx.db.operatorEnvironmentUuid]);
-    const { rows: [foreign] } = await ctx.db.asOwner(
+    const {
+      rows: [other],
+    } = await ctx.db.asOwner(
+      `insert into app_public.environments (organization_uuid, name)
+      select organization_uuid, 'someone else' from app_public.environments where uuid = $1 returning uuid`,
+      [ctx.db.operatorEnvironmentUuid],
+    );
+    const {
+      rows: [foreign],
+    } = await ctx.db.asOwner(
       "insert into app_public.monitors (environment_uuid, name, query) values ($1, 'theirs', $2) returning uuid",
-      [other.uuid, JSON.stringify({ capcodes: ["0923001"] })]);
+      [other.uuid, JSON.stringify({ capcodes: ["0923001"] })],
+    );
     await ctx.db.asOwner("select app_private.match_p2000_message(uuid) from app_public.p2000_messages");
-    const { body } = await ctx.service.graphql(COUNT_AND_LIST, { token, variables: { f: { monitor: { uuid: foreign.uuid } } } });
+    const { body } = await ctx.service.graphql(COUNT_AND_LIST, {
+      token,
+      variables: { f: { monitor: { uuid: foreign.uuid } } },
+    });
     expect(body.errors?.[0]?.extensions?.code).toBeDefined();
     expect(body.data?.p2000MessagesCount ?? null).toBeNull();
   });

@@ -26,7 +26,13 @@ import { beforeAll, describe, expect, test } from "@jest/globals";
 import { parseAmberAlerts } from "../../lib/feeds/alerts/amber-parser.ts";
 import { storeAmberAlerts, storeNlAlerts } from "../../lib/feeds/alerts/ingest.ts";
 import { parseNlAlerts } from "../../lib/feeds/alerts/nl-alert-parser.ts";
-import { amberAlertsJson, nlAlertsJson, squareAround, type SampleAmberAlert, type SampleNlAlert } from "../../lib/feeds/alerts/sample-documents.ts";
+import {
+  amberAlertsJson,
+  nlAlertsJson,
+  squareAround,
+  type SampleAmberAlert,
+  type SampleNlAlert,
+} from "../../lib/feeds/alerts/sample-documents.ts";
 import { ingestAircraftDocument } from "../../lib/feeds/aircraft/ingest.ts";
 import { ingestMeteoDocument } from "../../lib/feeds/meteo/ingest.ts";
 import { warningsXml, type SampleWarning } from "../../lib/feeds/meteo/sample-documents.ts";
@@ -52,7 +58,9 @@ beforeAll(async () => {
 
 /** The same subscription over WebSocket and over SSE. */
 function subscribeBoth(query: string, variables?: Record<string, unknown>): Watch[] {
-  return TRANSPORTS.map((transport) => watch(transport, ctx.service.graphqlUrl, { token: tokens[transport], query, variables }));
+  return TRANSPORTS.map((transport) =>
+    watch(transport, ctx.service.graphqlUrl, { token: tokens[transport], query, variables }),
+  );
 }
 
 async function stopAll(subscribers: Watch[]): Promise<void> {
@@ -65,10 +73,15 @@ async function stopAll(subscribers: Watch[]): Promise<void> {
  */
 async function hearing(subscribers: Watch[], channel: string): Promise<void> {
   for (const subscriber of subscribers) {
-    await waitUntil(async () => {
-      if (subscriber.events.length === 0) await ctx.db.asOwner("select pg_notify($1, '')", [channel]);
-      return subscriber.events.length;
-    }, (n) => n > 0, `the subscription to hear ${channel}`, 20_000);
+    await waitUntil(
+      async () => {
+        if (subscriber.events.length === 0) await ctx.db.asOwner("select pg_notify($1, '')", [channel]);
+        return subscriber.events.length;
+      },
+      (n) => n > 0,
+      `the subscription to hear ${channel}`,
+      20_000,
+    );
   }
   await sleep(500); // probes still under way
   for (const subscriber of subscribers) {
@@ -88,7 +101,12 @@ async function onlyThese(subscribers: Watch[], events: unknown[]): Promise<void>
 
 /** Waits until every subscriber has `count` events. */
 async function eventsArrived(subscribers: Watch[], count: number, what: string): Promise<void> {
-  for (const subscriber of subscribers) await waitUntil(() => subscriber.events.length, (n) => n >= count, what);
+  for (const subscriber of subscribers)
+    await waitUntil(
+      () => subscriber.events.length,
+      (n) => n >= count,
+      what,
+    );
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -98,7 +116,9 @@ describe("p2000Dossier", () => {
   // Stored as the FLEX reader stores a batch, sent now; one statement each.
   const store = async (message: string, capcode: string) => {
     await storeP2000Pages(ctx.db, [{ message, sended: new Date().toISOString(), capcodes: [capcode] }]);
-    const { rows: [row] } = await ctx.db.asOwner("select dossier_uuid from app_public.p2000_messages where message = $1", [message]);
+    const {
+      rows: [row],
+    } = await ctx.db.asOwner("select dossier_uuid from app_public.p2000_messages where message = $1", [message]);
     return row.dossier_uuid as string;
   };
   // Ambulance messages of one incident: the same bon number in the same region (app_hidden.p2000_assign_dossier).
@@ -118,24 +138,31 @@ describe("p2000Dossier", () => {
       await eventsArrived(subscribers, 1, "the dossier's event");
       // And another unrelated one after it.
       await store("P 2 BDH-02 Buitenbrand Stationsweg Zoetermeer 151231", "001500123");
-      await onlyThese(subscribers, [{
-        p2000Dossier: {
-          uuid: dossierUuid, messageCount: 2, urgency: { code: "A1" }, city: "Vlaardingen",
-          messages: [{ message: FIRST }, { message: FOLLOW_UP }],
-          timeline: [
-            { kind: "opened", previousValue: null, newValue: "A2" },
-            { kind: "message", previousValue: null, newValue: null },
-            { kind: "urgency_raised", previousValue: "A2", newValue: "A1" },
-          ],
+      await onlyThese(subscribers, [
+        {
+          p2000Dossier: {
+            uuid: dossierUuid,
+            messageCount: 2,
+            urgency: { code: "A1" },
+            city: "Vlaardingen",
+            messages: [{ message: FIRST }, { message: FOLLOW_UP }],
+            timeline: [
+              { kind: "opened", previousValue: null, newValue: "A2" },
+              { kind: "message", previousValue: null, newValue: null },
+              { kind: "urgency_raised", previousValue: "A2", newValue: "A1" },
+            ],
+          },
         },
-      }]);
+      ]);
     } finally {
       await stopAll(subscribers);
     }
   });
 
   test("without dossier.uuid the subscription is refused with BAD_USER_INPUT", async () => {
-    const { rows: [{ uuid }] } = await ctx.db.asOwner("select uuid from app_public.p2000_messages order by sended limit 1");
+    const {
+      rows: [{ uuid }],
+    } = await ctx.db.asOwner("select uuid from app_public.p2000_messages order by sended limit 1");
     for (const [query, variables] of [
       ["subscription { p2000Dossier { uuid } }", undefined],
       ["subscription ($m: String!) { p2000Dossier(message: { uuid: $m }) { uuid } }", { m: uuid }],
@@ -145,7 +172,9 @@ describe("p2000Dossier", () => {
       try {
         await waitUntil(() => subscribers.every((s) => s.ended), Boolean, `the refusal of ${query}`);
         for (const subscriber of subscribers) {
-          expect(subscriber.errors).toEqual([{ message: "This subscription needs dossier.uuid.", code: "BAD_USER_INPUT" }]);
+          expect(subscriber.errors).toEqual([
+            { message: "This subscription needs dossier.uuid.", code: "BAD_USER_INPUT" },
+          ]);
           expect(subscriber.events).toEqual([]);
         }
       } finally {
@@ -159,8 +188,12 @@ describe("p2000Dossier", () => {
 describe("meteoRegions", () => {
   const thisHour = () => new Date(Math.floor(Date.now() / HOUR) * HOUR);
   const nhWind = (status: 1 | 2 | 3, fromHours: number, toHours: number): SampleWarning => ({
-    phenomenon: "wind", locations: ["NH"], status, text: "Zeer zware windstoten tot 100 km/u.",
-    from: new Date(thisHour().getTime() + fromHours * HOUR), to: new Date(thisHour().getTime() + toHours * HOUR),
+    phenomenon: "wind",
+    locations: ["NH"],
+    status,
+    text: "Zeer zware windstoten tot 100 km/u.",
+    from: new Date(thisHour().getTime() + fromHours * HOUR),
+    to: new Date(thisHour().getTime() + toHours * HOUR),
   });
   /** A KNMI warnings document issued this hour, stored as the poller stores it. */
   const ingestWarnings = (warnings: SampleWarning[], comment: string) =>
@@ -180,8 +213,12 @@ describe("meteoRegions", () => {
         expect(subscriber.events).toHaveLength(1);
         const regions = subscriber.events[0].meteoRegions as Array<{ code: string; statusCode: number | null }>;
         expect(regions).toHaveLength(12);
-        expect(regions.find((r) => r.code === "noord-holland"))
-          .toEqual({ code: "noord-holland", name: "Noord-Holland", statusCode: 2, status: { description: "Code oranje" } });
+        expect(regions.find((r) => r.code === "noord-holland")).toEqual({
+          code: "noord-holland",
+          name: "Noord-Holland",
+          statusCode: 2,
+          status: { description: "Code oranje" },
+        });
         // Every other province is at level 0 (there is weather data now, without a warning for them).
         expect(regions.filter((r) => r.code !== "noord-holland").map((r) => r.statusCode)).toEqual(Array(11).fill(0));
       }
@@ -195,16 +232,26 @@ describe("meteoRegions", () => {
     try {
       await hearing(subscribers, "meteo_regions");
       // The same orange warning lasting two hours longer: no warning event (as in meteo.test.ts), so nothing to push.
-      expect(await ingestWarnings([nhWind(2, 1, 6)], "the same warning, longer")).toMatchObject({ duplicate: false, stored: { events: 0 } });
+      expect(await ingestWarnings([nhWind(2, 1, 6)], "the same warning, longer")).toMatchObject({
+        duplicate: false,
+        stored: { events: 0 },
+      });
       await sleep(QUIET_MS);
       // Then red: a warning event.
-      expect(await ingestWarnings([nhWind(2, 1, 2), nhWind(3, 3, 6)], "red wind in Noord-Holland")).toMatchObject({ stored: { events: 1 } });
+      expect(await ingestWarnings([nhWind(2, 1, 2), nhWind(3, 3, 6)], "red wind in Noord-Holland")).toMatchObject({
+        stored: { events: 1 },
+      });
       await eventsArrived(subscribers, 1, "the red warning");
       await sleep(QUIET_MS);
       for (const subscriber of subscribers) {
         expect(subscriber.errors).toEqual([]);
-        expect(subscriber.events.map((event) => (event.meteoRegions as Array<{ code: string; statusCode: number }>)
-          .filter((r) => r.statusCode !== 0))).toEqual([[{ code: "noord-holland", name: "Noord-Holland", statusCode: 3, status: { description: "Code rood" } }]]);
+        expect(
+          subscriber.events.map((event) =>
+            (event.meteoRegions as Array<{ code: string; statusCode: number }>).filter((r) => r.statusCode !== 0),
+          ),
+        ).toEqual([
+          [{ code: "noord-holland", name: "Noord-Holland", statusCode: 3, status: { description: "Code rood" } }],
+        ]);
       }
     } finally {
       await stopAll(subscribers);
@@ -216,14 +263,38 @@ describe("meteoRegions", () => {
 describe("trafficIncidents(active: true)", () => {
   /** A DATEX II publication of the incidents feed, published now, stored as the poller stores it (the whole list). */
   const publish = (incidents: SampleIncident[]) =>
-    ingestTrafficDocument(ctx.service.ownerPool, Readable.from([Buffer.from(datexV2Xml(new Date(), incidents))]), "test");
+    ingestTrafficDocument(
+      ctx.service.ownerPool,
+      Readable.from([Buffer.from(datexV2Xml(new Date(), incidents))]),
+      "test",
+    );
   const start = new Date(Date.now() - 30 * 60_000);
-  const running: SampleIncident = { id: "RWS03_500", version: 1, type: "breakdown", start, latitude: 53.2, longitude: 6.56, roadNumber: "N7" };
-  const crash: SampleIncident = { id: "RWS03_501", version: 1, type: "accident", start, latitude: 52.0771, longitude: 4.9632,
-    roadNumber: "A12", comment: "Ongeval op de A12 richting Utrecht", severity: "high", lanesRestricted: 2 };
+  const running: SampleIncident = {
+    id: "RWS03_500",
+    version: 1,
+    type: "breakdown",
+    start,
+    latitude: 53.2,
+    longitude: 6.56,
+    roadNumber: "N7",
+  };
+  const crash: SampleIncident = {
+    id: "RWS03_501",
+    version: 1,
+    type: "accident",
+    start,
+    latitude: 52.0771,
+    longitude: 4.9632,
+    roadNumber: "A12",
+    comment: "Ongeval op de A12 richting Utrecht",
+    severity: "high",
+    lanesRestricted: 2,
+  };
   const ACTIVE = "subscription { trafficIncidents(active: true) { recordId version comment active } }";
   const listOf = (event: Record<string, any>) =>
-    (event.trafficIncidents as Array<{ recordId: string }>).slice().sort((a, b) => a.recordId.localeCompare(b.recordId));
+    (event.trafficIncidents as Array<{ recordId: string }>)
+      .slice()
+      .sort((a, b) => a.recordId.localeCompare(b.recordId));
 
   test("an incident opened pushes the list with it; a newer version pushes nothing; closed pushes the list without it", async () => {
     // One incident running before anybody subscribes (an answer to push while the other is closed).
@@ -232,14 +303,20 @@ describe("trafficIncidents(active: true)", () => {
     try {
       await hearing(subscribers, "traffic_incidents");
       const runningNow = { recordId: "RWS03_500_1", version: 1, comment: null, active: true };
-      const opened = [runningNow, { recordId: "RWS03_501_1", version: 1, comment: "Ongeval op de A12 richting Utrecht", active: true }];
+      const opened = [
+        runningNow,
+        { recordId: "RWS03_501_1", version: 1, comment: "Ongeval op de A12 richting Utrecht", active: true },
+      ];
 
       // Opened.
       expect((await publish([running, crash])).stored).toMatchObject({ inserted: 1, updated: 0, closed: 0 });
       await eventsArrived(subscribers, 1, "the opened incident");
       // A newer version of the running crash, still open: not news for this list.
-      expect((await publish([running, { ...crash, version: 2, comment: "Berger ter plaatse" }])).stored)
-        .toMatchObject({ inserted: 0, updated: 1, closed: 0 });
+      expect((await publish([running, { ...crash, version: 2, comment: "Berger ter plaatse" }])).stored).toMatchObject({
+        inserted: 0,
+        updated: 1,
+        closed: 0,
+      });
       await sleep(QUIET_MS);
       for (const subscriber of subscribers) expect(subscriber.events.map(listOf)).toEqual([opened]);
       // Gone from the feed's whole list: closed.
@@ -247,7 +324,9 @@ describe("trafficIncidents(active: true)", () => {
       await eventsArrived(subscribers, 2, "the closed incident");
       await sleep(QUIET_MS);
 
-      const { rows: [closed] } = await ctx.db.asOwner("select closed_at from app_public.traffic_incidents where record_id = 'RWS03_501_1'");
+      const {
+        rows: [closed],
+      } = await ctx.db.asOwner("select closed_at from app_public.traffic_incidents where record_id = 'RWS03_501_1'");
       expect(closed.closed_at).toBeInstanceOf(Date);
       for (const subscriber of subscribers) {
         expect(subscriber.errors).toEqual([]);
@@ -263,19 +342,40 @@ describe("trafficIncidents(active: true)", () => {
 describe("nlAlerts and amberAlerts", () => {
   const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
 
-  const earlier: SampleNlAlert = { id: "c0ffee000101", startAt: new Date(Date.now() - 30 * HOUR), stopAt: new Date(Date.now() - 28 * HOUR),
-    messageNl: "NL-Alert. Storing drinkwater in Groningen.", areas: [squareAround(53.22, 6.57, 0.02)] };
-  const rotterdam: SampleNlAlert = { id: "b7f2e1d3c801", startAt: new Date(Date.now() - 10 * 60_000),
+  const earlier: SampleNlAlert = {
+    id: "c0ffee000101",
+    startAt: new Date(Date.now() - 30 * HOUR),
+    stopAt: new Date(Date.now() - 28 * HOUR),
+    messageNl: "NL-Alert. Storing drinkwater in Groningen.",
+    areas: [squareAround(53.22, 6.57, 0.02)],
+  };
+  const rotterdam: SampleNlAlert = {
+    id: "b7f2e1d3c801",
+    startAt: new Date(Date.now() - 10 * 60_000),
     messageNl: "NL-Alert. Brand in industriegebied Europoort te Rotterdam. Blijf binnen.",
-    messageEn: "NL-Alert. Fire in Europoort industrial area in Rotterdam. Stay inside.", areas: [squareAround(51.95, 4.1, 0.02)] };
+    messageEn: "NL-Alert. Fire in Europoort industrial area in Rotterdam. Stay inside.",
+    areas: [squareAround(51.95, 4.1, 0.02)],
+  };
   /** One page of the public NL-Alert list, stored as the poller stores it. */
   const storePage = (alerts: SampleNlAlert[]) =>
     storeNlAlerts(ctx.service.ownerPool, parseNlAlerts(JSON.parse(nlAlertsJson(alerts))), "test");
   const NL_ALERTS = "subscription { nlAlerts { alertId messageNl messageEn active startAt regionNumbers } }";
-  const rotterdamAnswer = { alertId: rotterdam.id, messageNl: rotterdam.messageNl, messageEn: rotterdam.messageEn, active: true,
-    startAt: seconds(rotterdam.startAt), regionNumbers: ["17"] };
-  const earlierAnswer = { alertId: earlier.id, messageNl: earlier.messageNl, messageEn: null, active: false, startAt: seconds(earlier.startAt),
-    regionNumbers: ["01"] };
+  const rotterdamAnswer = {
+    alertId: rotterdam.id,
+    messageNl: rotterdam.messageNl,
+    messageEn: rotterdam.messageEn,
+    active: true,
+    startAt: seconds(rotterdam.startAt),
+    regionNumbers: ["17"],
+  };
+  const earlierAnswer = {
+    alertId: earlier.id,
+    messageNl: earlier.messageNl,
+    messageEn: null,
+    active: false,
+    startAt: seconds(earlier.startAt),
+    regionNumbers: ["01"],
+  };
 
   test("an NL-Alert issued pushes the list with it", async () => {
     expect(await storePage([earlier])).toMatchObject({ inserted: 1 });
@@ -305,18 +405,44 @@ describe("nlAlerts and amberAlerts", () => {
     }
   });
 
-  const sophie: SampleAmberAlert = { alertId: "2026-0912", type: "Alert", level: 10, sent: new Date(Date.now() - 2 * HOUR),
-    title: "Vermist: Sophie de Vries (7)", descriptionHtml: "<p>De politie zoekt <b>Sophie</b>.</p>" };
-  const daan: SampleAmberAlert = { alertId: "2026-0913", type: "Alert", level: 5, sent: new Date(Date.now() - 5 * 60_000),
-    title: "Vermist: Daan (12)", descriptionHtml: "<p>Daan is vermist in Zwolle.</p>" };
+  const sophie: SampleAmberAlert = {
+    alertId: "2026-0912",
+    type: "Alert",
+    level: 10,
+    sent: new Date(Date.now() - 2 * HOUR),
+    title: "Vermist: Sophie de Vries (7)",
+    descriptionHtml: "<p>De politie zoekt <b>Sophie</b>.</p>",
+  };
+  const daan: SampleAmberAlert = {
+    alertId: "2026-0913",
+    type: "Alert",
+    level: 5,
+    sent: new Date(Date.now() - 5 * 60_000),
+    title: "Vermist: Daan (12)",
+    descriptionHtml: "<p>Daan is vermist in Zwolle.</p>",
+  };
   /** The police's whole alert list, stored as the poller stores it. */
-  const storeList = (alerts: SampleAmberAlert[]) => storeAmberAlerts(ctx.service.ownerPool,
-    parseAmberAlerts(JSON.parse(amberAlertsJson(alerts))), "test", { complete: true });
+  const storeList = (alerts: SampleAmberAlert[]) =>
+    storeAmberAlerts(ctx.service.ownerPool, parseAmberAlerts(JSON.parse(amberAlertsJson(alerts))), "test", {
+      complete: true,
+    });
   const AMBER_ALERTS = "subscription { amberAlerts { alertId kind active title description startedAt } }";
-  const sophieAnswer = { alertId: sophie.alertId, kind: "amber", active: true, title: sophie.title, description: "De politie zoekt Sophie.",
-    startedAt: seconds(sophie.sent) };
-  const daanAnswer = { alertId: daan.alertId, kind: "missing_child", active: true, title: daan.title, description: "Daan is vermist in Zwolle.",
-    startedAt: seconds(daan.sent) };
+  const sophieAnswer = {
+    alertId: sophie.alertId,
+    kind: "amber",
+    active: true,
+    title: sophie.title,
+    description: "De politie zoekt Sophie.",
+    startedAt: seconds(sophie.sent),
+  };
+  const daanAnswer = {
+    alertId: daan.alertId,
+    kind: "missing_child",
+    active: true,
+    title: daan.title,
+    description: "Daan is vermist in Zwolle.",
+    startedAt: seconds(daan.sent),
+  };
 
   test("an AMBER alert issued pushes the list with it", async () => {
     expect(await storeList([sophie])).toMatchObject({ started: 1 });
@@ -337,9 +463,15 @@ describe("nlAlerts and amberAlerts", () => {
       await hearing(subscribers, "amber_alerts");
       expect(await storeList([sophie, daan])).toMatchObject({ started: 0, updated: 0, ended: 0 });
       await sleep(QUIET_MS);
-      expect(await storeList([sophie, { ...daan, type: "Cancel" }])).toMatchObject({ started: 0, updated: 0, ended: 1 });
+      expect(await storeList([sophie, { ...daan, type: "Cancel" }])).toMatchObject({
+        started: 0,
+        updated: 0,
+        ended: 1,
+      });
       await eventsArrived(subscribers, 1, "the cancelled AMBER alert");
-      await onlyThese(subscribers, [{ amberAlerts: [{ ...daanAnswer, active: false, title: null, description: null }, sophieAnswer] }]);
+      await onlyThese(subscribers, [
+        { amberAlerts: [{ ...daanAnswer, active: false, title: null, description: null }, sophieAnswer] },
+      ]);
     } finally {
       await stopAll(subscribers);
     }
@@ -348,17 +480,37 @@ describe("nlAlerts and amberAlerts", () => {
 
 // ------------------------------------------------------------------------------------------------
 describe("aircraftLive", () => {
-  const LIVE = "subscription ($a: String!) { aircraftLive(icao: $a) { icao registration latitude longitude altitudeFt onGround lastSeenAt } }";
+  const LIVE =
+    "subscription ($a: String!) { aircraftLive(icao: $a) { icao registration latitude longitude altitudeFt onGround lastSeenAt } }";
   /** A receiver's aircraft.json with one airborne position per aircraft, seen `now`; stored as the poller stores it. */
-  const receive = (now: Date, positions: Array<{ hex: string; lat: number; lon: number }>) => ingestAircraftDocument(ctx.service.ownerPool,
-    JSON.stringify({ now: now.getTime() / 1000, messages: 1000, aircraft: positions.map((p) => ({
-      hex: p.hex, type: "adsb_icao", flight: "LIFE1   ", alt_baro: 1500, alt_geom: 1600, gs: 120, track: 270, lat: p.lat, lon: p.lon,
-      seen_pos: 0, seen: 0,
-    })) }), "test");
+  const receive = (now: Date, positions: Array<{ hex: string; lat: number; lon: number }>) =>
+    ingestAircraftDocument(
+      ctx.service.ownerPool,
+      JSON.stringify({
+        now: now.getTime() / 1000,
+        messages: 1000,
+        aircraft: positions.map((p) => ({
+          hex: p.hex,
+          type: "adsb_icao",
+          flight: "LIFE1   ",
+          alt_baro: 1500,
+          alt_geom: 1600,
+          gs: 120,
+          track: 270,
+          lat: p.lat,
+          lon: p.lon,
+          seen_pos: 0,
+          seen: 0,
+        })),
+      }),
+      "test",
+    );
 
   test("a new position of the aircraft pushes it, by ICAO address and by registration; another aircraft's pushes nothing", async () => {
     // Two aircraft of the tracked fleet (data/aircraft-fleet.csv, loaded when the service starts).
-    const { rows: fleet } = await ctx.db.asOwner("select icao, registration from app_public.aircraft_fleet order by icao limit 2");
+    const { rows: fleet } = await ctx.db.asOwner(
+      "select icao, registration from app_public.aircraft_fleet order by icao limit 2",
+    );
     expect(fleet).toHaveLength(2);
     const [mine, other] = fleet as Array<{ icao: string; registration: string }>;
     const byIcao = subscribeBoth(LIVE, { a: mine.icao.toUpperCase() });
@@ -377,9 +529,19 @@ describe("aircraftLive", () => {
       await eventsArrived([...byIcao, ...byRegistration], 1, "the aircraft's position");
       await sleep(QUIET_MS);
 
-      const expected = (aircraft: { icao: string; registration: string }, lat: number, lon: number) => [{ aircraftLive: {
-        icao: aircraft.icao, registration: aircraft.registration, latitude: lat, longitude: lon, altitudeFt: 1600, onGround: false,
-        lastSeenAt: expect.any(String) } }];
+      const expected = (aircraft: { icao: string; registration: string }, lat: number, lon: number) => [
+        {
+          aircraftLive: {
+            icao: aircraft.icao,
+            registration: aircraft.registration,
+            latitude: lat,
+            longitude: lon,
+            altitudeFt: 1600,
+            onGround: false,
+            lastSeenAt: expect.any(String),
+          },
+        },
+      ];
       const seenAt = (subscriber: Watch) => Date.parse(subscriber.events[0].aircraftLive.lastSeenAt);
       for (const subscriber of [...byIcao, ...byRegistration]) {
         expect(subscriber.errors).toEqual([]);

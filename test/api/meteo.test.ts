@@ -24,10 +24,10 @@ beforeAll(async () => {
   hooks = await startWebhookReceiver();
 });
 const ctx = useTestService(() => ({
-  webhookAllowPrivateTargets: true,
-  meteoFeedEnabled: true,
-  meteoWarningsUrl: `${feed.url}/warnings.xml`,
-  meteoObservationsUrl: `${feed.url}/observations.json`,
+  delivery: { allowPrivateTargets: true },
+  feeds: {
+    meteo: { enabled: true, warningsUrl: `${feed.url}/warnings.xml`, observationsUrl: `${feed.url}/observations.json` },
+  },
 }));
 afterAll(async () => {
   await hooks?.stop();
@@ -55,12 +55,20 @@ const unix = (iso: string) => Math.floor(new Date(iso).getTime() / 1000);
 /** Runs one poll through the worker, as the 5-minute schedule does, and waits for it. */
 async function pollThroughWorker() {
   await ctx.db.asOwner("select graphile_worker.add_job('meteo__poll', '{}', job_key => 'test_poll')");
-  await waitUntil(async () => (await ctx.db.asOwner(
-    "select count(*)::int as n from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id where t.identifier = 'meteo__poll' and j.key = 'test_poll'")).rows[0].n,
-  (n) => n === 0, "the poll job");
+  await waitUntil(
+    async () =>
+      (
+        await ctx.db.asOwner(
+          "select count(*)::int as n from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id where t.identifier = 'meteo__poll' and j.key = 'test_poll'",
+        )
+      ).rows[0].n,
+    (n) => n === 0,
+    "the poll job",
+  );
 }
 
-const DETAIL = "regionCode name statusCode status { description } warnings { icon label periods { description status_code from to } }";
+const DETAIL =
+  "regionCode name statusCode status { description } warnings { icon label periods { description status_code from to } }";
 
 describe("before any weather data", () => {
   test("every query answers null or empty as spec §7 says; the reference lists answer", async () => {
@@ -78,7 +86,12 @@ describe("before any weather data", () => {
     }`);
     expect(data.meteoGeneral).toBeNull();
     expect(data.meteoRegions).toHaveLength(12);
-    expect(data.meteoRegions[3]).toMatchObject({ code: "noord-holland", name: "Noord-Holland", statusCode: null, status: null });
+    expect(data.meteoRegions[3]).toMatchObject({
+      code: "noord-holland",
+      name: "Noord-Holland",
+      statusCode: null,
+      status: null,
+    });
     expect(data.meteoRegionDetail).toBeNull();
     expect(data.meteoRegionDetails).toEqual([]);
     expect(data.meteoSnapshot).toEqual([]);
@@ -88,7 +101,12 @@ describe("before any weather data", () => {
     expect(data.meteoStatsMonthly).toHaveLength(12);
     expect(data.meteoStatsMonthly.every((m: { warningDays: number }) => m.warningDays === 0)).toBe(true);
     expect(data.meteoColorCodes.map((c: { value: string }) => c.value)).toEqual(["yellow", "orange", "red"]);
-    expect(data.meteoColorCodes[1]).toEqual({ value: "orange", label: "Code oranje", description: expect.any(String), color: "#ff8c00" });
+    expect(data.meteoColorCodes[1]).toEqual({
+      value: "orange",
+      label: "Code oranje",
+      description: expect.any(String),
+      color: "#ff8c00",
+    });
   });
 
   test("bad arguments are BAD_USER_INPUT errors that say what is wrong", async () => {
@@ -97,8 +115,14 @@ describe("before any weather data", () => {
       ['{ meteoSnapshot(date: "2026-02-30") { regionCode } }', /date must be a day as YYYY-MM-DD/],
       ['{ meteoStatsMonthly(year: 2026, regionCode: "atlantis") { month } }', /regionCode must be a province code/],
       ["{ meteoStatsMonthly(year: 12) { month } }", /year must be from 1990 to 2999/],
-      ['{ meteoObservationHistory(stationId: "06260", fromTs: 10, toTs: 5) { observedAt } }', /fromTs must not be after toTs/],
-      ['{ meteoObservationHistory(stationId: "06260", fromTs: 0, toTs: 5, limit: 0) { observedAt } }', /"limit" must be at least 1/],
+      [
+        '{ meteoObservationHistory(stationId: "06260", fromTs: 10, toTs: 5) { observedAt } }',
+        /fromTs must not be after toTs/,
+      ],
+      [
+        '{ meteoObservationHistory(stationId: "06260", fromTs: 0, toTs: 5, limit: 0) { observedAt } }',
+        /"limit" must be at least 1/,
+      ],
     ];
     for (const [query, message] of cases) {
       const body = await gql(query);
@@ -114,49 +138,91 @@ describe("before any weather data", () => {
 
 describe("ingestion", () => {
   test("the poller stores real-format documents from the feed server; the same file again changes nothing", async () => {
-    feed.documents.set("/warnings.xml", { body: read("knmi_waarschuwingen_202611201000.xml"), contentType: "application/xml" });
-    feed.documents.set("/observations.json", { body: read("observations_202611201000.json"), contentType: "application/json" });
+    feed.documents.set("/warnings.xml", {
+      body: read("knmi_waarschuwingen_202611201000.xml"),
+      contentType: "application/xml",
+    });
+    feed.documents.set("/observations.json", {
+      body: read("observations_202611201000.json"),
+      contentType: "application/json",
+    });
     await pollThroughWorker();
     const { rows: status } = await ctx.db.asOwner("select feed, ok from app_hidden.feed_status order by feed");
-    expect(status).toEqual([{ feed: "meteo-observations", ok: true }, { feed: "meteo-warnings", ok: true }]);
-    const counts = async () => (await ctx.db.asOwner(`select
+    expect(status).toEqual([
+      { feed: "meteo-observations", ok: true },
+      { feed: "meteo-warnings", ok: true },
+    ]);
+    const counts = async () =>
+      (
+        await ctx.db.asOwner(`select
       (select count(*)::int from app_public.meteo_warning_slices) as slices, (select count(*)::int from app_public.meteo_warning_events) as events,
-      (select count(*)::int from app_public.meteo_observations) as observations, (select count(*)::int from app_hidden.meteo_documents) as documents`)).rows[0];
+      (select count(*)::int from app_public.meteo_observations) as observations, (select count(*)::int from app_hidden.meteo_documents) as documents`)
+      ).rows[0];
     expect(await counts()).toEqual({ slices: 38, events: 6, observations: 52, documents: 2 });
 
     // Unchanged upstream: a conditional request, answered 304, stores nothing.
     await pollThroughWorker();
     expect(feed.requests.filter((r) => r.conditional).length).toBeGreaterThanOrEqual(2);
     // The same file by the CLI: recognised by its content.
-    const again = await runCli("ingest-meteo.ts", [fixture("meteo/knmi_waarschuwingen_202611201000.xml")], ctx.db.ownerUrl);
+    const again = await runCli(
+      "ingest-meteo.ts",
+      [fixture("meteo/knmi_waarschuwingen_202611201000.xml")],
+      ctx.db.ownerUrl,
+    );
     expect(again.code).toBe(0);
     expect(again.stdout).toContain("the same document was stored before; nothing changed");
     expect(await counts()).toEqual({ slices: 38, events: 6, observations: 52, documents: 2 });
   });
 
   test("later documents by the CLI: a longer period is no event, red and an ended warning are", async () => {
-    const result = await runCli("ingest-meteo.ts",
-      [fixture("meteo/knmi_waarschuwingen_202611201100.xml"), fixture("meteo/knmi_waarschuwingen_202611201200.xml")], ctx.db.ownerUrl);
+    const result = await runCli(
+      "ingest-meteo.ts",
+      [fixture("meteo/knmi_waarschuwingen_202611201100.xml"), fixture("meteo/knmi_waarschuwingen_202611201200.xml")],
+      ctx.db.ownerUrl,
+    );
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain("knmi_waarschuwingen_202611201100.xml: warnings: 4032 slices read; 39 warned hours stored, 0 warning event(s).");
-    expect(result.stdout).toContain("knmi_waarschuwingen_202611201200.xml: warnings: 4032 slices read; 34 warned hours stored, 2 warning event(s).");
-    const { rows } = await ctx.db.asOwner(`select p.code, e.level, e.previous_level, e.phenomena from app_public.meteo_warning_events e
+    expect(result.stdout).toContain(
+      "knmi_waarschuwingen_202611201100.xml: warnings: 4032 slices read; 39 warned hours stored, 0 warning event(s).",
+    );
+    expect(result.stdout).toContain(
+      "knmi_waarschuwingen_202611201200.xml: warnings: 4032 slices read; 34 warned hours stored, 2 warning event(s).",
+    );
+    const { rows } = await ctx.db
+      .asOwner(`select p.code, e.level, e.previous_level, e.phenomena from app_public.meteo_warning_events e
       join app_public.meteo_provinces p on p.uuid = e.province_uuid order by e.uuid`);
-    expect(rows.slice(-2)).toEqual(expect.arrayContaining([
-      { code: "noord-holland", level: "red", previous_level: "orange", phenomena: ["wind"] },
-      { code: "zuid-holland", level: "none", previous_level: "yellow", phenomena: [] },
-    ]));
+    expect(rows.slice(-2)).toEqual(
+      expect.arrayContaining([
+        { code: "noord-holland", level: "red", previous_level: "orange", phenomena: ["wind"] },
+        { code: "zuid-holland", level: "none", previous_level: "yellow", phenomena: [] },
+      ]),
+    );
   });
 
   test("an older document fills only the hours before the next newer one and announces nothing", async () => {
-    const hours = async () => (await ctx.db.asOwner(`select to_char(s.hour at time zone 'UTC', 'DD"T"HH24') as hour, s.status
+    const hours = async () =>
+      (
+        await ctx.db.asOwner(`select to_char(s.hour at time zone 'UTC', 'DD"T"HH24') as hour, s.status
       from app_public.meteo_warning_slices s join app_public.meteo_provinces p on p.uuid = s.province_uuid
-      where p.code = 'limburg' and s.phenomenon = 'thunderstorm' order by s.hour`)).rows;
-    const events = async () => (await ctx.db.asOwner("select count(*)::int as n from app_public.meteo_warning_events")).rows[0].n;
+      where p.code = 'limburg' and s.phenomenon = 'thunderstorm' order by s.hour`)
+      ).rows;
+    const events = async () =>
+      (await ctx.db.asOwner("select count(*)::int as n from app_public.meteo_warning_events")).rows[0].n;
     const [beforeHours, beforeEvents] = [await hours(), await events()];
     // Issued at 09:00, before the three fixture issues: code red for thunder in Limburg all day.
-    const older = warningsXml(new Date("2026-11-20T09:00:00Z"), [{ phenomenon: "thunderstorm", locations: ["LB"], status: 3,
-      from: new Date("2026-11-20T09:00:00Z"), to: new Date("2026-11-20T23:00:00Z"), text: "Oud bericht." }], "Synthetic older issue for tests.");
+    const older = warningsXml(
+      new Date("2026-11-20T09:00:00Z"),
+      [
+        {
+          phenomenon: "thunderstorm",
+          locations: ["LB"],
+          status: 3,
+          from: new Date("2026-11-20T09:00:00Z"),
+          to: new Date("2026-11-20T23:00:00Z"),
+          text: "Oud bericht.",
+        },
+      ],
+      "Synthetic older issue for tests.",
+    );
     const file = path.join(os.tmpdir(), `older-issue-${process.pid}.xml`);
     fs.writeFileSync(file, older);
     try {
@@ -177,14 +243,20 @@ describe("ingestion", () => {
 
     feed.documents.set("/warnings.xml", { body: read("knmi_waarschuwingen_truncated.xml") });
     await pollThroughWorker();
-    const { rows: [status] } = await ctx.db.asOwner("select ok, message from app_hidden.feed_status where feed = 'meteo-warnings'");
+    const {
+      rows: [status],
+    } = await ctx.db.asOwner("select ok, message from app_hidden.feed_status where feed = 'meteo-warnings'");
     expect(status.ok).toBe(false);
     expect(status.message).toMatch(/malformed or truncated.*the last good document stays served/);
     expect(await ok(`{ meteoSnapshot(date: "2026-11-20") { regionCode statusCode } }`)).toEqual(before);
   });
 
   test("a bad record in a good file is skipped and counted", async () => {
-    const result = await runCli("ingest-meteo.ts", [fixture("meteo/knmi_waarschuwingen_bad_record.xml")], ctx.db.ownerUrl);
+    const result = await runCli(
+      "ingest-meteo.ts",
+      [fixture("meteo/knmi_waarschuwingen_bad_record.xml")],
+      ctx.db.ownerUrl,
+    );
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/2 bad record\(s\) skipped/);
     expect(result.stderr).toMatch(/skipped: .*status "7" is not 0-3/);
@@ -192,29 +264,51 @@ describe("ingestion", () => {
 
   test("a KNMI Open Data file listing is followed to the newest file, the key sent to KNMI only", async () => {
     const name = "knmi_waarschuwingen_202611201000.xml";
-    feed.documents.set("/v1/datasets/w/versions/1.0/files?maxKeys=1&orderBy=created&sorting=desc",
-      { body: JSON.stringify({ files: [{ filename: name, size: 473066 }] }), contentType: "application/json" });
-    feed.documents.set(`/v1/datasets/w/versions/1.0/files/${name}/url`,
-      { body: JSON.stringify({ temporaryDownloadUrl: `${feed.url}/download/${name}?signature=x` }), contentType: "application/json" });
+    feed.documents.set("/v1/datasets/w/versions/1.0/files?maxKeys=1&orderBy=created&sorting=desc", {
+      body: JSON.stringify({ files: [{ filename: name, size: 473066 }] }),
+      contentType: "application/json",
+    });
+    feed.documents.set(`/v1/datasets/w/versions/1.0/files/${name}/url`, {
+      body: JSON.stringify({ temporaryDownloadUrl: `${feed.url}/download/${name}?signature=x` }),
+      contentType: "application/json",
+    });
     feed.documents.set(`/download/${name}?signature=x`, { body: read(name) });
     const lines: string[] = [];
-    await pollMeteo(ctx.service.ownerPool, {
-      enabled: true, apiKey: "knmi-key", observationsUrl: undefined,
-      warningsUrl: `${feed.url}/v1/datasets/w/versions/1.0/files?maxKeys=1&orderBy=created&sorting=desc`,
-    }, { info: (m) => lines.push(m), error: (m) => lines.push(`error ${m}`) });
+    await pollMeteo(
+      ctx.service.ownerPool,
+      {
+        enabled: true,
+        apiKey: "knmi-key",
+        observationsUrl: undefined,
+        warningsUrl: `${feed.url}/v1/datasets/w/versions/1.0/files?maxKeys=1&orderBy=created&sorting=desc`,
+      },
+      { info: (m) => lines.push(m), error: (m) => lines.push(`error ${m}`) },
+    );
     expect(lines.filter((line) => line.startsWith("error"))).toEqual([]);
     const asked = feed.requests.filter((r) => r.path.startsWith("/v1/") || r.path.startsWith("/download/"));
     expect(asked.map((r) => [r.path.split("?")[0], r.authorized])).toEqual([
-      ["/v1/datasets/w/versions/1.0/files", true], [`/v1/datasets/w/versions/1.0/files/${name}/url`, true], [`/download/${name}`, false]]);
+      ["/v1/datasets/w/versions/1.0/files", true],
+      [`/v1/datasets/w/versions/1.0/files/${name}/url`, true],
+      [`/download/${name}`, false],
+    ]);
     // The file was stored before (by its content): recognised, nothing changed.
-    const { rows: [{ n }] } = await ctx.db.asOwner("select count(*)::int as n from app_hidden.meteo_documents where source like '%/v1/datasets/%'");
+    const {
+      rows: [{ n }],
+    } = await ctx.db.asOwner(
+      "select count(*)::int as n from app_hidden.meteo_documents where source like '%/v1/datasets/%'",
+    );
     expect(n).toBe(0);
   });
 
   test("a failing source is logged once per change of state, not at every poll", async () => {
     const lines: string[] = [];
     const log = { info: (m: string) => lines.push(`info ${m}`), error: (m: string) => lines.push(`error ${m}`) };
-    const config = { enabled: true, warningsUrl: `${feed.url}/gone.xml`, observationsUrl: undefined, apiKey: undefined };
+    const config = {
+      enabled: true,
+      warningsUrl: `${feed.url}/gone.xml`,
+      observationsUrl: undefined,
+      apiKey: undefined,
+    };
     await pollMeteo(ctx.service.ownerPool, config, log);
     await pollMeteo(ctx.service.ownerPool, config, log);
     await pollMeteo(ctx.service.ownerPool, config, log);
@@ -227,7 +321,11 @@ describe("ingestion", () => {
     // Switched off, or KNMI's source without a key: nothing is fetched.
     const requests = feed.requests.length;
     await pollMeteo(ctx.service.ownerPool, { ...config, enabled: false }, log);
-    await pollMeteo(ctx.service.ownerPool, { ...config, warningsUrl: "https://api.dataplatform.knmi.nl/open-data/v1/x" }, log);
+    await pollMeteo(
+      ctx.service.ownerPool,
+      { ...config, warningsUrl: "https://api.dataplatform.knmi.nl/open-data/v1/x" },
+      log,
+    );
     expect(feed.requests.length).toBe(requests);
   });
 });
@@ -241,34 +339,62 @@ describe("history, observations and statistics of the fixture day", () => {
     expect(nh).toMatchObject({ name: "Noord-Holland", statusCode: 1, status: { description: "Code geel" } });
     expect(nh.warnings).toHaveLength(1);
     expect(nh.warnings[0]).toMatchObject({ icon: "wind", label: "Wind" });
-    expect(nh.warnings[0].periods.map((p: { status_code: number; from: string; to: string }) => [p.status_code, p.from.slice(11, 16), p.to.slice(11, 16)]))
-      .toEqual([[1, "21:00", "23:00"]]);
+    expect(
+      nh.warnings[0].periods.map((p: { status_code: number; from: string; to: string }) => [
+        p.status_code,
+        p.from.slice(11, 16),
+        p.to.slice(11, 16),
+      ]),
+    ).toEqual([[1, "21:00", "23:00"]]);
     expect(nh.warnings[0].periods[0].description).toMatch(/^Zware windstoten tot 80 km\/u/);
     // Served from the day's answer kept at ingestion, which equals computing it anew.
-    const { rows: [kept] } = await ctx.db.asOwner(`select exists (select 1 from app_hidden.meteo_day_snapshots where day = '2026-11-20') as cached,
+    const {
+      rows: [kept],
+    } = await ctx.db
+      .asOwner(`select exists (select 1 from app_hidden.meteo_day_snapshots where day = '2026-11-20') as cached,
       (select array_agg(d) from app_public.meteo_snapshot('2026-11-20') d) = (select array_agg(d) from app_hidden.meteo_end_of_day('2026-11-20') d) as same`);
     expect(kept).toEqual({ cached: true, same: true });
     // Utrecht's wind ended at 19:00; the iciness of Groningen, Friesland and Drenthe had been announced for the 21st.
     expect(meteoSnapshot.find((r: { regionCode: string }) => r.regionCode === "utrecht").statusCode).toBe(0);
-    expect(meteoSnapshot.filter((r: { statusCode: number }) => r.statusCode > 0).map((r: { regionCode: string }) => r.regionCode))
-      .toEqual(["groningen", "friesland", "drenthe", "noord-holland"]);
+    expect(
+      meteoSnapshot
+        .filter((r: { statusCode: number }) => r.statusCode > 0)
+        .map((r: { regionCode: string }) => r.regionCode),
+    ).toEqual(["groningen", "friesland", "drenthe", "noord-holland"]);
   });
 
   test("observations: the default station's latest, a station's history with its limit", async () => {
-    const { meteoLatestObservation } = await ok("{ meteoLatestObservation { stationId stationName observedAt temperature windGust humidity } }");
-    expect(meteoLatestObservation).toMatchObject({ stationId: "06260", stationName: "De Bilt", observedAt: expect.stringMatching(/^2026-11-20T10:00:00/) });
+    const { meteoLatestObservation } = await ok(
+      "{ meteoLatestObservation { stationId stationName observedAt temperature windGust humidity } }",
+    );
+    expect(meteoLatestObservation).toMatchObject({
+      stationId: "06260",
+      stationName: "De Bilt",
+      observedAt: expect.stringMatching(/^2026-11-20T10:00:00/),
+    });
     const { meteoLatestObservation: hoek } = await ok('{ meteoLatestObservation(stationId: "06330") { windGust } }');
     expect(hoek.windGust).toEqual(expect.any(Number)); // its converter writes the gust as fx
-    const { meteoObservationHistory } = await ok(`{ meteoObservationHistory(stationId: "06260", fromTs: ${unix("2026-11-20T08:00:00Z")},
+    const { meteoObservationHistory } =
+      await ok(`{ meteoObservationHistory(stationId: "06260", fromTs: ${unix("2026-11-20T08:00:00Z")},
       toTs: ${unix("2026-11-20T09:00:00Z")}) { observedAt } }`);
-    expect(meteoObservationHistory.map((o: { observedAt: string }) => o.observedAt.slice(11, 16)))
-      .toEqual(["08:00", "08:10", "08:20", "08:30", "08:40", "08:50", "09:00"]); // both ends included
-    const { meteoObservationHistory: limited } = await ok(`{ meteoObservationHistory(stationId: "06240", fromTs: 0, toTs: 2000000000, limit: 3) { observedAt } }`);
+    expect(meteoObservationHistory.map((o: { observedAt: string }) => o.observedAt.slice(11, 16))).toEqual([
+      "08:00",
+      "08:10",
+      "08:20",
+      "08:30",
+      "08:40",
+      "08:50",
+      "09:00",
+    ]); // both ends included
+    const { meteoObservationHistory: limited } = await ok(
+      `{ meteoObservationHistory(stationId: "06240", fromTs: 0, toTs: 2000000000, limit: 3) { observedAt } }`,
+    );
     expect(limited).toHaveLength(3);
   });
 
   test("statistics: years with events, whole days per level per month", async () => {
-    const data = await ok(`{ meteoStatsAvailableYears all: meteoStatsMonthly(year: 2026) { month yellowDays orangeDays redDays warningDays }
+    const data =
+      await ok(`{ meteoStatsAvailableYears all: meteoStatsMonthly(year: 2026) { month yellowDays orangeDays redDays warningDays }
       nh: meteoStatsMonthly(year: 2026, regionCode: "noord-holland") { month redDays warningDays } }`);
     expect(data.meteoStatsAvailableYears).toEqual([2026]);
     expect(data.all[10]).toEqual({ month: 11, yellowDays: 1, orangeDays: 0, redDays: 1, warningDays: 2 });
@@ -281,68 +407,120 @@ describe("live warnings and meteo_weather monitors", () => {
   const HOUR = 3_600_000;
   const thisHour = () => new Date(Math.floor(Date.now() / HOUR) * HOUR);
   const nhWind = (status: 1 | 2 | 3, fromHours: number, toHours: number): SampleWarning => ({
-    phenomenon: "wind", locations: ["NH"], status, text: "Zeer zware windstoten tot 100 km/u.",
-    from: new Date(thisHour().getTime() + fromHours * HOUR), to: new Date(thisHour().getTime() + toHours * HOUR),
+    phenomenon: "wind",
+    locations: ["NH"],
+    status,
+    text: "Zeer zware windstoten tot 100 km/u.",
+    from: new Date(thisHour().getTime() + fromHours * HOUR),
+    to: new Date(thisHour().getTime() + toHours * HOUR),
   });
   const live = (warnings: SampleWarning[], issuedHoursAgo = 0) =>
     warningsXml(new Date(thisHour().getTime() - issuedHoursAgo * HOUR), warnings, "Synthetic live sample for tests.");
   let monitorUuid: string;
 
   test("a province turning orange notifies the monitor's webhook once; a longer period does not notify again", async () => {
-    const { createChannel } = await ok(`mutation ($i: CreateChannelInput!) { createChannel(input: $i) { channel { uuid } signingSecret } }`,
-      { i: { type: "webhook", name: "Weather hook", url: `${hooks.url}/meteo` } }, ada.accessToken);
-    const { createMonitor } = await ok(`mutation ($i: CreateMonitorInput!) { createMonitor(input: $i) { uuid } }`, {
-      i: { name: "Storm in Noord-Holland", type: "meteo_weather", query: JSON.stringify({ regions: ["noord-holland"], levels: ["orange", "red"] }),
-        channels: JSON.stringify([createChannel.channel.uuid]) },
-    }, ada.accessToken);
+    const { createChannel } = await ok(
+      `mutation ($i: CreateChannelInput!) { createChannel(input: $i) { channel { uuid } signingSecret } }`,
+      { i: { type: "webhook", name: "Weather hook", url: `${hooks.url}/meteo` } },
+      ada.accessToken,
+    );
+    const { createMonitor } = await ok(
+      `mutation ($i: CreateMonitorInput!) { createMonitor(input: $i) { uuid } }`,
+      {
+        i: {
+          name: "Storm in Noord-Holland",
+          type: "meteo_weather",
+          query: JSON.stringify({ regions: ["noord-holland"], levels: ["orange", "red"] }),
+          channels: JSON.stringify([createChannel.channel.uuid]),
+        },
+      },
+      ada.accessToken,
+    );
     monitorUuid = createMonitor.uuid;
 
     feed.documents.set("/warnings.xml", { body: live([nhWind(1, 1, 2), nhWind(2, 3, 6)], 1) });
     await pollThroughWorker();
     const [delivery] = await hooks.waitFor((r) => r.path === "/meteo");
     const body = JSON.parse(delivery.body);
-    expect(body).toMatchObject({ event: "meteo.warning.changed", monitor: { uuid: monitorUuid, name: "Storm in Noord-Holland" },
-      warning: { regionCode: "noord-holland", regionName: "Noord-Holland", level: "orange", phenomena: ["wind"] } });
+    expect(body).toMatchObject({
+      event: "meteo.warning.changed",
+      monitor: { uuid: monitorUuid, name: "Storm in Noord-Holland" },
+      warning: { regionCode: "noord-holland", regionName: "Noord-Holland", level: "orange", phenomena: ["wind"] },
+    });
     // Before: the fixture documents of 20 November left Noord-Holland at yellow (the bad-record file was the last).
     expect(body.warning.previousLevel).toBe("yellow");
-    expect(new Webhook(createChannel.signingSecret).verify(delivery.body, delivery.headers as Record<string, string>)).toEqual(body);
+    expect(
+      new Webhook(createChannel.signingSecret).verify(delivery.body, delivery.headers as Record<string, string>),
+    ).toEqual(body);
 
     // The live reads show it at once.
     const data = await ok(`{ meteoRegionDetail(code: "noord-holland") { ${DETAIL} } meteoGeneral { ${DETAIL} }
       meteoRegions { code statusCode status { description } } }`);
-    expect(data.meteoRegionDetail).toMatchObject({ regionCode: "noord-holland", statusCode: 2, status: { description: "Code oranje" } });
+    expect(data.meteoRegionDetail).toMatchObject({
+      regionCode: "noord-holland",
+      statusCode: 2,
+      status: { description: "Code oranje" },
+    });
     expect(data.meteoGeneral).toMatchObject({ regionCode: "nl", name: "Nederland", statusCode: 2 });
-    expect(data.meteoGeneral.warnings[0].periods.map((p: { description: string }) => p.description)).toEqual(["Noord-Holland", "Noord-Holland"]);
+    expect(data.meteoGeneral.warnings[0].periods.map((p: { description: string }) => p.description)).toEqual([
+      "Noord-Holland",
+      "Noord-Holland",
+    ]);
     expect(data.meteoRegions.find((r: { code: string }) => r.code === "noord-holland").statusCode).toBe(2);
     expect(data.meteoRegions.find((r: { code: string }) => r.code === "utrecht").statusCode).toBe(0);
 
     // The next issue: the same orange warning, lasting two hours longer.
     feed.documents.set("/warnings.xml", { body: live([nhWind(1, 1, 2), nhWind(2, 3, 8)]) });
     await pollThroughWorker();
-    const { rows: [{ events }] } = await ctx.db.asOwner("select count(*)::int as events from app_public.meteo_warning_events where period_to > now()");
+    const {
+      rows: [{ events }],
+    } = await ctx.db.asOwner(
+      "select count(*)::int as events from app_public.meteo_warning_events where period_to > now()",
+    );
     expect(events).toBe(1);
     // Nothing left for the worker, and one notification in all: the longer period made none.
     await ctx.service.workerIdle();
-    const { rows: [{ notifications }] } = await ctx.db.asOwner(
-      "select count(*)::int as notifications from app_private.notifications where monitor_uuid = $1", [monitorUuid]);
+    const {
+      rows: [{ notifications }],
+    } = await ctx.db.asOwner(
+      "select count(*)::int as notifications from app_private.notifications where monitor_uuid = $1",
+      [monitorUuid],
+    );
     expect(notifications).toBe(1);
     expect(hooks.requests.filter((r) => r.path === "/meteo")).toHaveLength(1);
   });
 
   test("meteoWarningEventsForMonitor lists the matched events, for the monitor's environment only", async () => {
-    const { meteoWarningEventsForMonitor } = await ok(`query ($m: String!) { meteoWarningEventsForMonitor(monitor: { uuid: $m }) {
-      regionCode regionName level statusCode previousLevel phenomena periodFrom periodTo issuedAt } }`, { m: monitorUuid }, ada.apiToken);
-    expect(meteoWarningEventsForMonitor).toEqual([expect.objectContaining({ regionCode: "noord-holland", level: "orange", statusCode: 2, phenomena: ["wind"] })]);
-    const elsewhere = await gql("query ($m: String!) { meteoWarningEventsForMonitor(monitor: { uuid: $m }) { level } }", { m: monitorUuid });
+    const { meteoWarningEventsForMonitor } = await ok(
+      `query ($m: String!) { meteoWarningEventsForMonitor(monitor: { uuid: $m }) {
+      regionCode regionName level statusCode previousLevel phenomena periodFrom periodTo issuedAt } }`,
+      { m: monitorUuid },
+      ada.apiToken,
+    );
+    expect(meteoWarningEventsForMonitor).toEqual([
+      expect.objectContaining({ regionCode: "noord-holland", level: "orange", statusCode: 2, phenomena: ["wind"] }),
+    ]);
+    const elsewhere = await gql(
+      "query ($m: String!) { meteoWarningEventsForMonitor(monitor: { uuid: $m }) { level } }",
+      { m: monitorUuid },
+    );
     expect(errorOf(elsewhere)).toEqual({ message: "Monitor not found in this environment.", code: "NOT_FOUND" });
-    const tooMany = await gql("query ($m: String!) { meteoWarningEventsForMonitor(monitor: { uuid: $m }, first: 0) { level } }", { m: monitorUuid }, ada.apiToken);
+    const tooMany = await gql(
+      "query ($m: String!) { meteoWarningEventsForMonitor(monitor: { uuid: $m }, first: 0) { level } }",
+      { m: monitorUuid },
+      ada.apiToken,
+    );
     expect(errorOf(tooMany).code).toBe("BAD_USER_INPUT");
   });
 
   test("a meteo_weather monitor takes province codes and levels only", async () => {
-    const body = await gql(`mutation ($i: CreateMonitorInput!) { createMonitor(input: $i) { uuid } }`, {
-      i: { name: "x", type: "meteo_weather", query: JSON.stringify({ regions: ["NH"], levels: ["purple"] }) },
-    }, ada.accessToken);
+    const body = await gql(
+      `mutation ($i: CreateMonitorInput!) { createMonitor(input: $i) { uuid } }`,
+      {
+        i: { name: "x", type: "meteo_weather", query: JSON.stringify({ regions: ["NH"], levels: ["purple"] }) },
+      },
+      ada.accessToken,
+    );
     expect(errorOf(body).code).toBe("BAD_USER_INPUT");
     expect(errorOf(body).message).toMatch(/regions|levels/);
   });

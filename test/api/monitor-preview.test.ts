@@ -32,29 +32,44 @@ async function previewOk(input: Record<string, unknown>, days?: number) {
   const body = await preview(input, days);
   expect(body.errors).toBeUndefined();
   return body.data.monitorPreview as {
-    matches: number; notifications: number;
+    matches: number;
+    notifications: number;
     byDay: Array<{ date: string; matches: number; notifications: number }>;
-    messages: Array<{ uuid: string; message: string; sended: string; capcodes: Array<{ name: string }>; region: { number: string } | null }>;
+    messages: Array<{
+      uuid: string;
+      message: string;
+      sended: string;
+      capcodes: Array<{ name: string }>;
+      region: { number: string } | null;
+    }>;
   };
 }
 
 /** What live matching recorded for a monitor: its matches newest first, and per Dutch day. */
 /** Saves the monitor as its owner would (createMonitor), and returns its uuid. */
 async function createMonitor(input: Record<string, unknown>): Promise<string> {
-  const { body } = await ctx.service.graphql("mutation ($i: CreateMonitorInput!) { createMonitor(input: $i) { uuid } }",
-    { token: ada.accessToken, variables: { i: input } });
+  const { body } = await ctx.service.graphql(
+    "mutation ($i: CreateMonitorInput!) { createMonitor(input: $i) { uuid } }",
+    { token: ada.accessToken, variables: { i: input } },
+  );
   expect(body.errors).toBeUndefined();
   return body.data.createMonitor.uuid;
 }
 
 async function recorded(monitorUuid: string) {
-  const { rows: matches } = await ctx.db.asOwner(`
+  const { rows: matches } = await ctx.db.asOwner(
+    `
     select message_uuid as uuid, suppressed_reason as reason from app_hidden.monitor_matches
-     where monitor_uuid = $1 order by sended desc, message_uuid desc`, [monitorUuid]);
-  const { rows: days } = await ctx.db.asOwner(`
+     where monitor_uuid = $1 order by sended desc, message_uuid desc`,
+    [monitorUuid],
+  );
+  const { rows: days } = await ctx.db.asOwner(
+    `
     select to_char((sended at time zone 'Europe/Amsterdam')::date, 'YYYY-MM-DD') as date, count(*)::int as matches,
            count(*) filter (where suppressed_reason is null)::int as notifications
-      from app_hidden.monitor_matches where monitor_uuid = $1 group by 1 order by 1`, [monitorUuid]);
+      from app_hidden.monitor_matches where monitor_uuid = $1 group by 1 order by 1`,
+    [monitorUuid],
+  );
   return { matches, days };
 }
 
@@ -91,10 +106,14 @@ beforeAll(async () => {
 });
 
 describe("monitorPreview", () => {
-  const keywordInput = { name: "Kerkstraat", query: JSON.stringify({ keywords: ["Kerkstraat"], excludeKeywords: ["nacontrole"] }) };
+  const keywordInput = {
+    name: "Kerkstraat",
+    query: JSON.stringify({ keywords: ["Kerkstraat"], excludeKeywords: ["nacontrole"] }),
+  };
   // Every throttle: one notification per incident, two a day.
   const throttledInput = {
-    name: "Dorpsstraat", query: JSON.stringify({ keywords: ["dorpsstraat"] }),
+    name: "Dorpsstraat",
+    query: JSON.stringify({ keywords: ["dorpsstraat"] }),
     notificationRules: JSON.stringify({ maxPerDossier: 1, maxPerPeriod: { count: 2, minutes: 1440 } }),
   };
   let keywordPreview: Awaited<ReturnType<typeof previewOk>>;
@@ -103,9 +122,12 @@ describe("monitorPreview", () => {
   let throttledMonitor: string;
 
   test("saves nothing: no monitor, match or notification", async () => {
-    const count = async () => (await ctx.db.asOwner(`
+    const count = async () =>
+      (
+        await ctx.db.asOwner(`
       select (select count(*) from app_public.monitors)::int as monitors, (select count(*) from app_hidden.monitor_matches)::int as matches,
-             (select count(*) from app_private.notifications)::int as notifications, (select count(*) from app_hidden.p2000_monitor_criteria)::int as criteria`)).rows[0];
+             (select count(*) from app_private.notifications)::int as notifications, (select count(*) from app_hidden.p2000_monitor_criteria)::int as criteria`)
+      ).rows[0];
     const before = await count();
     keywordPreview = await previewOk(keywordInput, 7);
     throttledPreview = await previewOk(throttledInput, 2);
@@ -117,7 +139,9 @@ describe("monitorPreview", () => {
     keywordMonitor = await createMonitor(keywordInput);
     throttledMonitor = await createMonitor(throttledInput);
     // Live matching over the same messages, in the order they were sent.
-    await ctx.db.asOwner("select app_private.match_p2000_message(uuid) from app_public.p2000_messages order by sended, uuid");
+    await ctx.db.asOwner(
+      "select app_private.match_p2000_message(uuid) from app_public.p2000_messages order by sended, uuid",
+    );
 
     const live = await recorded(keywordMonitor);
     // Kerkstraat in any case, not the exercise, not the excluded Nacontrole, not 20 days ago (window of 7).
@@ -128,7 +152,9 @@ describe("monitorPreview", () => {
     ]);
     expect(keywordPreview.messages.map((m) => m.uuid)).toEqual(live.matches.slice(0, 3).map((m) => m.uuid));
     expect(live.matches).toHaveLength(4); // and the one of 20 days ago, outside the window
-    expect(keywordPreview.messages[1].capcodes).toEqual(expect.arrayContaining([{ name: "0923001" }, { name: "0923002" }]));
+    expect(keywordPreview.messages[1].capcodes).toEqual(
+      expect.arrayContaining([{ name: "0923001" }, { name: "0923002" }]),
+    );
     expect(keywordPreview).toMatchObject({ matches: 3, notifications: 3 });
     // Every day of the window, oldest first, today last; the days with matches are live matching's.
     expect(keywordPreview.byDay.map((d) => d.date)).toEqual(dates.slice(0, 7).reverse());
@@ -143,7 +169,8 @@ describe("monitorPreview", () => {
     // The messages, field for field, are those p2000Messages lists for the saved monitor.
     const { body } = await ctx.service.graphql(
       "query ($f: P2000MessageFilterInput) { p2000Messages(filter: $f) { uuid message sended capcodes { name } region { number } } }",
-      { token: ada.apiToken, variables: { f: { monitor: { uuid: keywordMonitor } } } });
+      { token: ada.apiToken, variables: { f: { monitor: { uuid: keywordMonitor } } } },
+    );
     expect(month.messages).toEqual(body.data.p2000Messages);
   });
 
@@ -151,7 +178,13 @@ describe("monitorPreview", () => {
     const live = await recorded(throttledMonitor);
     expect(live.matches).toHaveLength(5);
     // The second page of an incident (max_per_dossier), and after two notifications the rest of the day (max_per_period).
-    expect(live.matches.map((m) => m.reason)).toEqual(["max_per_period", "max_per_period", null, "max_per_dossier", null]);
+    expect(live.matches.map((m) => m.reason)).toEqual([
+      "max_per_period",
+      "max_per_period",
+      null,
+      "max_per_dossier",
+      null,
+    ]);
     expect(throttledPreview.matches).toBe(5);
     expect(throttledPreview.notifications).toBe(live.matches.filter((m) => m.reason === null).length);
     expect(throttledPreview.notifications).toBeLessThan(throttledPreview.matches);
@@ -164,9 +197,22 @@ describe("monitorPreview", () => {
     // A1 and P 1 pages notify; A2 and B1 do not.
     expect(urgent).toMatchObject({ matches: 5, notifications: 3 });
     // Quiet from the Dutch time of 16 hours ago to that of 9 hours ago: the pages of 15 and 10 hours ago.
-    const dutchTime = (ms: number) => new Date(ms).toLocaleTimeString("en-GB", { timeZone: "Europe/Amsterdam", hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
-    const quiet = await previewOk({ ...throttledInput,
-      notificationRules: JSON.stringify({ quietHours: { from: dutchTime(Date.now() - 16 * HOUR), to: dutchTime(Date.now() - 9 * HOUR) } }) }, 2);
+    const dutchTime = (ms: number) =>
+      new Date(ms).toLocaleTimeString("en-GB", {
+        timeZone: "Europe/Amsterdam",
+        hour: "2-digit",
+        minute: "2-digit",
+        hourCycle: "h23",
+      });
+    const quiet = await previewOk(
+      {
+        ...throttledInput,
+        notificationRules: JSON.stringify({
+          quietHours: { from: dutchTime(Date.now() - 16 * HOUR), to: dutchTime(Date.now() - 9 * HOUR) },
+        }),
+      },
+      2,
+    );
     expect(quiet).toMatchObject({ matches: 5, notifications: 3 });
   });
 
@@ -179,10 +225,18 @@ describe("monitorPreview", () => {
       [{ name: "", query: "{}" }, 30, /name must have 1 to 200 characters/],
       [{ name: "x", notificationRules: '{"snooze": true}' }, 30, /notificationRules\.snooze: unknown rule/],
       [{ name: "x", channels: '["00000000-0000-0000-0000-000000000000"]' }, 30, /channels: no channel/],
-      [{ name: "x", type: "rss", query: JSON.stringify({ feeds: ["https://example.org/feed"] }) }, 30, /Previews exist for p2000 monitors only/],
+      [
+        { name: "x", type: "rss", query: JSON.stringify({ feeds: ["https://example.org/feed"] }) },
+        30,
+        /Previews exist for p2000 monitors only/,
+      ],
     ] as const) {
       const body = await preview(input as Record<string, unknown>, days);
-      expect({ input, days, error: errorOf(body) }).toEqual({ input, days, error: { message: expect.stringMatching(message), code: "BAD_USER_INPUT" } });
+      expect({ input, days, error: errorOf(body) }).toEqual({
+        input,
+        days,
+        error: { message: expect.stringMatching(message), code: "BAD_USER_INPUT" },
+      });
     }
   });
 

@@ -18,7 +18,7 @@ beforeAll(async () => {
   hooks = await startWebhookReceiver();
 });
 // The webhook target is a local server, so this service allows private targets.
-const ctx = useTestService(() => ({ smtpUrl: mail.url, webhookAllowPrivateTargets: true }));
+const ctx = useTestService(() => ({ delivery: { smtpUrl: mail.url, allowPrivateTargets: true } }));
 afterAll(async () => {
   await hooks?.stop();
   await mail?.stop();
@@ -38,15 +38,22 @@ async function ok(query: string, token: string | undefined, variables: Record<st
 }
 
 async function sendMessage(message: string, capcode: string) {
-  const data = await ok("mutation ($i: CreateP2000MessageInput!) { createP2000Message(input: $i) { uuid city exerciseType } }",
-    ada.accessToken, { i: { message, sended: new Date().toISOString(), capcodes: [{ name: capcode }] } });
+  const data = await ok(
+    "mutation ($i: CreateP2000MessageInput!) { createP2000Message(input: $i) { uuid city exerciseType } }",
+    ada.accessToken,
+    { i: { message, sended: new Date().toISOString(), capcodes: [{ name: capcode }] } },
+  );
   return data.createP2000Message as { uuid: string; city: string | null; exerciseType: string };
 }
 
 beforeAll(async () => {
   ada = await signUp(ctx.service, "ada@example.org", { admin: true });
   bob = await signUp(ctx.service, "bob@example.org");
-  const { rows: [place] } = await ctx.db.asOwner("select latitude, longitude from app_public.places where name = 'Schiedam' order by population desc limit 1");
+  const {
+    rows: [place],
+  } = await ctx.db.asOwner(
+    "select latitude, longitude from app_public.places where name = 'Schiedam' order by population desc limit 1",
+  );
   schiedam = place;
 });
 
@@ -57,17 +64,30 @@ describe("channels", () => {
     [{ type: "email", name: "", emailAddress: "a@example.org" }, /name must have 1 to 200 characters/],
     [{ type: "sms", name: "x", phoneNumber: "0612345678" }, /E\.164/],
     [{ type: "webhook", name: "x", url: "ftp://example.org/" }, /http\(s\) URL/],
-    [{ type: "webhook", name: "x", url: "https://example.org/", headers: [{ name: "Content-Type", value: "x" }] }, /headers/],
+    [
+      { type: "webhook", name: "x", url: "https://example.org/", headers: [{ name: "Content-Type", value: "x" }] },
+      /headers/,
+    ],
     [{ type: "telegram", name: "x", chatId: "not a chat" }, /chatId/],
-    [{ type: "email", name: "x", emailAddress: "a@example.org", headers: [{ name: "X-A", value: "1" }] }, /headers apply to webhook channels only/],
+    [
+      { type: "email", name: "x", emailAddress: "a@example.org", headers: [{ name: "X-A", value: "1" }] },
+      /headers apply to webhook channels only/,
+    ],
   ])("createChannel refuses bad input %#", async (input, message) => {
-    const body = await gql("mutation ($i: CreateChannelInput!) { createChannel(input: $i) { channel { uuid } } }", ada.accessToken, { i: input });
+    const body = await gql(
+      "mutation ($i: CreateChannelInput!) { createChannel(input: $i) { channel { uuid } } }",
+      ada.accessToken,
+      { i: input },
+    );
     expect(errorOf(body).message).toMatch(message);
     expect(errorOf(body).code).toBe("BAD_USER_INPUT");
   });
 
   test("needs a logged-in user", async () => {
-    const body = await gql('mutation { createChannel(input: { type: "email", name: "x", emailAddress: "a@example.org" }) { channel { uuid } } }', ada.apiToken);
+    const body = await gql(
+      'mutation { createChannel(input: { type: "email", name: "x", emailAddress: "a@example.org" }) { channel { uuid } } }',
+      ada.apiToken,
+    );
     expect(errorOf(body).code).toBe("UNAUTHENTICATED");
   });
 });
@@ -82,15 +102,30 @@ describe("a P2000 monitor around Schiedam", () => {
   test("createChannel makes a webhook channel (secret shown once) and an e-mail channel", async () => {
     const { createChannel: webhook } = await ok(
       `mutation ($i: CreateChannelInput!) { createChannel(input: $i) { signingSecret channel { uuid type name url headers { name value } } } }`,
-      ada.accessToken, { i: { type: "webhook", name: "Dispatch board", url: `${hooks.url}/hook`, headers: [{ name: "X-Team", value: "blue" }] } });
-    expect(webhook.channel).toMatchObject({ type: "webhook", name: "Dispatch board", url: `${hooks.url}/hook`, headers: [{ name: "X-Team", value: "blue" }] });
+      ada.accessToken,
+      {
+        i: {
+          type: "webhook",
+          name: "Dispatch board",
+          url: `${hooks.url}/hook`,
+          headers: [{ name: "X-Team", value: "blue" }],
+        },
+      },
+    );
+    expect(webhook.channel).toMatchObject({
+      type: "webhook",
+      name: "Dispatch board",
+      url: `${hooks.url}/hook`,
+      headers: [{ name: "X-Team", value: "blue" }],
+    });
     expect(webhook.signingSecret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     expect(Buffer.from(webhook.signingSecret.slice("whsec_".length), "base64")).toHaveLength(32);
     webhookUuid = webhook.channel.uuid;
     signingSecret = webhook.signingSecret;
     const { createChannel: email } = await ok(
       'mutation { createChannel(input: { type: "email", name: "Me", emailAddress: "Responder@Example.org" }) { signingSecret channel { uuid emailAddress } } }',
-      ada.accessToken);
+      ada.accessToken,
+    );
     expect(email).toMatchObject({ signingSecret: null, channel: { emailAddress: "responder@example.org" } });
     emailUuid = email.channel.uuid;
     const { channels } = await ok("{ channels { uuid type } }", ada.accessToken);
@@ -108,11 +143,18 @@ describe("a P2000 monitor around Schiedam", () => {
     [{ name: "x", type: "weather" }, /type must be one of/],
     [{ name: "x", radius: 5 }, /radius needs a location/],
     [{ name: "x", location: { latitude: 52, longitude: 4 }, radius: 500 }, /radius is in kilometres/],
-    [{ name: "x", notificationRules: '{"quietHours": {"from": "25:00", "to": "07:00"}}' }, /notificationRules\.quietHours/],
+    [
+      { name: "x", notificationRules: '{"quietHours": {"from": "25:00", "to": "07:00"}}' },
+      /notificationRules\.quietHours/,
+    ],
     [{ name: "x", notificationRules: '{"snooze": true}' }, /notificationRules\.snooze: unknown rule/],
     [{ name: "x", channels: '["00000000-0000-0000-0000-000000000000"]' }, /channels: no channel/],
   ])("createMonitor refuses bad input %#", async (input, message) => {
-    const body = await gql("mutation ($i: CreateMonitorInput!) { createMonitor(input: $i) { uuid } }", ada.accessToken, { i: input });
+    const body = await gql(
+      "mutation ($i: CreateMonitorInput!) { createMonitor(input: $i) { uuid } }",
+      ada.accessToken,
+      { i: input },
+    );
     expect(errorOf(body).message).toMatch(message);
     expect(errorOf(body).code).toBe("BAD_USER_INPUT");
   });
@@ -127,10 +169,15 @@ describe("a P2000 monitor around Schiedam", () => {
       rss: { feeds: ["https://example.org/feed.xml"], keywords: ["Brand"] },
     };
     for (const [type, query] of Object.entries(queries)) {
-      const { createMonitor } = await ok("mutation ($i: CreateMonitorInput!) { createMonitor(input: $i) { type query active } }",
-        bob.accessToken, { i: { name: type, type, query: JSON.stringify(query) } });
+      const { createMonitor } = await ok(
+        "mutation ($i: CreateMonitorInput!) { createMonitor(input: $i) { type query active } }",
+        bob.accessToken,
+        { i: { name: type, type, query: JSON.stringify(query) } },
+      );
       expect(createMonitor.type).toBe(type);
-      expect(JSON.parse(createMonitor.query)).toEqual(type === "rss" ? { feeds: ["https://example.org/feed.xml"], keywords: ["brand"] } : query);
+      expect(JSON.parse(createMonitor.query)).toEqual(
+        type === "rss" ? { feeds: ["https://example.org/feed.xml"], keywords: ["brand"] } : query,
+      );
     }
   });
 
@@ -138,18 +185,36 @@ describe("a P2000 monitor around Schiedam", () => {
     const { createMonitor } = await ok(
       `mutation ($i: CreateMonitorInput!) { createMonitor(input: $i) {
          uuid name type active query channels notificationRules location { latitude longitude } locationMode radius created changed } }`,
-      ada.accessToken, { i: {
-        name: "Ambulance near home", type: "p2000", location: schiedam, radius: 5,
-        query: JSON.stringify({ capcodes: ["001420007"], disciplines: ["ambulance"] }),
-        channels: JSON.stringify([webhookUuid, emailUuid]),
-        notificationRules: JSON.stringify({ maxPerDossier: 3 }),
-      } });
-    expect(createMonitor).toMatchObject({ name: "Ambulance near home", type: "p2000", active: true, locationMode: "fixed", radius: 5, location: schiedam });
+      ada.accessToken,
+      {
+        i: {
+          name: "Ambulance near home",
+          type: "p2000",
+          location: schiedam,
+          radius: 5,
+          query: JSON.stringify({ capcodes: ["001420007"], disciplines: ["ambulance"] }),
+          channels: JSON.stringify([webhookUuid, emailUuid]),
+          notificationRules: JSON.stringify({ maxPerDossier: 3 }),
+        },
+      },
+    );
+    expect(createMonitor).toMatchObject({
+      name: "Ambulance near home",
+      type: "p2000",
+      active: true,
+      locationMode: "fixed",
+      radius: 5,
+      location: schiedam,
+    });
     expect(JSON.parse(createMonitor.query)).toEqual({ capcodes: ["1420007"], disciplines: ["Ambulance"] });
     expect(JSON.parse(createMonitor.channels).sort()).toEqual([webhookUuid, emailUuid].sort());
     expect(JSON.parse(createMonitor.notificationRules)).toEqual({ maxPerDossier: 3 });
     monitorUuid = createMonitor.uuid;
-    const { monitors, monitor } = await ok("query ($u: String!) { monitors { uuid } monitor(uuid: $u) { name } }", ada.accessToken, { u: monitorUuid });
+    const { monitors, monitor } = await ok(
+      "query ($u: String!) { monitors { uuid } monitor(uuid: $u) { name } }",
+      ada.accessToken,
+      { u: monitorUuid },
+    );
     expect(monitors).toEqual([{ uuid: monitorUuid }]);
     expect(monitor).toEqual({ name: "Ambulance near home" });
   });
@@ -160,12 +225,17 @@ describe("a P2000 monitor around Schiedam", () => {
     const headers = delivery.headers as Record<string, string>;
     expect(headers["webhook-signature"]).toMatch(/^v1,[A-Za-z0-9+/]{43}=$/);
     expect(new Webhook(signingSecret).verify(delivery.body, headers)).toEqual(JSON.parse(delivery.body));
-    expect(() => new Webhook(signingSecret).verify(delivery.body.replace("Schiedam", "Rotterdam"), headers)).toThrow("No matching signature found");
-    expect(() => new Webhook(`whsec_${randomBytes(32).toString("base64")}`).verify(delivery.body, headers)).toThrow("No matching signature found");
+    expect(() => new Webhook(signingSecret).verify(delivery.body.replace("Schiedam", "Rotterdam"), headers)).toThrow(
+      "No matching signature found",
+    );
+    expect(() => new Webhook(`whsec_${randomBytes(32).toString("base64")}`).verify(delivery.body, headers)).toThrow(
+      "No matching signature found",
+    );
     expect(delivery.headers["x-team"]).toBe("blue");
     const payload = JSON.parse(delivery.body);
     expect(payload).toMatchObject({
-      id: delivery.headers["webhook-id"], event: "p2000.message.matched",
+      id: delivery.headers["webhook-id"],
+      event: "p2000.message.matched",
       monitor: { uuid: monitorUuid, name: "Ambulance near home" },
       message: { uuid: matched.uuid, urgency: "A1", discipline: "Ambulance", city: "Schiedam" },
     });
@@ -178,23 +248,49 @@ describe("a P2000 monitor around Schiedam", () => {
     expect(await page.text()).toContain("respondOnTheWay");
 
     const token = link.searchParams.get("token")!;
-    const { respondOnTheWay } = await ok("mutation ($t: String!) { respondOnTheWay(token: $t, status: \"going\") { status recipient monitorUuid messageUuid } }",
-      undefined, { t: token });
-    expect(respondOnTheWay).toEqual({ status: "going", recipient: "responder@example.org", monitorUuid, messageUuid: matched.uuid });
-    const again = await ok("mutation ($t: String!) { respondOnTheWay(token: $t, status: \"cancelled\") { status } }", undefined, { t: token });
+    const { respondOnTheWay } = await ok(
+      'mutation ($t: String!) { respondOnTheWay(token: $t, status: "going") { status recipient monitorUuid messageUuid } }',
+      undefined,
+      { t: token },
+    );
+    expect(respondOnTheWay).toEqual({
+      status: "going",
+      recipient: "responder@example.org",
+      monitorUuid,
+      messageUuid: matched.uuid,
+    });
+    const again = await ok(
+      'mutation ($t: String!) { respondOnTheWay(token: $t, status: "cancelled") { status } }',
+      undefined,
+      { t: token },
+    );
     expect(again.respondOnTheWay.status).toBe("cancelled");
-    const { monitor } = await ok("query ($u: String!) { monitor(uuid: $u) { responders { status recipient channel { name } } } }", ada.accessToken, { u: monitorUuid });
-    expect(monitor.responders).toEqual([{ status: "cancelled", recipient: "responder@example.org", channel: { name: "Me" } }]);
+    const { monitor } = await ok(
+      "query ($u: String!) { monitor(uuid: $u) { responders { status recipient channel { name } } } }",
+      ada.accessToken,
+      { u: monitorUuid },
+    );
+    expect(monitor.responders).toEqual([
+      { status: "cancelled", recipient: "responder@example.org", channel: { name: "Me" } },
+    ]);
 
     const [body, signature] = token.split(".");
     // A different first character (the notification uuid starts with "0" one time in sixteen).
     const otherFirst = (claims: string) => claims.replace(/^./, (c) => (c === "0" ? "1" : "0"));
     const tampered = `${Buffer.from(otherFirst(Buffer.from(body, "base64url").toString())).toString("base64url")}.${signature}`;
     for (const bad of [tampered, `${body}.${"A".repeat(43)}`, "nonsense"]) {
-      const refused = await gql("mutation ($t: String!) { respondOnTheWay(token: $t, status: \"going\") { status } }", undefined, { t: bad });
+      const refused = await gql(
+        'mutation ($t: String!) { respondOnTheWay(token: $t, status: "going") { status } }',
+        undefined,
+        { t: bad },
+      );
       expect(errorOf(refused)).toEqual({ message: "This respond link is not valid.", code: "UNAUTHENTICATED" });
     }
-    const badStatus = await gql("mutation ($t: String!) { respondOnTheWay(token: $t, status: \"maybe\") { status } }", undefined, { t: token });
+    const badStatus = await gql(
+      'mutation ($t: String!) { respondOnTheWay(token: $t, status: "maybe") { status } }',
+      undefined,
+      { t: token },
+    );
     expect(errorOf(badStatus)).toEqual({ message: "status must be going or cancelled.", code: "BAD_USER_INPUT" });
   });
 
@@ -214,7 +310,9 @@ describe("a P2000 monitor around Schiedam", () => {
   test("p2000Messages(filter: { monitor }) lists the messages that matched it", async () => {
     const { p2000Messages, p2000MessagesCount } = await ok(
       "query ($f: P2000MessageFilterInput) { p2000Messages(filter: $f) { uuid } p2000MessagesCount(filter: $f) }",
-      ada.apiToken, { f: { monitor: { uuid: monitorUuid } } });
+      ada.apiToken,
+      { f: { monitor: { uuid: monitorUuid } } },
+    );
     expect(p2000Messages).toEqual([{ uuid: matched.uuid }]);
     expect(p2000MessagesCount).toBe(1);
   });
@@ -222,8 +320,15 @@ describe("a P2000 monitor around Schiedam", () => {
   test("updateMonitor changes the given fields only; inactive monitors match nothing", async () => {
     const { updateMonitor } = await ok(
       "mutation ($i: UpdateMonitorInput!) { updateMonitor(input: $i) { name active radius channels query } }",
-      ada.accessToken, { i: { uuid: monitorUuid, active: false, channels: JSON.stringify([webhookUuid]) } });
-    expect(updateMonitor).toMatchObject({ name: "Ambulance near home", active: false, radius: 5, channels: JSON.stringify([webhookUuid]) });
+      ada.accessToken,
+      { i: { uuid: monitorUuid, active: false, channels: JSON.stringify([webhookUuid]) } },
+    );
+    expect(updateMonitor).toMatchObject({
+      name: "Ambulance near home",
+      active: false,
+      radius: 5,
+      channels: JSON.stringify([webhookUuid]),
+    });
     await ctx.service.workerIdle();
     const before = hooks.requests.length;
     await sendMessage("A1 AMBU 17107 Broersvest Schiedam bon 147011", "001420007");
@@ -232,22 +337,39 @@ describe("a P2000 monitor around Schiedam", () => {
   });
 
   test("another environment never sees these channels or monitors", async () => {
-    const { channels, monitor } = await ok("query ($u: String!) { channels { uuid } monitor(uuid: $u) { uuid } }", bob.accessToken, { u: monitorUuid });
+    const { channels, monitor } = await ok(
+      "query ($u: String!) { channels { uuid } monitor(uuid: $u) { uuid } }",
+      bob.accessToken,
+      { u: monitorUuid },
+    );
     expect(channels).toEqual([]);
     expect(monitor).toBeNull();
-    expect(errorOf(await gql("mutation ($u: String!) { deleteMonitor(uuid: $u) }", bob.accessToken, { u: monitorUuid })))
-      .toEqual({ message: "Monitor not found.", code: "NOT_FOUND" });
-    expect(errorOf(await gql("mutation ($u: String!) { deleteChannel(uuid: $u) }", bob.accessToken, { u: webhookUuid })))
-      .toEqual({ message: "Channel not found.", code: "NOT_FOUND" });
-    expect(errorOf(await gql("query ($f: P2000MessageFilterInput) { p2000Messages(filter: $f) { uuid } }", bob.apiToken, { f: { monitor: { uuid: monitorUuid } } })))
-      .toEqual({ message: "Monitor not found in this environment.", code: "NOT_FOUND" });
+    expect(
+      errorOf(await gql("mutation ($u: String!) { deleteMonitor(uuid: $u) }", bob.accessToken, { u: monitorUuid })),
+    ).toEqual({ message: "Monitor not found.", code: "NOT_FOUND" });
+    expect(
+      errorOf(await gql("mutation ($u: String!) { deleteChannel(uuid: $u) }", bob.accessToken, { u: webhookUuid })),
+    ).toEqual({ message: "Channel not found.", code: "NOT_FOUND" });
+    expect(
+      errorOf(
+        await gql("query ($f: P2000MessageFilterInput) { p2000Messages(filter: $f) { uuid } }", bob.apiToken, {
+          f: { monitor: { uuid: monitorUuid } },
+        }),
+      ),
+    ).toEqual({ message: "Monitor not found in this environment.", code: "NOT_FOUND" });
   });
 
   test("deleteChannel takes the channel off its monitors; deleteMonitor removes the monitor", async () => {
-    expect(await ok("mutation ($u: String!) { deleteChannel(uuid: $u) }", ada.accessToken, { u: webhookUuid })).toEqual({ deleteChannel: true });
-    const { monitor } = await ok("query ($u: String!) { monitor(uuid: $u) { channels } }", ada.accessToken, { u: monitorUuid });
+    expect(await ok("mutation ($u: String!) { deleteChannel(uuid: $u) }", ada.accessToken, { u: webhookUuid })).toEqual(
+      { deleteChannel: true },
+    );
+    const { monitor } = await ok("query ($u: String!) { monitor(uuid: $u) { channels } }", ada.accessToken, {
+      u: monitorUuid,
+    });
     expect(monitor.channels).toBe("[]");
-    expect(await ok("mutation ($u: String!) { deleteMonitor(uuid: $u) }", ada.accessToken, { u: monitorUuid })).toEqual({ deleteMonitor: true });
+    expect(await ok("mutation ($u: String!) { deleteMonitor(uuid: $u) }", ada.accessToken, { u: monitorUuid })).toEqual(
+      { deleteMonitor: true },
+    );
     expect((await ok("{ monitors { uuid } }", ada.accessToken)).monitors).toEqual([]);
   });
 });

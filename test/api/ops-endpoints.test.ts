@@ -7,7 +7,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { JobHelpers } from "graphile-worker";
 import pg from "pg";
-import { loadConfig } from "../../lib/config.ts";
+import { loadConfig, mergeConfig } from "../../lib/config.ts";
 import type { PendingNotification } from "../../lib/monitors/notification-delivery.ts";
 import { makeNotificationsDeliver } from "../../tasks/notifications__deliver.ts";
 import { mayReadMetrics } from "../../lib/http/ops-routes.ts";
@@ -38,7 +38,8 @@ function parseMetrics(text: string): Sample[] {
     const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
     if (!match) throw new Error(`Not a Prometheus sample: ${line}`);
     const labels: Record<string, string> = {};
-    for (const [, key, value] of (match[2] ?? "").matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g)) labels[key] = value;
+    for (const [, key, value] of (match[2] ?? "").matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g))
+      labels[key] = value;
     const value = Number(match[3].replace("+Inf", "Infinity"));
     // prom-client writes NaN as "Nan"; Prometheus reads it case-insensitively (Go's ParseFloat).
     if (Number.isNaN(value) && !/^nan$/i.test(match[3])) throw new Error(`Not a number: ${line}`);
@@ -77,7 +78,8 @@ describe("/health and /ready", () => {
   test("/ready answers 200 with every check passed once grafserv has built the schema", async () => {
     // The schema is built in the background after the server listens; until then only it fails.
     const first = await ready();
-    if (first.status === 503) expect(first.body.checks).toEqual({ database: true, migrations: true, worker: true, schema: false });
+    if (first.status === 503)
+      expect(first.body.checks).toEqual({ database: true, migrations: true, worker: true, schema: false });
     expect(await waitUntil(ready, (answer) => answer.status === 200, "/ready")).toEqual({
       status: 200,
       body: { status: "ready", checks: { database: true, migrations: true, worker: true, schema: true } },
@@ -92,7 +94,9 @@ describe("/health and /ready", () => {
   });
 
   test("/ready answers 503 while the newest migration is not applied, and 200 again once it is", async () => {
-    const { rows: [newest] } = await ctx.db.asOwner("select * from graphile_migrate.migrations order by filename desc limit 1");
+    const {
+      rows: [newest],
+    } = await ctx.db.asOwner("select * from graphile_migrate.migrations order by filename desc limit 1");
     await ctx.db.asOwner("delete from graphile_migrate.migrations where hash = $1", [newest.hash]);
     try {
       // Answers are kept for a second.
@@ -102,8 +106,10 @@ describe("/health and /ready", () => {
         body: { status: "not ready", checks: { database: true, migrations: false, worker: true, schema: true } },
       });
     } finally {
-      await ctx.db.asOwner("insert into graphile_migrate.migrations (hash, previous_hash, filename, date) values ($1, $2, $3, $4)",
-        [newest.hash, newest.previous_hash, newest.filename, newest.date]);
+      await ctx.db.asOwner(
+        "insert into graphile_migrate.migrations (hash, previous_hash, filename, date) values ($1, $2, $3, $4)",
+        [newest.hash, newest.previous_hash, newest.filename, newest.date],
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, 1100));
     expect((await ready()).status).toBe(200);
@@ -114,7 +120,8 @@ describe("/metrics", () => {
   test("counts operations by root field, each error code once, and HTTP requests by route", async () => {
     const before = await scrape();
     const regions = "query ($first: Int) { p2000Regions(first: $first) { number } }";
-    for (let i = 0; i < 3; i++) expect((await ctx.service.graphql(regions, { token, variables: { first: 5 } })).status).toBe(200);
+    for (let i = 0; i < 3; i++)
+      expect((await ctx.service.graphql(regions, { token, variables: { first: 5 } })).status).toBe(200);
     // An execution error beside data (p2000Regions: null), a validation error, a syntax error and
     // a public read without a token (401), each answered once.
     expect((await ctx.service.graphql(regions, { token, variables: { first: 0 } })).body.errors).toHaveLength(1);
@@ -125,7 +132,8 @@ describe("/metrics", () => {
     await ctx.service.graphql("query Anything123 { __typename }", { token });
     const after = await scrape();
 
-    const delta = (name: string, labels: Record<string, string>) => (valueOf(after, name, labels) ?? 0) - (valueOf(before, name, labels) ?? 0);
+    const delta = (name: string, labels: Record<string, string>) =>
+      (valueOf(after, name, labels) ?? 0) - (valueOf(before, name, labels) ?? 0);
     expect(delta("nlis_graphql_operations_total", { operation: "p2000Regions", outcome: "ok" })).toBe(3);
     expect(delta("nlis_graphql_operations_total", { operation: "p2000Regions", outcome: "error" })).toBe(1);
     expect(delta("nlis_graphql_operations_total", { operation: "other", outcome: "ok" })).toBe(1);
@@ -146,9 +154,12 @@ describe("/metrics", () => {
   test("samples the pools, the job queue and the feeds at scrape time", async () => {
     await ctx.db.asOwner(
       "insert into app_hidden.feed_status (feed, ok, message, last_success_at, last_failure_at) values " +
-        "('ops-test-good', true, null, '2024-01-02T03:04:05Z', null), ('ops-test-never', false, 'down', null, now())");
+        "('ops-test-good', true, null, '2024-01-02T03:04:05Z', null), ('ops-test-never', false, 'down', null, now())",
+    );
     // A task no worker knows, due a minute ago: it waits in the queue for good.
-    await ctx.db.asOwner("select graphile_worker.add_job('ops_test__unknown', '{}', job_key => 'ops-test', run_at => now() - interval '60 seconds')");
+    await ctx.db.asOwner(
+      "select graphile_worker.add_job('ops_test__unknown', '{}', job_key => 'ops-test', run_at => now() - interval '60 seconds')",
+    );
     try {
       const samples = await scrape();
       expect(valueOf(samples, "nlis_database_up")).toBe(1);
@@ -159,10 +170,14 @@ describe("/metrics", () => {
       }
       expect(valueOf(samples, "nlis_db_pool_max_connections", { pool: "auth" })).toBe(12);
       expect(valueOf(samples, "nlis_jobs_queued", { task: "ops_test__unknown" })).toBe(1);
-      expect(valueOf(samples, "nlis_jobs_oldest_age_seconds", { task: "ops_test__unknown" })).toBeGreaterThanOrEqual(60);
+      expect(valueOf(samples, "nlis_jobs_oldest_age_seconds", { task: "ops_test__unknown" })).toBeGreaterThanOrEqual(
+        60,
+      );
       expect(valueOf(samples, "nlis_jobs_failed", { task: "ops_test__unknown" })).toBe(0);
       expect(valueOf(samples, "nlis_feed_ok", { feed: "ops-test-good" })).toBe(1);
-      expect(valueOf(samples, "nlis_feed_last_success_timestamp_seconds", { feed: "ops-test-good" })).toBe(Date.UTC(2024, 0, 2, 3, 4, 5) / 1000);
+      expect(valueOf(samples, "nlis_feed_last_success_timestamp_seconds", { feed: "ops-test-good" })).toBe(
+        Date.UTC(2024, 0, 2, 3, 4, 5) / 1000,
+      );
       expect(valueOf(samples, "nlis_feed_ok", { feed: "ops-test-never" })).toBe(0);
       expect(valueOf(samples, "nlis_feed_last_success_timestamp_seconds", { feed: "ops-test-never" })).toBeUndefined();
     } finally {
@@ -188,9 +203,33 @@ describe("/metrics", () => {
   });
 
   test("routes are a fixed set", () => {
-    expect(["/graphql", "/graphql?query=x", "/graphiql", "/ruru-static/ruru.js", "/auth/magic-link?token=x", "/respond",
-      "/health", "/ready", "/metrics", "/", "/wp-admin/x"].map(routeOf))
-      .toEqual(["graphql", "graphql", "graphiql", "graphiql", "auth", "respond", "health", "ready", "metrics", "other", "other"]);
+    expect(
+      [
+        "/graphql",
+        "/graphql?query=x",
+        "/graphiql",
+        "/ruru-static/ruru.js",
+        "/auth/magic-link?token=x",
+        "/respond",
+        "/health",
+        "/ready",
+        "/metrics",
+        "/",
+        "/wp-admin/x",
+      ].map(routeOf),
+    ).toEqual([
+      "graphql",
+      "graphql",
+      "graphiql",
+      "graphiql",
+      "auth",
+      "respond",
+      "health",
+      "ready",
+      "metrics",
+      "other",
+      "other",
+    ]);
   });
 });
 
@@ -212,23 +251,40 @@ describe("deliveries by channel type and outcome", () => {
 
   /** Runs the delivery task once for an SMS notification, with graphile-worker's helpers faked. */
   async function deliverSms(smsProviderUrl: string | undefined): Promise<void> {
-    const notification = { notification_uuid: "00000000-0000-0000-0000-000000000001", channel_type: "sms", phone_number: "+31600000000",
-      kind: "p2000", message: "A1 test", respond_token: null } as unknown as PendingNotification;
+    const notification = {
+      notification_uuid: "00000000-0000-0000-0000-000000000001",
+      channel_type: "sms",
+      phone_number: "+31600000000",
+      kind: "p2000",
+      message: "A1 test",
+      respond_token: null,
+    } as unknown as PendingNotification;
     const helpers = {
       query: async (sql: string) => ({ rows: sql.includes("notification_for_delivery") ? [notification] : [] }),
       job: { attempts: 1, max_attempts: 25 },
       logger: { warn() {} },
     } as unknown as JobHelpers;
-    const task = makeNotificationsDeliver({ ...loadConfig(), mailer: null, allowPrivateWebhookTargets: false, smsProviderUrl });
+    const delivery = mergeConfig(loadConfig().delivery, {
+      allowPrivateTargets: false,
+      sms: { providerUrl: smsProviderUrl },
+    });
+    const task = makeNotificationsDeliver({ ...delivery, mailer: null });
     // A failure with attempts left is thrown for graphile-worker to retry.
     await Promise.resolve(task({ uuid: notification.notification_uuid }, helpers)).catch(() => {});
   }
 
   const count = async (outcome: string) =>
-    valueOf(parseMetrics(await registry.metrics()), "nlis_notification_deliveries_total", { channel_type: "sms", outcome }) ?? 0;
+    valueOf(parseMetrics(await registry.metrics()), "nlis_notification_deliveries_total", {
+      channel_type: "sms",
+      outcome,
+    }) ?? 0;
 
   test("delivered, retrying (a failure with attempts left) and failed (for good)", async () => {
-    const before = { delivered: await count("delivered"), retrying: await count("retrying"), failed: await count("failed") };
+    const before = {
+      delivered: await count("delivered"),
+      retrying: await count("retrying"),
+      failed: await count("failed"),
+    };
     await deliverSms(`${providerUrl}/ok`);
     await deliverSms(`${providerUrl}/down`);
     await deliverSms(undefined); // no SMS provider configured: permanent

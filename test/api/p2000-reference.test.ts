@@ -30,15 +30,22 @@ describe("p2000Regions", () => {
       expect(region.uuid).toMatch(/^[0-9a-f-]{36}$/);
     }
     expect(p2000Regions[16]).toMatchObject({
-      number: "17", name: "Rotterdam-Rijnmond", slug: "rotterdam-rijnmond", province: "Zuid-Holland", capcodePrefix: "14",
+      number: "17",
+      name: "Rotterdam-Rijnmond",
+      slug: "rotterdam-rijnmond",
+      province: "Zuid-Holland",
+      capcodePrefix: "14",
     });
     expect(p2000Regions[1]).toMatchObject({ number: "02", name: "Fryslân", capcodePrefix: "03" });
   });
 
   test("searches names, other spellings and numbers", async () => {
     const search = async (term: string) =>
-      (await query("query ($f: P2000TaxonomyFilterInput) { p2000Regions(filter: $f) { number } }", { f: { search: term } }))
-        .p2000Regions.map((r: any) => r.number);
+      (
+        await query("query ($f: P2000TaxonomyFilterInput) { p2000Regions(filter: $f) { number } }", {
+          f: { search: term },
+        })
+      ).p2000Regions.map((r: any) => r.number);
     expect(await search("brabant")).toEqual(["20", "21", "22"]);
     expect(await search("FRIESLAND")).toEqual(["02"]);
     expect(await search("17")).toEqual(["17"]);
@@ -47,7 +54,9 @@ describe("p2000Regions", () => {
   });
 
   test("keeps the same uuids on every installation", async () => {
-    const { rows: [row] } = await ctx.db.asOwner("select app_hidden.reference_uuid('p2000_region', '17') as uuid");
+    const {
+      rows: [row],
+    } = await ctx.db.asOwner("select app_hidden.reference_uuid('p2000_region', '17') as uuid");
     const { p2000Region } = await query('{ p2000Region(slug: "17") { uuid } }');
     expect(p2000Region.uuid).toBe(row.uuid);
   });
@@ -69,7 +78,9 @@ describe("p2000Region", () => {
 
   test("finds a region by uuid", async () => {
     const { p2000Regions } = await query('{ p2000Regions(filter: { search: "Zeeland" }) { uuid } }');
-    const { p2000Region } = await query("query ($s: String!) { p2000Region(slug: $s) { name } }", { s: p2000Regions[0].uuid });
+    const { p2000Region } = await query("query ($s: String!) { p2000Region(slug: $s) { name } }", {
+      s: p2000Regions[0].uuid,
+    });
     expect(p2000Region.name).toBe("Zeeland");
   });
 
@@ -81,7 +92,9 @@ describe("p2000Region", () => {
 
 describe("p2000Urgencies", () => {
   test("lists A0-A2, B1-B2 and P1-P3, most urgent first", async () => {
-    const { p2000Urgencies } = await query("{ p2000Urgencies { uuid code name isUrgent level rank discipline { name } } }");
+    const { p2000Urgencies } = await query(
+      "{ p2000Urgencies { uuid code name isUrgent level rank discipline { name } } }",
+    );
     expect(p2000Urgencies.map((u: any) => u.code)).toEqual(["A0", "A1", "P1", "A2", "P2", "B1", "B2", "P3"]);
     const byCode = Object.fromEntries(p2000Urgencies.map((u: any) => [u.code, u]));
     expect(byCode.A1).toMatchObject({ isUrgent: true, level: "urgent", discipline: { name: "Ambulance" } });
@@ -107,7 +120,9 @@ describe("p2000GripLevels and p2000Qualifications", () => {
   test("qualifications from small to very large", async () => {
     const { p2000Qualifications } = await query("{ p2000Qualifications { code name level } }");
     expect(p2000Qualifications.map((q: any) => q.code)).toEqual(["klein", "middel", "groot", "zeer_groot"]);
-    const { p2000Qualifications: filtered } = await query('{ p2000Qualifications(filter: { search: "groot" }) { code } }');
+    const { p2000Qualifications: filtered } = await query(
+      '{ p2000Qualifications(filter: { search: "groot" }) { code } }',
+    );
     expect(filtered.map((q: any) => q.code)).toEqual(["groot", "zeer_groot"]);
   });
 });
@@ -115,18 +130,28 @@ describe("p2000GripLevels and p2000Qualifications", () => {
 describe("p2000Disciplines and p2000Discipline", () => {
   test("lists the disciplines by name and searches them", async () => {
     const { p2000Disciplines } = await query("{ p2000Disciplines { uuid name abbreviation } }");
-    expect(p2000Disciplines.map((d: any) => d.name)).toEqual(
-      ["Ambulance", "Brandweer", "DARES", "Gemeente", "KNRM", "Politie", "Reddingsbrigade"],
-    );
+    expect(p2000Disciplines.map((d: any) => d.name)).toEqual([
+      "Ambulance",
+      "Brandweer",
+      "DARES",
+      "Gemeente",
+      "KNRM",
+      "Politie",
+      "Reddingsbrigade",
+    ]);
     const { p2000Disciplines: found } = await query('{ p2000Disciplines(filter: { search: "brw" }) { name } }');
     expect(found).toEqual([{ name: "Brandweer" }]);
   });
 
   test("finds one by uuid, and null for an unknown or malformed uuid", async () => {
     const { p2000Disciplines } = await query('{ p2000Disciplines(filter: { search: "KNRM" }) { uuid } }');
-    const one = await query("query ($u: String!) { p2000Discipline(uuid: $u) { name urgencies { code } } }", { u: p2000Disciplines[0].uuid });
+    const one = await query("query ($u: String!) { p2000Discipline(uuid: $u) { name urgencies { code } } }", {
+      u: p2000Disciplines[0].uuid,
+    });
     expect(one.p2000Discipline).toEqual({ name: "KNRM", urgencies: [] });
-    expect((await query('{ p2000Discipline(uuid: "00000000-0000-0000-0000-000000000000") { name } }')).p2000Discipline).toBeNull();
+    expect(
+      (await query('{ p2000Discipline(uuid: "00000000-0000-0000-0000-000000000000") { name } }')).p2000Discipline,
+    ).toBeNull();
     expect((await query('{ p2000Discipline(uuid: "not-a-uuid") { name } }')).p2000Discipline).toBeNull();
   });
 });
@@ -135,7 +160,14 @@ describe("p2000Categories", () => {
   test("lists every category with whether it counts as a call-out", async () => {
     const { p2000Categories } = await query("{ p2000Categories { uuid code name isCallOut } }");
     const callOut = Object.fromEntries(p2000Categories.map((c: any) => [c.code, c.isCallOut]));
-    expect(callOut).toMatchObject({ brand: true, ongeval: true, medisch: true, test: false, informatie: false, monitor: false });
+    expect(callOut).toMatchObject({
+      brand: true,
+      ongeval: true,
+      medisch: true,
+      test: false,
+      informatie: false,
+      monitor: false,
+    });
     expect(p2000Categories.length).toBeGreaterThanOrEqual(10);
   });
 });

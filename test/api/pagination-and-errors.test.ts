@@ -30,7 +30,9 @@ describe("pagination", () => {
   });
 
   test("the SQL helpers default first to 50 and cap it at 100", async () => {
-    const { rows: [row] } = await ctx.db.asOwner(
+    const {
+      rows: [row],
+    } = await ctx.db.asOwner(
       "select app_hidden.page_limit(null) as dflt, app_hidden.page_limit(500) as capped, app_hidden.page_limit(7) as asked, " +
         "app_hidden.page_offset(null, 3) as offset_default, app_hidden.page_offset(500, 2) as offset_capped",
     );
@@ -57,10 +59,13 @@ describe("pagination", () => {
   });
 
   test("an over-long search term is refused", async () => {
-    const { body } = await ctx.service.graphql("query ($s: String) { p2000Regions(filter: { search: $s }) { number } }", {
-      token,
-      variables: { s: "x".repeat(101) },
-    });
+    const { body } = await ctx.service.graphql(
+      "query ($s: String) { p2000Regions(filter: { search: $s }) { number } }",
+      {
+        token,
+        variables: { s: "x".repeat(101) },
+      },
+    );
     expect(body.errors![0].extensions!.code).toBe("BAD_USER_INPUT");
   });
 });

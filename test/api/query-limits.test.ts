@@ -7,7 +7,16 @@ import { getIntrospectionQuery } from "graphql";
 import { errorOf, useTestService } from "../helpers/service.ts";
 
 const ctx = useTestService(() => ({
-  queryLimits: { maxDepth: 7, maxAliases: 15, maxDirectives: 50, maxTokens: 2000, maxCost: 5000, blockFieldSuggestions: true },
+  api: {
+    queryLimits: {
+      maxDepth: 7,
+      maxAliases: 15,
+      maxDirectives: 50,
+      maxTokens: 2000,
+      maxCost: 5000,
+      blockFieldSuggestions: true,
+    },
+  },
 }));
 
 let token: string;
@@ -37,18 +46,34 @@ async function withTablesLocked<T>(request: () => Promise<T>): Promise<T> {
 /** p2000Messages → dossier → messages → dossier … `levels` fields below p2000Messages. */
 function cycle(levels: number): string {
   let selection = "uuid";
-  for (let level = levels; level >= 1; level--) selection = `${level % 2 === 1 ? "dossier" : "messages"} { uuid ${selection} }`;
+  for (let level = levels; level >= 1; level--)
+    selection = `${level % 2 === 1 ? "dossier" : "messages"} { uuid ${selection} }`;
   return `{ p2000Messages(first: 100) { uuid ${selection} } }`;
 }
 
 describe("hostile documents are refused before any SQL runs", () => {
   test.each([
     ["the dossier cycle nested 8 levels deep", cycle(8), /Query depth limit of 7 exceeded/],
-    ["500 aliases of p2000Messages(first: 100)",
-      `{ ${Array.from({ length: 500 }, (_, i) => `a${i}: p2000Messages(first: 100) { uuid message }`).join(" ")} }`, /(Aliases|Token) limit/],
-    ["20 aliases", `{ ${Array.from({ length: 20 }, (_, i) => `a${i}: p2000Regions { number }`).join(" ")} }`, /Aliases limit of 15 exceeded/],
-    ["a document of 5,000 tokens", `{ p2000Regions { ${Array.from({ length: 2500 }, () => "number").join(" ")} } }`, /Token limit of 2000 exceeded/],
-    ["many directives", `{ p2000Regions { number ${Array.from({ length: 60 }, () => "@include(if: true)").join(" ")} } }`, /Directives limit of 50 exceeded/],
+    [
+      "500 aliases of p2000Messages(first: 100)",
+      `{ ${Array.from({ length: 500 }, (_, i) => `a${i}: p2000Messages(first: 100) { uuid message }`).join(" ")} }`,
+      /(Aliases|Token) limit/,
+    ],
+    [
+      "20 aliases",
+      `{ ${Array.from({ length: 20 }, (_, i) => `a${i}: p2000Regions { number }`).join(" ")} }`,
+      /Aliases limit of 15 exceeded/,
+    ],
+    [
+      "a document of 5,000 tokens",
+      `{ p2000Regions { ${Array.from({ length: 2500 }, () => "number").join(" ")} } }`,
+      /Token limit of 2000 exceeded/,
+    ],
+    [
+      "many directives",
+      `{ p2000Regions { number ${Array.from({ length: 60 }, () => "@include(if: true)").join(" ")} } }`,
+      /Directives limit of 50 exceeded/,
+    ],
   ])("%s", async (_name, query, message) => {
     const { status, body } = await withTablesLocked(() => ctx.service.graphql(query, { token }));
     expect(body.data).toBeUndefined();
@@ -57,27 +82,42 @@ describe("hostile documents are refused before any SQL runs", () => {
   });
 
   test("a costly document within the depth limit is refused by cost", async () => {
-    const wide = Array.from({ length: 14 }, (_, i) => `a${i}: p2000Messages(first: 100) { uuid message sended capcodes { uuid name discipline { uuid name } } dossier { uuid title messages { uuid message capcodes { uuid name } } } }`).join(" ");
+    const wide = Array.from(
+      { length: 14 },
+      (_, i) =>
+        `a${i}: p2000Messages(first: 100) { uuid message sended capcodes { uuid name discipline { uuid name } } dossier { uuid title messages { uuid message capcodes { uuid name } } } }`,
+    ).join(" ");
     const { body } = await ctx.service.graphql(`{ ${wide} }`, { token });
-    expect(errorOf(body)).toEqual({ message: expect.stringMatching(/Query Cost limit of 5000 exceeded/), code: "QUERY_TOO_COMPLEX" });
+    expect(errorOf(body)).toEqual({
+      message: expect.stringMatching(/Query Cost limit of 5000 exceeded/),
+      code: "QUERY_TOO_COMPLEX",
+    });
   });
 });
 
 describe("what clients do is allowed", () => {
   test("unknown fields are validation errors, answered before any SQL too", async () => {
-    const { body } = await withTablesLocked(() => ctx.service.graphql("{ p2000Messages(first: 100) { uuid messages { uuid } } }", { token }));
+    const { body } = await withTablesLocked(() =>
+      ctx.service.graphql("{ p2000Messages(first: 100) { uuid messages { uuid } } }", { token }),
+    );
     expect(errorOf(body).code).toBe("GRAPHQL_VALIDATION_FAILED");
   });
 
   test("GraphiQL's introspection query", async () => {
-    const { body } = await ctx.service.graphql(getIntrospectionQuery({ descriptions: true, specifiedByUrl: true, inputValueDeprecation: true }), { token });
+    const { body } = await ctx.service.graphql(
+      getIntrospectionQuery({ descriptions: true, specifiedByUrl: true, inputValueDeprecation: true }),
+      { token },
+    );
     expect(body.errors).toBeUndefined();
     expect(body.data.__schema.queryType.name).toBe("Query");
   });
 
   test("a message with its dossier's messages and their capcodes' disciplines", async () => {
-    const { body } = await ctx.service.graphql(`{ p2000Messages(first: 50) { uuid message sended capcodes { uuid name discipline { name } }
-      dossier { uuid title urgency { name } timeline { sended } messages { uuid message capcodes { name discipline { name } } } } } }`, { token });
+    const { body } = await ctx.service.graphql(
+      `{ p2000Messages(first: 50) { uuid message sended capcodes { uuid name discipline { name } }
+      dossier { uuid title urgency { name } timeline { sended } messages { uuid message capcodes { name discipline { name } } } } } }`,
+      { token },
+    );
     expect(body.errors).toBeUndefined();
   });
 

@@ -2,24 +2,34 @@
 // another token is served; an address over its budget is refused whatever it sends; two API
 // instances on one database share the counts (each sees the other's hits within a flush).
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
-import { loadConfig } from "../../lib/config.ts";
+import { loadConfig, mergeConfig } from "../../lib/config.ts";
 import { startService, type Service } from "../../service.ts";
 import { TEST_JWT_SECRET, useTestService } from "../helpers/service.ts";
 import { freePort } from "../helpers/ports.ts";
 import { waitUntil } from "../helpers/wait.ts";
 import { hashApiTokenSecret } from "../../lib/auth/api-tokens.ts";
 
-const ctx = useTestService(() => ({ requestBudgets: { perToken: 5, perAddress: 1_000_000, trustProxy: true } }));
+const ctx = useTestService(() => ({
+  http: { requestBudgets: { perToken: 5, perAddress: 1_000_000, trustProxy: true } },
+}));
 
 const QUERY = JSON.stringify({ query: "{ p2000Regions(first: 1) { number } }" });
 
 async function post(url: string, token: string | undefined, forwardedFor = "192.0.2.1") {
   const response = await fetch(url, {
     method: "POST",
-    headers: { "content-type": "application/json", "x-forwarded-for": forwardedFor, ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    headers: {
+      "content-type": "application/json",
+      "x-forwarded-for": forwardedFor,
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
     body: QUERY,
   });
-  return { status: response.status, retryAfter: response.headers.get("retry-after"), body: (await response.json()) as any };
+  return {
+    status: response.status,
+    retryAfter: response.headers.get("retry-after"),
+    body: (await response.json()) as any,
+  };
 }
 
 let first: string;
@@ -38,7 +48,9 @@ describe("a budget per API token", () => {
     expect(refused.status).toBe(429);
     expect(Number(refused.retryAfter)).toBeGreaterThanOrEqual(1);
     expect(Number(refused.retryAfter)).toBeLessThanOrEqual(60);
-    expect(refused.body.errors[0]).toMatchObject({ extensions: { code: "RATE_LIMITED", retryAfter: Number(refused.retryAfter) } });
+    expect(refused.body.errors[0]).toMatchObject({
+      extensions: { code: "RATE_LIMITED", retryAfter: Number(refused.retryAfter) },
+    });
     expect(refused.body.errors[0].message).toMatch(/API token's budget of 5 requests a minute/);
     const other = await post(ctx.service.graphqlUrl, second);
     expect(other.status).toBe(200);
@@ -49,10 +61,19 @@ describe("a budget per API token", () => {
 describe("shared by API instances through PostgreSQL", () => {
   let other: Service;
   beforeAll(async () => {
-    other = await startService({
-      ...loadConfig(), port: await freePort(), host: "127.0.0.1", logLevel: "warning", jwtSecret: TEST_JWT_SECRET, smtpUrl: undefined,
-      requestBudgets: { perToken: 5, perAddress: 4, trustProxy: true },
-    }, ctx.db);
+    other = await startService(
+      mergeConfig(loadConfig(), {
+        http: {
+          port: await freePort(),
+          host: "127.0.0.1",
+          requestBudgets: { perToken: 5, perAddress: 4, trustProxy: true },
+        },
+        worker: { logLevel: "warning" },
+        accounts: { jwtSecret: TEST_JWT_SECRET },
+        delivery: { smtpUrl: undefined },
+      }),
+      ctx.db,
+    );
   });
   afterAll(async () => {
     await other?.stop();
@@ -66,8 +87,18 @@ describe("shared by API instances through PostgreSQL", () => {
     for (let i = 0; i < 5; i++) expect((await post(ctx.service.graphqlUrl, token, "192.0.2.2")).status).toBe(200);
     // The first instance adds its five hits to the shared counter within a second or so.
     const bucket = `api:token:${hashApiTokenSecret(token).toString("hex")}`;
-    await waitUntil(async () => (await ctx.db.asOwner("select coalesce(max(hits), 0)::int as n from app_private.rate_limit_counters where bucket = $1", [bucket])).rows[0].n,
-      (n) => n >= 5, "the first instance's flush", 20_000);
+    await waitUntil(
+      async () =>
+        (
+          await ctx.db.asOwner(
+            "select coalesce(max(hits), 0)::int as n from app_private.rate_limit_counters where bucket = $1",
+            [bucket],
+          )
+        ).rows[0].n,
+      (n) => n >= 5,
+      "the first instance's flush",
+      20_000,
+    );
     // The second learns the total at its next flush of a bucket it has seen: a request there makes
     // the token one. It has counted at most four of its own when it refuses, under the budget of
     // five: a refusal can only come from the shared count.

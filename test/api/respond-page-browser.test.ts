@@ -35,7 +35,7 @@ let mail: MailSink;
 beforeAll(async () => {
   mail = await startMailSink();
 });
-const ctx = useTestService(() => ({ smtpUrl: mail.url }));
+const ctx = useTestService(() => ({ delivery: { smtpUrl: mail.url } }));
 
 let browser: Browser | undefined;
 let page: Page;
@@ -51,13 +51,16 @@ beforeAll(async () => {
   page = await browser.newPage();
   await page.setViewport(PHONE);
   await page.setUserAgent({
-    userAgent: "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/153.0.0.0 Mobile Safari/537.36",
+    userAgent:
+      "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/153.0.0.0 Mobile Safari/537.36",
   });
   page.on("pageerror", (error) => problems.push(`page error: ${String(error)}`));
   page.on("console", (message) => {
     if (message.type() === "error") problems.push(`console: ${message.text()}`);
   });
-  page.on("requestfailed", (request) => problems.push(`request failed: ${request.url()} ${request.failure()?.errorText}`));
+  page.on("requestfailed", (request) =>
+    problems.push(`request failed: ${request.url()} ${request.failure()?.errorText}`),
+  );
 }, LAUNCH_TIMEOUT);
 afterAll(async () => {
   await browser?.close();
@@ -68,13 +71,21 @@ let ada: TestUser;
 let monitorUuid: string;
 let link: URL;
 
-interface Stored { status: string; recipient: string; changed: Date }
+interface Stored {
+  status: string;
+  recipient: string;
+  changed: Date;
+}
 async function storedResponders(): Promise<Stored[]> {
-  return (await ctx.db.asOwner<Stored>("select status, recipient, changed from app_public.alert_responders order by created")).rows;
+  return (
+    await ctx.db.asOwner<Stored>("select status, recipient, changed from app_public.alert_responders order by created")
+  ).rows;
 }
 async function respondersSeenByOwner(): Promise<Array<{ status: string; recipient: string }>> {
-  const { body } = await ctx.service.graphql("query ($u: String!) { monitor(uuid: $u) { responders { status recipient } } }",
-    { token: ada.accessToken, variables: { u: monitorUuid } });
+  const { body } = await ctx.service.graphql(
+    "query ($u: String!) { monitor(uuid: $u) { responders { status recipient } } }",
+    { token: ada.accessToken, variables: { u: monitorUuid } },
+  );
   expect(body.errors).toBeUndefined();
   return body.data.monitor.responders;
 }
@@ -91,8 +102,10 @@ async function open(url: URL | string): Promise<void> {
 async function tapAndRead(selector: string): Promise<string> {
   await page.tap(selector);
   // The buttons are disabled (and the output says "Sending…") until the answer is in.
-  const said = await page.waitForFunction(() => !document.querySelector("button")!.disabled && document.querySelector("output")!.textContent!.trim(),
-    { timeout: 15_000 });
+  const said = await page.waitForFunction(
+    () => !document.querySelector("button")!.disabled && document.querySelector("output")!.textContent!.trim(),
+    { timeout: 15_000 },
+  );
   return String(await said.jsonValue());
 }
 
@@ -112,14 +125,26 @@ beforeAll(async () => {
     if (body.errors) throw new Error(body.errors[0].message);
     return body.data;
   };
-  const { createChannel } = await call("mutation ($i: CreateChannelInput!) { createChannel(input: $i) { channel { uuid } } }",
-    { i: { type: "email", name: "Phone", emailAddress: "responder@example.org" } });
-  const { createMonitor } = await call("mutation ($i: CreateMonitorInput!) { createMonitor(input: $i) { uuid } }",
-    { i: { name: "Ambulance Schiedam", type: "p2000", query: JSON.stringify({ capcodes: ["001420007"] }),
-      channels: JSON.stringify([createChannel.channel.uuid]) } });
+  const { createChannel } = await call(
+    "mutation ($i: CreateChannelInput!) { createChannel(input: $i) { channel { uuid } } }",
+    { i: { type: "email", name: "Phone", emailAddress: "responder@example.org" } },
+  );
+  const { createMonitor } = await call("mutation ($i: CreateMonitorInput!) { createMonitor(input: $i) { uuid } }", {
+    i: {
+      name: "Ambulance Schiedam",
+      type: "p2000",
+      query: JSON.stringify({ capcodes: ["001420007"] }),
+      channels: JSON.stringify([createChannel.channel.uuid]),
+    },
+  });
   monitorUuid = createMonitor.uuid;
-  await call("mutation ($i: CreateP2000MessageInput!) { createP2000Message(input: $i) { uuid } }",
-    { i: { message: "A1 AMBU 17107 Bachplein Schiedam SCHIDM bon 147008", sended: new Date().toISOString(), capcodes: [{ name: "001420007" }] } });
+  await call("mutation ($i: CreateP2000MessageInput!) { createP2000Message(input: $i) { uuid } }", {
+    i: {
+      message: "A1 AMBU 17107 Bachplein Schiedam SCHIDM bon 147008",
+      sended: new Date().toISOString(),
+      capcodes: [{ name: "001420007" }],
+    },
+  });
   const received = await mail.waitFor("responder@example.org", /A1 AMBU 17107 Bachplein Schiedam/);
   // The link exactly as the mail carries it (PUBLIC_URL/respond?token=…).
   link = new URL(mail.linkIn(received, "http://127.0.0.1"));
@@ -147,7 +172,14 @@ describe("the respond page in Chromium on a phone", () => {
       fontSize: parseFloat(getComputedStyle(document.body).fontSize),
       buttons: [...document.querySelectorAll("button")].map((button) => {
         const box = button.getBoundingClientRect();
-        return { text: button.textContent, value: button.value, left: box.left, right: box.right, height: box.height, width: box.width };
+        return {
+          text: button.textContent,
+          value: button.value,
+          left: box.left,
+          right: box.right,
+          height: box.height,
+          width: box.width,
+        };
       }),
     }));
     // The layout viewport is the phone's width (no desktop-width page zoomed out) and nothing sticks out.
@@ -155,7 +187,10 @@ describe("the respond page in Chromium on a phone", () => {
     expect(layout.scrollWidth).toBeLessThanOrEqual(layout.innerWidth);
     expect(layout.bodyScrollWidth).toBeLessThanOrEqual(layout.innerWidth);
     expect(layout.fontSize).toBeGreaterThanOrEqual(16);
-    expect(layout.buttons.map((b) => [b.value, b.text])).toEqual([["going", "I am on my way"], ["cancelled", "I am not coming"]]);
+    expect(layout.buttons.map((b) => [b.value, b.text])).toEqual([
+      ["going", "I am on my way"],
+      ["cancelled", "I am not coming"],
+    ]);
     for (const button of layout.buttons) {
       expect(button.left).toBeGreaterThanOrEqual(0);
       expect(button.right).toBeLessThanOrEqual(layout.innerWidth);
@@ -165,7 +200,11 @@ describe("the respond page in Chromium on a phone", () => {
     // The smallest phones still in use (320 CSS pixels wide) do not scroll sideways either.
     await page.setViewport({ ...PHONE, width: 320, height: 568 });
     try {
-      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth && window.innerWidth === 320)).toBe(true);
+      expect(
+        await page.evaluate(
+          () => document.documentElement.scrollWidth <= window.innerWidth && window.innerWidth === 320,
+        ),
+      ).toBe(true);
     } finally {
       await page.setViewport(PHONE);
     }
@@ -184,23 +223,25 @@ describe("the respond page in Chromium on a phone", () => {
     expect(problems).toEqual([]);
   });
 
-  test("tapping \"I am on my way\" records the responder as going and the page says so", async () => {
+  test('tapping "I am on my way" records the responder as going and the page says so', async () => {
     await open(link);
     const said = await tapAndRead('button[value="going"]');
     expect(said).toBe("Saved: you are on your way.");
     expectReadable(await visibleText());
-    expect((await storedResponders()).map(({ status, recipient }) => ({ status, recipient })))
-      .toEqual([{ status: "going", recipient: "responder@example.org" }]);
+    expect((await storedResponders()).map(({ status, recipient }) => ({ status, recipient }))).toEqual([
+      { status: "going", recipient: "responder@example.org" },
+    ]);
     expect(await respondersSeenByOwner()).toEqual([{ status: "going", recipient: "responder@example.org" }]);
     expect(problems).toEqual([]);
   });
 
-  test("tapping \"I am not coming\" changes the same responder to cancelled and the page says so", async () => {
+  test('tapping "I am not coming" changes the same responder to cancelled and the page says so', async () => {
     await open(link);
     const said = await tapAndRead('button[value="cancelled"]');
     expect(said).toBe("Saved: you are not coming.");
-    expect((await storedResponders()).map(({ status, recipient }) => ({ status, recipient })))
-      .toEqual([{ status: "cancelled", recipient: "responder@example.org" }]);
+    expect((await storedResponders()).map(({ status, recipient }) => ({ status, recipient }))).toEqual([
+      { status: "cancelled", recipient: "responder@example.org" },
+    ]);
     expect(await respondersSeenByOwner()).toEqual([{ status: "cancelled", recipient: "responder@example.org" }]);
     expect(problems).toEqual([]);
   });
@@ -208,15 +249,21 @@ describe("the respond page in Chromium on a phone", () => {
   test("an expired link says so and stores nothing", async () => {
     // The same notification's token, correctly signed with the installation's key, that ran out a
     // minute ago (built as app_private.responder_token builds it, with another expiry).
-    const notificationUuid = Buffer.from(link.searchParams.get("token")!.split(".")[0], "base64url").toString().split(".")[0];
-    const { rows: [{ token }] } = await ctx.db.asOwner(
+    const notificationUuid = Buffer.from(link.searchParams.get("token")!.split(".")[0], "base64url")
+      .toString()
+      .split(".")[0];
+    const {
+      rows: [{ token }],
+    } = await ctx.db.asOwner(
       `with payload as (
          select convert_to(concat_ws('.', n.uuid, n.monitor_uuid, coalesce(n.dossier_uuid, n.message_uuid), n.channel_uuid,
                                      extract(epoch from now() - interval '1 minute')::bigint), 'UTF8') as bytes
            from app_private.notifications n where n.uuid = $1)
        select translate(encode(p.bytes, 'base64'), E'+/=\\n', '-_') || '.'
            || translate(encode(public.hmac(p.bytes, k.key, 'sha256'), 'base64'), E'+/=\\n', '-_') as token
-         from payload p, app_private.signing_keys k where k.purpose = 'responder'`, [notificationUuid]);
+         from payload p, app_private.signing_keys k where k.purpose = 'responder'`,
+      [notificationUuid],
+    );
     const before = await storedResponders();
     await open(withToken(token));
     expect(await storedResponders()).toEqual(before);
@@ -251,7 +298,9 @@ describe("the respond page in Chromium on a phone", () => {
     await open(link);
     await page.setOfflineMode(true);
     try {
-      expect(await tapAndRead('button[value="going"]')).toBe("Your answer could not be sent. Check your connection and try again.");
+      expect(await tapAndRead('button[value="going"]')).toBe(
+        "Your answer could not be sent. Check your connection and try again.",
+      );
     } finally {
       await page.setOfflineMode(false);
     }

@@ -54,8 +54,10 @@ describe("no user: UNAUTHENTICATED for every account operation", () => {
 
 describe("DateTime, the spec's scalar", () => {
   test("DateRangeInput takes DateTime variables", async () => {
-    const data = await ok("query ($f: DateTime!, $t: DateTime!) { p2000MessagesCount(filter: { sended: { from: $f, to: $t } }) }",
-      { f: "2026-01-01T00:00:00Z", t: "2026-01-02T00:00:00Z" });
+    const data = await ok(
+      "query ($f: DateTime!, $t: DateTime!) { p2000MessagesCount(filter: { sended: { from: $f, to: $t } }) }",
+      { f: "2026-01-01T00:00:00Z", t: "2026-01-02T00:00:00Z" },
+    );
     expect(data.p2000MessagesCount).toBe(0);
   });
 });
@@ -89,13 +91,17 @@ describe("counts equal their lists whatever changed the rows", () => {
     expect(await agree({ ...window, capcodes: [capcode] })).toBe(2);
 
     // Moved out of the window, and the capcode filter follows the new time too.
-    await ctx.db.asOwner("update app_public.p2000_messages set sended = sended - interval '30 days' where message like '%Dorpsstraat%'");
+    await ctx.db.asOwner(
+      "update app_public.p2000_messages set sended = sended - interval '30 days' where message like '%Dorpsstraat%'",
+    );
     expect(await agree(window)).toBe(2);
     expect(await agree({ ...window, capcodes: [capcode] })).toBe(1);
     expect(await agree({ sended: { from: at(24 * 40), to: at(0) } })).toBe(3);
 
     // The statistics read the same roll-ups.
-    const { rows: [daily] } = await ctx.db.asOwner(`select coalesce(sum(messages), 0)::int as n from app_hidden.p2000_daily_counts
+    const {
+      rows: [daily],
+    } = await ctx.db.asOwner(`select coalesce(sum(messages), 0)::int as n from app_hidden.p2000_daily_counts
       where dimension = 'total' and day >= (now() - interval '72 hours')::date`);
     expect(daily.n).toBe(2);
   });
@@ -107,34 +113,60 @@ describe("the spec's names and defaults, as introspection shows them", () => {
   beforeAll(async () => {
     const { __schema } = await ok(FIELD_ARGS);
     defaults = new Map();
-    for (const field of __schema.queryType.fields as { name: string; args: { name: string; defaultValue: string | null }[] }[]) {
+    for (const field of __schema.queryType.fields as {
+      name: string;
+      args: { name: string; defaultValue: string | null }[];
+    }[]) {
       for (const arg of field.args) defaults.set(`${field.name}.${arg.name}`, arg.defaultValue);
     }
   });
 
   test("aircraftStatistics returns [AircraftWithStats!]!, the spec's type name", async () => {
-    const { body } = await ctx.service.graphql("{ aircraftStatistics { __typename ... on AircraftWithStats { icao } } }", { token });
+    const { body } = await ctx.service.graphql(
+      "{ aircraftStatistics { __typename ... on AircraftWithStats { icao } } }",
+      { token },
+    );
     expect(body.errors).toBeUndefined();
     expect(body.data.aircraftStatistics[0]).toEqual({ __typename: "AircraftWithStats", icao: expect.any(String) });
   });
 
   test("every default the spec names is declared", () => {
-    expect(Object.fromEntries([
-      "p2000Statistics.period", "p2000MessageStatistics.chartDays", "hubAnalyticsHourly.days", "hubAnalyticsUrgency.days",
-      "hubAnalyticsWeekdays.days", "meteoObservationHistory.limit", "hectometerMarkersNearest.limit",
-      "aircraftRoutes.includeUnstarted", "p2000Dossier.messagesOrderBy", "p2000Dossier.timelineOrderBy", "rssFeedItems.first",
-    ].map((key) => [key, defaults.get(key)]))).toEqual({
-      "p2000Statistics.period": "LAST_7_DAYS", "p2000MessageStatistics.chartDays": "30", "hubAnalyticsHourly.days": "28",
-      "hubAnalyticsUrgency.days": "28", "hubAnalyticsWeekdays.days": "28", "meteoObservationHistory.limit": "1000",
-      "hectometerMarkersNearest.limit": "10", "aircraftRoutes.includeUnstarted": "false",
-      "p2000Dossier.messagesOrderBy": '"sendedAsc"', "p2000Dossier.timelineOrderBy": '"newestFirst"', "rssFeedItems.first": "20",
+    expect(
+      Object.fromEntries(
+        [
+          "p2000Statistics.period",
+          "p2000MessageStatistics.chartDays",
+          "hubAnalyticsHourly.days",
+          "hubAnalyticsUrgency.days",
+          "hubAnalyticsWeekdays.days",
+          "meteoObservationHistory.limit",
+          "hectometerMarkersNearest.limit",
+          "aircraftRoutes.includeUnstarted",
+          "p2000Dossier.messagesOrderBy",
+          "p2000Dossier.timelineOrderBy",
+          "rssFeedItems.first",
+        ].map((key) => [key, defaults.get(key)]),
+      ),
+    ).toEqual({
+      "p2000Statistics.period": "LAST_7_DAYS",
+      "p2000MessageStatistics.chartDays": "30",
+      "hubAnalyticsHourly.days": "28",
+      "hubAnalyticsUrgency.days": "28",
+      "hubAnalyticsWeekdays.days": "28",
+      "meteoObservationHistory.limit": "1000",
+      "hectometerMarkersNearest.limit": "10",
+      "aircraftRoutes.includeUnstarted": "false",
+      "p2000Dossier.messagesOrderBy": '"sendedAsc"',
+      "p2000Dossier.timelineOrderBy": '"newestFirst"',
+      "rssFeedItems.first": "20",
     });
     // Index queries: first 50 (spec §8) and page 1; the type-ahead searches show their own 10.
     const typeAhead = ["cities", "postcodes", "searchRoads", "locationSuggestions"];
     for (const [key, value] of defaults) {
       const [field, arg] = key.split(".");
       if (arg === "page") expect([key, value]).toEqual([key, "1"]);
-      if (arg === "first" && field !== "rssFeedItems") expect([key, value]).toEqual([key, typeAhead.includes(field) ? "10" : "50"]);
+      if (arg === "first" && field !== "rssFeedItems")
+        expect([key, value]).toEqual([key, typeAhead.includes(field) ? "10" : "50"]);
     }
   });
 
@@ -148,9 +180,14 @@ describe("the spec's names and defaults, as introspection shows them", () => {
     const shown = rows.filter((row) => defaults.has(`${camel(row.function)}.${camel(row.argument)}`));
     expect(shown.length).toBeGreaterThan(40);
     for (const row of shown) {
-      const literal = String(row.sql).replace(/^'(.*)'::text$/, '"$1"').replace(/^'(.*)'::[\w.]+$/, "$1");
-      expect([row.function, row.argument, defaults.get(`${camel(row.function)}.${camel(row.argument)}`)])
-        .toEqual([row.function, row.argument, literal]);
+      const literal = String(row.sql)
+        .replace(/^'(.*)'::text$/, '"$1"')
+        .replace(/^'(.*)'::[\w.]+$/, "$1");
+      expect([row.function, row.argument, defaults.get(`${camel(row.function)}.${camel(row.argument)}`)]).toEqual([
+        row.function,
+        row.argument,
+        literal,
+      ]);
     }
   });
 
@@ -165,15 +202,22 @@ describe("the spec's names and defaults, as introspection shows them", () => {
 
 describe("City.displayName shows the municipality of places that share a name", () => {
   test("Hengelo in Overijssel and in Gelderland; Bergen, two municipalities of one name, with their provinces", async () => {
-    const labels = async (search: string, name: string) => (await ok(
-      "query ($s: String!) { cities(search: $s, first: 50) { name displayName municipality } }", { s: search },
-    )).cities.filter((c: { name: string }) => c.name === name);
-    expect(await labels("Hengelo", "Hengelo")).toEqual(expect.arrayContaining([
-      { name: "Hengelo", displayName: "Hengelo (Hengelo)", municipality: "Hengelo" },
-      { name: "Hengelo", displayName: "Hengelo (Bronckhorst)", municipality: "Bronckhorst" },
-    ]));
-    expect((await labels("Bergen", "Bergen")).map((c: { displayName: string }) => c.displayName).sort())
-      .toEqual(["Bergen (Bergen, Limburg)", "Bergen (Bergen, Noord-Holland)"]);
+    const labels = async (search: string, name: string) =>
+      (
+        await ok("query ($s: String!) { cities(search: $s, first: 50) { name displayName municipality } }", {
+          s: search,
+        })
+      ).cities.filter((c: { name: string }) => c.name === name);
+    expect(await labels("Hengelo", "Hengelo")).toEqual(
+      expect.arrayContaining([
+        { name: "Hengelo", displayName: "Hengelo (Hengelo)", municipality: "Hengelo" },
+        { name: "Hengelo", displayName: "Hengelo (Bronckhorst)", municipality: "Bronckhorst" },
+      ]),
+    );
+    expect((await labels("Bergen", "Bergen")).map((c: { displayName: string }) => c.displayName).sort()).toEqual([
+      "Bergen (Bergen, Limburg)",
+      "Bergen (Bergen, Noord-Holland)",
+    ]);
     // A name of one place only: as it is.
     expect((await labels("Nieuw-Vennep", "Nieuw-Vennep"))[0].displayName).toBe("Nieuw-Vennep");
     const { locationSuggestions } = await ok(`{ locationSuggestions(search: "Hengelo", first: 20) { label } }`);
@@ -195,24 +239,40 @@ describe("p2000Urgencies: urgent, less urgent and exercise", () => {
       { message: "Proefalarm", sended, capcodes: ["1730001"] },
       { message: "P 2 BRT-01 Buitenbrand Kerkstraat Schiedam 173121", sended, capcodes: ["1730001"] },
     ]);
-    const { p2000Messages } = await ok(`{ p2000Messages(filter: { exerciseType: "all", capcode: { names: ["1730001"] } }) {
+    const { p2000Messages } =
+      await ok(`{ p2000Messages(filter: { exerciseType: "all", capcode: { names: ["1730001"] } }) {
       message exerciseType urgency { code level } } }`);
     const byText = Object.fromEntries(p2000Messages.map((m: { message: string }) => [m.message, m]));
-    expect(byText["Oefening P 2 BRT-01 Brand woning Kerkstraat Schiedam"])
-      .toMatchObject({ exerciseType: "oefening", urgency: { code: "OEF", level: "exercise" } });
+    expect(byText["Oefening P 2 BRT-01 Brand woning Kerkstraat Schiedam"]).toMatchObject({
+      exerciseType: "oefening",
+      urgency: { code: "OEF", level: "exercise" },
+    });
     expect(byText["P 1 TEST proefpagina brandweer"]).toMatchObject({ exerciseType: "test", urgency: { code: "OEF" } });
     expect(byText["Proefalarm"]).toMatchObject({ exerciseType: "proefalarm", urgency: { code: "OEF" } });
-    expect(byText["P 2 BRT-01 Buitenbrand Kerkstraat Schiedam 173121"])
-      .toMatchObject({ exerciseType: "none", urgency: { code: "P2", level: "less_urgent" } });
+    expect(byText["P 2 BRT-01 Buitenbrand Kerkstraat Schiedam 173121"]).toMatchObject({
+      exerciseType: "none",
+      urgency: { code: "P2", level: "less_urgent" },
+    });
   });
 });
 
 describe("meteoSnapshot of a past day: the state at its end", () => {
   const REGIONS = `query ($d: String!) { meteoSnapshot(date: $d) { regionCode statusCode warnings { icon periods { status_code from to } } } }`;
-  const warned = async (date: string) => Object.fromEntries((await ok(REGIONS, { d: date })).meteoSnapshot
-    .filter((r: { statusCode: number }) => r.statusCode > 0)
-    .map((r: { regionCode: string; statusCode: number; warnings: { icon: string; periods: { from: string; to: string }[] }[] }) =>
-      [r.regionCode, r.warnings.map((w) => `${w.icon} ${w.periods.map((p) => `${p.from.slice(8, 13)}-${p.to.slice(8, 13)}`)}`)]));
+  const warned = async (date: string) =>
+    Object.fromEntries(
+      (await ok(REGIONS, { d: date })).meteoSnapshot
+        .filter((r: { statusCode: number }) => r.statusCode > 0)
+        .map(
+          (r: {
+            regionCode: string;
+            statusCode: number;
+            warnings: { icon: string; periods: { from: string; to: string }[] }[];
+          }) => [
+            r.regionCode,
+            r.warnings.map((w) => `${w.icon} ${w.periods.map((p) => `${p.from.slice(8, 13)}-${p.to.slice(8, 13)}`)}`),
+          ],
+        ),
+    );
 
   beforeAll(async () => {
     // The fixture day's three KNMI issues (10:00, 11:00 and 12:00 UTC on 20 November), then one
@@ -222,9 +282,24 @@ describe("meteoSnapshot of a past day: the state at its end", () => {
       await ingestMeteoDocument(ctx.service.ownerPool, fs.readFileSync(file, "utf8"), file);
     }
     const morning = (hour: number) => new Date(Date.UTC(2026, 10, 21, hour));
-    await ingestMeteoDocument(ctx.service.ownerPool, warningsXml(morning(6), [{
-      phenomenon: "wind", locations: ["ZE"], from: morning(10), to: morning(11), status: 2, text: "Zeer zware windstoten.",
-    }], "issued on the morning of 21 November"), "next-morning.xml");
+    await ingestMeteoDocument(
+      ctx.service.ownerPool,
+      warningsXml(
+        morning(6),
+        [
+          {
+            phenomenon: "wind",
+            locations: ["ZE"],
+            from: morning(10),
+            to: morning(11),
+            status: 2,
+            text: "Zeer zware windstoten.",
+          },
+        ],
+        "issued on the morning of 21 November",
+      ),
+      "next-morning.xml",
+    );
   });
 
   test("what was in force at 23:59:59 and what had been announced by then; not what ended before, nor later news", async () => {
@@ -232,7 +307,9 @@ describe("meteoSnapshot of a past day: the state at its end", () => {
     // Utrecht's ended at 19:00 and is not in it. The iciness of the 21st had been announced;
     // Zeeland's wind of the 21st was announced only on the 21st.
     expect(await warned("2026-11-20")).toEqual({
-      groningen: ["iciness 21T03-21T06"], friesland: ["iciness 21T03-21T06"], drenthe: ["iciness 21T03-21T06"],
+      groningen: ["iciness 21T03-21T06"],
+      friesland: ["iciness 21T03-21T06"],
+      drenthe: ["iciness 21T03-21T06"],
       "noord-holland": ["wind 20T21-20T23"],
     });
     // At the end of the 21st nothing is in force any more.
@@ -240,7 +317,10 @@ describe("meteoSnapshot of a past day: the state at its end", () => {
   });
 
   test("the day's answer is kept at ingestion and equals computing it anew", async () => {
-    const { rows: [kept] } = await ctx.db.asOwner(`select exists (select 1 from app_hidden.meteo_day_snapshots where day = '2026-11-20') as cached,
+    const {
+      rows: [kept],
+    } = await ctx.db
+      .asOwner(`select exists (select 1 from app_hidden.meteo_day_snapshots where day = '2026-11-20') as cached,
       (select array_agg(d) from app_public.meteo_snapshot('2026-11-20') d) = (select array_agg(d) from app_hidden.meteo_end_of_day('2026-11-20') d) as same`);
     expect(kept).toEqual({ cached: true, same: true });
   });

@@ -11,29 +11,38 @@ import { watch, webSocketClient, type Transport, type Watch } from "../helpers/l
 import { waitUntil } from "../helpers/wait.ts";
 
 const PER_TOKEN = 3;
-const ctx = useTestService(() => ({ subscriptionsPerToken: PER_TOKEN }));
+const ctx = useTestService(() => ({ api: { subscriptionsPerToken: PER_TOKEN } }));
 const NEW_MESSAGES = `subscription ($f: P2000MessageFilterInput) { p2000Messages(filter: $f) { uuid message discipline { name } } }`;
 
 let sequence = 0;
 /** Stores pages as the FLEX reader does (one statement, one notification), sent now. */
 async function store(...pages: Array<string | [text: string, capcode: string]>): Promise<void> {
-  await storeP2000Pages(ctx.db, pages.map((page) => {
-    const [message, capcode] = typeof page === "string" ? [page, "0923001"] : page;
-    return { message, sended: new Date().toISOString(), capcodes: [capcode] };
-  }));
+  await storeP2000Pages(
+    ctx.db,
+    pages.map((page) => {
+      const [message, capcode] = typeof page === "string" ? [page, "0923001"] : page;
+      return { message, sended: new Date().toISOString(), capcodes: [capcode] };
+    }),
+  );
 }
 
 /** Waits until the subscription hears the database: probes are stored until one arrives, then forgotten. */
 async function hearing(subscriber: Watch): Promise<void> {
-  await waitUntil(async () => {
-    if (subscriber.events.length === 0) await store(`A2 Ambulance probe ${++sequence} Utrecht 12345`);
-    return subscriber.events.length;
-  }, (n) => n > 0, "the subscription to hear its first message", 20_000);
+  await waitUntil(
+    async () => {
+      if (subscriber.events.length === 0) await store(`A2 Ambulance probe ${++sequence} Utrecht 12345`);
+      return subscriber.events.length;
+    },
+    (n) => n > 0,
+    "the subscription to hear its first message",
+    20_000,
+  );
   await new Promise((resolve) => setTimeout(resolve, 300)); // a probe still under way
   subscriber.events.length = 0;
 }
 
-const messagesOf = (subscriber: Watch) => subscriber.events.flatMap((event) => event.p2000Messages as Array<{ message: string }>).map((m) => m.message);
+const messagesOf = (subscriber: Watch) =>
+  subscriber.events.flatMap((event) => event.p2000Messages as Array<{ message: string }>).map((m) => m.message);
 
 let token: string;
 beforeAll(async () => {
@@ -44,25 +53,47 @@ describe.each<Transport>(["websocket", "sse"])("p2000Messages over %s", (transpo
   test("each new matching message arrives once, a batch as one event, filtered as p2000Messages filters", async () => {
     const everything = watch(transport, ctx.service.graphqlUrl, { token, query: NEW_MESSAGES });
     // One capcode by name, as a client following one unit would ask.
-    const oneCapcode = watch(transport, ctx.service.graphqlUrl, { token, query: NEW_MESSAGES, variables: { f: { capcode: { names: ["0923002"] } } } });
+    const oneCapcode = watch(transport, ctx.service.graphqlUrl, {
+      token,
+      query: NEW_MESSAGES,
+      variables: { f: { capcode: { names: ["0923002"] } } },
+    });
     try {
       await hearing(everything);
       await new Promise((resolve) => setTimeout(resolve, 500)); // probes (another capcode) do not reach the other; give it time
-      await store([`P 1 BDH-01 Brand woning Dorpsstraat Utrecht ${transport}`, "0923002"], `A1 Ambulance Kerkstraat Utrecht ${transport}`,
-        [`P 2 BDH-02 Buitenbrand Stationsweg Utrecht ${transport}`, "0923002"]);
+      await store(
+        [`P 1 BDH-01 Brand woning Dorpsstraat Utrecht ${transport}`, "0923002"],
+        `A1 Ambulance Kerkstraat Utrecht ${transport}`,
+        [`P 2 BDH-02 Buitenbrand Stationsweg Utrecht ${transport}`, "0923002"],
+      );
       // A DBA's insert is pushed too: the trigger, not the ingestion path, notifies.
-      await ctx.db.asOwner(`insert into app_public.p2000_messages (message, sended, capcode_names, source)
-                            values ($1, now(), '{}', 'dba')`, [`P 1 BDH-03 Liftopsluiting Utrecht ${transport}`]);
-      await waitUntil(() => messagesOf(everything).length, (n) => n >= 4, "four messages");
-      await waitUntil(() => messagesOf(oneCapcode).length, (n) => n >= 2, "the two messages of capcode 0923002");
+      await ctx.db.asOwner(
+        `insert into app_public.p2000_messages (message, sended, capcode_names, source)
+                            values ($1, now(), '{}', 'dba')`,
+        [`P 1 BDH-03 Liftopsluiting Utrecht ${transport}`],
+      );
+      await waitUntil(
+        () => messagesOf(everything).length,
+        (n) => n >= 4,
+        "four messages",
+      );
+      await waitUntil(
+        () => messagesOf(oneCapcode).length,
+        (n) => n >= 2,
+        "the two messages of capcode 0923002",
+      );
       await new Promise((resolve) => setTimeout(resolve, 500)); // nothing more may come
       expect(everything.events).toHaveLength(2); // the batch, then the DBA's insert
       expect(messagesOf(everything).sort()).toEqual([
-        `A1 Ambulance Kerkstraat Utrecht ${transport}`, `P 1 BDH-01 Brand woning Dorpsstraat Utrecht ${transport}`,
-        `P 1 BDH-03 Liftopsluiting Utrecht ${transport}`, `P 2 BDH-02 Buitenbrand Stationsweg Utrecht ${transport}`,
+        `A1 Ambulance Kerkstraat Utrecht ${transport}`,
+        `P 1 BDH-01 Brand woning Dorpsstraat Utrecht ${transport}`,
+        `P 1 BDH-03 Liftopsluiting Utrecht ${transport}`,
+        `P 2 BDH-02 Buitenbrand Stationsweg Utrecht ${transport}`,
       ]);
-      expect(messagesOf(oneCapcode).sort()).toEqual([`P 1 BDH-01 Brand woning Dorpsstraat Utrecht ${transport}`,
-        `P 2 BDH-02 Buitenbrand Stationsweg Utrecht ${transport}`]);
+      expect(messagesOf(oneCapcode).sort()).toEqual([
+        `P 1 BDH-01 Brand woning Dorpsstraat Utrecht ${transport}`,
+        `P 2 BDH-02 Buitenbrand Stationsweg Utrecht ${transport}`,
+      ]);
       expect(oneCapcode.events).toHaveLength(1);
       expect(everything.errors).toEqual([]);
     } finally {
@@ -101,7 +132,9 @@ describe.each<Transport>(["websocket", "sse"])("p2000Messages over %s", (transpo
 describe("limits and transports", () => {
   test(`one token holds at most ${PER_TOKEN} subscriptions on an instance; ending one frees a place`, async () => {
     const limited = await ctx.service.newToken({ name: "limited" });
-    const open = Array.from({ length: PER_TOKEN }, () => watch("websocket", ctx.service.graphqlUrl, { token: limited.secret, query: NEW_MESSAGES }));
+    const open = Array.from({ length: PER_TOKEN }, () =>
+      watch("websocket", ctx.service.graphqlUrl, { token: limited.secret, query: NEW_MESSAGES }),
+    );
     try {
       await hearing(open[PER_TOKEN - 1]);
       // Identical subscriptions of one token share one execution (seen in the metrics).
@@ -129,8 +162,11 @@ describe("limits and transports", () => {
 
   test("a WebSocket that asks for another path is closed", async () => {
     const client = webSocketClient(ctx.service.url + "/elsewhere", token);
-    await expect(new Promise((resolve, reject) => client.subscribe({ query: NEW_MESSAGES }, { next: resolve, error: reject, complete: () => resolve(undefined) })))
-      .rejects.toBeDefined();
+    await expect(
+      new Promise((resolve, reject) =>
+        client.subscribe({ query: NEW_MESSAGES }, { next: resolve, error: reject, complete: () => resolve(undefined) }),
+      ),
+    ).rejects.toBeDefined();
     await client.dispose();
   });
 });
@@ -154,14 +190,24 @@ describe("two API instances on one database", () => {
       onFirst.events.length = 0;
       await store("P 1 BDH-07 Brand bedrijfspand Utrecht twee", "P 2 BDH-08 Containerbrand Utrecht twee");
       for (const subscriber of [onFirst, onSecond]) {
-        await waitUntil(() => messagesOf(subscriber).length, (n) => n >= 2, "both messages");
+        await waitUntil(
+          () => messagesOf(subscriber).length,
+          (n) => n >= 2,
+          "both messages",
+        );
       }
       await new Promise((resolve) => setTimeout(resolve, 500));
-      expect(messagesOf(onFirst).sort()).toEqual(["P 1 BDH-07 Brand bedrijfspand Utrecht twee", "P 2 BDH-08 Containerbrand Utrecht twee"]);
+      expect(messagesOf(onFirst).sort()).toEqual([
+        "P 1 BDH-07 Brand bedrijfspand Utrecht twee",
+        "P 2 BDH-08 Containerbrand Utrecht twee",
+      ]);
       expect(messagesOf(onSecond).sort()).toEqual(messagesOf(onFirst).sort());
       await ctx.db.asOwner("update app_public.api_tokens set revoked_at = now() where uuid = $1", [shared.uuid]);
       await waitUntil(() => onFirst.ended && onSecond.ended, Boolean, "both subscriptions to end", 10_000);
-      expect([...onFirst.errors, ...onSecond.errors].map((e) => e.code)).toEqual(["UNAUTHENTICATED", "UNAUTHENTICATED"]);
+      expect([...onFirst.errors, ...onSecond.errors].map((e) => e.code)).toEqual([
+        "UNAUTHENTICATED",
+        "UNAUTHENTICATED",
+      ]);
     } finally {
       await onFirst.stop();
       await onSecond.stop();

@@ -17,13 +17,24 @@ describe("npm run import:hectometers", () => {
     expect(result.stdout).toContain("19 posts read: 19 imported or updated, 0 rejected.");
     expect(result.stderr).toContain("hectometre posts [");
     const { rows: roads } = await ctx.db.asOwner("select name, marker_count from app_public.roads order by name");
-    expect(roads).toEqual([{ name: "A12", marker_count: 13 }, { name: "A2", marker_count: 3 }, { name: "N59", marker_count: 3 }]);
-    const { rows: [post] } = await ctx.db.asOwner(`select h.hectometer, h.side, h.letter, h.latitude, h.longitude from app_public.hectometer_markers h
+    expect(roads).toEqual([
+      { name: "A12", marker_count: 13 },
+      { name: "A2", marker_count: 3 },
+      { name: "N59", marker_count: 3 },
+    ]);
+    const {
+      rows: [post],
+    } = await ctx.db
+      .asOwner(`select h.hectometer, h.side, h.letter, h.latitude, h.longitude from app_public.hectometer_markers h
       join app_public.roads r on r.uuid = h.road_uuid where r.name = 'A12' and h.hectometer = 45.4 and h.side = 'Re'`);
     expect(post.latitude).toBeCloseTo(52.0847, 3);
     expect(post.longitude).toBeCloseTo(4.91, 3);
-    expect((await cli("import-hectometers.ts", "nwb-hectopunten.csv")).stdout).toContain("19 posts read: 19 imported or updated, 0 rejected.");
-    const { rows: [{ n }] } = await ctx.db.asOwner("select count(*)::int as n from app_public.hectometer_markers");
+    expect((await cli("import-hectometers.ts", "nwb-hectopunten.csv")).stdout).toContain(
+      "19 posts read: 19 imported or updated, 0 rejected.",
+    );
+    const {
+      rows: [{ n }],
+    } = await ctx.db.asOwner("select count(*)::int as n from app_public.hectometer_markers");
     expect(n).toBe(19);
     // Analysed by the importer: the planner knows the posts are there before autovacuum comes by.
     expect(await plannerRows("app_public.hectometer_markers")).toBe(19);
@@ -42,7 +53,9 @@ describe("npm run import:postcodes", () => {
     expect(pc6.stdout).toContain("5 rows: 3 postcodes imported or updated, 2 rejected.");
     const pc4 = await cli("import-postcodes.ts", "postcodes-pc4.csv");
     expect(pc4.stdout).toContain("2 rows: 2 postcodes imported or updated, 0 rejected.");
-    const { rows } = await ctx.db.asOwner("select postcode, city, municipality, round(latitude::numeric, 2)::float as lat from app_public.postcodes order by postcode");
+    const { rows } = await ctx.db.asOwner(
+      "select postcode, city, municipality, round(latitude::numeric, 2)::float as lat from app_public.postcodes order by postcode",
+    );
     expect(rows).toEqual([
       { postcode: "3011", city: "Rotterdam", municipality: "Rotterdam", lat: 51.92 },
       { postcode: "3011TA", city: "Rotterdam", municipality: "Rotterdam", lat: 51.92 },
@@ -60,7 +73,9 @@ describe("npm run import:fire-brigade", () => {
     const vehicles = await cli("import-fire-brigade.ts", "fire-vehicles.csv");
     expect(vehicles.stdout).toContain("Vehicles: 3 imported or updated, 1 rejected.");
     const json = await cli("import-fire-brigade.ts", "fire-brigade.json");
-    expect(json.stdout).toContain("Stations: 1 imported or updated, 0 rejected. Vehicles: 1 imported or updated, 0 rejected.");
+    expect(json.stdout).toContain(
+      "Stations: 1 imported or updated, 0 rejected. Vehicles: 1 imported or updated, 0 rejected.",
+    );
     const { rows } = await ctx.db.asOwner(`select v.name, s.slug, v.status, v.source from app_public.fire_vehicles v
       left join app_public.fire_stations s on s.uuid = v.station_uuid order by v.name`);
     expect(rows).toEqual([

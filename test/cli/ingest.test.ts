@@ -28,7 +28,8 @@ describe("npm run ingest:flex", () => {
     expect(result.stderr).toContain("10 lines: 7 pages stored (copies merged), 1 skipped, 1 malformed.");
     expect(result.stderr).toMatch(/Line 8 is malformed \(not a FLEX line\): garbage line/);
     const { rows } = await ctx.db.asOwner(
-      "select message, capcode_names, exercise_type, sended from app_public.p2000_messages order by sended, message");
+      "select message, capcode_names, exercise_type, sended from app_public.p2000_messages order by sended, message",
+    );
     expect(rows.map((r) => r.message)).toEqual([
       "TESTOPROEP HOOFDSYSTEEM MKOB DEN BOSCH",
       "A1 AMBU 17107 Bachplein Schiedam SCHIDM bon 147008",
@@ -54,12 +55,21 @@ describe("npm run ingest:flex", () => {
 
   test("follows a growing file and stops cleanly on SIGTERM", async () => {
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "flex-")), "receiver.log");
-    fs.writeFileSync(file, "FLEX|2023-04-01 08:00:00|1600/2/K/A|12.001|001500123|ALN|P 2 BDH-02 BR container Brueghelstraat 's-Gravenhage\n");
-    const child = spawn(process.execPath, [path.join(ROOT_DIR, "bin", "ingest-flex.ts"), "--follow", file], { cwd: ROOT_DIR, env: env() });
+    fs.writeFileSync(
+      file,
+      "FLEX|2023-04-01 08:00:00|1600/2/K/A|12.001|001500123|ALN|P 2 BDH-02 BR container Brueghelstraat 's-Gravenhage\n",
+    );
+    const child = spawn(process.execPath, [path.join(ROOT_DIR, "bin", "ingest-flex.ts"), "--follow", file], {
+      cwd: ROOT_DIR,
+      env: env(),
+    });
     let stderr = "";
     child.stderr.on("data", (chunk) => (stderr += chunk));
     await waitFor(async () => (await count("message like 'P 2 BDH-02%'")) === 1, "the first line");
-    fs.appendFileSync(file, "FLEX|2023-04-01 08:05:00|1600/2/K/A|12.002|001500123|ALN|P 1 BDH-01 Ongeval wegvervoer A12 Re 45,6 Zoetermeer 151231\n");
+    fs.appendFileSync(
+      file,
+      "FLEX|2023-04-01 08:05:00|1600/2/K/A|12.002|001500123|ALN|P 1 BDH-01 Ongeval wegvervoer A12 Re 45,6 Zoetermeer 151231\n",
+    );
     await waitFor(async () => (await count("message like 'P 1 BDH-01%'")) === 1, "the appended line");
     child.kill("SIGTERM");
     const code = await new Promise((resolve) => child.on("exit", resolve));
@@ -69,11 +79,17 @@ describe("npm run ingest:flex", () => {
 
   test("reads a TCP stream", async () => {
     const server = net.createServer((socket) => {
-      socket.write("FLEX|2023-05-01 09:00:00|1600/2/K/A|12.001|000730316|ALN|Kerkstraat Almere Ongeval/Wegvervoer/Letsel\n");
+      socket.write(
+        "FLEX|2023-05-01 09:00:00|1600/2/K/A|12.001|000730316|ALN|Kerkstraat Almere Ongeval/Wegvervoer/Letsel\n",
+      );
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const { port } = server.address() as net.AddressInfo;
-    const child = spawn(process.execPath, [path.join(ROOT_DIR, "bin", "ingest-flex.ts"), "--tcp", `127.0.0.1:${port}`], { cwd: ROOT_DIR, env: env() });
+    const child = spawn(
+      process.execPath,
+      [path.join(ROOT_DIR, "bin", "ingest-flex.ts"), "--tcp", `127.0.0.1:${port}`],
+      { cwd: ROOT_DIR, env: env() },
+    );
     try {
       await waitFor(async () => (await count("message like 'Kerkstraat Almere%'")) === 1, "the TCP line");
     } finally {
@@ -102,12 +118,36 @@ describe("npm run import:capcodes", () => {
         left join app_public.p2000_regions r on r.uuid = c.region_uuid
        where c.name in ('1400349', '0923129', '1420007') order by c.name`);
     expect(rows).toEqual([
-      { name: "0923129", discipline: "Ambulance", region: "08", location: "Nijmegen", description: "Ambulance 08-129", remark: null },
-      { name: "1400349", discipline: "Brandweer", region: "17", location: "Rotterdam", description: "Brandweer Rotterdam-Rijnmond TS 17-3151", remark: null },
-      { name: "1420007", discipline: "Ambulance", region: "17", location: "Schiedam", description: "Ambulance 17-107, Schiedam", remark: "herhaling" },
+      {
+        name: "0923129",
+        discipline: "Ambulance",
+        region: "08",
+        location: "Nijmegen",
+        description: "Ambulance 08-129",
+        remark: null,
+      },
+      {
+        name: "1400349",
+        discipline: "Brandweer",
+        region: "17",
+        location: "Rotterdam",
+        description: "Brandweer Rotterdam-Rijnmond TS 17-3151",
+        remark: null,
+      },
+      {
+        name: "1420007",
+        discipline: "Ambulance",
+        region: "17",
+        location: "Schiedam",
+        description: "Ambulance 17-107, Schiedam",
+        remark: "herhaling",
+      },
     ]);
     const again = await cli("import-capcodes.ts", [fixture("capcodes.csv")]);
     expect(again.code).toBe(0);
-    expect((await ctx.db.asOwner("select count(*)::int as n from app_public.p2000_capcodes where name = '1400349'")).rows[0].n).toBe(1);
+    expect(
+      (await ctx.db.asOwner("select count(*)::int as n from app_public.p2000_capcodes where name = '1400349'")).rows[0]
+        .n,
+    ).toBe(1);
   });
 });

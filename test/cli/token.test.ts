@@ -36,17 +36,33 @@ describe("npm run token", () => {
     expect(result.stdout).toContain(ctx.db.operatorEnvironmentUuid);
     const response = await ctx.service.graphql(REGIONS, { token: secret });
     expect(response.status).toBe(200);
-    const { rows: [row] } = await ctx.db.asOwner("select scopes, expires_at from app_public.api_tokens where name = 'dashboard'");
+    const {
+      rows: [row],
+    } = await ctx.db.asOwner("select scopes, expires_at from app_public.api_tokens where name = 'dashboard'");
     expect(row).toEqual({ scopes: ["auth:login", "auth:register"], expires_at: null });
   });
 
   test("--valid-days sets the expiry and --environment the environment", async () => {
-    const { rows: [env] } = await ctx.db.asOwner(`
+    const {
+      rows: [env],
+    } = await ctx.db.asOwner(`
       with o as (insert into app_public.organizations (name) values ('Acme') returning uuid)
       insert into app_public.environments (organization_uuid, name) select uuid, 'production' from o returning uuid`);
-    const result = await token("create", "--name", "short", "--scopes", "", "--valid-days", "7", "--environment", env.uuid);
+    const result = await token(
+      "create",
+      "--name",
+      "short",
+      "--scopes",
+      "",
+      "--valid-days",
+      "7",
+      "--environment",
+      env.uuid,
+    );
     expect(result.code).toBe(0);
-    const { rows: [row] } = await ctx.db.asOwner(
+    const {
+      rows: [row],
+    } = await ctx.db.asOwner(
       "select environment_uuid, round(extract(epoch from expires_at - now()) / 86400) as days from app_public.api_tokens where name = 'short'",
     );
     expect(row).toEqual({ environment_uuid: env.uuid, days: "7" });

@@ -23,7 +23,14 @@ function loader(grant: { expiresAt: Date | null } | null = { expiresAt: null }) 
   const calls = { n: 0 };
   const load = async () => {
     calls.n++;
-    return grant && { apiTokenUuid: TOKEN, environmentUuid: ctx.db.operatorEnvironmentUuid, scopes: ["auth:login"], expiresAt: grant.expiresAt };
+    return (
+      grant && {
+        apiTokenUuid: TOKEN,
+        environmentUuid: ctx.db.operatorEnvironmentUuid,
+        scopes: ["auth:login"],
+        expiresAt: grant.expiresAt,
+      }
+    );
   };
   return { calls, load };
 }
@@ -37,7 +44,11 @@ test("a started cache answers again from memory until the token's change is anno
     expect(await cache.lookup("aa", load)).toEqual(first);
     expect(calls.n).toBe(1);
     await pool.query("select pg_notify('api_token_changed', $1)", [TOKEN]);
-    await waitUntil(async () => (await cache.lookup("aa", load), calls.n), (n) => n === 2, "the announcement to evict the token");
+    await waitUntil(
+      async () => (await cache.lookup("aa", load), calls.n),
+      (n) => n === 2,
+      "the announcement to evict the token",
+    );
   } finally {
     await cache.stop();
   }
@@ -52,7 +63,11 @@ test("unknown secrets are remembered until any token changes; expiring tokens on
     await cache.lookup("bb", unknown.load);
     expect(unknown.calls.n).toBe(1);
     await pool.query("select pg_notify('api_token_changed', gen_random_uuid()::text)");
-    await waitUntil(async () => (await cache.lookup("bb", unknown.load), unknown.calls.n), (n) => n === 2, "any change to forget unknown secrets");
+    await waitUntil(
+      async () => (await cache.lookup("bb", unknown.load), unknown.calls.n),
+      (n) => n === 2,
+      "any change to forget unknown secrets",
+    );
 
     const expired = loader({ expiresAt: new Date(Date.now() - 1) });
     await cache.lookup("cc", expired.load);

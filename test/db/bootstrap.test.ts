@@ -30,57 +30,99 @@ async function asRoot<T extends pg.QueryResultRow = any>(sql: string, params?: u
 }
 
 const attributesOf = async (role: string) =>
-  (await asRoot("select rolsuper, rolcreaterole, rolcreatedb, rolcanlogin from pg_roles where rolname = $1", [role])).rows[0];
+  (await asRoot("select rolsuper, rolcreaterole, rolcreatedb, rolcanlogin from pg_roles where rolname = $1", [role]))
+    .rows[0];
 
 afterAll(async () => {
   // graphile-migrate keeps its pools open a moment after use, and ends the process when one of
   // their connections is terminated: let them close before the databases are dropped.
   await waitUntil(
-    async () => (await asRoot("select count(*)::int as n from pg_stat_activity where datname like $1", [`%${suffix}`])).rows[0].n,
-    (n) => n === 0, "graphile-migrate's pools to close");
+    async () =>
+      (await asRoot("select count(*)::int as n from pg_stat_activity where datname like $1", [`%${suffix}`])).rows[0].n,
+    (n) => n === 0,
+    "graphile-migrate's pools to close",
+  );
   for (const statement of cleanup.reverse()) await asRoot(statement);
 });
 
-test("a superuser DATABASE_URL keeps its rights and gets a working database", async () => {
-  const dba = `dba_${suffix}`;
-  const database = `superuser_owned_${suffix}`;
-  await asRoot(`create role ${dba} login superuser createrole password 'dba-password'`);
-  cleanup.push(`drop role ${dba}`, `drop database if exists ${database} with (force)`);
+test(
+  "a superuser DATABASE_URL keeps its rights and gets a working database",
+  async () => {
+    const dba = `dba_${suffix}`;
+    const database = `superuser_owned_${suffix}`;
+    await asRoot(`create role ${dba} login superuser createrole password 'dba-password'`);
+    cleanup.push(`drop role ${dba}`, `drop database if exists ${database} with (force)`);
 
-  const prepared = await prepareDatabase({
-    ...loadConfig(),
-    databaseUrl: pgUrl(rootUrl, { user: dba, password: "dba-password", database }),
-    rootDatabaseUrl: rootUrl,
-  });
-  expect(prepared.firstStart).toBe(true);
-  expect(await attributesOf(dba)).toEqual({ rolsuper: true, rolcreaterole: true, rolcreatedb: false, rolcanlogin: true });
-  const { rows: [owner] } = await asRoot(
-    "select pg_get_userbyid(datdba) as owner from pg_database where datname = $1", [database]);
-  expect(owner.owner).toBe(dba);
-}, INSTALLATION_TIMEOUT_MS);
+    const prepared = await prepareDatabase({
+      ...loadConfig().database,
+      url: pgUrl(rootUrl, { user: dba, password: "dba-password", database }),
+      rootUrl,
+    });
+    expect(prepared.firstStart).toBe(true);
+    expect(await attributesOf(dba)).toEqual({
+      rolsuper: true,
+      rolcreaterole: true,
+      rolcreatedb: false,
+      rolcanlogin: true,
+    });
+    const {
+      rows: [owner],
+    } = await asRoot("select pg_get_userbyid(datdba) as owner from pg_database where datname = $1", [database]);
+    expect(owner.owner).toBe(dba);
+  },
+  INSTALLATION_TIMEOUT_MS,
+);
 
-test("a missing owner role is created without privileges; an existing one is left as it is", async () => {
-  const created = `new_owner_${suffix}`;
-  const existing = `old_owner_${suffix}`;
-  await asRoot(`create role ${existing} login createdb createrole password 'old-password'`);
-  cleanup.push(`drop role ${existing}`, `drop role ${created}`,
-    `drop database if exists db_${created} with (force)`, `drop database if exists db_${existing} with (force)`);
+test(
+  "a missing owner role is created without privileges; an existing one is left as it is",
+  async () => {
+    const created = `new_owner_${suffix}`;
+    const existing = `old_owner_${suffix}`;
+    await asRoot(`create role ${existing} login createdb createrole password 'old-password'`);
+    cleanup.push(
+      `drop role ${existing}`,
+      `drop role ${created}`,
+      `drop database if exists db_${created} with (force)`,
+      `drop database if exists db_${existing} with (force)`,
+    );
 
-  const passwords = { authenticator: null, analyst: null };
-  await ensureRolesAndDatabase({ rootUrl, databaseName: `db_${created}`, ownerRole: created, passwords: { owner: "new-password", ...passwords } });
-  await ensureRolesAndDatabase({ rootUrl, databaseName: `db_${existing}`, ownerRole: existing, passwords: { owner: "ignored", ...passwords } });
+    const passwords = { authenticator: null, analyst: null };
+    await ensureRolesAndDatabase({
+      rootUrl,
+      databaseName: `db_${created}`,
+      ownerRole: created,
+      passwords: { owner: "new-password", ...passwords },
+    });
+    await ensureRolesAndDatabase({
+      rootUrl,
+      databaseName: `db_${existing}`,
+      ownerRole: existing,
+      passwords: { owner: "ignored", ...passwords },
+    });
 
-  expect(await attributesOf(created)).toEqual({ rolsuper: false, rolcreaterole: false, rolcreatedb: false, rolcanlogin: true });
-  expect(await attributesOf(existing)).toEqual({ rolsuper: false, rolcreaterole: true, rolcreatedb: true, rolcanlogin: true });
-  // The new role logs in with the password it was given; the existing one kept its own.
-  const login = async (user: string, password: string) => {
-    const client = new pg.Client({ connectionString: pgUrl(rootUrl, { user, password, database: `db_${user}` }) });
-    await client.connect();
-    await client.end();
-  };
-  await expect(login(created, "new-password")).resolves.toBeUndefined();
-  await expect(login(existing, "old-password")).resolves.toBeUndefined();
-}, INSTALLATION_TIMEOUT_MS);
+    expect(await attributesOf(created)).toEqual({
+      rolsuper: false,
+      rolcreaterole: false,
+      rolcreatedb: false,
+      rolcanlogin: true,
+    });
+    expect(await attributesOf(existing)).toEqual({
+      rolsuper: false,
+      rolcreaterole: true,
+      rolcreatedb: true,
+      rolcanlogin: true,
+    });
+    // The new role logs in with the password it was given; the existing one kept its own.
+    const login = async (user: string, password: string) => {
+      const client = new pg.Client({ connectionString: pgUrl(rootUrl, { user, password, database: `db_${user}` }) });
+      await client.connect();
+      await client.end();
+    };
+    await expect(login(created, "new-password")).resolves.toBeUndefined();
+    await expect(login(existing, "old-password")).resolves.toBeUndefined();
+  },
+  INSTALLATION_TIMEOUT_MS,
+);
 
 test("a role that would bypass row-level security is refused with the statement that fixes it", async () => {
   const role = `bypassing_${suffix}`;
@@ -90,7 +132,8 @@ test("a role that would bypass row-level security is refused with the statement 
   await client.connect();
   try {
     await expect(assertRowSecurityApplies(client, role)).rejects.toThrow(
-      `The role ${role} exists with BYPASSRLS, so row-level security would not apply to it. Run "ALTER ROLE ${role} NOSUPERUSER NOBYPASSRLS;"`);
+      `The role ${role} exists with BYPASSRLS, so row-level security would not apply to it. Run "ALTER ROLE ${role} NOSUPERUSER NOBYPASSRLS;"`,
+    );
   } finally {
     await client.end();
   }

@@ -12,16 +12,20 @@ const ctx = useTestDatabase();
 const NOT_OURS = ["public", "information_schema", "graphile_migrate", "graphile_worker"];
 
 test("the schema dump covers every schema the migrations create", async () => {
-  const { rows } = await ctx.db.asOwner<{ name: string }>(`
+  const { rows } = await ctx.db.asOwner<{ name: string }>(
+    `
     select n.nspname as name from pg_namespace n
      where n.nspname not like 'pg\\_%' and n.nspname <> all ($1)
-     order by n.nspname`, [NOT_OURS]);
+     order by n.nspname`,
+    [NOT_OURS],
+  );
   expect(rows.map((row) => row.name)).toEqual([...DUMPED_SCHEMAS].sort());
 });
 
 test("every function, procedure, table, view and composite type of the dumped schemas has a comment", async () => {
   // Composite types keep their comment on the type (COMMENT ON TYPE), everything else on itself.
-  const { rows } = await ctx.db.asOwner<{ kind: string; name: string }>(`
+  const { rows } = await ctx.db.asOwner<{ kind: string; name: string }>(
+    `
     select case p.prokind when 'p' then 'procedure' when 'a' then 'aggregate' else 'function' end as kind,
            p.oid::regprocedure::text as name
       from pg_proc p join pg_namespace n on n.oid = p.pronamespace
@@ -37,7 +41,9 @@ test("every function, procedure, table, view and composite type of the dumped sc
     select 'composite type', t.oid::regtype::text
       from pg_type t join pg_namespace n on n.oid = t.typnamespace join pg_class c on c.oid = t.typrelid
      where n.nspname = any ($1) and c.relkind = 'c' and obj_description(t.oid, 'pg_type') is null
-     order by 1, 2`, [DUMPED_SCHEMAS]);
+     order by 1, 2`,
+    [DUMPED_SCHEMAS],
+  );
   // Add `comment on <kind> <name> is '...'` to the migration: what it is for and why it is built that way.
   expect(rows.map((row) => `${row.kind} ${row.name}`)).toEqual([]);
 });

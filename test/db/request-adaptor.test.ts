@@ -7,7 +7,10 @@ import { resilientPool } from "../../lib/db/pool.ts";
 import { makeRequestPgService } from "../../lib/graphql/pg-request-adaptor.ts";
 import { useTestDatabase } from "../helpers/database.ts";
 
-type WithPgClient = (settings: Record<string, string> | null, callback: (client: any) => Promise<unknown>) => Promise<any>;
+type WithPgClient = (
+  settings: Record<string, string> | null,
+  callback: (client: any) => Promise<unknown>,
+) => Promise<any>;
 
 let pool: pg.Pool;
 let withPgClient: WithPgClient;
@@ -35,7 +38,9 @@ describe("the request adaptor", () => {
   });
 
   test("leaves the connection usable after a request fails", async () => {
-    await expect(withPgClient(SETTINGS, (client) => client.query({ text: "select 1 / 0" }))).rejects.toThrow(/division by zero/);
+    await expect(withPgClient(SETTINGS, (client) => client.query({ text: "select 1 / 0" }))).rejects.toThrow(
+      /division by zero/,
+    );
     const after = (await pool.query(whoAmI)).rows[0];
     expect(after.role).toBe("app_authenticator");
     expect((await pool.query("select 1 as one")).rows[0].one).toBe(1);
@@ -44,10 +49,12 @@ describe("the request adaptor", () => {
   test("runs a mutation's transaction inside the request's, undoing only that part when it fails", async () => {
     const value = await withPgClient(SETTINGS, async (client) => {
       await client.query({ text: "select set_config('app.step', 'request', true)" });
-      await expect(client.withTransaction(async (inner: any) => {
-        await inner.query({ text: "select set_config('app.step', 'mutation', true)" });
-        throw new Error("the mutation fails");
-      })).rejects.toThrow("the mutation fails");
+      await expect(
+        client.withTransaction(async (inner: any) => {
+          await inner.query({ text: "select set_config('app.step', 'mutation', true)" });
+          throw new Error("the mutation fails");
+        }),
+      ).rejects.toThrow("the mutation fails");
       return (await client.query({ text: "select current_setting('app.step') as step" })).rows[0].step;
     });
     expect(value).toBe("request");

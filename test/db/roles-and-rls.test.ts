@@ -36,9 +36,12 @@ async function asVisitor(settings: Record<string, string>, sql: string) {
 
 describe("catalog checks", () => {
   test("every table in our schemas has row-level security enabled", async () => {
-    const { rows } = await ctx.db.asOwner(`
+    const { rows } = await ctx.db.asOwner(
+      `
       select n.nspname || '.' || c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
-       where n.nspname = any ($1) and c.relkind in ('r', 'p') and not c.relrowsecurity`, [DUMPED_SCHEMAS]);
+       where n.nspname = any ($1) and c.relkind in ('r', 'p') and not c.relrowsecurity`,
+      [DUMPED_SCHEMAS],
+    );
     expect(rows).toEqual([]);
   });
 
@@ -56,7 +59,12 @@ describe("catalog checks", () => {
   // everything by schema. SECURITY DEFINER ones keep theirs (the test above). None is STRICT,
   // which would skip the body on the NULL the probe below passes.
   test("the per-row SQL helpers have no setting of their own and need no search_path", async () => {
-    const { rows: helpers } = await ctx.db.asOwner<{ name: string; call: string; configured: boolean; strict: boolean }>(`
+    const { rows: helpers } = await ctx.db.asOwner<{
+      name: string;
+      call: string;
+      configured: boolean;
+      strict: boolean;
+    }>(`
       select p.oid::regprocedure::text as name, p.proconfig is not null as configured, p.proisstrict as strict,
              format('%s.%I(null::%s)', n.nspname, p.proname, p.proargtypes[0]::regtype) as call
         from pg_proc p join pg_namespace n on n.oid = p.pronamespace join pg_language l on l.oid = p.prolang
@@ -66,15 +74,21 @@ describe("catalog checks", () => {
               or c.relkind = 'c' and exists (select 1 from pg_proc r where r.prorettype = t.oid and r.proretset))
        order by 1`);
     expect(helpers.length).toBeGreaterThan(20);
-    expect(helpers.map((h) => h.name)).toEqual(expect.arrayContaining([
-      "app_public.p2000_messages_capcodes(app_public.p2000_messages)", "app_public.p2000_dossier_messages(app_public.p2000_dossier)"]));
+    expect(helpers.map((h) => h.name)).toEqual(
+      expect.arrayContaining([
+        "app_public.p2000_messages_capcodes(app_public.p2000_messages)",
+        "app_public.p2000_dossier_messages(app_public.p2000_dossier)",
+      ]),
+    );
     expect(helpers.filter((h) => h.configured || h.strict).map((h) => h.name)).toEqual([]);
     const bare = new pg.Client({ connectionString: ctx.db.ownerUrl, options: "-c search_path=" });
     await bare.connect();
     try {
       for (const helper of helpers) await bare.query(`select * from ${helper.call}`);
       // Inlined: the capcodes of a message are a join in the caller's plan, not a function call.
-      const { rows: plan } = await bare.query("explain select * from app_public.p2000_messages_capcodes(null::app_public.p2000_messages)");
+      const { rows: plan } = await bare.query(
+        "explain select * from app_public.p2000_messages_capcodes(null::app_public.p2000_messages)",
+      );
       expect(plan.map((row) => row["QUERY PLAN"]).join("\n")).not.toContain("Function Scan");
     } finally {
       await bare.end();
@@ -133,17 +147,21 @@ describe("the analyst role", () => {
 
 describe("the visitor role", () => {
   test("sees no API tokens without a logged-in member, not even those of its own token's environment", async () => {
-    await ctx.db.asOwner(
-      "select app_private.create_api_token($1, 'mine', '{}', null, sha256('a'), 'nlis_…mine')",
-      [ctx.db.operatorEnvironmentUuid],
+    await ctx.db.asOwner("select app_private.create_api_token($1, 'mine', '{}', null, sha256('a'), 'nlis_…mine')", [
+      ctx.db.operatorEnvironmentUuid,
+    ]);
+    const withToken = await asVisitor(
+      { "app.environment_uuid": ctx.db.operatorEnvironmentUuid },
+      "select name from app_public.api_tokens",
     );
-    const withToken = await asVisitor({ "app.environment_uuid": ctx.db.operatorEnvironmentUuid }, "select name from app_public.api_tokens");
     expect(withToken.rows).toEqual([]);
     const anonymous = await asVisitor({}, "select name from app_public.api_tokens");
     expect(anonymous.rows).toEqual([]);
   });
 
   test("cannot call app_private functions", async () => {
-    await expect(asVisitor({}, "select app_private.ensure_operator_environment()")).rejects.toThrow(/permission denied/);
+    await expect(asVisitor({}, "select app_private.ensure_operator_environment()")).rejects.toThrow(
+      /permission denied/,
+    );
   });
 });

@@ -8,7 +8,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { loadConfig, type Config } from "../../lib/config.ts";
+import { loadConfig, mergeConfig } from "../../lib/config.ts";
 import { prepareDatabase } from "../../lib/setup/installation.ts";
 import type { TestDatabase } from "../helpers/database.ts";
 import { freePort } from "../helpers/ports.ts";
@@ -23,17 +23,31 @@ let owner: pg.Pool;
 let databaseName: string;
 
 beforeAll(async () => {
-  const config: Config = {
-    ...loadConfig(), databaseUrl: undefined, authDatabaseUrl: undefined, rootDatabaseUrl: undefined,
-    dataDir, embeddedPgPort: await freePort(), demoData: false,
-  };
-  databaseName = config.databaseName;
+  const config = mergeConfig(loadConfig().database, {
+    url: undefined,
+    authUrl: undefined,
+    rootUrl: undefined,
+    dataDir,
+    embeddedPgPort: await freePort(),
+  });
+  databaseName = config.name;
   const prepared = await prepareDatabase(config);
   owner = new pg.Pool({ connectionString: prepared.ownerUrl, max: 2 });
   owner.on("error", () => {});
-  database = { ...prepared, name: databaseName, asOwner: (sql, params) => owner.query(sql, params), drop: async () => {} };
+  database = {
+    ...prepared,
+    name: databaseName,
+    asOwner: (sql, params) => owner.query(sql, params),
+    drop: async () => {},
+  };
   service = await startTestService(database, {
-    trafficFeedEnabled: false, amberFeedEnabled: false, nlAlertFeedEnabled: false, meteoFeedEnabled: false, railFeedEnabled: false,
+    feeds: {
+      traffic: { enabled: false },
+      amber: { enabled: false },
+      nlAlert: { enabled: false },
+      meteo: { enabled: false },
+      rail: { enabled: false },
+    },
   });
 }, 300_000); // initdb and every migration on a cluster of its own: minutes on a busy machine
 
@@ -61,17 +75,30 @@ test("PostgreSQL killed under load: 503s meanwhile, back within 5 s of the datab
       headers: { "content-type": "application/json", authorization: `Bearer ${admin.accessToken}` },
       body: JSON.stringify({
         query: "mutation ($i: CreateP2000MessageInput!) { createP2000Message(input: $i) { uuid } }",
-        variables: { i: { message: `P 2 BDH-${n} Heal test ${n} Utrecht`, sended: new Date().toISOString(), capcodes: [{ name: "0923001" }] } },
+        variables: {
+          i: {
+            message: `P 2 BDH-${n} Heal test ${n} Utrecht`,
+            sended: new Date().toISOString(),
+            capcodes: [{ name: "0923001" }],
+          },
+        },
       }),
     }).catch(() => undefined);
     if (!response) return { ok: false };
-    const body = (await response.json()) as { data?: { createP2000Message?: { uuid: string } }; errors?: Array<{ extensions?: { code?: string } }> };
+    const body = (await response.json()) as {
+      data?: { createP2000Message?: { uuid: string } };
+      errors?: Array<{ extensions?: { code?: string } }>;
+    };
     const uuid = body.data?.createP2000Message?.uuid;
     if (response.status === 200 && uuid) {
       acknowledged.push(uuid);
       return { ok: true };
     }
-    refusals.push({ status: response.status, code: body.errors?.[0]?.extensions?.code, retryAfter: response.headers.get("retry-after") });
+    refusals.push({
+      status: response.status,
+      code: body.errors?.[0]?.extensions?.code,
+      retryAfter: response.headers.get("retry-after"),
+    });
     return { ok: false };
   };
   // Four clients writing back to back, a little apart.
@@ -116,7 +143,8 @@ test("PostgreSQL killed under load: 503s meanwhile, back within 5 s of the datab
   expect(recoveredAfterMs).toBeLessThan(5_000);
   // Every refusal while the database was away was a 503 with its code and Retry-After.
   expect(refusals.length).toBeGreaterThan(0);
-  for (const refusal of refusals) expect(refusal).toEqual({ status: 503, code: "SERVICE_UNAVAILABLE", retryAfter: "2" });
+  for (const refusal of refusals)
+    expect(refusal).toEqual({ status: 503, code: "SERVICE_UNAVAILABLE", retryAfter: "2" });
   // The worker was started again and the service says it is ready (database, migrations, worker).
   let ready = 0;
   for (const deadline = Date.now() + 10_000; ready !== 200 && Date.now() < deadline;) {
@@ -125,7 +153,10 @@ test("PostgreSQL killed under load: 503s meanwhile, back within 5 s of the datab
   }
   expect(ready).toBe(200);
   // Nothing acknowledged is lost.
-  const { rows } = await owner.query("select count(*)::int as n from app_public.p2000_messages where uuid = any ($1::uuid[])", [acknowledged]);
+  const { rows } = await owner.query(
+    "select count(*)::int as n from app_public.p2000_messages where uuid = any ($1::uuid[])",
+    [acknowledged],
+  );
   expect(rows[0].n).toBe(acknowledged.length);
 }, 180_000);
 
@@ -136,7 +167,9 @@ test("connections cut by the server (as a restart of an external PostgreSQL does
   const root = new pg.Client({ connectionString: database.rootUrl });
   await root.connect();
   const { rows } = await root.query(
-    "select count(pg_terminate_backend(pid))::int as cut from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()", [databaseName]);
+    "select count(pg_terminate_backend(pid))::int as cut from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()",
+    [databaseName],
+  );
   await root.end();
   expect(rows[0].cut).toBeGreaterThan(0);
   const cutAt = Date.now();

@@ -25,7 +25,8 @@ function hoursOf(document: WarningsDocument, location: string, phenomenon: strin
 const range = (day: number, from: number, to: number) =>
   Array.from({ length: to - from + 1 }, (_, i) => `${day}T${String(from + i).padStart(2, "0")}`);
 
-const ORANGE_TEXT = "Zeer zware windstoten tot 100 km/u. Er is kans op omvallende bomen en schade aan gebouwen. " +
+const ORANGE_TEXT =
+  "Zeer zware windstoten tot 100 km/u. Er is kans op omvallende bomen en schade aan gebouwen. " +
   "Wees voorzichtig op de weg en vermijd reizen met aanhangers.";
 
 const xmlDocument = (timeslices: string, root = "report") =>
@@ -45,20 +46,29 @@ describe("parseWarningsXml on KNMI issues", () => {
     expect(starts[0]).toBe("2026-11-20T10:00:00.000Z");
     expect(starts[47]).toBe("2026-11-22T09:00:00.000Z");
     expect(new Set(document.slices.map((s) => s.phenomenon))).toEqual(
-      new Set(["wind", "rain", "thunderstorm", "snow", "iciness", "visibility"]));
+      new Set(["wind", "rain", "thunderstorm", "snow", "iciness", "visibility"]),
+    );
     expect(new Set(document.slices.map((s) => s.location))).toEqual(
-      new Set(["GR", "FR", "DR", "NH", "FL", "OV", "GL", "UT", "ZH", "ZE", "NB", "LB", "WAE", "WAB"]));
+      new Set(["GR", "FR", "DR", "NH", "FL", "OV", "GL", "UT", "ZH", "ZE", "NB", "LB", "WAE", "WAB"]),
+    );
 
     expect(hoursOf(document, "NH", "wind", 2)).toEqual(range(20, 14, 19));
     expect(hoursOf(document, "NH", "wind", 1)).toEqual(["20T12", "20T13", "20T20", "20T21"]);
     expect(hoursOf(document, "ZH", "wind", 1)).toEqual(range(20, 14, 18));
     expect(hoursOf(document, "UT", "wind", 1)).toEqual(range(20, 14, 18));
-    for (const province of ["GR", "FR", "DR"]) expect(hoursOf(document, province, "iciness", 1)).toEqual(range(21, 3, 8));
+    for (const province of ["GR", "FR", "DR"])
+      expect(hoursOf(document, province, "iciness", 1)).toEqual(range(21, 3, 8));
     expect(document.slices.filter((s) => s.status > 0)).toHaveLength(6 + 4 + 5 + 5 + 3 * 6);
     expect(document.slices.some((s) => s.status === 3)).toBe(false);
 
     const orange = document.slices.find((s) => s.location === "NH" && s.status === 2)!;
-    expect(orange).toEqual({ location: "NH", phenomenon: "wind", start: new Date("2026-11-20T14:00:00Z"), status: 2, text: ORANGE_TEXT });
+    expect(orange).toEqual({
+      location: "NH",
+      phenomenon: "wind",
+      start: new Date("2026-11-20T14:00:00Z"),
+      status: 2,
+      text: ORANGE_TEXT,
+    });
     expect(document.slices.filter((s) => s.status === 0).every((s) => s.text === null)).toBe(true);
   });
 
@@ -98,8 +108,12 @@ describe("parseWarningsXml on KNMI issues", () => {
       'timeslice 2026-11-20T12:00:00Z wind location 2: ZH: location_warning_status "7" is not 0-3',
       "timeslice 2026-11-20T13:00:00Z wind location 3: no location_id",
     ]);
-    expect(document.slices.map((s) => `${s.location} ${hour(s)} ${s.status}`)).toEqual(
-      ["NH 20T12 1", "UT 20T12 0", "NH 20T13 1", "ZH 20T13 0"]);
+    expect(document.slices.map((s) => `${s.location} ${hour(s)} ${s.status}`)).toEqual([
+      "NH 20T12 1",
+      "UT 20T12 0",
+      "NH 20T13 1",
+      "ZH 20T13 0",
+    ]);
     expect(document.slices[1].text).toBeNull(); // an empty text_data
   });
 });
@@ -110,14 +124,25 @@ describe("parseWarningsXml on edge cases", () => {
       <x:phenomenon><x:phenomenon_id> Wind </x:phenomenon_id><x:location><x:location_id> wae </x:location_id>
       <x:location_warning_status> 1 </x:location_warning_status><x:text><x:text_data>
         Zware windstoten &amp; hoge golven.  </x:text_data></x:text></x:location></x:phenomenon></x:timeslice></x:cube></x:data></x:waarschuwingen>`;
-    expect(parseWarningsXml(xml).slices).toEqual([{
-      location: "WAE", phenomenon: "wind", start: new Date("2026-11-20T13:00:00Z"), status: 1, text: "Zware windstoten & hoge golven.",
-    }]);
+    expect(parseWarningsXml(xml).slices).toEqual([
+      {
+        location: "WAE",
+        phenomenon: "wind",
+        start: new Date("2026-11-20T13:00:00Z"),
+        status: 1,
+        text: "Zware windstoten & hoge golven.",
+      },
+    ]);
   });
 
   test("a timeslice without a zoned ISO time is skipped with its locations, the next one kept", () => {
-    const document = parseWarningsXml(xmlDocument(
-      timeslice("2026-11-20T14:00:00", location("NH", "2")) + timeslice("morgen", "") + timeslice("2026-11-20T15:00:00Z", location("NH", "2"))));
+    const document = parseWarningsXml(
+      xmlDocument(
+        timeslice("2026-11-20T14:00:00", location("NH", "2")) +
+          timeslice("morgen", "") +
+          timeslice("2026-11-20T15:00:00Z", location("NH", "2")),
+      ),
+    );
     expect(document.slices.map((s) => s.start)).toEqual([new Date("2026-11-20T15:00:00Z")]);
     expect(document.skipped).toBe(2);
     expect(document.problems).toEqual([
@@ -127,11 +152,14 @@ describe("parseWarningsXml on edge cases", () => {
   });
 
   test("several text_data of a location are kept in order, once each; a phenomenon without id is skipped", () => {
-    const advice = "<text><text_data>Zware windstoten.</text_data><text_data>Wees voorzichtig.</text_data><text_data>Zware windstoten.</text_data></text>";
-    const document = parseWarningsXml(xmlDocument(`<timeslice><timeslice_id>2026-11-20T14:00:00Z</timeslice_id>
+    const advice =
+      "<text><text_data>Zware windstoten.</text_data><text_data>Wees voorzichtig.</text_data><text_data>Zware windstoten.</text_data></text>";
+    const document = parseWarningsXml(
+      xmlDocument(`<timeslice><timeslice_id>2026-11-20T14:00:00Z</timeslice_id>
       <phenomenon><phenomenon_id>wind</phenomenon_id><location><location_id>NH</location_id>
         <location_warning_status>1</location_warning_status>${advice}</location></phenomenon>
-      <phenomenon>${location("UT", "1")}</phenomenon></timeslice>`));
+      <phenomenon>${location("UT", "1")}</phenomenon></timeslice>`),
+    );
     expect(document.slices.map((s) => s.text)).toEqual(["Zware windstoten.\nWees voorzichtig."]);
     expect(document.problems).toEqual(["timeslice 2026-11-20T14:00:00Z: phenomenon without phenomenon_id"]);
   });
@@ -146,22 +174,27 @@ describe("parseWarningsXml on edge cases", () => {
 
   test("well-formed XML without data/cube/timeslice is refused", () => {
     for (const xml of ["<html><body>Service Unavailable</body></html>", xmlDocument(""), "<report><data/></report>"]) {
-      expect(() => parseWarningsXml(xml)).toThrow(new FeedDocumentError("warnings XML has no data/cube/timeslice elements"));
+      expect(() => parseWarningsXml(xml)).toThrow(
+        new FeedDocumentError("warnings XML has no data/cube/timeslice elements"),
+      );
     }
   });
 
   test("malformed XML is refused with the validator's position", () => {
     expect(() => parseWarningsXml("<report>\n<data></cube></report>")).toThrow(
-      /^warnings XML is malformed or truncated: .*'cube'.*\(line 2, column \d+; the document ends at line 2\)$/);
+      /^warnings XML is malformed or truncated: .*'cube'.*\(line 2, column \d+; the document ends at line 2\)$/,
+    );
   });
 });
 
 describe("parseObservationsJson", () => {
   const document = parseObservationsJson(read("observations_202611201000.json"));
   const at = (stationId: string, time: string) =>
-    document.observations.find((o) => o.stationId === stationId && o.observedAt.toISOString() === `2026-11-20T${time}:00.000Z`);
+    document.observations.find(
+      (o) => o.stationId === stationId && o.observedAt.toISOString() === `2026-11-20T${time}:00.000Z`,
+    );
 
-  test("13 ten-minute rows for each of 4 stations; the row with ta \"warm\" and the one without stationId skipped", () => {
+  test('13 ten-minute rows for each of 4 stations; the row with ta "warm" and the one without stationId skipped', () => {
     expect(document.kind).toBe("observations");
     expect(document.observations).toHaveLength(52);
     expect(document.skipped).toBe(2);
@@ -170,25 +203,62 @@ describe("parseObservationsJson", () => {
       "row 41: stationId missing is not a five-digit station number",
     ]);
     const stations = new Map(document.observations.map((o) => [o.stationId, o.name]));
-    expect(stations).toEqual(new Map([
-      ["06260", "De Bilt"], ["06240", "Schiphol"], ["06330", "Hoek van Holland"], ["06280", "Groningen/Eelde"],
-    ]));
-    const deBilt = document.observations.filter((o) => o.stationId === "06260").map((o) => o.observedAt.toISOString().slice(11, 16));
-    expect(deBilt).toEqual(["08:00", "08:10", "08:20", "08:30", "08:40", "08:50", "09:00", "09:10", "09:20", "09:30", "09:40", "09:50", "10:00"]);
+    expect(stations).toEqual(
+      new Map([
+        ["06260", "De Bilt"],
+        ["06240", "Schiphol"],
+        ["06330", "Hoek van Holland"],
+        ["06280", "Groningen/Eelde"],
+      ]),
+    );
+    const deBilt = document.observations
+      .filter((o) => o.stationId === "06260")
+      .map((o) => o.observedAt.toISOString().slice(11, 16));
+    expect(deBilt).toEqual([
+      "08:00",
+      "08:10",
+      "08:20",
+      "08:30",
+      "08:40",
+      "08:50",
+      "09:00",
+      "09:10",
+      "09:20",
+      "09:30",
+      "09:40",
+      "09:50",
+      "10:00",
+    ]);
   });
 
   test("KNMI variables map to named fields", () => {
     expect(at("06260", "08:00")).toEqual({
-      stationId: "06260", name: "De Bilt", latitude: 52.098, longitude: 5.18, observedAt: new Date("2026-11-20T08:00:00Z"),
-      temperature: 9.8, dewPoint: 8, humidity: 86, pressure: 1003.4, windDirection: 215, windSpeed: 5.9, windGust: 11.2,
-      visibility: 21000, precipitation: 0, radiation: 35, cloudCover: 7, sunshine: 0, weatherCode: null,
+      stationId: "06260",
+      name: "De Bilt",
+      latitude: 52.098,
+      longitude: 5.18,
+      observedAt: new Date("2026-11-20T08:00:00Z"),
+      temperature: 9.8,
+      dewPoint: 8,
+      humidity: 86,
+      pressure: 1003.4,
+      windDirection: 215,
+      windSpeed: 5.9,
+      windGust: 11.2,
+      visibility: 21000,
+      precipitation: 0,
+      radiation: 35,
+      cloudCover: 7,
+      sunshine: 0,
+      weatherCode: null,
     });
     expect(at("06240", "09:10")).toMatchObject({ precipitation: 0.6, weatherCode: 61, cloudCover: 8, windGust: 20.5 });
   });
 
   test("the gust comes from fx where gff is missing", () => {
     expect(at("06330", "09:10")).toMatchObject({ stationId: "06330", windSpeed: 14.2, windGust: 22.7 });
-    const rows = (gust: object) => JSON.stringify([{ stationId: "06260", observedAt: "2026-11-20T08:00:00Z", ...gust }]);
+    const rows = (gust: object) =>
+      JSON.stringify([{ stationId: "06260", observedAt: "2026-11-20T08:00:00Z", ...gust }]);
     expect(parseObservationsJson(rows({ gff: 8.1, fx: 9.9 })).observations[0].windGust).toBe(8.1);
     expect(parseObservationsJson(rows({ gff: null, fx: 9.9 })).observations[0].windGust).toBe(9.9);
     expect(parseObservationsJson(rows({})).observations[0].windGust).toBeNull();
@@ -196,26 +266,51 @@ describe("parseObservationsJson", () => {
 
   test("station numbers keep five digits: a numeric id is padded, anything else skipped", () => {
     const row = (stationId: unknown) => ({ stationId, observedAt: "2026-10-07T08:10:00Z" });
-    const parsed = parseObservationsJson(JSON.stringify([row(6260), row(" 06240 "), row("6260"), row("0-20000-0-06260"), row(62.6)]));
+    const parsed = parseObservationsJson(
+      JSON.stringify([row(6260), row(" 06240 "), row("6260"), row("0-20000-0-06260"), row(62.6)]),
+    );
     expect(parsed.observations.map((o) => o.stationId)).toEqual(["06260", "06240"]);
     expect(parsed.skipped).toBe(3);
   });
 
   test("the research's example row, unknown fields ignored", () => {
-    const parsed = parseObservationsJson(`[{"stationId":"06260","name":"De Bilt","lat":52.098,"lon":5.180,"observedAt":"2026-10-07T08:10:00Z",
+    const parsed =
+      parseObservationsJson(`[{"stationId":"06260","name":"De Bilt","lat":52.098,"lon":5.180,"observedAt":"2026-10-07T08:10:00Z",
       "ta":12.4,"rh":87,"pp":1014.2,"dd":230,"ff":4.6,"gff":8.1,"vv":18000,"ww":null,"height":1.9,"stationname":"DE BILT AWS"}]`);
     expect(parsed.skipped).toBe(0);
     expect(parsed.observations[0]).toMatchObject({
-      temperature: 12.4, humidity: 87, pressure: 1014.2, windDirection: 230, windSpeed: 4.6, windGust: 8.1, visibility: 18000,
-      dewPoint: null, precipitation: null, radiation: null, cloudCover: null, sunshine: null, weatherCode: null,
+      temperature: 12.4,
+      humidity: 87,
+      pressure: 1014.2,
+      windDirection: 230,
+      windSpeed: 4.6,
+      windGust: 8.1,
+      visibility: 18000,
+      dewPoint: null,
+      precipitation: null,
+      radiation: null,
+      cloudCover: null,
+      sunshine: null,
+      weatherCode: null,
     });
     expect(Object.keys(parsed.observations[0])).not.toContain("height");
   });
 
   test("impossible values, non-numbers and times without a zone skip the row", () => {
     const base = { stationId: "06260", observedAt: "2026-10-07T08:10:00Z", ta: 12.4 };
-    const bad = [{ ta: 61 }, { ta: -60.5 }, { rh: 101 }, { dd: 361 }, { ff: -0.1 }, { fx: -1 }, { vv: -5 }, { ta: "12.4" },
-      { pp: true }, { observedAt: "2026-10-07T08:10:00" }, { observedAt: "yesterday" }];
+    const bad = [
+      { ta: 61 },
+      { ta: -60.5 },
+      { rh: 101 },
+      { dd: 361 },
+      { ff: -0.1 },
+      { fx: -1 },
+      { vv: -5 },
+      { ta: "12.4" },
+      { pp: true },
+      { observedAt: "2026-10-07T08:10:00" },
+      { observedAt: "yesterday" },
+    ];
     const parsed = parseObservationsJson(JSON.stringify([base, ...bad.map((b) => ({ ...base, ...b })), "06260", null]));
     expect(parsed.observations).toHaveLength(1);
     expect(parsed.skipped).toBe(bad.length + 2);
@@ -226,7 +321,9 @@ describe("parseObservationsJson", () => {
 
   test("malformed JSON or a top-level value other than an array is refused", () => {
     expect(() => parseObservationsJson('[{"stationId":"06260",')).toThrow(/^observations JSON is malformed: /);
-    expect(() => parseObservationsJson('{"rows":[]}')).toThrow(new FeedDocumentError("observations JSON is not an array of rows"));
+    expect(() => parseObservationsJson('{"rows":[]}')).toThrow(
+      new FeedDocumentError("observations JSON is not an array of rows"),
+    );
     expect(parseObservationsJson("[]")).toEqual({ kind: "observations", observations: [], skipped: 0, problems: [] });
   });
 });
@@ -235,17 +332,23 @@ describe("parseMeteoDocument", () => {
   test("tells warnings XML and observations JSON apart by their first character, after a BOM and whitespace", () => {
     expect(parseMeteoDocument(read("knmi_waarschuwingen_202611201000.xml")).kind).toBe("warnings");
     expect(parseMeteoDocument(read("observations_202611201000.json")).kind).toBe("observations");
-    expect(parseMeteoDocument(`\uFEFF\n  ${xmlDocument(timeslice("2026-11-20T14:00:00Z", location("NH", "2")))}`)).toMatchObject({
-      kind: "warnings", slices: [{ location: "NH", status: 2 }],
+    expect(
+      parseMeteoDocument(`\uFEFF\n  ${xmlDocument(timeslice("2026-11-20T14:00:00Z", location("NH", "2")))}`),
+    ).toMatchObject({
+      kind: "warnings",
+      slices: [{ location: "NH", status: 2 }],
     });
     expect(parseMeteoDocument('\uFEFF \n[{"stationId":"06260","observedAt":"2026-10-07T08:10:00Z"}]')).toMatchObject({
-      kind: "observations", observations: [{ stationId: "06260" }],
+      kind: "observations",
+      observations: [{ stationId: "06260" }],
     });
   });
 
   test("refuses anything else", () => {
     for (const text of ["", "   ", '{"stationId":"06260"}', "stationId,ta\n06260,12.4", "\uFEFF"]) {
-      expect(() => parseMeteoDocument(text)).toThrow(new FeedDocumentError("neither a warnings XML nor an observations JSON array"));
+      expect(() => parseMeteoDocument(text)).toThrow(
+        new FeedDocumentError("neither a warnings XML nor an observations JSON array"),
+      );
     }
   });
 

@@ -8,10 +8,20 @@ function manualSource<T>() {
   const queue: Array<(r: IteratorResult<T>) => void> = [];
   const state = { reads: 0, returned: false };
   const source: AsyncIterator<T> = {
-    next: () => { state.reads++; return new Promise((resolve) => queue.push(resolve)); },
-    return: async () => { state.returned = true; queue.splice(0).forEach((r) => r({ done: true, value: undefined })); return { done: true, value: undefined }; },
+    next: () => {
+      state.reads++;
+      return new Promise((resolve) => queue.push(resolve));
+    },
+    return: async () => {
+      state.returned = true;
+      queue.splice(0).forEach((r) => r({ done: true, value: undefined }));
+      return { done: true, value: undefined };
+    },
   };
-  const emit = async (value: T) => { while (queue.length === 0) await new Promise((r) => setTimeout(r, 1)); queue.shift()!({ done: false, value }); };
+  const emit = async (value: T) => {
+    while (queue.length === 0) await new Promise((r) => setTimeout(r, 1));
+    queue.shift()!({ done: false, value });
+  };
   return { source, emit, state };
 }
 

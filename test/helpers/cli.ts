@@ -13,9 +13,13 @@ export interface CliResult {
 
 export function runCli(script: string, args: string[], databaseUrl: string, input?: string): Promise<CliResult> {
   return new Promise((resolve) => {
-    const child = execFile(process.execPath, [path.join(ROOT_DIR, "bin", script), ...args],
+    const child = execFile(
+      process.execPath,
+      [path.join(ROOT_DIR, "bin", script), ...args],
       { cwd: ROOT_DIR, env: { ...process.env, DATABASE_URL: databaseUrl, NODE_OPTIONS: "" } },
-      (error, stdout, stderr) => resolve({ code: error ? (error as { code?: number }).code ?? 1 : 0, stdout, stderr }));
+      (error, stdout, stderr) =>
+        resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    );
     if (input !== undefined) child.stdin!.end(input);
   });
 }

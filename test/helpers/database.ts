@@ -11,7 +11,6 @@ import { pgUrl } from "../../lib/db/pg-url.ts";
 import { resilientPool } from "../../lib/db/pool.ts";
 import { loadOrCreateSecrets } from "../../lib/db/secrets.ts";
 
-
 export interface TestDatabase extends Database {
   name: string;
   /** Runs SQL as the owner (no RLS for owned tables). */
@@ -36,7 +35,9 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   const ownerUrl = pgUrl(rootUrl, { user: EMBEDDED_OWNER, password: secrets.ownerPassword, database: name });
   // Its connections end when the database is dropped (with force): that must not crash the run.
   const owner = resilientPool({ connectionString: ownerUrl, max: 2 });
-  const { rows: [installation] } = await owner.query("select operator_environment_uuid from app_private.installation");
+  const {
+    rows: [installation],
+  } = await owner.query("select operator_environment_uuid from app_private.installation");
   return {
     name,
     ownerUrl,

@@ -29,15 +29,23 @@ export async function startFeedServer(): Promise<FeedServer> {
   const requestHeaders: http.IncomingHttpHeaders[] = [];
   const server = http.createServer((req, res) => {
     const path = req.url ?? "/";
-    requests.push({ path, conditional: req.headers["if-none-match"] !== undefined, authorized: req.headers.authorization !== undefined });
+    requests.push({
+      path,
+      conditional: req.headers["if-none-match"] !== undefined,
+      authorized: req.headers.authorization !== undefined,
+    });
     requestHeaders.push(req.headers);
     const document = documents.get(path);
     if (!document) return void res.writeHead(404).end("not found");
     const etag = `"${createHash("sha1").update(document.body).digest("hex")}"`;
     if ((document.status ?? 200) === 200 && req.headers["if-none-match"] === etag) return void res.writeHead(304).end();
-    res.writeHead(document.status ?? 200, {
-      "content-type": document.contentType ?? "application/octet-stream", etag, ...(document.location ? { location: document.location } : {}),
-    }).end(document.body);
+    res
+      .writeHead(document.status ?? 200, {
+        "content-type": document.contentType ?? "application/octet-stream",
+        etag,
+        ...(document.location ? { location: document.location } : {}),
+      })
+      .end(document.body);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
@@ -46,9 +54,10 @@ export async function startFeedServer(): Promise<FeedServer> {
     documents,
     requests,
     requestHeaders,
-    stop: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -40,17 +40,20 @@ export function webSocketClient(graphqlUrl: string, token: string | undefined): 
 
 export function watch(transport: Transport, graphqlUrl: string, options: WatchOptions): Watch {
   const ws = transport === "websocket" ? webSocketClient(graphqlUrl, options.token) : undefined;
-  const sse = transport === "sse"
-    ? createSseClient({
-      url: options.sseUrl ?? `${graphqlUrl}/stream`,
-      headers: options.token ? { authorization: `Bearer ${options.token}` } : {},
-      singleConnection: options.singleConnection,
-      retryAttempts: 0,
-    })
-    : undefined;
-  const iterator = (ws
-    ? ws.iterate({ query: options.query, variables: options.variables })
-    : sse!.iterate({ query: options.query, variables: options.variables })) as AsyncIterableIterator<{ data?: any; errors?: any[] }>;
+  const sse =
+    transport === "sse"
+      ? createSseClient({
+          url: options.sseUrl ?? `${graphqlUrl}/stream`,
+          headers: options.token ? { authorization: `Bearer ${options.token}` } : {},
+          singleConnection: options.singleConnection,
+          retryAttempts: 0,
+        })
+      : undefined;
+  const iterator = (
+    ws
+      ? ws.iterate({ query: options.query, variables: options.variables })
+      : sse!.iterate({ query: options.query, variables: options.variables })
+  ) as AsyncIterableIterator<{ data?: any; errors?: any[] }>;
   const result: Watch = {
     events: [],
     errors: [],
@@ -62,7 +65,7 @@ export function watch(transport: Transport, graphqlUrl: string, options: WatchOp
     },
   };
   const record = (error: any) => {
-    for (const e of Array.isArray(error) ? error : error?.errors ?? [error]) {
+    for (const e of Array.isArray(error) ? error : (error?.errors ?? [error])) {
       result.errors.push({ message: e?.message ?? String(e), code: e?.extensions?.code });
     }
   };
@@ -91,12 +94,19 @@ export function watch(transport: Transport, graphqlUrl: string, options: WatchOp
  * under way. The caller then forgets what arrived.
  */
 export async function untilHeard(
-  heard: () => number | Promise<number>, probe: () => Promise<unknown>, timeoutMs = 20_000,
+  heard: () => number | Promise<number>,
+  probe: () => Promise<unknown>,
+  timeoutMs = 20_000,
 ): Promise<void> {
-  await waitUntil(async () => {
-    const count = await heard();
-    if (count === 0) await probe();
-    return count;
-  }, (count) => count > 0, "the subscription to hear its first event", timeoutMs);
+  await waitUntil(
+    async () => {
+      const count = await heard();
+      if (count === 0) await probe();
+      return count;
+    },
+    (count) => count > 0,
+    "the subscription to hear its first event",
+    timeoutMs,
+  );
   await new Promise((resolve) => setTimeout(resolve, 300));
 }

@@ -45,7 +45,12 @@ export async function startMailSink(): Promise<MailSink> {
     async waitFor(to, subject, timeoutMs = 15_000) {
       const matches = (m: ReceivedMail) => m.to === to && subject.test(m.subject);
       // The probe lists what did arrive, so a timeout shows it.
-      await waitUntil(() => mails.map((m) => `${m.to}: ${m.subject}`), () => mails.some(matches), `a mail to ${to} matching ${subject}`, timeoutMs);
+      await waitUntil(
+        () => mails.map((m) => `${m.to}: ${m.subject}`),
+        () => mails.some(matches),
+        `a mail to ${to} matching ${subject}`,
+        timeoutMs,
+      );
       return mails.find(matches)!;
     },
     linkIn(mail, prefix) {

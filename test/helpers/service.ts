@@ -1,7 +1,7 @@
 // The real service (HTTP + worker) on a test database, on a free port, and a small client that
 // speaks GraphQL to it over real HTTP.
 import { createApiToken } from "../../lib/auth/api-tokens.ts";
-import { loadConfig, type Config } from "../../lib/config.ts";
+import { loadConfig, mergeConfig, type ConfigOverrides } from "../../lib/config.ts";
 import { startService, type Service } from "../../service.ts";
 import { afterAll, beforeAll } from "@jest/globals";
 import { createTestDatabase, type TestDatabase } from "./database.ts";
@@ -25,7 +25,11 @@ export interface TestService extends Service {
   /** Waits until the worker has nothing left to do (no job queued or running). */
   workerIdle(): Promise<void>;
   /** A new API token of the operator environment, plain secret. */
-  newToken(options?: { scopes?: string[]; validDays?: number; name?: string }): Promise<{ uuid: string; secret: string }>;
+  newToken(options?: {
+    scopes?: string[];
+    validDays?: number;
+    name?: string;
+  }): Promise<{ uuid: string; secret: string }>;
 }
 
 /** The first error of a GraphQL answer, as { message, code }. */
@@ -35,25 +39,30 @@ export function errorOf(body: GraphQLResponse["body"]): { message: string | unde
 
 export const TEST_JWT_SECRET = "test-secret-that-is-long-enough-for-hs256";
 
-export async function startTestService(database: TestDatabase, overrides: Partial<Config> = {}): Promise<TestService> {
+/** The test service's settings: the environment's, then the tests' defaults, then `overrides` (group by group). */
+export async function startTestService(database: TestDatabase, overrides: ConfigOverrides = {}): Promise<TestService> {
   const port = await freePort();
-  const service = await startService({
-    ...loadConfig(),
-    port,
-    host: "127.0.0.1",
-    publicUrl: `http://127.0.0.1:${port}`,
-    graphiql: true,
-    logLevel: "warning",
-    jwtSecret: TEST_JWT_SECRET,
-    smtpUrl: undefined,
-    // Test files send many requests from one address and token; the budget tests set their own.
-    requestBudgets: { perToken: 1_000_000, perAddress: 1_000_000, trustProxy: false },
-    ...overrides,
-  }, database);
+  const defaults = mergeConfig(loadConfig(), {
+    http: {
+      port,
+      host: "127.0.0.1",
+      // Test files send many requests from one address and token; the budget tests set their own.
+      requestBudgets: { perToken: 1_000_000, perAddress: 1_000_000, trustProxy: false },
+    },
+    api: { graphiql: true },
+    worker: { logLevel: "warning" },
+    accounts: { jwtSecret: TEST_JWT_SECRET },
+    delivery: { publicUrl: `http://127.0.0.1:${port}`, smtpUrl: undefined },
+  });
+  const service = await startService(mergeConfig(defaults, overrides), database);
   return {
     ...service,
     async graphql(query, options = {}) {
-      const headers: Record<string, string> = { "content-type": "application/json", accept: "application/json", ...options.headers };
+      const headers: Record<string, string> = {
+        "content-type": "application/json",
+        accept: "application/json",
+        ...options.headers,
+      };
       const authorization = options.authorization ?? (options.token ? `Bearer ${options.token}` : undefined);
       if (authorization) headers.authorization = authorization;
       const response = await fetch(service.graphqlUrl, {
@@ -66,7 +75,11 @@ export async function startTestService(database: TestDatabase, overrides: Partia
     async workerIdle() {
       // Jobs due now; a poller's next round, booked for later (tasks/poll-schedule.ts), is no work left.
       const due = "select count(*)::int as n from graphile_worker._private_jobs where run_at <= now()";
-      await waitUntil(async () => (await service.ownerPool.query(due)).rows[0].n, (jobs) => jobs === 0, "the worker to finish its jobs");
+      await waitUntil(
+        async () => (await service.ownerPool.query(due)).rows[0].n,
+        (jobs) => jobs === 0,
+        "the worker to finish its jobs",
+      );
     },
     async newToken(options = {}) {
       const { token, plainToken } = await createApiToken(service.ownerPool, {
@@ -81,7 +94,10 @@ export async function startTestService(database: TestDatabase, overrides: Partia
 }
 
 /** A database and the running service on it for the whole test file. */
-export function useTestService(overrides: () => Partial<Config> = () => ({})): { db: TestDatabase; service: TestService } {
+export function useTestService(overrides: () => ConfigOverrides = () => ({})): {
+  db: TestDatabase;
+  service: TestService;
+} {
   const context = {} as { db: TestDatabase; service: TestService };
   beforeAll(async () => {
     context.db = await createTestDatabase();

@@ -9,7 +9,11 @@ export interface TestUser {
   apiToken: string;
 }
 
-export async function signUp(service: TestService, email: string, options: { admin?: boolean } = {}): Promise<TestUser> {
+export async function signUp(
+  service: TestService,
+  email: string,
+  options: { admin?: boolean } = {},
+): Promise<TestUser> {
   const authToken = (await service.newToken({ scopes: ["auth:register", "auth:login"] })).secret;
   const password = "a long enough password";
   const call = async (query: string, token: string, variables: Record<string, unknown> = {}) => {
@@ -17,11 +21,26 @@ export async function signUp(service: TestService, email: string, options: { adm
     if (body.errors) throw new Error(body.errors[0].message);
     return body.data;
   };
-  const { register } = await call("mutation ($e: String!, $p: String) { register(input: { email: $e, password: $p }) { environment { uuid } } }",
-    authToken, { e: email, p: password });
-  if (options.admin) await service.ownerPool.query("update app_public.users set is_admin = true where email_address = $1", [email]);
-  const { login } = await call("mutation ($e: String!, $p: String!) { login(input: { email: $e, password: $p }) { token } }",
-    authToken, { e: email, p: password });
-  const { createApiToken } = await call('mutation { createApiToken(input: { name: "app" }) { plainToken } }', login.token);
-  return { email, accessToken: login.token, environmentUuid: register.environment.uuid, apiToken: createApiToken.plainToken };
+  const { register } = await call(
+    "mutation ($e: String!, $p: String) { register(input: { email: $e, password: $p }) { environment { uuid } } }",
+    authToken,
+    { e: email, p: password },
+  );
+  if (options.admin)
+    await service.ownerPool.query("update app_public.users set is_admin = true where email_address = $1", [email]);
+  const { login } = await call(
+    "mutation ($e: String!, $p: String!) { login(input: { email: $e, password: $p }) { token } }",
+    authToken,
+    { e: email, p: password },
+  );
+  const { createApiToken } = await call(
+    'mutation { createApiToken(input: { name: "app" }) { plainToken } }',
+    login.token,
+  );
+  return {
+    email,
+    accessToken: login.token,
+    environmentUuid: register.environment.uuid,
+    apiToken: createApiToken.plainToken,
+  };
 }

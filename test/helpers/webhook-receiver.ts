@@ -39,11 +39,17 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
     requests,
     respondWith,
     waitFor(match, count = 1, timeoutMs = 15_000) {
-      return waitUntil(() => requests.filter(match), (found) => found.length >= count, `${count} matching requests`, timeoutMs);
+      return waitUntil(
+        () => requests.filter(match),
+        (found) => found.length >= count,
+        `${count} matching requests`,
+        timeoutMs,
+      );
     },
-    stop: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

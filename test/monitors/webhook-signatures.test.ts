@@ -7,8 +7,14 @@ import { newSigningSecret, signWebhook } from "../../lib/monitors/webhook-signat
 
 describe("signWebhook", () => {
   test("signs the specification's example as the specification does", () => {
-    expect(signWebhook("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw", "msg_p5jXN8AQM9LWM0D4loKWxJek", 1614265330, '{"test": 2432232314}'))
-      .toBe("v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=");
+    expect(
+      signWebhook(
+        "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
+        "msg_p5jXN8AQM9LWM0D4loKWxJek",
+        1614265330,
+        '{"test": 2432232314}',
+      ),
+    ).toBe("v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=");
   });
 
   test("what it signs with a new secret, the reference library verifies; a change to id, timestamp or body fails", () => {
@@ -17,11 +23,17 @@ describe("signWebhook", () => {
     const id = "0193b1c2-6f1e-7c3a-9d4e-2b8f0a1c5d7e";
     const timestamp = Math.floor(Date.now() / 1000);
     const body = '{"event":"p2000.message.matched"}';
-    const headers = { "webhook-id": id, "webhook-timestamp": String(timestamp), "webhook-signature": signWebhook(secret, id, timestamp, body) };
+    const headers = {
+      "webhook-id": id,
+      "webhook-timestamp": String(timestamp),
+      "webhook-signature": signWebhook(secret, id, timestamp, body),
+    };
     const receiver = new Webhook(secret);
     expect(receiver.verify(body, headers)).toEqual({ event: "p2000.message.matched" });
     expect(() => receiver.verify(body, { ...headers, "webhook-id": `${id}x` })).toThrow("No matching signature found");
-    expect(() => receiver.verify(body, { ...headers, "webhook-timestamp": String(timestamp - 1) })).toThrow("No matching signature found");
+    expect(() => receiver.verify(body, { ...headers, "webhook-timestamp": String(timestamp - 1) })).toThrow(
+      "No matching signature found",
+    );
     expect(() => receiver.verify(`${body} `, headers)).toThrow("No matching signature found");
   });
 

@@ -50,8 +50,11 @@ describe("batch ingestion", () => {
     for (const line of lines) {
       const parsed = parseFlexLine(line);
       if (parsed.kind !== "page") throw new Error(`unexpected line ${line}`);
-      await ctx.db.asOwner("select app_private.ingest_p2000_message($1, $2, $3, 'single')",
-        [parsed.page.text, new Date(parsed.page.sended.getTime() + SHIFT), parsed.page.capcodes]);
+      await ctx.db.asOwner("select app_private.ingest_p2000_message($1, $2, $3, 'single')", [
+        parsed.page.text,
+        new Date(parsed.page.sended.getTime() + SHIFT),
+        parsed.page.capcodes,
+      ]);
     }
 
     const batch = await stored(FROM);
@@ -60,22 +63,37 @@ describe("batch ingestion", () => {
     expect(batch).toEqual(single);
     expect(new Set(batch.map((m) => m.dossier_of)).size).toBeGreaterThan(100);
 
-    const counts = async (from: Date) => (await ctx.db.asOwner(
-      `select extract(epoch from hour - $1::timestamptz) as at, region_uuid, discipline_uuid, urgency_uuid, category_uuid, exercise_type, road, messages
+    const counts = async (from: Date) =>
+      (
+        await ctx.db.asOwner(
+          `select extract(epoch from hour - $1::timestamptz) as at, region_uuid, discipline_uuid, urgency_uuid, category_uuid, exercise_type, road, messages
          from app_hidden.p2000_hourly_counts where hour >= $1 and hour < $1::timestamptz + interval '1 day'
-        order by 1, 2, 3, 4, 5, 6, 7`, [from])).rows;
+        order by 1, 2, 3, 4, 5, 6, 7`,
+          [from],
+        )
+      ).rows;
     expect(await counts(FROM)).toEqual(await counts(new Date(FROM.getTime() + SHIFT)));
   });
 });
 
 describe("partitionByRegion", () => {
-  const message = (text: string, region: string | null): EnrichedMessage =>
-    ({ message: text, sended: "2026-03-02T06:00:00Z", capcodes: [], enrichment: { region_uuid: region } });
+  const message = (text: string, region: string | null): EnrichedMessage => ({
+    message: text,
+    sended: "2026-03-02T06:00:00Z",
+    capcodes: [],
+    enrichment: { region_uuid: region },
+  });
 
   test("keeps each region, and every copy of a text, in one part, in the batch's order", () => {
     const batch = [
-      message("a", "r1"), message("b", "r2"), message("c", "r1"), message("d", null),
-      message("b", "r3"), message("e", "r2"), message("f", null), message("g", "r3"),
+      message("a", "r1"),
+      message("b", "r2"),
+      message("c", "r1"),
+      message("d", null),
+      message("b", "r3"),
+      message("e", "r2"),
+      message("f", null),
+      message("g", "r3"),
     ];
     const parts = partitionByRegion(batch, 2);
     expect(parts).toHaveLength(2);

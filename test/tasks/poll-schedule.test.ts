@@ -9,7 +9,7 @@ import fs from "node:fs";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import type pg from "pg";
-import { loadConfig, type Config } from "../../lib/config.ts";
+import { loadConfig, mergeConfig, type ConfigOverrides } from "../../lib/config.ts";
 import { resilientPool } from "../../lib/db/pool.ts";
 import { flightDocuments } from "../../lib/feeds/aircraft/sample-documents.ts";
 import { amberAlertsJson, nlAlertsJson } from "../../lib/feeds/alerts/sample-documents.ts";
@@ -36,8 +36,14 @@ beforeAll(async () => {
     return list(...requests);
   };
   const now = new Date();
-  const flight = flightDocuments({ hex: "48ffa2", flight: "LIFE2", registration: "PH-TSU",
-    from: { lat: 52.37, lon: 4.89 }, to: { lat: 52.38, lon: 4.64 }, start: now });
+  const flight = flightDocuments({
+    hex: "48ffa2",
+    flight: "LIFE2",
+    registration: "PH-TSU",
+    from: { lat: 52.37, lon: 4.89 },
+    to: { lat: 52.38, lon: 4.64 },
+    start: now,
+  });
   const documents: Record<string, string | Buffer> = {
     "/incidents.xml.gz": gzipSync(datexV2Xml(now, [])),
     "/jams.xml.gz": gzipSync(datexV2Xml(now, [])),
@@ -59,19 +65,27 @@ const EVERY_MINUTE = ["/incidents.xml.gz", "/jams.xml.gz", "/amber", "/nl-alerts
 const EVERY_5_MINUTES = ["/warnings.xml", "/observations.json"];
 const AIRCRAFT_SECONDS = 5;
 
-function feedsAt(url: string): Partial<Config> {
+function feedsAt(url: string): ConfigOverrides {
   return {
-    webhookAllowPrivateTargets: true, logLevel: "warning",
-    trafficFeedEnabled: true, trafficIncidentsUrl: `${url}/incidents.xml.gz`, trafficJamsUrl: `${url}/jams.xml.gz`,
-    amberFeedEnabled: true, amberAlertsUrl: `${url}/amber`, nlAlertFeedEnabled: true, nlAlertsUrl: `${url}/nl-alerts`,
-    meteoFeedEnabled: true, meteoWarningsUrl: `${url}/warnings.xml`, meteoObservationsUrl: `${url}/observations.json`,
-    railFeedEnabled: true, railDisruptionsUrl: `${url}/disruptions`,
-    aircraftJsonUrl: `${url}/aircraft.json`, aircraftPollSeconds: AIRCRAFT_SECONDS, rssPollInterval: 60,
+    delivery: { allowPrivateTargets: true },
+    worker: { logLevel: "warning" },
+    feeds: {
+      traffic: { enabled: true, incidentsUrl: `${url}/incidents.xml.gz`, jamsUrl: `${url}/jams.xml.gz` },
+      amber: { enabled: true, url: `${url}/amber` },
+      nlAlert: { enabled: true, url: `${url}/nl-alerts` },
+      meteo: { enabled: true, warningsUrl: `${url}/warnings.xml`, observationsUrl: `${url}/observations.json` },
+      rail: { enabled: true, url: `${url}/disruptions` },
+      aircraft: { url: `${url}/aircraft.json`, intervalSeconds: AIRCRAFT_SECONDS },
+      rss: { intervalSeconds: 60 },
+    },
   };
 }
 
-const jobs = async () => (await ctx.db.asOwner<{ task: string; run_at: Date }>(`select t.identifier as task, j.run_at
-  from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id`)).rows;
+const jobs = async () =>
+  (
+    await ctx.db.asOwner<{ task: string; run_at: Date }>(`select t.identifier as task, j.run_at
+  from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id`)
+  ).rows;
 
 /** The seconds between a path's reads. */
 function gapsOf(path: string): number[] {
@@ -79,7 +93,9 @@ function gapsOf(path: string): number[] {
   return times.slice(1).map((at, i) => (at - times[i]) / 1000);
 }
 const offSchedule = (path: string, expected: number, tolerance: number) =>
-  gapsOf(path).filter((gap) => Math.abs(gap - expected) > tolerance).map((gap) => ({ path, gap }));
+  gapsOf(path)
+    .filter((gap) => Math.abs(gap - expected) > tolerance)
+    .map((gap) => ({ path, gap }));
 
 test("a round keeps its poller's cadence when on time or a little late, and starts it afresh when later", () => {
   const due = new Date("2026-01-01T12:00:00Z");
@@ -94,18 +110,24 @@ test("a round keeps its poller's cadence when on time or a little late, and star
 
 describe("feeds", () => {
   test("switched off or without a URL: nothing is read and nothing is booked", async () => {
-    const config = {
-      ...loadConfig(), ...feedsAt(feed.url),
-      trafficFeedEnabled: false, amberFeedEnabled: false, nlAlertFeedEnabled: false,
-      railDisruptionsUrl: undefined, aircraftJsonUrl: undefined,
-      meteoWarningsUrl: undefined, meteoObservationsUrl: undefined,
-    };
+    const config = mergeConfig(mergeConfig(loadConfig(), feedsAt(feed.url)), {
+      feeds: {
+        traffic: { enabled: false },
+        amber: { enabled: false },
+        nlAlert: { enabled: false },
+        rail: { url: undefined },
+        aircraft: { url: undefined },
+        meteo: { warningsUrl: undefined, observationsUrl: undefined },
+      },
+    });
     const pool = resilientPool({ connectionString: ctx.db.ownerUrl, max: 4 });
-    const worker = await startWorker(pool, 2, "warning", config);
+    const worker = await startWorker(pool, { concurrency: 2, logLevel: "warning" }, config);
     try {
       // Every poller was started, and its round read nothing and booked nothing (no rss monitor follows a feed yet).
       const { rows } = await ctx.db.asOwner(
-        "select identifier from graphile_worker._private_tasks where identifier = any ($1)", [POLL_TASKS]);
+        "select identifier from graphile_worker._private_tasks where identifier = any ($1)",
+        [POLL_TASKS],
+      );
       expect(rows).toHaveLength(POLL_TASKS.length);
       await waitUntil(jobs, (left) => left.length === 0, "the pollers' first rounds");
     } finally {
@@ -124,14 +146,20 @@ describe("feeds", () => {
       // An rss monitor follows the feed before the workers start.
       await ctx.db.asOwner(
         "insert into app_public.monitors (environment_uuid, name, type, query) values ($1, 'P2000', 'rss', $2)",
-        [ctx.db.operatorEnvironmentUuid, JSON.stringify({ feeds: [`${feed.url}/p2000.rss`] })]);
+        [ctx.db.operatorEnvironmentUuid, JSON.stringify({ feeds: [`${feed.url}/p2000.rss`] })],
+      );
       started = Date.now();
       service = await startTestService(ctx.db, feedsAt(feed.url));
       secondPool = resilientPool({ connectionString: ctx.db.ownerUrl, max: 6 });
-      second = await startWorker(secondPool, 4, "warning", { ...loadConfig(), ...feedsAt(feed.url) });
+      const config = mergeConfig(loadConfig(), feedsAt(feed.url));
+      second = await startWorker(secondPool, { concurrency: 4, logLevel: "warning" }, config);
       // Two intervals: three reads of every every-minute source.
-      await waitUntil(() => EVERY_MINUTE.map((path) => readsAt.get(path)?.length ?? 0),
-        (counts) => counts.every((n) => n >= 3), "three reads of every every-minute source", 160_000);
+      await waitUntil(
+        () => EVERY_MINUTE.map((path) => readsAt.get(path)?.length ?? 0),
+        (counts) => counts.every((n) => n >= 3),
+        "three reads of every every-minute source",
+        160_000,
+      );
     }, 200_000);
     afterAll(async () => {
       await second?.stop();

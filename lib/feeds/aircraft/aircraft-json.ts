@@ -44,8 +44,17 @@ export function parseAircraftJson(text: string): AircraftDocument {
     const longitude = isJsonObject(entry) ? finite(entry.lon) : null;
     const seenPos = isJsonObject(entry) ? finite(entry.seen_pos) : null;
     // "~" marks a non-ICAO address (TIS-B); the fleet is listed by ICAO address only.
-    if (!isJsonObject(entry) || !/^[0-9a-f]{6}$/.test(hex) || latitude === null || longitude === null || seenPos === null
-        || Math.abs(latitude) > 90 || Math.abs(longitude) > 180 || seenPos < 0 || seenPos > MAX_POSITION_AGE_S) {
+    if (
+      !isJsonObject(entry) ||
+      !/^[0-9a-f]{6}$/.test(hex) ||
+      latitude === null ||
+      longitude === null ||
+      seenPos === null ||
+      Math.abs(latitude) > 90 ||
+      Math.abs(longitude) > 180 ||
+      seenPos < 0 ||
+      seenPos > MAX_POSITION_AGE_S
+    ) {
       document.leftOut += 1;
       continue;
     }

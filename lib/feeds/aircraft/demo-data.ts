@@ -11,11 +11,24 @@ const HOUR = 3_600_000;
 const DEMO = { hex: "de0001", registration: "PH-DEMO", flight: "DEMO1" };
 
 export async function loadAircraftDemo(db: pg.Pool | pg.ClientBase, now = new Date()): Promise<number> {
-  await db.query(`insert into app_public.aircraft_fleet (icao, registration, kind, callsign, type, operator, base)
-    values ($1, $2, 'trauma', $3, 'EC35', 'DEMO (synthetic)', 'DEMO') on conflict (icao) do nothing`, [DEMO.hex, DEMO.registration, DEMO.flight]);
+  await db.query(
+    `insert into app_public.aircraft_fleet (icao, registration, kind, callsign, type, operator, base)
+    values ($1, $2, 'trauma', $3, 'EC35', 'DEMO (synthetic)', 'DEMO') on conflict (icao) do nothing`,
+    [DEMO.hex, DEMO.registration, DEMO.flight],
+  );
   const flights = [
-    flightDocuments({ ...DEMO, from: { lat: 52.3728, lon: 4.8936 }, to: { lat: 52.381, lon: 4.636 }, start: new Date(now.getTime() - 2 * HOUR) }),
-    flightDocuments({ ...DEMO, from: { lat: 52.381, lon: 4.636 }, to: { lat: 52.1601, lon: 4.497 }, start: new Date(now.getTime() - 1.5 * HOUR) }),
+    flightDocuments({
+      ...DEMO,
+      from: { lat: 52.3728, lon: 4.8936 },
+      to: { lat: 52.381, lon: 4.636 },
+      start: new Date(now.getTime() - 2 * HOUR),
+    }),
+    flightDocuments({
+      ...DEMO,
+      from: { lat: 52.381, lon: 4.636 },
+      to: { lat: 52.1601, lon: 4.497 },
+      start: new Date(now.getTime() - 1.5 * HOUR),
+    }),
   ];
   let documents = 0;
   for (const document of flights.flat()) {

@@ -12,18 +12,24 @@ export interface AircraftPollConfig {
 }
 
 export async function pollAircraftOnce(db: pg.Pool | pg.ClientBase, url: string, log: PollLog): Promise<void> {
-  await pollFeed(db, {
-    feed: "aircraft",
-    download: (validators) => fetchDocument(url, { validators, timeoutMs: 5_000, maxBytes: 20 * 2 ** 20 }),
-    store: (body) => ingestAircraftDocument(db, body.toString("utf8"), url),
-    describe: describeAircraftIngest,
-    notable: (result) => result.takeOffs + result.landings > 0,
-  }, log);
+  await pollFeed(
+    db,
+    {
+      feed: "aircraft",
+      download: (validators) => fetchDocument(url, { validators, timeoutMs: 5_000, maxBytes: 20 * 2 ** 20 }),
+      store: (body) => ingestAircraftDocument(db, body.toString("utf8"), url),
+      describe: describeAircraftIngest,
+      notable: (result) => result.takeOffs + result.landings > 0,
+    },
+    log,
+  );
 }
 
 /** One read of the receiver, where one is configured. */
 export async function pollAircraft(
-  db: pg.Pool | pg.ClientBase, config: AircraftPollConfig, log: PollLog,
+  db: pg.Pool | pg.ClientBase,
+  config: AircraftPollConfig,
+  log: PollLog,
 ): Promise<void> {
   if (config.url) await pollAircraftOnce(db, config.url, log);
 }

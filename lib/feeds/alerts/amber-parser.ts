@@ -4,7 +4,16 @@
 // "Cancel"), AlertLevel (10 = AMBER Alert, national; 5 = missing-child alert, regional; a number
 // or a numeric string), Sent (Unix seconds, or an ISO time), Message { Title, Description (HTML),
 // DescriptionExt, Readmore_URL, Media { Image } }.
-import { FeedDocumentError, htmlToPlainText, isJsonObject, parseIsoTime, plausibleTime, skipRecord, webUrl, type SkipLog } from "../records.ts";
+import {
+  FeedDocumentError,
+  htmlToPlainText,
+  isJsonObject,
+  parseIsoTime,
+  plausibleTime,
+  skipRecord,
+  webUrl,
+  type SkipLog,
+} from "../records.ts";
 
 export interface AmberAlertRecord {
   alertId: string;
@@ -39,7 +48,12 @@ function plainText(html: unknown, max: number): string | null {
 
 /** Sent as Unix seconds (a number or digits) or as an ISO time with a zone; null when implausible. */
 function sentTime(value: unknown): Date | null {
-  const seconds = typeof value === "number" ? value : typeof value === "string" && /^\d{9,11}$/.test(value.trim()) ? Number(value) : NaN;
+  const seconds =
+    typeof value === "number"
+      ? value
+      : typeof value === "string" && /^\d{9,11}$/.test(value.trim())
+        ? Number(value)
+        : NaN;
   return plausibleTime(Number.isInteger(seconds) ? new Date(seconds * 1000) : parseIsoTime(value));
 }
 
@@ -66,7 +80,8 @@ export function parseAmberAlerts(document: unknown): AmberAlertsDocument {
       skipRecord(result, `alert ${alertId}: ${problem}`);
     };
     const type = text(item.Type, 40)?.toLowerCase();
-    if (type !== "alert" && type !== "cancel") return skip(`Type ${JSON.stringify(item.Type)?.slice(0, 40)} is not Alert or Cancel`);
+    if (type !== "alert" && type !== "cancel")
+      return skip(`Type ${JSON.stringify(item.Type)?.slice(0, 40)} is not Alert or Cancel`);
     const alertLevel = level(item.AlertLevel);
     if (alertLevel === null) return skip(`AlertLevel ${JSON.stringify(item.AlertLevel)?.slice(0, 40)} is not 10 or 5`);
     const message = isJsonObject(item.Message) ? item.Message : {};

@@ -7,11 +7,19 @@ import { parseAmberAlerts, type AmberAlertsDocument } from "./amber-parser.ts";
 import { parseNlAlerts, type NlAlertsDocument } from "./nl-alert-parser.ts";
 
 export type AlertsDocument =
-  | { kind: "amber"; document: AmberAlertsDocument }
-  | { kind: "nl-alert"; document: NlAlertsDocument };
+  { kind: "amber"; document: AmberAlertsDocument } | { kind: "nl-alert"; document: NlAlertsDocument };
 
-export interface AmberStored { alerts: number; started: number; updated: number; ended: number }
-export interface NlAlertsStored { alerts: number; inserted: number; updated: number }
+export interface AmberStored {
+  alerts: number;
+  started: number;
+  updated: number;
+  ended: number;
+}
+export interface NlAlertsStored {
+  alerts: number;
+  inserted: number;
+  updated: number;
+}
 
 export function parseJsonDocument(body: Buffer): unknown {
   return parseJson(body.toString("utf8"), "The alert document");
@@ -21,8 +29,11 @@ export function parseJsonDocument(body: Buffer): unknown {
 export function readAlertsDocument(body: Buffer): AlertsDocument {
   const json = parseJsonDocument(body);
   if (Array.isArray(json)) return { kind: "amber", document: parseAmberAlerts(json) };
-  if (typeof json === "object" && json !== null && "data" in json) return { kind: "nl-alert", document: parseNlAlerts(json) };
-  throw new FeedDocumentError('Neither an AMBER alert list (a JSON array) nor an NL-Alert page (an object with "data").');
+  if (typeof json === "object" && json !== null && "data" in json)
+    return { kind: "nl-alert", document: parseNlAlerts(json) };
+  throw new FeedDocumentError(
+    'Neither an AMBER alert list (a JSON array) nor an NL-Alert page (an object with "data").',
+  );
 }
 
 /**
@@ -31,29 +42,62 @@ export function readAlertsDocument(body: Buffer): AlertsDocument {
  * VACUUM then also removes the old row versions that held them (those no open transaction can
  * still see). A failed VACUUM is reported, not fatal: the data is stored, and autovacuum follows.
  */
-export async function storeAmberAlerts(db: pg.Pool | pg.ClientBase, document: AmberAlertsDocument, source: string,
-    { complete }: { complete: boolean }, log: (line: string) => void = console.error): Promise<AmberStored> {
+export async function storeAmberAlerts(
+  db: pg.Pool | pg.ClientBase,
+  document: AmberAlertsDocument,
+  source: string,
+  { complete }: { complete: boolean },
+  log: (line: string) => void = console.error,
+): Promise<AmberStored> {
   const rows = document.alerts.map((a) => ({
-    alert_id: a.alertId, level: a.level, type: a.type, sent: a.sent, title: a.title, description: a.description,
-    description_ext: a.descriptionExt, image_url: a.imageUrl, read_more_url: a.readMoreUrl,
+    alert_id: a.alertId,
+    level: a.level,
+    type: a.type,
+    sent: a.sent,
+    title: a.title,
+    description: a.description,
+    description_ext: a.descriptionExt,
+    image_url: a.imageUrl,
+    read_more_url: a.readMoreUrl,
   }));
-  const { rows: [{ result }] } = await db.query<{ result: AmberStored }>(
+  const {
+    rows: [{ result }],
+  } = await db.query<{ result: AmberStored }>(
     "select app_private.ingest_amber_alerts($1::jsonb, $2, $3, $4) as result",
-    [JSON.stringify(rows), source, complete, document.skippedAlertIds]);
+    [JSON.stringify(rows), source, complete, document.skippedAlertIds],
+  );
   if (result.ended > 0) {
-    await db.query("vacuum app_public.amber_alerts").catch((error: Error) =>
-      log(`amber-alerts: stored, but VACUUM after erasing ended alerts failed (autovacuum will follow): ${error.message}`));
+    await db
+      .query("vacuum app_public.amber_alerts")
+      .catch((error: Error) =>
+        log(
+          `amber-alerts: stored, but VACUUM after erasing ended alerts failed (autovacuum will follow): ${error.message}`,
+        ),
+      );
   }
   return result;
 }
 
-export async function storeNlAlerts(db: pg.Pool | pg.ClientBase, document: NlAlertsDocument, source: string): Promise<NlAlertsStored> {
+export async function storeNlAlerts(
+  db: pg.Pool | pg.ClientBase,
+  document: NlAlertsDocument,
+  source: string,
+): Promise<NlAlertsStored> {
   const rows = document.alerts.map((a) => ({
-    alert_id: a.alertId, message: a.message, start_at: a.startAt, stop_at: a.stopAt, area_texts: a.areaTexts,
-    areas: a.polygons, resource_uri: a.resourceUri,
+    alert_id: a.alertId,
+    message: a.message,
+    start_at: a.startAt,
+    stop_at: a.stopAt,
+    area_texts: a.areaTexts,
+    areas: a.polygons,
+    resource_uri: a.resourceUri,
   }));
-  const { rows: [{ result }] } = await db.query<{ result: NlAlertsStored }>(
-    "select app_private.ingest_nl_alerts($1::jsonb, $2) as result", [JSON.stringify(rows), source]);
+  const {
+    rows: [{ result }],
+  } = await db.query<{ result: NlAlertsStored }>("select app_private.ingest_nl_alerts($1::jsonb, $2) as result", [
+    JSON.stringify(rows),
+    source,
+  ]);
   return result;
 }
 
@@ -63,8 +107,10 @@ function skippedNote(document: { skipped: number }): string {
 
 export function describeAmber(document: AmberAlertsDocument, stored: AmberStored): string {
   const tests = document.notActual ? `, ${document.notActual} test message(s) left out` : "";
-  return `${stored.alerts} AMBER alert message(s) read${tests}${skippedNote(document)}; ` +
-    `${stored.started} new, ${stored.updated} updated, ${stored.ended} ended (details erased).`;
+  return (
+    `${stored.alerts} AMBER alert message(s) read${tests}${skippedNote(document)}; ` +
+    `${stored.started} new, ${stored.updated} updated, ${stored.ended} ended (details erased).`
+  );
 }
 
 export function describeNlAlerts(document: NlAlertsDocument, stored: NlAlertsStored): string {
@@ -72,11 +118,18 @@ export function describeNlAlerts(document: NlAlertsDocument, stored: NlAlertsSto
 }
 
 /** One document of either kind (the CLI): stored, and described in one line. */
-export async function ingestAlertsDocument(db: pg.Pool, body: Buffer, source: string): Promise<{ summary: string; problems: string[] }> {
+export async function ingestAlertsDocument(
+  db: pg.Pool,
+  body: Buffer,
+  source: string,
+): Promise<{ summary: string; problems: string[] }> {
   const read = readAlertsDocument(body);
   if (read.kind === "amber") {
     const stored = await storeAmberAlerts(db, read.document, source, { complete: true });
     return { summary: describeAmber(read.document, stored), problems: read.document.problems };
   }
-  return { summary: describeNlAlerts(read.document, await storeNlAlerts(db, read.document, source)), problems: read.document.problems };
+  return {
+    summary: describeNlAlerts(read.document, await storeNlAlerts(db, read.document, source)),
+    problems: read.document.problems,
+  };
 }

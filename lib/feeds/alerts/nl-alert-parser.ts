@@ -25,11 +25,19 @@ const MAX_CORNERS = 5000;
 
 function parseArea(area: unknown): { text: string; polygon: string } | null {
   if (typeof area !== "string") return null;
-  const corners = area.trim().split(/\s+/).map((pair) => {
-    const [lat, lon, extra] = pair.split(",").map((part) => Number(part));
-    const valid = extra === undefined && Number.isFinite(lat) && Number.isFinite(lon) && Math.abs(lat) <= 90 && Math.abs(lon) <= 180;
-    return valid ? { lat, lon } : null;
-  });
+  const corners = area
+    .trim()
+    .split(/\s+/)
+    .map((pair) => {
+      const [lat, lon, extra] = pair.split(",").map((part) => Number(part));
+      const valid =
+        extra === undefined &&
+        Number.isFinite(lat) &&
+        Number.isFinite(lon) &&
+        Math.abs(lat) <= 90 &&
+        Math.abs(lon) <= 180;
+      return valid ? { lat, lon } : null;
+    });
   if (corners.length < 3 || corners.length > MAX_CORNERS || corners.some((corner) => corner === null)) return null;
   const points = corners as { lat: number; lon: number }[];
   return {
@@ -45,16 +53,27 @@ export function parseNlAlerts(document: unknown): NlAlertsDocument {
   const result: NlAlertsDocument = { alerts: [], skipped: 0, problems: [] };
   document.data.forEach((item, index) => {
     if (!isJsonObject(item)) return skipRecord(result, `item ${index}: not an object`);
-    const alertId = typeof item.id === "string" || typeof item.id === "number" ? String(item.id).trim().slice(0, 100) : "";
+    const alertId =
+      typeof item.id === "string" || typeof item.id === "number" ? String(item.id).trim().slice(0, 100) : "";
     if (!alertId) return skipRecord(result, `item ${index}: no id`);
     const message = typeof item.message === "string" ? item.message.trim().slice(0, 10_000) : "";
     if (!message) return skipRecord(result, `alert ${alertId}: no message`);
     const startAt = plausibleTime(parseIsoTime(item.start_at));
-    if (!startAt) return skipRecord(result, `alert ${alertId}: start_at ${JSON.stringify(item.start_at)?.slice(0, 40)} is no time with a zone from 1970 on`);
-    const stopAt = item.stop_at === null || item.stop_at === undefined ? null : plausibleTime(parseIsoTime(item.stop_at));
-    if (stopAt === null && item.stop_at != null) return skipRecord(result, `alert ${alertId}: stop_at ${JSON.stringify(item.stop_at)?.slice(0, 40)} is no time from 1970 on`);
+    if (!startAt)
+      return skipRecord(
+        result,
+        `alert ${alertId}: start_at ${JSON.stringify(item.start_at)?.slice(0, 40)} is no time with a zone from 1970 on`,
+      );
+    const stopAt =
+      item.stop_at === null || item.stop_at === undefined ? null : plausibleTime(parseIsoTime(item.stop_at));
+    if (stopAt === null && item.stop_at != null)
+      return skipRecord(
+        result,
+        `alert ${alertId}: stop_at ${JSON.stringify(item.stop_at)?.slice(0, 40)} is no time from 1970 on`,
+      );
     const areas = Array.isArray(item.area) ? item.area.map(parseArea) : [];
-    if (areas.some((area) => area === null)) return skipRecord(result, `alert ${alertId}: an area is not a list of at least three "lat,lon" corners`);
+    if (areas.some((area) => area === null))
+      return skipRecord(result, `alert ${alertId}: an area is not a list of at least three "lat,lon" corners`);
     const parsed = areas as { text: string; polygon: string }[];
     result.alerts.push({
       alertId,
@@ -63,7 +82,10 @@ export function parseNlAlerts(document: unknown): NlAlertsDocument {
       stopAt,
       areaTexts: parsed.map((area) => area.text),
       polygons: parsed.map((area) => area.polygon),
-      resourceUri: typeof item.resource_uri === "string" && /^https?:\/\//.test(item.resource_uri) ? item.resource_uri.slice(0, 2000) : null,
+      resourceUri:
+        typeof item.resource_uri === "string" && /^https?:\/\//.test(item.resource_uri)
+          ? item.resource_uri.slice(0, 2000)
+          : null,
     });
   });
   return result;

@@ -8,25 +8,39 @@ import { parseAmberAlerts } from "./amber-parser.ts";
 import { describeAmber, describeNlAlerts, parseJsonDocument, storeAmberAlerts, storeNlAlerts } from "./ingest.ts";
 import { parseNlAlerts, type NlAlertsDocument } from "./nl-alert-parser.ts";
 
-export interface AlertFeedConfig { enabled: boolean; url: string | undefined }
+export interface AlertFeedConfig {
+  enabled: boolean;
+  url: string | undefined;
+}
 
 /** A first run reads this many pages of NL-Alerts at most (the source's history is long). */
 export const NL_ALERT_MAX_PAGES = 10;
 
-export async function pollAmberAlerts(db: pg.Pool | pg.ClientBase, config: AlertFeedConfig, log: PollLog): Promise<void> {
+export async function pollAmberAlerts(
+  db: pg.Pool | pg.ClientBase,
+  config: AlertFeedConfig,
+  log: PollLog,
+): Promise<void> {
   const url = feedUrl(config);
   if (!url) return;
-  await pollFeed(db, {
-    feed: "amber-alerts",
-    download: (validators) => fetchDocument(url, { validators }),
-    async store(body) {
-      const document = parseAmberAlerts(parseJsonDocument(body));
-      return { document, stored: await storeAmberAlerts(db, document, url, { complete: true }, (line) => log.error(line)) };
+  await pollFeed(
+    db,
+    {
+      feed: "amber-alerts",
+      download: (validators) => fetchDocument(url, { validators }),
+      async store(body) {
+        const document = parseAmberAlerts(parseJsonDocument(body));
+        return {
+          document,
+          stored: await storeAmberAlerts(db, document, url, { complete: true }, (line) => log.error(line)),
+        };
+      },
+      describe: ({ document, stored }) => describeAmber(document, stored),
+      // An alert that starts or ends is news every time.
+      notable: ({ stored }) => stored.started + stored.ended > 0,
     },
-    describe: ({ document, stored }) => describeAmber(document, stored),
-    // An alert that starts or ends is news every time.
-    notable: ({ stored }) => stored.started + stored.ended > 0,
-  }, log);
+    log,
+  );
 }
 
 async function storeNlAlertPages(db: pg.Pool | pg.ClientBase, url: string, firstPage: Buffer) {
@@ -54,12 +68,16 @@ async function storeNlAlertPages(db: pg.Pool | pg.ClientBase, url: string, first
 export async function pollNlAlerts(db: pg.Pool | pg.ClientBase, config: AlertFeedConfig, log: PollLog): Promise<void> {
   const url = feedUrl(config);
   if (!url) return;
-  await pollFeed(db, {
-    feed: "nl-alerts",
-    download: (validators) => fetchDocument(url, { validators }),
-    store: (body) => storeNlAlertPages(db, url, body),
-    describe: ({ document, stored }) => describeNlAlerts(document, stored),
-    // A new alert, or one withdrawn or changed, is news every time.
-    notable: ({ stored }) => stored.inserted + stored.updated > 0,
-  }, log);
+  await pollFeed(
+    db,
+    {
+      feed: "nl-alerts",
+      download: (validators) => fetchDocument(url, { validators }),
+      store: (body) => storeNlAlertPages(db, url, body),
+      describe: ({ document, stored }) => describeNlAlerts(document, stored),
+      // A new alert, or one withdrawn or changed, is news every time.
+      notable: ({ stored }) => stored.inserted + stored.updated > 0,
+    },
+    log,
+  );
 }

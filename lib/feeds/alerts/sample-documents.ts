@@ -16,20 +16,22 @@ export interface SampleAmberAlert {
 
 /** The police's alert list: a JSON array of alert messages. */
 export function amberAlertsJson(alerts: SampleAmberAlert[]): string {
-  return JSON.stringify(alerts.map((a) => ({
-    AlertId: a.alertId,
-    State: "Actual",
-    Type: a.type,
-    AlertLevel: a.levelAsString ? String(a.level) : a.level,
-    Sent: String(Math.floor(a.sent.getTime() / 1000)),
-    Message: {
-      Title: a.title,
-      Description: a.descriptionHtml,
-      DescriptionExt: "Sinds gisteren vermist",
-      Readmore_URL: a.readMoreUrl ?? null,
-      Media: { Image: a.imageUrl ?? null },
-    },
-  })));
+  return JSON.stringify(
+    alerts.map((a) => ({
+      AlertId: a.alertId,
+      State: "Actual",
+      Type: a.type,
+      AlertLevel: a.levelAsString ? String(a.level) : a.level,
+      Sent: String(Math.floor(a.sent.getTime() / 1000)),
+      Message: {
+        Title: a.title,
+        Description: a.descriptionHtml,
+        DescriptionExt: "Sinds gisteren vermist",
+        Readmore_URL: a.readMoreUrl ?? null,
+        Media: { Image: a.imageUrl ?? null },
+      },
+    })),
+  );
 }
 
 export interface SampleNlAlert {
@@ -62,7 +64,12 @@ export function nlAlertsJson(alerts: SampleNlAlert[]): string {
 /** A square of about two kilometres around a place, closed as the source closes its rings. */
 export function squareAround(lat: number, lon: number, halfDegrees = 0.01): Array<[number, number]> {
   const round = (value: number) => Math.round(value * 1e5) / 1e5;
-  const corners: Array<[number, number]> = [[lat - halfDegrees, lon - halfDegrees], [lat - halfDegrees, lon + halfDegrees], [lat + halfDegrees, lon + halfDegrees],
-    [lat + halfDegrees, lon - halfDegrees], [lat - halfDegrees, lon - halfDegrees]];
+  const corners: Array<[number, number]> = [
+    [lat - halfDegrees, lon - halfDegrees],
+    [lat - halfDegrees, lon + halfDegrees],
+    [lat + halfDegrees, lon + halfDegrees],
+    [lat + halfDegrees, lon - halfDegrees],
+    [lat - halfDegrees, lon - halfDegrees],
+  ];
   return corners.map(([y, x]) => [round(y), round(x)]);
 }

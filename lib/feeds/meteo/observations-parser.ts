@@ -106,9 +106,11 @@ function observationOf(row: unknown): Observation | string {
   if (typeof row !== "object" || row === null || Array.isArray(row)) return "not an object";
   const fields = row as Row;
   const stationId = stationIdOf(fields.stationId);
-  if (!stationId) return `stationId ${JSON.stringify(fields.stationId) ?? "missing"} is not a five-digit station number`;
+  if (!stationId)
+    return `stationId ${JSON.stringify(fields.stationId) ?? "missing"} is not a five-digit station number`;
   const observedAt = parseIsoTime(fields.observedAt);
-  if (!observedAt) return `${stationId}: observedAt ${JSON.stringify(fields.observedAt) ?? "missing"} is not an ISO time with a zone`;
+  if (!observedAt)
+    return `${stationId}: observedAt ${JSON.stringify(fields.observedAt) ?? "missing"} is not an ISO time with a zone`;
   const measured = {} as Record<MeasuredField, number | null>;
   for (const source of SOURCES) {
     const value = measurementOf(fields, source);

@@ -14,14 +14,17 @@ export interface MeteoPollConfig {
 }
 
 /** The sources to poll now: a feed without a URL, or KNMI's without a key, is not polled. */
-export function meteoSources(config: MeteoPollConfig): Array<{ feed: string; url: string; apiKey: string | undefined }> {
+export function meteoSources(
+  config: MeteoPollConfig,
+): Array<{ feed: string; url: string; apiKey: string | undefined }> {
   if (!config.enabled) return [];
   const sources = [];
   if (config.warningsUrl && (config.apiKey || !config.warningsUrl.startsWith("https://api.dataplatform.knmi.nl/"))) {
     sources.push({ feed: "meteo-warnings", url: config.warningsUrl, apiKey: config.apiKey });
   }
   // The observations come from a converter of the operator's, not from KNMI: no key for it.
-  if (config.observationsUrl) sources.push({ feed: "meteo-observations", url: config.observationsUrl, apiKey: undefined });
+  if (config.observationsUrl)
+    sources.push({ feed: "meteo-observations", url: config.observationsUrl, apiKey: undefined });
   return sources;
 }
 
@@ -41,7 +44,9 @@ async function download(url: string, apiKey: string | undefined, validators: Fee
   fileUrl.pathname = `${fileUrl.pathname.replace(/\/+$/, "")}/${encodeURIComponent(filename)}/url`;
   fileUrl.search = "";
   const link = await fetchDocument(fileUrl.toString(), { headers });
-  const temporaryUrl = link.changed ? (JSON.parse(link.body.toString("utf8")) as { temporaryDownloadUrl?: string }).temporaryDownloadUrl : undefined;
+  const temporaryUrl = link.changed
+    ? (JSON.parse(link.body.toString("utf8")) as { temporaryDownloadUrl?: string }).temporaryDownloadUrl
+    : undefined;
   if (!temporaryUrl) throw new Error(`No temporaryDownloadUrl for ${filename}.`);
   const file = await fetchDocument(temporaryUrl);
   return file.changed ? { ...file, validators: first.validators } : file;
@@ -49,13 +54,17 @@ async function download(url: string, apiKey: string | undefined, validators: Fee
 
 export async function pollMeteo(db: pg.Pool | pg.ClientBase, config: MeteoPollConfig, log: PollLog): Promise<void> {
   for (const { feed, url, apiKey } of meteoSources(config)) {
-    await pollFeed(db, {
-      feed,
-      download: (validators) => download(url, apiKey, validators),
-      store: (body) => ingestMeteoDocument(db, body.toString("utf8"), url),
-      describe: describeIngest,
-      // New warning events are news every time.
-      notable: (result) => !result.duplicate && result.kind === "warnings" && Number(result.stored.events) > 0,
-    }, log);
+    await pollFeed(
+      db,
+      {
+        feed,
+        download: (validators) => download(url, apiKey, validators),
+        store: (body) => ingestMeteoDocument(db, body.toString("utf8"), url),
+        describe: describeIngest,
+        // New warning events are news every time.
+        notable: (result) => !result.duplicate && result.kind === "warnings" && Number(result.stored.events) > 0,
+      },
+      log,
+    );
   }
 }

@@ -22,9 +22,19 @@ export interface SampleWarning {
 const xmlText = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 
 /** The warning in force for a phenomenon, location and hour; later entries win. */
-function warningAt(warnings: SampleWarning[], phenomenon: string, location: string, time: number): SampleWarning | undefined {
-  return warnings.findLast((w) => w.phenomenon === phenomenon && w.locations.includes(location)
-    && w.from.getTime() <= time && time <= w.to.getTime());
+function warningAt(
+  warnings: SampleWarning[],
+  phenomenon: string,
+  location: string,
+  time: number,
+): SampleWarning | undefined {
+  return warnings.findLast(
+    (w) =>
+      w.phenomenon === phenomenon &&
+      w.locations.includes(location) &&
+      w.from.getTime() <= time &&
+      time <= w.to.getTime(),
+  );
 }
 
 function locationXml(location: string, warning: SampleWarning | undefined): string {
@@ -33,12 +43,14 @@ function locationXml(location: string, warning: SampleWarning | undefined): stri
 }
 
 function timesliceXml(time: number, warnings: SampleWarning[], phenomena: string[]): string {
-  const lines = phenomena.map((phenomenon) => [
-    "    <phenomenon>",
-    `      <phenomenon_id>${phenomenon}</phenomenon_id>`,
-    ...KNMI_LOCATIONS.map((location) => locationXml(location, warningAt(warnings, phenomenon, location, time))),
-    "    </phenomenon>",
-  ].join("\n"));
+  const lines = phenomena.map((phenomenon) =>
+    [
+      "    <phenomenon>",
+      `      <phenomenon_id>${phenomenon}</phenomenon_id>`,
+      ...KNMI_LOCATIONS.map((location) => locationXml(location, warningAt(warnings, phenomenon, location, time))),
+      "    </phenomenon>",
+    ].join("\n"),
+  );
   const id = new Date(time).toISOString().replace(".000Z", "Z");
   return ["   <timeslice>", `    <timeslice_id>${id}</timeslice_id>`, ...lines, "   </timeslice>"].join("\n");
 }
@@ -48,12 +60,28 @@ export function warningsDocumentXml(comment: string, timeslices: string[]): stri
   return [
     `<?xml version="1.0" encoding="UTF-8"?>`,
     `<!-- ${comment.replace(/--/g, "- -")} -->`,
-    "<report>", " <data>", "  <cube>", ...timeslices, "  </cube>", " </data>", "</report>", "",
+    "<report>",
+    " <data>",
+    "  <cube>",
+    ...timeslices,
+    "  </cube>",
+    " </data>",
+    "</report>",
+    "",
   ].join("\n");
 }
 
 /** A warnings document whose timeslices start at the whole hour `issuedAt` and run `hours` hours. */
-export function warningsXml(issuedAt: Date, warnings: SampleWarning[], comment: string, hours = 48, phenomena = KNMI_PHENOMENA): string {
+export function warningsXml(
+  issuedAt: Date,
+  warnings: SampleWarning[],
+  comment: string,
+  hours = 48,
+  phenomena = KNMI_PHENOMENA,
+): string {
   const first = Math.floor(issuedAt.getTime() / HOUR) * HOUR;
-  return warningsDocumentXml(comment, Array.from({ length: hours }, (_, i) => timesliceXml(first + i * HOUR, warnings, phenomena)));
+  return warningsDocumentXml(
+    comment,
+    Array.from({ length: hours }, (_, i) => timesliceXml(first + i * HOUR, warnings, phenomena)),
+  );
 }

@@ -58,7 +58,10 @@ function textOf(value: unknown): string | null {
 
 /** text/text_data. Should a location carry several (paragraphs), they are kept, in order, once each. */
 function adviceOf(text: unknown): string | null {
-  const parts = [text].flat().flatMap((node) => (isNode(node) ? [node.text_data].flat() : [])).map(textOf);
+  const parts = [text]
+    .flat()
+    .flatMap((node) => (isNode(node) ? [node.text_data].flat() : []))
+    .map(textOf);
   const advice = [...new Set(parts.filter((part) => part !== null))];
   return advice.length > 0 ? advice.join("\n") : null;
 }
@@ -119,7 +122,8 @@ function readTimeslice(node: unknown, position: number, document: WarningsDocume
   const fields = isNode(node) ? node : {};
   const id = textOf(fields.timeslice_id);
   const start = parseIsoTime(id);
-  if (!start) return skipRecord(document, `timeslice ${position}: timeslice_id "${id ?? ""}" is not an ISO time with a zone`);
+  if (!start)
+    return skipRecord(document, `timeslice ${position}: timeslice_id "${id ?? ""}" is not an ISO time with a zone`);
   for (const phenomenon of listOf(fields.phenomenon)) readPhenomenon(phenomenon, start, `timeslice ${id}`, document);
 }
 

@@ -8,7 +8,16 @@
 // The array is the whole picture at its time, so a document that is not such an array is refused
 // as a whole (a wrong URL or a truncated download must not read as "no disruptions"); one bad item
 // is skipped and reported.
-import { FeedDocumentError, htmlToPlainText, isJsonObject, parseIsoTime, parseJson, plausibleTime, skipRecord, type JsonObject } from "../records.ts";
+import {
+  FeedDocumentError,
+  htmlToPlainText,
+  isJsonObject,
+  parseIsoTime,
+  parseJson,
+  plausibleTime,
+  skipRecord,
+  type JsonObject,
+} from "../records.ts";
 
 export interface RailDisruption {
   /** The upstream id. It may be unique per type only: the single-item endpoint is /{type}/{id}. */
@@ -59,12 +68,22 @@ function labelOf(value: unknown, field: "label" | "description" = "label"): stri
  * each, newline-separated and cut to MAX_TEXT; null when nothing is left.
  */
 function cleanText(parts: (string | null)[]): string | null {
-  const lines = [...new Set(parts.filter((part) => part !== null).map((part) => htmlToPlainText(part, 100_000) ?? "").filter((part) => part !== ""))];
+  const lines = [
+    ...new Set(
+      parts
+        .filter((part) => part !== null)
+        .map((part) => htmlToPlainText(part, 100_000) ?? "")
+        .filter((part) => part !== ""),
+    ),
+  ];
   const text = lines.join("\n");
   if (text === "") return null;
   if (text.length <= MAX_TEXT) return text;
   // Cut inside the limit, without leaving half of a surrogate pair behind.
-  return `${text.slice(0, MAX_TEXT - 1).replace(/[\uD800-\uDBFF]$/, "").trimEnd()}…`;
+  return `${text
+    .slice(0, MAX_TEXT - 1)
+    .replace(/[\uD800-\uDBFF]$/, "")
+    .trimEnd()}…`;
 }
 
 // A calamity has a description of its own. Disruptions and maintenance have none: what a traveller
@@ -82,10 +101,12 @@ function descriptionOf(item: JsonObject): string | null {
 // Publication sections may be wider than the disrupted track: NS widens them to stations travellers
 // recognise, which is what route monitors match on. A foreign station may come without a code.
 function stationCodesOf(item: JsonObject): string[] {
-  const codes = listOf(item.publicationSections).flatMap((publication) => {
-    const section = isJsonObject(publication) ? publication.section : null;
-    return isJsonObject(section) ? listOf(section.stations) : [];
-  }).map((station) => (isJsonObject(station) ? textOf(station.stationCode)?.toUpperCase() : undefined));
+  const codes = listOf(item.publicationSections)
+    .flatMap((publication) => {
+      const section = isJsonObject(publication) ? publication.section : null;
+      return isJsonObject(section) ? listOf(section.stations) : [];
+    })
+    .map((station) => (isJsonObject(station) ? textOf(station.stationCode)?.toUpperCase() : undefined));
   return [...new Set(codes.filter((code) => code !== undefined))];
 }
 
@@ -118,7 +139,9 @@ export function parseRailDisruptions(text: string): RailDisruptionsDocument {
   if (isJsonObject(parsed) && Array.isArray(parsed.payload)) {
     // The v2 endpoint answered {links, payload, meta} with Dutch field names (titel, verstoring,
     // trajecten, no isActive); NS switched it off on 4 August 2021. Its items cannot be read as v3.
-    throw new FeedDocumentError("rail disruptions document has a v2 \"payload\" wrapper; the source URL must be the v3 endpoint");
+    throw new FeedDocumentError(
+      'rail disruptions document has a v2 "payload" wrapper; the source URL must be the v3 endpoint',
+    );
   }
   if (!Array.isArray(parsed)) throw new FeedDocumentError("rail disruptions document is not a JSON array");
   const document: RailDisruptionsDocument = { disruptions: [], skipped: 0, problems: [] };

@@ -6,7 +6,9 @@ import { loadReferenceList, text } from "../../db/table-import.ts";
 
 export function loadRailRoutes(db: pg.Pool | pg.ClientBase, file: string): Promise<number> {
   return loadReferenceList(db, file, "app_private.upsert_rail_routes", (record) => ({
-    value: text(record.value), label: text(record.label), description: text(record.description),
+    value: text(record.value),
+    label: text(record.label),
+    description: text(record.description),
     stations: text(record.stations).toUpperCase().split(/\s+/).filter(Boolean),
   }));
 }

@@ -13,7 +13,7 @@ const STATIONS = {
   ASB: { uicCode: "8400074", name: "Amsterdam Bijlmer ArenA", lat: 52.3122215271, lng: 4.9469442368 },
   UT: { uicCode: "8400621", name: "Utrecht Centraal", lat: 52.0888900757, lng: 5.1102776527 },
   ASN: { uicCode: "8400073", name: "Assen", lat: 52.9916648865, lng: 6.5708332062 },
-  HRN: { uicCode: "8400297", name: "Haren", lat: 53.1761093140, lng: 6.6172223091 },
+  HRN: { uicCode: "8400297", name: "Haren", lat: 53.176109314, lng: 6.6172223091 },
   GERP: { uicCode: "8400238", name: "Groningen Europapark", lat: 53.20480027, lng: 6.5854178 },
   GN: { uicCode: "8400263", name: "Groningen", lat: 53.2105560303, lng: 6.5647220612 },
 };
@@ -21,12 +21,24 @@ const STATIONS = {
 type StationCode = keyof typeof STATIONS;
 
 const amsterdamTime = new Intl.DateTimeFormat("en-CA", {
-  timeZone: "Europe/Amsterdam", hourCycle: "h23", timeZoneName: "longOffset",
-  year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit",
+  timeZone: "Europe/Amsterdam",
+  hourCycle: "h23",
+  timeZoneName: "longOffset",
+  year: "numeric",
+  month: "2-digit",
+  day: "2-digit",
+  hour: "2-digit",
+  minute: "2-digit",
+  second: "2-digit",
 });
 
 const dutchMoment = new Intl.DateTimeFormat("nl-NL", {
-  timeZone: "Europe/Amsterdam", weekday: "long", day: "numeric", month: "long", hour: "2-digit", minute: "2-digit",
+  timeZone: "Europe/Amsterdam",
+  weekday: "long",
+  day: "numeric",
+  month: "long",
+  hour: "2-digit",
+  minute: "2-digit",
 });
 
 /** "2024-01-10T08:00:00+0100": local Amsterdam time with its offset, as NS writes times. */
@@ -53,7 +65,12 @@ function section(codes: StationCode[], direction: "BOTH" | "ONE_WAY") {
 function activeDisruption(now: Date) {
   const start = wholeMinute(now.getTime() - 35 * MINUTE);
   const expectedEnd = new Date(Math.ceil((now.getTime() + 2 * HOUR) / (15 * MINUTE)) * 15 * MINUTE);
-  const travelTime = { label: "De extra reistijd is 15 tot 30 minuten.", shortLabel: "15-30 min. extra reistijd", minimumDurationInMinutes: 15, maximumDurationInMinutes: 30 };
+  const travelTime = {
+    label: "De extra reistijd is 15 tot 30 minuten.",
+    shortLabel: "15-30 min. extra reistijd",
+    minimumDurationInMinutes: 15,
+    maximumDurationInMinutes: 30,
+  };
   return {
     id: "7012345",
     type: "DISRUPTION",
@@ -72,23 +89,29 @@ function activeDisruption(now: Date) {
       endTime: nsTime(expectedEnd),
     },
     summaryAdditionalTravelTime: travelTime,
-    publicationSections: [{
-      section: section(["ASD", "ASA", "ASB", "UT"], "BOTH"),
-      consequence: {
-        section: section(["ASB", "UT"], "BOTH"),
-        description: "minder treinen",
-        level: "LESS_TRAINS",
+    publicationSections: [
+      {
+        section: section(["ASD", "ASA", "ASB", "UT"], "BOTH"),
+        consequence: {
+          section: section(["ASB", "UT"], "BOTH"),
+          description: "minder treinen",
+          level: "LESS_TRAINS",
+        },
       },
-    }],
-    timespans: [{
-      start: nsTime(start),
-      end: nsTime(expectedEnd),
-      situation: { label: "Tussen Amsterdam Bijlmer ArenA en Utrecht Centraal rijden minder treinen door een seinstoring." },
-      cause: { label: "seinstoring" },
-      additionalTravelTime: travelTime,
-      alternativeTransport: { label: "Er is geen ander vervoer geregeld.", shortLabel: "Geen ander vervoer" },
-      advices: ["Plan uw reis in de NS-app of op ns.nl."],
-    }],
+    ],
+    timespans: [
+      {
+        start: nsTime(start),
+        end: nsTime(expectedEnd),
+        situation: {
+          label: "Tussen Amsterdam Bijlmer ArenA en Utrecht Centraal rijden minder treinen door een seinstoring.",
+        },
+        cause: { label: "seinstoring" },
+        additionalTravelTime: travelTime,
+        alternativeTransport: { label: "Er is geen ander vervoer geregeld.", shortLabel: "Geen ander vervoer" },
+        advices: ["Plan uw reis in de NS-app of op ns.nl."],
+      },
+    ],
   };
 }
 
@@ -103,8 +126,16 @@ function futureMaintenance(now: Date) {
     period: period(from, to),
     situation: { label },
     cause: { label: "werkzaamheden" },
-    additionalTravelTime: { label: "Reken op 30 minuten extra reistijd.", shortLabel: "30 min. extra reistijd", minimumDurationInMinutes: 30, maximumDurationInMinutes: 30 },
-    alternativeTransport: { label: "Tussen Assen en Groningen rijden bussen in plaats van treinen.", shortLabel: "Bussen" },
+    additionalTravelTime: {
+      label: "Reken op 30 minuten extra reistijd.",
+      shortLabel: "30 min. extra reistijd",
+      minimumDurationInMinutes: 30,
+      maximumDurationInMinutes: 30,
+    },
+    alternativeTransport: {
+      label: "Tussen Assen en Groningen rijden bussen in plaats van treinen.",
+      shortLabel: "Bussen",
+    },
     advices: ["Houd rekening met extra reistijd."],
   });
   const middle = new Date(start.getTime() + 24 * HOUR);
@@ -121,14 +152,29 @@ function futureMaintenance(now: Date) {
     end: nsTime(end),
     period: period(start, end),
     impact: { value: 2 },
-    summaryAdditionalTravelTime: { label: "Reken op 30 minuten extra reistijd.", shortLabel: "30 min. extra reistijd", minimumDurationInMinutes: 30, maximumDurationInMinutes: 30 },
-    publicationSections: [{
-      section: section(["ASN", "HRN", "GERP", "GN"], "BOTH"),
-      consequence: { section: section(["ASN", "GN"], "BOTH"), description: "geen treinen", level: "NO_OR_MUCH_LESS_TRAINS" },
-    }],
+    summaryAdditionalTravelTime: {
+      label: "Reken op 30 minuten extra reistijd.",
+      shortLabel: "30 min. extra reistijd",
+      minimumDurationInMinutes: 30,
+      maximumDurationInMinutes: 30,
+    },
+    publicationSections: [
+      {
+        section: section(["ASN", "HRN", "GERP", "GN"], "BOTH"),
+        consequence: {
+          section: section(["ASN", "GN"], "BOTH"),
+          description: "geen treinen",
+          level: "NO_OR_MUCH_LESS_TRAINS",
+        },
+      },
+    ],
     timespans: [
       timespan(start, middle, "Tussen Assen en Groningen rijden geen treinen door werkzaamheden aan het spoor."),
-      timespan(middle, end, "Tussen Assen en Groningen rijden geen treinen door werkzaamheden aan het spoor en aan de bovenleiding."),
+      timespan(
+        middle,
+        end,
+        "Tussen Assen en Groningen rijden geen treinen door werkzaamheden aan het spoor en aan de bovenleiding.",
+      ),
     ],
   };
 }
@@ -141,15 +187,18 @@ function calamity(now: Date) {
     title: "Minder treinen in heel Nederland",
     topic: "calamity_nl",
     isActive: true,
-    description: "Door een storing in de systemen van de verkeersleiding rijden er in heel Nederland minder treinen. Plan uw reis vlak voor vertrek.",
+    description:
+      "Door een storing in de systemen van de verkeersleiding rijden er in heel Nederland minder treinen. Plan uw reis vlak voor vertrek.",
     priority: "PRIO_1",
     lastUpdated: nsTime(wholeMinute(now.getTime() - 10 * MINUTE)),
     expectedNextUpdate: nsTime(wholeMinute(now.getTime() + 20 * MINUTE)),
-    bodyItems: [{
-      type: "TEXT",
-      title: "Wat betekent dit voor mijn reis?",
-      content: { text: "Treinen kunnen later vertrekken of uitvallen. Uw kaartje blijft geldig." },
-    }],
+    bodyItems: [
+      {
+        type: "TEXT",
+        title: "Wat betekent dit voor mijn reis?",
+        content: { text: "Treinen kunnen later vertrekken of uitvallen. Uw kaartje blijft geldig." },
+      },
+    ],
     buttons: {
       position: ["BOTTOM"],
       items: [{ type: "PLANNER", label: "Plan uw reis", accessibilityLabel: "Plan uw reis in de reisplanner" }],
@@ -163,4 +212,4 @@ export function railDisruptionsSample(now: Date): string {
 }
 
 /** A download cut off after a few bytes: the parser must refuse it as a whole. */
-export const brokenRailDisruptionsDocument = "[{\"id\": ";
+export const brokenRailDisruptionsDocument = '[{"id": ';

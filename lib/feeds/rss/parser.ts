@@ -53,20 +53,52 @@ function candidates(parsed: ReturnType<typeof parseFeed>): { title?: string; ite
     item.georss?.point ?? (item.geo ? { lat: item.geo.lat, lng: item.geo.long } : undefined);
   switch (parsed.format) {
     case "rss":
-      return { title: parsed.feed.title, items: (parsed.feed.items ?? []).map((item) => ({
-        guid: item.guid?.value, title: item.title, link: item.link, summary: item.description ?? item.content?.encoded,
-        date: item.pubDate ?? item.dc?.dates?.[0], point: geo(item) })) };
+      return {
+        title: parsed.feed.title,
+        items: (parsed.feed.items ?? []).map((item) => ({
+          guid: item.guid?.value,
+          title: item.title,
+          link: item.link,
+          summary: item.description ?? item.content?.encoded,
+          date: item.pubDate ?? item.dc?.dates?.[0],
+          point: geo(item),
+        })),
+      };
     case "atom":
-      return { title: parsed.feed.title?.value, items: (parsed.feed.entries ?? []).map((entry) => ({
-        guid: entry.id, title: entry.title?.value, link: (entry.links?.find((l) => !l.rel || l.rel === "alternate") ?? entry.links?.[0])?.href,
-        summary: entry.summary?.value ?? entry.content?.value, date: entry.published ?? entry.updated, point: geo(entry) })) };
+      return {
+        title: parsed.feed.title?.value,
+        items: (parsed.feed.entries ?? []).map((entry) => ({
+          guid: entry.id,
+          title: entry.title?.value,
+          link: (entry.links?.find((l) => !l.rel || l.rel === "alternate") ?? entry.links?.[0])?.href,
+          summary: entry.summary?.value ?? entry.content?.value,
+          date: entry.published ?? entry.updated,
+          point: geo(entry),
+        })),
+      };
     case "rdf":
-      return { title: parsed.feed.title, items: (parsed.feed.items ?? []).map((item) => ({
-        guid: item.rdf?.about, title: item.title, link: item.link, summary: item.description, date: item.dc?.dates?.[0], point: geo(item) })) };
+      return {
+        title: parsed.feed.title,
+        items: (parsed.feed.items ?? []).map((item) => ({
+          guid: item.rdf?.about,
+          title: item.title,
+          link: item.link,
+          summary: item.description,
+          date: item.dc?.dates?.[0],
+          point: geo(item),
+        })),
+      };
     case "json":
-      return { title: parsed.feed.title, items: (parsed.feed.items ?? []).map((item) => ({
-        guid: item.id, title: item.title, link: item.url, summary: item.summary ?? item.content_text ?? item.content_html,
-        date: item.date_published ?? item.date_modified })) };
+      return {
+        title: parsed.feed.title,
+        items: (parsed.feed.items ?? []).map((item) => ({
+          guid: item.id,
+          title: item.title,
+          link: item.url,
+          summary: item.summary ?? item.content_text ?? item.content_html,
+          date: item.date_published ?? item.date_modified,
+        })),
+      };
   }
 }
 
@@ -80,7 +112,9 @@ export function parseRssDocument(body: string): RssDocument {
   const { title, items } = candidates(parsed);
   const document: RssDocument = { title: text(title, 500), items: [], skipped: 0 };
   for (const item of items.slice(0, MAX_ITEMS)) {
-    const publishedAt = plausibleTime(typeof item.date === "string" && !Number.isNaN(Date.parse(item.date)) ? new Date(item.date) : null);
+    const publishedAt = plausibleTime(
+      typeof item.date === "string" && !Number.isNaN(Date.parse(item.date)) ? new Date(item.date) : null,
+    );
     const record = {
       guid: text(item.guid, 2000),
       title: text(item.title, 1000),
@@ -89,7 +123,8 @@ export function parseRssDocument(body: string): RssDocument {
       publishedAt,
       ...coordinates(item.point),
     };
-    const itemKey = record.guid ?? record.link ?? (record.title ? `${record.title}|${publishedAt?.toISOString() ?? ""}` : null);
+    const itemKey =
+      record.guid ?? record.link ?? (record.title ? `${record.title}|${publishedAt?.toISOString() ?? ""}` : null);
     if (!itemKey) {
       document.skipped += 1;
       continue;

@@ -10,8 +10,8 @@ import { pollFeed, type PollLog } from "../poll-feed.ts";
 import { parseRssDocument } from "./parser.ts";
 
 export interface RssPollConfig {
+  /** RSS_POLL_INTERVAL: seconds between two reads of a feed. */
   intervalSeconds: number;
-  allowPrivateTargets: boolean;
 }
 
 /** Feeds fetched in one round at most, and at once. */
@@ -25,46 +25,78 @@ const EARLY_SECONDS = 5;
 /** Feeds that active rss monitors follow (`d`: app_public.rss_feeds). */
 const FOLLOWED = "exists (select 1 from app_hidden.rss_monitor_criteria c where d.uuid = any (c.feed_uuids))";
 
-interface DueFeed { uuid: string; url: string }
-
-async function pollOne(db: pg.Pool, feed: DueFeed, config: RssPollConfig, log: PollLog): Promise<void> {
-  await pollFeed(db, {
-    feed: `rss:${feed.uuid}`,
-    download: (validators) => fetchDocument(feed.url, {
-      validators,
-      timeoutMs: 15_000,
-      maxBytes: 5 * 2 ** 20,
-      beforeRequest: config.allowPrivateTargets ? undefined : (url) => assertPublicHost(url, "Feed"),
-    }),
-    async store(body) {
-      const document = parseRssDocument(body.toString("utf8"));
-      const rows = document.items.map((i) => ({
-        item_key: i.itemKey, guid: i.guid, title: i.title, link: i.link, summary: i.summary, published_at: i.publishedAt,
-        latitude: i.latitude, longitude: i.longitude,
-      }));
-      const { rows: [{ result }] } = await db.query<{ result: { items: number; inserted: number } }>(
-        "select app_private.ingest_rss_items($1, $2, $3::jsonb) as result", [feed.uuid, document.title, JSON.stringify(rows)]);
-      return { ...result, skipped: document.skipped };
-    },
-    describe: (result) => `${feed.url}: ${result.items} item(s) read${result.skipped ? `, ${result.skipped} without an id skipped` : ""}; ${result.inserted} new.`,
-  }, log);
+interface DueFeed {
+  uuid: string;
+  url: string;
 }
 
-/** Reads the feeds that are due; returns when the next followed feed is due (null: none). */
-export async function pollRssFeeds(db: pg.Pool, config: RssPollConfig, log: PollLog): Promise<Date | null> {
+async function pollOne(db: pg.Pool, feed: DueFeed, allowPrivateTargets: boolean, log: PollLog): Promise<void> {
+  await pollFeed(
+    db,
+    {
+      feed: `rss:${feed.uuid}`,
+      download: (validators) =>
+        fetchDocument(feed.url, {
+          validators,
+          timeoutMs: 15_000,
+          maxBytes: 5 * 2 ** 20,
+          beforeRequest: allowPrivateTargets ? undefined : (url) => assertPublicHost(url, "Feed"),
+        }),
+      async store(body) {
+        const document = parseRssDocument(body.toString("utf8"));
+        const rows = document.items.map((i) => ({
+          item_key: i.itemKey,
+          guid: i.guid,
+          title: i.title,
+          link: i.link,
+          summary: i.summary,
+          published_at: i.publishedAt,
+          latitude: i.latitude,
+          longitude: i.longitude,
+        }));
+        const {
+          rows: [{ result }],
+        } = await db.query<{ result: { items: number; inserted: number } }>(
+          "select app_private.ingest_rss_items($1, $2, $3::jsonb) as result",
+          [feed.uuid, document.title, JSON.stringify(rows)],
+        );
+        return { ...result, skipped: document.skipped };
+      },
+      describe: (result) =>
+        `${feed.url}: ${result.items} item(s) read${result.skipped ? `, ${result.skipped} without an id skipped` : ""}; ${result.inserted} new.`,
+    },
+    log,
+  );
+}
+
+/**
+ * Reads the feeds that are due; returns when the next followed feed is due (null: none).
+ * `allowPrivateTargets`: WEBHOOK_ALLOW_PRIVATE_TARGETS (config.delivery), which covers feed URLs too.
+ */
+export async function pollRssFeeds(
+  db: pg.Pool,
+  config: RssPollConfig,
+  allowPrivateTargets: boolean,
+  log: PollLog,
+): Promise<Date | null> {
   // Claimed by moving their next poll ahead first: a slow round never fetches a feed twice.
   const { rows: due } = await db.query<DueFeed>(
     `update app_public.rss_feeds f set next_poll_at = now() + make_interval(secs => $1)
       where f.uuid in (select d.uuid from app_public.rss_feeds d
                         where d.next_poll_at <= now() + make_interval(secs => $3) and ${FOLLOWED}
                         order by d.next_poll_at limit $2 for update skip locked)
-      returning f.uuid, f.url`, [config.intervalSeconds, FEEDS_PER_ROUND, EARLY_SECONDS]);
+      returning f.uuid, f.url`,
+    [config.intervalSeconds, FEEDS_PER_ROUND, EARLY_SECONDS],
+  );
   // A feed never due ('infinity') books no round.
-  const { rows: [next] } = await db.query<{ at: Date }>(
+  const {
+    rows: [next],
+  } = await db.query<{ at: Date }>(
     `select d.next_poll_at as at from app_public.rss_feeds d where ${FOLLOWED} and isfinite(d.next_poll_at)
-      order by d.next_poll_at limit 1`);
+      order by d.next_poll_at limit 1`,
+  );
   for (let start = 0; start < due.length; start += AT_ONCE) {
-    await Promise.all(due.slice(start, start + AT_ONCE).map((feed) => pollOne(db, feed, config, log)));
+    await Promise.all(due.slice(start, start + AT_ONCE).map((feed) => pollOne(db, feed, allowPrivateTargets, log)));
   }
   return next?.at ?? null;
 }

@@ -85,17 +85,37 @@ function numberOf(value: string | undefined): number | null {
   return Number.isFinite(parsed) ? parsed : null;
 }
 
-type CommonFields = Pick<TrafficRecord, "recordId" | "situationId" | "version" | "validityStatus" | "startAt" | "endAt" | "latitude" | "longitude" | "roadNumber">;
+type CommonFields = Pick<
+  TrafficRecord,
+  | "recordId"
+  | "situationId"
+  | "version"
+  | "validityStatus"
+  | "startAt"
+  | "endAt"
+  | "latitude"
+  | "longitude"
+  | "roadNumber"
+>;
 
 /** What incidents and jams share, or the reason the record is skipped. */
-function commonFields(record: OpenRecord, situationId: string | null, time: (name: string) => Date | null): CommonFields | string {
+function commonFields(
+  record: OpenRecord,
+  situationId: string | null,
+  time: (name: string) => Date | null,
+): CommonFields | string {
   if (!record.id) return `a ${record.xsiType} record without an id`;
-  if (record.id.length > MAX_ID_LENGTH || (situationId?.length ?? 0) > MAX_ID_LENGTH) return `record ${record.id.slice(0, 40)}…: an id longer than ${MAX_ID_LENGTH} characters`;
+  if (record.id.length > MAX_ID_LENGTH || (situationId?.length ?? 0) > MAX_ID_LENGTH)
+    return `record ${record.id.slice(0, 40)}…: an id longer than ${MAX_ID_LENGTH} characters`;
   const version = Number(record.version ?? "1");
-  if (!Number.isInteger(version) || version < 0 || version > 2 ** 31 - 1) return `record ${record.id}: version "${record.version}" is not a whole number from 0 to 2^31-1`;
+  if (!Number.isInteger(version) || version < 0 || version > 2 ** 31 - 1)
+    return `record ${record.id}: version "${record.version}" is not a whole number from 0 to 2^31-1`;
   const latitude = numberOf(record.fields.get("latitude"));
   const longitude = numberOf(record.fields.get("longitude"));
-  if ((latitude !== null && (latitude < -90 || latitude > 90)) || (longitude !== null && (longitude < -180 || longitude > 180))) {
+  if (
+    (latitude !== null && (latitude < -90 || latitude > 90)) ||
+    (longitude !== null && (longitude < -180 || longitude > 180))
+  ) {
     return `record ${record.id}: coordinates ${latitude},${longitude} are out of range`;
   }
   return {
@@ -119,7 +139,10 @@ function amount(value: string | undefined, limit: number, wholeOnly = false): nu
 }
 
 /** The record as kept (an incident or a jam), "other", or the reason it is skipped. */
-function finish(record: OpenRecord, situationId: string | null): { incident: TrafficRecord } | { jam: TrafficJamRecord } | string {
+function finish(
+  record: OpenRecord,
+  situationId: string | null,
+): { incident: TrafficRecord } | { jam: TrafficJamRecord } | string {
   const type = incidentType(record);
   if (!type && record.xsiType !== "AbnormalTraffic") return "other";
   // Times outside 1900-2999 are typos (PostgreSQL would refuse year 0000 and fail the whole file).
@@ -132,28 +155,39 @@ function finish(record: OpenRecord, situationId: string | null): { incident: Tra
   if (typeof common === "string") return common;
   if (!type) {
     const delaySeconds = amount(record.fields.get("delayTimeValue"), 7 * 24 * 3600);
-    return { jam: {
-      ...common,
-      jamType: record.fields.get("abnormalTrafficType")?.slice(0, 60) ?? null,
-      delayMinutes: delaySeconds === null ? null : Math.round(delaySeconds / 60),
-      queueLengthMetres: amount(record.fields.get("queueLength"), 1_000_000),
-    } };
+    return {
+      jam: {
+        ...common,
+        jamType: record.fields.get("abnormalTrafficType")?.slice(0, 60) ?? null,
+        delayMinutes: delaySeconds === null ? null : Math.round(delaySeconds / 60),
+        queueLengthMetres: amount(record.fields.get("queueLength"), 1_000_000),
+      },
+    };
   }
   const severity = record.fields.get("severity") ?? null;
   const comment = (record.comments.find((c) => c.lang === "nl") ?? record.comments[0])?.text ?? null;
-  return { incident: {
-    ...common,
-    versionTime: time("situationRecordVersionTime") ?? time("situationRecordCreationTime"),
-    type,
-    severity: severity && SEVERITIES.has(severity) ? severity : null,
-    comment: comment?.slice(0, 2000) ?? null,
-    lanesRestricted: amount(record.fields.get("numberOfLanesRestricted"), 100, true),
-  } };
+  return {
+    incident: {
+      ...common,
+      versionTime: time("situationRecordVersionTime") ?? time("situationRecordCreationTime"),
+      type,
+      severity: severity && SEVERITIES.has(severity) ? severity : null,
+      comment: comment?.slice(0, 2000) ?? null,
+      lanesRestricted: amount(record.fields.get("numberOfLanesRestricted"), 100, true),
+    },
+  };
 }
 
 /** Reads a DATEX II situation publication from text chunks; throws FeedDocumentError when it is not well-formed. */
 export async function parseDatex(chunks: AsyncIterable<string> | Iterable<string>): Promise<DatexDocument> {
-  const document: DatexDocument = { publicationTime: null, records: [], jams: [], otherRecords: 0, skipped: 0, problems: [] };
+  const document: DatexDocument = {
+    publicationTime: null,
+    records: [],
+    jams: [],
+    otherRecords: 0,
+    skipped: 0,
+    problems: [],
+  };
   const parser = new SaxesParser();
   const path: string[] = [];
   let text = "";
@@ -163,7 +197,9 @@ export async function parseDatex(chunks: AsyncIterable<string> | Iterable<string
   let failure: Error | null = null;
   let sawPublication = false;
 
-  parser.on("error", (error) => { failure ??= error; });
+  parser.on("error", (error) => {
+    failure ??= error;
+  });
   parser.on("opentag", (tag) => {
     const name = localName(tag.name);
     path.push(name);
@@ -180,13 +216,21 @@ export async function parseDatex(chunks: AsyncIterable<string> | Iterable<string
     if (name === "situation") situationId = attributes.id ?? null;
     if (name === "situationRecord") {
       const xsiType = Object.entries(attributes).find(([key]) => localName(key) === "type")?.[1] ?? "";
-      record = { id: attributes.id, version: attributes.version, xsiType: localName(xsiType), fields: new Map(), comments: [] };
+      record = {
+        id: attributes.id,
+        version: attributes.version,
+        xsiType: localName(xsiType),
+        fields: new Map(),
+        comments: [],
+      };
     }
     if (name === "value" && record && path.includes("generalPublicComment")) {
       commentLang = Object.entries(attributes).find(([key]) => localName(key) === "lang")?.[1] ?? null;
     }
   });
-  parser.on("text", (chunk) => { text += chunk; });
+  parser.on("text", (chunk) => {
+    text += chunk;
+  });
   parser.on("closetag", (tag) => {
     const name = localName(tag.name);
     const value = text.trim();
@@ -204,7 +248,8 @@ export async function parseDatex(chunks: AsyncIterable<string> | Iterable<string
     }
     if (!record || value === "") return;
     const current = record as OpenRecord;
-    if (name === "value" && path.includes("generalPublicComment")) current.comments.push({ lang: commentLang, text: value });
+    if (name === "value" && path.includes("generalPublicComment"))
+      current.comments.push({ lang: commentLang, text: value });
     else if (!current.fields.has(name)) current.fields.set(name, value); // the first of each: the location for display comes first
   });
 
@@ -218,6 +263,7 @@ export async function parseDatex(chunks: AsyncIterable<string> | Iterable<string
     failure ??= error as Error;
   }
   if (failure) throw new FeedDocumentError(`DATEX II XML is malformed or truncated: ${(failure as Error).message}`);
-  if (!sawPublication) throw new FeedDocumentError("not a DATEX II situation publication (no payloadPublication or payload element)");
+  if (!sawPublication)
+    throw new FeedDocumentError("not a DATEX II situation publication (no payloadPublication or payload element)");
   return document;
 }

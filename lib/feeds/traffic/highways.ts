@@ -5,6 +5,9 @@ import type pg from "pg";
 import { loadReferenceList, text } from "../../db/table-import.ts";
 
 export function loadHighways(db: pg.Pool | pg.ClientBase, file: string): Promise<number> {
-  return loadReferenceList(db, file, "app_private.upsert_highways",
-    (record) => ({ value: text(record.value), label: text(record.label), description: text(record.description) }));
+  return loadReferenceList(db, file, "app_private.upsert_highways", (record) => ({
+    value: text(record.value),
+    label: text(record.label),
+    description: text(record.description),
+  }));
 }

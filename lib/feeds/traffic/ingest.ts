@@ -37,29 +37,59 @@ async function* textChunks(input: AsyncIterable<Buffer>): AsyncIterable<string> 
 }
 
 const jamRow = (r: TrafficJamRecord) => ({
-  record_id: r.recordId, situation_id: r.situationId, version: r.version, jam_type: r.jamType, delay_minutes: r.delayMinutes,
-  queue_length_m: r.queueLengthMetres, validity_status: r.validityStatus, start_at: r.startAt, end_at: r.endAt, latitude: r.latitude,
-  longitude: r.longitude, road_number: r.roadNumber,
+  record_id: r.recordId,
+  situation_id: r.situationId,
+  version: r.version,
+  jam_type: r.jamType,
+  delay_minutes: r.delayMinutes,
+  queue_length_m: r.queueLengthMetres,
+  validity_status: r.validityStatus,
+  start_at: r.startAt,
+  end_at: r.endAt,
+  latitude: r.latitude,
+  longitude: r.longitude,
+  road_number: r.roadNumber,
 });
 
 const row = (r: TrafficRecord) => ({
-  record_id: r.recordId, situation_id: r.situationId, version: r.version, version_time: r.versionTime, type: r.type,
-  severity: r.severity, validity_status: r.validityStatus, start_at: r.startAt, end_at: r.endAt, latitude: r.latitude,
-  longitude: r.longitude, road_number: r.roadNumber, comment: r.comment, lanes_restricted: r.lanesRestricted,
+  record_id: r.recordId,
+  situation_id: r.situationId,
+  version: r.version,
+  version_time: r.versionTime,
+  type: r.type,
+  severity: r.severity,
+  validity_status: r.validityStatus,
+  start_at: r.startAt,
+  end_at: r.endAt,
+  latitude: r.latitude,
+  longitude: r.longitude,
+  road_number: r.roadNumber,
+  comment: r.comment,
+  lanes_restricted: r.lanesRestricted,
 });
 
 /**
  * Parses and stores a publication as the whole list of the feed's kind (incidents, or jams); throws
  * FeedDocumentError for one unusable as a whole.
  */
-export async function ingestTrafficDocument(db: pg.Pool | pg.ClientBase, input: AsyncIterable<Buffer>, source: string,
-    kind: TrafficFeedKind = "incidents"): Promise<TrafficIngestResult> {
+export async function ingestTrafficDocument(
+  db: pg.Pool | pg.ClientBase,
+  input: AsyncIterable<Buffer>,
+  source: string,
+  kind: TrafficFeedKind = "incidents",
+): Promise<TrafficIngestResult> {
   const document = await parseDatex(textChunks(input));
-  const [records, rows, ingest] = kind === "incidents"
-    ? [document.records, document.records.map(row), "app_private.ingest_traffic_incidents"]
-    : [document.jams, document.jams.map(jamRow), "app_private.ingest_traffic_jams"];
-  const { rows: [{ result }] } = await db.query<{ result: TrafficIngestResult["stored"] }>(
-    `select ${ingest}($1::jsonb, $2, $3) as result`, [JSON.stringify(rows), document.publicationTime, source]);
+  const [records, rows, ingest] =
+    kind === "incidents"
+      ? [document.records, document.records.map(row), "app_private.ingest_traffic_incidents"]
+      : [document.jams, document.jams.map(jamRow), "app_private.ingest_traffic_jams"];
+  const {
+    rows: [{ result }],
+  } = await db.query<{ result: TrafficIngestResult["stored"] }>(`select ${ingest}($1::jsonb, $2, $3) as result`, [
+    JSON.stringify(rows),
+    document.publicationTime,
+    source,
+  ]);
   return {
     kind,
     records: records.length,
@@ -73,7 +103,9 @@ export async function ingestTrafficDocument(db: pg.Pool | pg.ClientBase, input: 
 export function describeTrafficIngest(result: TrafficIngestResult): string {
   const { inserted, updated, closed, reopened, older } = result.stored;
   const skipped = result.skipped ? `, ${result.skipped} bad record(s) skipped` : "";
-  return `${result.records} ${result.kind} read (${result.otherRecords} other records left out${skipped}); ` +
+  return (
+    `${result.records} ${result.kind} read (${result.otherRecords} other records left out${skipped}); ` +
     `${inserted} new, ${updated} newer versions, ${closed} closed${reopened ? `, ${reopened} open again` : ""}` +
-    `${older ? " (older than the newest file stored: nothing closed)" : ""}.`;
+    `${older ? " (older than the newest file stored: nothing closed)" : ""}.`
+  );
 }

@@ -15,17 +15,24 @@ export interface TrafficPollConfig {
 /** The publications to poll: none while the feed is switched off, and only those with a URL. */
 export function trafficFeeds(config: TrafficPollConfig): Array<{ kind: TrafficFeedKind; url: string }> {
   if (!config.enabled) return [];
-  const feeds: Array<[TrafficFeedKind, string | undefined]> = [["incidents", config.incidentsUrl], ["jams", config.jamsUrl]];
+  const feeds: Array<[TrafficFeedKind, string | undefined]> = [
+    ["incidents", config.incidentsUrl],
+    ["jams", config.jamsUrl],
+  ];
   return feeds.flatMap(([kind, url]) => (url ? [{ kind, url }] : []));
 }
 
 export async function pollTraffic(db: pg.Pool | pg.ClientBase, config: TrafficPollConfig, log: PollLog): Promise<void> {
   for (const { kind, url } of trafficFeeds(config)) {
-    await pollFeed(db, {
-      feed: `traffic-${kind}`,
-      download: (validators) => fetchDocument(url, { validators }),
-      store: (body) => ingestTrafficDocument(db, Readable.from([body]), url, kind),
-      describe: describeTrafficIngest,
-    }, log);
+    await pollFeed(
+      db,
+      {
+        feed: `traffic-${kind}`,
+        download: (validators) => fetchDocument(url, { validators }),
+        store: (body) => ingestTrafficDocument(db, Readable.from([body]), url, kind),
+        describe: describeTrafficIngest,
+      },
+      log,
+    );
   }
 }

@@ -26,16 +26,26 @@ const xml = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").
 
 function recordKind(type: SampleIncident["type"]): { xsiType: string; detail: string } {
   switch (type) {
-    case "accident": return { xsiType: "Accident", detail: "accidentType>collision</" };
-    case "breakdown": return { xsiType: "VehicleObstruction", detail: "vehicleObstructionType>brokenDownVehicle</" };
-    case "unattended": return { xsiType: "VehicleObstruction", detail: "vehicleObstructionType>abandonedVehicle</" };
-    case "jam": return { xsiType: "AbnormalTraffic", detail: "abnormalTrafficType>queuingTraffic</" };
-    case "roadworks": return { xsiType: "MaintenanceWorks", detail: "roadMaintenanceType>roadworks</" };
+    case "accident":
+      return { xsiType: "Accident", detail: "accidentType>collision</" };
+    case "breakdown":
+      return { xsiType: "VehicleObstruction", detail: "vehicleObstructionType>brokenDownVehicle</" };
+    case "unattended":
+      return { xsiType: "VehicleObstruction", detail: "vehicleObstructionType>abandonedVehicle</" };
+    case "jam":
+      return { xsiType: "AbnormalTraffic", detail: "abnormalTrafficType>queuingTraffic</" };
+    case "roadworks":
+      return { xsiType: "MaintenanceWorks", detail: "roadMaintenanceType>roadworks</" };
   }
 }
 
 /** One record; `p(name)` prefixes an element name with the version's namespace. */
-function recordXml(i: SampleIncident, situation: (name: string) => string, common: (name: string) => string, location: string): string {
+function recordXml(
+  i: SampleIncident,
+  situation: (name: string) => string,
+  common: (name: string) => string,
+  location: string,
+): string {
   const { xsiType, detail } = recordKind(i.type);
   const [detailName] = detail.split(">");
   return [
@@ -49,24 +59,44 @@ function recordXml(i: SampleIncident, situation: (name: string) => string, commo
     `<${common("overallStartTime")}>${iso(i.start)}</${common("overallStartTime")}>`,
     i.end ? `<${common("overallEndTime")}>${iso(i.end)}</${common("overallEndTime")}>` : "",
     `</${common("validityTimeSpecification")}></${situation("validity")}>`,
-    i.lanesRestricted !== undefined ? `<${situation("impact")}><${situation("numberOfLanesRestricted")}>${i.lanesRestricted}</${situation("numberOfLanesRestricted")}></${situation("impact")}>` : "",
-    i.delayMinutes !== undefined ? `<${situation("impact")}><${situation("delays")}><${situation("delayTimeValue")}>${i.delayMinutes * 60}.0</${situation("delayTimeValue")}></${situation("delays")}></${situation("impact")}>` : "",
-    i.comment ? `<${situation("generalPublicComment")}><${situation("comment")}><${common("values")}><${common("value")} lang="nl">${xml(i.comment)}</${common("value")}></${common("values")}></${situation("comment")}></${situation("generalPublicComment")}>` : "",
+    i.lanesRestricted !== undefined
+      ? `<${situation("impact")}><${situation("numberOfLanesRestricted")}>${i.lanesRestricted}</${situation("numberOfLanesRestricted")}></${situation("impact")}>`
+      : "",
+    i.delayMinutes !== undefined
+      ? `<${situation("impact")}><${situation("delays")}><${situation("delayTimeValue")}>${i.delayMinutes * 60}.0</${situation("delayTimeValue")}></${situation("delays")}></${situation("impact")}>`
+      : "",
+    i.comment
+      ? `<${situation("generalPublicComment")}><${situation("comment")}><${common("values")}><${common("value")} lang="nl">${xml(i.comment)}</${common("value")}></${common("values")}></${situation("comment")}></${situation("generalPublicComment")}>`
+      : "",
     location,
     `<${situation(detailName)}>${detail.split(">")[1].replace("</", "")}</${situation(detailName)}>`,
-    i.queueLengthMetres !== undefined ? `<${situation("queueLength")}>${i.queueLengthMetres}</${situation("queueLength")}>` : "",
+    i.queueLengthMetres !== undefined
+      ? `<${situation("queueLength")}>${i.queueLengthMetres}</${situation("queueLength")}>`
+      : "",
     `</${situation("situationRecord")}>`,
     `</${situation("situation")}>`,
-  ].filter(Boolean).join("");
+  ]
+    .filter(Boolean)
+    .join("");
 }
 
 /** DATEX II v2: SOAP envelope, default namespace, groupOfLocations/locationForDisplay. */
 export function datexV2Xml(publicationTime: Date, incidents: SampleIncident[]): string {
   const plain = (name: string) => name;
-  const records = incidents.map((i) => recordXml(i, plain, plain, i.latitude === undefined ? "" :
-    `<groupOfLocations xsi:type="Point"><locationForDisplay><latitude>${i.latitude}</latitude><longitude>${i.longitude}</longitude></locationForDisplay>` +
-    (i.roadNumber ? `<supplementaryPositionalDescription><roadInformation><roadNumber>${i.roadNumber}</roadNumber></roadInformation></supplementaryPositionalDescription>` : "") +
-    `</groupOfLocations>`));
+  const records = incidents.map((i) =>
+    recordXml(
+      i,
+      plain,
+      plain,
+      i.latitude === undefined
+        ? ""
+        : `<groupOfLocations xsi:type="Point"><locationForDisplay><latitude>${i.latitude}</latitude><longitude>${i.longitude}</longitude></locationForDisplay>` +
+            (i.roadNumber
+              ? `<supplementaryPositionalDescription><roadInformation><roadNumber>${i.roadNumber}</roadNumber></roadInformation></supplementaryPositionalDescription>`
+              : "") +
+            `</groupOfLocations>`,
+    ),
+  );
   return [
     `<?xml version="1.0" encoding="UTF-8"?>`,
     `<SOAP:Envelope xmlns:SOAP="http://schemas.xmlsoap.org/soap/envelope/"><SOAP:Body>`,
@@ -84,11 +114,21 @@ export function datexV2Xml(publicationTime: Date, incidents: SampleIncident[]): 
 export function datexV3Xml(publicationTime: Date, incidents: SampleIncident[]): string {
   const sit = (name: string) => `sit:${name}`;
   const com = (name: string) => `com:${name}`;
-  const records = incidents.map((i) => recordXml(i, sit, com, i.latitude === undefined ? "" :
-    `<sit:locationReference xsi:type="loc:PointLocation"><loc:pointByCoordinates><loc:pointCoordinates>` +
-    `<loc:latitude>${i.latitude}</loc:latitude><loc:longitude>${i.longitude}</loc:longitude></loc:pointCoordinates></loc:pointByCoordinates>` +
-    (i.roadNumber ? `<loc:supplementaryPositionalDescription><loc:roadInformation><loc:roadNumber>${i.roadNumber}</loc:roadNumber></loc:roadInformation></loc:supplementaryPositionalDescription>` : "") +
-    `</sit:locationReference>`));
+  const records = incidents.map((i) =>
+    recordXml(
+      i,
+      sit,
+      com,
+      i.latitude === undefined
+        ? ""
+        : `<sit:locationReference xsi:type="loc:PointLocation"><loc:pointByCoordinates><loc:pointCoordinates>` +
+            `<loc:latitude>${i.latitude}</loc:latitude><loc:longitude>${i.longitude}</loc:longitude></loc:pointCoordinates></loc:pointByCoordinates>` +
+            (i.roadNumber
+              ? `<loc:supplementaryPositionalDescription><loc:roadInformation><loc:roadNumber>${i.roadNumber}</loc:roadNumber></loc:roadInformation></loc:supplementaryPositionalDescription>`
+              : "") +
+            `</sit:locationReference>`,
+    ),
+  );
   return [
     `<?xml version="1.0" encoding="UTF-8"?>`,
     `<mc:messageContainer xmlns:mc="http://datex2.eu/schema/3/messageContainer" xmlns:sit="http://datex2.eu/schema/3/situation" ` +
