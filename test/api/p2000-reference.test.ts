@@ -91,11 +91,11 @@ describe("p2000Region", () => {
 });
 
 describe("p2000Urgencies", () => {
-  test("lists A0-A2, B1-B2 and P1-P3, most urgent first", async () => {
+  test("lists A0-A2, B1-B2, P1-P3 and the exercise urgency OEF, most urgent first", async () => {
     const { p2000Urgencies } = await query(
       "{ p2000Urgencies { uuid code name isUrgent level rank discipline { name } } }",
     );
-    expect(p2000Urgencies.map((u: any) => u.code)).toEqual(["A0", "A1", "P1", "A2", "P2", "B1", "B2", "P3"]);
+    expect(p2000Urgencies.map((u: any) => u.code)).toEqual(["A0", "A1", "P1", "A2", "P2", "B1", "B2", "P3", "OEF"]);
     const byCode = Object.fromEntries(p2000Urgencies.map((u: any) => [u.code, u]));
     expect(byCode.A1).toMatchObject({ isUrgent: true, level: "urgent", discipline: { name: "Ambulance" } });
     expect(byCode.A2).toMatchObject({ isUrgent: false, level: "less_urgent" });
