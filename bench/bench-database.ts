@@ -74,3 +74,16 @@ export function seeded(seed: number): () => number {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
+
+/**
+ * Deletes the traffic a bench stored ahead (dated from 30 days on, so that it never mixes with the
+ * history), with its dossiers and roll-ups, so that runs do not disturb each other.
+ */
+export async function forgetTrafficAhead(db: pg.Pool | pg.ClientBase): Promise<void> {
+  await db.query(`
+    with m as (delete from app_public.p2000_messages where sended > now() + interval '29 days'),
+         d as (delete from app_public.p2000_dossiers where first_sended > now() + interval '29 days'),
+         h as (delete from app_hidden.p2000_hourly_counts where hour > now() + interval '29 days'),
+         u as (delete from app_hidden.p2000_hourly_urgency_counts where hour > now() + interval '29 days')
+    delete from app_hidden.p2000_daily_counts where day > current_date + 29`);
+}

@@ -17,7 +17,7 @@ import { prepareDatabase } from "../lib/setup/installation.ts";
 import { createFlexIngester, FLEX_READER_CONNECTIONS } from "../lib/p2000/flex-ingest.ts";
 import { generatePagerTraffic } from "../lib/p2000/synthetic-pager-traffic.ts";
 import { jwtSecretFor } from "../lib/db/secrets.ts";
-import { loadFlexHistory } from "./bench-database.ts";
+import { forgetTrafficAhead, loadFlexHistory } from "./bench-database.ts";
 import { closedLoop, machine, percentile, writeResults } from "./results.ts";
 import { startServerProcess } from "./server-process.ts";
 
@@ -75,12 +75,7 @@ if (history) {
  * history as it was rather than the dead rows of this one.
  */
 async function forgetFutureTraffic() {
-  await owner.query(`
-    with m as (delete from app_public.p2000_messages where sended > now() + interval '29 days'),
-         d as (delete from app_public.p2000_dossiers where first_sended > now() + interval '29 days'),
-         h as (delete from app_hidden.p2000_hourly_counts where hour > now() + interval '29 days'),
-         u as (delete from app_hidden.p2000_hourly_urgency_counts where hour > now() + interval '29 days')
-    delete from app_hidden.p2000_daily_counts where day > current_date + 29`);
+  await forgetTrafficAhead(owner);
   await owner.query(`vacuum app_public.p2000_messages, app_public.p2000_message_capcodes, app_public.p2000_dossiers,
     app_public.p2000_dossier_events, app_hidden.p2000_hourly_counts, app_hidden.p2000_hourly_urgency_counts, app_hidden.p2000_daily_counts`);
 }

@@ -114,7 +114,8 @@ const AREAS: Area[] = [
   },
 ];
 
-const STREETS = [
+/** The street names the generated messages use. */
+export const STREETS = [
   "Kerkstraat",
   "Dorpsstraat",
   "Stationsweg",
