@@ -30,6 +30,7 @@ import { GraphQLMetricsPlugin } from "./plugins/graphql-metrics.ts";
 import { makeRequireApiTokenPlugin } from "./plugins/require-api-token.ts";
 import { SubscriptionsPlugin } from "./plugins/subscriptions.ts";
 import { makeSubscriptionGuardPlugin } from "./plugins/subscription-guard.ts";
+import { AnalyticsPreset } from "./plugins/analytics.ts";
 
 export interface PresetOptions {
   /** Pool of the authenticator login; every request switches to the visitor role. */
@@ -46,7 +47,7 @@ export interface PresetOptions {
 
 export function makePreset(options: PresetOptions): GraphileConfig.Preset {
   return {
-    extends: [PostGraphileAmberPreset],
+    extends: [PostGraphileAmberPreset, AnalyticsPreset],
     plugins: [
       InflectionPlugin,
       TimestampScalarPlugin,

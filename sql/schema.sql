@@ -2714,6 +2714,269 @@ comment on column app_public.users.is_admin is 'True for administrators of this 
 
 -- Views
 
+create view app_public.aircraft_flight_facts as
+ SELECT x.uuid,
+    x.icao,
+    a.registration,
+    a.kind,
+    x.status,
+    COALESCE(x.took_off_at, x.first_seen_at) AS started_at,
+        CASE
+            WHEN (x.status = 'completed'::text) THEN COALESCE(x.landed_at, x.last_seen_at)
+            ELSE NULL::timestamp with time zone
+        END AS ended_at,
+    ((COALESCE(x.took_off_at, x.first_seen_at) AT TIME ZONE 'Europe/Amsterdam'::text))::date AS started_day,
+    (date_trunc('month'::text, (COALESCE(x.took_off_at, x.first_seen_at) AT TIME ZONE 'Europe/Amsterdam'::text)))::date AS started_month,
+    ((EXTRACT(epoch FROM (
+        CASE
+            WHEN (x.status = 'completed'::text) THEN COALESCE(x.landed_at, x.last_seen_at)
+            ELSE NULL::timestamp with time zone
+        END - COALESCE(x.took_off_at, x.first_seen_at))) / (60)::numeric))::double precision AS minutes,
+    x.start_place AS from_place,
+    x.end_place AS to_place
+   FROM (app_public.aircraft_routes x
+     JOIN app_public.aircraft_fleet a ON ((a.icao = x.icao)));
+grant SELECT on app_public.aircraft_flight_facts to app_analyst;
+grant SELECT on app_public.aircraft_flight_facts to app_visitor;
+comment on view app_public.aircraft_flight_facts is '@name aircraft_flight_fact
+@behavior +connection -query:resource:connection +resource:aggregates +resource:groupedAggregates +resource:groupedAggregates:having
+One row per flight of a tracked aircraft (read it through aircraftFlightFacts).';
+comment on column app_public.aircraft_flight_facts.uuid is 'The flight (route).';
+comment on column app_public.aircraft_flight_facts.icao is 'The aircraft''s ICAO address.';
+comment on column app_public.aircraft_flight_facts.registration is 'The aircraft''s registration.';
+comment on column app_public.aircraft_flight_facts.kind is 'The aircraft''s kind (trauma or police helicopter, …).';
+comment on column app_public.aircraft_flight_facts.status is 'active (airborne) or completed.';
+comment on column app_public.aircraft_flight_facts.started_at is '@behavior -attribute:groupBy
+Take-off (or first sighting in the air).';
+comment on column app_public.aircraft_flight_facts.ended_at is '@behavior -attribute:groupBy
+Landing (or the signal lost); null while airborne.';
+comment on column app_public.aircraft_flight_facts.started_day is 'The day it started (Europe/Amsterdam).';
+comment on column app_public.aircraft_flight_facts.started_month is 'The first day of the month it started in (Europe/Amsterdam).';
+comment on column app_public.aircraft_flight_facts.minutes is 'Flight minutes; null while airborne.';
+comment on column app_public.aircraft_flight_facts.from_place is 'Where it started.';
+comment on column app_public.aircraft_flight_facts.to_place is 'Where it ended.';
+
+create view app_public.alert_facts as
+ SELECT 'nl_alert'::text AS kind,
+    a.uuid AS alert_uuid,
+    a.start_at AS started_at,
+    a.stop_at AS stopped_at,
+    ((a.start_at AT TIME ZONE 'Europe/Amsterdam'::text))::date AS started_day,
+    (date_trunc('month'::text, (a.start_at AT TIME ZONE 'Europe/Amsterdam'::text)))::date AS started_month,
+    r.name AS region,
+    r.number AS region_number,
+    NULL::integer AS level
+   FROM ((app_public.nl_alerts a
+     LEFT JOIN app_public.nl_alert_regions ar ON ((ar.alert_uuid = a.uuid)))
+     LEFT JOIN app_public.p2000_regions r ON ((r.number = ar.region_number)))
+UNION ALL
+ SELECT 'amber_alert'::text AS kind,
+    b.uuid AS alert_uuid,
+    b.started_at,
+    b.ended_at AS stopped_at,
+    ((b.started_at AT TIME ZONE 'Europe/Amsterdam'::text))::date AS started_day,
+    (date_trunc('month'::text, (b.started_at AT TIME ZONE 'Europe/Amsterdam'::text)))::date AS started_month,
+    NULL::text AS region,
+    NULL::text AS region_number,
+    b.level
+   FROM app_public.amber_alerts b;
+grant SELECT on app_public.alert_facts to app_analyst;
+grant SELECT on app_public.alert_facts to app_visitor;
+comment on view app_public.alert_facts is '@name alert_fact
+@behavior +connection -query:resource:connection +resource:aggregates +resource:groupedAggregates +resource:groupedAggregates:having
+One row per NL-Alert and safety region it covers (one with region null when it covers none) and one per AMBER alert (read it through alertFacts); count alerts with distinctCount of alertUuid.';
+comment on column app_public.alert_facts.kind is 'nl_alert or amber_alert.';
+comment on column app_public.alert_facts.alert_uuid is 'The alert (an NL-Alert appears once per region).';
+comment on column app_public.alert_facts.started_at is '@behavior -attribute:groupBy
+When it started.';
+comment on column app_public.alert_facts.stopped_at is '@behavior -attribute:groupBy
+When it stopped; null while it runs.';
+comment on column app_public.alert_facts.started_day is 'The day it started (Europe/Amsterdam).';
+comment on column app_public.alert_facts.started_month is 'The first day of the month it started in (Europe/Amsterdam).';
+comment on column app_public.alert_facts.region is 'Safety region name (NL-Alerts).';
+comment on column app_public.alert_facts.region_number is 'Safety region number (NL-Alerts).';
+comment on column app_public.alert_facts.level is 'AMBER level: 10 AMBER Alert, 5 missing child (null for NL-Alerts).';
+
+create view app_public.meteo_warning_event_facts as
+ SELECT e.uuid,
+    p.name AS province,
+    p.code AS province_code,
+    e.level,
+    e.status_code,
+    e.phenomena,
+    cardinality(e.phenomena) AS phenomenon_count,
+    e.period_from,
+    e.period_to,
+    e.issued_at,
+    ((e.issued_at AT TIME ZONE 'Europe/Amsterdam'::text))::date AS issued_day,
+    (date_trunc('month'::text, (e.issued_at AT TIME ZONE 'Europe/Amsterdam'::text)))::date AS issued_month,
+    (EXTRACT(year FROM (e.issued_at AT TIME ZONE 'Europe/Amsterdam'::text)))::integer AS issued_year
+   FROM (app_public.meteo_warning_events e
+     JOIN app_public.meteo_provinces p ON ((p.uuid = e.province_uuid)));
+grant SELECT on app_public.meteo_warning_event_facts to app_analyst;
+grant SELECT on app_public.meteo_warning_event_facts to app_visitor;
+comment on view app_public.meteo_warning_event_facts is '@name meteo_warning_event_fact
+@behavior +connection -query:resource:connection +resource:aggregates +resource:groupedAggregates +resource:groupedAggregates:having
+One row per weather warning event (a province''s level or phenomena changed; read it through meteoWarningEventFacts).';
+comment on column app_public.meteo_warning_event_facts.uuid is 'The event.';
+comment on column app_public.meteo_warning_event_facts.province is 'Province name.';
+comment on column app_public.meteo_warning_event_facts.province_code is 'Province code.';
+comment on column app_public.meteo_warning_event_facts.level is 'none, yellow, orange or red.';
+comment on column app_public.meteo_warning_event_facts.status_code is '0 none, 1 yellow, 2 orange, 3 red (max gives the highest).';
+comment on column app_public.meteo_warning_event_facts.phenomena is '@behavior -attribute:groupBy
+Phenomena warned for, sorted.';
+comment on column app_public.meteo_warning_event_facts.phenomenon_count is 'How many phenomena.';
+comment on column app_public.meteo_warning_event_facts.period_from is '@behavior -attribute:groupBy
+Start of the first warned hour.';
+comment on column app_public.meteo_warning_event_facts.period_to is '@behavior -attribute:groupBy
+End of the last warned hour.';
+comment on column app_public.meteo_warning_event_facts.issued_at is '@behavior -attribute:groupBy
+The issue hour of the announcing document.';
+comment on column app_public.meteo_warning_event_facts.issued_day is 'The day it was issued (Europe/Amsterdam).';
+comment on column app_public.meteo_warning_event_facts.issued_month is 'The first day of the month it was issued in (Europe/Amsterdam).';
+comment on column app_public.meteo_warning_event_facts.issued_year is 'The year it was issued in (Europe/Amsterdam).';
+
+create view app_public.p2000_dossier_facts as
+ SELECT x.uuid,
+    x.first_sended AS first_sent_at,
+    x.last_sended AS last_sent_at,
+    ((x.first_sended AT TIME ZONE 'Europe/Amsterdam'::text))::date AS first_day,
+    (date_trunc('month'::text, (x.first_sended AT TIME ZONE 'Europe/Amsterdam'::text)))::date AS first_month,
+    x.message_count,
+    ((EXTRACT(epoch FROM (x.last_sended - x.first_sended)) / (60)::numeric))::double precision AS duration_minutes,
+    u.code AS highest_urgency,
+    x.grip_level AS highest_grip_level,
+    r.name AS region,
+    d.name AS discipline,
+    c.name AS category,
+    x.exercise_type,
+    x.city
+   FROM ((((app_public.p2000_dossiers x
+     LEFT JOIN app_public.p2000_regions r ON ((r.uuid = x.region_uuid)))
+     LEFT JOIN app_public.p2000_disciplines d ON ((d.uuid = x.discipline_uuid)))
+     LEFT JOIN app_public.p2000_urgencies u ON ((u.uuid = x.urgency_uuid)))
+     LEFT JOIN app_public.p2000_categories c ON ((c.uuid = x.category_uuid)));
+grant SELECT on app_public.p2000_dossier_facts to app_analyst;
+grant SELECT on app_public.p2000_dossier_facts to app_visitor;
+comment on view app_public.p2000_dossier_facts is '@name p2000_dossier_fact
+@behavior +connection -query:resource:connection +resource:aggregates +resource:groupedAggregates +resource:groupedAggregates:having
+One row per P2000 dossier (incident), for counting and grouping (read it through p2000DossierFacts).';
+comment on column app_public.p2000_dossier_facts.uuid is 'The dossier.';
+comment on column app_public.p2000_dossier_facts.first_sent_at is '@behavior -attribute:groupBy
+Its first message.';
+comment on column app_public.p2000_dossier_facts.last_sent_at is '@behavior -attribute:groupBy
+Its last message.';
+comment on column app_public.p2000_dossier_facts.first_day is 'The day of its first message (Europe/Amsterdam).';
+comment on column app_public.p2000_dossier_facts.first_month is 'The first day of the month of its first message (Europe/Amsterdam).';
+comment on column app_public.p2000_dossier_facts.message_count is 'How many messages it has.';
+comment on column app_public.p2000_dossier_facts.duration_minutes is 'Minutes from its first to its last message.';
+comment on column app_public.p2000_dossier_facts.highest_urgency is 'Its highest urgency code.';
+comment on column app_public.p2000_dossier_facts.highest_grip_level is 'Its highest GRIP level.';
+comment on column app_public.p2000_dossier_facts.region is 'Safety region name.';
+comment on column app_public.p2000_dossier_facts.discipline is 'Discipline name.';
+comment on column app_public.p2000_dossier_facts.category is 'Category name.';
+comment on column app_public.p2000_dossier_facts.exercise_type is 'none for real incidents; test, proefalarm or oefening.';
+comment on column app_public.p2000_dossier_facts.city is 'The place it is in.';
+
+create view app_public.p2000_message_facts as
+ SELECT m.uuid,
+    m.sended AS sent_at,
+    date_trunc('hour'::text, m.sended, 'Europe/Amsterdam'::text) AS sent_hour,
+    ((m.sended AT TIME ZONE 'Europe/Amsterdam'::text))::date AS sent_day,
+    (date_trunc('week'::text, (m.sended AT TIME ZONE 'Europe/Amsterdam'::text)))::date AS sent_week,
+    (date_trunc('month'::text, (m.sended AT TIME ZONE 'Europe/Amsterdam'::text)))::date AS sent_month,
+    (EXTRACT(year FROM (m.sended AT TIME ZONE 'Europe/Amsterdam'::text)))::integer AS sent_year,
+    (EXTRACT(hour FROM (m.sended AT TIME ZONE 'Europe/Amsterdam'::text)))::integer AS sent_hour_of_day,
+    r.name AS region,
+    r.number AS region_number,
+    d.name AS discipline,
+    u.code AS urgency,
+    c.name AS category,
+    m.grip_level,
+    m.exercise_type,
+    m.city,
+    m.road,
+    m.dossier_uuid
+   FROM ((((app_public.p2000_messages m
+     LEFT JOIN app_public.p2000_regions r ON ((r.uuid = m.region_uuid)))
+     LEFT JOIN app_public.p2000_disciplines d ON ((d.uuid = m.discipline_uuid)))
+     LEFT JOIN app_public.p2000_urgencies u ON ((u.uuid = m.urgency_uuid)))
+     LEFT JOIN app_public.p2000_categories c ON ((c.uuid = m.category_uuid)));
+grant SELECT on app_public.p2000_message_facts to app_analyst;
+grant SELECT on app_public.p2000_message_facts to app_visitor;
+comment on view app_public.p2000_message_facts is '@name p2000_message_fact
+@behavior +connection -query:resource:connection +resource:aggregates +resource:groupedAggregates +resource:groupedAggregates:having
+One row per P2000 message, for counting and grouping (analytics; read it through p2000MessageFacts). Days, weeks, months and years are Europe/Amsterdam.';
+comment on column app_public.p2000_message_facts.uuid is 'The message.';
+comment on column app_public.p2000_message_facts.sent_at is '@behavior -attribute:groupBy
+When the message was sent (group by sentHour, sentDay, … instead).';
+comment on column app_public.p2000_message_facts.sent_hour is 'The hour it was sent in (a whole hour; the two 02:00 hours of the October DST change are apart).';
+comment on column app_public.p2000_message_facts.sent_day is 'The day it was sent (Europe/Amsterdam).';
+comment on column app_public.p2000_message_facts.sent_week is 'The Monday of the ISO week it was sent in (Europe/Amsterdam).';
+comment on column app_public.p2000_message_facts.sent_month is 'The first day of the month it was sent in (Europe/Amsterdam).';
+comment on column app_public.p2000_message_facts.sent_year is 'The year it was sent in (Europe/Amsterdam).';
+comment on column app_public.p2000_message_facts.sent_hour_of_day is 'The hour of the day it was sent, 0-23 (Europe/Amsterdam).';
+comment on column app_public.p2000_message_facts.region is 'Safety region name; null when unknown.';
+comment on column app_public.p2000_message_facts.region_number is 'Safety region number (01-25); null when unknown.';
+comment on column app_public.p2000_message_facts.discipline is 'Discipline name (Brandweer, Ambulance, Politie, …).';
+comment on column app_public.p2000_message_facts.urgency is 'Urgency code (P 1, A1, …).';
+comment on column app_public.p2000_message_facts.category is 'Category name.';
+comment on column app_public.p2000_message_facts.grip_level is 'GRIP level named in the text (1-5).';
+comment on column app_public.p2000_message_facts.exercise_type is 'none for real alerts; test, proefalarm or oefening.';
+comment on column app_public.p2000_message_facts.city is 'The place the message names.';
+comment on column app_public.p2000_message_facts.road is 'The road the message names (A2, N201, …).';
+comment on column app_public.p2000_message_facts.dossier_uuid is 'The dossier (incident) the message belongs to.';
+
+create view app_public.rss_item_facts as
+ SELECT i.uuid,
+    i.feed_uuid,
+    f.title AS feed_title,
+    i.sort_at AS published_at,
+    ((i.sort_at AT TIME ZONE 'Europe/Amsterdam'::text))::date AS published_day,
+    (date_trunc('month'::text, (i.sort_at AT TIME ZONE 'Europe/Amsterdam'::text)))::date AS published_month
+   FROM (app_public.rss_feed_items i
+     JOIN app_public.rss_feeds f ON ((f.uuid = i.feed_uuid)));
+grant SELECT on app_public.rss_item_facts to app_analyst;
+grant SELECT on app_public.rss_item_facts to app_visitor;
+comment on view app_public.rss_item_facts is '@name rss_item_fact
+@behavior +connection -query:resource:connection +resource:aggregates +resource:groupedAggregates +resource:groupedAggregates:having
+One row per RSS item of a feed the caller may read (an API token: the feeds its environment follows; the analyst: all), read through rssItemFacts.';
+comment on column app_public.rss_item_facts.uuid is 'The item.';
+comment on column app_public.rss_item_facts.feed_uuid is 'The feed.';
+comment on column app_public.rss_item_facts.feed_title is 'The feed''s title.';
+comment on column app_public.rss_item_facts.published_at is '@behavior -attribute:groupBy
+When it was published (first seen, without a date).';
+comment on column app_public.rss_item_facts.published_day is 'The day it was published (Europe/Amsterdam).';
+comment on column app_public.rss_item_facts.published_month is 'The first day of the month it was published in (Europe/Amsterdam).';
+
+create view app_public.traffic_incident_facts as
+ SELECT uuid,
+    type,
+    severity,
+    road_number AS road,
+    sort_at AS started_at,
+    closed_at AS ended_at,
+    ((sort_at AT TIME ZONE 'Europe/Amsterdam'::text))::date AS started_day,
+    (date_trunc('month'::text, (sort_at AT TIME ZONE 'Europe/Amsterdam'::text)))::date AS started_month,
+    ((EXTRACT(epoch FROM (closed_at - sort_at)) / (60)::numeric))::double precision AS duration_minutes
+   FROM app_public.traffic_incidents t;
+grant SELECT on app_public.traffic_incident_facts to app_analyst;
+grant SELECT on app_public.traffic_incident_facts to app_visitor;
+comment on view app_public.traffic_incident_facts is '@name traffic_incident_fact
+@behavior +connection -query:resource:connection +resource:aggregates +resource:groupedAggregates +resource:groupedAggregates:having
+One row per traffic incident (read it through trafficIncidentFacts).';
+comment on column app_public.traffic_incident_facts.uuid is 'The incident.';
+comment on column app_public.traffic_incident_facts.type is 'Incident type (trafficIncidentTypes values).';
+comment on column app_public.traffic_incident_facts.severity is 'Severity, when the feed gives one.';
+comment on column app_public.traffic_incident_facts.road is 'Road number (A2, N201, …).';
+comment on column app_public.traffic_incident_facts.started_at is '@behavior -attribute:groupBy
+Its start (when first seen, without one).';
+comment on column app_public.traffic_incident_facts.ended_at is '@behavior -attribute:groupBy
+When it left the feed; null while it lasts.';
+comment on column app_public.traffic_incident_facts.started_day is 'The day it started (Europe/Amsterdam).';
+comment on column app_public.traffic_incident_facts.started_month is 'The first day of the month it started in (Europe/Amsterdam).';
+comment on column app_public.traffic_incident_facts.duration_minutes is 'Minutes from start to end; null while it lasts.';
+
 -- Functions
 
 CREATE OR REPLACE FUNCTION app_accounts.create_api_token(name text, scopes text[], valid_days integer, secret_hash bytea, token_preview text)
@@ -3380,6 +3643,29 @@ $function$;
 grant execute on function app_hidden.analytics_window(days integer, OUT since timestamp with time zone, OUT until timestamp with time zone) to app_analyst;
 grant execute on function app_hidden.analytics_window(days integer, OUT since timestamp with time zone, OUT until timestamp with time zone) to app_visitor;
 comment on function app_hidden.analytics_window(days integer, OUT since timestamp with time zone, OUT until timestamp with time zone) is 'The hubAnalytics window: the last days whole Europe/Amsterdam days, up to and including yesterday. Answers therefore change once a day and can be cached (app_hidden.analytics_cache).';
+
+CREATE OR REPLACE FUNCTION app_hidden.analytics_window(window_start timestamp with time zone, window_end timestamp with time zone)
+ RETURNS boolean
+ LANGUAGE plpgsql
+ IMMUTABLE PARALLEL SAFE
+AS $function$
+begin
+  if window_start is null or window_end is null then
+    raise exception 'windowStart and windowEnd are required.' using errcode = 'XINPT';
+  end if;
+  if window_start >= window_end then
+    raise exception 'windowStart must be before windowEnd (got % and %).', window_start, window_end
+      using errcode = 'XINPT';
+  end if;
+  if window_end - window_start > interval '366 days' then
+    raise exception 'The window must be at most 366 days (windowStart to windowEnd).' using errcode = 'XINPT';
+  end if;
+  return true;
+end;
+$function$;
+grant execute on function app_hidden.analytics_window(window_start timestamp with time zone, window_end timestamp with time zone) to app_analyst;
+grant execute on function app_hidden.analytics_window(window_start timestamp with time zone, window_end timestamp with time zone) to app_visitor;
+comment on function app_hidden.analytics_window(window_start timestamp with time zone, window_end timestamp with time zone) is 'True for a window the analytics fact functions accept (start before end, at most 366 days); raises BAD_USER_INPUT (XINPT) otherwise. Called with the arguments only, so the planner evaluates it once (a one-time filter) in the inlined fact functions.';
 
 CREATE OR REPLACE FUNCTION app_hidden.assert_api_scope(required text)
  RETURNS void
@@ -8575,6 +8861,20 @@ grant execute on function app_public.aircraft_events_for_monitor(monitor app_pub
 comment on function app_public.aircraft_events_for_monitor(monitor app_public.monitor_ref, first integer, page integer) is '@notNull
 The take-offs and landings that pass an aircraft monitor''s kinds, registrations and circle (caller''s environment only), newest first.';
 
+CREATE OR REPLACE FUNCTION app_public.aircraft_flight_facts(window_start timestamp with time zone, window_end timestamp with time zone)
+ RETURNS SETOF app_public.aircraft_flight_facts
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+AS $function$
+  select f.* from app_public.aircraft_flight_facts f
+   where app_hidden.analytics_window(window_start, window_end)
+     and f.started_at >= window_start and f.started_at < window_end
+$function$;
+grant execute on function app_public.aircraft_flight_facts(window_start timestamp with time zone, window_end timestamp with time zone) to app_analyst;
+grant execute on function app_public.aircraft_flight_facts(window_start timestamp with time zone, window_end timestamp with time zone) to app_visitor;
+comment on function app_public.aircraft_flight_facts(window_start timestamp with time zone, window_end timestamp with time zone) is '@behavior +connection -list
+Flights that started in [windowStart, windowEnd) (at most 366 days).';
+
 CREATE OR REPLACE FUNCTION app_public.aircraft_live(icao text)
  RETURNS app_public.aircraft
  LANGUAGE sql
@@ -8703,6 +9003,20 @@ grant execute on function app_public.aircraft_statistics() to app_analyst;
 grant execute on function app_public.aircraft_statistics() to app_visitor;
 comment on function app_public.aircraft_statistics() is '@notNull
 Flights, flight hours and the latest flight per aircraft over the last 365 days.';
+
+CREATE OR REPLACE FUNCTION app_public.alert_facts(window_start timestamp with time zone, window_end timestamp with time zone)
+ RETURNS SETOF app_public.alert_facts
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+AS $function$
+  select f.* from app_public.alert_facts f
+   where app_hidden.analytics_window(window_start, window_end)
+     and f.started_at >= window_start and f.started_at < window_end
+$function$;
+grant execute on function app_public.alert_facts(window_start timestamp with time zone, window_end timestamp with time zone) to app_analyst;
+grant execute on function app_public.alert_facts(window_start timestamp with time zone, window_end timestamp with time zone) to app_visitor;
+comment on function app_public.alert_facts(window_start timestamp with time zone, window_end timestamp with time zone) is '@behavior +connection -list
+NL-Alerts (per region) and AMBER alerts that started in [windowStart, windowEnd) (at most 366 days).';
 
 CREATE OR REPLACE FUNCTION app_public.amber_alert_history(first integer DEFAULT 50, page integer DEFAULT 1, since app_public.unix_time DEFAULT NULL::bigint, until app_public.unix_time DEFAULT NULL::bigint, active_only boolean DEFAULT NULL::boolean)
  RETURNS SETOF app_public.amber_alert_history
@@ -9413,6 +9727,20 @@ grant execute on function app_public.meteo_stats_monthly(year integer, region_co
 comment on function app_public.meteo_stats_monthly(year integer, region_code text) is '@notNull
 Per month of the year the whole days per warning level up to today (a day counts as its highest level, Europe/Amsterdam); regionCode null = all provinces combined.';
 
+CREATE OR REPLACE FUNCTION app_public.meteo_warning_event_facts(window_start timestamp with time zone, window_end timestamp with time zone)
+ RETURNS SETOF app_public.meteo_warning_event_facts
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+AS $function$
+  select f.* from app_public.meteo_warning_event_facts f
+   where app_hidden.analytics_window(window_start, window_end)
+     and f.issued_at >= window_start and f.issued_at < window_end
+$function$;
+grant execute on function app_public.meteo_warning_event_facts(window_start timestamp with time zone, window_end timestamp with time zone) to app_analyst;
+grant execute on function app_public.meteo_warning_event_facts(window_start timestamp with time zone, window_end timestamp with time zone) to app_visitor;
+comment on function app_public.meteo_warning_event_facts(window_start timestamp with time zone, window_end timestamp with time zone) is '@behavior +connection -list
+Weather warning events issued in [windowStart, windowEnd) (at most 366 days).';
+
 CREATE OR REPLACE FUNCTION app_public.meteo_warning_events_for_monitor(monitor app_public.monitor_ref, first integer DEFAULT 50, page integer DEFAULT 1)
  RETURNS SETOF app_public.meteo_warning_events
  LANGUAGE plpgsql
@@ -9782,6 +10110,21 @@ grant execute on function app_public.p2000_dossier_discipline(d app_public.p2000
 grant execute on function app_public.p2000_dossier_discipline(d app_public.p2000_dossier) to app_visitor;
 comment on function app_public.p2000_dossier_discipline(d app_public.p2000_dossier) is '@behavior -queryField +typeField';
 
+CREATE OR REPLACE FUNCTION app_public.p2000_dossier_facts(window_start timestamp with time zone, window_end timestamp with time zone, include_exercises boolean DEFAULT false)
+ RETURNS SETOF app_public.p2000_dossier_facts
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+AS $function$
+  select f.* from app_public.p2000_dossier_facts f
+   where app_hidden.analytics_window(window_start, window_end)
+     and f.first_sent_at >= window_start and f.first_sent_at < window_end
+     and (include_exercises or f.exercise_type = 'none')
+$function$;
+grant execute on function app_public.p2000_dossier_facts(window_start timestamp with time zone, window_end timestamp with time zone, include_exercises boolean) to app_analyst;
+grant execute on function app_public.p2000_dossier_facts(window_start timestamp with time zone, window_end timestamp with time zone, include_exercises boolean) to app_visitor;
+comment on function app_public.p2000_dossier_facts(window_start timestamp with time zone, window_end timestamp with time zone, include_exercises boolean) is '@behavior +connection -list
+P2000 dossiers whose first message is in [windowStart, windowEnd) (at most 366 days), real incidents only unless includeExercises.';
+
 CREATE OR REPLACE FUNCTION app_public.p2000_dossier_messages(d app_public.p2000_dossier)
  RETURNS SETOF app_public.p2000_messages
  LANGUAGE sql
@@ -9935,6 +10278,21 @@ $function$;
 grant execute on function app_public.p2000_message(uuid text) to app_analyst;
 grant execute on function app_public.p2000_message(uuid text) to app_visitor;
 comment on function app_public.p2000_message(uuid text) is 'One P2000 message by uuid (exercises included); null when there is none.';
+
+CREATE OR REPLACE FUNCTION app_public.p2000_message_facts(window_start timestamp with time zone, window_end timestamp with time zone, include_exercises boolean DEFAULT false)
+ RETURNS SETOF app_public.p2000_message_facts
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+AS $function$
+  select f.* from app_public.p2000_message_facts f
+   where app_hidden.analytics_window(window_start, window_end)
+     and f.sent_at >= window_start and f.sent_at < window_end
+     and (include_exercises or f.exercise_type = 'none')
+$function$;
+grant execute on function app_public.p2000_message_facts(window_start timestamp with time zone, window_end timestamp with time zone, include_exercises boolean) to app_analyst;
+grant execute on function app_public.p2000_message_facts(window_start timestamp with time zone, window_end timestamp with time zone, include_exercises boolean) to app_visitor;
+comment on function app_public.p2000_message_facts(window_start timestamp with time zone, window_end timestamp with time zone, include_exercises boolean) is '@behavior +connection -list
+P2000 messages sent in [windowStart, windowEnd) (at most 366 days), real alerts only unless includeExercises: count, group (sentDay, region, …) and aggregate them.';
 
 CREATE OR REPLACE FUNCTION app_public.p2000_message_statistics(filter app_public.p2000_message_filter DEFAULT NULL::app_public.p2000_message_filter, chart_days integer DEFAULT 30)
  RETURNS app_public.p2000_message_statistics
@@ -10574,6 +10932,20 @@ grant execute on function app_public.rss_feed_items_count(filter app_public.rss_
 comment on function app_public.rss_feed_items_count(filter app_public.rss_feed_item_filter) is '@notNull
 How many items rssFeedItems selects with this filter.';
 
+CREATE OR REPLACE FUNCTION app_public.rss_item_facts(window_start timestamp with time zone, window_end timestamp with time zone)
+ RETURNS SETOF app_public.rss_item_facts
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+AS $function$
+  select f.* from app_public.rss_item_facts f
+   where app_hidden.analytics_window(window_start, window_end)
+     and f.published_at >= window_start and f.published_at < window_end
+$function$;
+grant execute on function app_public.rss_item_facts(window_start timestamp with time zone, window_end timestamp with time zone) to app_analyst;
+grant execute on function app_public.rss_item_facts(window_start timestamp with time zone, window_end timestamp with time zone) to app_visitor;
+comment on function app_public.rss_item_facts(window_start timestamp with time zone, window_end timestamp with time zone) is '@behavior +connection -list
+RSS items published in [windowStart, windowEnd) (at most 366 days) of the feeds the caller may read.';
+
 CREATE OR REPLACE FUNCTION app_public.search_roads(search text, first integer DEFAULT 10)
  RETURNS SETOF app_public.roads
  LANGUAGE plpgsql
@@ -10624,6 +10996,20 @@ grant execute on function app_public.sessions_is_current(s app_public.sessions) 
 grant execute on function app_public.sessions_is_current(s app_public.sessions) to app_visitor;
 comment on function app_public.sessions_is_current(s app_public.sessions) is '@notNull
 True for the session of this request.';
+
+CREATE OR REPLACE FUNCTION app_public.traffic_incident_facts(window_start timestamp with time zone, window_end timestamp with time zone)
+ RETURNS SETOF app_public.traffic_incident_facts
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+AS $function$
+  select f.* from app_public.traffic_incident_facts f
+   where app_hidden.analytics_window(window_start, window_end)
+     and f.started_at >= window_start and f.started_at < window_end
+$function$;
+grant execute on function app_public.traffic_incident_facts(window_start timestamp with time zone, window_end timestamp with time zone) to app_analyst;
+grant execute on function app_public.traffic_incident_facts(window_start timestamp with time zone, window_end timestamp with time zone) to app_visitor;
+comment on function app_public.traffic_incident_facts(window_start timestamp with time zone, window_end timestamp with time zone) is '@behavior +connection -list
+Traffic incidents that started in [windowStart, windowEnd) (at most 366 days).';
 
 CREATE OR REPLACE FUNCTION app_public.traffic_incident_types()
  RETURNS SETOF app_public.monitor_reference_item

@@ -44,10 +44,21 @@ const PAGE_ARGUMENTS = new Set(["first", "limit"]);
 /** Rows assumed for a list without a page argument: small sets, but they multiply when nested. */
 const UNPAGED_LIST_ROWS = 5;
 
+/**
+ * Rows assumed for lists of an analytics connection (issue 28, plugins/analytics.ts): one
+ * GROUP BY over up to a year of facts answers a row per group (a year of days: 366, of hours:
+ * 8,784), so groupedAggregates is priced as this many rows, whatever its groupBy. A fact
+ * connection has no nodes or edges; a connection's nodes or edges elsewhere would be priced
+ * by the page rule (no `first`: the cap).
+ */
+const GROUPED_AGGREGATE_ROWS = 500;
+const CONNECTION_ROW_FIELDS = new Set(["nodes", "edges"]);
+
 /** How many rows a list field can answer, as far as the document says before variables are known. */
 function listRows(node: FieldNode, field: GraphQLField<unknown, unknown>): number {
+  if (field.name === "groupedAggregates") return GROUPED_AGGREGATE_ROWS;
   const pageArgument = field.args.find((argument) => PAGE_ARGUMENTS.has(argument.name));
-  if (!pageArgument) return UNPAGED_LIST_ROWS;
+  if (!pageArgument) return CONNECTION_ROW_FIELDS.has(field.name) ? DEFAULT_PAGE_CAP : UNPAGED_LIST_ROWS;
   const cap = PAGE_CAPS[field.name] ?? DEFAULT_PAGE_CAP;
   const value = node.arguments?.find((argument) => argument.name.value === pageArgument.name)?.value;
   // Below 1 the database refuses the field; counted as 1, a negative page cannot lower the sum.
