@@ -2950,16 +2950,18 @@ comment on column app_public.rss_item_facts.published_day is 'The day it was pub
 comment on column app_public.rss_item_facts.published_month is 'The first day of the month it was published in (Europe/Amsterdam).';
 
 create view app_public.traffic_incident_facts as
- SELECT uuid,
-    type,
-    severity,
-    road_number AS road,
-    sort_at AS started_at,
-    closed_at AS ended_at,
-    ((sort_at AT TIME ZONE 'Europe/Amsterdam'::text))::date AS started_day,
-    (date_trunc('month'::text, (sort_at AT TIME ZONE 'Europe/Amsterdam'::text)))::date AS started_month,
-    ((EXTRACT(epoch FROM (closed_at - sort_at)) / (60)::numeric))::double precision AS duration_minutes
-   FROM app_public.traffic_incidents t;
+ SELECT t.uuid,
+    t.type,
+    t.severity,
+    t.road_number AS road,
+    t.sort_at AS started_at,
+    t.closed_at AS ended_at,
+    ((t.sort_at AT TIME ZONE 'Europe/Amsterdam'::text))::date AS started_day,
+    (date_trunc('month'::text, (t.sort_at AT TIME ZONE 'Europe/Amsterdam'::text)))::date AS started_month,
+    ((EXTRACT(epoch FROM (t.closed_at - t.sort_at)) / (60)::numeric))::double precision AS duration_minutes,
+    y.label AS type_label
+   FROM (app_public.traffic_incidents t
+     LEFT JOIN app_public.traffic_incident_types y ON ((y.value = t.type)));
 grant SELECT on app_public.traffic_incident_facts to app_analyst;
 grant SELECT on app_public.traffic_incident_facts to app_visitor;
 comment on view app_public.traffic_incident_facts is '@name traffic_incident_fact
@@ -2976,6 +2978,7 @@ When it left the feed; null while it lasts.';
 comment on column app_public.traffic_incident_facts.started_day is 'The day it started (Europe/Amsterdam).';
 comment on column app_public.traffic_incident_facts.started_month is 'The first day of the month it started in (Europe/Amsterdam).';
 comment on column app_public.traffic_incident_facts.duration_minutes is 'Minutes from start to end; null while it lasts.';
+comment on column app_public.traffic_incident_facts.type_label is 'The incident type as people read it (trafficIncidentTypes labels).';
 
 -- Functions
 
