@@ -96,7 +96,6 @@ async function importStreetFile(file: string) {
 // The street names of the synthetic pager traffic (lib/p2000/synthetic-pager-traffic.ts), first, and
 // other names common in the Netherlands; then names made of a word and a street word, and those with
 // Oude/Nieuwe/Korte/Lange/Kleine/Grote before them, so that a city has thousands of distinct names.
-const TRAFFIC_STREETS = STREETS;
 const COMMON_STREETS = [
   "Molenstraat",
   "Kerkweg",
@@ -154,7 +153,7 @@ const WORDS = (
 const STREET_WORDS = ["straat", "laan", "weg", "plein", "hof", "singel", "dreef", "kade", "pad", "erf"];
 const PREFIXES = ["", "Oude ", "Nieuwe ", "Korte ", "Lange ", "Kleine ", "Grote "];
 const BASE_NAMES = [
-  ...TRAFFIC_STREETS,
+  ...STREETS,
   ...COMMON_STREETS,
   ...WORDS.flatMap((word) => STREET_WORDS.map((streetWord) => `${word}${streetWord}`)),
 ];
@@ -209,7 +208,7 @@ async function writeSyntheticRegister(file: string, segments: number) {
     const [cx, cy] = wgs84ToRd(place.latitude, place.longitude);
     const radius = Math.min(5000, 300 + 8 * Math.sqrt(place.population ?? 1500));
     // The traffic's and the common names first, in an order of the place's own, then the rest.
-    const first = [...TRAFFIC_STREETS, ...COMMON_STREETS].sort(() => random() - 0.5);
+    const first = [...STREETS, ...COMMON_STREETS].sort(() => random() - 0.5);
     const names = count <= first.length ? first.slice(0, count) : [...first, ...NAME_POOL.slice(first.length)];
     const lines: string[] = [];
     for (const name of names.slice(0, count)) {
