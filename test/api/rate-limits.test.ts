@@ -39,10 +39,19 @@ beforeAll(async () => {
   second = (await ctx.service.newToken()).secret;
 });
 
+/**
+ * Budgets start afresh at every minute of the clock, so a test whose requests must fall in one window
+ * starts only with enough of the minute left for them (a slow machine takes seconds, not one).
+ */
+async function startWithSecondsLeftInTheMinute(seconds: number): Promise<void> {
+  const now = new Date();
+  const left = 60 - now.getSeconds() - now.getMilliseconds() / 1000;
+  if (left < seconds) await new Promise((r) => setTimeout(r, (left + 0.5) * 1000));
+}
+
 describe("a budget per API token", () => {
   test("the sixth request of a minute is refused with 429, Retry-After and RATE_LIMITED; another token is served", async () => {
-    // At the start of a minute's last second the window may turn over mid-test; wait it out.
-    if (new Date().getSeconds() >= 58) await new Promise((r) => setTimeout(r, 3000));
+    await startWithSecondsLeftInTheMinute(15);
     for (let i = 0; i < 5; i++) expect((await post(ctx.service.graphqlUrl, first)).status).toBe(200);
     const refused = await post(ctx.service.graphqlUrl, first);
     expect(refused.status).toBe(429);
@@ -80,9 +89,7 @@ describe("shared by API instances through PostgreSQL", () => {
   });
 
   test("hits counted by one instance are refused by the other after a flush", async () => {
-    // All in one minute's window (budgets start afresh every minute): start early in one.
-    const second = new Date().getSeconds();
-    if (second >= 30) await new Promise((r) => setTimeout(r, (61 - second) * 1000));
+    await startWithSecondsLeftInTheMinute(30);
     const token = (await ctx.service.newToken()).secret;
     for (let i = 0; i < 5; i++) expect((await post(ctx.service.graphqlUrl, token, "192.0.2.2")).status).toBe(200);
     // The first instance adds its five hits to the shared counter within a second or so.
@@ -113,7 +120,7 @@ describe("shared by API instances through PostgreSQL", () => {
   }, 90_000);
 
   test("an address over its budget is refused whatever token it sends", async () => {
-    if (new Date().getSeconds() >= 58) await new Promise((r) => setTimeout(r, 3000));
+    await startWithSecondsLeftInTheMinute(15);
     for (let i = 0; i < 4; i++) expect((await post(other.graphqlUrl, undefined, "198.51.100.7")).status).toBe(401);
     const refused = await post(other.graphqlUrl, second, "198.51.100.7");
     expect(refused.status).toBe(429);
