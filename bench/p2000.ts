@@ -69,17 +69,6 @@ if (history) {
   await owner.query("analyze");
 }
 
-/**
- * The ingestion measurements store traffic a month ahead; afterwards it goes again, with its
- * dossiers and counts, and the tables are vacuumed, so that the next run (and the reads) meet the
- * history as it was rather than the dead rows of this one.
- */
-async function forgetFutureTraffic() {
-  await forgetTrafficAhead(owner);
-  await owner.query(`vacuum app_public.p2000_messages, app_public.p2000_message_capcodes, app_public.p2000_dossiers,
-    app_public.p2000_dossier_events, app_hidden.p2000_hourly_counts, app_hidden.p2000_hourly_urgency_counts, app_hidden.p2000_daily_counts`);
-}
-
 // 2. Ingestion rates on top of the history: the FLEX reader (one process) and createP2000Message.
 // The reader's rate is its steady state: half a day is stored (and forgotten) first, so that the
 // measured four days do not pay for a cold cache and connections that are still being planned.
@@ -93,7 +82,7 @@ async function readFlex(days: number): Promise<number> {
   for (const line of lines) await ingester.push(line);
   await ingester.flush();
   const rate = Math.round(lines.length / ((performance.now() - started) / 1000));
-  await forgetFutureTraffic();
+  await forgetTrafficAhead(owner);
   return rate;
 }
 {
@@ -162,7 +151,7 @@ async function graphql(query: string, variables: Record<string, unknown> = {}, t
   await graphql(mutation, variables(), accessToken);
   const result = await httpLoad(4, SECONDS, () => ({ query: mutation, variables: variables() }), accessToken);
   ingestion.createP2000MessagePerSecond = result.rps;
-  await forgetFutureTraffic();
+  await forgetTrafficAhead(owner);
   log(`createP2000Message: ${result.rps} messages/s at 4 clients (p99 ${result.p99} ms)`);
 }
 

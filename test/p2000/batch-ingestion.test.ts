@@ -115,3 +115,42 @@ describe("partitionByRegion", () => {
     expect(partitionByRegion([], 2)).toEqual([]);
   });
 });
+
+describe("dossiers of a history stored backwards", () => {
+  const ingest = (text: string, sended: string) =>
+    ctx.db.asOwner("select app_private.ingest_p2000_message($1, $2, $3, 'backwards')", [text, sended, ["1420999"]]);
+  const dossierOf = async (sended: string) =>
+    (await ctx.db.asOwner("select dossier_uuid from app_public.p2000_messages where sended = $1", [sended])).rows[0]
+      ?.dossier_uuid;
+
+  test("an older copy of a text joins the later dossier (the same-text rule reads its index, not every later dossier)", async () => {
+    const text = "P 2 BRT-02 Brand wegvervoer Kerkstraat Schiedam 171532";
+    await ingest(text, "2026-04-06T12:30:00Z");
+    await ingest(`${text.replace("BRT-02", "BRT-03")}`, "2026-04-06T12:45:00Z");
+    await ingest(text, "2026-04-06T12:00:00Z");
+    const later = await dossierOf("2026-04-06T12:30:00Z");
+    expect(later).toBeTruthy();
+    expect(await dossierOf("2026-04-06T12:00:00Z")).toBe(later);
+    const { rows } = await ctx.db.asOwner(
+      "select message_count, first_sended = '2026-04-06T12:00:00Z' as first from app_public.p2000_dossiers where uuid = $1",
+      [later],
+    );
+    expect(rows[0]).toEqual({ message_count: 3, first: true });
+  });
+
+  test("a text longer than a B-tree entry may be is stored and grouped (the index holds its hash)", async () => {
+    // Within the 2,000 characters a message may have, but about 3,900 bytes (two-byte letters in an
+    // order that does not compress): over a B-tree entry's 2,704.
+    const letters = "éèëêïîöôüûáàâç";
+    let seed = 7;
+    const words = Array.from({ length: 1960 }, (_, i) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return i % 8 === 7 ? " " : letters[seed % letters.length];
+    }).join("");
+    const text = `P 1 Brand woning Kerkstraat Schiedam ${words}`.slice(0, 2000);
+    expect(Buffer.byteLength(text)).toBeGreaterThan(2704);
+    await ingest(text, "2026-04-07T08:00:00Z");
+    await ingest(text, "2026-04-07T08:20:00Z");
+    expect(await dossierOf("2026-04-07T08:00:00Z")).toBe(await dossierOf("2026-04-07T08:20:00Z"));
+  });
+});
