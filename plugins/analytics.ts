@@ -5,8 +5,12 @@
 // `aggregates` and `groupedAggregates(groupBy, having)` to the connections of views whose comment
 // enables `resource:aggregates` and `resource:groupedAggregates`. Every other table has those
 // behaviours removed here, so the spec's types gain nothing. The query cost rule prices the
-// connections (lib/graphql/query-cost.ts); the API token rule covers them like any Query field.
+// connections (lib/graphql/query-cost.ts); the API token rule covers them like any Query field;
+// a grouping of more groups of time than a window should give ("a year of hours") is refused
+// before execution (lib/graphql/analytics-groups.ts).
 import { PgAggregatesPreset } from "@graphile/pg-aggregates";
+import { GraphQLError } from "graphql";
+import { tooManyTimeGroups } from "../lib/graphql/analytics-groups.ts";
 
 /** The behaviours pg-aggregates adds to every resource by default: only the fact views keep them. */
 const AGGREGATE_BEHAVIORS = [
@@ -31,7 +35,15 @@ export const AnalyticsPlugin: GraphileConfig.Plugin = {
   name: "AnalyticsPlugin",
   version: "1.0.0",
   description:
-    "Keeps pg-aggregates to the analytics fact views (their connections answer counts and aggregates, not rows; no session-zone truncations); every other resource gets none.",
+    "Keeps pg-aggregates to the analytics fact views (their connections answer counts and aggregates, not rows; no session-zone truncations; a bounded number of time groups); every other resource gets none.",
+  grafast: {
+    middleware: {
+      execute(next, event) {
+        const refusal = tooManyTimeGroups(event.args.document, event.args.variableValues);
+        return refusal ? { errors: [new GraphQLError(refusal, { extensions: { code: "BAD_USER_INPUT" } })] } : next();
+      },
+    },
+  },
   schema: {
     hooks: {
       GraphQLObjectType_fields(fields, _build, { scope }) {

@@ -804,6 +804,7 @@ create table app_hidden.p2000_daily_counts (
   constraint p2000_daily_counts_pkey PRIMARY KEY (day, exercise_type, dimension, key)
 );
 alter table app_hidden.p2000_daily_counts enable row level security;
+CREATE INDEX p2000_daily_counts_dimension_day_idx ON app_hidden.p2000_daily_counts USING btree (dimension, day, exercise_type, key) INCLUDE (messages);
 CREATE INDEX p2000_daily_counts_dimension_key_idx ON app_hidden.p2000_daily_counts USING btree (dimension, key, day, exercise_type) INCLUDE (messages);
 create policy select_all on app_hidden.p2000_daily_counts as permissive for select to app_analyst, app_visitor using (true);
 grant SELECT on app_hidden.p2000_daily_counts to app_analyst;
@@ -2798,6 +2799,34 @@ comment on column app_public.alert_facts.region is 'Safety region name (NL-Alert
 comment on column app_public.alert_facts.region_number is 'Safety region number (NL-Alerts).';
 comment on column app_public.alert_facts.level is 'AMBER level: 10 AMBER Alert, 5 missing child (null for NL-Alerts).';
 
+create view app_public.meteo_warning_day_facts as
+ SELECT l.day,
+    (date_trunc('month'::text, (l.day)::timestamp without time zone))::date AS month,
+    (EXTRACT(year FROM l.day))::integer AS year,
+    p.code AS province_code,
+    p.name AS province,
+    l.status_code,
+        CASE l.status_code
+            WHEN 1 THEN 'yellow'::text
+            WHEN 2 THEN 'orange'::text
+            WHEN 3 THEN 'red'::text
+            ELSE NULL::text
+        END AS level
+   FROM (app_hidden.meteo_daily_levels l
+     JOIN app_public.meteo_provinces p ON ((p.uuid = l.province_uuid)));
+grant SELECT on app_public.meteo_warning_day_facts to app_analyst;
+grant SELECT on app_public.meteo_warning_day_facts to app_visitor;
+comment on view app_public.meteo_warning_day_facts is '@name meteo_warning_day_fact
+@behavior +connection -query:resource:connection +resource:aggregates +resource:groupedAggregates +resource:groupedAggregates:having
+One row per day with a weather warning and province, at the day''s highest level (Europe/Amsterdam days), for counting warning days (read it through meteoWarningDayFacts).';
+comment on column app_public.meteo_warning_day_facts.day is 'The day (Europe/Amsterdam).';
+comment on column app_public.meteo_warning_day_facts.month is 'The first day of the month of the day.';
+comment on column app_public.meteo_warning_day_facts.year is 'The year of the day.';
+comment on column app_public.meteo_warning_day_facts.province_code is 'The province (noord-holland, …); null on the rows of the whole country.';
+comment on column app_public.meteo_warning_day_facts.province is 'The province''s name; null on the rows of the whole country.';
+comment on column app_public.meteo_warning_day_facts.status_code is 'The day''s highest warning level: 1 yellow, 2 orange, 3 red.';
+comment on column app_public.meteo_warning_day_facts.level is 'The day''s highest warning level: yellow, orange or red.';
+
 create view app_public.meteo_warning_event_facts as
  SELECT e.uuid,
     p.name AS province,
@@ -2836,6 +2865,48 @@ The issue hour of the announcing document.';
 comment on column app_public.meteo_warning_event_facts.issued_day is 'The day it was issued (Europe/Amsterdam).';
 comment on column app_public.meteo_warning_event_facts.issued_month is 'The first day of the month it was issued in (Europe/Amsterdam).';
 comment on column app_public.meteo_warning_event_facts.issued_year is 'The year it was issued in (Europe/Amsterdam).';
+
+create view app_public.p2000_day_count_facts as
+ SELECT k.day,
+    (date_trunc('week'::text, (k.day)::timestamp without time zone))::date AS week,
+    (date_trunc('month'::text, (k.day)::timestamp without time zone))::date AS month,
+    (EXTRACT(year FROM k.day))::integer AS year,
+    (EXTRACT(isodow FROM k.day))::integer AS weekday,
+    k.exercise_type,
+    k.dimension,
+    k.key,
+        CASE k.dimension
+            WHEN 'region'::text THEN r.name
+            WHEN 'discipline'::text THEN d.name
+            WHEN 'urgency'::text THEN u.code
+            WHEN 'category'::text THEN c.name
+            WHEN 'road'::text THEN k.key
+            ELSE NULL::text
+        END AS name,
+    k.messages
+   FROM ((((app_hidden.p2000_daily_counts k
+     LEFT JOIN app_public.p2000_regions r ON (((k.dimension = 'region'::text) AND ((r.uuid)::text = k.key))))
+     LEFT JOIN app_public.p2000_disciplines d ON (((k.dimension = 'discipline'::text) AND ((d.uuid)::text = k.key))))
+     LEFT JOIN app_public.p2000_urgencies u ON (((k.dimension = 'urgency'::text) AND ((u.uuid)::text = k.key))))
+     LEFT JOIN app_public.p2000_categories c ON (((k.dimension = 'category'::text) AND ((c.uuid)::text = k.key))))
+  WHERE (k.messages <> 0);
+grant SELECT on app_public.p2000_day_count_facts to app_analyst;
+grant SELECT on app_public.p2000_day_count_facts to app_visitor;
+comment on view app_public.p2000_day_count_facts is '@name p2000_day_count_fact
+@behavior +connection -query:resource:connection +resource:aggregates +resource:groupedAggregates +resource:groupedAggregates:having
+P2000 messages counted per Amsterdam day, exercise type and value of one dimension (the daily roll-ups that p2000MessagesCount reads), for groupings over up to ten years: sum messages (read it through p2000DayCountFacts). A message without a value for a dimension (no region known, no road) is counted in the total dimension only.';
+comment on column app_public.p2000_day_count_facts.day is 'The day (Europe/Amsterdam).';
+comment on column app_public.p2000_day_count_facts.week is 'The Monday of the ISO week of the day.';
+comment on column app_public.p2000_day_count_facts.month is 'The first day of the month of the day.';
+comment on column app_public.p2000_day_count_facts.year is 'The year of the day.';
+comment on column app_public.p2000_day_count_facts.weekday is 'The ISO day of the week, 1 (Monday) to 7 (Sunday).';
+comment on column app_public.p2000_day_count_facts.exercise_type is 'none for real alerts; test, proefalarm or oefening.';
+comment on column app_public.p2000_day_count_facts.dimension is '@behavior -attribute:groupBy
+What key and name are values of: total, region, discipline, urgency, category or road (the function''s argument).';
+comment on column app_public.p2000_day_count_facts.key is 'The value as stored: the uuid of the region, discipline, urgency or category; the road (A2, N201, …); empty for total.';
+comment on column app_public.p2000_day_count_facts.name is 'The value as people read it: region or discipline name, urgency code, category name or road; null for total.';
+comment on column app_public.p2000_day_count_facts.messages is '@behavior -attribute:groupBy
+Messages of that day, exercise type and value (sum them).';
 
 create view app_public.p2000_dossier_facts as
  SELECT x.uuid,
@@ -3634,6 +3705,29 @@ $function$;
 grant execute on function app_hidden.analytics_days(days integer) to app_analyst;
 grant execute on function app_hidden.analytics_days(days integer) to app_visitor;
 comment on function app_hidden.analytics_days(days integer) is 'The days argument of the hubAnalytics queries: 28 when null, otherwise 7 to 90, else a BAD_USER_INPUT error.';
+
+CREATE OR REPLACE FUNCTION app_hidden.analytics_days(window_start date, window_end date)
+ RETURNS boolean
+ LANGUAGE plpgsql
+ IMMUTABLE PARALLEL SAFE
+AS $function$
+begin
+  if window_start is null or window_end is null then
+    raise exception 'windowStart and windowEnd are required.' using errcode = 'XINPT';
+  end if;
+  if window_start >= window_end then
+    raise exception 'windowStart must be before windowEnd (got % and %).', window_start, window_end
+      using errcode = 'XINPT';
+  end if;
+  if window_end - window_start > 3660 then
+    raise exception 'The window must be at most 3660 days (ten years; windowStart to windowEnd).' using errcode = 'XINPT';
+  end if;
+  return true;
+end;
+$function$;
+grant execute on function app_hidden.analytics_days(window_start date, window_end date) to app_analyst;
+grant execute on function app_hidden.analytics_days(window_start date, window_end date) to app_visitor;
+comment on function app_hidden.analytics_days(window_start date, window_end date) is 'True for a window of days that the analytics facts of daily roll-ups accept (start before end, at most 3,660 days: ten years); raises BAD_USER_INPUT (XINPT) otherwise. Called with the arguments only, so the planner evaluates it once.';
 
 CREATE OR REPLACE FUNCTION app_hidden.analytics_window(days integer, OUT since timestamp with time zone, OUT until timestamp with time zone)
  RETURNS record
@@ -4824,6 +4918,23 @@ $function$;
 grant execute on function app_hidden.p2000_clean_capcodes(names text[]) to app_analyst;
 grant execute on function app_hidden.p2000_clean_capcodes(names text[]) to app_visitor;
 comment on function app_hidden.p2000_clean_capcodes(names text[]) is 'A message''s capcodes as stored: 7 digits each, sorted, each once, with non-capcodes dropped. It has no search_path setting, so no setting is applied and undone on each call.';
+
+CREATE OR REPLACE FUNCTION app_hidden.p2000_count_dimension(dimension text)
+ RETURNS boolean
+ LANGUAGE plpgsql
+ IMMUTABLE PARALLEL SAFE
+AS $function$
+begin
+  if dimension is null or dimension not in ('total', 'region', 'discipline', 'urgency', 'category', 'road') then
+    raise exception 'dimension must be one of total, region, discipline, urgency, category, road (got "%").',
+      left(dimension, 40) using errcode = 'XINPT';
+  end if;
+  return true;
+end;
+$function$;
+grant execute on function app_hidden.p2000_count_dimension(dimension text) to app_analyst;
+grant execute on function app_hidden.p2000_count_dimension(dimension text) to app_visitor;
+comment on function app_hidden.p2000_count_dimension(dimension text) is 'True for a dimension of the P2000 daily roll-ups (app_hidden.p2000_daily_counts.dimension); raises BAD_USER_INPUT (XINPT) otherwise.';
 
 CREATE OR REPLACE FUNCTION app_hidden.p2000_create_capcodes(names text[])
  RETURNS void
@@ -9739,6 +9850,27 @@ grant execute on function app_public.meteo_stats_monthly(year integer, region_co
 comment on function app_public.meteo_stats_monthly(year integer, region_code text) is '@notNull
 Per month of the year the whole days per warning level up to today (a day counts as its highest level, Europe/Amsterdam); regionCode null = all provinces combined.';
 
+CREATE OR REPLACE FUNCTION app_public.meteo_warning_day_facts(window_start date, window_end date, by_province boolean DEFAULT false)
+ RETURNS SETOF app_public.meteo_warning_day_facts
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+AS $function$
+  select f.* from app_public.meteo_warning_day_facts f
+   where app_hidden.analytics_days(window_start, window_end) and by_province
+     and f.day >= window_start and f.day < window_end and f.day <= (now() at time zone 'Europe/Amsterdam')::date
+  union all
+  select f.day, f.month, f.year, null, null, max(f.status_code),
+         case max(f.status_code) when 1 then 'yellow' when 2 then 'orange' when 3 then 'red' end
+    from app_public.meteo_warning_day_facts f
+   where app_hidden.analytics_days(window_start, window_end) and not by_province
+     and f.day >= window_start and f.day < window_end and f.day <= (now() at time zone 'Europe/Amsterdam')::date
+   group by f.day, f.month, f.year
+$function$;
+grant execute on function app_public.meteo_warning_day_facts(window_start date, window_end date, by_province boolean) to app_analyst;
+grant execute on function app_public.meteo_warning_day_facts(window_start date, window_end date, by_province boolean) to app_visitor;
+comment on function app_public.meteo_warning_day_facts(window_start date, window_end date, by_province boolean) is '@behavior +connection -list
+Days up to today in [windowStart, windowEnd) (at most 3,660 days) with a weather warning, at their highest level: one row per day for the whole country (as meteoStatsMonthly without regionCode), or with byProvince one per province and day. Count them with distinctCount { day }, grouped by month, year, level, province.';
+
 CREATE OR REPLACE FUNCTION app_public.meteo_warning_event_facts(window_start timestamp with time zone, window_end timestamp with time zone)
  RETURNS SETOF app_public.meteo_warning_event_facts
  LANGUAGE sql
@@ -10060,6 +10192,23 @@ grant execute on function app_public.p2000_categories() to app_analyst;
 grant execute on function app_public.p2000_categories() to app_visitor;
 comment on function app_public.p2000_categories() is '@notNull
 All message categories, by name, each saying whether it counts as a call-out.';
+
+CREATE OR REPLACE FUNCTION app_public.p2000_day_count_facts(dimension text, window_start date, window_end date, include_exercises boolean DEFAULT false)
+ RETURNS SETOF app_public.p2000_day_count_facts
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+AS $function$
+  select f.* from app_public.p2000_day_count_facts f
+   where app_hidden.analytics_days(window_start, window_end)
+     and app_hidden.p2000_count_dimension(p2000_day_count_facts.dimension)
+     and f.dimension = p2000_day_count_facts.dimension
+     and f.day >= window_start and f.day < window_end
+     and (include_exercises or f.exercise_type = 'none')
+$function$;
+grant execute on function app_public.p2000_day_count_facts(dimension text, window_start date, window_end date, include_exercises boolean) to app_analyst;
+grant execute on function app_public.p2000_day_count_facts(dimension text, window_start date, window_end date, include_exercises boolean) to app_visitor;
+comment on function app_public.p2000_day_count_facts(dimension text, window_start date, window_end date, include_exercises boolean) is '@behavior +connection -list
+P2000 messages per Amsterdam day in [windowStart, windowEnd) (at most 3,660 days) and value of one dimension (total, region, discipline, urgency, category or road), real alerts only unless includeExercises: group by day, week, month, year, weekday, name and sum messages. From the daily roll-ups: the counts p2000MessagesCount gives for whole days.';
 
 CREATE OR REPLACE FUNCTION app_public.p2000_discipline(uuid text)
  RETURNS app_public.p2000_disciplines

@@ -132,6 +132,123 @@ describe("p2000MessageFacts", () => {
   });
 });
 
+describe("p2000DayCountFacts (the daily roll-ups)", () => {
+  test("per day and region equals p2000MessagesCount and p2000MessageFacts; total equals every message", async () => {
+    const data = await gql(`{
+      regions: p2000DayCountFacts(dimension: "region", windowStart: "2026-10-20", windowEnd: "2026-10-30") {
+        groupedAggregates(groupBy: [DAY, NAME]) { keys sum { messages } } }
+      total: p2000DayCountFacts(dimension: "total", windowStart: "2026-10-20", windowEnd: "2026-10-30") {
+        groupedAggregates(groupBy: [DAY]) { keys sum { messages } } }
+      facts: p2000MessageFacts(windowStart: "2026-10-19T22:00:00Z", windowEnd: "2026-10-29T23:00:00Z") {
+        groupedAggregates(groupBy: [SENT_DAY, REGION]) { keys distinctCount { uuid } } } }`);
+    type Group = { keys: string[]; sum?: { messages: string }; distinctCount?: { uuid: string } };
+    const byKeys = (groups: Group[]) =>
+      Object.fromEntries(groups.map((g) => [g.keys.join(" "), Number(g.sum?.messages ?? g.distinctCount?.uuid)]));
+    const total = byKeys(data.total.groupedAggregates);
+    expect(total).toEqual(await perDay());
+    for (const [day, count] of Object.entries(total)) expect(await specCount(day)).toBe(count);
+    expect(byKeys(data.regions.groupedAggregates)).toEqual(byKeys(data.facts.groupedAggregates));
+    expect(Object.keys(byKeys(data.regions.groupedAggregates))).toContain("2026-10-25 Utrecht");
+  });
+
+  test("ten years by month read the roll-ups; an unknown dimension and a longer window are BAD_USER_INPUT", async () => {
+    const data =
+      await gql(`{ p2000DayCountFacts(dimension: "discipline", windowStart: "2016-11-01", windowEnd: "2026-11-01") {
+      groupedAggregates(groupBy: [MONTH, NAME]) { keys sum { messages } } } }`);
+    expect(data.p2000DayCountFacts.groupedAggregates).toContainEqual({
+      keys: ["2026-10-01", "Brandweer"],
+      sum: { messages: String(Object.values(await perDay()).reduce((a, b) => a + b) - 1) },
+    });
+    for (const [args, message] of [
+      [
+        'dimension: "postcode", windowStart: "2026-01-01", windowEnd: "2026-02-01"',
+        /dimension must be one of total, region/,
+      ],
+      ['dimension: "region", windowStart: "2016-01-01", windowEnd: "2026-02-01"', /at most 3660 days/],
+      [
+        'dimension: "region", windowStart: "2026-02-01", windowEnd: "2026-01-01"',
+        /windowStart must be before windowEnd/,
+      ],
+    ] as const) {
+      const { body } = await ctx.service.graphql(`{ p2000DayCountFacts(${args}) { totalCount } }`, { token });
+      expect(errorOf(body).code).toBe("BAD_USER_INPUT");
+      expect(errorOf(body).message).toMatch(message);
+    }
+  });
+});
+
+describe("meteoWarningDayFacts", () => {
+  test("warning days per month and level equal meteoStatsMonthly, for the country and per province", async () => {
+    await ctx.db.asOwner(`insert into app_hidden.meteo_daily_levels (province_uuid, day, status_code)
+      select p.uuid, x.day::date, x.level from (values ('utrecht', '2025-03-10', 1), ('utrecht', '2025-03-11', 2),
+        ('noord-holland', '2025-03-11', 3), ('noord-holland', '2025-07-01', 1)) as x (code, day, level)
+      join app_public.meteo_provinces p on p.code = x.code`);
+    type Month = { month: number; yellowDays: number; orangeDays: number; redDays: number; warningDays: number };
+    const levels = ["yellowDays", "orangeDays", "redDays"] as const;
+    const fromFacts = (groups: { keys: string[]; distinctCount: { day: string } }[], province: string | null) => {
+      const months: Record<number, Omit<Month, "month">> = {};
+      for (const { keys, distinctCount } of groups) {
+        const [month, code, status] = province === null ? [keys[0], null, keys[1]] : keys;
+        if (code !== province) continue;
+        const m = (months[Number(month.slice(5, 7))] ??= { yellowDays: 0, orangeDays: 0, redDays: 0, warningDays: 0 });
+        m[levels[Number(status) - 1]] += Number(distinctCount.day);
+        m.warningDays += Number(distinctCount.day);
+      }
+      return months;
+    };
+    const nonEmpty = (months: Month[]) =>
+      Object.fromEntries(months.filter((m) => m.warningDays > 0).map(({ month, ...days }) => [month, days]));
+    const data = await gql(`{
+      country: meteoWarningDayFacts(windowStart: "2025-01-01", windowEnd: "2026-01-01") {
+        groupedAggregates(groupBy: [MONTH, STATUS_CODE]) { keys distinctCount { day } } }
+      provinces: meteoWarningDayFacts(windowStart: "2025-01-01", windowEnd: "2026-01-01", byProvince: true) {
+        groupedAggregates(groupBy: [MONTH, PROVINCE_CODE, STATUS_CODE]) { keys distinctCount { day } } }
+      all: meteoStatsMonthly(year: 2025) { month yellowDays orangeDays redDays warningDays }
+      utrecht: meteoStatsMonthly(year: 2025, regionCode: "utrecht") { month yellowDays orangeDays redDays warningDays }
+      noordHolland: meteoStatsMonthly(year: 2025, regionCode: "noord-holland") { month yellowDays orangeDays redDays warningDays } }`);
+    expect(nonEmpty(data.all)).toEqual({
+      3: { yellowDays: 1, orangeDays: 0, redDays: 1, warningDays: 2 },
+      7: { yellowDays: 1, orangeDays: 0, redDays: 0, warningDays: 1 },
+    });
+    expect(fromFacts(data.country.groupedAggregates, null)).toEqual(nonEmpty(data.all));
+    expect(fromFacts(data.provinces.groupedAggregates, "utrecht")).toEqual(nonEmpty(data.utrecht));
+    expect(fromFacts(data.provinces.groupedAggregates, "noord-holland")).toEqual(nonEmpty(data.noordHolland));
+  });
+});
+
+describe("aircraftFlightFacts", () => {
+  test("flights and minutes per aircraft over the last 365 days equal aircraftStatistics", async () => {
+    await ctx.db
+      .asOwner(`insert into app_public.aircraft_routes (icao, took_off_at, landed_at, first_seen_at, last_seen_at, status)
+      select f.icao, now() - x.ago, now() - x.ago + x.minutes * interval '1 minute', now() - x.ago,
+             now() - x.ago + x.minutes * interval '1 minute', 'completed'
+        from (select icao from app_public.aircraft_fleet order by registration limit 2) f,
+             (values (interval '2 days', 35), (interval '40 days', 52), (interval '400 days', 20)) as x (ago, minutes)`);
+    const end = new Date();
+    const start = new Date(end.getTime() - 365 * 86_400_000);
+    const data = await gql(
+      `query ($s: DateTime!, $e: DateTime!) {
+        aircraftFlightFacts(windowStart: $s, windowEnd: $e) {
+          groupedAggregates(groupBy: [ICAO], having: { min: { minutes: { greaterThanOrEqualTo: 0 } } }) {
+            keys distinctCount { uuid } sum { minutes } } }
+        aircraftStatistics { icao flights flightMinutes } }`,
+      { s: start.toISOString(), e: end.toISOString() },
+    );
+    const flown = data.aircraftStatistics.filter((a: { flights: number }) => a.flights > 0);
+    expect(flown).toHaveLength(2);
+    const facts = Object.fromEntries(
+      data.aircraftFlightFacts.groupedAggregates.map(
+        (g: { keys: string[]; distinctCount: { uuid: string }; sum: { minutes: number } }) => [
+          g.keys[0],
+          { flights: Number(g.distinctCount.uuid), flightMinutes: Math.round(Number(g.sum.minutes)) },
+        ],
+      ),
+    );
+    for (const a of flown) expect(facts[a.icao]).toEqual({ flights: a.flights, flightMinutes: a.flightMinutes });
+    expect(flown[0].flights).toBe(2);
+  });
+});
+
 describe("bounds", () => {
   test("no API token: 401", async () => {
     const { status, body } = await ctx.service.graphql(BY_DAY, { variables: { s: WINDOW.start, e: WINDOW.end } });
@@ -151,6 +268,28 @@ describe("bounds", () => {
       expect(errorOf(body).code).toBe("BAD_USER_INPUT");
       expect(errorOf(body).message).toMatch(message);
     }
+  });
+
+  test("a year of hours is BAD_USER_INPUT, inline or through variables; a month of hours is answered", async () => {
+    const byHour = `query ($s: DateTime!, $e: DateTime!) { p2000MessageFacts(windowStart: $s, windowEnd: $e) {
+      groupedAggregates(groupBy: [REGION, SENT_HOUR]) { keys } } }`;
+    const year = await ctx.service.graphql(byHour, {
+      token,
+      variables: { s: "2026-01-01T00:00:00Z", e: "2027-01-01T00:00:00Z" },
+    });
+    expect(errorOf(year.body).code).toBe("BAD_USER_INPUT");
+    expect(errorOf(year.body).message).toMatch(
+      /grouping a window of 365 days by hour makes up to 8,760 groups; at most 1,000/,
+    );
+    const inline = await ctx.service.graphql(
+      `{ p2000DayCountFacts(dimension: "total", windowStart: "2016-11-01", windowEnd: "2026-11-01") { ...ByDay } }
+       fragment ByDay on P2000DayCountFactConnection { groupedAggregates(groupBy: [DAY]) { keys } }`,
+      { token },
+    );
+    expect(errorOf(inline.body).code).toBe("BAD_USER_INPUT");
+    await gql(byHour, { s: "2026-10-01T00:00:00Z", e: "2026-11-01T00:00:00Z" });
+    await gql(`{ p2000MessageFacts(windowStart: "2026-01-01T00:00:00Z", windowEnd: "2027-01-01T00:00:00Z") {
+      groupedAggregates(groupBy: [SENT_HOUR_OF_DAY]) { keys } } }`);
   });
 
   test("an unknown grouping is a validation error; fact connections have no rows to page", async () => {
