@@ -453,6 +453,18 @@ create type app_public.p2000_message_statistics as (
 comment on type app_public.p2000_message_statistics is '@typeName P2000MessageStatistics
 Counts of the messages a filter selects: total (all time), and per day, discipline, urgency and region over the chart window.';
 
+create type app_public.p2000_related_signal as (
+  kind text,
+  uuid uuid,
+  at timestamp with time zone,
+  title text,
+  latitude double precision,
+  longitude double precision,
+  distance_metres integer,
+  road text
+);
+comment on type app_public.p2000_related_signal is 'A signal of another feed that belongs with a P2000 dossier: a traffic incident, a helicopter landing or take-off, an NL-Alert or a weather warning.';
+
 create type app_public.p2000_statistics as (
   period app_public.p2000_statistics_period,
   "from" timestamp with time zone,
@@ -898,6 +910,34 @@ create table app_hidden.rail_monitor_criteria (
 alter table app_hidden.rail_monitor_criteria enable row level security;
 comment on table app_hidden.rail_monitor_criteria is 'Active rail_disruptions monitors in matchable form: the railway routes they follow, in lower case. A trigger on monitors keeps it (app_hidden.rail_criteria_of), and app_private.match_rail_disruption reads it.';
 
+create table app_hidden.related_signal_windows (
+  singleton boolean default true not null,
+  traffic_metres integer default 500 not null,
+  traffic_before interval default '00:30:00'::interval not null,
+  traffic_after interval default '02:00:00'::interval not null,
+  aircraft_metres integer default 1500 not null,
+  aircraft_after interval default '01:00:00'::interval not null,
+  nl_alert_after interval default '01:00:00'::interval not null,
+  nl_alert_longest interval default '3 days'::interval not null,
+  constraint related_signal_windows_aircraft_metres_check CHECK (((aircraft_metres >= 0) AND (aircraft_metres <= 20000))),
+  constraint related_signal_windows_pkey PRIMARY KEY (singleton),
+  constraint related_signal_windows_singleton_check CHECK (singleton),
+  constraint related_signal_windows_traffic_metres_check CHECK (((traffic_metres >= 0) AND (traffic_metres <= 10000)))
+);
+alter table app_hidden.related_signal_windows enable row level security;
+create policy select_all on app_hidden.related_signal_windows as permissive for select to app_analyst, app_visitor using (true);
+grant SELECT on app_hidden.related_signal_windows to app_analyst;
+grant SELECT on app_hidden.related_signal_windows to app_visitor;
+comment on table app_hidden.related_signal_windows is 'How near in space and time a signal of another feed must be to belong with a P2000 dossier (app_public.p2000_dossier_related_signals): one row, which a DBA may update (docs/p2000.md#related-signals says why these values).';
+comment on column app_hidden.related_signal_windows.singleton is 'Always true: the table has one row.';
+comment on column app_hidden.related_signal_windows.traffic_metres is 'A traffic incident at most this far from the dossier''s position (500: a message''s hectometre post or street and the road authority''s point for one crash lie a few hundred metres apart; the next junction is further).';
+comment on column app_hidden.related_signal_windows.traffic_before is 'A traffic incident that started at most this long before the first message (30 minutes: the road authority sometimes registers the crash before the 112 call has been dispatched).';
+comment on column app_hidden.related_signal_windows.traffic_after is 'A traffic incident that started at most this long after the last message (2 hours: registration follows the first reports by minutes to an hour; a later one at the same place is another event).';
+comment on column app_hidden.related_signal_windows.aircraft_metres is 'A helicopter landing or take-off at most this far from the dossier''s position (1,500: a trauma helicopter lands in the nearest field or street that is free, often several hundred metres from the scene).';
+comment on column app_hidden.related_signal_windows.aircraft_after is 'A landing or take-off at most this long after the first message (1 hour: dispatch to landing takes 10-30 minutes, treatment on the scene before the take-off up to half an hour more).';
+comment on column app_hidden.related_signal_windows.nl_alert_after is 'An NL-Alert that started at most this long after the last message (1 hour: an alert for a fire''s smoke follows the first alarms).';
+comment on column app_hidden.related_signal_windows.nl_alert_longest is 'How long before the first message an NL-Alert that still runs may have started (3 days; a bound for the start-time index, longer alerts are rare).';
+
 create table app_hidden.rss_monitor_criteria (
   monitor_uuid uuid not null,
   feed_uuids uuid[] not null,
@@ -1336,6 +1376,8 @@ create table app_public.aircraft_routes (
 );
 alter table app_public.aircraft_routes enable row level security;
 CREATE INDEX aircraft_routes_icao_idx ON app_public.aircraft_routes USING btree (icao, first_seen_at DESC);
+CREATE INDEX aircraft_routes_landed_idx ON app_public.aircraft_routes USING btree (landed_at) WHERE (landed_at IS NOT NULL);
+CREATE INDEX aircraft_routes_took_off_idx ON app_public.aircraft_routes USING btree (took_off_at) WHERE (took_off_at IS NOT NULL);
 CREATE TRIGGER _500_keep_path AFTER INSERT OR UPDATE OF status ON app_public.aircraft_routes FOR EACH ROW EXECUTE FUNCTION app_hidden.keep_completed_route_path();
 create policy select_all on app_public.aircraft_routes as permissive for select to app_analyst, app_visitor using (true);
 grant SELECT on app_public.aircraft_routes to app_analyst;
@@ -10310,6 +10352,69 @@ AS $function$ select r.* from app_public.p2000_regions r where r.uuid = d.region
 grant execute on function app_public.p2000_dossier_region(d app_public.p2000_dossier) to app_analyst;
 grant execute on function app_public.p2000_dossier_region(d app_public.p2000_dossier) to app_visitor;
 comment on function app_public.p2000_dossier_region(d app_public.p2000_dossier) is '@behavior -queryField +typeField';
+
+CREATE OR REPLACE FUNCTION app_public.p2000_dossier_related_signals(d app_public.p2000_dossier)
+ RETURNS SETOF app_public.p2000_related_signal
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+AS $function$
+  with w as (select * from app_hidden.related_signal_windows),
+       -- the dossier's province: the place of its first message that names one
+       province as (
+         select mp.uuid, mp.name
+           from app_public.p2000_messages m
+           join app_public.places p on p.uuid = m.place_uuid
+           join app_public.nl_provinces np on np.iso_code = 'NL-' || p.province_code
+           join app_public.meteo_provinces mp on mp.code = np.code
+          where m.dossier_uuid = d.uuid and m.place_uuid is not null
+          order by m.sended limit 1)
+  select s.* from (
+    select 'traffic_incident', t.uuid, t.sort_at, t.type || coalesce(' on ' || t.road_number, ''), t.latitude, t.longitude,
+           round(1000 * app_hidden.distance_km(d.latitude, d.longitude, t.latitude, t.longitude))::int, t.road_number
+      from w, app_public.traffic_incidents t
+     where t.sort_at >= d.first_sended - w.traffic_before and t.sort_at <= d.last_sended + w.traffic_after
+       and 1000 * app_hidden.distance_km(d.latitude, d.longitude, t.latitude, t.longitude) <= w.traffic_metres
+    union all
+    select 'aircraft_landing', r.uuid, r.landed_at, a.registration || ' (' || a.kind || ') landed',
+           r.end_latitude, r.end_longitude,
+           round(1000 * app_hidden.distance_km(d.latitude, d.longitude, r.end_latitude, r.end_longitude))::int, null
+      from w, app_public.aircraft_routes r join app_public.aircraft_fleet a on a.icao = r.icao
+     where r.landed_at >= d.first_sended and r.landed_at <= d.first_sended + w.aircraft_after
+       and 1000 * app_hidden.distance_km(d.latitude, d.longitude, r.end_latitude, r.end_longitude) <= w.aircraft_metres
+    union all
+    select 'aircraft_takeoff', r.uuid, r.took_off_at, a.registration || ' (' || a.kind || ') took off',
+           r.start_latitude, r.start_longitude,
+           round(1000 * app_hidden.distance_km(d.latitude, d.longitude, r.start_latitude, r.start_longitude))::int, null
+      from w, app_public.aircraft_routes r join app_public.aircraft_fleet a on a.icao = r.icao
+     where r.took_off_at >= d.first_sended and r.took_off_at <= d.first_sended + w.aircraft_after
+       and 1000 * app_hidden.distance_km(d.latitude, d.longitude, r.start_latitude, r.start_longitude) <= w.aircraft_metres
+    union all
+    select 'nl_alert', n.uuid, n.start_at, left(n.message, 500), null::float8, null::float8, 0, null
+      from w, app_public.nl_alerts n
+     where n.start_at >= d.first_sended - w.nl_alert_longest and n.start_at <= d.last_sended + w.nl_alert_after
+       and coalesce(n.stop_at, 'infinity') > d.first_sended
+       and exists (select 1 from unnest(n.areas) as a (area) where a.area @> point(d.longitude, d.latitude))
+    union all
+    -- the warning in force: the province's latest event issued by the first message, if it has a level
+    -- and its period covers the incident
+    select 'weather_warning', e.uuid, e.issued_at,
+           province.name || ': ' || e.level || coalesce(' (' || nullif(array_to_string(e.phenomena, ', '), '') || ')', ''),
+           null, null, null, null
+      from province
+      join lateral (select x.* from app_public.meteo_warning_events x
+                     where x.province_uuid = province.uuid and x.issued_at <= d.first_sended
+                     order by x.issued_at desc, x.uuid desc limit 1) e on true
+     where e.status_code > 0 and coalesce(e.period_from, '-infinity') <= d.last_sended
+       and coalesce(e.period_to, 'infinity') > d.first_sended
+  ) as s (kind, uuid, at, title, latitude, longitude, distance_metres, road)
+  where d.latitude is not null and d.longitude is not null
+  order by s.at, s.kind, s.uuid
+$function$;
+grant execute on function app_public.p2000_dossier_related_signals(d app_public.p2000_dossier) to app_analyst;
+grant execute on function app_public.p2000_dossier_related_signals(d app_public.p2000_dossier) to app_visitor;
+comment on function app_public.p2000_dossier_related_signals(d app_public.p2000_dossier) is '@behavior -queryField +typeField
+@notNull
+The signals of the other feeds that belong with the dossier, oldest first: traffic incidents near its position around its time, helicopter landings and take-offs nearby in the hour after its first message, NL-Alerts whose area covers it while it runs, and the weather warning in force in its province. Empty for a dossier without a position. The windows are app_hidden.related_signal_windows.';
 
 CREATE OR REPLACE FUNCTION app_public.p2000_dossier_timeline(filter app_public.p2000_dossier_timeline_filter, first integer DEFAULT 50, page integer DEFAULT 1)
  RETURNS SETOF app_public.p2000_dossier_events
