@@ -555,6 +555,16 @@ create table app_hidden.aircraft_route_paths (
 alter table app_hidden.aircraft_route_paths enable row level security;
 comment on table app_hidden.aircraft_route_paths is 'The path of each completed route, built once when it completed (kept by triggers; read by AircraftRoute.path).';
 
+create table app_hidden.amber_alert_monitor_criteria (
+  monitor_uuid uuid not null,
+  province_codes text[] not null,
+  kinds text[] not null,
+  constraint amber_alert_monitor_criteria_monitor_uuid_fkey FOREIGN KEY (monitor_uuid) REFERENCES app_public.monitors(uuid) ON DELETE CASCADE,
+  constraint amber_alert_monitor_criteria_pkey PRIMARY KEY (monitor_uuid)
+);
+alter table app_hidden.amber_alert_monitor_criteria enable row level security;
+comment on table app_hidden.amber_alert_monitor_criteria is 'Active amber_alert monitors in matchable form: their province codes and alert kinds, where an empty list means every one. A trigger on monitors keeps it; AMBER alerts are a few a year, so the matchers read it whole.';
+
 create table app_hidden.analytics_cache (
   analysis text not null,
   days integer not null,
@@ -584,7 +594,7 @@ alter table app_hidden.feed_monitor_matches enable row level security;
 CREATE INDEX feed_monitor_matches_monitor_idx ON app_hidden.feed_monitor_matches USING btree (monitor_uuid, matched_at DESC);
 create policy select_current_environment on app_hidden.feed_monitor_matches as permissive for select to app_visitor using ((monitor_uuid IN ( SELECT app_hidden.current_environment_monitor_uuids() AS current_environment_monitor_uuids)));
 grant SELECT on app_hidden.feed_monitor_matches to app_visitor;
-comment on table app_hidden.feed_monitor_matches is 'The events that matched a monitor, for every feed except P2000 (weather, traffic incidents, jams, rail, RSS, aircraft) in one table, with the reason when a rule held the notification back (null when it went out). A monitor hears of an event once (the primary key), and maxPerPeriod counts these rows. Events are never deleted, so there is no foreign key per feed.';
+comment on table app_hidden.feed_monitor_matches is 'The events that matched a monitor, for every feed except P2000 (weather, traffic incidents, jams, rail, RSS, aircraft, NL-Alerts, AMBER alerts issued and ended) in one table, with the reason when a rule held the notification back (null when it went out). A monitor hears of an event once (the primary key), and maxPerPeriod counts these rows. Events are never deleted, so there is no foreign key per feed.';
 
 create table app_hidden.feed_status (
   feed text not null,
@@ -759,6 +769,22 @@ create policy select_all on app_hidden.monitor_query_fields as permissive for se
 grant SELECT on app_hidden.monitor_query_fields to app_analyst;
 grant SELECT on app_hidden.monitor_query_fields to app_visitor;
 comment on table app_hidden.monitor_query_fields is 'The fields a monitor type''s query may have, their kind and whether they are required.';
+
+create table app_hidden.nl_alert_monitor_criteria (
+  monitor_uuid uuid not null,
+  region_numbers text[] not null,
+  area polygon,
+  point point,
+  everywhere boolean not null,
+  constraint nl_alert_monitor_criteria_monitor_uuid_fkey FOREIGN KEY (monitor_uuid) REFERENCES app_public.monitors(uuid) ON DELETE CASCADE,
+  constraint nl_alert_monitor_criteria_pkey PRIMARY KEY (monitor_uuid)
+);
+alter table app_hidden.nl_alert_monitor_criteria enable row level security;
+CREATE INDEX nl_alert_monitor_criteria_area_idx ON app_hidden.nl_alert_monitor_criteria USING gist (area);
+CREATE INDEX nl_alert_monitor_criteria_everywhere_idx ON app_hidden.nl_alert_monitor_criteria USING btree (monitor_uuid) WHERE everywhere;
+CREATE INDEX nl_alert_monitor_criteria_point_idx ON app_hidden.nl_alert_monitor_criteria USING gist (point);
+CREATE INDEX nl_alert_monitor_criteria_regions_idx ON app_hidden.nl_alert_monitor_criteria USING gin (region_numbers);
+comment on table app_hidden.nl_alert_monitor_criteria is 'Active nl_alert monitors in matchable form: their safety region numbers, their circle as a polygon (area, with a radius) or their point (a location without one), and everywhere when they have neither. A trigger on monitors keeps it (app_hidden.nl_alert_criteria_of); app_private.match_nl_alert finds an alert''s monitors through its indexes.';
 
 create table app_hidden.organization_memberships (
   organization_uuid uuid not null,
@@ -1467,6 +1493,7 @@ create table app_public.amber_alerts (
   read_more_url text,
   first_seen_at timestamp with time zone default now() not null,
   changed timestamp with time zone default now() not null,
+  province_codes text[] default '{}'::text[] not null,
   constraint amber_alerts_alert_id_check CHECK (((length(alert_id) >= 1) AND (length(alert_id) <= 100))),
   constraint amber_alerts_alert_id_key UNIQUE (alert_id),
   constraint amber_alerts_description_check CHECK ((length(description) <= 10000)),
@@ -1481,6 +1508,9 @@ create table app_public.amber_alerts (
 alter table app_public.amber_alerts enable row level security;
 CREATE INDEX amber_alerts_active_idx ON app_public.amber_alerts USING btree (started_at DESC, uuid) WHERE (ended_at IS NULL);
 CREATE INDEX amber_alerts_started_idx ON app_public.amber_alerts USING btree (started_at DESC, uuid);
+CREATE TRIGGER _200_province_codes BEFORE INSERT OR UPDATE OF title, description ON app_public.amber_alerts FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_amber_alerts__province_codes();
+CREATE TRIGGER _600_queue_matching_on_insert AFTER INSERT ON app_public.amber_alerts REFERENCING NEW TABLE AS new_alerts FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_amber_alerts__queue_matching();
+CREATE TRIGGER _600_queue_matching_on_update AFTER UPDATE ON app_public.amber_alerts REFERENCING OLD TABLE AS old_alerts NEW TABLE AS new_alerts FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_amber_alerts__queue_matching();
 CREATE TRIGGER _950_notify_subscribers_on_delete AFTER DELETE ON app_public.amber_alerts REFERENCING OLD TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_channel_when_changed('amber_alerts');
 CREATE TRIGGER _950_notify_subscribers_on_insert AFTER INSERT ON app_public.amber_alerts REFERENCING NEW TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_channel_when_changed('amber_alerts');
 CREATE TRIGGER _950_notify_subscribers_on_update AFTER UPDATE ON app_public.amber_alerts REFERENCING NEW TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_channel_when_changed('amber_alerts');
@@ -1489,6 +1519,7 @@ grant SELECT on app_public.amber_alerts to app_analyst;
 grant SELECT on app_public.amber_alerts to app_visitor;
 comment on table app_public.amber_alerts is '@behavior -*
 AMBER Alerts (level 10, national) and missing-child alerts (level 5, regional). Title, text, photo and link only while the alert runs; an ended alert keeps what and when.';
+comment on column app_public.amber_alerts.province_codes is 'The provinces (nl_provinces.code) whose name, or one of whose municipalities'' name, the alert''s title or description holds (app_hidden.amber_alert_province_codes), found while the alert runs and kept after it ends: amber_alert monitors with provinces match by them.';
 
 create table app_public.api_scopes (
   name text not null,
@@ -1939,6 +1970,7 @@ alter table app_public.monitors enable row level security;
 CREATE INDEX monitors_aircraft_circles_idx ON app_public.monitors USING btree (uuid) WHERE ((type = 'aircraft'::text) AND active AND (radius IS NOT NULL));
 CREATE INDEX monitors_environment_uuid_idx ON app_public.monitors USING btree (environment_uuid);
 CREATE TRIGGER _100_set_changed BEFORE UPDATE ON app_public.monitors FOR EACH ROW EXECUTE FUNCTION app_hidden.tg__set_changed();
+CREATE TRIGGER _500_alert_criteria AFTER INSERT OR UPDATE ON app_public.monitors FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_monitors__alert_criteria();
 CREATE TRIGGER _500_jam_and_rail_criteria AFTER INSERT OR UPDATE ON app_public.monitors FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_monitors__jam_and_rail_criteria();
 CREATE TRIGGER _500_meteo_criteria AFTER INSERT OR UPDATE ON app_public.monitors FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_monitors__meteo_criteria();
 CREATE TRIGGER _500_p2000_criteria AFTER INSERT OR UPDATE ON app_public.monitors FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_monitors__p2000_criteria();
@@ -1992,6 +2024,8 @@ create table app_public.nl_alerts (
 alter table app_public.nl_alerts enable row level security;
 CREATE INDEX nl_alerts_start_idx ON app_public.nl_alerts USING btree (start_at DESC, uuid);
 CREATE INDEX nl_alerts_stop_idx ON app_public.nl_alerts USING btree (stop_at);
+CREATE TRIGGER _600_queue_matching_on_insert AFTER INSERT ON app_public.nl_alerts REFERENCING NEW TABLE AS new_alerts FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_nl_alerts__queue_matching();
+CREATE TRIGGER _600_queue_matching_on_update AFTER UPDATE ON app_public.nl_alerts REFERENCING OLD TABLE AS old_alerts NEW TABLE AS new_alerts FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_nl_alerts__queue_matching();
 CREATE TRIGGER _950_notify_subscribers_on_delete AFTER DELETE ON app_public.nl_alerts REFERENCING OLD TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_channel_when_changed('nl_alerts');
 CREATE TRIGGER _950_notify_subscribers_on_insert AFTER INSERT ON app_public.nl_alerts REFERENCING NEW TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_channel_when_changed('nl_alerts');
 CREATE TRIGGER _950_notify_subscribers_on_update AFTER UPDATE ON app_public.nl_alerts REFERENCING NEW TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_channel_when_changed('nl_alerts');
@@ -3702,6 +3736,21 @@ grant execute on function app_hidden.aircraft_route_path_built(route uuid) to ap
 grant execute on function app_hidden.aircraft_route_path_built(route uuid) to app_visitor;
 comment on function app_hidden.aircraft_route_path_built(route uuid) is 'A route''s points as one JSON text, [[longitude, latitude, altitudeFt, Unix seconds], …] in time order: the one definition of AircraftRoute.path.';
 
+CREATE OR REPLACE FUNCTION app_hidden.amber_alert_criteria_of(mo app_public.monitors)
+ RETURNS app_hidden.amber_alert_monitor_criteria
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select row(mo.uuid,
+             array(select distinct lower(x) from jsonb_array_elements_text(coalesce(mo.query->'provinces', '[]')) x order by 1),
+             array(select distinct lower(x) from jsonb_array_elements_text(coalesce(mo.query->'kinds', '[]')) x order by 1)
+            )::app_hidden.amber_alert_monitor_criteria
+$function$;
+grant execute on function app_hidden.amber_alert_criteria_of(mo app_public.monitors) to app_analyst;
+grant execute on function app_hidden.amber_alert_criteria_of(mo app_public.monitors) to app_visitor;
+comment on function app_hidden.amber_alert_criteria_of(mo app_public.monitors) is 'An amber_alert monitor''s criteria as its query states them (province codes and kinds, lower case). It is one definition for the trigger and the backfill.';
+
 CREATE OR REPLACE FUNCTION app_hidden.amber_alert_label(level integer, OUT kind text, OUT label text)
  RETURNS record
  LANGUAGE sql
@@ -3714,6 +3763,55 @@ $function$;
 grant execute on function app_hidden.amber_alert_label(level integer, OUT kind text, OUT label text) to app_analyst;
 grant execute on function app_hidden.amber_alert_label(level integer, OUT kind text, OUT label text) to app_visitor;
 comment on function app_hidden.amber_alert_label(level integer, OUT kind text, OUT label text) is 'The kind and label of an AMBER Alert level: 10 is the national AMBER Alert, any other level (5, regional) a missing-child alert ("Vermist Kind Alert"). It is the one definition for amberAlerts and amberAlertHistory.';
+
+CREATE OR REPLACE FUNCTION app_hidden.amber_alert_notification_subject(a app_public.amber_alerts, ended boolean)
+ RETURNS app_hidden.notification_subject
+ LANGUAGE sql
+ STABLE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select row(
+    case when ended then l.label || ' beëindigd' || coalesce(': ' || a.title, '')
+         else l.label || coalesce(': ' || a.title, '') end,
+    array[
+      format('Alert: %s (%s)', l.label, a.alert_id),
+      format('Started: %s (Europe/Amsterdam)', to_char(a.started_at at time zone 'Europe/Amsterdam', 'YYYY-MM-DD HH24:MI'))]
+    || case when ended then array[format('Ended: %s (Europe/Amsterdam)', to_char(a.ended_at at time zone 'Europe/Amsterdam', 'YYYY-MM-DD HH24:MI'))]
+            else array[format('Provinces: %s', case when a.level = 10 then 'nationwide'
+                                                     else coalesce((select string_agg(p.name, ', ' order by p.sort_order) from app_public.nl_provinces p
+                                                                     where p.code = any (a.province_codes)), '-') end)]
+                 || case when a.description is not null then array[a.description] else '{}' end
+                 || case when a.read_more_url is not null then array['More: ' || a.read_more_url] else '{}' end end,
+    case when ended then 'amber_alert.ended' else 'amber_alert.issued' end,
+    jsonb_build_object('amberAlert', jsonb_strip_nulls(jsonb_build_object('uuid', a.uuid, 'alertId', a.alert_id, 'level', a.level,
+      'kind', l.kind, 'label', l.label, 'startedAt', a.started_at, 'endedAt', a.ended_at, 'provinces', to_jsonb(a.province_codes),
+      'title', a.title, 'description', a.description, 'imageUrl', a.image_url, 'readMoreUrl', a.read_more_url))))::app_hidden.notification_subject
+    from app_hidden.amber_alert_label(a.level) l
+$function$;
+grant execute on function app_hidden.amber_alert_notification_subject(a app_public.amber_alerts, ended boolean) to app_analyst;
+grant execute on function app_hidden.amber_alert_notification_subject(a app_public.amber_alerts, ended boolean) to app_visitor;
+comment on function app_hidden.amber_alert_notification_subject(a app_public.amber_alerts, ended boolean) is 'What an AMBER alert notification says, when it is issued or when it ended: a Dutch headline by kind, fact lines, and the webhook''s amberAlert object. An ended alert has no personal details left, so its notification carries none.';
+
+CREATE OR REPLACE FUNCTION app_hidden.amber_alert_province_codes(title text, description text)
+ RETURNS text[]
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  with words as (
+    select ' ' || regexp_replace(coalesce(title, '') || ' ' || coalesce(description, ''), '[^[:alnum:]''-]+', ' ', 'g') || ' ' as text
+  )
+  select coalesce(array_agg(distinct p.code order by p.code), '{}')
+    from words w, app_public.nl_provinces p
+   where exists (select 1 from unnest(array[p.name] || case p.code when 'friesland' then array['Fryslân'] else '{}' end) n
+                  where strpos(lower(w.text), ' ' || lower(n) || ' ') > 0)
+      or exists (select 1 from app_public.places pl
+                  where pl.province_code = substr(p.iso_code, 4) and pl.municipality is not null
+                    and strpos(w.text, ' ' || pl.municipality || ' ') > 0)
+$function$;
+grant execute on function app_hidden.amber_alert_province_codes(title text, description text) to app_analyst;
+grant execute on function app_hidden.amber_alert_province_codes(title text, description text) to app_visitor;
+comment on function app_hidden.amber_alert_province_codes(title text, description text) is 'The provinces an AMBER alert''s texts name: a province''s name (any case; Friesland also as Fryslân) or one of its municipalities'' (as written, capitalised, so a common word is no place; places.province_code is the ISO code''s tail) as whole words. The feed carries no area, so this is all there is to go by; a national AMBER Alert reaches every province whatever its texts say.';
 
 CREATE OR REPLACE FUNCTION app_hidden.amsterdam_whole_days(range_from timestamp with time zone, range_to timestamp with time zone, OUT first_day date, OUT last_day date)
  RETURNS record
@@ -3927,6 +4025,24 @@ $function$;
 grant execute on function app_hidden.checked_monitor(environment uuid, existing app_public.monitors, location_given boolean, name text, description text, active boolean, type text, query text, latitude double precision, longitude double precision, location_mode text, location_live_source_id text, radius double precision, channels text, notification_rules text, OUT monitor app_public.monitors, OUT channel_uuids uuid[]) to app_analyst;
 grant execute on function app_hidden.checked_monitor(environment uuid, existing app_public.monitors, location_given boolean, name text, description text, active boolean, type text, query text, latitude double precision, longitude double precision, location_mode text, location_live_source_id text, radius double precision, channels text, notification_rules text, OUT monitor app_public.monitors, OUT channel_uuids uuid[]) to app_visitor;
 comment on function app_hidden.checked_monitor(environment uuid, existing app_public.monitors, location_given boolean, name text, description text, active boolean, type text, query text, latitude double precision, longitude double precision, location_mode text, location_live_source_id text, radius double precision, channels text, notification_rules text, OUT monitor app_public.monitors, OUT channel_uuids uuid[]) is 'The monitor that the arguments of createMonitor, updateMonitor or monitorPreview describe on top of existing (a row with a null uuid for a new monitor, which starts from the defaults), every field checked, with its channel uuids (null when not given). An argument left null keeps its value, and location_given tells "clear the location" from "not given". It writes nothing, so a preview accepts and refuses exactly what createMonitor does.';
+
+CREATE OR REPLACE FUNCTION app_hidden.circle_polygon(latitude double precision, longitude double precision, radius_km double precision)
+ RETURNS polygon
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE STRICT
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  -- 32 corners on a circle 1/cos(pi/32) wider, so the polygon holds the whole circle (it reaches
+  -- at most 0.5 % beyond it); a degree of latitude is 111.195 km (app_hidden.distance_km's earth),
+  -- a degree of longitude that times the cosine of the latitude.
+  select ('(' || string_agg(format('(%s,%s)',
+             longitude + radius_km / cos(pi() / 32) / (111.19508 * cos(radians(latitude))) * cos(2 * pi() * i / 32),
+             latitude + radius_km / cos(pi() / 32) / 111.19508 * sin(2 * pi() * i / 32)), ',' order by i) || ')')::polygon
+    from generate_series(0, 31) i
+$function$;
+grant execute on function app_hidden.circle_polygon(latitude double precision, longitude double precision, radius_km double precision) to app_analyst;
+grant execute on function app_hidden.circle_polygon(latitude double precision, longitude double precision, radius_km double precision) to app_visitor;
+comment on function app_hidden.circle_polygon(latitude double precision, longitude double precision, radius_km double precision) is 'A circle of radius_km around a WGS84 point as a polygon in longitude/latitude (as nl_alerts.areas and safety_region_areas are stored): 32 corners, holding the whole circle and reaching at most 0.5 % beyond it, so && against an NL-Alert''s area tells whether they meet.';
 
 CREATE OR REPLACE FUNCTION app_hidden.claim_traffic_publication(feed text, at timestamp with time zone)
  RETURNS boolean
@@ -4748,6 +4864,47 @@ $function$;
 grant execute on function app_hidden.nearest_road_number(latitude double precision, longitude double precision) to app_analyst;
 grant execute on function app_hidden.nearest_road_number(latitude double precision, longitude double precision) to app_visitor;
 comment on function app_hidden.nearest_road_number(latitude double precision, longitude double precision) is 'The road of the nearest hectometre post within 2 km, for a traffic record that names no road. Null without a position or with no post that near; the CASE keeps the lookup from running without a position.';
+
+CREATE OR REPLACE FUNCTION app_hidden.nl_alert_criteria_of(mo app_public.monitors)
+ RETURNS app_hidden.nl_alert_monitor_criteria
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select row(mo.uuid,
+             array(select distinct x from jsonb_array_elements_text(coalesce(mo.query->'regions', '[]')) x order by 1),
+             case when mo.radius is not null then app_hidden.circle_polygon(mo.latitude, mo.longitude, mo.radius) end,
+             case when mo.radius is null and mo.latitude is not null then point(mo.longitude, mo.latitude) end,
+             mo.latitude is null and jsonb_array_length(coalesce(mo.query->'regions', '[]')) = 0)::app_hidden.nl_alert_monitor_criteria
+$function$;
+grant execute on function app_hidden.nl_alert_criteria_of(mo app_public.monitors) to app_analyst;
+grant execute on function app_hidden.nl_alert_criteria_of(mo app_public.monitors) to app_visitor;
+comment on function app_hidden.nl_alert_criteria_of(mo app_public.monitors) is 'An nl_alert monitor''s criteria as its query and location state them (regions are already region numbers, validate_monitor_query normalises them). It is one definition for the trigger and the backfill.';
+
+CREATE OR REPLACE FUNCTION app_hidden.nl_alert_notification_subject(a app_public.nl_alerts)
+ RETURNS app_hidden.notification_subject
+ LANGUAGE sql
+ STABLE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select row(
+    'NL-Alert: ' || left(btrim(split_part(a.message, '***', 1)), 140),
+    array[
+      format('Message: %s', btrim(split_part(a.message, '***', 1))),
+      format('Start: %s (Europe/Amsterdam)', to_char(a.start_at at time zone 'Europe/Amsterdam', 'YYYY-MM-DD HH24:MI')),
+      format('Stop: %s', coalesce(to_char(a.stop_at at time zone 'Europe/Amsterdam', 'YYYY-MM-DD HH24:MI') || ' (Europe/Amsterdam)', '-')),
+      format('Safety regions: %s', coalesce((select string_agg(r.number || ' ' || r.name, ', ' order by r.number)
+                                               from app_public.p2000_regions r where r.number = any (a.region_numbers)), '-'))],
+    'nl_alert.issued',
+    jsonb_build_object('nlAlert', jsonb_build_object('uuid', a.uuid, 'alertId', a.alert_id, 'message', a.message,
+      'messageNl', nullif(btrim(split_part(a.message, '***', 1)), ''),
+      'messageEn', case when strpos(a.message, '***') > 0 then nullif(btrim(substr(a.message, strpos(a.message, '***') + 3)), '') end,
+      'startAt', a.start_at, 'stopAt', a.stop_at, 'regionNumbers', to_jsonb(a.region_numbers), 'areas', to_jsonb(a.area_texts),
+      'resourceUri', a.resource_uri)))::app_hidden.notification_subject
+$function$;
+grant execute on function app_hidden.nl_alert_notification_subject(a app_public.nl_alerts) to app_analyst;
+grant execute on function app_hidden.nl_alert_notification_subject(a app_public.nl_alerts) to app_visitor;
+comment on function app_hidden.nl_alert_notification_subject(a app_public.nl_alerts) is 'What an NL-Alert notification says: the Dutch text as headline, fact lines (text, start, stop, safety regions), and the webhook''s nlAlert object.';
 
 CREATE OR REPLACE FUNCTION app_hidden.nl_alert_region_numbers(areas polygon[])
  RETURNS text[]
@@ -6244,6 +6401,53 @@ grant execute on function app_hidden.tg_aircraft_states__notify_subscribers() to
 grant execute on function app_hidden.tg_aircraft_states__notify_subscribers() to app_visitor;
 comment on function app_hidden.tg_aircraft_states__notify_subscribers() is 'Trigger: NOTIFY aircraft:<icao> and aircraft:<registration in lower case> for every aircraft whose state a statement wrote: the two ways aircraftLive names an aircraft.';
 
+CREATE OR REPLACE FUNCTION app_hidden.tg_amber_alerts__province_codes()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+begin
+  if new.title is not null or new.description is not null then
+    new.province_codes := app_hidden.amber_alert_province_codes(new.title, new.description);
+  end if;
+  return new;
+end;
+$function$;
+grant execute on function app_hidden.tg_amber_alerts__province_codes() to app_analyst;
+grant execute on function app_hidden.tg_amber_alerts__province_codes() to app_visitor;
+comment on function app_hidden.tg_amber_alerts__province_codes() is 'Trigger: finds the provinces of an AMBER alert from its texts while it has them; when the texts are erased (the alert ended) the provinces stay.';
+
+CREATE OR REPLACE FUNCTION app_hidden.tg_amber_alerts__queue_matching()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  issued uuid[];
+  ended uuid[];
+begin
+  if tg_op = 'INSERT' then
+    issued := array(select n.uuid from new_alerts n
+                     where n.ended_at is null and n.started_at > now() - interval '24 hours' order by n.uuid);
+  else
+    issued := array(select n.uuid from new_alerts n join old_alerts o on o.uuid = n.uuid
+                     where n.ended_at is null and o.ended_at is not null and n.started_at > now() - interval '24 hours' order by n.uuid);
+    ended := array(select n.uuid from new_alerts n join old_alerts o on o.uuid = n.uuid
+                    where n.ended_at is not null and o.ended_at is null order by n.uuid);
+  end if;
+  if cardinality(issued) > 0 then
+    perform graphile_worker.add_job('monitors__match_feed', json_build_object('feed', 'amber_alert', 'uuids', issued), max_attempts := 10);
+  end if;
+  if cardinality(ended) > 0 then
+    perform graphile_worker.add_job('monitors__match_feed', json_build_object('feed', 'amber_alert_end', 'uuids', ended), max_attempts := 10);
+  end if;
+  return null;
+end;
+$function$;
+grant execute on function app_hidden.tg_amber_alerts__queue_matching() to app_analyst;
+grant execute on function app_hidden.tg_amber_alerts__queue_matching() to app_visitor;
+comment on function app_hidden.tg_amber_alerts__queue_matching() is 'Trigger: queues monitors__match_feed jobs per statement: feed amber_alert for alerts that start running (stored running, or running again) and started less than 24 hours ago, feed amber_alert_end for alerts that end. A backfill of old or ended alerts announces no issue, and an end reaches only the monitors that heard of the issue.';
+
 CREATE OR REPLACE FUNCTION app_hidden.tg_api_tokens__notify_change()
  RETURNS trigger
  LANGUAGE plpgsql
@@ -6332,6 +6536,26 @@ $function$;
 grant execute on function app_hidden.tg_monitor_matches__exercise_type() to app_analyst;
 grant execute on function app_hidden.tg_monitor_matches__exercise_type() to app_visitor;
 comment on function app_hidden.tg_monitor_matches__exercise_type() is 'Trigger: a new match row copies its message''s exercise type (as it copies its time). The monitor''s daily counts are kept per exercise type, and removing a match (its message deleted) then needs no message.';
+
+CREATE OR REPLACE FUNCTION app_hidden.tg_monitors__alert_criteria()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+begin
+  delete from app_hidden.nl_alert_monitor_criteria c where c.monitor_uuid = new.uuid;
+  delete from app_hidden.amber_alert_monitor_criteria c where c.monitor_uuid = new.uuid;
+  if new.active and new.type = 'nl_alert' then
+    insert into app_hidden.nl_alert_monitor_criteria select (app_hidden.nl_alert_criteria_of(new)).*;
+  elsif new.active and new.type = 'amber_alert' then
+    insert into app_hidden.amber_alert_monitor_criteria select (app_hidden.amber_alert_criteria_of(new)).*;
+  end if;
+  return null;
+end;
+$function$;
+grant execute on function app_hidden.tg_monitors__alert_criteria() to app_analyst;
+grant execute on function app_hidden.tg_monitors__alert_criteria() to app_visitor;
+comment on function app_hidden.tg_monitors__alert_criteria() is 'Trigger: keeps the monitor''s row in nl_alert_monitor_criteria or amber_alert_monitor_criteria while it is an active nl_alert or amber_alert monitor (a new location included), and removes it otherwise.';
 
 CREATE OR REPLACE FUNCTION app_hidden.tg_monitors__jam_and_rail_criteria()
  RETURNS trigger
@@ -6422,6 +6646,32 @@ $function$;
 grant execute on function app_hidden.tg_monitors__traffic_criteria() to app_analyst;
 grant execute on function app_hidden.tg_monitors__traffic_criteria() to app_visitor;
 comment on function app_hidden.tg_monitors__traffic_criteria() is 'Trigger: keeps the monitor''s row in traffic_monitor_criteria (app_hidden.accident_criteria_of) while it is an active accident monitor, and removes it otherwise.';
+
+CREATE OR REPLACE FUNCTION app_hidden.tg_nl_alerts__queue_matching()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  live uuid[];
+begin
+  if tg_op = 'INSERT' then
+    live := array(select n.uuid from new_alerts n
+                   where (n.stop_at is null or n.stop_at > now()) and n.start_at > now() - interval '24 hours' order by n.uuid);
+  else
+    live := array(select n.uuid from new_alerts n join old_alerts o on o.uuid = n.uuid
+                   where (n.stop_at is null or n.stop_at > now()) and n.start_at > now() - interval '24 hours'
+                     and n.area_texts is distinct from o.area_texts order by n.uuid);
+  end if;
+  if cardinality(live) > 0 then
+    perform graphile_worker.add_job('monitors__match_feed', json_build_object('feed', 'nl_alert', 'uuids', live), max_attempts := 10);
+  end if;
+  return null;
+end;
+$function$;
+grant execute on function app_hidden.tg_nl_alerts__queue_matching() to app_analyst;
+grant execute on function app_hidden.tg_nl_alerts__queue_matching() to app_visitor;
+comment on function app_hidden.tg_nl_alerts__queue_matching() is 'Trigger: queues one monitors__match_feed job (feed nl_alert) per statement for NL-Alerts that are new, or whose areas changed, while they run and started less than 24 hours ago. A backfill of old alerts notifies nobody.';
 
 CREATE OR REPLACE FUNCTION app_hidden.tg_p2000_capcodes__classify()
  RETURNS trigger
@@ -8070,6 +8320,55 @@ end;
 $function$;
 comment on function app_private.match_aircraft_event(event_uuid uuid) is 'The matcher of aircraft monitors (task monitors__match_feed): a take-off or landing matches the active monitors it passes by app_hidden.aircraft_event_passes, the one definition that aircraftEventsForMonitor uses too. The rest is app_private.notify_feed_event, so a second run queues nothing.';
 
+CREATE OR REPLACE FUNCTION app_private.match_amber_alert(alert_uuid uuid)
+ RETURNS integer
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  a app_public.amber_alerts;
+  kind text;
+begin
+  -- The issue and the end of one alert are matched one at a time, each reading the alert after
+  -- the lock: an end matched first finds no issue's matches, and an issue matched after the end
+  -- finds the alert ended, so nobody hears of the one without the other.
+  perform pg_advisory_xact_lock(hashtext('amber_alert:' || match_amber_alert.alert_uuid));
+  select * into a from app_public.amber_alerts x where x.uuid = match_amber_alert.alert_uuid;
+  if a.uuid is null or a.ended_at is not null then
+    return 0;
+  end if;
+  kind := (app_hidden.amber_alert_label(a.level)).kind;
+  return app_private.notify_feed_event('amber_alert', a.uuid, array(
+    select c.monitor_uuid from app_hidden.amber_alert_monitor_criteria c
+     where (cardinality(c.kinds) = 0 or kind = any (c.kinds))
+       and (a.level = 10 or cardinality(c.province_codes) = 0 or c.province_codes && a.province_codes)
+     order by c.monitor_uuid), app_hidden.amber_alert_notification_subject(a, false));
+end;
+$function$;
+comment on function app_private.match_amber_alert(alert_uuid uuid) is 'The matcher of amber_alert monitors for an alert issued (task monitors__match_feed, feed amber_alert): a running alert matches the monitors of its kind that are nationwide, or whose provinces it names; an AMBER Alert (level 10) is national and reaches every province. An alert that ended before it was matched notifies nobody. A lock per alert orders it with app_private.match_amber_alert_end. The rest is app_private.notify_feed_event, so a monitor hears of an alert''s issue once.';
+
+CREATE OR REPLACE FUNCTION app_private.match_amber_alert_end(alert_uuid uuid)
+ RETURNS integer
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  a app_public.amber_alerts;
+begin
+  perform pg_advisory_xact_lock(hashtext('amber_alert:' || match_amber_alert_end.alert_uuid));
+  select * into a from app_public.amber_alerts x where x.uuid = match_amber_alert_end.alert_uuid;
+  if a.uuid is null or a.ended_at is null then
+    return 0;
+  end if;
+  return app_private.notify_feed_event('amber_alert_end', a.uuid, array(
+    select c.monitor_uuid from app_hidden.amber_alert_monitor_criteria c
+     where exists (select 1 from app_hidden.feed_monitor_matches fm
+                    where fm.monitor_uuid = c.monitor_uuid and fm.event_kind = 'amber_alert' and fm.event_uuid = a.uuid)
+     order by c.monitor_uuid), app_hidden.amber_alert_notification_subject(a, true));
+end;
+$function$;
+comment on function app_private.match_amber_alert_end(alert_uuid uuid) is 'The matcher of an AMBER alert''s end (task monitors__match_feed, feed amber_alert_end): the active amber_alert monitors that matched its issue hear that it ended, once (event kind amber_alert_end). An alert nobody heard of running (a backfill, the demo data) ends without a word.';
+
 CREATE OR REPLACE FUNCTION app_private.match_meteo_event(event_uuid uuid)
  RETURNS integer
  LANGUAGE plpgsql
@@ -8092,6 +8391,32 @@ begin
 end;
 $function$;
 comment on function app_private.match_meteo_event(event_uuid uuid) is 'The matcher of weather monitors (task monitors__match_meteo): a warning event matches the monitors of its province (or of every province) whose levels include the new one. Only news notifies (a level that changed or a phenomenon added): warnings that end notify nobody.';
+
+CREATE OR REPLACE FUNCTION app_private.match_nl_alert(alert_uuid uuid)
+ RETURNS integer
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  a app_public.nl_alerts;
+begin
+  select * into a from app_public.nl_alerts x where x.uuid = match_nl_alert.alert_uuid;
+  if a.uuid is null or a.stop_at <= now() then
+    return 0;
+  end if;
+  return app_private.notify_feed_event('nl_alert', a.uuid, array(
+    select distinct m.monitor_uuid from (
+      select c.monitor_uuid from app_hidden.nl_alert_monitor_criteria c where c.everywhere
+      union all
+      select c.monitor_uuid from app_hidden.nl_alert_monitor_criteria c where c.region_numbers && a.region_numbers
+      union all
+      select c.monitor_uuid from unnest(a.areas) x (area) join app_hidden.nl_alert_monitor_criteria c on c.area && x.area
+      union all
+      select c.monitor_uuid from unnest(a.areas) x (area) join app_hidden.nl_alert_monitor_criteria c on c.point <@ x.area
+    ) m order by m.monitor_uuid), app_hidden.nl_alert_notification_subject(a));
+end;
+$function$;
+comment on function app_private.match_nl_alert(alert_uuid uuid) is 'The matcher of nl_alert monitors (task monitors__match_feed): an NL-Alert still running matches the monitors whose circle one of its areas meets, whose point one covers, one of whose safety regions it covers, or that have neither location nor regions, each found through an index of nl_alert_monitor_criteria. notify_feed_event records the match by the alert, so a monitor hears of an alert once, when it first reaches it (an alert widened later reaches the monitors it newly meets).';
 
 CREATE OR REPLACE FUNCTION app_private.match_p2000_message(message_uuid uuid)
  RETURNS integer
@@ -9992,6 +10317,26 @@ grant execute on function app_public.monitor(uuid text) to app_analyst;
 grant execute on function app_public.monitor(uuid text) to app_visitor;
 comment on function app_public.monitor(uuid text) is '@userToken
 One monitor of the current environment; null when there is none.';
+
+CREATE OR REPLACE FUNCTION app_public.monitor_types()
+ RETURNS SETOF app_public.monitor_reference_item
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select row(t.name, t.description,
+             coalesce('Query fields: ' || (select string_agg(q.field || case when q.required then ' (required)' else '' end
+                                                               || coalesce(' [' || array_to_string(q.choices, ', ') || ']', '')
+                                                               || ': ' || q.description, '; ' order by q.field)
+                                             from app_hidden.monitor_query_fields q where q.monitor_type = t.name), 'No query fields.'),
+             null)::app_public.monitor_reference_item
+    from app_public.monitor_types t
+   order by case t.name when 'p2000' then 0 else 1 end, t.name
+$function$;
+grant execute on function app_public.monitor_types() to app_analyst;
+grant execute on function app_public.monitor_types() to app_visitor;
+comment on function app_public.monitor_types() is '@notNull
+The monitor types createMonitor takes (value), each with what it notifies of (label) and the fields of its query (description).';
 
 CREATE OR REPLACE FUNCTION app_public.monitors()
  RETURNS SETOF app_public.monitors

@@ -12,6 +12,9 @@ const MATCHERS: ReadonlyMap<string, string> = new Map([
   ["rail", "app_private.match_rail_disruption"], // rail_disruptions
   ["rss", "app_private.match_rss_item"], // rss
   ["aircraft", "app_private.match_aircraft_event"], // aircraft
+  ["nl_alert", "app_private.match_nl_alert"], // nl_alert
+  ["amber_alert", "app_private.match_amber_alert"], // amber_alert: an alert issued
+  ["amber_alert_end", "app_private.match_amber_alert_end"], // amber_alert: its end
 ]);
 
 export interface MatchJob {

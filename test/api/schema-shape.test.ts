@@ -65,6 +65,7 @@ test("the Query type has exactly the operations built so far", () => {
     "meteoWarningEventsForMonitor",
     "monitor",
     "monitorPreview",
+    "monitorTypes",
     "monitors",
     "myOrganizations",
     "mySessions",
