@@ -160,7 +160,8 @@ async function startApi(
       authenticate,
       accounts,
       // WEBHOOK_ALLOW_PRIVATE_TARGETS: checked when a webhook channel is saved, and again on delivery.
-      monitors: { allowPrivateWebhookTargets: config.delivery.allowPrivateTargets },
+      // sendTestNotification sends with the worker's delivery settings.
+      monitors: { allowPrivateWebhookTargets: config.delivery.allowPrivateTargets, delivery: config.delivery },
       api: config.api,
       aiDefaults: loadAiDefaults(config.api.aiDefaultsFile ?? SHIPPED_AI_DEFAULTS),
       pgSubscriber,

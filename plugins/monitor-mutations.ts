@@ -1,15 +1,39 @@
-// Channel and monitor mutations (spec 4.2) and respondOnTheWay. The SQL functions of app_accounts
-// check the caller, the environment and every field; Node adds what needs it: the DNS check of
-// webhook targets and the random signing secret, shown once in CreateChannelPayload.
+// Channel and monitor mutations (spec 4.2), respondOnTheWay and sendTestNotification. The SQL
+// functions of app_accounts check the caller, the environment and every field; Node adds what needs
+// it: the DNS check of webhook targets, the random signing secret, shown once in
+// CreateChannelPayload, and the sending of a test notification through the real delivery code.
+import nodemailer from "nodemailer";
 import { access, type FieldArgs } from "postgraphile/grafast";
 import { extendSchema, gql } from "postgraphile/utils";
+import type { DeliveryConfig } from "../lib/config.ts";
+import { userError } from "../lib/graphql/errors.ts";
 import { byUuid, mutationSteps } from "../lib/graphql/plan-steps.ts";
 import { assertPublicWebhookTarget } from "../lib/http/webhook-targets.ts";
 import { saveMonitorCall } from "../lib/monitors/monitor-input.ts";
+import {
+  DeliveryError,
+  deliverNotification,
+  type DeliveryResult,
+  type NotificationSettings,
+  type PendingNotification,
+} from "../lib/monitors/notification-delivery.ts";
 import { newSigningSecret } from "../lib/monitors/webhook-signatures.ts";
 
 export interface MonitorMutationOptions {
   allowPrivateWebhookTargets: boolean;
+  /** config.delivery: how sendTestNotification sends (the worker's settings); without it, it is refused. */
+  delivery?: DeliveryConfig;
+}
+
+/** What sendTestNotification answers: the outcome of its one attempt. */
+interface TestNotificationResult {
+  uuid: string;
+  outcome: "delivered" | "failed";
+  delivered: boolean;
+  responseCode: number | null;
+  reply: string | null;
+  latencyMs: number;
+  error: string | null;
 }
 
 const MONITOR_FIELDS = `
@@ -39,6 +63,46 @@ export function makeMonitorMutationsPlugin(options: MonitorMutationOptions): Gra
     const channels = resources.channels_table;
     const monitors = resources.monitors_table;
     const responders = resources.alert_responders_table;
+    // One SMTP transport for every test send, made at the first one (as the worker's outbox).
+    let settings: NotificationSettings | undefined;
+    const deliverySettings = (): NotificationSettings => {
+      if (!options.delivery) throw userError("Test notifications are switched off on this server.", "FORBIDDEN");
+      settings ??= {
+        ...options.delivery,
+        mailer: options.delivery.smtpUrl ? nodemailer.createTransport(options.delivery.smtpUrl) : null,
+      };
+      return settings;
+    };
+    /** sendTestNotification: stored (and checked, rate-limited) in SQL, sent here, its one attempt recorded. */
+    const sendTestNotification = (fieldArgs: FieldArgs) =>
+      run(fieldArgs, async ({ channel }, { visitor }): Promise<TestNotificationResult> => {
+        const [pending] = (await visitor("select * from app_accounts.start_test_notification($1)", [
+          channel,
+        ])) as PendingNotification[];
+        const started = performance.now();
+        let answer: DeliveryResult;
+        let error: string | null = null;
+        try {
+          answer = await deliverNotification(deliverySettings(), pending);
+        } catch (failure) {
+          if (!(failure instanceof DeliveryError)) throw failure;
+          answer = { responseCode: failure.responseCode, reply: failure.reply };
+          error = failure.message;
+        }
+        const { responseCode, reply } = answer;
+        const latencyMs = Math.round(performance.now() - started);
+        await visitor("select app_accounts.record_test_notification_attempt($1, $2, $3, $4, $5, $6)", [
+          pending.notification_uuid,
+          error === null,
+          responseCode,
+          reply,
+          error,
+          latencyMs,
+        ]);
+        const delivered = error === null;
+        const uuid = pending.notification_uuid;
+        return { uuid, outcome: delivered ? "delivered" : "failed", delivered, responseCode, reply, latencyMs, error };
+      });
     /** createMonitor, or updateMonitor of input.uuid: the saved monitor's uuid. */
     const saveMonitor = (fieldArgs: FieldArgs, update: boolean) =>
       run(fieldArgs, async ({ input }, { visitor }) => {
@@ -78,6 +142,22 @@ export function makeMonitorMutationsPlugin(options: MonitorMutationOptions): Gra
           name: String
           ${MONITOR_FIELDS}
         }
+        """The outcome of a test notification's one attempt (it is not retried); it is in deliveries too."""
+        type TestNotificationResult {
+          """The test send's uuid: its Webhook-Id, and its uuid in deliveries."""
+          uuid: UUID!
+          """delivered or failed."""
+          outcome: String!
+          delivered: Boolean!
+          """The HTTP status (webhook, SMS, Telegram) or SMTP reply code (e-mail), when there was an answer."""
+          responseCode: Int
+          """The SMTP server's reply (e-mail channels)."""
+          reply: String
+          """How long the attempt took, in milliseconds."""
+          latencyMs: Int!
+          """Why it failed; null when delivered."""
+          error: String
+        }
         extend type Mutation {
           """Adds a notification channel to the current environment."""
           createChannel(input: CreateChannelInput!): CreateChannelPayload
@@ -90,6 +170,11 @@ export function makeMonitorMutationsPlugin(options: MonitorMutationOptions): Gra
           deleteMonitor(uuid: String!): Boolean
           """Answers a notification with going or cancelled; the token from the notification's link is the credential."""
           respondOnTheWay(token: String!, status: String!): AlertResponder
+          """
+          Sends a clearly marked test notification to a channel of the current environment at once, through the
+          same delivery code as real ones, and answers with its outcome; at most 5 per channel and minute.
+          """
+          sendTestNotification(channel: String!): TestNotificationResult
         }
       `,
       objects: {
@@ -126,6 +211,7 @@ export function makeMonitorMutationsPlugin(options: MonitorMutationOptions): Gra
             createMonitor: (_, fieldArgs) => byUuid(monitors, saveMonitor(fieldArgs, false)),
             updateMonitor: (_, fieldArgs) => byUuid(monitors, saveMonitor(fieldArgs, true)),
             deleteMonitor: (_, fieldArgs) => sql(fieldArgs, "app_accounts.delete_monitor($1)", ({ uuid }) => [uuid]),
+            sendTestNotification: (_, fieldArgs) => sendTestNotification(fieldArgs),
             respondOnTheWay: (_, fieldArgs) =>
               byUuid(
                 responders,

@@ -187,6 +187,36 @@ create type app_public.date_range as (
 );
 comment on type app_public.date_range is 'A time range, from and to inclusive (ISO-8601).';
 
+create type app_public.delivery as (
+  uuid uuid,
+  test boolean,
+  monitor_uuid uuid,
+  monitor_name text,
+  channel_uuid uuid,
+  channel_name text,
+  channel_type text,
+  item_kind text,
+  item_uuid uuid,
+  item_title text,
+  created timestamp with time zone,
+  last_attempt_at timestamp with time zone,
+  delivered_at timestamp with time zone,
+  outcome text,
+  attempts integer,
+  response_code integer,
+  reply text,
+  latency_ms integer,
+  error text
+);
+comment on type app_public.delivery is 'One notification to one channel in the delivery log, with its outcome and its last attempt. Channel secrets, tokens and the bodies sent are never part of it.';
+
+create type app_public.delivery_filter as (
+  monitor text,
+  channel text,
+  outcome text
+);
+comment on type app_public.delivery_filter is 'The delivery log of one monitor (uuid), of one channel (uuid), and/or with one outcome (delivered, failed, pending or retrying).';
+
 create type app_public.fire_station_filter as (
   search text,
   region text
@@ -1143,16 +1173,18 @@ create table app_private.notification_attempts (
   response_code integer,
   error text,
   duration_ms integer,
+  reply text,
   constraint notification_attempts_notification_uuid_fkey FOREIGN KEY (notification_uuid) REFERENCES app_private.notifications(uuid) ON DELETE CASCADE,
   constraint notification_attempts_pkey PRIMARY KEY (uuid)
 );
 alter table app_private.notification_attempts enable row level security;
 CREATE INDEX notification_attempts_notification_uuid_idx ON app_private.notification_attempts USING btree (notification_uuid);
 comment on table app_private.notification_attempts is 'Every attempt to deliver a notification: outcome, response code, error and duration, written by app_private.record_notification_attempt, so that a failing channel can be diagnosed.';
+comment on column app_private.notification_attempts.reply is 'The SMTP server''s answer to an e-mail attempt (its last reply line, at most 1,000 characters); null for HTTP channels, whose status is response_code.';
 
 create table app_private.notifications (
   uuid uuid default gen_random_uuid() not null,
-  monitor_uuid uuid not null,
+  monitor_uuid uuid,
   channel_uuid uuid not null,
   message_uuid uuid,
   dossier_uuid uuid,
@@ -1172,9 +1204,11 @@ create table app_private.notifications (
   constraint notifications_monitor_uuid_fkey FOREIGN KEY (monitor_uuid) REFERENCES app_public.monitors(uuid) ON DELETE CASCADE,
   constraint notifications_one_subject CHECK ((((message_uuid IS NULL) <> (event_uuid IS NULL)) AND ((event_uuid IS NULL) = (event_kind IS NULL)))),
   constraint notifications_pkey PRIMARY KEY (uuid),
-  constraint notifications_status_check CHECK ((status = ANY (ARRAY['queued'::text, 'delivered'::text, 'failed'::text])))
+  constraint notifications_status_check CHECK ((status = ANY (ARRAY['queued'::text, 'delivered'::text, 'failed'::text]))),
+  constraint notifications_test_without_monitor CHECK (((monitor_uuid IS NULL) = (NOT (event_kind IS DISTINCT FROM 'test'::text))))
 );
 alter table app_private.notifications enable row level security;
+CREATE INDEX notifications_channel_uuid_created_idx ON app_private.notifications USING btree (channel_uuid, created DESC);
 CREATE INDEX notifications_channel_uuid_idx ON app_private.notifications USING btree (channel_uuid);
 CREATE INDEX notifications_message_uuid_idx ON app_private.notifications USING btree (message_uuid);
 CREATE UNIQUE INDEX notifications_event_idx ON app_private.notifications USING btree (event_kind, event_uuid, monitor_uuid, channel_uuid) WHERE (event_uuid IS NOT NULL);
@@ -3416,6 +3450,26 @@ $function$;
 grant execute on function app_accounts.logout() to app_visitor;
 comment on function app_accounts.logout() is 'logout: revokes the session of the access token; app_hidden.current_user_uuid reads the session row on every request, so this takes effect at once. The caller is checked first (migration 000004), so an anonymous call answers UNAUTHENTICATED instead of succeeding.';
 
+CREATE OR REPLACE FUNCTION app_accounts.record_test_notification_attempt(notification_uuid uuid, succeeded boolean, response_code integer, reply text, error text, duration_ms integer)
+ RETURNS void
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  environment uuid := app_accounts.require_current_environment();
+begin
+  if not exists (select from app_private.notifications n join app_public.channels c on c.uuid = n.channel_uuid
+                  where n.uuid = record_test_notification_attempt.notification_uuid and n.event_kind = 'test'
+                    and n.status = 'queued' and c.environment_uuid = environment) then
+    raise exception 'Test notification not found.' using errcode = 'XNOTF';
+  end if;
+  perform app_private.record_notification_attempt(notification_uuid, succeeded, response_code, reply, error, duration_ms, true);
+end;
+$function$;
+grant execute on function app_accounts.record_test_notification_attempt(notification_uuid uuid, succeeded boolean, response_code integer, reply text, error text, duration_ms integer) to app_visitor;
+comment on function app_accounts.record_test_notification_attempt(notification_uuid uuid, succeeded boolean, response_code integer, reply text, error text, duration_ms integer) is 'sendTestNotification, second step: records the one attempt of a queued test send of the current environment (a test send is not retried: it ends delivered or failed).';
+
 CREATE OR REPLACE FUNCTION app_accounts.require_current_environment()
  RETURNS uuid
  LANGUAGE plpgsql
@@ -3556,6 +3610,44 @@ end;
 $function$;
 grant execute on function app_accounts.set_current_environment(environment_uuid text) to app_visitor;
 comment on function app_accounts.set_current_environment(environment_uuid text) is 'setCurrentEnvironment, and the first step of switchEnvironment: binds one of the calling user''s environments to the current session, where the environment-scoped mutations (API tokens, channels, monitors) then act. An environment the caller cannot see answers NOT_FOUND.';
+
+CREATE OR REPLACE FUNCTION app_accounts.start_test_notification(channel text)
+ RETURNS TABLE(notification_uuid uuid, channel_type text, channel_name text, email_address text, phone_number text, url text, headers jsonb, chat_id text, signing_secret text, monitor_uuid uuid, monitor_name text, message_uuid uuid, message text, sended timestamp with time zone, urgency text, discipline text, region text, city text, street text, postcode text, latitude double precision, longitude double precision, dossier_uuid uuid, respond_token text, kind text, headline text, facts text[], event_type text, payload jsonb)
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+#variable_conflict use_column
+declare
+  environment uuid := app_accounts.require_current_environment();
+  c app_public.channels;
+  test_uuid uuid := gen_random_uuid();
+  sent integer;
+begin
+  select * into c from app_public.channels x
+   where x.uuid = app_hidden.try_uuid(start_test_notification.channel) and x.environment_uuid = environment;
+  if c.uuid is null then
+    raise exception 'Channel not found.' using errcode = 'XNOTF';
+  end if;
+  -- Five test sends per channel and minute, counted exactly under a lock per channel.
+  perform pg_advisory_xact_lock(hashtext('test-notification:' || c.uuid));
+  select count(*) into sent from app_private.notifications n
+   where n.channel_uuid = c.uuid and n.event_kind = 'test' and n.created > clock_timestamp() - interval '1 minute';
+  if sent >= 5 then
+    raise exception 'At most 5 test notifications per channel and minute; try again in a minute.' using errcode = 'XRATE';
+  end if;
+  insert into app_private.notifications (uuid, monitor_uuid, channel_uuid, event_kind, event_uuid, headline, facts, event_type, payload, created)
+  values (test_uuid, null, c.uuid, 'test', test_uuid, 'Test notification from the NL incident service',
+          array['This is a test of the channel "' || c.name || '". No incident happened; nothing needs doing.'],
+          'notification.test',
+          jsonb_build_object('test', true, 'channel', jsonb_build_object('uuid', c.uuid, 'name', c.name),
+            'text', 'Test notification from the NL incident service. No incident happened; nothing needs doing.'),
+          clock_timestamp());
+  return query select * from app_private.notification_for_delivery(test_uuid);
+end;
+$function$;
+grant execute on function app_accounts.start_test_notification(channel text) to app_visitor;
+comment on function app_accounts.start_test_notification(channel text) is 'sendTestNotification (plugins/monitor-mutations.ts), first step: a channel of the current environment (NOT_FOUND for any other), at most 5 test sends per channel and minute (RATE_LIMITED), stored as a notification of kind test without monitor, and returned as app_private.notification_for_delivery returns it, so Node sends it through the real delivery code. The signing secret goes to Node only; app_accounts is not part of the GraphQL schema.';
 
 CREATE OR REPLACE FUNCTION app_accounts.update_api_token(token_uuid text, name text, scopes text[])
  RETURNS uuid
@@ -4205,6 +4297,17 @@ $function$;
 grant execute on function app_hidden.current_user_uuid() to app_analyst;
 grant execute on function app_hidden.current_user_uuid() to app_visitor;
 comment on function app_hidden.current_user_uuid() is 'The user of this request, read from the session row, so ending a session takes effect at once.';
+
+CREATE OR REPLACE FUNCTION app_hidden.delivery_outcome(status text, attempts integer)
+ RETURNS text
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+AS $function$
+  select case status when 'queued' then case when attempts > 0 then 'retrying' else 'pending' end else status end
+$function$;
+grant execute on function app_hidden.delivery_outcome(status text, attempts integer) to app_analyst;
+grant execute on function app_hidden.delivery_outcome(status text, attempts integer) to app_visitor;
+comment on function app_hidden.delivery_outcome(status text, attempts integer) is 'The outcome of a notification as the delivery log shows it: delivered, failed, pending (queued, not tried yet) or retrying (queued after a failed attempt).';
 
 CREATE OR REPLACE FUNCTION app_hidden.distance_km(lat1 double precision, lon1 double precision, lat2 double precision, lon2 double precision)
  RETURNS double precision
@@ -8579,7 +8682,7 @@ AS $function$
          coalesce(n.event_kind, 'p2000'), n.headline, n.facts, n.event_type, n.payload
     from app_private.notifications n
     join app_public.channels c on c.uuid = n.channel_uuid
-    join app_public.monitors mo on mo.uuid = n.monitor_uuid
+    left join app_public.monitors mo on mo.uuid = n.monitor_uuid
     left join app_public.p2000_messages m on m.uuid = n.message_uuid
     left join app_private.channel_secrets s on s.channel_uuid = c.uuid
     left join app_public.p2000_urgencies u on u.uuid = m.urgency_uuid
@@ -8587,7 +8690,7 @@ AS $function$
     left join app_public.p2000_regions g on g.uuid = m.region_uuid
    where n.uuid = notification_for_delivery.notification_uuid and n.status = 'queued'
 $function$;
-comment on function app_private.notification_for_delivery(notification_uuid uuid) is 'What the task notifications__deliver needs to send one notification: channel and signing secret, monitor, and subject (a P2000 message''s columns with its respond link, or the headline, facts and payload a feed''s matcher rendered). No row once it is no longer queued, so a repeated job never sends twice.';
+comment on function app_private.notification_for_delivery(notification_uuid uuid) is 'What the task notifications__deliver (and sendTestNotification) needs to send one notification: channel and signing secret, monitor (none for a test send), and subject (a P2000 message''s columns with its respond link, or the headline, facts and payload a feed''s matcher or the test send rendered). No row once it is no longer queued, so a repeated job never sends twice.';
 
 CREATE OR REPLACE FUNCTION app_private.notify_feed_event(kind text, event_uuid uuid, monitor_uuids uuid[], subject app_hidden.notification_subject)
  RETURNS integer
@@ -8698,20 +8801,20 @@ end;
 $function$;
 comment on function app_private.queue_email(to_address text, subject text, text_body text) is 'Stores an outgoing e-mail in app_private.emails and queues its emails__send job in the same transaction, so a mail goes out exactly when what asked for it commits (up to 10 attempts).';
 
-CREATE OR REPLACE FUNCTION app_private.record_notification_attempt(notification_uuid uuid, succeeded boolean, response_code integer, error text, duration_ms integer, final boolean)
+CREATE OR REPLACE FUNCTION app_private.record_notification_attempt(notification_uuid uuid, succeeded boolean, response_code integer, reply text, error text, duration_ms integer, final boolean)
  RETURNS void
  LANGUAGE sql
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
-  insert into app_private.notification_attempts (notification_uuid, succeeded, response_code, error, duration_ms)
-  values (notification_uuid, succeeded, response_code, left(error, 1000), duration_ms);
+  insert into app_private.notification_attempts (notification_uuid, succeeded, response_code, reply, error, duration_ms)
+  values (notification_uuid, succeeded, response_code, left(reply, 1000), left(error, 1000), duration_ms);
   update app_private.notifications n
      set attempts = n.attempts + 1,
          status = case when succeeded then 'delivered' when final then 'failed' else n.status end,
          delivered_at = case when succeeded then now() end
    where n.uuid = record_notification_attempt.notification_uuid;
 $function$;
-comment on function app_private.record_notification_attempt(notification_uuid uuid, succeeded boolean, response_code integer, error text, duration_ms integer, final boolean) is 'Records one delivery attempt and counts it on the notification: delivered on success, failed on the final failed attempt (the last retry or a permanent error); in between graphile-worker retries and it stays queued.';
+comment on function app_private.record_notification_attempt(notification_uuid uuid, succeeded boolean, response_code integer, reply text, error text, duration_ms integer, final boolean) is 'Records one delivery attempt (the HTTP status or SMTP reply code, the SMTP reply, the error and the duration) and counts it on the notification: delivered on success, failed on the final failed attempt (the last retry or a permanent error); in between graphile-worker retries and it stays queued. It takes the SMTP reply since the delivery log (issue 29, part 4).';
 
 CREATE OR REPLACE FUNCTION app_private.recount_road_markers()
  RETURNS void
@@ -9674,6 +9777,56 @@ grant execute on function app_public.current_environment() to app_analyst;
 grant execute on function app_public.current_environment() to app_visitor;
 comment on function app_public.current_environment() is '@userToken
 The environment bound to the session.';
+
+CREATE OR REPLACE FUNCTION app_public.deliveries(filter app_public.delivery_filter DEFAULT NULL::app_public.delivery_filter, first integer DEFAULT 50, page integer DEFAULT 1)
+ RETURNS SETOF app_public.delivery
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  environment uuid;
+  want_monitor uuid := app_hidden.try_uuid(filter.monitor);
+  want_channel uuid := app_hidden.try_uuid(filter.channel);
+  want_outcome text := nullif(lower(btrim(filter.outcome)), '');
+begin
+  perform app_hidden.require_user_uuid();
+  environment := app_hidden.current_member_environment_uuid();
+  if nullif(btrim(filter.monitor), '') is not null and want_monitor is null then
+    raise exception 'filter.monitor must be a monitor uuid.' using errcode = 'XINPT';
+  end if;
+  if nullif(btrim(filter.channel), '') is not null and want_channel is null then
+    raise exception 'filter.channel must be a channel uuid.' using errcode = 'XINPT';
+  end if;
+  if want_outcome not in ('delivered', 'failed', 'pending', 'retrying') then
+    raise exception 'filter.outcome must be delivered, failed, pending or retrying.' using errcode = 'XINPT';
+  end if;
+  return query
+  select n.uuid, n.event_kind is not distinct from 'test', n.monitor_uuid, mo.name, c.uuid, c.name, c.type,
+         coalesce(n.event_kind, 'p2000'), coalesce(n.message_uuid, nullif(n.event_uuid, n.uuid)),
+         coalesce(m.message, n.headline), n.created, a.attempted_at, n.delivered_at,
+         app_hidden.delivery_outcome(n.status, n.attempts), n.attempts, a.response_code, a.reply, a.duration_ms, a.error
+    from app_private.notifications n
+    join app_public.channels c on c.uuid = n.channel_uuid
+    left join app_public.monitors mo on mo.uuid = n.monitor_uuid
+    left join app_public.p2000_messages m on m.uuid = n.message_uuid
+    left join lateral (
+      select x.attempted_at, x.response_code, x.reply, x.duration_ms, x.error from app_private.notification_attempts x
+       where x.notification_uuid = n.uuid order by x.attempted_at desc, x.uuid limit 1
+    ) a on true
+   where c.environment_uuid = environment
+     and (want_monitor is null or n.monitor_uuid = want_monitor)
+     and (want_channel is null or n.channel_uuid = want_channel)
+     and (want_outcome is null or app_hidden.delivery_outcome(n.status, n.attempts) = want_outcome)
+   order by n.created desc, n.uuid
+   limit app_hidden.page_limit(first, 100) offset app_hidden.page_offset(first, page, 100);
+end;
+$function$;
+grant execute on function app_public.deliveries(filter app_public.delivery_filter, first integer, page integer) to app_analyst;
+grant execute on function app_public.deliveries(filter app_public.delivery_filter, first integer, page integer) to app_visitor;
+comment on function app_public.deliveries(filter app_public.delivery_filter, first integer, page integer) is '@userToken
+@notNull
+The delivery log of the current environment, newest first: each notification to a channel (test sends included) with its outcome and last attempt, filtered by monitor, channel and outcome. Only members of the environment see it; a monitor or channel of another environment matches nothing. No secret, token or body sent is among its columns.';
 
 CREATE OR REPLACE FUNCTION app_public.fire_station(slug text)
  RETURNS app_public.fire_stations

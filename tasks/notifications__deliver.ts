@@ -8,6 +8,7 @@ import type { Task } from "graphile-worker";
 import {
   DeliveryError,
   deliverNotification,
+  type DeliveryResult,
   type NotificationSettings,
   type PendingNotification,
 } from "../lib/monitors/notification-delivery.ts";
@@ -21,23 +22,30 @@ export function makeNotificationsDeliver(settings: NotificationSettings): Task {
     } = await helpers.query<PendingNotification>("select * from app_private.notification_for_delivery($1)", [uuid]);
     if (!notification) return;
     const started = performance.now();
-    const record = (succeeded: boolean, code: number | null, error: string | null, final: boolean) =>
-      helpers.query("select app_private.record_notification_attempt($1, $2, $3, $4, $5, $6)", [
+    const record = (succeeded: boolean, answer: DeliveryResult, error: string | null, final: boolean) =>
+      helpers.query("select app_private.record_notification_attempt($1, $2, $3, $4, $5, $6, $7)", [
         uuid,
         succeeded,
-        code,
+        answer.responseCode,
+        answer.reply,
         error,
         Math.round(performance.now() - started),
         final,
       ]);
-    let code: number | null;
+    let answer: DeliveryResult;
     try {
-      code = await deliverNotification(settings, notification);
+      answer = await deliverNotification(settings, notification);
     } catch (error) {
       const permanent = error instanceof DeliveryError && error.permanent;
       const final = permanent || helpers.job.attempts >= helpers.job.max_attempts;
       notificationDeliveries.inc({ channel_type: notification.channel_type, outcome: final ? "failed" : "retrying" });
-      await record(false, error instanceof DeliveryError ? error.responseCode : null, (error as Error).message, final);
+      const failure = error instanceof DeliveryError ? error : null;
+      await record(
+        false,
+        { responseCode: failure?.responseCode ?? null, reply: failure?.reply ?? null },
+        (error as Error).message,
+        final,
+      );
       if (final) {
         helpers.logger.warn(`Notification ${uuid} failed for good: ${(error as Error).message}`);
         return;
@@ -45,6 +53,6 @@ export function makeNotificationsDeliver(settings: NotificationSettings): Task {
       throw error;
     }
     notificationDeliveries.inc({ channel_type: notification.channel_type, outcome: "delivered" });
-    await record(true, code, null, false);
+    await record(true, answer, null, false);
   };
 }

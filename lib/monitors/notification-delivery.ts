@@ -1,6 +1,8 @@
 // Sending one notification through its channel: the text people read, the JSON webhooks get, and
-// one sender per channel type. Failures are DeliveryErrors with the response code; one marked
-// permanent is not worth retrying (the service lacks a setting for the channel type).
+// one sender per channel type. Failures are DeliveryErrors with the response code (and an SMTP
+// server's reply); one marked permanent is not worth retrying (the service lacks a setting for the
+// channel type). The same code sends the test notifications of sendTestNotification (kind test,
+// no monitor). Error texts go to the delivery log, so the service's own secrets are cut out of them.
 import type { Transporter } from "nodemailer";
 import type { DeliveryConfig } from "../config.ts";
 import { postRequest } from "../http/post.ts";
@@ -27,8 +29,9 @@ export interface PendingNotification {
   headers: Array<{ name: string; value: string }>;
   chat_id: string | null;
   signing_secret: string | null;
-  monitor_uuid: string;
-  monitor_name: string;
+  /** null for a test send (sendTestNotification). */
+  monitor_uuid: string | null;
+  monitor_name: string | null;
   message_uuid: string | null;
   message: string | null;
   sended: Date | null;
@@ -42,7 +45,8 @@ export interface PendingNotification {
   longitude: number | null;
   dossier_uuid: string | null;
   respond_token: string | null;
-  kind: "p2000" | "meteo" | "traffic";
+  /** p2000, a feed's event kind (meteo, traffic, …) or test. */
+  kind: string;
   headline: string | null;
   facts: string[] | null;
   event_type: string | null;
@@ -52,11 +56,20 @@ export interface PendingNotification {
 export class DeliveryError extends Error {
   readonly responseCode: number | null;
   readonly permanent: boolean;
-  constructor(message: string, responseCode: number | null = null, permanent = false) {
+  /** The SMTP server's answer, when it refused the mail. */
+  readonly reply: string | null;
+  constructor(message: string, responseCode: number | null = null, permanent = false, reply: string | null = null) {
     super(message);
     this.responseCode = responseCode;
     this.permanent = permanent;
+    this.reply = reply;
   }
+}
+
+/** What the receiving end answered: the HTTP status or SMTP reply code, and the SMTP reply. */
+export interface DeliveryResult {
+  responseCode: number | null;
+  reply: string | null;
 }
 
 const TIMEOUT_MS = 10_000;
@@ -78,7 +91,10 @@ function headlineOf(n: PendingNotification): string {
 
 /** The plain text of e-mails and chat messages: the message as sent (it names its own urgency), then the facts. */
 export function notificationText(settings: NotificationSettings, n: PendingNotification): string {
-  if (n.kind !== "p2000") return [n.headline, "", ...(n.facts ?? []), `Monitor: ${n.monitor_name}`].join("\n");
+  if (n.kind !== "p2000") {
+    const monitor = n.monitor_name === null ? [] : [`Monitor: ${n.monitor_name}`];
+    return [n.headline, "", ...(n.facts ?? []), ...monitor].join("\n");
+  }
   const where = [n.street, n.postcode, n.city].filter(Boolean).join(", ");
   return [
     n.message,
@@ -101,7 +117,8 @@ export function webhookBody(settings: NotificationSettings, n: PendingNotificati
     return JSON.stringify({
       id: n.notification_uuid,
       event: n.event_type,
-      monitor: { uuid: n.monitor_uuid, name: n.monitor_name },
+      // A test send (event notification.test) has no monitor.
+      ...(n.monitor_uuid === null ? {} : { monitor: { uuid: n.monitor_uuid, name: n.monitor_name } }),
       ...n.payload,
     });
   }
@@ -143,26 +160,40 @@ async function postExpectingSuccess(url: string, headers: Record<string, string>
   if (result.status < 200 || result.status >= 300) {
     throw new DeliveryError(`HTTP ${result.status}: ${result.body.slice(0, 200)}`, result.status);
   }
-  return result.status;
+  return { responseCode: result.status, reply: null };
 }
 
-type Sender = (settings: NotificationSettings, n: PendingNotification) => Promise<number | null>;
+type Sender = (settings: NotificationSettings, n: PendingNotification) => Promise<DeliveryResult>;
+
+/** An SMTP reply as nodemailer gives it ("250 2.0.0 Ok: queued as …"), on one line. */
+function smtpReply(value: unknown): string | null {
+  return typeof value === "string" && value.trim() ? value.replace(/\s+/g, " ").trim().slice(0, 1000) : null;
+}
+
+/** The reply code at the start of an SMTP reply. */
+function smtpCode(reply: string | null): number | null {
+  const match = reply && /^([2-5][0-9]{2})\b/.exec(reply);
+  return match ? Number(match[1]) : null;
+}
 
 const senders: Record<PendingNotification["channel_type"], Sender> = {
   async email(settings, n) {
     if (!settings.mailer)
       throw new DeliveryError("No SMTP_URL is configured: e-mail channels cannot deliver.", null, true);
+    let info: { response?: unknown };
     try {
-      await settings.mailer.sendMail({
+      info = await settings.mailer.sendMail({
         from: settings.mailFrom,
         to: n.email_address!,
         subject: headlineOf(n).slice(0, 150),
         text: notificationText(settings, n),
       });
     } catch (error) {
-      throw new DeliveryError((error as Error).message, (error as { responseCode?: number }).responseCode ?? null);
+      const { responseCode, response } = error as { responseCode?: number; response?: unknown };
+      throw new DeliveryError((error as Error).message, responseCode ?? null, false, smtpReply(response));
     }
-    return null;
+    const reply = smtpReply(info.response);
+    return { responseCode: smtpCode(reply), reply };
   },
 
   async webhook(settings, n) {
@@ -218,7 +249,25 @@ const senders: Record<PendingNotification["channel_type"], Sender> = {
   },
 };
 
-/** Sends the notification; returns the response code (null for e-mail). */
-export function deliverNotification(settings: NotificationSettings, n: PendingNotification): Promise<number | null> {
-  return senders[n.channel_type](settings, n);
+/** The service's own secrets, which no error text that reaches the delivery log may carry. */
+function redact(settings: NotificationSettings, n: PendingNotification, text: string): string {
+  const secrets = [settings.telegram.botToken, settings.sms.providerToken, n.signing_secret, settings.smtpUrl];
+  let result = text;
+  for (const secret of secrets) if (secret && secret.length >= 4) result = result.split(secret).join("[redacted]");
+  return result;
+}
+
+/** Sends the notification; returns what the receiving end answered (HTTP status, SMTP reply). */
+export async function deliverNotification(
+  settings: NotificationSettings,
+  n: PendingNotification,
+): Promise<DeliveryResult> {
+  try {
+    return await senders[n.channel_type](settings, n);
+  } catch (error) {
+    const message = redact(settings, n, (error as Error).message ?? String(error));
+    if (!(error instanceof DeliveryError)) throw new DeliveryError(message);
+    if (message === error.message) throw error;
+    throw new DeliveryError(message, error.responseCode, error.permanent, error.reply);
+  }
 }

@@ -926,10 +926,13 @@ beforeAll(async () => {
   const aircraftMonitorUuid = await newMonitor("aircraft").catch(() => monitorUuid);
   const accidentMonitorUuid = await newMonitor("accident").catch(() => monitorUuid);
   const meteoMonitorUuid = await newMonitor("meteo_weather").catch(() => monitorUuid);
-  await gql(
-    'mutation { createChannel(input: { type: "email", name: "fuzz", emailAddress: "fuzz-channel@example.com" }) { channel { uuid } } }',
-    token,
-  );
+  // A channel of the environment: sendTestNotification's target (no SMTP_URL here: it answers failed).
+  const channelUuid = (
+    await gql(
+      'mutation { createChannel(input: { type: "email", name: "fuzz", emailAddress: "fuzz-channel@example.com" }) { channel { uuid } } }',
+      token,
+    )
+  ).createChannel.channel.uuid;
   const apiTokenUuid = (
     await gql('mutation { createApiToken(input: { name: "fuzz target" }) { token { uuid } } }', token)
   ).createApiToken.token.uuid;
@@ -958,6 +961,7 @@ beforeAll(async () => {
     requestPasswordReset: { email },
     resetPassword: { newPassword: password, token: "x" },
     respondOnTheWay: { status: "going", token: "x" },
+    sendTestNotification: { channel: channelUuid },
     setCurrentEnvironment: { environmentUuid },
     switchEnvironment: { environmentUuid },
     updateApiToken: { uuid: apiTokenUuid },

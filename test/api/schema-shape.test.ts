@@ -35,6 +35,7 @@ test("the Query type has exactly the operations built so far", () => {
     "channels",
     "cities",
     "currentEnvironment",
+    "deliveries",
     "fireStation",
     "fireStations",
     "fireStationsCount",
@@ -133,6 +134,7 @@ test("the Mutation type has exactly the account operations of spec 4.2 built so 
     "requestPasswordReset",
     "resetPassword",
     "respondOnTheWay",
+    "sendTestNotification",
     "setCurrentEnvironment",
     "switchEnvironment",
     "updateApiToken",
@@ -347,6 +349,18 @@ test("return types match the spec", () => {
     "status: String!",
     "token: String!",
   ]);
+  // The delivery log and the test send (issue 29, part 4; docs/monitors.md).
+  expect(String(fields.deliveries.type)).toBe("[Delivery!]!");
+  expect(fields.deliveries.args.map((a) => `${a.name}: ${a.type}`)).toEqual([
+    "filter: DeliveryFilterInput",
+    "first: Int",
+    "page: Int",
+  ]);
+  expect(String(mutations.sendTestNotification.type)).toBe("TestNotificationResult");
+  expect(mutations.sendTestNotification.args.map((a) => `${a.name}: ${a.type}`)).toEqual(["channel: String!"]);
+  expect(Object.keys((schema.getType("Delivery") as GraphQLObjectType).getFields())).not.toEqual(
+    expect.arrayContaining(["signingSecret"]),
+  );
   expect(String(fields.fireVehicle.type)).toBe("FireVehicle");
   expect(fields.fireVehicle.args.map((a) => `${a.name}: ${a.type}`)).toEqual(["number: String!"]);
   const vehicle = schema.getType("FireVehicle") as GraphQLObjectType;

@@ -1,0 +1,103 @@
+// What a failed delivery leaves in the delivery log: the service's own secrets (the Telegram bot
+// token in the Bot API's path, the SMS provider token, a channel's signing secret) are cut out of
+// the error text, even when the receiving end echoes them back; the status and permanence stay.
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, expect, test } from "@jest/globals";
+import {
+  DeliveryError,
+  deliverNotification,
+  type NotificationSettings,
+  type PendingNotification,
+} from "../../lib/monitors/notification-delivery.ts";
+
+const BOT_TOKEN = "123456:bot-token-that-must-stay-secret";
+const SMS_TOKEN = "sms-provider-token-that-must-stay-secret";
+let server: http.Server;
+let url: string;
+beforeAll(async () => {
+  // Answers 500 with the path and the Authorization header it got: an echo of the secrets.
+  server = http.createServer((req, res) => {
+    req.resume();
+    req.on("end", () => res.writeHead(500).end(`${req.url} ${req.headers.authorization ?? ""}`));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+function settings(): NotificationSettings {
+  return {
+    publicUrl: "http://respond.test",
+    smtpUrl: undefined,
+    mailFrom: "service@example.org",
+    allowPrivateTargets: true,
+    sms: { providerUrl: `${url}/sms`, providerToken: SMS_TOKEN, from: "Test" },
+    telegram: { botToken: BOT_TOKEN, apiUrl: url },
+    mailer: null,
+  };
+}
+
+function notification(channel: Partial<PendingNotification>): PendingNotification {
+  return {
+    notification_uuid: "00000000-0000-4000-8000-000000000001",
+    channel_type: "telegram",
+    channel_name: "test",
+    email_address: null,
+    phone_number: "+31612345678",
+    url: null,
+    headers: [],
+    chat_id: "-100123",
+    signing_secret: null,
+    monitor_uuid: null,
+    monitor_name: null,
+    message_uuid: null,
+    message: null,
+    sended: null,
+    urgency: null,
+    discipline: null,
+    region: null,
+    city: null,
+    street: null,
+    postcode: null,
+    latitude: null,
+    longitude: null,
+    dossier_uuid: null,
+    respond_token: null,
+    kind: "test",
+    headline: "Test notification from the NL incident service",
+    facts: ["This is a test."],
+    event_type: "notification.test",
+    payload: { test: true },
+    ...channel,
+  };
+}
+
+async function failure(n: PendingNotification): Promise<DeliveryError> {
+  const error = await deliverNotification(settings(), n).then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(DeliveryError);
+  return error as DeliveryError;
+}
+
+test("a Telegram failure's error keeps the status, not the bot token", async () => {
+  const error = await failure(notification({ channel_type: "telegram" }));
+  expect(error.responseCode).toBe(500);
+  expect(error.message).toMatch(/^HTTP 500: \/bot\[redacted\]\/sendMessage/);
+  expect(error.message).not.toContain(BOT_TOKEN);
+});
+
+test("an SMS failure's error does not carry the provider token", async () => {
+  const error = await failure(notification({ channel_type: "sms" }));
+  expect(error.responseCode).toBe(500);
+  expect(error.message).toContain("Bearer [redacted]");
+  expect(error.message).not.toContain(SMS_TOKEN);
+});
+
+test("a channel type without its setting fails for good, with its sentence", async () => {
+  const error = await failure(notification({ channel_type: "email", email_address: "a@example.org" }));
+  expect(error.permanent).toBe(true);
+  expect(error.message).toBe("No SMTP_URL is configured: e-mail channels cannot deliver.");
+});
