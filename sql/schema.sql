@@ -1346,6 +1346,7 @@ alter table app_public.aircraft_events enable row level security;
 CREATE INDEX aircraft_events_at_idx ON app_public.aircraft_events USING btree (at DESC);
 CREATE UNIQUE INDEX aircraft_events_once_idx ON app_public.aircraft_events USING btree (route_uuid, kind, COALESCE(monitor_uuid, '00000000-0000-0000-0000-000000000000'::uuid));
 CREATE TRIGGER _600_queue_matching AFTER INSERT ON app_public.aircraft_events REFERENCING NEW TABLE AS new_events FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_aircraft_events__queue_matching();
+CREATE TRIGGER _610_queue_related_signals AFTER INSERT ON app_public.aircraft_events REFERENCING NEW TABLE AS new_events FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_aircraft_events__queue_related_signals();
 create policy select_all on app_public.aircraft_events as permissive for select to app_analyst, app_visitor using (true);
 grant SELECT on app_public.aircraft_events to app_analyst;
 grant SELECT on app_public.aircraft_events to app_visitor;
@@ -2060,6 +2061,7 @@ CREATE INDEX nl_alerts_start_idx ON app_public.nl_alerts USING btree (start_at D
 CREATE INDEX nl_alerts_stop_idx ON app_public.nl_alerts USING btree (stop_at);
 CREATE TRIGGER _600_queue_matching_on_insert AFTER INSERT ON app_public.nl_alerts REFERENCING NEW TABLE AS new_alerts FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_nl_alerts__queue_matching();
 CREATE TRIGGER _600_queue_matching_on_update AFTER UPDATE ON app_public.nl_alerts REFERENCING OLD TABLE AS old_alerts NEW TABLE AS new_alerts FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_nl_alerts__queue_matching();
+CREATE TRIGGER _610_queue_related_signals AFTER INSERT ON app_public.nl_alerts REFERENCING NEW TABLE AS new_alerts FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_nl_alerts__queue_related_signals();
 CREATE TRIGGER _950_notify_subscribers_on_delete AFTER DELETE ON app_public.nl_alerts REFERENCING OLD TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_channel_when_changed('nl_alerts');
 CREATE TRIGGER _950_notify_subscribers_on_insert AFTER INSERT ON app_public.nl_alerts REFERENCING NEW TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_channel_when_changed('nl_alerts');
 CREATE TRIGGER _950_notify_subscribers_on_update AFTER UPDATE ON app_public.nl_alerts REFERENCING NEW TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_channel_when_changed('nl_alerts');
@@ -2752,6 +2754,7 @@ CREATE INDEX traffic_incidents_closed_idx ON app_public.traffic_incidents USING 
 CREATE INDEX traffic_incidents_sort_idx ON app_public.traffic_incidents USING btree (sort_at DESC, uuid);
 CREATE TRIGGER _600_record_events_on_insert AFTER INSERT ON app_public.traffic_incidents REFERENCING NEW TABLE AS new_incidents FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_traffic_incidents__record_events();
 CREATE TRIGGER _600_record_events_on_update AFTER UPDATE ON app_public.traffic_incidents REFERENCING OLD TABLE AS old_incidents NEW TABLE AS new_incidents FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_traffic_incidents__record_events();
+CREATE TRIGGER _610_queue_related_signals AFTER INSERT ON app_public.traffic_incidents REFERENCING NEW TABLE AS new_incidents FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_traffic_incidents__queue_related_signals();
 CREATE TRIGGER _950_notify_subscribers_on_insert AFTER INSERT ON app_public.traffic_incidents REFERENCING NEW TABLE AS new_incidents FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_traffic_incidents__notify_subscribers();
 CREATE TRIGGER _950_notify_subscribers_on_update AFTER UPDATE ON app_public.traffic_incidents REFERENCING OLD TABLE AS old_incidents NEW TABLE AS new_incidents FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_traffic_incidents__notify_subscribers();
 create policy select_all on app_public.traffic_incidents as permissive for select to app_analyst, app_visitor using (true);
@@ -6215,6 +6218,30 @@ grant execute on function app_hidden.region_by_key(key text) to app_analyst;
 grant execute on function app_hidden.region_by_key(key text) to app_visitor;
 comment on function app_hidden.region_by_key(key text) is 'A safety region by uuid, number ("7" becomes "07") or slug, so the fire brigade filters and importers accept any of the three.';
 
+CREATE OR REPLACE FUNCTION app_hidden.related_signal_notification_subject(d app_public.p2000_dossiers, s app_public.p2000_related_signal)
+ RETURNS app_hidden.notification_subject
+ LANGUAGE sql
+ STABLE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select row(
+    left(s.title, 120) || ' near: ' || left(d.title, 120),
+    array[
+      format('Incident: %s', d.title),
+      format('Signal: %s', s.title),
+      format('When: %s (Europe/Amsterdam)', to_char(s.at at time zone 'Europe/Amsterdam', 'YYYY-MM-DD HH24:MI')),
+      format('Distance: %s', coalesce(s.distance_metres || ' m', '-'))],
+    'p2000.related_signal',
+    jsonb_build_object(
+      'dossier', jsonb_build_object('uuid', d.uuid, 'title', d.title, 'latitude', d.latitude, 'longitude', d.longitude,
+                                    'firstSended', d.first_sended),
+      'signal', jsonb_build_object('kind', s.kind, 'uuid', s.uuid, 'at', s.at, 'title', s.title, 'latitude', s.latitude,
+                                   'longitude', s.longitude, 'distanceMetres', s.distance_metres, 'road', s.road)))::app_hidden.notification_subject
+$function$;
+grant execute on function app_hidden.related_signal_notification_subject(d app_public.p2000_dossiers, s app_public.p2000_related_signal) to app_analyst;
+grant execute on function app_hidden.related_signal_notification_subject(d app_public.p2000_dossiers, s app_public.p2000_related_signal) to app_visitor;
+comment on function app_hidden.related_signal_notification_subject(d app_public.p2000_dossiers, s app_public.p2000_related_signal) is 'What a related-signal notification says: the signal near the incident as headline, fact lines (incident, signal, time, distance), and the webhook''s dossier and signal objects.';
+
 CREATE OR REPLACE FUNCTION app_hidden.require_search(search text, minimum integer)
  RETURNS text
  LANGUAGE plpgsql
@@ -6462,6 +6489,27 @@ $function$;
 grant execute on function app_hidden.tg_aircraft_events__queue_matching() to app_analyst;
 grant execute on function app_hidden.tg_aircraft_events__queue_matching() to app_visitor;
 comment on function app_hidden.tg_aircraft_events__queue_matching() is 'Trigger: queues one matching job per statement for new aircraft events less than an hour old, so a replay of old recordings notifies nobody.';
+
+CREATE OR REPLACE FUNCTION app_hidden.tg_aircraft_events__queue_related_signals()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  live uuid[];
+begin
+  live := array(select distinct n.route_uuid from new_events n
+                 where n.kind in ('take_off', 'landing') and n.at > now() - interval '1 hour' order by n.route_uuid);
+  if cardinality(live) > 0 then
+    perform graphile_worker.add_job('monitors__match_feed', json_build_object('feed', 'related_signal', 'uuids', live),
+                                    max_attempts := 10);
+  end if;
+  return null;
+end;
+$function$;
+grant execute on function app_hidden.tg_aircraft_events__queue_related_signals() to app_analyst;
+grant execute on function app_hidden.tg_aircraft_events__queue_related_signals() to app_visitor;
+comment on function app_hidden.tg_aircraft_events__queue_related_signals() is 'Trigger: queues the related-signal matching (feed related_signal) of the flights with a take-off or landing less than an hour old; a replay of old recordings notifies nobody.';
 
 CREATE OR REPLACE FUNCTION app_hidden.tg_aircraft_route_points__overhead_events()
  RETURNS trigger
@@ -6775,6 +6823,27 @@ $function$;
 grant execute on function app_hidden.tg_nl_alerts__queue_matching() to app_analyst;
 grant execute on function app_hidden.tg_nl_alerts__queue_matching() to app_visitor;
 comment on function app_hidden.tg_nl_alerts__queue_matching() is 'Trigger: queues one monitors__match_feed job (feed nl_alert) per statement for NL-Alerts that are new, or whose areas changed, while they run and started less than 24 hours ago. A backfill of old alerts notifies nobody.';
+
+CREATE OR REPLACE FUNCTION app_hidden.tg_nl_alerts__queue_related_signals()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  live uuid[];
+begin
+  live := array(select n.uuid from new_alerts n
+                 where n.start_at > now() - interval '1 day' and coalesce(n.stop_at, 'infinity') > now() order by n.uuid);
+  if cardinality(live) > 0 then
+    perform graphile_worker.add_job('monitors__match_feed', json_build_object('feed', 'related_signal', 'uuids', live),
+                                    max_attempts := 10);
+  end if;
+  return null;
+end;
+$function$;
+grant execute on function app_hidden.tg_nl_alerts__queue_related_signals() to app_analyst;
+grant execute on function app_hidden.tg_nl_alerts__queue_related_signals() to app_visitor;
+comment on function app_hidden.tg_nl_alerts__queue_related_signals() is 'Trigger: queues the related-signal matching (feed related_signal) of new NL-Alerts that started less than a day ago and still run.';
 
 CREATE OR REPLACE FUNCTION app_hidden.tg_p2000_capcodes__classify()
  RETURNS trigger
@@ -7098,6 +7167,29 @@ grant execute on function app_hidden.tg_traffic_incidents__notify_subscribers() 
 grant execute on function app_hidden.tg_traffic_incidents__notify_subscribers() to app_visitor;
 comment on function app_hidden.tg_traffic_incidents__notify_subscribers() is 'Trigger: NOTIFY traffic_incidents when a statement inserted incidents or opened or closed one. A new version of a running incident is not news here, and an upsert that inserted nothing is silent.';
 
+CREATE OR REPLACE FUNCTION app_hidden.tg_traffic_incidents__queue_related_signals()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  live uuid[];
+begin
+  if coalesce(current_setting('app.traffic_notify', true), '') <> 'true' then
+    return null;
+  end if;
+  live := array(select n.uuid from new_incidents n where n.latitude is not null and n.longitude is not null order by n.uuid);
+  if cardinality(live) > 0 then
+    perform graphile_worker.add_job('monitors__match_feed', json_build_object('feed', 'related_signal', 'uuids', live),
+                                    max_attempts := 10);
+  end if;
+  return null;
+end;
+$function$;
+grant execute on function app_hidden.tg_traffic_incidents__queue_related_signals() to app_analyst;
+grant execute on function app_hidden.tg_traffic_incidents__queue_related_signals() to app_visitor;
+comment on function app_hidden.tg_traffic_incidents__queue_related_signals() is 'Trigger: queues the related-signal matching (feed related_signal) of the new incidents of a live publication (app.traffic_notify). Old files notify nobody.';
+
 CREATE OR REPLACE FUNCTION app_hidden.tg_traffic_incidents__record_events()
  RETURNS trigger
  LANGUAGE plpgsql
@@ -7388,9 +7480,9 @@ begin
     raise exception 'notificationRules must be a JSON object.' using errcode = 'XINPT';
   end if;
   select string_agg(k, ', ' order by k) into unknown from jsonb_object_keys(rules) k
-   where k not in ('quietHours', 'minUrgency', 'maxPerDossier', 'maxPerPeriod');
+   where k not in ('quietHours', 'minUrgency', 'maxPerDossier', 'maxPerPeriod', 'relatedSignals');
   if unknown is not null then
-    raise exception 'notificationRules.%: unknown rule (rules: quietHours, minUrgency, maxPerDossier, maxPerPeriod).', unknown
+    raise exception 'notificationRules.%: unknown rule (rules: quietHours, minUrgency, maxPerDossier, maxPerPeriod, relatedSignals).', unknown
       using errcode = 'XINPT';
   end if;
   if rules ? 'quietHours' and (jsonb_typeof(rules->'quietHours') <> 'object'
@@ -7412,12 +7504,15 @@ begin
       or exists (select 1 from jsonb_object_keys(rules->'maxPerPeriod') k where k not in ('count', 'minutes'))) then
     raise exception 'notificationRules.maxPerPeriod must be { "count": 1-9999, "minutes": 1-10080 }.' using errcode = 'XINPT';
   end if;
+  if rules ? 'relatedSignals' and jsonb_typeof(rules->'relatedSignals') <> 'boolean' then
+    raise exception 'notificationRules.relatedSignals must be true or false.' using errcode = 'XINPT';
+  end if;
   return rules;
 end;
 $function$;
 grant execute on function app_hidden.validate_notification_rules(rules jsonb) to app_analyst;
 grant execute on function app_hidden.validate_notification_rules(rules jsonb) to app_visitor;
-comment on function app_hidden.validate_notification_rules(rules jsonb) is 'Checks notificationRules: quietHours { from, to } (Dutch time, HH:MM), minUrgency (an urgency code), maxPerDossier (1-9999) and maxPerPeriod { count, minutes }. Anything else is refused, and every error names the rule.';
+comment on function app_hidden.validate_notification_rules(rules jsonb) is 'Checks notificationRules: quietHours { from, to } (Dutch time, HH:MM), minUrgency (an urgency code), maxPerDossier (1-9999), maxPerPeriod { count, minutes } and relatedSignals (true: also tell when a signal of another feed joins a dossier already notified). Anything else is refused, and every error names the rule.';
 
 CREATE OR REPLACE FUNCTION app_private.add_rate_limit_hits(buckets text[], hits integer[], window_start timestamp with time zone)
  RETURNS TABLE(bucket text, total integer)
@@ -8601,6 +8696,53 @@ begin
 end;
 $function$;
 comment on function app_private.match_rail_disruption(disruption_uuid uuid) is 'The matcher of rail_disruptions monitors (task monitors__match_feed): an active disruption matches a monitor when at least two stations of one of its routes are among the disruption''s (a stretch of the route), or its only station is; a calamity, usually without stations, reaches every monitor, as anything reaches a monitor without routes.';
+
+CREATE OR REPLACE FUNCTION app_private.match_related_signal(signal uuid)
+ RETURNS integer
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  signal_at timestamptz;
+  longest interval;
+  candidate app_public.p2000_dossiers;
+  related app_public.p2000_related_signal;
+  monitor_uuids uuid[];
+  queued integer := 0;
+begin
+  select x.at into signal_at from (
+    select t.sort_at as at from app_public.traffic_incidents t where t.uuid = signal
+    union all
+    select coalesce(r.landed_at, r.took_off_at) from app_public.aircraft_routes r where r.uuid = signal
+    union all
+    select n.start_at from app_public.nl_alerts n where n.uuid = signal) x
+   limit 1;
+  if signal_at is null then
+    return 0;
+  end if;
+  -- A signal joins dossiers that ended at most the longest "after" window before it.
+  select greatest(w.traffic_after, w.aircraft_after, w.nl_alert_after) into longest from app_hidden.related_signal_windows w;
+  for candidate in
+    select x.* from app_public.p2000_dossiers x
+     where x.last_sended >= signal_at - longest and x.latitude is not null and x.longitude is not null
+     order by x.last_sended
+  loop
+    select r.* into related from app_public.p2000_dossier_related_signals(app_hidden.p2000_dossier_view(candidate, null, null)) r
+     where r.uuid = signal limit 1;
+    continue when related.uuid is null;
+    monitor_uuids := array(
+      select m.uuid from app_public.monitors m
+       where m.active and m.type = 'p2000' and m.notification_rules @> '{"relatedSignals": true}'
+         and exists (select 1 from app_hidden.monitor_matches mm
+                      where mm.monitor_uuid = m.uuid and mm.dossier_uuid = candidate.uuid and mm.suppressed_reason is null)
+       order by m.uuid);
+    queued := queued + app_private.notify_feed_event('related_signal', signal, monitor_uuids,
+                                                     app_hidden.related_signal_notification_subject(candidate, related));
+  end loop;
+  return queued;
+end;
+$function$;
+comment on function app_private.match_related_signal(signal uuid) is 'Matcher of feed related_signal (lib/monitors/matchers.ts): notifies the P2000 monitors with notificationRules.relatedSignals that notified a dossier whose related signals (app_public.p2000_dossier_related_signals) include this new traffic incident, flight or NL-Alert, once per monitor and signal. Candidates are the dossiers with a position whose last message is within the longest related-signal window before it (p2000_dossiers_last_sended_idx).';
 
 CREATE OR REPLACE FUNCTION app_private.match_rss_item(item_uuid uuid)
  RETURNS integer

@@ -15,6 +15,7 @@ const MATCHERS: ReadonlyMap<string, string> = new Map([
   ["nl_alert", "app_private.match_nl_alert"], // nl_alert
   ["amber_alert", "app_private.match_amber_alert"], // amber_alert: an alert issued
   ["amber_alert_end", "app_private.match_amber_alert_end"], // amber_alert: its end
+  ["related_signal", "app_private.match_related_signal"], // p2000 monitors with notificationRules.relatedSignals
 ]);
 
 export interface MatchJob {
