@@ -1,7 +1,8 @@
-// monitorPreview (issue #18): what a P2000 monitor would have matched over the last days of stored
-// history, before it is saved. The input is createMonitor's and SQL checks it with the same
-// function (app_hidden.checked_monitor); app_hidden.monitor_preview matches with live matching's
-// own definitions (criteria, notification rules) and writes nothing. Like `monitors`, it takes a
+// monitorPreview (issues #18, #29): what a monitor of any type would have matched over the
+// last days of stored history, before it is saved, with the matched items' times and places for a
+// map. The input is createMonitor's and SQL checks it with the same function
+// (app_hidden.checked_monitor); app_hidden.monitor_preview matches with live matching's own
+// definitions (criteria, notification rules) and writes nothing. Like `monitors`, it takes a
 // user's access token of the environment (plugins/require-api-token.ts).
 import { loadOneWithPgClient, type PgClient } from "postgraphile/@dataplan/pg";
 import { access, each, type Step } from "postgraphile/grafast";
@@ -18,6 +19,14 @@ interface PreviewRow {
   notifications: number;
   by_day: Array<{ date: string; matches: number; notifications: number }>;
   message_uuids: string[];
+  items: Array<{
+    kind: string;
+    uuid: string;
+    at: string;
+    title: string | null;
+    latitude: number | null;
+    longitude: number | null;
+  }>;
 }
 
 // One query per preview (a request rarely asks for more than one), as the request's visitor.
@@ -45,11 +54,37 @@ export const MonitorPreviewPlugin = extendSchema((build) => {
         notifications: Int!
       }
       """
-      What a P2000 monitor would have matched over the last days of stored history; nothing is saved.
+      One item a monitor preview matched, with its time and place for a map.
+      """
+      type MonitorPreviewItem {
+        """
+        What it is, as live matching records it: p2000, traffic (an incident event), meteo (a warning event), nl_alert, amber_alert, aircraft (a take-off or landing), traffic_jam, rail or rss.
+        """
+        kind: String!
+        """
+        The item's uuid (the P2000 message, traffic incident event, weather warning event, NL-Alert, AMBER alert, aircraft event, jam, rail disruption or RSS item).
+        """
+        uuid: UUID!
+        """
+        When it happened: a message's send time, an event's storing, an alert's start, a take-off or landing, a jam's or RSS item's first sight, a disruption becoming news.
+        """
+        at: DateTime!
+        """
+        A short title: the message, the event's kind, type and road, the province, level and phenomena, the alert's text.
+        """
+        title: String
+        """
+        Where it is (WGS84), null where the feed has no place (weather warnings, AMBER alerts, rail disruptions) or the item none; an NL-Alert's is the centre of its first area.
+        """
+        latitude: Float
+        longitude: Float
+      }
+      """
+      What a monitor would have matched over the last days of stored history; nothing is saved.
       """
       type MonitorPreview {
         """
-        Messages it matches in the window.
+        Items it matches in the window.
         """
         matches: Int!
         """
@@ -61,14 +96,20 @@ export const MonitorPreviewPlugin = extendSchema((build) => {
         """
         byDay: [MonitorPreviewDay!]!
         """
-        The newest 20 matched messages, newest first.
+        The newest 20 matched messages, newest first (P2000 monitors; empty for the others).
         """
         messages: [P2000Message!]!
+        """
+        The newest 500 matched items of any type, newest first, with time and place.
+        """
+        items: [MonitorPreviewItem!]!
       }
       extend type Query {
         """
-        What a P2000 monitor with this input would have matched over the last days (1-90) of stored history: from
-        midnight (Dutch time) days - 1 days ago until now. The input is checked as createMonitor checks it; nothing is saved.
+        What a monitor of any type with this input would have matched over
+        the last days (1-90) of stored history: from midnight (Dutch time) days - 1 days ago until now, through the same
+        match definitions and notification rules as live matching. The input is checked as createMonitor checks it; nothing
+        is saved or sent.
         """
         monitorPreview(input: CreateMonitorInput!, days: Int = 30): MonitorPreview
       }
@@ -87,6 +128,7 @@ export const MonitorPreviewPlugin = extendSchema((build) => {
       MonitorPreview: {
         plans: {
           byDay: ($preview) => access($preview, "by_day"),
+          items: ($preview) => access($preview, "items"),
           // The rows as p2000Messages gives them, in the preview's order.
           messages: ($preview) =>
             each(access<string[]>($preview, "message_uuids"), ($uuid) => messages.get({ uuid: $uuid })),

@@ -2698,6 +2698,7 @@ create table app_public.traffic_incident_events (
   constraint traffic_incident_events_pkey PRIMARY KEY (uuid)
 );
 alter table app_public.traffic_incident_events enable row level security;
+CREATE INDEX traffic_incident_events_created_idx ON app_public.traffic_incident_events USING btree (created);
 CREATE INDEX traffic_incident_events_incident_idx ON app_public.traffic_incident_events USING btree (incident_uuid);
 CREATE TRIGGER _600_queue_matching AFTER INSERT ON app_public.traffic_incident_events REFERENCING NEW TABLE AS new_events FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_traffic_incident_events__queue_matching();
 create policy select_all on app_public.traffic_incident_events as permissive for select to app_analyst using (true);
@@ -3887,6 +3888,18 @@ grant execute on function app_hidden.amber_alert_notification_subject(a app_publ
 grant execute on function app_hidden.amber_alert_notification_subject(a app_public.amber_alerts, ended boolean) to app_visitor;
 comment on function app_hidden.amber_alert_notification_subject(a app_public.amber_alerts, ended boolean) is 'What an AMBER alert notification says, when it is issued or when it ended: a Dutch headline by kind, fact lines, and the webhook''s amberAlert object. An ended alert has no personal details left, so its notification carries none.';
 
+CREATE OR REPLACE FUNCTION app_hidden.amber_alert_passes(c app_hidden.amber_alert_monitor_criteria, a app_public.amber_alerts)
+ RETURNS boolean
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+AS $function$
+  select (cardinality(c.kinds) = 0 or (case a.level when 10 then 'amber' else 'missing_child' end) = any (c.kinds))
+     and (a.level = 10 or cardinality(c.province_codes) = 0 or c.province_codes operator(pg_catalog.&&) a.province_codes)
+$function$;
+grant execute on function app_hidden.amber_alert_passes(c app_hidden.amber_alert_monitor_criteria, a app_public.amber_alerts) to app_analyst;
+grant execute on function app_hidden.amber_alert_passes(c app_hidden.amber_alert_monitor_criteria, a app_public.amber_alerts) to app_visitor;
+comment on function app_hidden.amber_alert_passes(c app_hidden.amber_alert_monitor_criteria, a app_public.amber_alerts) is 'Whether an alert''s issue reaches an amber_alert monitor: of one of its kinds (the kind of app_hidden.amber_alert_label), and nationwide (an AMBER Alert, level 10), or of one of its provinces, or the monitor names none. One definition for app_private.match_amber_alert and monitorPreview.';
+
 CREATE OR REPLACE FUNCTION app_hidden.amber_alert_province_codes(title text, description text)
  RETURNS text[]
  LANGUAGE sql
@@ -4631,6 +4644,23 @@ grant execute on function app_hidden.matrix_criteria_of(mo app_public.monitors) 
 grant execute on function app_hidden.matrix_criteria_of(mo app_public.monitors) to app_visitor;
 comment on function app_hidden.matrix_criteria_of(mo app_public.monitors) is 'A matrix monitor''s criteria as its query states them (roads in upper case without spaces, minDelayMinutes defaulting to 0). It is one definition for the trigger and the backfill.';
 
+CREATE OR REPLACE FUNCTION app_hidden.meteo_criteria_of(mo app_public.monitors)
+ RETURNS app_hidden.meteo_monitor_criteria
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select row(mo.uuid,
+             array(select p.uuid from app_public.meteo_provinces p
+                    where p.code = any (array(select lower(x) from jsonb_array_elements_text(coalesce(mo.query->'regions', '[]')) x))),
+             array(select l.status_code from app_public.meteo_levels l
+                    where l.value = any (array(select lower(x) from jsonb_array_elements_text(coalesce(mo.query->'levels', '[]')) x)))
+            )::app_hidden.meteo_monitor_criteria
+$function$;
+grant execute on function app_hidden.meteo_criteria_of(mo app_public.monitors) to app_analyst;
+grant execute on function app_hidden.meteo_criteria_of(mo app_public.monitors) to app_visitor;
+comment on function app_hidden.meteo_criteria_of(mo app_public.monitors) is 'A meteo_weather monitor''s criteria as its query states them: province codes and level names resolved to uuids and status codes. It is one definition for the criteria trigger and monitorPreview.';
+
 CREATE OR REPLACE FUNCTION app_hidden.meteo_day_window(day text, OUT day_start timestamp with time zone, OUT day_end timestamp with time zone)
  RETURNS record
  LANGUAGE plpgsql
@@ -4701,6 +4731,20 @@ $function$;
 grant execute on function app_hidden.meteo_end_of_day(day date) to app_analyst;
 grant execute on function app_hidden.meteo_end_of_day(day date) to app_visitor;
 comment on function app_hidden.meteo_end_of_day(day date) is 'The state at the end of a day (Europe/Amsterdam): warnings in force at its last moment and those announced by then for later (a 48-hour document looks at most three days ahead).';
+
+CREATE OR REPLACE FUNCTION app_hidden.meteo_event_passes(c app_hidden.meteo_monitor_criteria, e app_public.meteo_warning_events)
+ RETURNS boolean
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+AS $function$
+  select e.status_code > 0
+     and (e.status_code <> e.previous_status_code or not e.phenomena operator(pg_catalog.<@) e.previous_phenomena)
+     and (cardinality(c.province_uuids) = 0 or e.province_uuid = any (c.province_uuids))
+     and (cardinality(c.status_codes) = 0 or e.status_code = any (c.status_codes))
+$function$;
+grant execute on function app_hidden.meteo_event_passes(c app_hidden.meteo_monitor_criteria, e app_public.meteo_warning_events) to app_analyst;
+grant execute on function app_hidden.meteo_event_passes(c app_hidden.meteo_monitor_criteria, e app_public.meteo_warning_events) to app_visitor;
+comment on function app_hidden.meteo_event_passes(c app_hidden.meteo_monitor_criteria, e app_public.meteo_warning_events) is 'Whether a warning event notifies a meteo_weather monitor: it is news (a level above 0 that changed, or a phenomenon added) of one of its provinces and levels (an empty list means every one). One definition for app_private.match_meteo_event and monitorPreview.';
 
 CREATE OR REPLACE FUNCTION app_hidden.meteo_has_data()
  RETURNS boolean
@@ -4822,7 +4866,7 @@ grant execute on function app_hidden.monitor_channel_uuids(channels jsonb, envir
 grant execute on function app_hidden.monitor_channel_uuids(channels jsonb, environment uuid) to app_visitor;
 comment on function app_hidden.monitor_channel_uuids(channels jsonb, environment uuid) is 'The channel uuids of a monitor''s channels JSON. Each one is checked to be a channel of the monitor''s environment, so a monitor cannot notify another environment''s channel.';
 
-CREATE OR REPLACE FUNCTION app_hidden.monitor_preview(days integer, location_given boolean, name text, description text, active boolean, type text, query text, latitude double precision, longitude double precision, location_mode text, location_live_source_id text, radius double precision, channels text, notification_rules text, OUT matches integer, OUT notifications integer, OUT by_day jsonb, OUT message_uuids uuid[])
+CREATE OR REPLACE FUNCTION app_hidden.monitor_preview(days integer, location_given boolean, name text, description text, active boolean, type text, query text, latitude double precision, longitude double precision, location_mode text, location_live_source_id text, radius double precision, channels text, notification_rules text, OUT matches integer, OUT notifications integer, OUT by_day jsonb, OUT message_uuids uuid[], OUT items jsonb)
  RETURNS record
  LANGUAGE plpgsql
  STABLE
@@ -4837,10 +4881,6 @@ declare
   since timestamptz;
   capcode_uuids uuid[];
   matched text;
-  -- With throttles: the matches in time order with their final reasons, and the state the
-  -- throttles read: the times of the notifications so far (oldest first) with the first one still
-  -- inside the maxPerPeriod window, and the notifications per dossier (by its number among the
-  -- matches).
   r record;
   reason text;
   period interval;
@@ -4850,40 +4890,50 @@ declare
   notified_at timestamptz[] := '{}';
   window_start integer := 1;
   dossier_notified integer[] := '{}';
+  feed_items jsonb;
+  newest uuid[];
 begin
   if monitor_preview.days is null or monitor_preview.days not between 1 and 90 then
     raise exception 'days must be from 1 to 90.' using errcode = 'XINPT';
   end if;
-  if monitor_preview.type is not null and monitor_preview.type <> 'p2000' then
-    raise exception 'Previews exist for p2000 monitors only (type was %).', left(monitor_preview.type, 40) using errcode = 'XINPT';
-  end if;
   mo := (app_hidden.checked_monitor(environment, null, location_given, name, description, active, type, query, latitude,
     longitude, location_mode, location_live_source_id, radius, channels, notification_rules)).monitor;
-  c := app_hidden.p2000_criteria(mo);
   rules := mo.notification_rules;
   first_day := (now() at time zone 'Europe/Amsterdam')::date - (monitor_preview.days - 1);
   since := first_day::timestamp at time zone 'Europe/Amsterdam';
 
-  -- The matches: the messages of the window, every criterion checked in full, with the reason of
-  -- the rules that look at the message alone. The query is built and planned for this preview,
-  -- its criteria as constants, so PostgreSQL picks by its statistics between the window's index
-  -- and a criterion's own (regions, disciplines; capcodes through their links, by uuid so that it
-  -- knows how common each one is): a capcode on every other message is cheaper to find by reading
-  -- the window than by 50,000 lookups.
-  capcode_uuids := array(select k.uuid from app_public.p2000_capcodes k where k.name = any (c.capcode_names));
-  matched := format($query$
-    select m.uuid, m.sended, m.dossier_uuid, s.reason
-      from app_public.p2000_messages m, app_hidden.p2000_message_suppression($3, m, m.sended) s (reason)
-     where %s and m.sended >= $2 and m.sended <= now() and app_hidden.p2000_criteria_match($1, m)
-    $query$, case when cardinality(c.capcode_names) > 0 then
-      'm.uuid in (select mc.message_uuid from app_public.p2000_message_capcodes mc where mc.capcode_uuid = any ($4) and mc.sended >= $2)'
-      else 'true' end);
+  if mo.type = 'p2000' then
+    -- The matches: the messages of the window, every criterion checked in full, with the reason of
+    -- the rules that look at the message alone. The query is built and planned for this preview,
+    -- its criteria as constants, so PostgreSQL picks by its statistics between the window's index
+    -- and a criterion's own (capcodes through their links, by uuid).
+    c := app_hidden.p2000_criteria(mo);
+    capcode_uuids := array(select k.uuid from app_public.p2000_capcodes k where k.name = any (c.capcode_names));
+    matched := format($query$
+      select m.uuid, m.sended, m.dossier_uuid, s.reason
+        from app_public.p2000_messages m, app_hidden.p2000_message_suppression($3, m, m.sended) s (reason)
+       where %s and m.sended >= $2 and m.sended <= now() and app_hidden.p2000_criteria_match($1, m)
+      $query$, case when cardinality(c.capcode_names) > 0 then
+        'm.uuid in (select mc.message_uuid from app_public.p2000_message_capcodes mc where mc.capcode_uuid = any ($4) and mc.sended >= $2)'
+        else 'true' end);
+  else
+    -- A feed monitor: its items, quiet hours at each item's time (minUrgency and maxPerDossier
+    -- are P2000's); no dossiers.
+    feed_items := coalesce((select jsonb_agg(jsonb_build_object('kind', f.kind, 'uuid', f.uuid, 'at', f.at, 'title', f.title,
+                                 'latitude', f.latitude, 'longitude', f.longitude) order by f.at, f.uuid)
+                              from app_hidden.monitor_preview_feed_items(mo, since) f), '[]');
+    matched := $query$
+      select (f->>'uuid')::uuid as uuid, (f->>'at')::timestamptz as sended, null::uuid as dossier_uuid,
+             case when app_hidden.in_quiet_hours($3, (f->>'at')::timestamptz) then 'quiet_hours' end as reason, f as item
+        from jsonb_array_elements($10) f
+      $query$;
+  end if;
 
   -- The throttles depend on what came before: the matches in time order, as live matching met them.
   if rules ?| array['maxPerDossier', 'maxPerPeriod'] then
     period := make_interval(mins => (rules->'maxPerPeriod'->>'minutes')::integer);
-    for r in execute format('select x.*, dense_rank() over (order by x.dossier_uuid)::integer as dossier from (%s) x order by x.sended, x.uuid', matched)
-      using c, since, rules, capcode_uuids
+    for r in execute format('select x.uuid, x.sended, x.dossier_uuid, x.reason, dense_rank() over (order by x.dossier_uuid)::integer as dossier from (%s) x order by x.sended, x.uuid', matched)
+      using c, since, rules, capcode_uuids, null::uuid[], null::timestamptz[], null::text[], first_day, monitor_preview.days, feed_items
     loop
       reason := r.reason;
       if reason is null then
@@ -4905,7 +4955,7 @@ begin
   end if;
 
   execute format($query$
-    with matched as materialized (%s),
+    with matched as materialized (select x.uuid, x.sended, x.reason from (%s) x),
          per_day as (select (m.sended at time zone 'Europe/Amsterdam')::date as day, count(*)::integer as matches,
                             count(*) filter (where m.reason is null)::integer as notifications
                        from matched m group by 1)
@@ -4914,15 +4964,110 @@ begin
            (select jsonb_agg(jsonb_build_object('date', $8 + i, 'matches', coalesce(d.matches, 0),
                                                 'notifications', coalesce(d.notifications, 0)) order by i)
               from generate_series(0, $9 - 1) i left join per_day d on d.day = $8 + i),
-           array(select m.uuid from matched m order by m.sended desc, m.uuid desc limit 20)
+           array(select m.uuid from matched m order by m.sended desc, m.uuid desc limit 500)
     $query$, matched)
-    into matches, notifications, by_day, message_uuids
-    using c, since, rules, capcode_uuids, uuids, sendeds, reasons, first_day, monitor_preview.days;
+    into matches, notifications, by_day, newest
+    using c, since, rules, capcode_uuids, uuids, sendeds, reasons, first_day, monitor_preview.days, feed_items;
+
+  -- The newest 500 matches with time and place, newest first.
+  if mo.type = 'p2000' then
+    message_uuids := newest[1:20];
+    items := coalesce((select jsonb_agg(jsonb_build_object('kind', 'p2000', 'uuid', m.uuid, 'at', m.sended,
+                         'title', m.message, 'latitude', m.latitude, 'longitude', m.longitude) order by m.sended desc, m.uuid desc)
+                         from app_public.p2000_messages m where m.uuid = any (newest)), '[]');
+  else
+    message_uuids := '{}';
+    items := coalesce((select jsonb_agg(f order by (f->>'at')::timestamptz desc, f->>'uuid' desc)
+                         from (select f from jsonb_array_elements(feed_items) f
+                                order by (f->>'at')::timestamptz desc, f->>'uuid' desc limit 500) x), '[]');
+  end if;
 end;
 $function$;
-grant execute on function app_hidden.monitor_preview(days integer, location_given boolean, name text, description text, active boolean, type text, query text, latitude double precision, longitude double precision, location_mode text, location_live_source_id text, radius double precision, channels text, notification_rules text, OUT matches integer, OUT notifications integer, OUT by_day jsonb, OUT message_uuids uuid[]) to app_analyst;
-grant execute on function app_hidden.monitor_preview(days integer, location_given boolean, name text, description text, active boolean, type text, query text, latitude double precision, longitude double precision, location_mode text, location_live_source_id text, radius double precision, channels text, notification_rules text, OUT matches integer, OUT notifications integer, OUT by_day jsonb, OUT message_uuids uuid[]) to app_visitor;
-comment on function app_hidden.monitor_preview(days integer, location_given boolean, name text, description text, active boolean, type text, query text, latitude double precision, longitude double precision, location_mode text, location_live_source_id text, radius double precision, channels text, notification_rules text, OUT matches integer, OUT notifications integer, OUT by_day jsonb, OUT message_uuids uuid[]) is 'monitorPreview (plugins/monitor-preview.ts). It checks the arguments of createMonitor (app_hidden.checked_monitor) and replays the last days (1-90) of stored history: the matches and the notifications its rules let through, in total and per day, and the newest 20 matched messages. It uses the same criteria and rules as live matching, and its throttles count the preview''s own earlier notifications. The match query is built with the criteria as constants, so the planner chooses by statistics between the window''s index and a criterion''s own. It writes nothing.';
+grant execute on function app_hidden.monitor_preview(days integer, location_given boolean, name text, description text, active boolean, type text, query text, latitude double precision, longitude double precision, location_mode text, location_live_source_id text, radius double precision, channels text, notification_rules text, OUT matches integer, OUT notifications integer, OUT by_day jsonb, OUT message_uuids uuid[], OUT items jsonb) to app_analyst;
+grant execute on function app_hidden.monitor_preview(days integer, location_given boolean, name text, description text, active boolean, type text, query text, latitude double precision, longitude double precision, location_mode text, location_live_source_id text, radius double precision, channels text, notification_rules text, OUT matches integer, OUT notifications integer, OUT by_day jsonb, OUT message_uuids uuid[], OUT items jsonb) to app_visitor;
+comment on function app_hidden.monitor_preview(days integer, location_given boolean, name text, description text, active boolean, type text, query text, latitude double precision, longitude double precision, location_mode text, location_live_source_id text, radius double precision, channels text, notification_rules text, OUT matches integer, OUT notifications integer, OUT by_day jsonb, OUT message_uuids uuid[], OUT items jsonb) is 'monitorPreview (plugins/monitor-preview.ts) for monitors of every type. It checks the arguments of createMonitor (app_hidden.checked_monitor) and replays the last days (1-90) of stored history through the same match definitions and rules as live matching: the matches and the notifications its rules let through, in total and per day, the newest 20 matched P2000 messages, and the newest 500 matched items of any type with time, title and place. Its throttles count the preview''s own earlier notifications. It writes nothing.';
+
+CREATE OR REPLACE FUNCTION app_hidden.monitor_preview_feed_items(mo app_public.monitors, since timestamp with time zone)
+ RETURNS TABLE(kind text, uuid uuid, at timestamp with time zone, title text, latitude double precision, longitude double precision)
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  traffic app_hidden.traffic_monitor_criteria;
+  meteo app_hidden.meteo_monitor_criteria;
+  nl app_hidden.nl_alert_monitor_criteria;
+  amber app_hidden.amber_alert_monitor_criteria;
+begin
+  case mo.type
+  when 'accident' then
+    traffic := app_hidden.accident_criteria_of(mo);
+    return query
+      select 'traffic', e.uuid, e.created, concat_ws(' ', e.kind, e.type, i.road_number), i.latitude, i.longitude
+        from app_public.traffic_incident_events e join app_public.traffic_incidents i on i.uuid = e.incident_uuid
+       where e.created >= since and e.created <= now()
+         and app_hidden.traffic_incident_passes(traffic, app_hidden.traffic_event_incident(e, i));
+  when 'meteo_weather' then
+    meteo := app_hidden.meteo_criteria_of(mo);
+    return query
+      select 'meteo', e.uuid, e.created, concat_ws(' ', p.name, e.level, array_to_string(e.phenomena, ', ')),
+             null::double precision, null::double precision
+        from app_public.meteo_warning_events e join app_public.meteo_provinces p on p.uuid = e.province_uuid
+       where e.created >= since and e.created <= now() and e.period_to > e.created
+         and app_hidden.meteo_event_passes(meteo, e);
+  when 'nl_alert' then
+    nl := app_hidden.nl_alert_criteria_of(mo);
+    return query
+      select 'nl_alert', a.uuid, a.start_at, left(btrim(split_part(a.message, '***', 1)), 140),
+             (@@ a.areas[1])[1], (@@ a.areas[1])[0]
+        from app_public.nl_alerts a
+       where a.start_at >= since and a.start_at <= now()
+         and (a.stop_at is null or a.stop_at > a.first_seen_at) and a.start_at > a.first_seen_at - interval '24 hours'
+         and app_hidden.nl_alert_passes(nl, a);
+  when 'amber_alert' then
+    amber := app_hidden.amber_alert_criteria_of(mo);
+    return query
+      select 'amber_alert', a.uuid, a.started_at, coalesce(a.title, (app_hidden.amber_alert_label(a.level)).label),
+             null::double precision, null::double precision
+        from app_public.amber_alerts a
+       where a.started_at >= since and a.started_at <= now() and a.started_at > a.first_seen_at - interval '24 hours'
+         and app_hidden.amber_alert_passes(amber, a);
+  when 'aircraft' then
+    -- Take-offs and landings; overhead events are made for one saved monitor (aircraft_event_passes
+    -- lets an unsaved one see none).
+    return query
+      select 'aircraft', e.uuid, e.at, concat_ws(' ', f.registration, e.kind, e.place), e.latitude, e.longitude
+        from app_public.aircraft_events e join app_public.aircraft_fleet f on f.icao = e.icao
+       where e.at >= since and e.at <= now() and app_hidden.aircraft_event_passes(mo, e);
+  when 'matrix' then
+    -- Jams as they are now (no history of a jam's delay is kept), by when they were first seen.
+    return query
+      select 'traffic_jam', j.uuid, j.first_seen_at,
+             concat_ws(' ', j.road_number, j.jam_type, j.delay_minutes || ' min', j.queue_length_m || ' m'), j.latitude, j.longitude
+        from app_public.traffic_jams j
+       where j.first_seen_at >= since and j.first_seen_at <= now()
+         and app_hidden.traffic_jam_passes(app_hidden.matrix_criteria_of(mo), j);
+  when 'rail_disruptions' then
+    -- Disruptions by when they became news: first seen, or their start if later (live matching
+    -- waits for a planned one to become active); not those still to start. Ended ones count.
+    return query
+      select 'rail', d.uuid, greatest(d.first_seen_at, d.start_at), d.title, null::double precision, null::double precision
+        from app_public.rail_disruptions d
+       where greatest(d.first_seen_at, d.start_at) >= since and greatest(d.first_seen_at, d.start_at) <= now()
+         and app_hidden.rail_disruption_passes(app_hidden.rail_criteria_of(mo), d);
+  when 'rss' then
+    -- Items by first sight, of the feeds already followed (a preview follows no new feed).
+    return query
+      select 'rss', i.uuid, i.first_seen_at, coalesce(i.title, i.link), i.latitude, i.longitude
+        from app_public.rss_feed_items i
+       where i.first_seen_at >= since and i.first_seen_at <= now()
+         and app_hidden.rss_item_passes(app_hidden.rss_criteria_of(mo), i);
+  end case;
+end;
+$function$;
+grant execute on function app_hidden.monitor_preview_feed_items(mo app_public.monitors, since timestamp with time zone) to app_analyst;
+grant execute on function app_hidden.monitor_preview_feed_items(mo app_public.monitors, since timestamp with time zone) to app_visitor;
+comment on function app_hidden.monitor_preview_feed_items(mo app_public.monitors, since timestamp with time zone) is 'The items since a moment that a feed monitor (every type but p2000) matches, through the same definitions as its live matcher, with the conditions its feed''s queueing trigger puts on an item: its kind (as feed_monitor_matches names it), uuid, time, a title and its place for a map (the centre of an NL-Alert''s first area; null where the feed has none). Aircraft: take-offs and landings through app_hidden.aircraft_event_passes (overhead events belong to a saved monitor). Matrix: jams by first sight, as they are now, through app_hidden.traffic_jam_passes. Rail: disruptions by when they became news (first sight, or a later start), not those still to start, through app_hidden.rail_disruption_passes. RSS: items by first sight through app_hidden.rss_item_passes. SECURITY DEFINER because traffic events are app_analyst''s to read; it reads feed data only, for a monitor the caller''s input describes.';
 
 CREATE OR REPLACE FUNCTION app_hidden.monitor_suppression(mo app_public.monitors, m app_public.p2000_messages)
  RETURNS text
@@ -5011,6 +5156,20 @@ $function$;
 grant execute on function app_hidden.nl_alert_notification_subject(a app_public.nl_alerts) to app_analyst;
 grant execute on function app_hidden.nl_alert_notification_subject(a app_public.nl_alerts) to app_visitor;
 comment on function app_hidden.nl_alert_notification_subject(a app_public.nl_alerts) is 'What an NL-Alert notification says: the Dutch text as headline, fact lines (text, start, stop, safety regions), and the webhook''s nlAlert object.';
+
+CREATE OR REPLACE FUNCTION app_hidden.nl_alert_passes(c app_hidden.nl_alert_monitor_criteria, a app_public.nl_alerts)
+ RETURNS boolean
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+AS $function$
+  select c.everywhere
+      or c.region_numbers operator(pg_catalog.&&) a.region_numbers
+      or exists (select 1 from pg_catalog.unnest(a.areas) x (area)
+                  where c.area operator(pg_catalog.&&) x.area or c.point operator(pg_catalog.<@) x.area)
+$function$;
+grant execute on function app_hidden.nl_alert_passes(c app_hidden.nl_alert_monitor_criteria, a app_public.nl_alerts) to app_analyst;
+grant execute on function app_hidden.nl_alert_passes(c app_hidden.nl_alert_monitor_criteria, a app_public.nl_alerts) to app_visitor;
+comment on function app_hidden.nl_alert_passes(c app_hidden.nl_alert_monitor_criteria, a app_public.nl_alerts) is 'Whether an NL-Alert reaches an nl_alert monitor: the monitor has neither location nor regions, or the alert covers one of its safety regions, meets its circle or covers its point. One definition for app_private.match_nl_alert (which finds the candidates through indexes first) and monitorPreview.';
 
 CREATE OR REPLACE FUNCTION app_hidden.nl_alert_region_numbers(areas polygon[])
  RETURNS text[]
@@ -6175,6 +6334,22 @@ grant execute on function app_hidden.rail_disruption_notification_subject(d app_
 grant execute on function app_hidden.rail_disruption_notification_subject(d app_public.rail_disruptions) to app_visitor;
 comment on function app_hidden.rail_disruption_notification_subject(d app_public.rail_disruptions) is 'What a railway disruption notification says: a Dutch headline by kind (maintenance, calamity, disruption), fact lines, and the webhook''s disruption object.';
 
+CREATE OR REPLACE FUNCTION app_hidden.rail_disruption_passes(c app_hidden.rail_monitor_criteria, d app_public.rail_disruptions)
+ RETURNS boolean
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select cardinality(c.routes) = 0 or d.kind = 'calamity'
+      or (cardinality(d.station_codes) > 0 and exists (select 1 from app_public.rail_routes r
+                  where r.value = any (c.routes)
+                    and cardinality(array(select unnest(r.stations) intersect select unnest(d.station_codes)))
+                        >= least(2, cardinality(d.station_codes))))
+$function$;
+grant execute on function app_hidden.rail_disruption_passes(c app_hidden.rail_monitor_criteria, d app_public.rail_disruptions) to app_analyst;
+grant execute on function app_hidden.rail_disruption_passes(c app_hidden.rail_monitor_criteria, d app_public.rail_disruptions) to app_visitor;
+comment on function app_hidden.rail_disruption_passes(c app_hidden.rail_monitor_criteria, d app_public.rail_disruptions) is 'Whether a railway disruption reaches a rail_disruptions monitor: at least two stations of one of its routes are among the disruption''s (a stretch of the route), or its only station is; a calamity reaches every monitor, as anything reaches a monitor without routes. One definition for app_private.match_rail_disruption and monitorPreview.';
+
 CREATE OR REPLACE FUNCTION app_hidden.reference_uuid(kind text, key text)
  RETURNS uuid
  LANGUAGE sql
@@ -6306,6 +6481,21 @@ grant execute on function app_hidden.roads_of_prefix(prefix text) to app_analyst
 grant execute on function app_hidden.roads_of_prefix(prefix text) to app_visitor;
 comment on function app_hidden.roads_of_prefix(prefix text) is 'The roads of one prefix (A, N, R or S) in number order: each list of roadsGroupedByPrefix is a computed list with its own ORDER BY. Lists held in the row came back in the order of PostGraphile''s re-selection of the road rows (by key), not in the array''s order.';
 
+CREATE OR REPLACE FUNCTION app_hidden.rss_criteria_of(mo app_public.monitors)
+ RETURNS app_hidden.rss_monitor_criteria
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select row(mo.uuid,
+             array(select f.uuid from app_public.rss_feeds f where f.url in (select jsonb_array_elements_text(coalesce(mo.query->'feeds', '[]')))),
+             array(select lower(k) from jsonb_array_elements_text(coalesce(mo.query->'keywords', '[]')) k),
+             coalesce(mo.created, '-infinity'))::app_hidden.rss_monitor_criteria
+$function$;
+grant execute on function app_hidden.rss_criteria_of(mo app_public.monitors) to app_analyst;
+grant execute on function app_hidden.rss_criteria_of(mo app_public.monitors) to app_visitor;
+comment on function app_hidden.rss_criteria_of(mo app_public.monitors) is 'An rss monitor''s criteria: the feeds of its query that are followed (by uuid), its keywords in lower case, and since its creation (an unsaved monitor, for monitorPreview, since ever). One definition for app_hidden.sync_rss_monitor and monitorPreview.';
+
 CREATE OR REPLACE FUNCTION app_hidden.rss_filter_resolved(filter app_public.rss_feed_item_filter, OUT feed_uuids uuid[], OUT query tsquery, OUT since timestamp with time zone)
  RETURNS record
  LANGUAGE plpgsql
@@ -6335,6 +6525,19 @@ $function$;
 grant execute on function app_hidden.rss_filter_resolved(filter app_public.rss_feed_item_filter, OUT feed_uuids uuid[], OUT query tsquery, OUT since timestamp with time zone) to app_analyst;
 grant execute on function app_hidden.rss_filter_resolved(filter app_public.rss_feed_item_filter, OUT feed_uuids uuid[], OUT query tsquery, OUT since timestamp with time zone) to app_visitor;
 comment on function app_hidden.rss_filter_resolved(filter app_public.rss_feed_item_filter, OUT feed_uuids uuid[], OUT query tsquery, OUT since timestamp with time zone) is 'An rssFeedItems filter as the list and count statements use it: the feeds to read (the environment''s, narrowed to a monitor''s or to one URL), the text query (Dutch and English websearch) and the lower time bound. It checks the arguments and resolves them once, before the page''s statement, so that statement is a plain query planned with its own values (the sort-order index for common words, the GIN index for rare ones).';
+
+CREATE OR REPLACE FUNCTION app_hidden.rss_item_passes(c app_hidden.rss_monitor_criteria, i app_public.rss_feed_items)
+ RETURNS boolean
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+AS $function$
+  select i.feed_uuid = any (c.feed_uuids) and c.since <= i.first_seen_at
+     and (cardinality(c.keywords) = 0 or exists (select 1 from pg_catalog.unnest(c.keywords) k
+            where pg_catalog.strpos(pg_catalog.lower(coalesce(i.title, '') || ' ' || coalesce(i.summary, '')), k) > 0))
+$function$;
+grant execute on function app_hidden.rss_item_passes(c app_hidden.rss_monitor_criteria, i app_public.rss_feed_items) to app_analyst;
+grant execute on function app_hidden.rss_item_passes(c app_hidden.rss_monitor_criteria, i app_public.rss_feed_items) to app_visitor;
+comment on function app_hidden.rss_item_passes(c app_hidden.rss_monitor_criteria, i app_public.rss_feed_items) is 'Whether an RSS item reaches an rss monitor: of a feed it follows, first seen after the monitor was made, holding one of its keywords (case-insensitive, in title or summary) or it has none. One definition for app_private.match_rss_item and monitorPreview.';
 
 CREATE OR REPLACE FUNCTION app_hidden.rss_notification_subject(i app_public.rss_feed_items)
  RETURNS app_hidden.notification_subject
@@ -6429,11 +6632,7 @@ begin
   select distinct u from jsonb_array_elements_text(coalesce(mo.query->'feeds', '[]')) u
   on conflict (url) do nothing;
   if mo.active then
-    insert into app_hidden.rss_monitor_criteria (monitor_uuid, feed_uuids, keywords, since)
-    values (mo.uuid,
-            array(select f.uuid from app_public.rss_feeds f where f.url in (select jsonb_array_elements_text(coalesce(mo.query->'feeds', '[]')))),
-            array(select lower(k) from jsonb_array_elements_text(coalesce(mo.query->'keywords', '[]')) k),
-            mo.created);
+    insert into app_hidden.rss_monitor_criteria select (app_hidden.rss_criteria_of(mo)).*;
   end if;
 end;
 $function$;
@@ -6736,12 +6935,7 @@ AS $function$
 begin
   delete from app_hidden.meteo_monitor_criteria c where c.monitor_uuid = new.uuid;
   if new.type = 'meteo_weather' and new.active then
-    insert into app_hidden.meteo_monitor_criteria (monitor_uuid, province_uuids, status_codes)
-    values (new.uuid,
-            array(select p.uuid from app_public.meteo_provinces p
-                   where p.code = any (array(select lower(x) from jsonb_array_elements_text(coalesce(new.query->'regions', '[]')) x))),
-            array(select l.status_code from app_public.meteo_levels l
-                   where l.value = any (array(select lower(x) from jsonb_array_elements_text(coalesce(new.query->'levels', '[]')) x))));
+    insert into app_hidden.meteo_monitor_criteria select (app_hidden.meteo_criteria_of(new)).*;
   end if;
   return null;
 end;
@@ -7277,6 +7471,21 @@ grant execute on function app_hidden.to_unix_time(t timestamp with time zone) to
 grant execute on function app_hidden.to_unix_time(t timestamp with time zone) to app_visitor;
 comment on function app_hidden.to_unix_time(t timestamp with time zone) is 'A timestamp as whole Unix seconds (app_public.unix_time, the GraphQL scalar Timestamp). STABLE (date_part is) and without a search_path setting (it names pg_catalog itself), so PostgreSQL inlines it into the per-row fields of alert pages.';
 
+CREATE OR REPLACE FUNCTION app_hidden.traffic_event_incident(e app_public.traffic_incident_events, i app_public.traffic_incidents)
+ RETURNS app_public.traffic_incidents
+ LANGUAGE plpgsql
+ IMMUTABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+begin
+  i.type := e.type;
+  return i;
+end;
+$function$;
+grant execute on function app_hidden.traffic_event_incident(e app_public.traffic_incident_events, i app_public.traffic_incidents) to app_analyst;
+grant execute on function app_hidden.traffic_event_incident(e app_public.traffic_incident_events, i app_public.traffic_incidents) to app_visitor;
+comment on function app_hidden.traffic_event_incident(e app_public.traffic_incident_events, i app_public.traffic_incidents) is 'The incident as one of its events saw it: of the type the event was about, whatever it became since. Live accident matching and monitorPreview judge an event by it (with app_hidden.traffic_incident_passes).';
+
 CREATE OR REPLACE FUNCTION app_hidden.traffic_incident_passes(c app_hidden.traffic_monitor_criteria, i app_public.traffic_incidents)
  RETURNS boolean
  LANGUAGE sql
@@ -7315,6 +7524,18 @@ $function$;
 grant execute on function app_hidden.traffic_jam_notification_subject(j app_public.traffic_jams) to app_analyst;
 grant execute on function app_hidden.traffic_jam_notification_subject(j app_public.traffic_jams) to app_visitor;
 comment on function app_hidden.traffic_jam_notification_subject(j app_public.traffic_jams) is 'What a traffic jam notification says: a Dutch headline (road and delay), fact lines, and the webhook''s jam object.';
+
+CREATE OR REPLACE FUNCTION app_hidden.traffic_jam_passes(c app_hidden.matrix_monitor_criteria, j app_public.traffic_jams)
+ RETURNS boolean
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+AS $function$
+  select (cardinality(c.roads) = 0 or j.road_number = any (c.roads))
+     and coalesce(j.delay_minutes, 0) >= c.min_delay_minutes
+$function$;
+grant execute on function app_hidden.traffic_jam_passes(c app_hidden.matrix_monitor_criteria, j app_public.traffic_jams) to app_analyst;
+grant execute on function app_hidden.traffic_jam_passes(c app_hidden.matrix_monitor_criteria, j app_public.traffic_jams) to app_visitor;
+comment on function app_hidden.traffic_jam_passes(c app_hidden.matrix_monitor_criteria, j app_public.traffic_jams) is 'Whether a jam (as it is) reaches a matrix monitor: on one of its roads (or it names none), with at least its minimum delay. One definition for app_private.match_traffic_jam and monitorPreview.';
 
 CREATE OR REPLACE FUNCTION app_hidden.traffic_notification_subject(e app_public.traffic_incident_events)
  RETURNS app_hidden.notification_subject
@@ -8525,7 +8746,6 @@ CREATE OR REPLACE FUNCTION app_private.match_amber_alert(alert_uuid uuid)
 AS $function$
 declare
   a app_public.amber_alerts;
-  kind text;
 begin
   -- The issue and the end of one alert are matched one at a time, each reading the alert after
   -- the lock: an end matched first finds no issue's matches, and an issue matched after the end
@@ -8535,11 +8755,9 @@ begin
   if a.uuid is null or a.ended_at is not null then
     return 0;
   end if;
-  kind := (app_hidden.amber_alert_label(a.level)).kind;
   return app_private.notify_feed_event('amber_alert', a.uuid, array(
     select c.monitor_uuid from app_hidden.amber_alert_monitor_criteria c
-     where (cardinality(c.kinds) = 0 or kind = any (c.kinds))
-       and (a.level = 10 or cardinality(c.province_codes) = 0 or c.province_codes && a.province_codes)
+     where app_hidden.amber_alert_passes(c, a)
      order by c.monitor_uuid), app_hidden.amber_alert_notification_subject(a, false));
 end;
 $function$;
@@ -8576,16 +8794,12 @@ declare
   e app_public.meteo_warning_events;
 begin
   select * into e from app_public.meteo_warning_events x where x.uuid = match_meteo_event.event_uuid;
-  -- News is a level that changed or a phenomenon added; warnings that end, or a phenomenon that
-  -- ends while the level stays, notify nobody.
-  if e.uuid is null or e.status_code = 0 or (e.status_code = e.previous_status_code and e.phenomena <@ e.previous_phenomena) then
+  if e.uuid is null then
     return 0;
   end if;
   return app_private.notify_feed_event('meteo', e.uuid, array(
     select c.monitor_uuid from app_hidden.meteo_monitor_criteria c
-     where (cardinality(c.province_uuids) = 0 or e.province_uuid = any (c.province_uuids))
-       and (cardinality(c.status_codes) = 0 or e.status_code = any (c.status_codes))
-     order by c.monitor_uuid), app_hidden.meteo_notification_subject(e));
+     where app_hidden.meteo_event_passes(c, e) order by c.monitor_uuid), app_hidden.meteo_notification_subject(e));
 end;
 $function$;
 comment on function app_private.match_meteo_event(event_uuid uuid) is 'The matcher of weather monitors (task monitors__match_meteo): a warning event matches the monitors of its province (or of every province) whose levels include the new one. Only news notifies (a level that changed or a phenomenon added): warnings that end notify nobody.';
@@ -8602,16 +8816,19 @@ begin
   if a.uuid is null or a.stop_at <= now() then
     return 0;
   end if;
+  -- Candidates through the criteria table's indexes, then the one definition.
   return app_private.notify_feed_event('nl_alert', a.uuid, array(
-    select distinct m.monitor_uuid from (
+    select c.monitor_uuid from app_hidden.nl_alert_monitor_criteria c
+     where c.monitor_uuid in (
       select c.monitor_uuid from app_hidden.nl_alert_monitor_criteria c where c.everywhere
       union all
       select c.monitor_uuid from app_hidden.nl_alert_monitor_criteria c where c.region_numbers && a.region_numbers
       union all
       select c.monitor_uuid from unnest(a.areas) x (area) join app_hidden.nl_alert_monitor_criteria c on c.area && x.area
       union all
-      select c.monitor_uuid from unnest(a.areas) x (area) join app_hidden.nl_alert_monitor_criteria c on c.point <@ x.area
-    ) m order by m.monitor_uuid), app_hidden.nl_alert_notification_subject(a));
+      select c.monitor_uuid from unnest(a.areas) x (area) join app_hidden.nl_alert_monitor_criteria c on c.point <@ x.area)
+       and app_hidden.nl_alert_passes(c, a)
+     order by c.monitor_uuid), app_hidden.nl_alert_notification_subject(a));
 end;
 $function$;
 comment on function app_private.match_nl_alert(alert_uuid uuid) is 'The matcher of nl_alert monitors (task monitors__match_feed): an NL-Alert still running matches the monitors whose circle one of its areas meets, whose point one covers, one of whose safety regions it covers, or that have neither location nor regions, each found through an index of nl_alert_monitor_criteria. notify_feed_event records the match by the alert, so a monitor hears of an alert once, when it first reaches it (an alert widened later reaches the monitors it newly meets).';
@@ -8687,11 +8904,7 @@ begin
   end if;
   return app_private.notify_feed_event('rail', d.uuid, array(
     select c.monitor_uuid from app_hidden.rail_monitor_criteria c
-     where cardinality(c.routes) = 0 or d.kind = 'calamity'
-        or (cardinality(d.station_codes) > 0 and exists (select 1 from app_public.rail_routes r
-                    where r.value = any (c.routes)
-                      and cardinality(array(select unnest(r.stations) intersect select unnest(d.station_codes)))
-                          >= least(2, cardinality(d.station_codes))))
+     where app_hidden.rail_disruption_passes(c, d)
      order by c.monitor_uuid), app_hidden.rail_disruption_notification_subject(d));
 end;
 $function$;
@@ -8751,17 +8964,14 @@ CREATE OR REPLACE FUNCTION app_private.match_rss_item(item_uuid uuid)
 AS $function$
 declare
   i app_public.rss_feed_items;
-  text_lower text;
 begin
   select * into i from app_public.rss_feed_items x where x.uuid = match_rss_item.item_uuid;
   if i.uuid is null then
     return 0;
   end if;
-  text_lower := lower(coalesce(i.title, '') || ' ' || coalesce(i.summary, ''));
   return app_private.notify_feed_event('rss', i.uuid, array(
     select c.monitor_uuid from app_hidden.rss_monitor_criteria c
-     where i.feed_uuid = any (c.feed_uuids) and c.since <= i.first_seen_at
-       and (cardinality(c.keywords) = 0 or exists (select 1 from unnest(c.keywords) k where strpos(text_lower, k) > 0))
+     where app_hidden.rss_item_passes(c, i)
      order by c.monitor_uuid), app_hidden.rss_notification_subject(i));
 end;
 $function$;
@@ -8781,7 +8991,7 @@ begin
   if i.uuid is null then
     return 0;
   end if;
-  i.type := e.type; -- the type the event was about, whatever the incident became since
+  i := app_hidden.traffic_event_incident(e, i);
   return app_private.notify_feed_event('traffic', e.uuid, array(
     select c.monitor_uuid from app_hidden.traffic_monitor_criteria c
      where app_hidden.traffic_incident_passes(c, i) order by c.monitor_uuid), app_hidden.traffic_notification_subject(e));
@@ -8803,8 +9013,7 @@ begin
   end if;
   return app_private.notify_feed_event('traffic_jam', j.uuid, array(
     select c.monitor_uuid from app_hidden.matrix_monitor_criteria c
-     where (cardinality(c.roads) = 0 or j.road_number = any (c.roads))
-       and coalesce(j.delay_minutes, 0) >= c.min_delay_minutes
+     where app_hidden.traffic_jam_passes(c, j)
      order by c.monitor_uuid), app_hidden.traffic_jam_notification_subject(j));
 end;
 $function$;

@@ -47,6 +47,6 @@ export function monitorInputCall(fn: string, leading: Record<string, unknown>, i
 export const saveMonitorCall = (monitorUuid: string | null, input: MonitorInput): SqlCall =>
   monitorInputCall("app_accounts.save_monitor", { monitor_uuid: monitorUuid }, input);
 
-/** monitorPreview: matches, notifications, by_day and message_uuids over the last `days`. */
+/** monitorPreview: matches, notifications, by_day, message_uuids and items over the last `days`. */
 export const monitorPreviewCall = (days: number | null, input: MonitorInput): SqlCall =>
   monitorInputCall("app_hidden.monitor_preview", { days }, input);

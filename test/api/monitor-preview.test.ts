@@ -15,6 +15,7 @@ const PREVIEW = `query ($i: CreateMonitorInput!, $d: Int) {
     matches notifications
     byDay { date matches notifications }
     messages { uuid message sended capcodes { name } region { number } }
+    items { kind uuid at title latitude longitude }
   }
 }`;
 
@@ -42,6 +43,7 @@ async function previewOk(input: Record<string, unknown>, days?: number) {
       capcodes: Array<{ name: string }>;
       region: { number: string } | null;
     }>;
+    items: Array<{ kind: string; uuid: string; at: string; title: string }>;
   };
 }
 
@@ -164,6 +166,11 @@ describe("monitorPreview", () => {
     const month = await previewOk(keywordInput);
     expect(month.byDay).toHaveLength(30);
     expect(month.messages.map((m) => m.uuid)).toEqual(live.matches.map((m) => m.uuid));
+    // The plot list: the same matches, each with its time and text.
+    expect(month.items.map((i) => i.uuid)).toEqual(live.matches.map((m) => m.uuid));
+    expect(month.items.map((i) => [i.kind, new Date(i.at).getTime(), i.title])).toEqual(
+      month.messages.map((m) => ["p2000", new Date(m.sended).getTime(), m.message]),
+    );
     expect(month.byDay.filter((d) => d.matches > 0)).toEqual(live.days);
 
     // The messages, field for field, are those p2000Messages lists for the saved monitor.
@@ -189,6 +196,7 @@ describe("monitorPreview", () => {
     expect(throttledPreview.notifications).toBe(live.matches.filter((m) => m.reason === null).length);
     expect(throttledPreview.notifications).toBeLessThan(throttledPreview.matches);
     expect(throttledPreview.messages.map((m) => m.uuid)).toEqual(live.matches.map((m) => m.uuid));
+    expect(throttledPreview.items.map((i) => i.uuid)).toEqual(live.matches.map((m) => m.uuid));
     expect(throttledPreview.byDay.filter((d) => d.matches > 0)).toEqual(live.days);
   });
 
@@ -216,7 +224,7 @@ describe("monitorPreview", () => {
     expect(quiet).toMatchObject({ matches: 5, notifications: 3 });
   });
 
-  test("refuses what createMonitor refuses, days out of 1-90, and monitors of other types", async () => {
+  test("refuses what createMonitor refuses, days out of 1-90, and unknown types", async () => {
     for (const [input, days, message] of [
       [keywordInput, 0, /days must be from 1 to 90/],
       [keywordInput, 91, /days must be from 1 to 90/],
@@ -225,11 +233,7 @@ describe("monitorPreview", () => {
       [{ name: "", query: "{}" }, 30, /name must have 1 to 200 characters/],
       [{ name: "x", notificationRules: '{"snooze": true}' }, 30, /notificationRules\.snooze: unknown rule/],
       [{ name: "x", channels: '["00000000-0000-0000-0000-000000000000"]' }, 30, /channels: no channel/],
-      [
-        { name: "x", type: "rss", query: JSON.stringify({ feeds: ["https://example.org/feed"] }) },
-        30,
-        /Previews exist for p2000 monitors only/,
-      ],
+      [{ name: "x", type: "pager" }, 30, /type must be one of/],
     ] as const) {
       const body = await preview(input as Record<string, unknown>, days);
       expect({ input, days, error: errorOf(body) }).toEqual({
