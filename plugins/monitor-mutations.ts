@@ -2,7 +2,6 @@
 // functions of app_accounts check the caller, the environment and every field; Node adds what needs
 // it: the DNS check of webhook targets, the random signing secret, shown once in
 // CreateChannelPayload, and the sending of a test notification through the real delivery code.
-import nodemailer from "nodemailer";
 import { access, type FieldArgs } from "postgraphile/grafast";
 import { extendSchema, gql } from "postgraphile/utils";
 import type { DeliveryConfig } from "../lib/config.ts";
@@ -11,9 +10,8 @@ import { byUuid, mutationSteps } from "../lib/graphql/plan-steps.ts";
 import { assertPublicWebhookTarget } from "../lib/http/webhook-targets.ts";
 import { saveMonitorCall } from "../lib/monitors/monitor-input.ts";
 import {
-  DeliveryError,
-  deliverNotification,
-  type DeliveryResult,
+  attemptDelivery,
+  notificationSettings,
   type NotificationSettings,
   type PendingNotification,
 } from "../lib/monitors/notification-delivery.ts";
@@ -67,10 +65,7 @@ export function makeMonitorMutationsPlugin(options: MonitorMutationOptions): Gra
     let settings: NotificationSettings | undefined;
     const deliverySettings = (): NotificationSettings => {
       if (!options.delivery) throw userError("Test notifications are switched off on this server.", "FORBIDDEN");
-      settings ??= {
-        ...options.delivery,
-        mailer: options.delivery.smtpUrl ? nodemailer.createTransport(options.delivery.smtpUrl) : null,
-      };
+      settings ??= notificationSettings(options.delivery);
       return settings;
     };
     /** sendTestNotification: stored (and checked, rate-limited) in SQL, sent here, its one attempt recorded. */
@@ -79,18 +74,8 @@ export function makeMonitorMutationsPlugin(options: MonitorMutationOptions): Gra
         const [pending] = (await visitor("select * from app_accounts.start_test_notification($1)", [
           channel,
         ])) as PendingNotification[];
-        const started = performance.now();
-        let answer: DeliveryResult;
-        let error: string | null = null;
-        try {
-          answer = await deliverNotification(deliverySettings(), pending);
-        } catch (failure) {
-          if (!(failure instanceof DeliveryError)) throw failure;
-          answer = { responseCode: failure.responseCode, reply: failure.reply };
-          error = failure.message;
-        }
-        const { responseCode, reply } = answer;
-        const latencyMs = Math.round(performance.now() - started);
+        const { responseCode, reply, failure, latencyMs } = await attemptDelivery(deliverySettings(), pending);
+        const error = failure?.message ?? null;
         await visitor("select app_accounts.record_test_notification_attempt($1, $2, $3, $4, $5, $6)", [
           pending.notification_uuid,
           error === null,

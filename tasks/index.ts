@@ -1,8 +1,8 @@
 // The worker's task list and schedule. Each task lives in its own file, named <subject>__<verb>.
-import nodemailer from "nodemailer";
 import type { TaskList } from "graphile-worker";
 import type pg from "pg";
 import type { Config } from "../lib/config.ts";
+import { notificationSettings } from "../lib/monitors/notification-delivery.ts";
 import { aircraft__load_demo } from "./aircraft__load_demo.ts";
 import { makeAircraftPoll } from "./aircraft__poll.ts";
 import { alerts__load_demo } from "./alerts__load_demo.ts";
@@ -30,7 +30,7 @@ export type TaskConfig = Pick<Config, "delivery" | "feeds">;
 export function makeTaskList(config: TaskConfig, ownerPool: pg.Pool): TaskList {
   const { delivery, feeds } = config;
   // One SMTP transport for account mail and notifications.
-  const outbox = { ...delivery, mailer: delivery.smtpUrl ? nodemailer.createTransport(delivery.smtpUrl) : null };
+  const outbox = notificationSettings(delivery);
   return {
     aircraft__load_demo,
     aircraft__poll: makeAircraftPoll(feeds.aircraft),

@@ -6,9 +6,7 @@
 // failure will be retried, and before recording, so a send whose record fails still counts.
 import type { Task } from "graphile-worker";
 import {
-  DeliveryError,
-  deliverNotification,
-  type DeliveryResult,
+  attemptDelivery,
   type NotificationSettings,
   type PendingNotification,
 } from "../lib/monitors/notification-delivery.ts";
@@ -21,38 +19,27 @@ export function makeNotificationsDeliver(settings: NotificationSettings): Task {
       rows: [notification],
     } = await helpers.query<PendingNotification>("select * from app_private.notification_for_delivery($1)", [uuid]);
     if (!notification) return;
-    const started = performance.now();
-    const record = (succeeded: boolean, answer: DeliveryResult, error: string | null, final: boolean) =>
-      helpers.query("select app_private.record_notification_attempt($1, $2, $3, $4, $5, $6, $7)", [
-        uuid,
-        succeeded,
-        answer.responseCode,
-        answer.reply,
-        error,
-        Math.round(performance.now() - started),
-        final,
-      ]);
-    let answer: DeliveryResult;
-    try {
-      answer = await deliverNotification(settings, notification);
-    } catch (error) {
-      const permanent = error instanceof DeliveryError && error.permanent;
-      const final = permanent || helpers.job.attempts >= helpers.job.max_attempts;
-      notificationDeliveries.inc({ channel_type: notification.channel_type, outcome: final ? "failed" : "retrying" });
-      const failure = error instanceof DeliveryError ? error : null;
-      await record(
-        false,
-        { responseCode: failure?.responseCode ?? null, reply: failure?.reply ?? null },
-        (error as Error).message,
-        final,
-      );
-      if (final) {
-        helpers.logger.warn(`Notification ${uuid} failed for good: ${(error as Error).message}`);
-        return;
-      }
-      throw error;
+    const attempt = await attemptDelivery(settings, notification);
+    const { failure } = attempt;
+    const final = failure !== null && (failure.permanent || helpers.job.attempts >= helpers.job.max_attempts);
+    notificationDeliveries.inc({
+      channel_type: notification.channel_type,
+      outcome: failure === null ? "delivered" : final ? "failed" : "retrying",
+    });
+    await helpers.query("select app_private.record_notification_attempt($1, $2, $3, $4, $5, $6, $7)", [
+      uuid,
+      failure === null,
+      attempt.responseCode,
+      attempt.reply,
+      failure?.message ?? null,
+      attempt.latencyMs,
+      final,
+    ]);
+    if (failure === null) return;
+    if (final) {
+      helpers.logger.warn(`Notification ${uuid} failed for good: ${failure.message}`);
+      return;
     }
-    notificationDeliveries.inc({ channel_type: notification.channel_type, outcome: "delivered" });
-    await record(true, answer, null, false);
+    throw failure;
   };
 }

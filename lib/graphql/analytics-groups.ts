@@ -68,8 +68,21 @@ function groupings(
   return found;
 }
 
-/** The refusal for the first grouping of the document that asks for too many time groups, if any. */
-export function tooManyTimeGroups(document: DocumentNode, variables: Variables): string | undefined {
+/** A fact connection of a document and the groupedAggregates under it. */
+interface FactGroupings {
+  fact: FieldNode;
+  groupings: FieldNode[];
+}
+
+/**
+ * Documents are parsed once and cached by grafserv, and this runs before every execution, so each
+ * document's fact connections are found once (most documents have none: an empty list).
+ */
+const groupingsOfDocument = new WeakMap<DocumentNode, FactGroupings[]>();
+
+function factGroupings(document: DocumentNode): FactGroupings[] {
+  const known = groupingsOfDocument.get(document);
+  if (known) return known;
   const fragments = new Map<string, SelectionSetNode>();
   const factFields: FieldNode[] = [];
   const collect = (selectionSet: SelectionSetNode) => {
@@ -86,10 +99,17 @@ export function tooManyTimeGroups(document: DocumentNode, variables: Variables):
       collect(definition.selectionSet);
     }
   }
-  for (const fact of factFields) {
+  const found = factFields.map((fact) => ({ fact, groupings: groupings(fact.selectionSet, fragments) }));
+  groupingsOfDocument.set(document, found);
+  return found;
+}
+
+/** The refusal for the first grouping of the document that asks for too many time groups, if any. */
+export function tooManyTimeGroups(document: DocumentNode, variables: Variables): string | undefined {
+  for (const { fact, groupings: groupedAggregates } of factGroupings(document)) {
     const length = windowLength(fact, variables);
     if (length === undefined) continue; // a missing or malformed window is the SQL function's error
-    for (const grouping of groupings(fact.selectionSet, fragments)) {
+    for (const grouping of groupedAggregates) {
       const groupBy = argument(grouping, "groupBy", variables);
       const names = (Array.isArray(groupBy) ? groupBy : [groupBy]).filter(
         (name): name is string => typeof name === "string" && !CYCLE.test(name),

@@ -3,7 +3,7 @@
 // server's reply); one marked permanent is not worth retrying (the service lacks a setting for the
 // channel type). The same code sends the test notifications of sendTestNotification (kind test,
 // no monitor). Error texts go to the delivery log, so the service's own secrets are cut out of them.
-import type { Transporter } from "nodemailer";
+import nodemailer, { type Transporter } from "nodemailer";
 import type { DeliveryConfig } from "../config.ts";
 import { postRequest } from "../http/post.ts";
 import { signWebhook } from "./webhook-signatures.ts";
@@ -11,6 +11,11 @@ import { signWebhook } from "./webhook-signatures.ts";
 /** config.delivery, and the nodemailer transport of its SMTP_URL (null without one). */
 export interface NotificationSettings extends DeliveryConfig {
   mailer: Transporter | null;
+}
+
+/** The settings to send with: config.delivery and one SMTP transport for its SMTP_URL. */
+export function notificationSettings(delivery: DeliveryConfig): NotificationSettings {
+  return { ...delivery, mailer: delivery.smtpUrl ? nodemailer.createTransport(delivery.smtpUrl) : null };
 }
 
 /**
@@ -255,6 +260,31 @@ function redact(settings: NotificationSettings, n: PendingNotification, text: st
   let result = text;
   for (const secret of secrets) if (secret && secret.length >= 4) result = result.split(secret).join("[redacted]");
   return result;
+}
+
+/** One timed attempt: what the receiving end answered, and the failure (null when it was delivered). */
+export interface DeliveryAttempt extends DeliveryResult {
+  failure: DeliveryError | null;
+  latencyMs: number;
+}
+
+/**
+ * Sends the notification once and says how it went, failures included, for the delivery log: the
+ * worker's task (which retries) and sendTestNotification (which does not) record it alike.
+ */
+export async function attemptDelivery(
+  settings: NotificationSettings,
+  n: PendingNotification,
+): Promise<DeliveryAttempt> {
+  const started = performance.now();
+  const latency = () => Math.round(performance.now() - started);
+  try {
+    return { ...(await deliverNotification(settings, n)), failure: null, latencyMs: latency() };
+  } catch (error) {
+    // deliverNotification throws DeliveryErrors only.
+    const failure = error as DeliveryError;
+    return { responseCode: failure.responseCode, reply: failure.reply, failure, latencyMs: latency() };
+  }
 }
 
 /** Sends the notification; returns what the receiving end answered (HTTP status, SMTP reply). */

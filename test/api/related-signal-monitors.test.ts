@@ -59,8 +59,8 @@ const eventsTo = (slug: string) =>
 describe("notificationRules.relatedSignals", () => {
   test("a monitor that notified a dossier is told once when an accident joins it; one without the rule is not", async () => {
     ada = await signUp(ctx.service, "ada@example.org");
-    await monitor("with-rule", { relatedSignals: true });
-    await monitor("without-rule", {});
+    const withRule = await monitor("with-rule", { relatedSignals: true });
+    const withoutRule = await monitor("without-rule", {});
 
     const sended = new Date(Date.now() - 2 * 60_000);
     await storeP2000Pages(ctx.db, [
@@ -107,7 +107,12 @@ describe("notificationRules.relatedSignals", () => {
       rows: [incident],
     } = await ctx.db.asOwner("select uuid from app_public.traffic_incidents where record_id like '%NLRWS_related%'");
     await ctx.db.asOwner("select app_private.match_related_signal($1)", [incident.uuid]);
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // What was queued, whatever the deliveries still under way: one notification, to the rule's monitor.
+    const { rows: queued } = await ctx.db.asOwner(
+      `select monitor_uuid, event_uuid from app_private.notifications where event_kind = 'related_signal'`,
+    );
+    expect(queued).toEqual([{ monitor_uuid: withRule, event_uuid: incident.uuid }]);
+    expect(queued.map((n) => n.monitor_uuid)).not.toContain(withoutRule);
     expect(eventsTo("with-rule").filter((e) => e === "p2000.related_signal")).toHaveLength(1);
     expect(eventsTo("without-rule")).not.toContain("p2000.related_signal");
     expect(errors).toEqual([]);
