@@ -7,7 +7,7 @@ import { extendSchema, gql } from "postgraphile/utils";
 import type { DeliveryConfig } from "../lib/config.ts";
 import { userError } from "../lib/graphql/errors.ts";
 import { byUuid, mutationSteps } from "../lib/graphql/plan-steps.ts";
-import { assertPublicWebhookTarget } from "../lib/http/webhook-targets.ts";
+import { assertChannelTargets } from "../lib/monitors/channel-targets.ts";
 import { saveMonitorCall } from "../lib/monitors/monitor-input.ts";
 import {
   attemptDelivery,
@@ -99,19 +99,44 @@ export function makeMonitorMutationsPlugin(options: MonitorMutationOptions): Gra
       // ChannelHeaderInput and GeoPointInput are PostGraphile's inputs of the composite types.
       typeDefs: gql`
         input CreateChannelInput {
-          """email, sms, webhook or telegram."""
+          """A type channelTypes lists: email, sms, webhook, telegram, ntfy, pushover, gotify, discord, slack, webpush or mqtt."""
           type: String!
           name: String!
           """email channels."""
           emailAddress: String
           """sms channels: E.164 (+31612345678)."""
           phoneNumber: String
-          """webhook channels: a public http(s) URL."""
+          """webhook channels: a public http(s) URL. discord and slack channels: the incoming-webhook URL (kept secret, never read back)."""
           url: String
           """webhook channels: extra headers sent with every delivery."""
           headers: [ChannelHeaderInput!]
           """telegram channels: the chat id (or @channelname) the service's bot writes to."""
           chatId: String
+          """ntfy (default https://ntfy.sh) and gotify channels: the server; mqtt channels: the broker (mqtt://, mqtts://, ws://, wss://)."""
+          serverUrl: String
+          """ntfy channels: the topic; mqtt channels: the topic prefix (default nl-incidents)."""
+          topic: String
+          """ntfy channels: an access token (optional); gotify channels: the application token. Never read back."""
+          token: String
+          """pushover channels: the user or group key. Never read back."""
+          userKey: String
+          """mqtt channels: the broker's user name (optional)."""
+          username: String
+          """mqtt channels: the broker's password (optional). Never read back."""
+          password: String
+          """webpush channels: the browser's PushSubscription (its toJSON()). Never read back."""
+          subscription: WebPushSubscriptionInput
+        }
+        """A browser's push subscription (PushSubscription.toJSON(): RFC 8030 endpoint, RFC 8291 keys)."""
+        input WebPushSubscriptionInput {
+          endpoint: String!
+          keys: WebPushSubscriptionKeysInput!
+        }
+        input WebPushSubscriptionKeysInput {
+          """The browser's P-256 public key, base64url."""
+          p256dh: String!
+          """The 16-byte authentication secret, base64url."""
+          auth: String!
         }
         type CreateChannelPayload {
           channel: Channel
@@ -170,15 +195,12 @@ export function makeMonitorMutationsPlugin(options: MonitorMutationOptions): Gra
                 const type = String(input.type ?? "")
                   .trim()
                   .toLowerCase();
-                let signingSecret: string | null = null;
-                if (type === "webhook") {
-                  // The caller first (no DNS lookups for anonymous callers), then the target.
-                  await visitor("select app_accounts.require_current_environment()");
-                  await assertPublicWebhookTarget(String(input.url ?? ""), options.allowPrivateWebhookTargets);
-                  signingSecret = newSigningSecret();
-                }
+                // The caller first (no DNS lookups for anonymous callers), then the hosts the channel names.
+                await visitor("select app_accounts.require_current_environment()");
+                await assertChannelTargets(type, input, options.allowPrivateWebhookTargets);
+                const signingSecret = type === "webhook" ? newSigningSecret() : null;
                 const [{ uuid }] = await visitor(
-                  "select app_accounts.create_channel($1, $2, $3, $4, $5, $6, $7, $8) as uuid",
+                  "select app_accounts.create_channel($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) as uuid",
                   [
                     input.type,
                     input.name,
@@ -188,6 +210,13 @@ export function makeMonitorMutationsPlugin(options: MonitorMutationOptions): Gra
                     JSON.stringify(input.headers ?? []),
                     input.chatId ?? null,
                     signingSecret,
+                    input.serverUrl ?? null,
+                    input.topic ?? null,
+                    input.token ?? null,
+                    input.userKey ?? null,
+                    input.username ?? null,
+                    input.password ?? null,
+                    input.subscription ? JSON.stringify(input.subscription) : null,
                   ],
                 );
                 return { uuid, signingSecret };

@@ -1119,6 +1119,17 @@ create table app_private.api_token_secrets (
 alter table app_private.api_token_secrets enable row level security;
 comment on table app_private.api_token_secrets is 'SHA-256 of each API token secret; the secret itself is never stored.';
 
+create table app_private.channel_credentials (
+  channel_uuid uuid not null,
+  credentials jsonb not null,
+  constraint channel_credentials_channel_uuid_fkey FOREIGN KEY (channel_uuid) REFERENCES app_public.channels(uuid) ON DELETE CASCADE,
+  constraint channel_credentials_credentials_check CHECK ((jsonb_typeof(credentials) = 'object'::text)),
+  constraint channel_credentials_pkey PRIMARY KEY (channel_uuid)
+);
+alter table app_private.channel_credentials enable row level security;
+comment on table app_private.channel_credentials is 'What a channel needs to deliver and nobody may read back: ntfy {accessToken}, Pushover {userKey}, Gotify {appToken}, Discord and Slack {webhookUrl}, Web Push {endpoint, p256dh, auth}, MQTT {username, password}. The server needs them in the clear to send, so they live where neither the visitor nor the analyst can read them, like webhook signing secrets (app_private.channel_secrets).';
+comment on column app_private.channel_credentials.credentials is 'A JSON object of the type''s secret fields (see the table''s comment); absent optional fields are left out.';
+
 create table app_private.channel_secrets (
   channel_uuid uuid not null,
   signing_secret text not null,
@@ -1596,6 +1607,20 @@ comment on column app_public.api_tokens.environment_uuid is '@behavior -*';
 comment on column app_public.api_tokens.revoked_at is '@behavior -*';
 comment on column app_public.api_tokens.last_used_at is 'Last request with this token, to the minute.';
 
+create table app_public.channel_types (
+  name text not null,
+  label text not null,
+  fields text not null,
+  docs_url text not null,
+  constraint channel_types_pkey PRIMARY KEY (name)
+);
+alter table app_public.channel_types enable row level security;
+create policy select_all on app_public.channel_types as permissive for select to app_analyst, app_visitor using (true);
+grant SELECT on app_public.channel_types to app_analyst;
+grant SELECT on app_public.channel_types to app_visitor;
+comment on table app_public.channel_types is '@behavior -*
+The channel types createChannel takes: the name, what it delivers to, the input fields it needs, and the receiver''s documentation. channelTypes lists them.';
+
 create table app_public.channels (
   uuid uuid default gen_random_uuid() not null,
   environment_uuid uuid not null,
@@ -1608,6 +1633,10 @@ create table app_public.channels (
   chat_id text,
   created timestamp with time zone default now() not null,
   changed timestamp with time zone default now() not null,
+  server_url text,
+  topic text,
+  disabled_at timestamp with time zone,
+  disabled_reason text,
   constraint channels_chat_id_check CHECK ((chat_id ~ '^(-?[0-9]{1,20}|@[A-Za-z0-9_]{5,32})$'::text)),
   constraint channels_check CHECK (
 CASE type
@@ -1615,14 +1644,20 @@ CASE type
     WHEN 'sms'::text THEN (phone_number IS NOT NULL)
     WHEN 'webhook'::text THEN (url IS NOT NULL)
     WHEN 'telegram'::text THEN (chat_id IS NOT NULL)
-    ELSE NULL::boolean
+    WHEN 'ntfy'::text THEN ((server_url IS NOT NULL) AND (topic IS NOT NULL))
+    WHEN 'gotify'::text THEN (server_url IS NOT NULL)
+    WHEN 'mqtt'::text THEN ((server_url IS NOT NULL) AND (topic IS NOT NULL))
+    ELSE true
 END),
+  constraint channels_disabled_reason_check CHECK ((length(disabled_reason) <= 1000)),
   constraint channels_email_address_check CHECK ((email_address ~ '^[^@\s]+@[^@\s]+\.[^@\s]+$'::text)),
   constraint channels_environment_uuid_fkey FOREIGN KEY (environment_uuid) REFERENCES app_public.environments(uuid) ON DELETE CASCADE,
   constraint channels_name_check CHECK (((length(btrim(name)) >= 1) AND (length(btrim(name)) <= 200))),
   constraint channels_phone_number_check CHECK ((phone_number ~ '^\+[1-9][0-9]{7,14}$'::text)),
   constraint channels_pkey PRIMARY KEY (uuid),
-  constraint channels_type_check CHECK ((type = ANY (ARRAY['email'::text, 'sms'::text, 'webhook'::text, 'telegram'::text]))),
+  constraint channels_server_url_check CHECK (((server_url ~ '^(https?|mqtts?|wss?)://'::text) AND (length(server_url) <= 2000))),
+  constraint channels_topic_check CHECK (((length(topic) >= 1) AND (length(topic) <= 200))),
+  constraint channels_type_check CHECK ((type = ANY (ARRAY['email'::text, 'sms'::text, 'webhook'::text, 'telegram'::text, 'ntfy'::text, 'pushover'::text, 'gotify'::text, 'discord'::text, 'slack'::text, 'webpush'::text, 'mqtt'::text]))),
   constraint channels_url_check CHECK ((url ~ '^https?://'::text))
 );
 alter table app_public.channels enable row level security;
@@ -1630,12 +1665,16 @@ CREATE INDEX channels_environment_uuid_idx ON app_public.channels USING btree (e
 CREATE TRIGGER _100_set_changed BEFORE UPDATE ON app_public.channels FOR EACH ROW EXECUTE FUNCTION app_hidden.tg__set_changed();
 create policy select_member_environment on app_public.channels as permissive for select to app_visitor using ((environment_uuid = ( SELECT app_hidden.current_member_environment_uuid() AS current_member_environment_uuid)));
 grant SELECT on app_public.channels to app_visitor;
-comment on table app_public.channels is 'A notification channel of an environment: e-mail, SMS, webhook or Telegram.';
+comment on table app_public.channels is 'A notification channel of an environment: e-mail, SMS, webhook, Telegram, ntfy, Pushover, Gotify, Discord, Slack, Web Push or MQTT (docs/channels.md). Secrets a channel needs live in app_private.channel_credentials and are never read back.';
 comment on column app_public.channels.environment_uuid is '@behavior -*';
-comment on column app_public.channels.type is 'email, sms, webhook or telegram.';
+comment on column app_public.channels.type is 'email, sms, webhook, telegram, ntfy, pushover, gotify, discord, slack, webpush or mqtt (channelTypes lists them).';
 comment on column app_public.channels.phone_number is 'SMS recipient in E.164 form (+31612345678).';
 comment on column app_public.channels.url is 'Webhook target; deliveries are signed (see the README).';
 comment on column app_public.channels.chat_id is 'Telegram chat id (or @channelname) the service''s bot writes to.';
+comment on column app_public.channels.server_url is 'ntfy and Gotify: the server (ntfy''s default https://ntfy.sh); mqtt: the broker (mqtt://, mqtts://, ws:// or wss://), without credentials.';
+comment on column app_public.channels.topic is 'ntfy: the topic published to; mqtt: the topic prefix under which each monitor''s state and events are published.';
+comment on column app_public.channels.disabled_at is 'When the service stopped delivering to this channel because the receiver said it is gone for good (a Web Push subscription answered 404 or 410); null while it delivers. A new channel takes its place.';
+comment on column app_public.channels.disabled_reason is 'What the receiver answered when the channel was disabled.';
 
 create table app_public.environments (
   uuid uuid default gen_random_uuid() not null,
@@ -3179,7 +3218,7 @@ $function$;
 grant execute on function app_accounts.create_api_token(name text, scopes text[], valid_days integer, secret_hash bytea, token_preview text) to app_visitor;
 comment on function app_accounts.create_api_token(name text, scopes text[], valid_days integer, secret_hash bytea, token_preview text) is 'createApiToken''s SQL step (lib/accounts/flows.ts, after Node made the random secret): stores the token in the current environment through app_private.create_api_token, which keeps only the SHA-256 of the secret and checks name, scopes and validity. A wrapper because that function also serves the token CLI (bin/token.ts), which names the environment itself; here it is the caller''s current one.';
 
-CREATE OR REPLACE FUNCTION app_accounts.create_channel(type text, name text, email_address text, phone_number text, url text, headers jsonb, chat_id text, signing_secret text)
+CREATE OR REPLACE FUNCTION app_accounts.create_channel(type text, name text, email_address text, phone_number text, url text, headers jsonb, chat_id text, signing_secret text, server_url text, topic text, token text, user_key text, username text, password text, subscription jsonb)
  RETURNS uuid
  LANGUAGE plpgsql
  SECURITY DEFINER
@@ -3190,9 +3229,18 @@ declare
   channel_type text := lower(btrim(create_channel.type));
   result uuid;
   header_list app_public.channel_header[];
+  credentials jsonb;
+  -- An http(s) URL without credentials, spaces or fragments' tricks; the host is checked in Node.
+  http_url constant text := '^https?://[^\s/?#@]+([/?][^\s#]*)?$';
+  -- A secret token as services issue them: printable, no spaces.
+  token_shape constant text := '^[!-~]{1,200}$';
+  the_server_url text := nullif(btrim(create_channel.server_url), '');
+  the_topic text := nullif(btrim(create_channel.topic), '');
+  the_token text := nullif(btrim(create_channel.token), '');
 begin
-  if channel_type is null or channel_type not in ('email', 'sms', 'webhook', 'telegram') then
-    raise exception 'type must be email, sms, webhook or telegram.' using errcode = 'XINPT';
+  if channel_type is null or not exists (select 1 from app_public.channel_types t where t.name = channel_type) then
+    raise exception 'type must be one of %.', (select string_agg(t.name, ', ' order by t.name) from app_public.channel_types t)
+      using errcode = 'XINPT';
   end if;
   if name is null or length(btrim(name)) not between 1 and 200 then
     raise exception 'name must have 1 to 200 characters.' using errcode = 'XINPT';
@@ -3220,6 +3268,66 @@ begin
     if chat_id is null or btrim(chat_id) !~ '^(-?[0-9]{1,20}|@[A-Za-z0-9_]{5,32})$' then
       raise exception 'chatId must be a Telegram chat id (digits) or @channelname for a telegram channel.' using errcode = 'XINPT';
     end if;
+  when 'ntfy' then
+    the_server_url := coalesce(the_server_url, 'https://ntfy.sh');
+    if the_server_url !~ http_url or length(the_server_url) > 2000 then
+      raise exception 'serverUrl must be an http(s) URL without credentials for an ntfy channel.' using errcode = 'XINPT';
+    end if;
+    -- ntfy's topic rule: letters, digits, _ and -, at most 64.
+    if the_topic is null or the_topic !~ '^[-_A-Za-z0-9]{1,64}$' then
+      raise exception 'topic must be 1 to 64 letters, digits, _ or - for an ntfy channel.' using errcode = 'XINPT';
+    end if;
+    if the_token is not null and the_token !~ token_shape then
+      raise exception 'token must be an ntfy access token (printable, no spaces, at most 200 characters).' using errcode = 'XINPT';
+    end if;
+    credentials := jsonb_strip_nulls(jsonb_build_object('accessToken', the_token));
+  when 'pushover' then
+    -- Pushover's user and group keys: 30 letters and digits.
+    if user_key is null or btrim(user_key) !~ '^[A-Za-z0-9]{30}$' then
+      raise exception 'userKey must be a Pushover user or group key (30 letters and digits) for a pushover channel.' using errcode = 'XINPT';
+    end if;
+    credentials := jsonb_build_object('userKey', btrim(user_key));
+  when 'gotify' then
+    if the_server_url is null or the_server_url !~ http_url or length(the_server_url) > 2000 then
+      raise exception 'serverUrl must be the http(s) URL of the Gotify server for a gotify channel.' using errcode = 'XINPT';
+    end if;
+    if the_token is null or the_token !~ token_shape then
+      raise exception 'token must be a Gotify application token for a gotify channel.' using errcode = 'XINPT';
+    end if;
+    credentials := jsonb_build_object('appToken', the_token);
+  when 'discord', 'slack' then
+    if url is null or btrim(url) !~ http_url or length(url) > 2000 then
+      raise exception 'url must be the http(s) incoming-webhook URL for a % channel.', channel_type using errcode = 'XINPT';
+    end if;
+    credentials := jsonb_build_object('webhookUrl', btrim(url));
+  when 'webpush' then
+    -- A browser's PushSubscription.toJSON(): an https endpoint, the P-256 public key (65 bytes)
+    -- and the 16-byte auth secret, both base64url (RFC 8291).
+    if jsonb_typeof(subscription) is distinct from 'object'
+       or coalesce(subscription->>'endpoint', '') !~ '^https://[^\s/?#@]+([/?][^\s#]*)?$' or length(subscription->>'endpoint') > 2000
+       or coalesce(subscription->'keys'->>'p256dh', '') !~ '^[A-Za-z0-9_-]{86,88}=*$'
+       or coalesce(subscription->'keys'->>'auth', '') !~ '^[A-Za-z0-9_-]{22,24}=*$' then
+      raise exception 'subscription must be a browser push subscription: an https endpoint and keys.p256dh and keys.auth (base64url) for a webpush channel.'
+        using errcode = 'XINPT';
+    end if;
+    credentials := jsonb_build_object('endpoint', subscription->>'endpoint',
+                                      'p256dh', rtrim(subscription->'keys'->>'p256dh', '='),
+                                      'auth', rtrim(subscription->'keys'->>'auth', '='));
+  when 'mqtt' then
+    if the_server_url is null or the_server_url !~ '^(mqtts?|wss?)://[^\s/?#@]+(/[^\s#?]*)?$' or length(the_server_url) > 2000 then
+      raise exception 'serverUrl must be an mqtt://, mqtts://, ws:// or wss:// broker URL without credentials for an mqtt channel.'
+        using errcode = 'XINPT';
+    end if;
+    the_topic := coalesce(the_topic, 'nl-incidents');
+    -- A topic prefix: no wildcards, no empty levels at its ends, no $ system topics.
+    if the_topic !~ '^[^#+\s/$][^#+\s]{0,99}$' or the_topic ~ '/$' then
+      raise exception 'topic must be an MQTT topic prefix without wildcards (+, #), spaces or a leading / or $ for an mqtt channel.'
+        using errcode = 'XINPT';
+    end if;
+    if length(username) > 200 or length(password) > 200 or (password is not null and username is null) then
+      raise exception 'username and password must have at most 200 characters, and a password needs a username.' using errcode = 'XINPT';
+    end if;
+    credentials := jsonb_strip_nulls(jsonb_build_object('username', username, 'password', password));
   end case;
   if headers is not null and jsonb_array_length(headers) > 0 then
     if channel_type <> 'webhook' then
@@ -3239,22 +3347,27 @@ begin
     header_list := array(select row(h->>'name', coalesce(h->>'value', ''))::app_public.channel_header
                            from jsonb_array_elements(headers) with ordinality as x (h, i) order by i);
   end if;
-  insert into app_public.channels (environment_uuid, type, name, email_address, phone_number, url, headers, chat_id)
+  insert into app_public.channels (environment_uuid, type, name, email_address, phone_number, url, headers, chat_id, server_url, topic)
   values (environment, channel_type, btrim(name),
           case when channel_type = 'email' then lower(btrim(email_address)) end,
           case when channel_type = 'sms' then regexp_replace(phone_number, '[\s-]', '', 'g') end,
           case when channel_type = 'webhook' then btrim(url) end,
           coalesce(header_list, '{}'),
-          case when channel_type = 'telegram' then btrim(chat_id) end)
+          case when channel_type = 'telegram' then btrim(chat_id) end,
+          case when channel_type in ('ntfy', 'gotify', 'mqtt') then the_server_url end,
+          case when channel_type in ('ntfy', 'mqtt') then the_topic end)
   returning uuid into result;
   if channel_type = 'webhook' then
     insert into app_private.channel_secrets (channel_uuid, signing_secret) values (result, signing_secret);
   end if;
+  if credentials is not null then
+    insert into app_private.channel_credentials (channel_uuid, credentials) values (result, credentials);
+  end if;
   return result;
 end;
 $function$;
-grant execute on function app_accounts.create_channel(type text, name text, email_address text, phone_number text, url text, headers jsonb, chat_id text, signing_secret text) to app_visitor;
-comment on function app_accounts.create_channel(type text, name text, email_address text, phone_number text, url text, headers jsonb, chat_id text, signing_secret text) is 'createChannel (plugins/monitor-mutations.ts): checks and stores a notification channel (email, sms, webhook or telegram) of the current environment, at most 100 per environment; webhook headers may not override Host, Content-*, the Webhook-* signature headers or hop-by-hop ones. Node first checks the webhook target (DNS) and makes the signing secret, which goes to app_private.channel_secrets, out of reach of the visitor and the analyst.';
+grant execute on function app_accounts.create_channel(type text, name text, email_address text, phone_number text, url text, headers jsonb, chat_id text, signing_secret text, server_url text, topic text, token text, user_key text, username text, password text, subscription jsonb) to app_visitor;
+comment on function app_accounts.create_channel(type text, name text, email_address text, phone_number text, url text, headers jsonb, chat_id text, signing_secret text, server_url text, topic text, token text, user_key text, username text, password text, subscription jsonb) is 'createChannel (plugins/monitor-mutations.ts): checks and stores a notification channel of the current environment (any type of app_public.channel_types), at most 100 per environment; webhook headers may not override Host, Content-*, the Webhook-* signature headers or hop-by-hop ones. What lets anyone post or read in the member''s name (tokens, user keys, Discord and Slack webhook URLs, push subscriptions, broker credentials) goes to app_private.channel_credentials, the webhook signing secret to app_private.channel_secrets; both out of reach of the visitor and the analyst. Node first checks that every URL names a public host (DNS) and makes the signing secret.';
 
 CREATE OR REPLACE FUNCTION app_accounts.create_environment(organization_uuid text, name text)
  RETURNS uuid
@@ -3616,7 +3729,7 @@ grant execute on function app_accounts.set_current_environment(environment_uuid 
 comment on function app_accounts.set_current_environment(environment_uuid text) is 'setCurrentEnvironment, and the first step of switchEnvironment: binds one of the calling user''s environments to the current session, where the environment-scoped mutations (API tokens, channels, monitors) then act. An environment the caller cannot see answers NOT_FOUND.';
 
 CREATE OR REPLACE FUNCTION app_accounts.start_test_notification(channel text)
- RETURNS TABLE(notification_uuid uuid, channel_type text, channel_name text, email_address text, phone_number text, url text, headers jsonb, chat_id text, signing_secret text, monitor_uuid uuid, monitor_name text, message_uuid uuid, message text, sended timestamp with time zone, urgency text, discipline text, region text, city text, street text, postcode text, latitude double precision, longitude double precision, dossier_uuid uuid, respond_token text, kind text, headline text, facts text[], event_type text, payload jsonb)
+ RETURNS TABLE(notification_uuid uuid, channel_type text, channel_name text, email_address text, phone_number text, url text, headers jsonb, chat_id text, signing_secret text, monitor_uuid uuid, monitor_name text, message_uuid uuid, message text, sended timestamp with time zone, urgency text, discipline text, region text, city text, street text, postcode text, latitude double precision, longitude double precision, dossier_uuid uuid, respond_token text, kind text, headline text, facts text[], event_type text, payload jsonb, channel_uuid uuid, server_url text, topic text, credentials jsonb, channel_disabled_at timestamp with time zone)
  LANGUAGE plpgsql
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
@@ -3651,7 +3764,7 @@ begin
 end;
 $function$;
 grant execute on function app_accounts.start_test_notification(channel text) to app_visitor;
-comment on function app_accounts.start_test_notification(channel text) is 'sendTestNotification (plugins/monitor-mutations.ts), first step: a channel of the current environment (NOT_FOUND for any other), at most 5 test sends per channel and minute (RATE_LIMITED), stored as a notification of kind test without monitor, and returned as app_private.notification_for_delivery returns it, so Node sends it through the real delivery code. The signing secret goes to Node only; app_accounts is not part of the GraphQL schema.';
+comment on function app_accounts.start_test_notification(channel text) is 'sendTestNotification (plugins/monitor-mutations.ts), first step: a channel of the current environment (NOT_FOUND for any other), at most 5 test sends per channel and minute (RATE_LIMITED), stored as a notification of kind test without monitor, and returned as app_private.notification_for_delivery returns it, so Node sends it through the real delivery code. The secrets go to Node only; app_accounts is not part of the GraphQL schema.';
 
 CREATE OR REPLACE FUNCTION app_accounts.update_api_token(token_uuid text, name text, scopes text[])
  RETURNS uuid
@@ -7914,6 +8027,16 @@ end;
 $function$;
 comment on function app_private.create_user_token(email text, purpose text, token_hash bytea, lifetime interval, return_to text) is 'Stores a one-time token for the user with this e-mail address; null (and nothing stored) when there is none.';
 
+CREATE OR REPLACE FUNCTION app_private.disable_channel(channel_uuid uuid, reason text)
+ RETURNS void
+ LANGUAGE sql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  update app_public.channels c set disabled_at = coalesce(c.disabled_at, now()), disabled_reason = left(reason, 1000)
+   where c.uuid = disable_channel.channel_uuid;
+$function$;
+comment on function app_private.disable_channel(channel_uuid uuid, reason text) is 'Marks a channel disabled with what its receiver answered (the deliverer calls it when a Web Push subscription is gone: 404 or 410). The first time is kept.';
+
 CREATE OR REPLACE FUNCTION app_private.ensure_operator_environment(OUT environment_uuid uuid, OUT created boolean)
  RETURNS record
  LANGUAGE plpgsql
@@ -9020,7 +9143,7 @@ $function$;
 comment on function app_private.match_traffic_jam(jam_uuid uuid) is 'The matcher of matrix monitors (task monitors__match_feed): an open jam matches the monitors of its road whose minimum delay it reaches. notify_feed_event records the match by the jam, so a monitor hears of a jam once, when its delay first reaches the minimum.';
 
 CREATE OR REPLACE FUNCTION app_private.notification_for_delivery(notification_uuid uuid)
- RETURNS TABLE(notification_uuid uuid, channel_type text, channel_name text, email_address text, phone_number text, url text, headers jsonb, chat_id text, signing_secret text, monitor_uuid uuid, monitor_name text, message_uuid uuid, message text, sended timestamp with time zone, urgency text, discipline text, region text, city text, street text, postcode text, latitude double precision, longitude double precision, dossier_uuid uuid, respond_token text, kind text, headline text, facts text[], event_type text, payload jsonb)
+ RETURNS TABLE(notification_uuid uuid, channel_type text, channel_name text, email_address text, phone_number text, url text, headers jsonb, chat_id text, signing_secret text, monitor_uuid uuid, monitor_name text, message_uuid uuid, message text, sended timestamp with time zone, urgency text, discipline text, region text, city text, street text, postcode text, latitude double precision, longitude double precision, dossier_uuid uuid, respond_token text, kind text, headline text, facts text[], event_type text, payload jsonb, channel_uuid uuid, server_url text, topic text, credentials jsonb, channel_disabled_at timestamp with time zone)
  LANGUAGE sql
  STABLE
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
@@ -9030,18 +9153,20 @@ AS $function$
          c.chat_id, s.signing_secret, mo.uuid, mo.name, m.uuid, m.message, m.sended, u.code, d.name, g.name,
          m.city, m.street, m.postcode, m.latitude, m.longitude, m.dossier_uuid,
          case when m.uuid is not null then app_private.responder_token(n.uuid) end,
-         coalesce(n.event_kind, 'p2000'), n.headline, n.facts, n.event_type, n.payload
+         coalesce(n.event_kind, 'p2000'), n.headline, n.facts, n.event_type, n.payload,
+         c.uuid, c.server_url, c.topic, coalesce(k.credentials, '{}'), c.disabled_at
     from app_private.notifications n
     join app_public.channels c on c.uuid = n.channel_uuid
     left join app_public.monitors mo on mo.uuid = n.monitor_uuid
     left join app_public.p2000_messages m on m.uuid = n.message_uuid
     left join app_private.channel_secrets s on s.channel_uuid = c.uuid
+    left join app_private.channel_credentials k on k.channel_uuid = c.uuid
     left join app_public.p2000_urgencies u on u.uuid = m.urgency_uuid
     left join app_public.p2000_disciplines d on d.uuid = m.discipline_uuid
     left join app_public.p2000_regions g on g.uuid = m.region_uuid
    where n.uuid = notification_for_delivery.notification_uuid and n.status = 'queued'
 $function$;
-comment on function app_private.notification_for_delivery(notification_uuid uuid) is 'What the task notifications__deliver (and sendTestNotification) needs to send one notification: channel and signing secret, monitor (none for a test send), and subject (a P2000 message''s columns with its respond link, or the headline, facts and payload a feed''s matcher or the test send rendered). No row once it is no longer queued, so a repeated job never sends twice.';
+comment on function app_private.notification_for_delivery(notification_uuid uuid) is 'What the task notifications__deliver (and sendTestNotification) needs to send one notification: channel (its server, topic, credentials and whether it is disabled) and signing secret, monitor (none for a test send), and subject (a P2000 message''s columns with its respond link, or the headline, facts and payload a feed''s matcher or the test send rendered). No row once it is no longer queued, so a repeated job never sends twice.';
 
 CREATE OR REPLACE FUNCTION app_private.notify_feed_event(kind text, event_uuid uuid, monitor_uuids uuid[], subject app_hidden.notification_subject)
  RETURNS integer
@@ -10061,6 +10186,21 @@ $function$;
 grant execute on function app_public.available_hectometers(road app_public.road_ref) to app_analyst;
 grant execute on function app_public.available_hectometers(road app_public.road_ref) to app_visitor;
 comment on function app_public.available_hectometers(road app_public.road_ref) is 'The kilometre values with a post on the road, ascending (empty for an unknown road).';
+
+CREATE OR REPLACE FUNCTION app_public.channel_types()
+ RETURNS SETOF app_public.monitor_reference_item
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select row(t.name, t.label, 'Input fields: ' || t.fields || '. Receiver: ' || t.docs_url, null)::app_public.monitor_reference_item
+    from app_public.channel_types t
+   order by array_position(array['email', 'sms', 'webhook', 'telegram', 'ntfy', 'pushover', 'gotify', 'discord', 'slack', 'webpush', 'mqtt'], t.name)
+$function$;
+grant execute on function app_public.channel_types() to app_analyst;
+grant execute on function app_public.channel_types() to app_visitor;
+comment on function app_public.channel_types() is '@notNull
+The channel types createChannel takes (value), each with what it delivers to (label), and its input fields and the receiver''s documentation (description).';
 
 CREATE OR REPLACE FUNCTION app_public.channels()
  RETURNS SETOF app_public.channels

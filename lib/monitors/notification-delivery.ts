@@ -26,7 +26,8 @@ export function notificationSettings(delivery: DeliveryConfig): NotificationSett
  */
 export interface PendingNotification {
   notification_uuid: string;
-  channel_type: "email" | "sms" | "webhook" | "telegram";
+  channel_type: ChannelType;
+  channel_uuid: string;
   channel_name: string;
   email_address: string | null;
   phone_number: string | null;
@@ -56,7 +57,29 @@ export interface PendingNotification {
   facts: string[] | null;
   event_type: string | null;
   payload: Record<string, unknown> | null;
+  /** ntfy and Gotify: the server; mqtt: the broker. */
+  server_url: string | null;
+  /** ntfy: the topic; mqtt: the topic prefix. */
+  topic: string | null;
+  /** The channel's secrets (app_private.channel_credentials): tokens, keys, a webhook URL, a push subscription. */
+  credentials: Record<string, string>;
+  /** Set once a receiver said the channel is gone for good (a Web Push subscription: 404/410). */
+  channel_disabled_at: Date | null;
 }
+
+/** The channel types of app_public.channel_types. */
+export type ChannelType =
+  | "email"
+  | "sms"
+  | "webhook"
+  | "telegram"
+  | "ntfy"
+  | "pushover"
+  | "gotify"
+  | "discord"
+  | "slack"
+  | "webpush"
+  | "mqtt";
 
 export class DeliveryError extends Error {
   readonly responseCode: number | null;
@@ -181,7 +204,7 @@ function smtpCode(reply: string | null): number | null {
   return match ? Number(match[1]) : null;
 }
 
-const senders: Record<PendingNotification["channel_type"], Sender> = {
+const senders: Partial<Record<ChannelType, Sender>> = {
   async email(settings, n) {
     if (!settings.mailer)
       throw new DeliveryError("No SMTP_URL is configured: e-mail channels cannot deliver.", null, true);
@@ -256,7 +279,13 @@ const senders: Record<PendingNotification["channel_type"], Sender> = {
 
 /** The service's own secrets, which no error text that reaches the delivery log may carry. */
 function redact(settings: NotificationSettings, n: PendingNotification, text: string): string {
-  const secrets = [settings.telegram.botToken, settings.sms.providerToken, n.signing_secret, settings.smtpUrl];
+  const secrets = [
+    settings.telegram.botToken,
+    settings.sms.providerToken,
+    n.signing_secret,
+    settings.smtpUrl,
+    ...Object.values(n.credentials),
+  ];
   let result = text;
   for (const secret of secrets) if (secret && secret.length >= 4) result = result.split(secret).join("[redacted]");
   return result;
@@ -293,7 +322,16 @@ export async function deliverNotification(
   n: PendingNotification,
 ): Promise<DeliveryResult> {
   try {
-    return await senders[n.channel_type](settings, n);
+    if (n.channel_disabled_at) {
+      throw new DeliveryError(
+        `The channel was disabled on ${n.channel_disabled_at.toISOString()}: its receiver said it is gone. Create it again.`,
+        null,
+        true,
+      );
+    }
+    const send = senders[n.channel_type];
+    if (!send) throw new DeliveryError(`This server cannot send to ${n.channel_type} channels.`, null, true);
+    return await send(settings, n);
   } catch (error) {
     const message = redact(settings, n, (error as Error).message ?? String(error));
     if (!(error instanceof DeliveryError)) throw new DeliveryError(message);

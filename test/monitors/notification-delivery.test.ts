@@ -69,6 +69,11 @@ function notification(channel: Partial<PendingNotification>): PendingNotificatio
     facts: ["This is a test."],
     event_type: "notification.test",
     payload: { test: true },
+    channel_uuid: "00000000-0000-4000-8000-000000000002",
+    server_url: null,
+    topic: null,
+    credentials: {},
+    channel_disabled_at: null,
     ...channel,
   };
 }
