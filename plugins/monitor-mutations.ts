@@ -9,12 +9,8 @@ import { userError } from "../lib/graphql/errors.ts";
 import { byUuid, mutationSteps } from "../lib/graphql/plan-steps.ts";
 import { assertChannelTargets } from "../lib/monitors/channel-targets.ts";
 import { saveMonitorCall } from "../lib/monitors/monitor-input.ts";
-import {
-  attemptDelivery,
-  notificationSettings,
-  type NotificationSettings,
-  type PendingNotification,
-} from "../lib/monitors/notification-delivery.ts";
+import { attemptDelivery, notificationSettings } from "../lib/monitors/notification-delivery.ts";
+import type { NotificationSettings, PendingNotification } from "../lib/monitors/notification.ts";
 import { newSigningSecret } from "../lib/monitors/webhook-signatures.ts";
 
 export interface MonitorMutationOptions {

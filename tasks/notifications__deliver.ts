@@ -5,11 +5,8 @@
 // Outcomes are counted here (nlis_notification_deliveries_total), where it is known whether a
 // failure will be retried, and before recording, so a send whose record fails still counts.
 import type { Task } from "graphile-worker";
-import {
-  attemptDelivery,
-  type NotificationSettings,
-  type PendingNotification,
-} from "../lib/monitors/notification-delivery.ts";
+import { attemptDelivery } from "../lib/monitors/notification-delivery.ts";
+import type { NotificationSettings, PendingNotification } from "../lib/monitors/notification.ts";
 import { notificationDeliveries } from "../lib/ops/metrics.ts";
 
 export function makeNotificationsDeliver(settings: NotificationSettings): Task {

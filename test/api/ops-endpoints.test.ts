@@ -8,7 +8,7 @@ import type { AddressInfo } from "node:net";
 import type { JobHelpers } from "graphile-worker";
 import pg from "pg";
 import { loadConfig, mergeConfig } from "../../lib/config.ts";
-import type { PendingNotification } from "../../lib/monitors/notification-delivery.ts";
+import type { PendingNotification } from "../../lib/monitors/notification.ts";
 import { makeNotificationsDeliver } from "../../tasks/notifications__deliver.ts";
 import { mayReadMetrics } from "../../lib/http/ops-routes.ts";
 import { sampleDatabaseMetrics } from "../../lib/ops/database-metrics.ts";

@@ -4,12 +4,8 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, expect, test } from "@jest/globals";
-import {
-  DeliveryError,
-  deliverNotification,
-  type NotificationSettings,
-  type PendingNotification,
-} from "../../lib/monitors/notification-delivery.ts";
+import { deliverNotification } from "../../lib/monitors/notification-delivery.ts";
+import { DeliveryError, type NotificationSettings, type PendingNotification } from "../../lib/monitors/notification.ts";
 
 const BOT_TOKEN = "123456:bot-token-that-must-stay-secret";
 const SMS_TOKEN = "sms-provider-token-that-must-stay-secret";
