@@ -23,7 +23,8 @@ export interface FeedServer {
   stop(): Promise<void>;
 }
 
-export async function startFeedServer(): Promise<FeedServer> {
+/** `host` and `port`: where to listen (default 127.0.0.1, any free port). */
+export async function startFeedServer(listen: { host?: string; port?: number } = {}): Promise<FeedServer> {
   const documents = new Map<string, FeedDocument>();
   const requests: FeedServer["requests"] = [];
   const requestHeaders: http.IncomingHttpHeaders[] = [];
@@ -47,10 +48,14 @@ export async function startFeedServer(): Promise<FeedServer> {
       })
       .end(document.body);
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const host = listen.host ?? "127.0.0.1";
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(listen.port ?? 0, host, resolve);
+  });
   const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://${host}:${port}`,
     documents,
     requests,
     requestHeaders,

@@ -20,7 +20,8 @@ export interface WebhookReceiver {
   stop(): Promise<void>;
 }
 
-export async function startWebhookReceiver(): Promise<WebhookReceiver> {
+/** `host` and `port`: where to listen (default 127.0.0.1, any free port). */
+export async function startWebhookReceiver(listen: { host?: string; port?: number } = {}): Promise<WebhookReceiver> {
   const requests: ReceivedRequest[] = [];
   const respondWith = { status: 200, delayMs: 0 };
   const server = http.createServer((req, res) => {
@@ -32,10 +33,14 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
       setTimeout(() => res.writeHead(status, { "content-type": "application/json" }).end('{"ok":true}'), delayMs);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const host = listen.host ?? "127.0.0.1";
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(listen.port ?? 0, host, resolve);
+  });
   const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://${host}:${port}`,
     requests,
     respondWith,
     waitFor(match, count = 1, timeoutMs = 15_000) {

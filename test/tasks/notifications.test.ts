@@ -8,7 +8,7 @@ import { Webhook } from "standardwebhooks";
 import type pg from "pg";
 import { resilientPool } from "../../lib/db/pool.ts";
 import { loadConfig, mergeConfig, type ConfigOverrides } from "../../lib/config.ts";
-import { postRequest } from "../../lib/http/post.ts";
+import { outboundRequest } from "../../lib/http/outbound.ts";
 import { assertPublicWebhookTarget } from "../../lib/http/webhook-targets.ts";
 import { startWorker, type SupervisedWorker } from "../../worker.ts";
 import { useTestDatabase } from "../helpers/database.ts";
@@ -335,10 +335,10 @@ describe("webhook target guard", () => {
     await expect(assertPublicWebhookTarget("https://user:pw@93.184.215.14/", false)).rejects.toThrow(/credentials/);
   });
   test("send time: private addresses are refused after resolution", async () => {
-    const options = { headers: {}, body: "{}", timeoutMs: 1000, maxResponseBytes: 1000, publicOnly: true };
-    await expect(postRequest(`${receiver.url.replace("127.0.0.1", "localhost")}/x`, options)).rejects.toThrow(
+    const options = { method: "POST", body: "{}", timeoutMs: 1000, maxResponseBytes: 1000, publicOnly: true };
+    await expect(outboundRequest(`${receiver.url.replace("127.0.0.1", "localhost")}/x`, options)).rejects.toThrow(
       /private, loopback or link-local/,
     );
-    await expect(postRequest(`${receiver.url}/x`, options)).rejects.toThrow(/private, loopback or link-local/);
+    await expect(outboundRequest(`${receiver.url}/x`, options)).rejects.toThrow(/private, loopback or link-local/);
   });
 });

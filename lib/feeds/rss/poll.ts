@@ -2,9 +2,9 @@
 // of active rss monitors that are due (each every RSS_POLL_INTERVAL seconds; a feed a monitor just
 // named is due at once), a few at a time, each a round of lib/feeds/poll-feed.ts under its own
 // name (rss:<uuid>), so its validators and failures are its own. A feed URL is user input: only
-// public hosts are fetched (unless WEBHOOK_ALLOW_PRIVATE_TARGETS), on every redirect too.
+// public hosts are fetched (unless WEBHOOK_ALLOW_PRIVATE_TARGETS), on every redirect too, checked
+// by the outbound guard on the address each connection uses (no check-then-fetch).
 import type pg from "pg";
-import { assertPublicHost } from "../../http/webhook-targets.ts";
 import { fetchDocument } from "../fetch-document.ts";
 import { pollFeed, type PollLog } from "../poll-feed.ts";
 import { parseRssDocument } from "./parser.ts";
@@ -40,7 +40,8 @@ async function pollOne(db: pg.Pool, feed: DueFeed, allowPrivateTargets: boolean,
           validators,
           timeoutMs: 15_000,
           maxBytes: 5 * 2 ** 20,
-          beforeRequest: allowPrivateTargets ? undefined : (url) => assertPublicHost(url, "Feed"),
+          publicOnly: !allowPrivateTargets,
+          what: "Feed",
         }),
       async store(body) {
         const document = parseRssDocument(body.toString("utf8"));

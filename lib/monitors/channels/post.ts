@@ -1,6 +1,6 @@
 // The JSON POST most channel types make: through the outbound guard, with a deadline and a cap
 // on the answer read, and any status outside 2xx a DeliveryError with that status.
-import { postRequest } from "../../http/post.ts";
+import { outboundRequest } from "../../http/outbound.ts";
 import { DeliveryError } from "../notification.ts";
 
 const TIMEOUT_MS = 10_000;
@@ -14,7 +14,8 @@ export async function postExpectingSuccess(
 ) {
   let result;
   try {
-    result = await postRequest(url, {
+    result = await outboundRequest(url, {
+      method: "POST",
       headers,
       body,
       timeoutMs: TIMEOUT_MS,
@@ -25,7 +26,7 @@ export async function postExpectingSuccess(
     throw new DeliveryError((error as Error).message);
   }
   if (result.status < 200 || result.status >= 300) {
-    throw new DeliveryError(`HTTP ${result.status}: ${result.body.slice(0, 200)}`, result.status);
+    throw new DeliveryError(`HTTP ${result.status}: ${result.body.toString("utf8").slice(0, 200)}`, result.status);
   }
   return { responseCode: result.status, reply: null };
 }
