@@ -16,6 +16,7 @@ import { accountRequestFor } from "./lib/accounts/request.ts";
 import { makeAccountMutationsPlugin } from "./plugins/account-mutations.ts";
 import { makeAiDefaultsPlugin } from "./plugins/ai-defaults.ts";
 import { makeMonitorMutationsPlugin, type MonitorMutationOptions } from "./plugins/monitor-mutations.ts";
+import { makeMonitorFeedsPlugin } from "./plugins/monitor-feeds.ts";
 import { MonitorPreviewPlugin } from "./plugins/monitor-preview.ts";
 import { ArgumentDefaultsPlugin } from "./plugins/argument-defaults.ts";
 import { DeprecatedArgumentsPlugin } from "./plugins/deprecated-arguments.ts";
@@ -62,6 +63,8 @@ export function makePreset(options: PresetOptions): GraphileConfig.Preset {
       makeAccountMutationsPlugin(options.accounts),
       P2000MutationsPlugin,
       makeMonitorMutationsPlugin(options.monitors),
+      // Feed URLs start with the public URL that account e-mails link to.
+      makeMonitorFeedsPlugin({ publicUrl: options.accounts.publicUrl }),
       MonitorPreviewPlugin,
       makeAiDefaultsPlugin(options.aiDefaults),
       SubscriptionsPlugin,

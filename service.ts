@@ -1,6 +1,6 @@
 // The running service: HTTP (grafserv: /graphql, its WebSocket subscriptions and the Ruru IDE at
 // /graphiql; graphql-sse on /graphql by content negotiation and at /graphql/stream; CORS; express
-// for the few HTML routes) and the worker, on a prepared database. server.ts and the API tests
+// for the few HTML routes and the feeds per monitor) and the worker, on a prepared database. server.ts and the API tests
 // start it the same way.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
@@ -18,6 +18,7 @@ import { authRoutes } from "./lib/accounts/link-routes.ts";
 import type { Config } from "./lib/config.ts";
 import type { Database } from "./lib/setup/installation.ts";
 import { resilientPool } from "./lib/db/pool.ts";
+import { feedRoute } from "./lib/monitors/feed-route.ts";
 import { respondRoute } from "./lib/monitors/respond-route.ts";
 import { RateLimiter } from "./lib/http/rate-limiter.ts";
 import { makeRequestBudgetGuard } from "./lib/http/request-budgets.ts";
@@ -171,6 +172,7 @@ async function startApi(
   app.disable("x-powered-by");
   app.use(authRoutes(accounts));
   app.use(respondRoute());
+  app.use(feedRoute(authPool, config.delivery.publicUrl));
   app.get("/", (_req, res) => res.redirect(config.api.graphiql ? "/graphiql" : "/graphql"));
   // GraphQL requests go straight to grafserv (express would add its routing to every API call);
   // whatever grafserv does not serve falls through to the express app.

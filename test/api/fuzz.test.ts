@@ -961,6 +961,8 @@ beforeAll(async () => {
     requestPasswordReset: { email },
     resetPassword: { newPassword: password, token: "x" },
     respondOnTheWay: { status: "going", token: "x" },
+    revokeMonitorFeed: { monitor: monitorUuid },
+    rotateMonitorFeed: { monitor: monitorUuid },
     sendTestNotification: { channel: channelUuid },
     setCurrentEnvironment: { environmentUuid },
     switchEnvironment: { environmentUuid },

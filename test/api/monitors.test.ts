@@ -59,7 +59,10 @@ beforeAll(async () => {
 
 describe("channels", () => {
   test.each([
-    [{ type: "pager", name: "x" }, /type must be email, sms, webhook or telegram/],
+    [
+      { type: "pager", name: "x" },
+      /type must be one of discord, email, gotify, mqtt, ntfy, pushover, slack, sms, telegram, webhook, webpush\./,
+    ],
     [{ type: "email", name: "x" }, /emailAddress must be an e-mail address/],
     [{ type: "email", name: "", emailAddress: "a@example.org" }, /name must have 1 to 200 characters/],
     [{ type: "sms", name: "x", phoneNumber: "0612345678" }, /E\.164/],
