@@ -94,6 +94,16 @@ export interface TelegramConfig {
   apiUrl: string;
 }
 
+/**
+ * The service's Pushover application (https://pushover.net/api): every pushover channel sends
+ * through its token, to the member's user key; the API base URL is a setting so tests can point it
+ * at a local receiver.
+ */
+export interface PushoverConfig {
+  appToken: string | undefined;
+  apiUrl: string;
+}
+
 /** What goes out: account e-mail (tasks/emails__send.ts) and notifications (lib/monitors/notification-delivery.ts). */
 export interface DeliveryConfig {
   /** Base URL of links in e-mails (verification, magic link, password reset) and notifications (respond). */
@@ -108,6 +118,7 @@ export interface DeliveryConfig {
   allowPrivateTargets: boolean;
   sms: SmsConfig;
   telegram: TelegramConfig;
+  pushover: PushoverConfig;
 }
 
 /** Each feed's poller settings, as its poller (lib/feeds/<feed>/poll.ts) takes them. */
@@ -304,6 +315,10 @@ export function loadConfig(): Config {
       telegram: {
         botToken: text("TELEGRAM_BOT_TOKEN"),
         apiUrl: (text("TELEGRAM_API_URL") ?? "https://api.telegram.org").replace(/\/+$/, ""),
+      },
+      pushover: {
+        appToken: text("PUSHOVER_APP_TOKEN"),
+        apiUrl: (text("PUSHOVER_API_URL") ?? "https://api.pushover.net").replace(/\/+$/, ""),
       },
     },
     feeds: {

@@ -6,7 +6,12 @@
 // sendTestNotification (kind test, no monitor).
 import nodemailer from "nodemailer";
 import type { DeliveryConfig } from "../config.ts";
+import { discordSender } from "./channels/discord.ts";
 import { emailSender } from "./channels/email.ts";
+import { gotifySender } from "./channels/gotify.ts";
+import { ntfySender } from "./channels/ntfy.ts";
+import { pushoverSender } from "./channels/pushover.ts";
+import { slackSender } from "./channels/slack.ts";
 import { smsSender } from "./channels/sms.ts";
 import { telegramSender } from "./channels/telegram.ts";
 import { webhookSender } from "./channels/webhook.ts";
@@ -29,12 +34,18 @@ const senders: Partial<Record<ChannelType, Sender>> = {
   webhook: webhookSender,
   sms: smsSender,
   telegram: telegramSender,
+  ntfy: ntfySender,
+  pushover: pushoverSender,
+  gotify: gotifySender,
+  discord: discordSender,
+  slack: slackSender,
 };
 
 /** The service's own secrets, which no error text that reaches the delivery log may carry. */
 function redact(settings: NotificationSettings, n: PendingNotification, text: string): string {
   const secrets = [
     settings.telegram.botToken,
+    settings.pushover.appToken,
     settings.sms.providerToken,
     n.signing_secret,
     settings.smtpUrl,

@@ -1,5 +1,6 @@
 // What a notification says: the plain text of e-mails and chat messages, the JSON of webhooks,
-// the respond link. Every channel type renders from these, so they say the same everywhere.
+// the respond link, and the title, body and link of push and chat messages. Every channel type
+// renders from these, so they say the same everywhere.
 import type { NotificationSettings, PendingNotification } from "./notification.ts";
 
 const dutchTime = new Intl.DateTimeFormat("nl-NL", {
@@ -17,26 +18,106 @@ export function headlineOf(n: PendingNotification): string {
   return (n.kind === "p2000" ? n.message : n.headline) ?? "";
 }
 
+/**
+ * The text cut to at most `max` UTF-16 units (the stricter count), never inside a character, an
+ * ellipsis marking a cut: receivers refuse fields over their limits.
+ */
+export function clip(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let kept = "";
+  for (const char of text) {
+    if (kept.length + char.length > max - 1) break;
+    kept += char;
+  }
+  return `${kept}…`;
+}
+
+/** Where a P2000 message is: street, postcode and city as far as known ("" when none is). */
+export function placeOf(n: PendingNotification): string {
+  return [n.street, n.postcode, n.city].filter(Boolean).join(", ");
+}
+
+/**
+ * A notification's facts as "Label: value" lines: a P2000 message's time, urgency, place, service
+ * and monitor; a feed event's fact lines and its monitor (none for a test send).
+ */
+export function factLines(n: PendingNotification): string[] {
+  if (n.kind !== "p2000")
+    return [...(n.facts ?? []), ...(n.monitor_name === null ? [] : [`Monitor: ${n.monitor_name}`])];
+  const where = placeOf(n);
+  const service = [n.discipline, n.region].filter(Boolean).join(", ");
+  return [
+    `Time: ${dutchTime.format(n.sended!)}`,
+    ...(n.urgency ? [`Urgency: ${n.urgency}`] : []),
+    ...(where ? [`Place: ${where}`] : []),
+    ...(service ? [`Service: ${service}`] : []),
+    `Monitor: ${n.monitor_name}`,
+  ];
+}
+
+/** A fact line split at its first ": " (a line without one has no label). */
+function splitFact(line: string): { label: string | null; value: string } {
+  const at = line.indexOf(": ");
+  return at > 0 ? { label: line.slice(0, at), value: line.slice(at + 2) } : { label: null, value: line };
+}
+
+/**
+ * For chat channels that show fields (Discord embeds, Slack blocks): the text (a P2000 message
+ * as sent, else the fact lines without a label, like an RSS item's summary) and the labelled facts.
+ */
+export function fieldsOf(n: PendingNotification): { text: string; fields: Array<{ label: string; value: string }> } {
+  const facts = factLines(n).map(splitFact);
+  const fields = facts.filter((f) => f.label !== null && f.value.trim() !== "") as Array<{
+    label: string;
+    value: string;
+  }>;
+  const loose = facts.filter((f) => f.label === null && f.value.trim() !== "").map((f) => f.value);
+  return { text: n.kind === "p2000" ? (n.message ?? "") : loose.join("\n"), fields };
+}
+
 /** The plain text of e-mails and chat messages: the message as sent (it names its own urgency), then the facts. */
 export function notificationText(settings: NotificationSettings, n: PendingNotification): string {
-  if (n.kind !== "p2000") {
-    const monitor = n.monitor_name === null ? [] : [`Monitor: ${n.monitor_name}`];
-    return [n.headline, "", ...(n.facts ?? []), ...monitor].join("\n");
+  if (n.kind !== "p2000") return [n.headline, "", ...factLines(n)].join("\n");
+  return [n.message, "", ...factLines(n), "", `Are you going? ${respondUrl(settings, n)}`].join("\n");
+}
+
+/**
+ * A push notification's title: for a P2000 message its urgency, service and city (the message as
+ * sent is the body), else the event's headline.
+ */
+export function titleOf(n: PendingNotification): string {
+  if (n.kind !== "p2000") return n.headline ?? "";
+  return [n.urgency, n.discipline, n.city].filter(Boolean).join(" · ") || "P2000";
+}
+
+/** What a push notification says under its title: the plain text, without the headline the title already is. */
+export function bodyOf(settings: NotificationSettings, n: PendingNotification): string {
+  return n.kind === "p2000" ? notificationText(settings, n) : factLines(n).join("\n");
+}
+
+/** The first http(s) `link` or `url` of the payload's objects (an RSS item's link), if any. */
+function payloadLink(payload: Record<string, unknown> | null): string | null {
+  for (const value of Object.values(payload ?? {})) {
+    if (typeof value !== "object" || value === null) continue;
+    for (const key of ["link", "url"]) {
+      const candidate = (value as Record<string, unknown>)[key];
+      if (typeof candidate === "string" && /^https?:\/\//i.test(candidate)) return candidate;
+    }
   }
-  const where = [n.street, n.postcode, n.city].filter(Boolean).join(", ");
-  return [
-    n.message,
-    "",
-    `Time: ${dutchTime.format(n.sended!)}`,
-    n.urgency && `Urgency: ${n.urgency}`,
-    where && `Place: ${where}`,
-    [n.discipline, n.region].some(Boolean) && `Service: ${[n.discipline, n.region].filter(Boolean).join(", ")}`,
-    `Monitor: ${n.monitor_name}`,
-    "",
-    `Are you going? ${respondUrl(settings, n)}`,
-  ]
-    .filter((line) => line !== false && line !== null && line !== undefined)
-    .join("\n");
+  return null;
+}
+
+/**
+ * Where tapping a notification leads: the respond link of a P2000 message, else the item's own
+ * link in the payload, else the service's public URL.
+ */
+export function linkOf(settings: NotificationSettings, n: PendingNotification): string {
+  return respondUrl(settings, n) ?? payloadLink(n.payload) ?? settings.publicUrl;
+}
+
+/** When it happened, for channels that show a time: a P2000 message's time sent, else null (the receiver's own). */
+export function timeOf(n: PendingNotification): Date | null {
+  return n.kind === "p2000" ? n.sended : null;
 }
 
 /** The JSON body of a webhook delivery (documented in docs/monitors.md). */

@@ -75,6 +75,13 @@ export class DeliveryError extends Error {
   }
 }
 
+/** A secret of the channel (app_private.channel_credentials); a channel without it cannot deliver, ever. */
+export function credentialOf(n: PendingNotification, key: string, what: string): string {
+  const value = n.credentials[key];
+  if (!value) throw new DeliveryError(`The ${n.channel_type} channel has no ${what}: create it again.`, null, true);
+  return value;
+}
+
 /** What the receiving end answered: the HTTP status or SMTP reply code, and the SMTP reply. */
 export interface DeliveryResult {
   responseCode: number | null;

@@ -12,17 +12,22 @@ const SMS_TOKEN = "sms-provider-token-that-must-stay-secret";
 let server: http.Server;
 let url: string;
 beforeAll(async () => {
-  // Answers 500 with the path and the Authorization header it got: an echo of the secrets.
+  // Answers 500 with the path, the Authorization header and the body it got: an echo of the secrets.
   server = http.createServer((req, res) => {
-    req.resume();
-    req.on("end", () => res.writeHead(500).end(`${req.url} ${req.headers.authorization ?? ""}`));
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () =>
+      res.writeHead(500).end(`${req.url} ${req.headers.authorization ?? ""} ${Buffer.concat(chunks).toString()}`),
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-function settings(): NotificationSettings {
+const PUSHOVER_TOKEN = "azGDORePK8gMaC0QOYAMyEEuzJnyUi";
+
+function settings(pushoverToken?: string): NotificationSettings {
   return {
     publicUrl: "http://respond.test",
     smtpUrl: undefined,
@@ -30,6 +35,7 @@ function settings(): NotificationSettings {
     allowPrivateTargets: true,
     sms: { providerUrl: `${url}/sms`, providerToken: SMS_TOKEN, from: "Test" },
     telegram: { botToken: BOT_TOKEN, apiUrl: url },
+    pushover: { appToken: pushoverToken, apiUrl: url },
     mailer: null,
   };
 }
@@ -74,8 +80,8 @@ function notification(channel: Partial<PendingNotification>): PendingNotificatio
   };
 }
 
-async function failure(n: PendingNotification): Promise<DeliveryError> {
-  const error = await deliverNotification(settings(), n).then(
+async function failure(n: PendingNotification, pushoverToken?: string): Promise<DeliveryError> {
+  const error = await deliverNotification(settings(pushoverToken), n).then(
     () => null,
     (e: unknown) => e,
   );
@@ -101,4 +107,18 @@ test("a channel type without its setting fails for good, with its sentence", asy
   const error = await failure(notification({ channel_type: "email", email_address: "a@example.org" }));
   expect(error.permanent).toBe(true);
   expect(error.message).toBe("No SMTP_URL is configured: e-mail channels cannot deliver.");
+});
+
+test("a Pushover failure's error does not carry the service's application token", async () => {
+  const n = notification({ channel_type: "pushover", credentials: { userKey: "uQiRzpo4DXghDmr9QzzfQu27cmVRsG" } });
+  const error = await failure(n, PUSHOVER_TOKEN);
+  expect(error).toMatchObject({ responseCode: 500, permanent: false });
+  expect(error.message).toMatch(/^HTTP 500: \/1\/messages\.json {2}token=\[redacted\]&user=\[redacted\]&/);
+  expect(error.message).not.toContain(PUSHOVER_TOKEN);
+});
+
+test("a Pushover channel without PUSHOVER_APP_TOKEN fails for good, with its sentence", async () => {
+  const error = await failure(notification({ channel_type: "pushover", credentials: { userKey: "u".repeat(30) } }));
+  expect(error).toMatchObject({ responseCode: null, permanent: true });
+  expect(error.message).toBe("No PUSHOVER_APP_TOKEN is configured: Pushover channels cannot deliver.");
 });

@@ -1,16 +1,27 @@
-// The JSON POST most channel types make: through the outbound guard, with a deadline and a cap
-// on the answer read, and any status outside 2xx a DeliveryError with that status.
+// The POST most channel types make: through the outbound guard, with a deadline and a cap on the
+// answer read, and any status outside 2xx a DeliveryError with that status, permanent where the
+// receiver's documentation says a retry cannot help.
 import { outboundRequest } from "../../http/outbound.ts";
 import { DeliveryError } from "../notification.ts";
 
 const TIMEOUT_MS = 10_000;
 const MAX_RESPONSE_BYTES = 64 * 1024;
 
+/**
+ * The usual reading of an HTTP API's refusal: a 4xx says the request or its credentials are wrong,
+ * which a retry does not change, except 408 (timeout) and 429 (rate limit); 5xx are retried.
+ */
+export function refusedForGood(status: number): boolean {
+  return status >= 400 && status < 500 && status !== 408 && status !== 429;
+}
+
 export async function postExpectingSuccess(
   url: string,
   headers: Record<string, string>,
   body: string,
   publicOnly: boolean,
+  /** Whether a status outside 2xx is final; by default every one is retried. */
+  permanent: (status: number) => boolean = () => false,
 ) {
   let result;
   try {
@@ -26,7 +37,11 @@ export async function postExpectingSuccess(
     throw new DeliveryError((error as Error).message);
   }
   if (result.status < 200 || result.status >= 300) {
-    throw new DeliveryError(`HTTP ${result.status}: ${result.body.toString("utf8").slice(0, 200)}`, result.status);
+    throw new DeliveryError(
+      `HTTP ${result.status}: ${result.body.toString("utf8").slice(0, 200)}`,
+      result.status,
+      permanent(result.status),
+    );
   }
   return { responseCode: result.status, reply: null };
 }
