@@ -741,6 +741,7 @@ create table app_hidden.monitor_channels (
 );
 alter table app_hidden.monitor_channels enable row level security;
 CREATE INDEX monitor_channels_channel_uuid_idx ON app_hidden.monitor_channels USING btree (channel_uuid);
+CREATE TRIGGER _500_clear_mqtt_discovery AFTER DELETE ON app_hidden.monitor_channels REFERENCING OLD TABLE AS old_links FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_monitor_channels__clear_mqtt();
 create policy select_member_environment on app_hidden.monitor_channels as permissive for select to app_visitor using ((EXISTS ( SELECT 1
    FROM app_public.monitors m
   WHERE (m.uuid = monitor_channels.monitor_uuid))));
@@ -7115,6 +7116,27 @@ grant execute on function app_hidden.tg_meteo_warning_events__queue_matching() t
 grant execute on function app_hidden.tg_meteo_warning_events__queue_matching() to app_visitor;
 comment on function app_hidden.tg_meteo_warning_events__queue_matching() is 'Trigger: queues one monitors__match_feed job (feed meteo) per statement for new warning events with a level, still running or ahead. A backfill of history announces nothing.';
 
+CREATE OR REPLACE FUNCTION app_hidden.tg_monitor_channels__clear_mqtt()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+begin
+  perform graphile_worker.add_job('channels__clear_mqtt_discovery',
+            json_build_object('channelUuid', c.uuid, 'monitorUuids', array_agg(o.monitor_uuid order by o.monitor_uuid)),
+            max_attempts := 5)
+     from old_links o
+     join app_public.channels c on c.uuid = o.channel_uuid
+    where c.type = 'mqtt'
+    group by c.uuid;
+  return null;
+end;
+$function$;
+grant execute on function app_hidden.tg_monitor_channels__clear_mqtt() to app_analyst;
+grant execute on function app_hidden.tg_monitor_channels__clear_mqtt() to app_visitor;
+comment on function app_hidden.tg_monitor_channels__clear_mqtt() is 'After links between monitors and mqtt channels go (a monitor deleted, a channel taken off its list), queues one channels__clear_mqtt_discovery job per channel with the monitors that left it. A channel deleted itself is gone by then and queues nothing.';
+
 CREATE OR REPLACE FUNCTION app_hidden.tg_monitor_matches__count()
  RETURNS trigger
  LANGUAGE plpgsql
@@ -9333,6 +9355,23 @@ AS $function$
 $function$;
 grant execute on function app_private.monitor_feed(secret_hash bytea) to app_authenticator;
 comment on function app_private.monitor_feed(secret_hash bytea) is 'The feed of the monitor whose feed secret has this SHA-256, for GET /feeds/monitors/<secret>.atom|.geojson (lib/monitors/feed-route.ts): its feed id, name and creation time, and its newest 50 matches of the last 30 days that notified (not those held back by quiet hours or a throttle), P2000 messages and feed events alike, newest first, rendered by app_hidden.monitor_items. No row for an unknown or revoked secret. Called by the authenticator, which reads no table, hence SECURITY DEFINER; nothing else of the monitor or its environment leaves it.';
+
+CREATE OR REPLACE FUNCTION app_private.mqtt_discovery_to_clear(channel_uuid uuid, monitor_uuids uuid[])
+ RETURNS TABLE(server_url text, topic text, credentials jsonb, monitor_uuids uuid[])
+ LANGUAGE sql
+ STABLE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select c.server_url, c.topic, coalesce(k.credentials, '{}'),
+         array(select m.uuid from unnest(mqtt_discovery_to_clear.monitor_uuids) m (uuid)
+                where not exists (select 1 from app_hidden.monitor_channels mc
+                                   where mc.channel_uuid = c.uuid and mc.monitor_uuid = m.uuid)
+                order by m.uuid)
+    from app_public.channels c
+    left join app_private.channel_credentials k on k.channel_uuid = c.uuid
+   where c.uuid = mqtt_discovery_to_clear.channel_uuid and c.type = 'mqtt' and c.disabled_at is null
+$function$;
+comment on function app_private.mqtt_discovery_to_clear(channel_uuid uuid, monitor_uuids uuid[]) is 'What the task channels__clear_mqtt_discovery needs: the mqtt channel''s broker, topic prefix and credentials, and those of the given monitors that are still off the channel when the job runs (one put back in the meantime keeps its sensor). No row when the channel is gone, disabled or not mqtt.';
 
 CREATE OR REPLACE FUNCTION app_private.notification_for_delivery(notification_uuid uuid)
  RETURNS TABLE(notification_uuid uuid, channel_type text, channel_name text, email_address text, phone_number text, url text, headers jsonb, chat_id text, signing_secret text, monitor_uuid uuid, monitor_name text, message_uuid uuid, message text, sended timestamp with time zone, urgency text, discipline text, region text, city text, street text, postcode text, latitude double precision, longitude double precision, dossier_uuid uuid, respond_token text, kind text, headline text, facts text[], event_type text, payload jsonb, channel_uuid uuid, server_url text, topic text, credentials jsonb, channel_disabled_at timestamp with time zone)

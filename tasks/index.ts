@@ -11,6 +11,7 @@ import { makeAlertsPollNl } from "./alerts__poll_nl.ts";
 import { analytics__refresh_cache } from "./analytics__refresh_cache.ts";
 import { api_tokens__purge_stale } from "./api_tokens__purge_stale.ts";
 import { auth__purge_expired } from "./auth__purge_expired.ts";
+import { makeChannelsClearMqttDiscovery } from "./channels__clear_mqtt_discovery.ts";
 import { makeEmailsSend } from "./emails__send.ts";
 import { meteo__load_demo } from "./meteo__load_demo.ts";
 import { makeMeteoPoll } from "./meteo__poll.ts";
@@ -40,6 +41,7 @@ export function makeTaskList(config: TaskConfig, ownerPool: pg.Pool): TaskList {
     analytics__refresh_cache,
     api_tokens__purge_stale,
     auth__purge_expired,
+    channels__clear_mqtt_discovery: makeChannelsClearMqttDiscovery(outbox),
     emails__send: makeEmailsSend(outbox),
     meteo__load_demo,
     meteo__poll: makeMeteoPoll(feeds.meteo),

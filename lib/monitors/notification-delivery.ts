@@ -12,6 +12,7 @@ import { gotifySender } from "./channels/gotify.ts";
 import { ntfySender } from "./channels/ntfy.ts";
 import { pushoverSender } from "./channels/pushover.ts";
 import { slackSender } from "./channels/slack.ts";
+import { mqttSender } from "./channels/mqtt.ts";
 import { smsSender } from "./channels/sms.ts";
 import { telegramSender } from "./channels/telegram.ts";
 import { webhookSender } from "./channels/webhook.ts";
@@ -39,6 +40,7 @@ const senders: Partial<Record<ChannelType, Sender>> = {
   gotify: gotifySender,
   discord: discordSender,
   slack: slackSender,
+  mqtt: mqttSender,
 };
 
 /** The service's own secrets, which no error text that reaches the delivery log may carry. */
