@@ -15,6 +15,7 @@ import { makeRequestPgService } from "./lib/graphql/pg-request-adaptor.ts";
 import { accountRequestFor } from "./lib/accounts/request.ts";
 import { makeAccountMutationsPlugin } from "./plugins/account-mutations.ts";
 import { makeAiDefaultsPlugin } from "./plugins/ai-defaults.ts";
+import { makeWebPushPlugin } from "./plugins/web-push.ts";
 import { makeMonitorMutationsPlugin, type MonitorMutationOptions } from "./plugins/monitor-mutations.ts";
 import { makeMonitorFeedsPlugin } from "./plugins/monitor-feeds.ts";
 import { MonitorPreviewPlugin } from "./plugins/monitor-preview.ts";
@@ -67,6 +68,7 @@ export function makePreset(options: PresetOptions): GraphileConfig.Preset {
       makeMonitorFeedsPlugin({ publicUrl: options.accounts.publicUrl }),
       MonitorPreviewPlugin,
       makeAiDefaultsPlugin(options.aiDefaults),
+      makeWebPushPlugin(options.monitors.delivery?.webPush.publicKey),
       SubscriptionsPlugin,
       makeSubscriptionGuardPlugin({ perToken: options.api.subscriptionsPerToken }),
     ],

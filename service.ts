@@ -19,6 +19,7 @@ import type { Config } from "./lib/config.ts";
 import type { Database } from "./lib/setup/installation.ts";
 import { resilientPool } from "./lib/db/pool.ts";
 import { feedRoute } from "./lib/monitors/feed-route.ts";
+import { pushWorkerRoute } from "./lib/monitors/push-worker-route.ts";
 import { respondRoute } from "./lib/monitors/respond-route.ts";
 import { RateLimiter } from "./lib/http/rate-limiter.ts";
 import { makeRequestBudgetGuard } from "./lib/http/request-budgets.ts";
@@ -36,7 +37,7 @@ import { makeCors } from "./lib/http/cors.ts";
 import { refuseMethod } from "./lib/http/refusals.ts";
 import { authenticateOrUnavailable, guardOperation, requireApiToken } from "./plugins/require-api-token.ts";
 import { DatabaseAvailability, RETRY_AFTER_SECONDS } from "./lib/db/availability.ts";
-import { jwtSecretFor } from "./lib/db/secrets.ts";
+import { jwtSecretFor, webPushFor } from "./lib/db/secrets.ts";
 import { startWorker } from "./worker.ts";
 
 export interface Service {
@@ -58,7 +59,9 @@ function listen(server: Server, port: number, host: string): Promise<AddressInfo
   });
 }
 
-export async function startService(config: Config, database: Database): Promise<Service> {
+export async function startService(given: Config, database: Database): Promise<Service> {
+  // Web Push's VAPID keys: the configured pair, or the embedded default's kept pair (lib/db/secrets.ts).
+  const config: Config = { ...given, delivery: { ...given.delivery, webPush: webPushFor(given) } };
   // Lost connections are reported once per change of state by the availability probe, not per client.
   const availability = new DatabaseAvailability(database.authUrl);
   const report = (error: Error) => availability.notice(error);
@@ -173,6 +176,7 @@ async function startApi(
   app.use(authRoutes(accounts));
   app.use(respondRoute());
   app.use(feedRoute(authPool, config.delivery.publicUrl));
+  app.use(pushWorkerRoute());
   app.get("/", (_req, res) => res.redirect(config.api.graphiql ? "/graphiql" : "/graphql"));
   // GraphQL requests go straight to grafserv (express would add its routing to every API call);
   // whatever grafserv does not serve falls through to the express app.
@@ -243,6 +247,10 @@ async function startApi(
     currentSchema: () => serv.getSchema(),
     ready: async () => {
       await serv.ready();
+      // grafserv's ready() does not wait for the schema; the API-token guard learns which Query
+      // fields need no API token while it is built (plugins/require-api-token.ts), so a request
+      // served before would be refused (401) for webPushPublicKey or monitorPreview.
+      await pgl.getSchema();
     },
     async stop() {
       await rateLimiter.stop();

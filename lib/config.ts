@@ -119,6 +119,21 @@ export interface DeliveryConfig {
   sms: SmsConfig;
   telegram: TelegramConfig;
   pushover: PushoverConfig;
+  webPush: WebPushConfig;
+}
+
+/**
+ * Web Push (RFC 8030/8291/8292): the VAPID key pair the service signs pushes with, and the contact
+ * it names. Keys unset: the embedded default generates a pair once and keeps it in
+ * DATA_DIR/secrets.json (as the JWT key); with DATABASE_URL, Web Push stays off (lib/db/secrets.ts).
+ */
+export interface WebPushConfig {
+  /** VAPID_PUBLIC_KEY: the uncompressed P-256 point, base64url (as `web-push generate-vapid-keys` prints it). */
+  publicKey: string | undefined;
+  /** VAPID_PRIVATE_KEY: the 32-byte P-256 private key, base64url. */
+  privateKey: string | undefined;
+  /** VAPID_SUBJECT: the operator's mailto: or https: contact, which push services may use. */
+  subject: string;
 }
 
 /** Each feed's poller settings, as its poller (lib/feeds/<feed>/poll.ts) takes them. */
@@ -248,8 +263,35 @@ function text(name: string): string | undefined {
   return raw === undefined || raw === "" ? undefined : raw;
 }
 
+/**
+ * VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY (both or neither), and VAPID_SUBJECT: by default the
+ * public URL where it is https (push services want a contact they can reach), else MAIL_FROM's address.
+ */
+function webPush(publicUrl: string, mailFrom: string): WebPushConfig {
+  const publicKey = text("VAPID_PUBLIC_KEY");
+  const privateKey = text("VAPID_PRIVATE_KEY");
+  if ((publicKey === undefined) !== (privateKey === undefined)) {
+    throw new Error("VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY go together: set both or neither.");
+  }
+  const keyOfLength = (value: string, bytes: number) =>
+    /^[A-Za-z0-9_-]+$/.test(value) && Buffer.from(value, "base64url").length === bytes;
+  if (publicKey !== undefined && !(keyOfLength(publicKey, 65) && keyOfLength(privateKey!, 32))) {
+    throw new Error(
+      "VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY must be a P-256 key pair in base64url (65 and 32 bytes), as `npx web-push generate-vapid-keys` prints.",
+    );
+  }
+  const address = /<([^<>\s]+@[^<>\s]+)>/.exec(mailFrom)?.[1] ?? mailFrom.trim();
+  const subject = text("VAPID_SUBJECT") ?? (publicUrl.startsWith("https://") ? publicUrl : `mailto:${address}`);
+  if (!/^(mailto:\S+@\S+|https:\/\/\S+)$/.test(subject)) {
+    throw new Error(`VAPID_SUBJECT must be a mailto: address or an https: URL (got "${subject}").`);
+  }
+  return { publicKey, privateKey, subject };
+}
+
 export function loadConfig(): Config {
   const port = integer("PORT", 5678, 0, 65535);
+  const publicUrl = (text("PUBLIC_URL") ?? `http://localhost:${port}`).replace(/\/+$/, "");
+  const mailFrom = text("MAIL_FROM") ?? "NL incidents <no-reply@localhost>";
   const jwtSecret = text("JWT_SECRET");
   if (jwtSecret !== undefined && jwtSecret.length < 32) {
     throw new Error("JWT_SECRET must have at least 32 characters.");
@@ -303,9 +345,9 @@ export function loadConfig(): Config {
       logLevel: logLevel(),
     },
     delivery: {
-      publicUrl: (text("PUBLIC_URL") ?? `http://localhost:${port}`).replace(/\/+$/, ""),
+      publicUrl,
       smtpUrl: text("SMTP_URL"),
-      mailFrom: text("MAIL_FROM") ?? "NL incidents <no-reply@localhost>",
+      mailFrom,
       allowPrivateTargets: flag("WEBHOOK_ALLOW_PRIVATE_TARGETS", false),
       sms: {
         providerUrl: text("SMS_PROVIDER_URL"),
@@ -320,6 +362,7 @@ export function loadConfig(): Config {
         appToken: text("PUSHOVER_APP_TOKEN"),
         apiUrl: (text("PUSHOVER_API_URL") ?? "https://api.pushover.net").replace(/\/+$/, ""),
       },
+      webPush: webPush(publicUrl, mailFrom),
     },
     feeds: {
       meteo: {

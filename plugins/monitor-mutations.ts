@@ -72,6 +72,10 @@ export function makeMonitorMutationsPlugin(options: MonitorMutationOptions): Gra
         ])) as PendingNotification[];
         const { responseCode, reply, failure, latencyMs } = await attemptDelivery(deliverySettings(), pending);
         const error = failure?.message ?? null;
+        // As the worker does: a receiver that said the channel is gone (Web Push 404/410) disables it.
+        if (failure?.disablesChannel) {
+          await visitor("select app_accounts.disable_tested_channel($1, $2)", [pending.notification_uuid, error]);
+        }
         await visitor("select app_accounts.record_test_notification_attempt($1, $2, $3, $4, $5, $6)", [
           pending.notification_uuid,
           error === null,
@@ -193,6 +197,12 @@ export function makeMonitorMutationsPlugin(options: MonitorMutationOptions): Gra
                   .toLowerCase();
                 // The caller first (no DNS lookups for anonymous callers), then the hosts the channel names.
                 await visitor("select app_accounts.require_current_environment()");
+                if (type === "webpush" && !options.delivery?.webPush.publicKey) {
+                  throw userError(
+                    "Web Push is not set up on this server (VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY): webpush channels cannot be created.",
+                    "FORBIDDEN",
+                  );
+                }
                 await assertChannelTargets(type, input, options.allowPrivateWebhookTargets);
                 const signingSecret = type === "webhook" ? newSigningSecret() : null;
                 const [{ uuid }] = await visitor(

@@ -3567,6 +3567,29 @@ $function$;
 grant execute on function app_accounts.delete_session(session_uuid text) to app_visitor;
 comment on function app_accounts.delete_session(session_uuid text) is 'deleteSession: revokes one session of the calling user, so its tokens stop working at once. The caller is checked before the update (migration 000004): inside the WHERE clause the check went unevaluated when no row matched, and an anonymous call answered NOT_FOUND instead of UNAUTHENTICATED.';
 
+CREATE OR REPLACE FUNCTION app_accounts.disable_tested_channel(notification_uuid uuid, reason text)
+ RETURNS void
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  environment uuid := app_accounts.require_current_environment();
+  the_channel uuid;
+begin
+  select c.uuid into the_channel
+    from app_private.notifications n join app_public.channels c on c.uuid = n.channel_uuid
+   where n.uuid = disable_tested_channel.notification_uuid and n.event_kind = 'test'
+     and n.status = 'queued' and c.environment_uuid = environment;
+  if the_channel is null then
+    raise exception 'Test notification not found.' using errcode = 'XNOTF';
+  end if;
+  perform app_private.disable_channel(the_channel, reason);
+end;
+$function$;
+grant execute on function app_accounts.disable_tested_channel(notification_uuid uuid, reason text) to app_visitor;
+comment on function app_accounts.disable_tested_channel(notification_uuid uuid, reason text) is 'sendTestNotification, between its two steps: the receiver of a queued test send of the current environment said the channel is gone for good (a Web Push subscription answering 404 or 410), so the channel is disabled as app_private.disable_channel does for a real delivery.';
+
 CREATE OR REPLACE FUNCTION app_accounts.logout()
  RETURNS boolean
  LANGUAGE plpgsql

@@ -1,7 +1,8 @@
 // Delivers one notification (queued by app_private.match_p2000_message with the job key
 // notification:<uuid>). A notification that is no longer queued (delivered, failed, deleted) is
 // skipped, so a repeated job never sends twice. Every attempt is recorded; graphile-worker retries
-// failures with exponential backoff, and the last attempt (or a permanent error) marks it failed.
+// failures with exponential backoff, and the last attempt (or a permanent error) marks it failed;
+// a receiver that says the channel is gone for good (Web Push 404/410) disables the channel.
 // Outcomes are counted here (nlis_notification_deliveries_total), where it is known whether a
 // failure will be retried, and before recording, so a send whose record fails still counts.
 import type { Task } from "graphile-worker";
@@ -23,6 +24,10 @@ export function makeNotificationsDeliver(settings: NotificationSettings): Task {
       channel_type: notification.channel_type,
       outcome: failure === null ? "delivered" : final ? "failed" : "retrying",
     });
+    // A receiver that said the channel is gone (Web Push 404/410): nothing more goes to it.
+    if (failure?.disablesChannel) {
+      await helpers.query("select app_private.disable_channel($1, $2)", [notification.channel_uuid, failure.message]);
+    }
     await helpers.query("select app_private.record_notification_attempt($1, $2, $3, $4, $5, $6, $7)", [
       uuid,
       failure === null,

@@ -3,7 +3,8 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import type { Config } from "../config.ts";
+import webpush from "web-push";
+import type { Config, DatabaseConfig, DeliveryConfig, WebPushConfig } from "../config.ts";
 
 export interface LocalSecrets {
   superuserPassword: string;
@@ -12,6 +13,9 @@ export interface LocalSecrets {
   analystPassword: string;
   /** HS256 key of user access tokens (JWT_SECRET overrides it). */
   jwtSecret: string;
+  /** The VAPID key pair of Web Push (VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY override it), base64url. */
+  vapidPublicKey: string;
+  vapidPrivateKey: string;
 }
 
 const newSecret = () => randomBytes(24).toString("base64url");
@@ -19,12 +23,19 @@ const newSecret = () => randomBytes(24).toString("base64url");
 export function loadOrCreateSecrets(dataDir: string): LocalSecrets {
   const file = path.join(dataDir, "secrets.json");
   const existing: Partial<LocalSecrets> = fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, "utf8")) : {};
+  // Generated as a pair: a lone half (an edited file) is replaced with both.
+  const vapid =
+    existing.vapidPublicKey && existing.vapidPrivateKey
+      ? { publicKey: existing.vapidPublicKey, privateKey: existing.vapidPrivateKey }
+      : webpush.generateVAPIDKeys();
   const secrets: LocalSecrets = {
     superuserPassword: existing.superuserPassword ?? newSecret(),
     ownerPassword: existing.ownerPassword ?? newSecret(),
     authenticatorPassword: existing.authenticatorPassword ?? newSecret(),
     analystPassword: existing.analystPassword ?? newSecret(),
     jwtSecret: existing.jwtSecret ?? randomBytes(48).toString("base64url"),
+    vapidPublicKey: vapid.publicKey,
+    vapidPrivateKey: vapid.privateKey,
   };
   if (JSON.stringify(existing) !== JSON.stringify(secrets)) {
     fs.mkdirSync(dataDir, { recursive: true, mode: 0o755 });
@@ -42,4 +53,21 @@ export function jwtSecretFor(config: Pick<Config, "accounts" | "database">): str
     );
   }
   return loadOrCreateSecrets(config.database.dataDir).jwtSecret;
+}
+
+/**
+ * The Web Push settings to send with: VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY, or for the embedded
+ * default the pair kept in DATA_DIR. With DATABASE_URL and no keys, Web Push is off (the keys stay
+ * unset): the service starts, webPushPublicKey answers null, and webpush channels cannot be created
+ * nor delivered to. Unlike JWT_SECRET, not every installation wants browser push, and a pair made
+ * up per instance would break every subscription on the next start or on the other instances.
+ */
+export function webPushFor(config: {
+  delivery: Pick<DeliveryConfig, "webPush">;
+  database: Pick<DatabaseConfig, "url" | "dataDir">;
+}): WebPushConfig {
+  const { webPush } = config.delivery;
+  if (webPush.publicKey || config.database.url) return webPush;
+  const secrets = loadOrCreateSecrets(config.database.dataDir);
+  return { ...webPush, publicKey: secrets.vapidPublicKey, privateKey: secrets.vapidPrivateKey };
 }

@@ -16,6 +16,7 @@ import { mqttSender } from "./channels/mqtt.ts";
 import { smsSender } from "./channels/sms.ts";
 import { telegramSender } from "./channels/telegram.ts";
 import { webhookSender } from "./channels/webhook.ts";
+import { webpushSender } from "./channels/webpush.ts";
 import {
   DeliveryError,
   type ChannelType,
@@ -41,6 +42,7 @@ const senders: Partial<Record<ChannelType, Sender>> = {
   discord: discordSender,
   slack: slackSender,
   mqtt: mqttSender,
+  webpush: webpushSender,
 };
 
 /** The service's own secrets, which no error text that reaches the delivery log may carry. */
@@ -51,6 +53,7 @@ function redact(settings: NotificationSettings, n: PendingNotification, text: st
     settings.sms.providerToken,
     n.signing_secret,
     settings.smtpUrl,
+    settings.webPush.privateKey,
     ...Object.values(n.credentials),
   ];
   let result = text;
@@ -103,6 +106,6 @@ export async function deliverNotification(
     const message = redact(settings, n, (error as Error).message ?? String(error));
     if (!(error instanceof DeliveryError)) throw new DeliveryError(message);
     if (message === error.message) throw error;
-    throw new DeliveryError(message, error.responseCode, error.permanent, error.reply);
+    throw new DeliveryError(message, error.responseCode, error.permanent, error.reply, error.disablesChannel);
   }
 }

@@ -67,11 +67,23 @@ export class DeliveryError extends Error {
   readonly permanent: boolean;
   /** The SMTP server's answer, when it refused the mail. */
   readonly reply: string | null;
-  constructor(message: string, responseCode: number | null = null, permanent = false, reply: string | null = null) {
+  /**
+   * The receiver said the channel is gone for good (a Web Push subscription: 404 or 410): the
+   * deliverer disables the channel (app_private.disable_channel) with this error's message. Always permanent.
+   */
+  readonly disablesChannel: boolean;
+  constructor(
+    message: string,
+    responseCode: number | null = null,
+    permanent = false,
+    reply: string | null = null,
+    disablesChannel = false,
+  ) {
     super(message);
     this.responseCode = responseCode;
-    this.permanent = permanent;
+    this.permanent = permanent || disablesChannel;
     this.reply = reply;
+    this.disablesChannel = disablesChannel;
   }
 }
 

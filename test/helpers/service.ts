@@ -4,6 +4,7 @@ import { createApiToken } from "../../lib/auth/api-tokens.ts";
 import { loadConfig, mergeConfig, type ConfigOverrides } from "../../lib/config.ts";
 import { startService, type Service } from "../../service.ts";
 import { afterAll, beforeAll } from "@jest/globals";
+import webpush from "web-push";
 import { createTestDatabase, type TestDatabase } from "./database.ts";
 import { freePort } from "./ports.ts";
 import { waitUntil } from "./wait.ts";
@@ -39,6 +40,12 @@ export function errorOf(body: GraphQLResponse["body"]): { message: string | unde
 
 export const TEST_JWT_SECRET = "test-secret-that-is-long-enough-for-hs256";
 
+/**
+ * The test services' VAPID key pair (given, as with DATABASE_URL, so no test writes a
+ * secrets.json into the working directory's .data).
+ */
+export const TEST_VAPID_KEYS = webpush.generateVAPIDKeys();
+
 /** The test service's settings: the environment's, then the tests' defaults, then `overrides` (group by group). */
 export async function startTestService(database: TestDatabase, overrides: ConfigOverrides = {}): Promise<TestService> {
   const port = await freePort();
@@ -52,7 +59,11 @@ export async function startTestService(database: TestDatabase, overrides: Config
     api: { graphiql: true },
     worker: { logLevel: "warning" },
     accounts: { jwtSecret: TEST_JWT_SECRET },
-    delivery: { publicUrl: `http://127.0.0.1:${port}`, smtpUrl: undefined },
+    delivery: {
+      publicUrl: `http://127.0.0.1:${port}`,
+      smtpUrl: undefined,
+      webPush: { ...TEST_VAPID_KEYS, subject: "mailto:operator@example.org" },
+    },
   });
   const service = await startService(mergeConfig(defaults, overrides), database);
   return {

@@ -36,6 +36,7 @@ function settings(pushoverToken?: string): NotificationSettings {
     sms: { providerUrl: `${url}/sms`, providerToken: SMS_TOKEN, from: "Test" },
     telegram: { botToken: BOT_TOKEN, apiUrl: url },
     pushover: { appToken: pushoverToken, apiUrl: url },
+    webPush: { publicKey: undefined, privateKey: undefined, subject: "mailto:service@example.org" },
     mailer: null,
   };
 }

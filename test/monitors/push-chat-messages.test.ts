@@ -25,6 +25,7 @@ function settings(): NotificationSettings {
     sms: { providerUrl: undefined, providerToken: undefined, from: "Test" },
     telegram: { botToken: undefined, apiUrl: api.url },
     pushover: { appToken: APP_TOKEN, apiUrl: `${api.url}/pushover` },
+    webPush: { publicKey: undefined, privateKey: undefined, subject: "mailto:service@example.org" },
     mailer: null,
   };
 }

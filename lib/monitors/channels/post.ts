@@ -18,7 +18,7 @@ export function refusedForGood(status: number): boolean {
 export async function postExpectingSuccess(
   url: string,
   headers: Record<string, string>,
-  body: string,
+  body: string | Buffer,
   publicOnly: boolean,
   /** Whether a status outside 2xx is final; by default every one is retried. */
   permanent: (status: number) => boolean = () => false,
