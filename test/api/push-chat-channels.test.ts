@@ -435,3 +435,31 @@ describe("a receiver that refuses", () => {
     for (const row of rows) expect(row).toMatchObject({ attempts: 2, error: null });
   });
 });
+
+test("a Discord or Slack webhook that is gone (404, 410) disables its channel; later sends fail at once", async () => {
+  const gone = {
+    discord: { path: "/discord/gone/1/x", status: 404 },
+    slack: { path: "/slack/gone/T0/B0/x", status: 410 },
+  };
+  for (const [type, { path, status }] of Object.entries(gone)) {
+    api.answers.set(path, { status, contentType: "text/plain", body: type === "slack" ? "channel_is_archived" : "" });
+    const { createChannel } = await ok(
+      "mutation ($i: CreateChannelInput!) { createChannel(input: $i) { channel { uuid } } }",
+      { i: { type, name: `Ada's old ${type}`, url: `${api.url}${path}` } },
+    );
+    const uuid = createChannel.channel.uuid as string;
+    const send = "mutation ($c: String!) { sendTestNotification(channel: $c) { outcome responseCode error } }";
+    const first = (await ok(send, { c: uuid })).sendTestNotification;
+    expect(first).toMatchObject({ outcome: "failed", responseCode: status });
+    expect(first.error).toMatch(/the target is gone; the channel is disabled/);
+    const { channels: all } = await ok("{ channels { uuid disabledAt disabledReason } }");
+    const channel = all.find((c: { uuid: string }) => c.uuid === uuid);
+    expect(channel.disabledAt).not.toBeNull();
+    expect(channel.disabledReason).toMatch(new RegExp(`HTTP ${status}`));
+    const requests = api.at(path).length;
+    const second = (await ok(send, { c: uuid })).sendTestNotification;
+    expect(second).toMatchObject({ outcome: "failed", responseCode: null });
+    expect(second.error).toMatch(/The channel was disabled/);
+    expect(api.at(path)).toHaveLength(requests);
+  }
+});

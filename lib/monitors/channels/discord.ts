@@ -38,4 +38,6 @@ export const discordSender: Sender = async (settings, n) =>
     JSON.stringify(discordBody(settings, n)),
     !settings.allowPrivateTargets,
     refusedForGood,
+    // 404 Unknown Webhook: the webhook was deleted.
+    (status) => status === 404,
   );

@@ -22,6 +22,11 @@ export async function postExpectingSuccess(
   publicOnly: boolean,
   /** Whether a status outside 2xx is final; by default every one is retried. */
   permanent: (status: number) => boolean = () => false,
+  /**
+   * Whether a status says the target is gone for good (a deleted Discord or Slack webhook, a
+   * push subscription that expired): the channel is then disabled (DeliveryError.disablesChannel).
+   */
+  gone: (status: number) => boolean = () => false,
 ) {
   let result;
   try {
@@ -37,11 +42,16 @@ export async function postExpectingSuccess(
     throw new DeliveryError((error as Error).message);
   }
   if (result.status < 200 || result.status >= 300) {
-    throw new DeliveryError(
-      `HTTP ${result.status}: ${result.body.toString("utf8").slice(0, 200)}`,
-      result.status,
-      permanent(result.status),
-    );
+    const answer = `HTTP ${result.status}: ${result.body.toString("utf8").slice(0, 200)}`;
+    if (gone(result.status))
+      throw new DeliveryError(
+        `${answer} (the target is gone; the channel is disabled)`,
+        result.status,
+        true,
+        null,
+        true,
+      );
+    throw new DeliveryError(answer, result.status, permanent(result.status));
   }
   return { responseCode: result.status, reply: null };
 }

@@ -46,4 +46,6 @@ export const slackSender: Sender = async (settings, n) =>
     JSON.stringify(slackBody(settings, n)),
     !settings.allowPrivateTargets,
     refusedForGood,
+    // 404 no_service or channel_not_found, 410 channel_is_archived: the webhook or its channel is gone.
+    (status) => status === 404 || status === 410,
   );
