@@ -258,13 +258,18 @@ describe("which answers fail for good", () => {
     }
   }
 
-  // Pushover: never repeat a request answered with a 4xx (its 429 means the monthly limit).
+  // Pushover: never repeat a request answered with a 4xx (its 429 means the monthly limit). A
+  // deleted Discord webhook (404) and a removed Slack webhook or channel (404, 410) are gone:
+  // their channel is disabled.
+  const gone: Record<string, number[]> = { discord: [404], slack: [404, 410] };
   test.each(TYPES.flatMap((type) => [400, 401, 403, 404, 410, 413, 429, 500, 502, 503].map((s) => [type, s] as const)))(
     "%s answering %i",
     async (type, status) => {
       const error = await failure(type, status);
       const permanent = status < 500 && (status !== 429 || type === "pushover");
-      expect(error).toMatchObject({ responseCode: status, permanent, message: `HTTP ${status}: refused` });
+      const disablesChannel = gone[type]?.includes(status) ?? false;
+      const message = `HTTP ${status}: refused${disablesChannel ? " (the target is gone; the channel is disabled)" : ""}`;
+      expect(error).toMatchObject({ responseCode: status, permanent, disablesChannel, message });
     },
   );
 
