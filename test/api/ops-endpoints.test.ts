@@ -258,6 +258,8 @@ describe("deliveries by channel type and outcome", () => {
       kind: "p2000",
       message: "A1 test",
       respond_token: null,
+      credentials: {},
+      channel_disabled_at: null,
     } as unknown as PendingNotification;
     const helpers = {
       query: async (sql: string) => ({ rows: sql.includes("notification_for_delivery") ? [notification] : [] }),

@@ -32,6 +32,7 @@ test("the Query type has exactly the operations built so far", () => {
     "apiToken",
     "apiTokens",
     "availableHectometers",
+    "channelTypes",
     "channels",
     "cities",
     "currentEnvironment",
@@ -110,6 +111,7 @@ test("the Query type has exactly the operations built so far", () => {
     "trafficIncidentTypes",
     "trafficIncidents",
     "trafficIncidentsForMonitor",
+    "webPushPublicKey",
   ]);
 });
 
@@ -134,6 +136,8 @@ test("the Mutation type has exactly the account operations of spec 4.2 built so 
     "requestPasswordReset",
     "resetPassword",
     "respondOnTheWay",
+    "revokeMonitorFeed",
+    "rotateMonitorFeed",
     "sendTestNotification",
     "setCurrentEnvironment",
     "switchEnvironment",
