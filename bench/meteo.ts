@@ -15,9 +15,8 @@ import { parseArgs } from "node:util";
 import pg from "pg";
 import { createApiToken } from "../lib/auth/api-tokens.ts";
 import { pgUrl } from "../lib/db/pg-url.ts";
-import { ingestMeteoDocument } from "../lib/feeds/meteo/ingest.ts";
-import { KNMI_LOCATIONS, warningsXml, type SampleWarning } from "../lib/feeds/meteo/sample-documents.ts";
 import { openBenchDatabase, seeded } from "./bench-database.ts";
+import { dayStart, daysFrom, fillMeteoWarnings, isoDay, loadMeteoDocuments } from "./feed-histories.ts";
 import { httpLoad as loadOverHttp } from "./http-load.ts";
 import { closedLoop, machine, summary, writeResults } from "./results.ts";
 import { startServerProcess } from "./server-process.ts";
@@ -46,169 +45,8 @@ const log = (line: string) => console.log(line);
 const { dataDir: DATA_DIR, config, database, owner } = await openBenchDatabase("meteo", 54342, values.fresh ?? false);
 
 const pick = <T>(random: () => number, list: readonly T[]): T => list[Math.floor(random() * list.length)];
-const dayStart = (time: number) => Math.floor(time / DAY) * DAY;
-const isoDay = (time: number) => new Date(time).toISOString().slice(0, 10);
 
-// 1. The climate: on about one day in ten warnings start for some provinces, yellow for 3-12 hours
-// (the phenomenon by season); on a fifth of those a core of orange, and on under half of the orange
-// days an hour or three of red in one province. With warnings that run past midnight that makes
-// about 55 days a year with a warning somewhere (15%), 10 with orange and 3 with red.
-const REGION_GROUPS = [
-  ["GR", "FR", "DR", "WAE", "WAB"], // north and the Wadden
-  ["NH", "ZH", "ZE", "WAB"], // the coast
-  ["NH", "UT", "FL", "GL"], // the centre
-  ["OV", "GL", "DR"], // the east
-  ["NB", "LB", "ZE"], // the south
-  KNMI_LOCATIONS, // the whole country
-];
-const SEASONS: Record<string, { chance: number; phenomena: Array<[string, number]> }> = {
-  winter: {
-    chance: 0.13,
-    phenomena: [
-      ["wind", 0.35],
-      ["iciness", 0.35],
-      ["snow", 0.2],
-      ["rain", 0.1],
-    ],
-  },
-  spring: {
-    chance: 0.065,
-    phenomena: [
-      ["wind", 0.5],
-      ["rain", 0.3],
-      ["thunderstorm", 0.2],
-    ],
-  },
-  summer: {
-    chance: 0.1,
-    phenomena: [
-      ["thunderstorm", 0.45],
-      ["rain", 0.25],
-      ["heat", 0.2],
-      ["wind", 0.1],
-    ],
-  },
-  autumn: {
-    chance: 0.13,
-    phenomena: [
-      ["wind", 0.6],
-      ["rain", 0.3],
-      ["thunderstorm", 0.1],
-    ],
-  },
-};
-const SEASON_OF_MONTH = [
-  "winter",
-  "winter",
-  "spring",
-  "spring",
-  "spring",
-  "summer",
-  "summer",
-  "summer",
-  "autumn",
-  "autumn",
-  "autumn",
-  "winter",
-];
-/** Hours (UTC) a warning of the phenomenon starts at. */
-const STARTS: Record<string, [number, number]> = {
-  wind: [0, 23],
-  rain: [0, 23],
-  thunderstorm: [11, 19],
-  heat: [9, 11],
-  iciness: [17, 23],
-  snow: [0, 23],
-};
-const ADVICE: Record<string, string[]> = {
-  wind: [
-    "Zware windstoten tot 75 km/u. Wees voorzichtig op de weg, vooral met aanhangers en op bruggen.",
-    "Zeer zware windstoten tot 100 km/u. Kans op omvallende bomen en schade aan gebouwen.",
-    "Extreem zware windstoten tot 120 km/u. Grote kans op schade en gevaarlijke situaties. Blijf binnen.",
-  ],
-  rain: [
-    "Veel regen in korte tijd, tot 40 mm. Kans op wateroverlast.",
-    "Zeer veel regen, tot 80 mm. Wateroverlast en ondergelopen wegen.",
-    "Extreme hoeveelheden regen. Grote kans op overstromingen.",
-  ],
-  thunderstorm: [
-    "Onweersbuien met hagel en zware windstoten.",
-    "Zware onweersbuien met grote hagel en windstoten tot 100 km/u.",
-    "Zeer zware onweersbuien, grote hagel en extreme windstoten.",
-  ],
-  heat: [
-    "Hoge temperaturen, tot 33 graden.",
-    "Zeer hoge temperaturen, tot 37 graden. Zorg voor verkoeling.",
-    "Extreme hitte, boven 40 graden.",
-  ],
-  iciness: [
-    "Plaatselijk gladheid door bevriezing van natte weggedeelten.",
-    "Verraderlijke gladheid door ijzel.",
-    "Zeer verraderlijke gladheid door ijzel.",
-  ],
-  snow: [
-    "Sneeuw, plaatselijk 3 tot 5 cm. Wees voorzichtig op de weg.",
-    "Veel sneeuw, tot 15 cm, en sneeuwjacht.",
-    "Extreem veel sneeuw en sneeuwjacht.",
-  ],
-};
-const PHENOMENA = Object.keys(ADVICE);
-
-/** The warnings that start on a UTC day, the same on every run. */
-function warningsStartingOn(day: number): SampleWarning[] {
-  const random = seeded(day / DAY);
-  const season = SEASONS[SEASON_OF_MONTH[new Date(day).getUTCMonth()]];
-  if (random() >= season.chance) return [];
-  const warnings: SampleWarning[] = [];
-  const phenomena = random() < 0.25 ? 2 : 1;
-  for (let n = 0; n < phenomena; n++) {
-    let roll = random();
-    const phenomenon = season.phenomena.find(([, share]) => (roll -= share) < 0)?.[0] ?? season.phenomena[0][0];
-    const group = pick(random, REGION_GROUPS);
-    const kept = group.filter(() => random() >= 0.25);
-    const locations = kept.length > 0 ? kept : [group[0]];
-    const [earliest, latest] = STARTS[phenomenon];
-    const from = day + (earliest + Math.floor(random() * (latest - earliest + 1))) * HOUR;
-    const hours = 3 + Math.floor(random() * 10);
-    const warning = (status: 1 | 2 | 3, where: string[], first: number, last: number): SampleWarning => ({
-      phenomenon,
-      locations: where,
-      from: new Date(first),
-      to: new Date(last),
-      status,
-      text: ADVICE[phenomenon][status - 1],
-    });
-    warnings.push(warning(1, locations, from, from + (hours - 1) * HOUR));
-    if (n === 0 && random() < 0.2) {
-      // Later entries win: the orange core, and inside it perhaps red, sit on top of the yellow.
-      const core = locations.slice(0, 1 + Math.floor(random() * Math.min(3, locations.length)));
-      const start = from + Math.floor(hours / 4) * HOUR;
-      const length = Math.max(1, Math.min(hours - Math.floor(hours / 4), 2 + Math.floor(random() * 5)));
-      warnings.push(warning(2, core, start, start + (length - 1) * HOUR));
-      if (random() < 0.45)
-        warnings.push(
-          warning(3, core.slice(0, 1), start, start + Math.min(length - 1, Math.floor(random() * 3)) * HOUR),
-        );
-    }
-  }
-  return warnings;
-}
-
-/** The document issued at 06:00 UTC of `day`: its 48 hours restate every warning that overlaps them. */
-function warningsDocument(day: number): string {
-  const issuedAt = day + 6 * HOUR;
-  const warnings = [day - DAY, day, day + DAY, day + 2 * DAY]
-    .flatMap(warningsStartingOn)
-    .filter((w) => w.to.getTime() >= issuedAt && w.from.getTime() < issuedAt + 48 * HOUR);
-  return warningsXml(
-    new Date(issuedAt),
-    warnings,
-    `Synthetic benchmark history (bench/meteo.ts), issue ${isoDay(day)} 06:00Z.`,
-    48,
-    PHENOMENA,
-  );
-}
-
+// 1. The climate and its warnings documents: bench/feed-histories.ts.
 // 2. The stations: KNMI's automatic stations by WMO id (06 + KNMI's number), positions rounded.
 const STATIONS: Array<[string, string, number, number]> = [
   ["06209", "IJmond", 52.465, 4.518],
@@ -330,70 +168,36 @@ function observationsDocument(day: number): string {
   return JSON.stringify(rows);
 }
 
-// 3. Loading: whatever is missing, oldest first, through ingestMeteoDocument on one connection. The
-// next document is written and parsed while PostgreSQL stores the one before (node-postgres
-// queues the statements of one client in order, so the order holds).
-const ingestion: Record<string, number> = {};
-async function load(kind: "warnings" | "observations", days: number[], document: (day: number) => string) {
-  if (days.length === 0) return;
-  log(`Loading ${days.length} ${kind} documents (${isoDay(days[0])} to ${isoDay(days.at(-1)!)}) ...`);
-  const client = new pg.Client({ connectionString: database.ownerUrl });
-  await client.connect();
-  const started = performance.now();
-  let records = 0;
-  let stored = 0;
-  let pending: Promise<unknown> = Promise.resolve();
-  for (const [i, day] of days.entries()) {
-    const ingest = ingestMeteoDocument(client, document(day), SOURCE).then((result) => {
-      if (result.problems.length > 0) throw new Error(`${isoDay(day)}: ${result.problems[0]}`);
-      records += result.records;
-      stored += Number(result.stored.warnings ?? result.stored.stored ?? 0);
-    });
-    await pending;
-    pending = ingest;
-    if ((i + 1) % 250 === 0) {
-      const seconds = (performance.now() - started) / 1000;
-      log(
-        `  ${i + 1}/${days.length} (${isoDay(day)}), ${((i + 1) / seconds).toFixed(1)} documents/s, ` +
-          `about ${Math.round(((days.length - i - 1) / (i + 1)) * seconds)} s to go`,
-      );
-    }
-  }
-  await pending;
-  await client.end();
-  const seconds = (performance.now() - started) / 1000;
-  ingestion[`${kind}Documents`] = days.length;
-  ingestion[`${kind}Seconds`] = Math.round(seconds);
-  ingestion[`${kind}DocumentsPerSecond`] = round(days.length / seconds);
-  ingestion[`${kind}RecordsPerSecond`] = Math.round(records / seconds);
-  ingestion[`${kind}StoredPerSecond`] = Math.round(stored / seconds);
-  log(
-    `  ${days.length} documents in ${seconds.toFixed(0)} s: ${ingestion[`${kind}DocumentsPerSecond`]} documents/s, ` +
-      `${ingestion[`${kind}RecordsPerSecond`]} ${kind === "warnings" ? "slices" : "rows"} read/s, ` +
-      `${ingestion[`${kind}StoredPerSecond`]} ${kind === "warnings" ? "warned hours" : "observations"} stored/s`,
-  );
-}
-
-/** Days from `first` to `last` (both UTC midnights) in steps of `step` days. */
-const daysFrom = (first: number, last: number, step: number) =>
-  Array.from({ length: Math.max(0, Math.floor((last - first) / (step * DAY)) + 1) }, (_, i) => first + i * step * DAY);
+// 3. Loading: whatever is missing, oldest first, through ingestMeteoDocument on one connection:
+// the warnings (bench/feed-histories.ts), then the observations.
 const now = Date.now();
-const {
-  rows: [newest],
-} = await owner.query<{ warnings: Date | null; observations: Date | null }>(`
-  select max(first_hour) filter (where kind = 'warnings') as warnings, max(first_hour) filter (where kind = 'observations') as observations
-    from app_hidden.meteo_documents`);
+const ingestion = await fillMeteoWarnings(
+  owner,
+  database.ownerUrl,
+  { years: YEARS, every: EVERY, source: SOURCE },
+  log,
+);
 {
-  const tenYearsAgo = new Date(now);
-  tenYearsAgo.setUTCFullYear(tenYearsAgo.getUTCFullYear() - YEARS);
-  const lastIssue = dayStart(now - 6 * HOUR); // the newest 06:00 UTC issue that is not in the future
-  const first = newest.warnings ? dayStart(newest.warnings.getTime()) + EVERY * DAY : dayStart(tenYearsAgo.getTime());
-  await load("warnings", daysFrom(first, lastIssue, EVERY), warningsDocument);
+  const {
+    rows: [newest],
+  } = await owner.query<{ observations: Date | null }>(
+    "select max(first_hour) as observations from app_hidden.meteo_documents where kind = 'observations'",
+  );
   const yesterday = dayStart(now) - DAY; // whole days only
   const firstObserved = newest.observations
     ? dayStart(newest.observations.getTime()) + DAY
     : yesterday - (OBSERVATION_DAYS - 1) * DAY;
-  await load("observations", daysFrom(firstObserved, yesterday, 1), observationsDocument);
+  Object.assign(
+    ingestion,
+    await loadMeteoDocuments(
+      database.ownerUrl,
+      "observations",
+      daysFrom(firstObserved, yesterday, 1),
+      observationsDocument,
+      SOURCE,
+      log,
+    ),
+  );
   if (Object.keys(ingestion).length > 0) {
     log("VACUUM (ANALYZE) of the weather tables ...");
     await owner.query(`vacuum (analyze) app_public.meteo_warning_slices, app_public.meteo_warning_events, app_hidden.meteo_daily_levels,

@@ -23,7 +23,6 @@
 import { parseArgs } from "node:util";
 import pg from "pg";
 import { createApiToken } from "../lib/auth/api-tokens.ts";
-import { analyzeTables } from "../lib/db/fresh-statistics.ts";
 import { pgUrl } from "../lib/db/pg-url.ts";
 import {
   makeCpuSampler,
@@ -35,6 +34,7 @@ import {
   quietMoment,
 } from "./cpu-accounting.ts";
 import { openBenchDatabase, seeded } from "./bench-database.ts";
+import { fillRssItems, fillRssMonitors, rssMonitorSpecs, RSS_FEEDS, RSS_RARE_STREETS } from "./feed-histories.ts";
 import { autoExplain, type PlanNode } from "./explain.ts";
 import { httpLoad as loadOverHttp } from "./http-load.ts";
 import { closedLoop, machine, summary, writeResults } from "./results.ts";
@@ -62,392 +62,13 @@ const log = (line: string) => console.log(line);
 const { dataDir: DATA_DIR, config, database, owner } = await openBenchDatabase("rss", 54345, values.fresh ?? false);
 
 const round = (value: number, digits = 1) => Number(value.toFixed(digits));
-const pad = (n: number) => String(n).padStart(2, "0");
 
-// 1. Feeds and monitors. Feeds 1-50 are the first (operator) environment's: 1-25 P2000 region
-// feeds, 26-40 Dutch news, 41-50 English news; 51-60 the second environment's (51-55 P2000, 56-58
-// Dutch, 59-60 English), which also follows feeds 1 and 26 (a popular feed is followed by many).
-type FeedKind = "p2000" | "nl" | "en";
-const feeds = Array.from({ length: 60 }, (_, i) => {
-  const n = i + 1;
-  const [kind, host, file, title]: [FeedKind, string, string, string] =
-    n <= 25
-      ? ["p2000", "alarmering.bench.invalid", `regio-${pad(n)}.rss`, `Alarmeringen regio ${pad(n)}`]
-      : n <= 40
-        ? ["nl", `nieuws-${pad(n - 25)}.bench.invalid`, "binnenland.rss", `Nieuws ${n - 25}: binnenland`]
-        : n <= 50
-          ? ["en", `news-${pad(n - 40)}.bench.invalid`, "netherlands.xml", `Dutch News ${n - 40}`]
-          : n <= 55
-            ? [
-                "p2000",
-                "p2000-lokaal.bench.invalid",
-                `regio-${pad((n - 51) * 5 + 1)}.xml`,
-                `P2000 lokaal regio ${pad((n - 51) * 5 + 1)}`,
-              ]
-            : n <= 58
-              ? ["nl", `omroep-${n - 55}.bench.invalid`, "rss", `Omroep ${n - 55}`]
-              : ["en", `herald-${n - 58}.bench.invalid`, "feed.xml", `Herald ${n - 58}`];
-  return {
-    n,
-    kind,
-    host,
-    url: `https://${host}/${file}`,
-    title,
-    region: kind === "p2000" ? (n <= 25 ? n : (n - 51) * 5 + 1) : null,
-  };
-});
-const urls = (from: number, to: number) => feeds.filter((f) => f.n >= from && f.n <= to).map((f) => f.url);
-const monitorSpecs = (firstEnvironment: string, secondEnvironment: string) => [
-  { environment: firstEnvironment, name: "bench rss alarmeringen", query: { feeds: urls(1, 30) } },
-  {
-    environment: firstEnvironment,
-    name: "bench rss nieuws",
-    query: { feeds: urls(21, 50), keywords: ["brand", "ongeval"] },
-  },
-  {
-    environment: firstEnvironment,
-    name: "bench rss brand regio 1-10",
-    query: { feeds: urls(1, 10), keywords: ["brand"] },
-  },
-  {
-    environment: secondEnvironment,
-    name: "bench rss andere omgeving",
-    query: { feeds: [...urls(51, 60), feeds[0].url, feeds[25].url] },
-  },
-];
-
+// 1. Feeds and monitors, and 2. items (bench/feed-histories.ts): 50 feeds of the operator
+// environment followed by three rss monitors, ten of a second environment, and --items items over
+// two years, set-based.
 const firstEnvironment = database.operatorEnvironmentUuid;
-const secondEnvironment = await (async () => {
-  const {
-    rows: [found],
-  } = await owner.query<{ uuid: string }>(
-    "select e.uuid from app_public.environments e join app_public.organizations o on o.uuid = e.organization_uuid where o.name = 'bench rss other'",
-  );
-  if (found) return found.uuid;
-  const {
-    rows: [made],
-  } = await owner.query<{ uuid: string }>(`
-    with o as (insert into app_public.organizations (name) values ('bench rss other') returning uuid)
-    insert into app_public.environments (organization_uuid, name) select uuid, 'bench' from o returning uuid`);
-  return made.uuid;
-})();
-{
-  const specs = monitorSpecs(firstEnvironment, secondEnvironment);
-  const { rows: have } = await owner.query<{ environment_uuid: string; name: string; query: unknown }>(
-    "select environment_uuid, name, query from app_public.monitors where type = 'rss' order by name",
-  );
-  const want = [...specs].sort((a, b) => a.name.localeCompare(b.name));
-  const same =
-    have.length === want.length &&
-    have.every(
-      (m, i) =>
-        m.name === want[i].name &&
-        m.environment_uuid === want[i].environment &&
-        JSON.stringify(m.query) === JSON.stringify(JSON.parse(JSON.stringify(want[i].query))),
-    );
-  if (!same) {
-    log("Creating the rss monitors ...");
-    await owner.query("delete from app_public.monitors where type = 'rss'");
-    for (const spec of specs) {
-      // As the owner; the trigger _500_rss_criteria (app_hidden.sync_rss_monitor) creates the feeds and the criteria.
-      await owner.query(
-        "insert into app_public.monitors (environment_uuid, name, type, query) values ($1, $2, 'rss', $3)",
-        [spec.environment, spec.name, JSON.stringify(spec.query)],
-      );
-    }
-  }
-  // Titles as a first read would set them; never due, so the service's poller fetches nothing.
-  await owner.query(
-    `update app_public.rss_feeds f set title = j.title, next_poll_at = 'infinity'
-                       from json_to_recordset($1::json) j (url text, title text) where f.url = j.url`,
-    [JSON.stringify(feeds)],
-  );
-  const {
-    rows: [{ n }],
-  } = await owner.query<{ n: number }>("select count(*)::int as n from app_public.rss_feeds");
-  if (n !== feeds.length) throw new Error(`Expected ${feeds.length} feeds, found ${n}`);
-}
-
-// 2. Items, set-based, in four parts (so a run shows progress), each in time order: row g of TOTAL
-// is first seen at now - 2 years * (1 - g / TOTAL) (a few minutes of jitter), published up to 15
-// minutes before (5% have no published time); its uuid is a uuidv7 of that time. Every eleventh
-// row is the second environment's. The kind of feed is drawn first (55% P2000, 30% Dutch news, 15%
-// English news), then a feed of that kind, a template and its words; streets are skewed (some very
-// common), and 0.2% of the streets are from a list of rare names; places follow population.
-const STREET_STEMS = [
-  "Kerk",
-  "Dorps",
-  "Stations",
-  "Molen",
-  "School",
-  "Hoofd",
-  "Juliana",
-  "Wilhelmina",
-  "Nieuw",
-  "Markt",
-  "Beatrix",
-  "Parallel",
-  "Industrie",
-  "Emma",
-  "Kastanje",
-  "Eiken",
-  "Beuken",
-  "Linden",
-  "Berken",
-  "Esdoorn",
-  "Populier",
-  "Wilgen",
-  "Oranje",
-  "Nassau",
-  "Prins",
-  "Konings",
-  "Graaf",
-  "Ridder",
-  "Burg",
-  "Haven",
-  "Sluis",
-  "Dijk",
-  "Polder",
-  "Zuid",
-  "Noord",
-  "Oost",
-  "West",
-  "Zand",
-  "Veld",
-  "Heide",
-];
-const STREET_ENDS = ["straat", "laan", "weg", "plein", "singel", "dreef", "hof", "kade", "pad", "steeg"];
-const STREETS = STREET_STEMS.flatMap((stem) => STREET_ENDS.map((end) => stem + end));
-const RARE_STREETS = [
-  "Zwanenburgwal",
-  "Reguliersdwarsstraat",
-  "Egelantiersgracht",
-  "Lauriergracht",
-  "Brouwersgracht",
-  "Leliegracht",
-  "Spiegelgracht",
-  "Looiersgracht",
-  "Bloemgracht",
-  "Palmgracht",
-  "Lijnbaansgracht",
-  "Raamgracht",
-  "Groenburgwal",
-  "Kloveniersburgwal",
-  "Geldersekade",
-  "Schippersgracht",
-  "Roeterseiland",
-  "Wittenburgergracht",
-  "Kattenburgerstraat",
-  "Oostenburgergracht",
-  "Vijzelgracht",
-  "Utrechtsedwarsstraat",
-  "Tweebaksmarkt",
-  "Oudegracht",
-  "Drieharingstraat",
-  "Langenieuwstraat",
-  "Mariaplaats",
-  "Wolvenplein",
-  "Twijnstraat",
-  "Pieterskerkhof",
-  "Hooglandsekerkgracht",
-  "Haarlemmerstraat",
-  "Rapenburg",
-  "Steenschuur",
-  "Korevaarstraat",
-  "Vismarkt",
-  "Hooigracht",
-  "Koegracht",
-  "Molsteeg",
-  "Langevoorhout",
-  "Denneweg",
-  "Paleisstraat",
-  "Prinsessegracht",
-  "Bierkade",
-  "Dunnebierkade",
-  "Zuilingstraat",
-  "Appelmarkt",
-  "Verwersstraat",
-  "Hinthamerstraat",
-  "Vughterdijk",
-];
-const ROADS = [
-  "A1",
-  "A2",
-  "A4",
-  "A7",
-  "A9",
-  "A10",
-  "A12",
-  "A13",
-  "A15",
-  "A16",
-  "A20",
-  "A27",
-  "A28",
-  "A44",
-  "A50",
-  "A58",
-  "A67",
-  "N201",
-  "N11",
-  "N57",
-];
-const BRT = [
-  "Brand woning",
-  "Brand wegvervoer",
-  "Brand container",
-  "Buitenbrand",
-  "Liftopsluiting",
-  "Dienstverlening",
-  "Gaslekkage",
-  "Nacontrole",
-  "Stormschade",
-  "Waterongeval",
-  "Assistentie ambulance",
-  "Brandgerucht",
-  "Automatische brandmelding",
-];
-const NL_SENTENCES = [
-  "De hulpdiensten waren snel ter plaatse.",
-  "Er raakte niemand gewond.",
-  "Een persoon is met onbekend letsel naar het ziekenhuis gebracht.",
-  "De politie doet onderzoek naar de oorzaak.",
-  "Omwonenden wordt gevraagd ramen en deuren te sluiten.",
-  "De weg is voorlopig afgesloten voor alle verkeer.",
-  "De brand was na een uur onder controle.",
-  "Volgens een woordvoerder is de situatie onder controle.",
-  "Getuigen kunnen zich melden bij de politie.",
-  "Het verkeer ondervindt hinder.",
-  "De gemeenteraad besluit volgende maand.",
-  "Reizigers moeten rekening houden met extra reistijd.",
-];
-const EN_SENTENCES = [
-  "Emergency services were quickly at the scene.",
-  "Nobody was injured.",
-  "One person was taken to hospital.",
-  "Police are investigating the cause.",
-  "Residents are asked to keep windows and doors closed.",
-  "The road is closed to all traffic for now.",
-  "The fire was under control within an hour.",
-  "A spokesperson said the situation is under control.",
-  "Witnesses are asked to contact the police.",
-  "Traffic is disrupted.",
-  "The council will decide next month.",
-  "Travellers should allow extra time.",
-];
-
-const filling: Record<string, number> = {};
-const {
-  rows: [{ have: haveItems }],
-} = await owner.query<{ have: number }>("select count(*)::int as have from app_public.rss_feed_items");
-if (haveItems !== TOTAL) {
-  log(
-    `Filling ${TOTAL.toLocaleString("en")} rss feed items (${ITEMS.toLocaleString("en")} of the measured environment's feeds) ...`,
-  );
-  await owner.query("truncate app_public.rss_feed_items");
-  const client = await owner.connect();
-  const started = performance.now();
-  try {
-    await client.query("select setseed(0.2027)");
-    const parts = 4;
-    for (let part = 0; part < parts; part++) {
-      const from = Math.floor((part * TOTAL) / parts) + 1;
-      const to = Math.floor(((part + 1) * TOTAL) / parts);
-      await client.query(
-        `
-        with w as materialized (
-          select $4::text[] as streets, $5::text[] as rare, $6::text[] as roads, $7::text[] as brt, $8::text[] as nl, $9::text[] as en,
-                 (select array_agg(p.name order by p.population desc nulls last, p.name) from app_public.places p) as places),
-        fe as materialized (
-          select f.uuid, j.n, j.kind, j.host, j.region from json_to_recordset($10::json) j (n int, url text, kind text, host text, region int)
-            join app_public.rss_feeds f on f.url = j.url)
-        insert into app_public.rss_feed_items (uuid, feed_uuid, item_key, guid, title, link, summary, published_at, first_seen_at)
-        select uuidv7(t.seen - now()), fe.uuid, coalesce(x.guid, x.link), x.guid, x.title, x.link, x.summary,
-               case when t.r_pub < 0.95 then t.seen - t.r_lag * interval '15 minutes' end, t.seen
-          from generate_series($1::int, $2::int) g
-         cross join w
-         cross join lateral (
-           select g, now() - interval '730 days' * (1 - (g - 0.5) / $3::float8) + (random() - 0.5) * interval '4 minutes' as seen,
-                  random() as r_pub, random() as r_lag, random() as r_kind, random() as r_feed, random() as r_sub, random() as r_a,
-                  random() as r_b, random() as r_c, random() as r_d, random() as r_rare, random() as r_street, random() as r_place,
-                  random() as r_place2, random() as r_road, random() as r_s1, random() as r_s2, random() as r_time) t
-         cross join lateral (
-           select case when t.g % 11 = 0
-                       then case when t.r_kind < 0.55 then 51 + floor(t.r_feed * 5) when t.r_kind < 0.85 then 56 + floor(t.r_feed * 3)
-                                 else 59 + floor(t.r_feed * 2) end
-                       else case when t.r_kind < 0.55 then 1 + floor(t.r_feed * 25) when t.r_kind < 0.85 then 26 + floor(t.r_feed * 15)
-                                 else 41 + floor(t.r_feed * 10) end
-                  end::int as n) c
-         join fe on fe.n = c.n
-         cross join lateral (
-           select case when t.r_rare < 0.002 then w.rare[1 + floor(t.r_street * cardinality(w.rare))::int]
-                       else w.streets[1 + floor(t.r_street ^ 2 * cardinality(w.streets))::int] end as street,
-                  w.places[1 + floor(t.r_place ^ 2 * cardinality(w.places))::int] as place,
-                  w.places[1 + floor(t.r_place2 ^ 2 * cardinality(w.places))::int] as place2,
-                  w.roads[1 + floor(t.r_road * cardinality(w.roads))::int] as road,
-                  lpad(coalesce(fe.region, 0)::text, 2, '0') as region,
-                  lpad(floor(t.r_time * 24)::int::text, 2, '0') || ':' || lpad((floor(t.r_time * 1440)::int % 60)::text, 2, '0') as at) s
-         cross join lateral (
-           select case fe.kind
-                    when 'p2000' then case
-                      when t.r_sub < 0.40 then 'P ' || (1 + floor(t.r_a * 3))::int || ' BRT-' || s.region || ' ' ||
-                        w.brt[1 + floor(t.r_b * cardinality(w.brt))::int] || ' ' || s.street || ' ' || s.place || ' ' || s.region || (1000 + floor(t.r_c * 9000))::int
-                      when t.r_sub < 0.80 then 'A' || (1 + floor(t.r_a * 2))::int || case when t.r_b < 0.35 then ' Ambulance ' else ' ' end ||
-                        s.street || ' ' || (1000 + floor(t.r_c * 9000))::int || ' ' || s.place || ' Rit ' || (10000 + floor(t.r_d * 90000))::int
-                      else (array['P 1 Ongeval wegvervoer letsel ', 'P 2 Ongeval materieel ', 'P 1 Verkeersongeval ', 'P 2 Aanrijding '])[1 + floor(t.r_b * 4)::int] ||
-                        s.road || ' Hmp ' || round((t.r_c * 200)::numeric, 1) || ' ' || s.place
-                    end
-                    when 'nl' then case floor(t.r_sub * 10)::int
-                      when 0 then 'Brand verwoest woning aan de ' || s.street || ' in ' || s.place
-                      when 1 then 'Grote brand bij bedrijf in ' || s.place || ', veel rook'
-                      when 2 then 'Ongeval op de ' || s.road || ' bij ' || s.place || ': weg urenlang dicht'
-                      when 3 then 'Verkeersongeval ' || s.road || ' bij ' || s.place || ', lange file'
-                      when 4 then 'Politie zoekt getuigen van overval in ' || s.place
-                      when 5 then 'Gemeente ' || s.place || ' sluit ' || s.street || ' af voor werkzaamheden'
-                      when 6 then 'Storm zorgt voor schade in ' || s.place
-                      when 7 then 'Treinverkeer tussen ' || s.place || ' en ' || s.place2 || ' gestremd'
-                      when 8 then 'Ambulance en traumahelikopter naar ' || s.street || ' in ' || s.place
-                      else 'Nieuwe woonwijk in ' || s.place || ' goedgekeurd'
-                    end
-                    else case floor(t.r_sub * 8)::int
-                      when 0 then 'Fire destroys house in ' || s.place
-                      when 1 then 'Crash on the ' || s.road || ' near ' || s.place || ' causes long delays'
-                      when 2 then 'Police investigate robbery in ' || s.place
-                      when 3 then 'Storm brings disruption to ' || s.place
-                      when 4 then 'Train services between ' || s.place || ' and ' || s.place2 || ' suspended'
-                      when 5 then 'Ambulance called to ' || s.street || ' in ' || s.place
-                      when 6 then 'Council approves new homes in ' || s.place
-                      else 'Flood warning issued for ' || s.place
-                    end
-                  end as title,
-                  case fe.kind
-                    when 'p2000' then case
-                      when t.r_sub < 0.40 then 'Brandweer ' || s.place || ' (Tankautospuit ' || s.region || '-' || (1000 + floor(t.r_d * 9000))::int ||
-                        '), Officier van dienst regio ' || s.region
-                      when t.r_sub < 0.80 then 'RAV regio ' || s.region || ' (AMBU ' || s.region || '-' || (100 + floor(t.r_d * 900))::int || ')'
-                      else 'Politie ' || s.place || ' (Noodhulp), Brandweer ' || s.place || ' (Hulpverleningsvoertuig)'
-                    end
-                    when 'nl' then w.nl[1 + floor(t.r_s1 * cardinality(w.nl))::int] || ' ' || w.nl[1 + floor(t.r_s2 * cardinality(w.nl))::int] ||
-                      ' Het gebeurde rond ' || s.at || ' aan de ' || s.street || '.'
-                    else w.en[1 + floor(t.r_s1 * cardinality(w.en))::int] || ' ' || w.en[1 + floor(t.r_s2 * cardinality(w.en))::int] ||
-                      ' It happened around ' || s.at || ' in ' || s.place || '.'
-                  end as summary,
-                  case when fe.kind = 'p2000' then 'p2000-' || fe.n || '-' || t.g when t.r_a < 0.5 then 'urn:bench:' || t.g end as guid,
-                  'https://' || fe.host || case when fe.kind = 'p2000' then '/melding/' else '/artikel/' end || t.g as link) x`,
-        [from, to, TOTAL, STREETS, RARE_STREETS, ROADS, BRT, NL_SENTENCES, EN_SENTENCES, JSON.stringify(feeds)],
-      );
-      log(`  ${to.toLocaleString("en")} rows, ${((performance.now() - started) / 1000).toFixed(0)} s`);
-    }
-  } finally {
-    client.release();
-  }
-  filling.itemsSeconds = round((performance.now() - started) / 1000);
-  const vacuumStarted = performance.now();
-  await analyzeTables(owner, ["app_public.rss_feed_items", "app_public.rss_feeds"]);
-  await owner.query("vacuum app_public.rss_feed_items, app_public.rss_feeds");
-  filling.vacuumAnalyzeSeconds = round((performance.now() - vacuumStarted) / 1000);
-  log(`  ${filling.itemsSeconds} s to insert, ${filling.vacuumAnalyzeSeconds} s to vacuum and analyse`);
-}
+const secondEnvironment = await fillRssMonitors(owner, firstEnvironment, log);
+const filling = await fillRssItems(owner, ITEMS, log);
 
 const rootUrl = database.rootUrl;
 if (!rootUrl) throw new Error("CHECKPOINT and auto_explain need the superuser URL of the embedded cluster.");
@@ -464,7 +85,7 @@ if (Object.keys(filling).length > 0) {
 // 3. What the tables hold, and how many items each word matches (as the owner: all items; and in
 // the measured environment's feeds).
 const COMMON = ["brand", "ambulance", "ongeval"];
-const RARE = RARE_STREETS.map((s) => s.toLowerCase());
+const RARE = RSS_RARE_STREETS.map((s) => s.toLowerCase());
 const TWO_WORDS = [
   "brand woning",
   '"ongeval wegvervoer"',
@@ -484,7 +105,7 @@ const { rows: indexSizes } = await owner.query<{ name: string; mb: number }>(`
 const firstFeeds = `(select f.uuid from app_public.rss_feeds f where f.url = any ($2::text[]))`;
 const firstUrls = [
   ...new Set(
-    monitorSpecs(firstEnvironment, secondEnvironment)
+    rssMonitorSpecs(firstEnvironment, secondEnvironment)
       .filter((m) => m.environment === firstEnvironment)
       .flatMap((m) => m.query.feeds),
   ),
@@ -684,7 +305,7 @@ const checks: string[] = [];
   const count = (await graphql(scenarios[4].query, { q: "brand" })).rssFeedItemsCount as number;
   if (count !== matches.brand.first)
     throw new Error(`rssFeedItemsCount(q: brand) = ${count}, expected ${matches.brand.first}`);
-  const otherOnly = feeds.find((f) => f.n === 51)!.url;
+  const otherOnly = RSS_FEEDS.find((f) => f.n === 51)!.url;
   const hidden = (await graphql(`{ rssFeedItems(filter: { feed: "${otherOnly}" }) { uuid } }`, {}))
     .rssFeedItems as unknown[];
   const otherSees = (await graphql(scenarios[4].query, { q: "brand" }, otherToken)).rssFeedItemsCount as number;
@@ -695,7 +316,7 @@ const checks: string[] = [];
     select count(*)::int as n from app_public.rss_feed_items i
      where i.feed_uuid in (select f.uuid from app_public.rss_feeds f where f.url = any ($1::text[]))
        and i.search @@ (websearch_to_tsquery('pg_catalog.dutch', 'brand') || websearch_to_tsquery('pg_catalog.english', 'brand'))`,
-    [monitorSpecs(firstEnvironment, secondEnvironment)[3].query.feeds],
+    [rssMonitorSpecs(firstEnvironment, secondEnvironment)[3].query.feeds],
   );
   if (hidden.length !== 0 || otherSees !== otherExpected)
     throw new Error(

@@ -18,12 +18,10 @@
 import { parseArgs } from "node:util";
 import pg from "pg";
 import { createApiToken } from "../lib/auth/api-tokens.ts";
-import { analyzeTables } from "../lib/db/fresh-statistics.ts";
 import { pgUrl } from "../lib/db/pg-url.ts";
-import { readAlertsDocument, storeNlAlerts } from "../lib/feeds/alerts/ingest.ts";
-import { nlAlertsJson, type SampleNlAlert } from "../lib/feeds/alerts/sample-documents.ts";
 import { makeCpuSampler, cpuSplit, describeCpu, findServicePid } from "./cpu-accounting.ts";
 import { openBenchDatabase, seeded } from "./bench-database.ts";
+import { fillNlAlerts, fillTrafficIncidents } from "./feed-histories.ts";
 import { httpLoad as loadOverHttp } from "./http-load.ts";
 import { closedLoop, machine, summary, writeResults } from "./results.ts";
 import { startServerProcess } from "./server-process.ts";
@@ -45,7 +43,6 @@ const WARM_UP_SECONDS = 2;
 const GOAL_P99_MS = 20;
 const GOAL_CLIENTS = 16;
 const ALERT_BATCH = 1000;
-const DAY = 86_400_000;
 const SOURCE = "bench:traffic-read";
 const log = (line: string) => console.log(line);
 
@@ -56,147 +53,14 @@ const {
   owner,
 } = await openBenchDatabase("traffic-read", 54344, values.fresh ?? false);
 
-const pick = <T>(random: () => number, list: readonly T[]): T => list[Math.floor(random() * list.length)];
 const round = (value: number, digits = 1) => Number(value.toFixed(digits));
-const count = async (table: string) =>
-  (await owner.query<{ n: number }>(`select count(*)::int as n from ${table}`)).rows[0].n;
 
-// 1. Traffic incidents: one INSERT per quarter of the rows (so a run shows progress), set-based
-// from generate_series, each quarter in time order. Active incidents (the last 2% of the numbers,
-// so in the last quarter, at the end of the heap) started in the last week; the others started
-// between a week and three years ago and lasted 10 minutes to 4 hours. Types as the feed has
-// them (half breakdowns), roads A1..A67, places inside the Netherlands' bounding box.
-const filling: Record<string, number> = {};
-if ((await count("app_public.traffic_incidents")) !== INCIDENTS) {
-  log(`Filling ${INCIDENTS.toLocaleString("en")} traffic incidents ...`);
-  await owner.query("truncate app_public.traffic_incidents cascade");
-  const client = await owner.connect();
-  const started = performance.now();
-  try {
-    await client.query("select setseed(0.4242)");
-    const parts = 4;
-    for (let part = 0; part < parts; part++) {
-      const from = Math.floor((part * INCIDENTS) / parts) + 1;
-      const to = Math.floor(((part + 1) * INCIDENTS) / parts);
-      // Quarters of the time line, oldest first, so the heap (and the uuidv7 keys) grow in time
-      // order as in a live table: part p holds the rows whose number falls in its range, and the
-      // start times of part p are drawn from its quarter of the three years.
-      await client.query(
-        `
-        insert into app_public.traffic_incidents (record_id, situation_id, version, version_time, type, severity, validity_status,
-          start_at, end_at, latitude, longitude, road_number, comment, lanes_restricted, first_seen_at, closed_at)
-        select 'RWS03_BENCH_' || g, 'RWS03_BENCH_SIT_' || g, 1, s.start_at,
-               (array['accident', 'breakdown', 'breakdown', 'unattended'])[1 + g % 4],
-               (array['low', 'medium', 'medium', 'high', 'highest'])[1 + g % 5],
-               'active',
-               s.start_at, case when not s.active then s.start_at + s.duration end,
-               round((50.76 + random() * 2.7)::numeric, 5)::float8, round((3.36 + random() * 3.83)::numeric, 5)::float8,
-               'A' || (1 + (g::bigint * 7919) % 67),
-               (array['Rijstrook afgesloten, vertraging mogelijk.', 'Pechgeval op de vluchtstrook.',
-                      'Ongeval, hulpdiensten ter plaatse. Houd rekening met vertraging.', 'Achtergelaten voertuig op de vluchtstrook.'])[1 + g % 4],
-               g % 3, s.start_at + interval '1 minute', case when not s.active then s.start_at + s.duration end
-          from generate_series($1::int, $2::int) g,
-               lateral (select g > $5::int as active) a,
-               lateral (select a.active,
-                               case when a.active then now() - random() * interval '7 days'
-                                    else now() - interval '7 days' - interval '3 years' * (($3::int - 1 - $4::int + random()) / $3::int) end as start_at,
-                               interval '10 minutes' + random() * interval '230 minutes' as duration) s
-         order by s.start_at`,
-        [from, to, parts, part, INCIDENTS - Math.round(INCIDENTS / 50)],
-      );
-      log(`  ${to.toLocaleString("en")} rows, ${((performance.now() - started) / 1000).toFixed(0)} s`);
-    }
-  } finally {
-    client.release();
-  }
-  filling.incidentsSeconds = round((performance.now() - started) / 1000);
-  const vacuumStarted = performance.now();
-  // Statistics for the planner at once (autovacuum would analyse the table only at its next round),
-  // and a VACUUM now rather than autovacuum's in the middle of the measurements.
-  await analyzeTables(owner, ["app_public.traffic_incidents", "app_public.traffic_incident_events"]);
-  await owner.query("vacuum app_public.traffic_incidents, app_public.traffic_incident_events");
-  filling.incidentsVacuumAnalyzeSeconds = round((performance.now() - vacuumStarted) / 1000);
-  log(`  ${filling.incidentsSeconds} s to insert, ${filling.incidentsVacuumAnalyzeSeconds} s to vacuum and analyse`);
-}
-
-// 2. NL-Alerts: pages of the public list, through the parser and ingest_nl_alerts, oldest first.
-// Five years at about 5.5 alerts a day (far more than the real few dozen a year: the goal's size).
-// Each alert covers one area (a tenth two) around a random place: a square of 2-20 km, or (one in
-// twenty) 40-120 km. Alerts last 30 minutes to 8 hours; one still running has no stop time, as in
-// the source, and so do the newest five (at any moment a handful runs, most regions have none).
-if ((await count("app_public.nl_alerts")) !== ALERTS) {
-  log(`Filling ${ALERTS.toLocaleString("en")} NL-Alerts through app_private.ingest_nl_alerts ...`);
-  await owner.query("truncate app_public.nl_alerts cascade");
-  const { rows: places } = await owner.query<{ name: string; latitude: number; longitude: number }>(
-    "select name, latitude, longitude from app_public.places order by name, uuid",
-  );
-  const random = seeded(2027);
-  const now = Date.now();
-  const FIVE_YEARS = 5 * 365.25 * DAY;
-  const texts = [
-    [
-      "Brand met veel rook in %s. Sluit ramen en deuren en zet ventilatie uit.",
-      "Fire with a lot of smoke in %s. Close windows and doors and turn off ventilation.",
-    ],
-    [
-      "Gaslek in %s. Blijf uit de buurt en volg de aanwijzingen van de hulpdiensten.",
-      "Gas leak in %s. Stay away and follow the instructions of the emergency services.",
-    ],
-    ["Zeer zware windstoten in de omgeving van %s. Blijf binnen.", "Very heavy gusts of wind near %s. Stay indoors."],
-    [
-      "Storing van het noodnummer 112 in de omgeving van %s. Bel bij nood 0900-8844.",
-      "Outage of emergency number 112 near %s. In an emergency call 0900-8844.",
-    ],
-    [
-      "Drinkwater in %s niet geschikt om te drinken. Kook water minstens 3 minuten.",
-      "Tap water in %s is not fit to drink. Boil water for at least 3 minutes.",
-    ],
-  ];
-  const square = (lat: number, lon: number, sideKm: number): Array<[number, number]> => {
-    const dLat = sideKm / 2 / 111.2;
-    const dLon = sideKm / 2 / (111.2 * Math.cos((lat * Math.PI) / 180));
-    const r = (v: number) => round(v, 5);
-    return [
-      [r(lat - dLat), r(lon - dLon)],
-      [r(lat - dLat), r(lon + dLon)],
-      [r(lat + dLat), r(lon + dLon)],
-      [r(lat + dLat), r(lon - dLon)],
-    ];
-  };
-  const alerts: SampleNlAlert[] = Array.from({ length: ALERTS }, (_, i) => {
-    const startAt = new Date(Math.floor((now - FIVE_YEARS + (i + random()) * (FIVE_YEARS / ALERTS)) / 1000) * 1000);
-    const stop = startAt.getTime() + (30 + Math.floor(random() * 450)) * 60_000;
-    const place = pick(random, places);
-    const areas = Array.from({ length: random() < 0.1 ? 2 : 1 }, (_, n) => {
-      const centre = n === 0 ? place : pick(random, places);
-      return square(centre.latitude, centre.longitude, random() < 0.05 ? 40 + random() * 80 : 2 + random() * 18);
-    });
-    const [nl, en] = pick(random, texts);
-    return {
-      id: `bench-${String(i).padStart(6, "0")}`,
-      messageNl: `NL-Alert ${nl.replace("%s", place.name)}`,
-      messageEn: random() < 0.8 ? `NL-Alert ${en.replace("%s", place.name)}` : undefined,
-      startAt,
-      stopAt: stop <= now && i < ALERTS - 5 ? new Date(stop) : undefined,
-      areas,
-    };
-  });
-  const started = performance.now();
-  for (let from = 0; from < alerts.length; from += ALERT_BATCH) {
-    const parsed = readAlertsDocument(Buffer.from(nlAlertsJson(alerts.slice(from, from + ALERT_BATCH))));
-    if (parsed.kind !== "nl-alert" || parsed.document.skipped > 0)
-      throw new Error(`NL-Alert page ${from}: ${JSON.stringify(parsed)}`.slice(0, 500));
-    await storeNlAlerts(owner, parsed.document, SOURCE);
-  }
-  filling.alertsSeconds = round((performance.now() - started) / 1000);
-  const vacuumStarted = performance.now();
-  await analyzeTables(owner, ["app_public.nl_alerts", "app_public.nl_alert_regions"]);
-  await owner.query("vacuum app_public.nl_alerts, app_public.nl_alert_regions");
-  filling.alertsVacuumAnalyzeSeconds = round((performance.now() - vacuumStarted) / 1000);
-  log(
-    `  ${filling.alertsSeconds} s in pages of ${ALERT_BATCH}, ${filling.alertsVacuumAnalyzeSeconds} s to vacuum and analyse`,
-  );
-}
+// 1. Traffic incidents and 2. NL-Alerts (bench/feed-histories.ts: a million incidents over three
+// years, 2% active, set-based; ten thousand NL-Alerts over five years through ingest_nl_alerts).
+const filling: Record<string, number> = {
+  ...(await fillTrafficIncidents(owner, INCIDENTS, log)),
+  ...(await fillNlAlerts(owner, ALERTS, SOURCE, log)),
+};
 
 const rootUrl = database.rootUrl;
 if (!rootUrl) throw new Error("CHECKPOINT and auto_explain need the superuser URL of the embedded cluster.");

@@ -2668,6 +2668,7 @@ create table app_public.rss_feed_items (
   constraint rss_feed_items_title_check CHECK ((length(title) <= 1000))
 );
 alter table app_public.rss_feed_items enable row level security;
+CREATE INDEX rss_feed_items_feed_first_seen_idx ON app_public.rss_feed_items USING btree (feed_uuid, first_seen_at);
 CREATE INDEX rss_feed_items_feed_sort_idx ON app_public.rss_feed_items USING btree (feed_uuid, sort_at DESC, uuid);
 CREATE INDEX rss_feed_items_search_idx ON app_public.rss_feed_items USING gin (search);
 CREATE INDEX rss_feed_items_sort_idx ON app_public.rss_feed_items USING btree (sort_at DESC, uuid);
@@ -2852,6 +2853,7 @@ create table app_public.traffic_jams (
 );
 alter table app_public.traffic_jams enable row level security;
 CREATE INDEX traffic_jams_active_idx ON app_public.traffic_jams USING btree (road_number) WHERE (closed_at IS NULL);
+CREATE INDEX traffic_jams_first_seen_idx ON app_public.traffic_jams USING btree (first_seen_at);
 CREATE TRIGGER _600_queue_matching_on_insert AFTER INSERT ON app_public.traffic_jams REFERENCING NEW TABLE AS new_jams FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_traffic_jams__queue_matching();
 CREATE TRIGGER _600_queue_matching_on_update AFTER UPDATE ON app_public.traffic_jams REFERENCING OLD TABLE AS old_jams NEW TABLE AS new_jams FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_traffic_jams__queue_matching();
 create policy select_all on app_public.traffic_jams as permissive for select to app_analyst using (true);
@@ -5288,6 +5290,9 @@ declare
   meteo app_hidden.meteo_monitor_criteria;
   nl app_hidden.nl_alert_monitor_criteria;
   amber app_hidden.amber_alert_monitor_criteria;
+  jam app_hidden.matrix_monitor_criteria;
+  rail app_hidden.rail_monitor_criteria;
+  rss app_hidden.rss_monitor_criteria;
   item_kind text;
   uuids uuid[];
 begin
@@ -5295,10 +5300,14 @@ begin
   when 'accident' then
     traffic := app_hidden.accident_criteria_of(mo);
     item_kind := 'traffic';
+    -- The events of the monitor's types on incidents of its roads first (the same tests the
+    -- definition makes, so none it would pass is left out), then the one definition decides.
     uuids := array(
       select e.uuid
         from app_public.traffic_incident_events e join app_public.traffic_incidents i on i.uuid = e.incident_uuid
        where e.created >= since and e.created <= now()
+         and (cardinality(traffic.types) = 0 or e.type = any (traffic.types))
+         and (cardinality(traffic.roads) = 0 or i.road_number = any (traffic.roads))
          and app_hidden.traffic_incident_passes(traffic, app_hidden.traffic_event_incident(e, i)));
   when 'meteo_weather' then
     meteo := app_hidden.meteo_criteria_of(mo);
@@ -5330,27 +5339,33 @@ begin
       select e.uuid from app_public.aircraft_events e
        where e.at >= since and e.at <= now() and app_hidden.aircraft_event_passes(mo, e));
   when 'matrix' then
-    -- Jams as they are now (no history of a jam's delay is kept), by when they were first seen.
+    jam := app_hidden.matrix_criteria_of(mo);
+    -- Jams as they are now (no history of a jam's delay is kept), by when they were first seen
+    -- (traffic_jams_first_seen_idx).
     item_kind := 'traffic_jam';
     uuids := array(
       select j.uuid from app_public.traffic_jams j
        where j.first_seen_at >= since and j.first_seen_at <= now()
-         and app_hidden.traffic_jam_passes(app_hidden.matrix_criteria_of(mo), j));
+         and app_hidden.traffic_jam_passes(jam, j));
   when 'rail_disruptions' then
+    rail := app_hidden.rail_criteria_of(mo);
     -- Disruptions by when they became news: first seen, or their start if later (live matching
     -- waits for a planned one to become active); not those still to start. Ended ones count.
     item_kind := 'rail';
     uuids := array(
       select d.uuid from app_public.rail_disruptions d
        where greatest(d.first_seen_at, d.start_at) >= since and greatest(d.first_seen_at, d.start_at) <= now()
-         and app_hidden.rail_disruption_passes(app_hidden.rail_criteria_of(mo), d));
+         and app_hidden.rail_disruption_passes(rail, d));
   when 'rss' then
-    -- Items by first sight, of the feeds already followed (a preview follows no new feed).
+    rss := app_hidden.rss_criteria_of(mo);
+    -- Items by first sight, of the feeds already followed (a preview follows no new feed): the
+    -- candidates of its feeds in the window through rss_feed_items_feed_first_seen_idx, then the
+    -- one definition.
     item_kind := 'rss';
     uuids := array(
       select i.uuid from app_public.rss_feed_items i
-       where i.first_seen_at >= since and i.first_seen_at <= now()
-         and app_hidden.rss_item_passes(app_hidden.rss_criteria_of(mo), i));
+       where i.feed_uuid = any (rss.feed_uuids) and i.first_seen_at >= since and i.first_seen_at <= now()
+         and app_hidden.rss_item_passes(rss, i));
   end case;
   return query
     select x.kind, x.uuid, x.at, x.title, x.latitude, x.longitude from app_hidden.monitor_items(item_kind, uuids) x;
@@ -5358,7 +5373,7 @@ end;
 $function$;
 grant execute on function app_hidden.monitor_preview_feed_items(mo app_public.monitors, since timestamp with time zone) to app_analyst;
 grant execute on function app_hidden.monitor_preview_feed_items(mo app_public.monitors, since timestamp with time zone) to app_visitor;
-comment on function app_hidden.monitor_preview_feed_items(mo app_public.monitors, since timestamp with time zone) is 'The items since a moment that a feed monitor (every type but p2000) matches, through the same definitions as its live matcher, with the conditions its feed''s queueing trigger puts on an item: its kind (as feed_monitor_matches names it), uuid, time, a title and its place for a map (the centre of an NL-Alert''s first area; null where the feed has none). Aircraft: take-offs and landings through app_hidden.aircraft_event_passes (overhead events belong to a saved monitor). Matrix: jams by first sight, as they are now, through app_hidden.traffic_jam_passes. Rail: disruptions by when they became news (first sight, or a later start), not those still to start, through app_hidden.rail_disruption_passes. RSS: items by first sight through app_hidden.rss_item_passes. SECURITY DEFINER because traffic events are app_analyst''s to read; it reads feed data only, for a monitor the caller''s input describes.';
+comment on function app_hidden.monitor_preview_feed_items(mo app_public.monitors, since timestamp with time zone) is 'The items since a moment that a feed monitor (every type but p2000) matches, through the same definitions as its live matcher, with the conditions its feed''s queueing trigger puts on an item: its kind (as feed_monitor_matches names it), uuid, time, a title and its place for a map (the centre of an NL-Alert''s first area; null where the feed has none). Aircraft: take-offs and landings through app_hidden.aircraft_event_passes (overhead events belong to a saved monitor). Matrix: jams by first sight, as they are now, through app_hidden.traffic_jam_passes. Rail: disruptions by when they became news (first sight, or a later start), not those still to start, through app_hidden.rail_disruption_passes. RSS: the items of its followed feeds by first sight (rss_feed_items_feed_first_seen_idx), through app_hidden.rss_item_passes. Each type''s criteria are resolved once per call; accident and rss candidates are narrowed by the criteria the definition tests (types and roads, feeds) before it decides. SECURITY DEFINER because traffic events are app_analyst''s to read; it reads feed data only, for a monitor the caller''s input describes.';
 
 CREATE OR REPLACE FUNCTION app_hidden.monitor_suppression(mo app_public.monitors, m app_public.p2000_messages)
  RETURNS text
