@@ -8,6 +8,7 @@ import { loadOneWithPgClient, type PgClient } from "postgraphile/@dataplan/pg";
 import { access, each, type Step } from "postgraphile/grafast";
 import { extendSchema, gql } from "postgraphile/utils";
 import { monitorPreviewCall, type MonitorInput } from "../lib/monitors/monitor-input.ts";
+import type { FeedItem } from "../lib/monitors/feed-documents.ts";
 
 interface PreviewArguments {
   input: MonitorInput;
@@ -19,14 +20,7 @@ interface PreviewRow {
   notifications: number;
   by_day: Array<{ date: string; matches: number; notifications: number }>;
   message_uuids: string[];
-  items: Array<{
-    kind: string;
-    uuid: string;
-    at: string;
-    title: string | null;
-    latitude: number | null;
-    longitude: number | null;
-  }>;
+  items: Array<Omit<FeedItem, "link">>;
 }
 
 // One query per preview (a request rarely asks for more than one), as the request's visitor.

@@ -1,27 +1,11 @@
-// Checking a user-named URL when it is saved (createChannel), so a bad target is a clear
+// Checking a user-named URL's host when it is saved (createChannel, through
+// lib/monitors/channel-targets.ts, which checks the URL's shape), so a bad target is a clear
 // BAD_USER_INPUT at once rather than a failed delivery later. This is a courtesy, not the guard:
 // names can resolve differently at send time, so every request itself goes through
 // lib/http/outbound.ts, which checks the address it connects to. WEBHOOK_ALLOW_PRIVATE_TARGETS=true
 // lifts the rule for local development.
 import { userError } from "../graphql/errors.ts";
 import { hostOf, RefusedTarget, resolveTarget } from "./outbound.ts";
-
-/** Parses and checks a webhook URL; resolves its host name and checks every address. */
-export async function assertPublicWebhookTarget(raw: string, allowPrivate: boolean): Promise<void> {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw userError("url must be an http(s) URL for a webhook channel.", "BAD_USER_INPUT");
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw userError("url must be an http(s) URL for a webhook channel.", "BAD_USER_INPUT");
-  }
-  if (url.username || url.password) {
-    throw userError("url must not contain credentials; use headers instead.", "BAD_USER_INPUT");
-  }
-  if (!allowPrivate) await assertPublicHost(url, "Webhook target");
-}
 
 /**
  * Resolves a URL's host and refuses it, as a BAD_USER_INPUT, when it does not resolve or any of

@@ -31,7 +31,7 @@ export function notificationSettings(delivery: DeliveryConfig): NotificationSett
   return { ...delivery, mailer: delivery.smtpUrl ? nodemailer.createTransport(delivery.smtpUrl) : null };
 }
 
-const senders: Partial<Record<ChannelType, Sender>> = {
+const senders: Record<ChannelType, Sender> = {
   email: emailSender,
   webhook: webhookSender,
   sms: smsSender,
@@ -99,9 +99,7 @@ export async function deliverNotification(
         true,
       );
     }
-    const send = senders[n.channel_type];
-    if (!send) throw new DeliveryError(`This server cannot send to ${n.channel_type} channels.`, null, true);
-    return await send(settings, n);
+    return await senders[n.channel_type](settings, n);
   } catch (error) {
     const message = redact(settings, n, (error as Error).message ?? String(error));
     if (!(error instanceof DeliveryError)) throw new DeliveryError(message);

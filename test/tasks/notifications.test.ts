@@ -9,7 +9,7 @@ import type pg from "pg";
 import { resilientPool } from "../../lib/db/pool.ts";
 import { loadConfig, mergeConfig, type ConfigOverrides } from "../../lib/config.ts";
 import { outboundRequest } from "../../lib/http/outbound.ts";
-import { assertPublicWebhookTarget } from "../../lib/http/webhook-targets.ts";
+import { assertChannelTargets } from "../../lib/monitors/channel-targets.ts";
 import { startWorker, type SupervisedWorker } from "../../worker.ts";
 import { useTestDatabase } from "../helpers/database.ts";
 import { waitUntil } from "../helpers/wait.ts";
@@ -327,12 +327,16 @@ describe("webhook target guard", () => {
     "http://[fd00::1]/",
     "http://[::ffff:192.168.1.1]/",
   ])("refuses %s", async (url) => {
-    await expect(assertPublicWebhookTarget(url, false)).rejects.toThrow(/private, loopback or link-local/);
+    await expect(assertChannelTargets("webhook", { url }, false)).rejects.toThrow(/private, loopback or link-local/);
   });
   test("allows public addresses, and private ones when configured", async () => {
-    await expect(assertPublicWebhookTarget("https://93.184.215.14/hook", false)).resolves.toBeUndefined();
-    await expect(assertPublicWebhookTarget("http://127.0.0.1/", true)).resolves.toBeUndefined();
-    await expect(assertPublicWebhookTarget("https://user:pw@93.184.215.14/", false)).rejects.toThrow(/credentials/);
+    await expect(
+      assertChannelTargets("webhook", { url: "https://93.184.215.14/hook" }, false),
+    ).resolves.toBeUndefined();
+    await expect(assertChannelTargets("webhook", { url: "http://127.0.0.1/" }, true)).resolves.toBeUndefined();
+    await expect(assertChannelTargets("webhook", { url: "https://user:pw@93.184.215.14/" }, false)).rejects.toThrow(
+      /credentials/,
+    );
   });
   test("send time: private addresses are refused after resolution", async () => {
     const options = { method: "POST", body: "{}", timeoutMs: 1000, maxResponseBytes: 1000, publicOnly: true };

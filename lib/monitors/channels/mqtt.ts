@@ -12,7 +12,7 @@ import { randomBytes } from "node:crypto";
 import dns from "node:dns";
 import net from "node:net";
 import mqtt, { type IClientOptions, type MqttClient } from "mqtt";
-import { RefusedTarget, resolveTargetAddress, type ResolvedAddress } from "../../http/outbound.ts";
+import { hostOf, RefusedTarget, resolveTargetAddress, type ResolvedAddress } from "../../http/outbound.ts";
 import { DeliveryError, type NotificationSettings, type PendingNotification, type Sender } from "../notification.ts";
 import { headlineOf, notificationText, respondUrl } from "../notification-text.ts";
 
@@ -154,7 +154,7 @@ function failure(error: Error): DeliveryError {
 /** Connects to exactly `address` (the URL's host stays the TLS server name and the WebSocket's Host). */
 function clientOptions(url: URL, address: { address: string; family: number }, credentials: Record<string, string>) {
   const protocol = url.protocol.slice(0, -1) as "mqtt" | "mqtts" | "ws" | "wss";
-  const host = url.hostname.replace(/^\[|\]$/g, "");
+  const host = hostOf(url);
   const options: IClientOptions = {
     protocol,
     port: url.port ? Number(url.port) : DEFAULT_PORTS[url.protocol],
@@ -219,7 +219,7 @@ async function publishToBroker(
   publications: Publication[],
 ): Promise<void> {
   const url = new URL(serverUrl);
-  const address = await resolveBrokerAddress(url.hostname.replace(/^\[|\]$/g, ""), !settings.allowPrivateTargets);
+  const address = await resolveBrokerAddress(hostOf(url), !settings.allowPrivateTargets);
   await publishAll(clientOptions(url, address, credentials), publications);
 }
 

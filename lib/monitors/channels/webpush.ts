@@ -68,8 +68,11 @@ export function pushMessage(settings: NotificationSettings, n: PendingNotificati
   };
 }
 
-/** Statuses worth trying again: a timeout, too many requests, the push service's own trouble. */
-const retryable = (status: number) => status === 408 || status === 429 || status >= 500;
+/**
+ * Any answer but a timeout, a rate limit or the push service's own trouble (400 malformed, 401/403
+ * a subscription made for another VAPID key, 413 too large) would be the same again.
+ */
+const refusedAgain = (status: number) => !(status === 408 || status === 429 || status >= 500);
 
 export const webpushSender: Sender = async (settings, n) => {
   const { publicKey, privateKey, subject } = settings.webPush;
@@ -104,23 +107,16 @@ export const webpushSender: Sender = async (settings, n) => {
     if (name.toLowerCase() !== "content-length") headers[name.toLowerCase()] = String(value);
   }
   try {
-    return await postExpectingSuccess(endpoint, headers, request.body, !settings.allowPrivateTargets);
+    return await postExpectingSuccess(endpoint, headers, request.body, !settings.allowPrivateTargets, refusedAgain);
   } catch (error) {
     const status = (error as DeliveryError).responseCode;
-    if (status === 404 || status === 410) {
-      throw new DeliveryError(
-        `The push service says the subscription is gone (${(error as Error).message}); the channel is disabled.`,
-        status,
-        true,
-        null,
-        true,
-      );
-    }
-    // Any other refusal (400 malformed, 401/403 a subscription made for another VAPID key, 413 too
-    // large) would be refused again.
-    if (status !== null && !retryable(status)) {
-      throw new DeliveryError((error as Error).message, status, true);
-    }
-    throw error;
+    if (status !== 404 && status !== 410) throw error;
+    throw new DeliveryError(
+      `The push service says the subscription is gone (${(error as Error).message}); the channel is disabled.`,
+      status,
+      true,
+      null,
+      true,
+    );
   }
 };
