@@ -8,12 +8,12 @@ import type { AddressInfo } from "node:net";
 import type { JobHelpers } from "graphile-worker";
 import pg from "pg";
 import { loadConfig, mergeConfig } from "../../lib/config.ts";
-import type { PendingNotification } from "../../lib/monitors/notification.ts";
 import { makeNotificationsDeliver } from "../../tasks/notifications__deliver.ts";
 import { mayReadMetrics } from "../../lib/http/ops-routes.ts";
 import { sampleDatabaseMetrics } from "../../lib/ops/database-metrics.ts";
 import { registry } from "../../lib/ops/metrics.ts";
 import { routeOf } from "../../lib/ops/http-metrics.ts";
+import { blankNotification } from "../helpers/notifications.ts";
 import { useTestService } from "../helpers/service.ts";
 import { waitUntil } from "../helpers/wait.ts";
 
@@ -251,16 +251,13 @@ describe("deliveries by channel type and outcome", () => {
 
   /** Runs the delivery task once for an SMS notification, with graphile-worker's helpers faked. */
   async function deliverSms(smsProviderUrl: string | undefined): Promise<void> {
-    const notification = {
+    const notification = blankNotification({
       notification_uuid: "00000000-0000-0000-0000-000000000001",
       channel_type: "sms",
       phone_number: "+31600000000",
       kind: "p2000",
       message: "A1 test",
-      respond_token: null,
-      credentials: {},
-      channel_disabled_at: null,
-    } as unknown as PendingNotification;
+    });
     const helpers = {
       query: async (sql: string) => ({ rows: sql.includes("notification_for_delivery") ? [notification] : [] }),
       job: { attempts: 1, max_attempts: 25 },

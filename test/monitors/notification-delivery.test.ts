@@ -6,6 +6,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, expect, test } from "@jest/globals";
 import { deliverNotification } from "../../lib/monitors/notification-delivery.ts";
 import { DeliveryError, type NotificationSettings, type PendingNotification } from "../../lib/monitors/notification.ts";
+import { blankNotification, testNotificationSettings } from "../helpers/notifications.ts";
 
 const BOT_TOKEN = "123456:bot-token-that-must-stay-secret";
 const SMS_TOKEN = "sms-provider-token-that-must-stay-secret";
@@ -28,57 +29,25 @@ afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 const PUSHOVER_TOKEN = "azGDORePK8gMaC0QOYAMyEEuzJnyUi";
 
 function settings(pushoverToken?: string): NotificationSettings {
-  return {
-    publicUrl: "http://respond.test",
-    smtpUrl: undefined,
-    mailFrom: "service@example.org",
-    allowPrivateTargets: true,
+  return testNotificationSettings({
     sms: { providerUrl: `${url}/sms`, providerToken: SMS_TOKEN, from: "Test" },
     telegram: { botToken: BOT_TOKEN, apiUrl: url },
     pushover: { appToken: pushoverToken, apiUrl: url },
-    webPush: { publicKey: undefined, privateKey: undefined, subject: "mailto:service@example.org" },
-    mailer: null,
-  };
+  });
 }
 
+/** A test send to a Telegram chat (or the channel given), as sendTestNotification renders it. */
 function notification(channel: Partial<PendingNotification>): PendingNotification {
-  return {
-    notification_uuid: "00000000-0000-4000-8000-000000000001",
+  return blankNotification({
     channel_type: "telegram",
-    channel_name: "test",
-    email_address: null,
     phone_number: "+31612345678",
-    url: null,
-    headers: [],
     chat_id: "-100123",
-    signing_secret: null,
-    monitor_uuid: null,
-    monitor_name: null,
-    message_uuid: null,
-    message: null,
-    sended: null,
-    urgency: null,
-    discipline: null,
-    region: null,
-    city: null,
-    street: null,
-    postcode: null,
-    latitude: null,
-    longitude: null,
-    dossier_uuid: null,
-    respond_token: null,
-    kind: "test",
     headline: "Test notification from the NL incident service",
     facts: ["This is a test."],
     event_type: "notification.test",
     payload: { test: true },
-    channel_uuid: "00000000-0000-4000-8000-000000000002",
-    server_url: null,
-    topic: null,
-    credentials: {},
-    channel_disabled_at: null,
     ...channel,
-  };
+  });
 }
 
 async function failure(n: PendingNotification, pushoverToken?: string): Promise<DeliveryError> {

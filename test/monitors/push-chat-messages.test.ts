@@ -7,6 +7,7 @@ import { deliverNotification } from "../../lib/monitors/notification-delivery.ts
 import { DeliveryError, type NotificationSettings, type PendingNotification } from "../../lib/monitors/notification.ts";
 import { urgencyOf } from "../../lib/monitors/notification-urgency.ts";
 import { startApiReceiver, type ApiReceiver } from "../helpers/api-receiver.ts";
+import { blankNotification, testNotificationSettings } from "../helpers/notifications.ts";
 
 const APP_TOKEN = "azGDORePK8gMaC0QOYAMyEEuzJnyUi";
 let api: ApiReceiver;
@@ -17,17 +18,11 @@ beforeAll(async () => {
 afterAll(() => api?.stop());
 
 function settings(): NotificationSettings {
-  return {
+  return testNotificationSettings({
     publicUrl: "https://incidents.example.nl",
-    smtpUrl: undefined,
-    mailFrom: "service@example.org",
-    allowPrivateTargets: true,
-    sms: { providerUrl: undefined, providerToken: undefined, from: "Test" },
     telegram: { botToken: undefined, apiUrl: api.url },
     pushover: { appToken: APP_TOKEN, apiUrl: `${api.url}/pushover` },
-    webPush: { publicKey: undefined, privateKey: undefined, subject: "mailto:service@example.org" },
-    mailer: null,
-  };
+  });
 }
 
 const TYPES = ["ntfy", "pushover", "gotify", "discord", "slack"] as const;
@@ -35,32 +30,10 @@ type PushType = (typeof TYPES)[number];
 
 /** A notification of a feed event (the kind and payload given) to a channel of the type given. */
 function notification(type: PushType, event: Partial<PendingNotification> = {}): PendingNotification {
-  return {
-    notification_uuid: "00000000-0000-4000-8000-000000000001",
+  return blankNotification({
     channel_type: type,
-    channel_uuid: "00000000-0000-4000-8000-000000000002",
-    channel_name: "test",
-    email_address: null,
-    phone_number: null,
-    url: null,
-    headers: [],
-    chat_id: null,
-    signing_secret: null,
     monitor_uuid: "00000000-0000-4000-8000-000000000003",
     monitor_name: "Weather Utrecht",
-    message_uuid: null,
-    message: null,
-    sended: null,
-    urgency: null,
-    discipline: null,
-    region: null,
-    city: null,
-    street: null,
-    postcode: null,
-    latitude: null,
-    longitude: null,
-    dossier_uuid: null,
-    respond_token: null,
     kind: "meteo",
     headline: "Code rood: Utrecht voor wind (wind)",
     facts: [
@@ -78,9 +51,8 @@ function notification(type: PushType, event: Partial<PendingNotification> = {}):
       appToken: "AvKcy9o-yvVhyKd",
       webhookUrl: `${api.url}/${type}/hook`,
     },
-    channel_disabled_at: null,
     ...event,
-  };
+  });
 }
 
 /** Sends the notification to the local receiver and returns the body it got, parsed. */
