@@ -24,6 +24,7 @@ import { respondRoute } from "./lib/monitors/respond-route.ts";
 import { RateLimiter } from "./lib/http/rate-limiter.ts";
 import { makeRequestBudgetGuard } from "./lib/http/request-budgets.ts";
 import { makeOpsRoutes } from "./lib/http/ops-routes.ts";
+import { webRoutes } from "./lib/web/web-routes.ts";
 import { countHttpRequest } from "./lib/ops/http-metrics.ts";
 import { makeUnavailableGuard } from "./lib/http/unavailable-guard.ts";
 import {
@@ -177,7 +178,8 @@ async function startApi(
   app.use(respondRoute());
   app.use(feedRoute(authPool, config.delivery.publicUrl));
   app.use(pushWorkerRoute());
-  app.get("/", (_req, res) => res.redirect(config.api.graphiql ? "/graphiql" : "/graphql"));
+  // Last: the web application's page answers the paths no route above took.
+  app.use(webRoutes({ web: config.web, webClientToken: async () => null }));
   // GraphQL requests go straight to grafserv (express would add its routing to every API call);
   // whatever grafserv does not serve falls through to the express app.
   const serv = pgl.createServ(grafserv);

@@ -66,6 +66,12 @@ export interface ApiConfig {
   aiDefaultsFile: string | undefined;
 }
 
+/** The web application at / (web/, lib/web/web-routes.ts; docs/web.md). */
+export interface WebConfig {
+  /** A MapLibre style URL for a real base map; unset draws the shipped boundaries only (offline). */
+  mapStyleUrl: string | undefined;
+}
+
 /** User accounts (lib/accounts/); their links start with delivery.publicUrl. */
 export interface AccountsConfig {
   /** HS256 key of access tokens; the embedded default generates one into DATA_DIR (lib/db/secrets.ts). */
@@ -162,6 +168,7 @@ export interface Config {
   database: DatabaseConfig;
   http: HttpConfig;
   api: ApiConfig;
+  web: WebConfig;
   accounts: AccountsConfig;
   worker: WorkerConfig;
   delivery: DeliveryConfig;
@@ -332,6 +339,9 @@ export function loadConfig(): Config {
       },
       subscriptionsPerToken: integer("SUBSCRIPTIONS_PER_TOKEN", 20, 1, 100_000),
       aiDefaultsFile: text("AI_DEFAULTS_FILE"),
+    },
+    web: {
+      mapStyleUrl: text("MAP_STYLE_URL"),
     },
     accounts: {
       jwtSecret,

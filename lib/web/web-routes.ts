@@ -1,0 +1,81 @@
+// The web application (web/, built into web/dist by `npm run build:web`): its files under /web/,
+// its configuration at /web/config.json, and its page (index.html) for any other GET a browser
+// asks as a page, so a shared link (/dashboards?region=17) opens the right screen; the page itself
+// says when a path is none of its screens. Every answer carries a strict Content-Security-Policy:
+// scripts and styles of this origin only, nothing inline, nothing evaluated.
+import { existsSync } from "node:fs";
+import path from "node:path";
+import express from "express";
+import type { WebConfig } from "../config.ts";
+import { GRAPHQL_PATH } from "../http/graphql-sse.ts";
+
+const DIST = path.join(import.meta.dirname, "..", "..", "web", "dist");
+
+/**
+ * The policy of the page. MapLibre runs its parser in a worker made from a blob URL (worker-src
+ * blob:) and draws tiles from blob images. A configured base map (MAP_STYLE_URL) brings its
+ * style, tiles, glyphs and sprites from hosts the style names, over HTTPS.
+ */
+export function webContentSecurityPolicy(web: WebConfig): string {
+  const remote = web.mapStyleUrl ? " https:" : "";
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self'",
+    `img-src 'self' data: blob:${remote}`,
+    `connect-src 'self'${remote}`,
+    "worker-src 'self' blob:",
+    "manifest-src 'self'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join("; ");
+}
+
+export interface WebRouteOptions {
+  web: WebConfig;
+  /** The API token the public page reads with, or null when none is handed out. */
+  webClientToken(): Promise<string | null>;
+}
+
+export function webRoutes(options: WebRouteOptions): express.Router {
+  const router = express.Router();
+  const policy = webContentSecurityPolicy(options.web);
+  const security = (_req: express.Request, res: express.Response, next: express.NextFunction) => {
+    res.set({
+      "content-security-policy": policy,
+      "x-content-type-options": "nosniff",
+      "referrer-policy": "no-referrer",
+    });
+    next();
+  };
+
+  router.get("/web/config.json", security, async (_req, res, next) => {
+    try {
+      res.set("cache-control", "no-store");
+      res.json({
+        graphqlPath: GRAPHQL_PATH,
+        apiToken: await options.webClientToken(),
+        requireSignIn: false,
+        mapStyleUrl: options.web.mapStyleUrl ?? null,
+      });
+    } catch (error) {
+      next(error);
+    }
+  });
+  // The files change with each build and carry no hash in their names: revalidated every time
+  // (ETag), which costs a 304.
+  router.use("/web", security, express.static(DIST, { index: false, cacheControl: true, maxAge: 0 }));
+  // Mounted after every other route: what reaches it is a path of the page (no file extension).
+  router.get(/^\/[^.]*$/, security, (req, res, next) => {
+    if (!req.accepts("html")) return next();
+    const index = path.join(DIST, "index.html");
+    if (!existsSync(index)) {
+      res.status(503).type("text/plain").send("The web application is not built: run `npm run build:web`.\n");
+      return;
+    }
+    res.set("cache-control", "no-cache");
+    res.sendFile(index);
+  });
+  return router;
+}

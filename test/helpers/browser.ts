@@ -1,0 +1,86 @@
+// Headless Chromium for the tests that use a page as a person does (@sparticuz/chromium's build,
+// with its own launch arguments: WebGL 2 through SwiftShader, so MapLibre draws). A page records
+// what it reported (uncaught errors, console errors, CSP violations, failed requests) so a test can
+// assert there were none; axe-core checks it for accessibility; screenshots go to
+// test-results/screenshots/ for a person to look at.
+import { mkdir, readFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import path from "node:path";
+import chromium from "@sparticuz/chromium";
+import puppeteer, { type Browser, type Page, type Viewport } from "puppeteer-core";
+
+/** Unpacking Chromium (first run on a machine) and starting it on a busy 2-core runner. */
+export const LAUNCH_TIMEOUT = 180_000;
+export const PHONE: Viewport = { width: 360, height: 740, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
+export const DESKTOP: Viewport = { width: 1366, height: 850 };
+
+const SCREENSHOTS = path.join(import.meta.dirname, "..", "..", "test-results", "screenshots");
+
+export async function launchBrowser(): Promise<Browser> {
+  return puppeteer.launch({
+    executablePath: await chromium.executablePath(),
+    args: chromium.args,
+    headless: true,
+    protocolTimeout: LAUNCH_TIMEOUT,
+  });
+}
+
+export interface WatchedPage {
+  page: Page;
+  /** What the page reported so far. */
+  problems: string[];
+}
+
+export async function newWatchedPage(
+  browser: Browser,
+  options: { viewport?: Viewport; colorScheme?: "light" | "dark"; language?: string } = {},
+): Promise<WatchedPage> {
+  const page = await browser.newPage();
+  const problems: string[] = [];
+  await page.setViewport(options.viewport ?? DESKTOP);
+  await page.emulateMediaFeatures([{ name: "prefers-color-scheme", value: options.colorScheme ?? "light" }]);
+  if (options.language) {
+    // As a browser set to that language: its requests' header and navigator.languages.
+    const languages = options.language.split(",").map((tag) => tag.split(";")[0].trim());
+    await page.setExtraHTTPHeaders({ "accept-language": options.language });
+    await page.evaluateOnNewDocument(
+      `Object.defineProperty(navigator, "languages", { get: () => ${JSON.stringify(languages)} });`,
+    );
+  }
+  page.on("pageerror", (error) => problems.push(`page error: ${String(error)}`));
+  page.on("console", (message) => {
+    if (message.type() === "error") problems.push(`console: ${message.text()}`);
+  });
+  page.on("requestfailed", (request) => {
+    // A subscription's socket closed by the test's own navigation is not a fault of the page.
+    if (request.failure()?.errorText === "net::ERR_ABORTED") return;
+    problems.push(`request failed: ${request.url()} ${request.failure()?.errorText}`);
+  });
+  return { page, problems };
+}
+
+export async function screenshot(page: Page, name: string): Promise<string> {
+  await mkdir(SCREENSHOTS, { recursive: true });
+  const file = path.join(SCREENSHOTS, `${name}.png`) as `${string}.png`;
+  await page.screenshot({ path: file, fullPage: false });
+  return file;
+}
+
+export interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: string[];
+}
+
+let axeSource: string | undefined;
+
+/** axe-core's serious and critical violations on the page as it is now. */
+export async function seriousAxeViolations(page: Page): Promise<AxeViolation[]> {
+  axeSource ??= await readFile(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+  // Added through the DevTools protocol, not a <script> of the page, so the page's CSP allows it.
+  await page.evaluate(axeSource);
+  const violations = (await page.evaluate(`axe.run(document, { resultTypes: ["violations"] }).then((r) =>
+    r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => n.target.join(" ")) })))`)) as AxeViolation[];
+  return violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+}

@@ -1,0 +1,73 @@
+// The web application as the service serves it: its page for a browser's GET of any of its paths,
+// its built files, its configuration, and a strict Content-Security-Policy on all of them; in
+// Chromium, the app shell comes up under that policy without a reported problem.
+import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import type { Browser } from "puppeteer-core";
+import { launchBrowser, LAUNCH_TIMEOUT, newWatchedPage, screenshot, seriousAxeViolations } from "../helpers/browser.ts";
+import { useTestService } from "../helpers/service.ts";
+
+const ctx = useTestService();
+
+describe("the web application's files", () => {
+  test("a browser's GET of / or another page path gets the page, under a policy without inline script", async () => {
+    for (const path of ["/", "/dashboards", "/dashboards?region=17"]) {
+      const response = await fetch(new URL(path, ctx.service.url), { headers: { accept: "text/html" } });
+      expect(response.status).toBe(200);
+      expect(response.headers.get("content-type")).toMatch(/^text\/html/);
+      const policy = response.headers.get("content-security-policy")!;
+      expect(policy).toContain("script-src 'self'");
+      expect(policy).not.toMatch(/unsafe-inline|unsafe-eval/);
+      expect(policy).toContain("frame-ancestors 'none'");
+      const html = await response.text();
+      expect(html).toContain('<script type="module" src="/web/app.js"></script>');
+      expect(html).not.toMatch(/<script>|<script type="module">/);
+    }
+  });
+
+  test("the built script, stylesheet and boundaries are served; a missing file is a 404", async () => {
+    const script = await fetch(new URL("/web/app.js", ctx.service.url));
+    expect(script.status).toBe(200);
+    expect(script.headers.get("content-type")).toMatch(/javascript/);
+    expect(script.headers.get("etag")).toBeTruthy();
+    expect((await fetch(new URL("/web/app.css", ctx.service.url))).status).toBe(200);
+    const provinces = await fetch(new URL("/web/nl-provinces.geojson", ctx.service.url));
+    expect(((await provinces.json()) as { features: unknown[] }).features).toHaveLength(12);
+    expect((await fetch(new URL("/web/nothing.js", ctx.service.url))).status).toBe(404);
+  });
+
+  test("the configuration says where the API is and which base map to draw", async () => {
+    const response = await fetch(new URL("/web/config.json", ctx.service.url));
+    expect(response.headers.get("cache-control")).toBe("no-store");
+    const config = (await response.json()) as Record<string, unknown>;
+    expect(config).toMatchObject({ graphqlPath: "/graphql", mapStyleUrl: null });
+  });
+
+  test("the API keeps its paths: GraphiQL and GraphQL are not the page", async () => {
+    const ide = await fetch(new URL("/graphiql", ctx.service.url), { headers: { accept: "text/html" } });
+    expect(await ide.text()).not.toContain("/web/app.js");
+  });
+});
+
+describe("the page in Chromium", () => {
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  }, LAUNCH_TIMEOUT);
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  test("the shell comes up in Dutch for a Dutch browser, switches to English, with nothing reported", async () => {
+    const { page, problems } = await newWatchedPage(browser!, { language: "nl-NL,nl;q=0.9" });
+    await page.goto(new URL("/dashboards", ctx.service.url).href, { waitUntil: "load" });
+    await page.locator("::-p-aria([name='Dashboards'][role='link'])").wait();
+    expect(await page.$eval("html", (html) => html.lang)).toBe("nl");
+    await page.locator("::-p-aria([name='English'][role='button'])").click();
+    await page.locator("::-p-aria([name='Map'][role='link'])").wait();
+    expect(new URL(page.url()).searchParams.get("lang")).toBe("en");
+    expect(await page.$eval("html", (html) => html.lang)).toBe("en");
+    await screenshot(page, "shell-english");
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    expect(problems).toEqual([]);
+  });
+});

@@ -1,0 +1,149 @@
+// The page's one way to the API: queries and mutations over HTTP, subscriptions over graphql-ws.
+// The credential is the web-client API token from the service's configuration, or the one a
+// signed-in user's session gives (setCredential). The connection's state (connecting, live,
+// offline) is published so the shell can show it; after a reconnect every subscriber is told, so it
+// can fetch what it missed while the socket was down.
+import { createClient, type Client } from "graphql-ws";
+import { print } from "graphql";
+import type { TadaDocumentNode } from "gql.tada";
+
+/** idle: no subscription has opened the socket yet (a screen without live data). */
+export type ConnectionState = "idle" | "connecting" | "live" | "offline";
+
+export class ApiError extends Error {
+  readonly code: string | undefined;
+  readonly status: number;
+  constructor(message: string, code: string | undefined, status: number) {
+    super(message);
+    this.code = code;
+    this.status = status;
+  }
+}
+
+interface GraphqlErrorBody {
+  message: string;
+  extensions?: { code?: string };
+}
+
+export class Api {
+  readonly #graphqlPath: string;
+  #credential: string | null;
+  #ws: Client | undefined;
+  #state: ConnectionState = "idle";
+  readonly #stateListeners = new Set<(state: ConnectionState) => void>();
+  readonly #reconnectListeners = new Set<() => void>();
+  #everConnected = false;
+
+  constructor(graphqlPath: string, credential: string | null) {
+    this.#graphqlPath = graphqlPath;
+    this.#credential = credential;
+  }
+
+  get state(): ConnectionState {
+    return this.#state;
+  }
+
+  /** Use another credential from now on (sign-in, sign-out); open subscriptions reconnect with it. */
+  setCredential(credential: string | null): void {
+    this.#credential = credential;
+    const ws = this.#ws;
+    this.#ws = undefined;
+    void ws?.dispose();
+  }
+
+  onState(listener: (state: ConnectionState) => void): () => void {
+    this.#stateListeners.add(listener);
+    listener(this.#state);
+    return () => this.#stateListeners.delete(listener);
+  }
+
+  /** Called after the socket came back from a loss, to fetch what was missed. */
+  onReconnect(listener: () => void): () => void {
+    this.#reconnectListeners.add(listener);
+    return () => this.#reconnectListeners.delete(listener);
+  }
+
+  async request<Result, Variables>(
+    document: TadaDocumentNode<Result, Variables>,
+    variables?: Variables,
+  ): Promise<Result> {
+    let response: Response;
+    try {
+      response = await fetch(this.#graphqlPath, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/graphql-response+json, application/json",
+          ...(this.#credential ? { authorization: `Bearer ${this.#credential}` } : {}),
+        },
+        body: JSON.stringify({ query: print(document), variables }),
+      });
+    } catch {
+      throw new ApiError("The service cannot be reached.", "NETWORK_ERROR", 0);
+    }
+    if (response.status === 429) {
+      throw new ApiError("Too many requests: wait a moment and try again.", "RATE_LIMITED", 429);
+    }
+    const body = (await response.json().catch(() => null)) as {
+      data?: Result;
+      errors?: GraphqlErrorBody[];
+    } | null;
+    const first = body?.errors?.[0];
+    if (first) throw new ApiError(first.message, first.extensions?.code, response.status);
+    if (!body?.data) throw new ApiError(`The service answered ${response.status}.`, undefined, response.status);
+    return body.data;
+  }
+
+  /** Each result of a subscription, until the returned function is called. */
+  subscribe<Result, Variables>(
+    document: TadaDocumentNode<Result, Variables>,
+    variables: Variables,
+    onData: (data: Result) => void,
+    onError: (error: ApiError) => void = () => {},
+  ): () => void {
+    return this.#socket().subscribe<Result>(
+      { query: print(document), variables: variables as Record<string, unknown> },
+      {
+        next: (result) => {
+          const first = (result.errors as GraphqlErrorBody[] | undefined)?.[0];
+          if (first) onError(new ApiError(first.message, first.extensions?.code, 200));
+          else if (result.data) onData(result.data);
+        },
+        error: () => onError(new ApiError("The live connection was lost.", "NETWORK_ERROR", 0)),
+        complete: () => {},
+      },
+    );
+  }
+
+  #socket(): Client {
+    if (this.#ws) return this.#ws;
+    const url = new URL(this.#graphqlPath, location.href);
+    url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
+    const credential = this.#credential;
+    this.#ws = createClient({
+      url: url.href,
+      connectionParams: credential ? { authorization: `Bearer ${credential}` } : {},
+      lazy: true,
+      // Forever, with graphql-ws's randomised exponential back-off (capped by the browser's patience).
+      retryAttempts: Infinity,
+      shouldRetry: () => true,
+      on: {
+        connecting: () => this.#setState(this.#everConnected ? "offline" : "connecting"),
+        connected: () => {
+          const wasLost = this.#everConnected && this.#state === "offline";
+          this.#everConnected = true;
+          this.#setState("live");
+          if (wasLost) for (const listener of this.#reconnectListeners) listener();
+        },
+        closed: () => this.#setState("offline"),
+      },
+    });
+    return this.#ws;
+  }
+
+  #setState(state: ConnectionState): void {
+    if (state === this.#state) return;
+    this.#state = state;
+    for (const listener of this.#stateListeners) listener(state);
+  }
+}

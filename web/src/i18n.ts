@@ -1,0 +1,61 @@
+// Dutch and English. The language is the URL's `lang` (so a shared link keeps it), else the
+// browser's first preference, else Dutch; every text of the page is looked up here, by key.
+export type Language = "nl" | "en";
+
+const texts = {
+  "app.title": { nl: "Incidenten in Nederland", en: "Incidents in the Netherlands" },
+  "nav.map": { nl: "Kaart", en: "Map" },
+  "nav.dashboards": { nl: "Dashboards", en: "Dashboards" },
+  "nav.language": { nl: "English", en: "Nederlands" },
+  "nav.main": { nl: "Hoofdmenu", en: "Main menu" },
+  "connection.connecting": { nl: "Verbinden…", en: "Connecting…" },
+  "connection.live": { nl: "Live", en: "Live" },
+  "connection.offline": { nl: "Offline: opnieuw verbinden…", en: "Offline: reconnecting…" },
+  "error.load": { nl: "Laden is mislukt", en: "Loading failed" },
+  "error.retry": { nl: "Opnieuw proberen", en: "Try again" },
+  "error.notFound": { nl: "Deze pagina bestaat niet.", en: "This page does not exist." },
+} satisfies Record<string, Record<Language, string>>;
+
+export type TextKey = keyof typeof texts;
+
+/** More texts, registered by each screen for its own keys. */
+const extra = new Map<string, Record<Language, string>>();
+
+export function addTexts(more: Record<string, Record<Language, string>>): void {
+  for (const [key, value] of Object.entries(more)) extra.set(key, value);
+}
+
+export function pickLanguage(search: string, preferred: readonly string[]): Language {
+  const asked = new URLSearchParams(search).get("lang");
+  if (asked === "nl" || asked === "en") return asked;
+  for (const tag of preferred) {
+    const primary = tag.toLowerCase().split("-")[0];
+    if (primary === "nl" || primary === "en") return primary;
+  }
+  return "nl";
+}
+
+export let language: Language = pickLanguage(location.search, navigator.languages);
+
+export function setLanguage(next: Language): void {
+  language = next;
+  document.documentElement.lang = next;
+}
+
+export function t(key: TextKey | string): string {
+  const entry = (texts as Record<string, Record<Language, string>>)[key] ?? extra.get(key);
+  return entry ? entry[language] : key;
+}
+
+/** A number or a date as the reader's language writes it. */
+export function formatNumber(value: number): string {
+  return new Intl.NumberFormat(language === "nl" ? "nl-NL" : "en-GB").format(value);
+}
+
+export function formatDateTime(iso: string): string {
+  return new Intl.DateTimeFormat(language === "nl" ? "nl-NL" : "en-GB", {
+    dateStyle: "medium",
+    timeStyle: "short",
+    timeZone: "Europe/Amsterdam",
+  }).format(new Date(iso));
+}
