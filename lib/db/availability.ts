@@ -6,7 +6,8 @@
 // error of a request that means the connection is gone marks it down at once. The probe has a
 // connection of its own (not one of the pools'), so a busy pool, whose requests wait their turn,
 // is never taken for a database that is gone; and a probe that only times out counts after three
-// in a row, so a busy machine is not taken for one either.
+// in a row, so a busy machine is not taken for one either (a connection that stalls in its
+// password exchange ends in "timeout expired", a timeout like the others).
 import pg from "pg";
 
 const PROBE_UP_MS = 1000;
@@ -47,6 +48,15 @@ export function isConnectionError(error: unknown): boolean {
   );
 }
 
+/** How often and how patiently to probe (the defaults above; tests shorten them). */
+export interface ProbeTiming {
+  upMs: number;
+  downMs: number;
+  timeoutMs: number;
+}
+
+const PROBE_TIMING: ProbeTiming = { upMs: PROBE_UP_MS, downMs: PROBE_DOWN_MS, timeoutMs: PROBE_TIMEOUT_MS };
+
 export class DatabaseAvailability {
   private up = true;
   private timer: NodeJS.Timeout | undefined;
@@ -55,10 +65,16 @@ export class DatabaseAvailability {
   private slowProbes = 0;
   private readonly connectionString: string;
   private readonly log: (line: string) => void;
+  private readonly timing: ProbeTiming;
 
-  constructor(connectionString: string, log: (line: string) => void = (line) => console.error(line)) {
+  constructor(
+    connectionString: string,
+    log: (line: string) => void = (line) => console.error(line),
+    timing: ProbeTiming = PROBE_TIMING,
+  ) {
     this.connectionString = connectionString;
     this.log = log;
+    this.timing = timing;
   }
 
   get isUp(): boolean {
@@ -66,7 +82,7 @@ export class DatabaseAvailability {
   }
 
   start(): void {
-    this.schedule(PROBE_UP_MS);
+    this.schedule(this.timing.upMs);
   }
 
   async stop(): Promise<void> {
@@ -88,7 +104,7 @@ export class DatabaseAvailability {
         ? "The database answers again."
         : `The database does not answer (${(error as Error)?.message ?? error}); GraphQL requests get 503 until it does.`,
     );
-    if (!up) this.schedule(PROBE_DOWN_MS);
+    if (!up) this.schedule(this.timing.downMs);
   }
 
   private schedule(ms: number): void {
@@ -103,8 +119,8 @@ export class DatabaseAvailability {
       if (!this.client) {
         const client = new pg.Client({
           connectionString: this.connectionString,
-          connectionTimeoutMillis: PROBE_TIMEOUT_MS,
-          query_timeout: PROBE_TIMEOUT_MS,
+          connectionTimeoutMillis: this.timing.timeoutMs,
+          query_timeout: this.timing.timeoutMs,
         });
         client.on("error", () => {}); // the next probe finds out
         this.client = client;
@@ -119,6 +135,6 @@ export class DatabaseAvailability {
       this.slowProbes += 1;
       if (isConnectionError(error) || this.slowProbes >= SLOW_PROBES_FOR_DOWN) this.set(false, error);
     }
-    this.schedule(this.up ? PROBE_UP_MS : PROBE_DOWN_MS);
+    this.schedule(this.up ? this.timing.upMs : this.timing.downMs);
   }
 }
