@@ -31,7 +31,7 @@ import { InputGuardPlugin } from "./plugins/input-guard.ts";
 import { GraphQLMetricsPlugin } from "./plugins/graphql-metrics.ts";
 import { makeRequireApiTokenPlugin } from "./plugins/require-api-token.ts";
 import { SubscriptionsPlugin } from "./plugins/subscriptions.ts";
-import { makeSubscriptionGuardPlugin } from "./plugins/subscription-guard.ts";
+import { makeSubscriptionGuardPlugin, subscriptionHolder } from "./plugins/subscription-guard.ts";
 import { AnalyticsPreset } from "./plugins/analytics.ts";
 
 export interface PresetOptions {
@@ -43,6 +43,8 @@ export interface PresetOptions {
   /** config.api: the IDE, statement timeout, query limits, subscriptions per token (the AI defaults come loaded). */
   api: Omit<ApiConfig, "aiDefaultsFile">;
   aiDefaults: AiDefaults;
+  /** TRUST_PROXY: client addresses from X-Forwarded-For (the web client's subscriptions count per address). */
+  trustProxy?: boolean;
   /** The LISTEN connection of subscriptions; its owner releases it (PostGraphile leaves a given pool's to us). */
   pgSubscriber?: PgSubscriber;
 }
@@ -128,6 +130,7 @@ export function makePreset(options: PresetOptions): GraphileConfig.Preset {
         return {
           pgSettings: pgSettingsFor(auth, options.api.statementTimeout, requestUuid),
           accountRequest: accountRequestFor(req, auth, requestUuid),
+          subscriptionHolder: subscriptionHolder(auth, req, options.trustProxy ?? false),
         };
       },
     },

@@ -13,6 +13,7 @@ import { makePreset } from "./graphile.config.ts";
 import type { AccountDeps } from "./lib/accounts/flows.ts";
 import { loadAiDefaults, SHIPPED_AI_DEFAULTS } from "./lib/ai/defaults.ts";
 import { ApiTokenCache } from "./lib/auth/api-token-cache.ts";
+import { ensureWebClientToken, WebClientToken } from "./lib/auth/web-client-token.ts";
 import { makeAuthenticate } from "./lib/auth/context.ts";
 import { authRoutes } from "./lib/accounts/link-routes.ts";
 import type { Config } from "./lib/config.ts";
@@ -157,7 +158,16 @@ async function startApi(
   };
   const apiTokens = new ApiTokenCache(authPool);
   await apiTokens.start();
-  const authenticate = makeAuthenticate(authPool, jwtSecret, apiTokens);
+  // The web application's credential (docs/web.md): made at the installation's first start, never
+  // again once revoked; read again whenever any API token changes (a rotation anywhere).
+  await ensureWebClientToken(ownerPool);
+  const webClient = new WebClientToken(ownerPool);
+  apiTokens.onChange(() => webClient.forget());
+  await webClient.secret();
+  const authenticate = makeAuthenticate(authPool, jwtSecret, {
+    apiTokens,
+    webRequireSignIn: config.web.requireSignIn,
+  });
   const pgSubscriber = new PgSubscriber(authPool);
   const pgl = postgraphile(
     makePreset({
@@ -168,6 +178,7 @@ async function startApi(
       // sendTestNotification sends with the worker's delivery settings.
       monitors: { allowPrivateWebhookTargets: config.delivery.allowPrivateTargets, delivery: config.delivery },
       api: config.api,
+      trustProxy: config.http.requestBudgets.trustProxy,
       aiDefaults: loadAiDefaults(config.api.aiDefaultsFile ?? SHIPPED_AI_DEFAULTS),
       pgSubscriber,
     }),
@@ -179,14 +190,16 @@ async function startApi(
   app.use(feedRoute(authPool, config.delivery.publicUrl));
   app.use(pushWorkerRoute());
   // Last: the web application's page answers the paths no route above took.
-  app.use(webRoutes({ web: config.web, webClientToken: async () => null }));
+  app.use(webRoutes({ web: config.web, webClientToken: () => webClient.secret() }));
   // GraphQL requests go straight to grafserv (express would add its routing to every API call);
   // whatever grafserv does not serve falls through to the express app.
   const serv = pgl.createServ(grafserv);
   const handleGraphql = serv.createHandler();
   const rateLimiter = new RateLimiter(ownerPool);
   rateLimiter.start();
-  const overBudget = makeRequestBudgetGuard(rateLimiter, config.http.requestBudgets);
+  const overBudget = makeRequestBudgetGuard(rateLimiter, config.http.requestBudgets, (bearer) =>
+    webClient.isWebClient(bearer),
+  );
   const unavailable = makeUnavailableGuard(availability);
   // The API's routes a page of another origin may call; not the HTML pages people open (/respond,
   // the IDE) nor /health, /ready and /metrics.

@@ -110,8 +110,8 @@ export async function fillTrafficIncidentEvents(db: pg.Pool, log: Log): Promise<
   const started = performance.now();
   await db.query("truncate app_public.traffic_incident_events");
   await db.query(`
-    insert into app_public.traffic_incident_events (uuid, incident_uuid, kind, type, created)
-    select uuidv7(e.created - now()), i.uuid, e.kind, i.type, e.created
+    insert into app_public.traffic_incident_events (uuid, incident_uuid, kind, type, road_number, created)
+    select uuidv7(e.created - now()), i.uuid, e.kind, i.type, i.road_number, e.created
       from app_public.traffic_incidents i
      cross join lateral (values ('opened', i.first_seen_at), ('closed', i.closed_at)) e (kind, created)
      where e.created is not null

@@ -4,16 +4,22 @@
 //          prints the plain secret on its last line (shown only this once)
 //   list   every token with its state
 //   revoke UUID
+//   web-client rotate   a new secret for the web application's credential, the old one revoked
+//                       at once (also how a revoked credential comes back)
+//   web-client revoke   the web application's pages get no credential until the next rotate
 import { parseArgs } from "node:util";
 import pg from "pg";
 import { createApiToken, listApiTokens, revokeApiToken, type ApiTokenRow } from "../lib/auth/api-tokens.ts";
+import { revokeWebClientToken, rotateWebClientToken } from "../lib/auth/web-client-token.ts";
 import { loadConfig } from "../lib/config.ts";
 import { prepareDatabase } from "../lib/setup/installation.ts";
 
 const USAGE = `Usage:
   npm run token -- create --name NAME --scopes a,b,c [--environment UUID] [--valid-days N]
   npm run token -- list
-  npm run token -- revoke UUID`;
+  npm run token -- revoke UUID
+  npm run token -- web-client rotate
+  npm run token -- web-client revoke`;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -45,6 +51,9 @@ async function main(argv: string[]): Promise<void> {
     }
   } else if (command === "revoke") {
     if (rest.length !== 1 || !UUID.test(rest[0])) throw new UsageError("revoke needs the token's uuid.");
+  } else if (command === "web-client") {
+    if (rest.length !== 1 || !["rotate", "revoke"].includes(rest[0]))
+      throw new UsageError("web-client needs rotate or revoke.");
   } else if (command !== "list") {
     throw new UsageError(command ? `Unknown command "${command}".` : "Name a command.");
   }
@@ -81,6 +90,18 @@ async function main(argv: string[]): Promise<void> {
           ].join("  "),
         );
       }
+    } else if (command === "web-client" && rest[0] === "rotate") {
+      const token = await rotateWebClientToken(pool);
+      console.log(`Rotated the web-client credential: API token ${token.uuid} ${token.token_preview}.`);
+      console.log("Pages get the new secret within 30 s; the old one is refused from now on.");
+    } else if (command === "web-client") {
+      const token = await revokeWebClientToken(pool);
+      console.log(
+        token
+          ? `Revoked the web-client credential: API token ${token.uuid} ${token.token_preview}.`
+          : "There was no web-client credential; none is made at start now.",
+      );
+      console.log("The web application's pages get no credential until `npm run token -- web-client rotate`.");
     } else {
       const token = await revokeApiToken(pool, rest[0]);
       console.log(`Revoked API token ${token.uuid} "${token.name}".`);

@@ -70,6 +70,11 @@ export interface ApiConfig {
 export interface WebConfig {
   /** A MapLibre style URL for a real base map; unset draws the shipped boundaries only (offline). */
   mapStyleUrl: string | undefined;
+  /**
+   * WEB_REQUIRE_SIGN_IN: the page is for signed-in users only; its web-client credential then
+   * serves the auth operations only, and people read with their own API token.
+   */
+  requireSignIn: boolean;
 }
 
 /** User accounts (lib/accounts/); their links start with delivery.publicUrl. */
@@ -342,6 +347,7 @@ export function loadConfig(): Config {
     },
     web: {
       mapStyleUrl: text("MAP_STYLE_URL"),
+      requireSignIn: flag("WEB_REQUIRE_SIGN_IN", false),
     },
     accounts: {
       jwtSecret,

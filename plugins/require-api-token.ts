@@ -1,5 +1,7 @@
 // Spec section 5.3: every public read query needs a valid API token; without one the answer is
-// HTTP 401 with a GraphQL error body. Deny by default: every Query field needs a token except the
+// HTTP 401 with a GraphQL error body. Under WEB_REQUIRE_SIGN_IN the web-client credential is no
+// such token: it serves the auth operations only, and a public read with it is refused (403).
+// Deny by default: every Query field needs a token except the
 // account queries, which use the user's own access token, and introspection. An account query is
 // marked where it is defined: `@userToken` in its SQL function's comment, or the scope
 // `isUserTokenField` of a field a plugin adds (monitorPreview); the schema hook below collects
@@ -86,7 +88,7 @@ export function guardOperation(
   const operationName = typeof body.operationName === "string" ? body.operationName : null;
   // Parsed here only when it may matter: an API-token query over HTTP (the hot path) goes through.
   const mayBeSubscription = transport !== "http" || body.query.includes("subscription");
-  if (auth.kind === "apiToken" && !mayBeSubscription) return;
+  if (auth.kind === "apiToken" && auth.publicReads && !mayBeSubscription) return;
   let document: DocumentNode;
   try {
     document = parse(body.query);
@@ -114,10 +116,18 @@ export function guardOperation(
   }
 }
 
-/** Throws UNAUTHENTICATED (401) unless the request carries a valid API token. */
+const SIGN_IN_REQUIRED_MESSAGE =
+  "This service's public data is for signed-in users (WEB_REQUIRE_SIGN_IN): the web-client credential serves " +
+  "the auth operations only. Sign in and read with your own API token (createApiToken).";
+
+/**
+ * Throws UNAUTHENTICATED (401) unless the request carries a valid API token, and FORBIDDEN (403)
+ * when that token is the web-client credential under WEB_REQUIRE_SIGN_IN.
+ */
 export function requireApiToken(auth: RequestAuth): void {
   if (auth.kind !== "apiToken")
     throw userError(UNAUTHENTICATED_MESSAGES[auth.kind], "UNAUTHENTICATED", { statusCode: 401 });
+  if (!auth.publicReads) throw userError(SIGN_IN_REQUIRED_MESSAGE, "FORBIDDEN", { statusCode: 403 });
 }
 
 /** The Authorization of a WebSocket: the connection_init payload's (any case), else the upgrade request's header. */

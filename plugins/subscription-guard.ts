@@ -1,6 +1,7 @@
 // What every subscription goes through, whatever its transport (graphql-ws or graphql-sse): a
-// limit on the subscriptions one API token holds open on this instance; its end as soon as its
-// token is revoked or expires (heard on api_token_changed, confirmed by the database); and no
+// limit on the subscriptions one API token holds open on this instance (the web-client
+// credential's, which every visitor's page shares, per client address instead); its end as soon
+// as its token is revoked or expires (heard on api_token_changed, confirmed by the database); and no
 // event that leaves the subscriber nothing (an empty list of new messages, an aircraft no longer
 // tracked). Each event's read runs with the token's settings and checks the token too
 // (lib/graphql/pg-request-adaptor.ts), so a revocation missed here still ends at the next event.
@@ -10,12 +11,47 @@
 // (lib/graphql/broadcast.ts). A token behind many clients (an app's dashboards) costs one read
 // per event, not one per client. They see exactly what each would have seen alone: the read runs
 // with the same settings, and nothing in them but the token tells subscribers apart.
+import type { IncomingMessage } from "node:http";
 import { isAsyncIterable } from "grafast";
 import { GraphQLError, print, type DocumentNode, type ExecutionResult } from "graphql";
+import type { RequestAuth } from "../lib/auth/context.ts";
 import { Broadcast } from "../lib/graphql/broadcast.ts";
+import { clientAddress } from "../lib/http/client-address.ts";
 import { openSubscriptions, sharedSubscriptionExecutions } from "../lib/ops/metrics.ts";
 
+declare global {
+  namespace Grafast {
+    interface Context {
+      /** Who holds the request's subscriptions, against SUBSCRIPTIONS_PER_TOKEN (subscriptionHolder). */
+      subscriptionHolder?: SubscriptionHolder;
+    }
+  }
+}
+
+/** What SUBSCRIPTIONS_PER_TOKEN counts: an API token, or the web-client credential at one address. */
+export interface SubscriptionHolder {
+  key: string;
+  address?: string;
+}
+
+/**
+ * The holder of a request's subscriptions: its API token, except the web-client credential, which
+ * every visitor's page shares: its subscriptions are counted per client address (as the request
+ * budgets count it, X-Forwarded-For under TRUST_PROXY).
+ */
+export function subscriptionHolder(
+  auth: RequestAuth,
+  req: IncomingMessage | undefined,
+  trustProxy: boolean,
+): SubscriptionHolder | undefined {
+  if (auth.kind !== "apiToken") return undefined;
+  if (!auth.webClient || !req) return { key: auth.apiTokenUuid };
+  const address = clientAddress(req, trustProxy);
+  return { key: `${auth.apiTokenUuid} ${address}`, address };
+}
+
 interface LiveContext {
+  subscriptionHolder?: SubscriptionHolder;
   pgSettings?: Record<string, string>;
   pgSubscriber?: { subscribe(topic: string): AsyncIterableIterator<string> };
   withPgClient?: (
@@ -118,19 +154,21 @@ function sharingKey(
 }
 
 export function makeSubscriptionGuardPlugin(options: { perToken: number }): GraphileConfig.Plugin {
-  const openByToken = new Map<string, number>();
+  /** Open subscriptions by holder (SubscriptionHolder's key). */
+  const openByHolder = new Map<string, number>();
   /** The shared executions, by sharingKey; a pending one is a promise, so that two at once make one. */
   const shared = new Map<string, Promise<Broadcast<ExecutionResult> | ExecutionResult>>();
-  const release = (tokenUuid: string) => {
+  const release = (holder: string) => {
     openSubscriptions.dec();
-    const left = (openByToken.get(tokenUuid) ?? 1) - 1;
-    if (left > 0) openByToken.set(tokenUuid, left);
-    else openByToken.delete(tokenUuid);
+    const left = (openByHolder.get(holder) ?? 1) - 1;
+    if (left > 0) openByHolder.set(holder, left);
+    else openByHolder.delete(holder);
   };
   return {
     name: "SubscriptionGuardPlugin",
     version: "1.0.0",
-    description: "Per-token subscription limits, the end of a revoked token's subscriptions, and no empty events.",
+    description:
+      "Per-token (web client: per-address) subscription limits, the end of a revoked token's subscriptions, and no empty events.",
     grafast: {
       middleware: {
         async subscribe(next, event) {
@@ -138,19 +176,25 @@ export function makeSubscriptionGuardPlugin(options: { perToken: number }): Grap
           const tokenUuid = context.pgSettings?.["app.api_token_uuid"];
           // Without an API token the request was refused before (plugins/require-api-token.ts).
           if (!tokenUuid) return next();
-          const open = openByToken.get(tokenUuid) ?? 0;
+          const { key: holder, address } = context.subscriptionHolder ?? { key: tokenUuid };
+          const open = openByHolder.get(holder) ?? 0;
           if (open >= options.perToken) {
+            const who =
+              address === undefined
+                ? "This API token already holds"
+                : `The address ${address} already holds, with the web-client credential,`;
+            const most = address === undefined ? "one token" : "one address";
             return {
               errors: [
                 new GraphQLError(
-                  `This API token already holds ${open} open subscriptions, the most one token may hold on one server ` +
+                  `${who} ${open} open subscriptions, the most ${most} may hold on one server ` +
                     "(SUBSCRIPTIONS_PER_TOKEN); end one first.",
                   { extensions: { code: "TOO_MANY_SUBSCRIPTIONS" } },
                 ),
               ],
             };
           }
-          openByToken.set(tokenUuid, open + 1);
+          openByHolder.set(holder, open + 1);
           openSubscriptions.inc();
           const key = sharingKey(tokenUuid, event.args);
           let followed: AsyncIterableIterator<ExecutionResult> | undefined;
@@ -175,7 +219,7 @@ export function makeSubscriptionGuardPlugin(options: { perToken: number }): Grap
               }
               const outcome = await execution;
               if (!(outcome instanceof Broadcast)) {
-                release(tokenUuid);
+                release(holder);
                 return outcome;
               }
               // A broadcast that closed in between is forgotten; the next attempt starts a new one.
@@ -183,13 +227,13 @@ export function makeSubscriptionGuardPlugin(options: { perToken: number }): Grap
               if (followed === undefined && shared.get(key) === execution) shared.delete(key);
             }
           } catch (error) {
-            release(tokenUuid);
+            release(holder);
             throw error;
           }
           const revocation = revocationOf(context, tokenUuid);
           return guardedResults(followed, revocation.revoked, () => {
             revocation.stop();
-            release(tokenUuid);
+            release(holder);
           }) as unknown as Awaited<ReturnType<typeof next>>;
         },
       },

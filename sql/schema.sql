@@ -1315,6 +1315,24 @@ alter table app_private.user_tokens enable row level security;
 CREATE INDEX user_tokens_user_uuid_idx ON app_private.user_tokens USING btree (user_uuid);
 comment on table app_private.user_tokens is 'One-time tokens sent by e-mail, stored only as SHA-256.';
 
+create table app_private.web_client_token (
+  singleton boolean default true not null,
+  api_token_uuid uuid,
+  secret text,
+  changed timestamp with time zone default now() not null,
+  constraint web_client_token_api_token_uuid_fkey FOREIGN KEY (api_token_uuid) REFERENCES app_public.api_tokens(uuid) ON DELETE SET NULL,
+  constraint web_client_token_api_token_uuid_key UNIQUE (api_token_uuid),
+  constraint web_client_token_pkey PRIMARY KEY (singleton),
+  constraint web_client_token_secret_check CHECK ((secret ~ '^nlis_[0-9A-Za-z]{46}$'::text)),
+  constraint web_client_token_singleton_check CHECK (singleton)
+);
+alter table app_private.web_client_token enable row level security;
+comment on table app_private.web_client_token is 'One row once the installation has had a web-client credential: the API token every visitor''s web page reads with (docs/web.md), and its plain secret, public by design (every page is given it), so kept in the clear, readable by the owner only. No row: the service makes one at start. A row without a token: revoked by an operator, made again only by `npm run token -- web-client rotate`.';
+comment on column app_private.web_client_token.singleton is 'Always true: the table holds at most one row.';
+comment on column app_private.web_client_token.api_token_uuid is 'The web-client API token (named web-client, scopes auth:login, auth:register, auth:password_reset, in the operator environment); null once revoked.';
+comment on column app_private.web_client_token.secret is 'The token''s plain secret, handed to every visitor''s page as apiToken by GET /web/config.json; null once revoked.';
+comment on column app_private.web_client_token.changed is 'When the credential was last made, rotated or revoked.';
+
 create table app_public.accident_severity_levels (
   value text not null,
   label text not null,
@@ -8086,7 +8104,7 @@ $function$;
 comment on function app_private.add_rate_limit_hits(buckets text[], hits integer[], window_start timestamp with time zone) is 'Adds an API instance''s hits per rate-limit bucket in one window and returns the totals of all instances.';
 
 CREATE OR REPLACE FUNCTION app_private.authenticate_api_token(secret_hash bytea)
- RETURNS TABLE(api_token_uuid uuid, environment_uuid uuid, scopes text[], expires_at timestamp with time zone)
+ RETURNS TABLE(api_token_uuid uuid, environment_uuid uuid, scopes text[], expires_at timestamp with time zone, web_client boolean)
  LANGUAGE plpgsql
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
@@ -8102,10 +8120,12 @@ begin
        and (t.expires_at is null or t.expires_at > now())
        -- Writing on every request would make a hot row; a minute's precision is enough.
        and (t.last_used_at is null or t.last_used_at < now() - interval '1 minute')
-    returning t.uuid, t.environment_uuid, t.scopes, t.expires_at;
+    returning t.uuid, t.environment_uuid, t.scopes, t.expires_at,
+      exists (select 1 from app_private.web_client_token w where w.api_token_uuid = t.uuid);
   if not found then
     return query
-      select t.uuid, t.environment_uuid, t.scopes, t.expires_at
+      select t.uuid, t.environment_uuid, t.scopes, t.expires_at,
+             exists (select 1 from app_private.web_client_token w where w.api_token_uuid = t.uuid)
         from app_public.api_tokens t
         join app_private.api_token_secrets s on s.api_token_uuid = t.uuid
        where s.secret_hash = authenticate_api_token.secret_hash
@@ -8115,7 +8135,7 @@ begin
 end;
 $function$;
 grant execute on function app_private.authenticate_api_token(secret_hash bytea) to app_authenticator;
-comment on function app_private.authenticate_api_token(secret_hash bytea) is 'The valid (not revoked, not expired) API token with this secret hash, if any, and when it expires.';
+comment on function app_private.authenticate_api_token(secret_hash bytea) is 'The valid (not revoked, not expired) API token with this secret hash, if any, when it expires, and whether it is the web-client credential (app_private.web_client_token).';
 
 CREATE OR REPLACE FUNCTION app_private.authenticate_session(session_uuid uuid)
  RETURNS TABLE(user_uuid uuid, environment_uuid uuid)
@@ -8241,6 +8261,18 @@ end;
 $function$;
 comment on function app_private.create_user_token(email text, purpose text, token_hash bytea, lifetime interval, return_to text) is 'Stores a one-time token for the user with this e-mail address; null (and nothing stored) when there is none.';
 
+CREATE OR REPLACE FUNCTION app_private.current_web_client_token(OUT api_token_uuid uuid, OUT secret text)
+ RETURNS record
+ LANGUAGE sql
+ STABLE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select w.api_token_uuid, w.secret
+    from app_private.web_client_token w join app_public.api_tokens t on t.uuid = w.api_token_uuid
+   where t.revoked_at is null and (t.expires_at is null or t.expires_at > now())
+$function$;
+comment on function app_private.current_web_client_token(OUT api_token_uuid uuid, OUT secret text) is 'The live web-client token and its plain secret, or nulls (none yet, revoked, or revoked with the generic `token revoke`). Read by each API instance for GET /web/config.json and its request budgets (lib/auth/web-client-token.ts).';
+
 CREATE OR REPLACE FUNCTION app_private.disable_channel(channel_uuid uuid, reason text)
  RETURNS void
  LANGUAGE sql
@@ -8274,6 +8306,23 @@ begin
 end;
 $function$;
 comment on function app_private.ensure_operator_environment(OUT environment_uuid uuid, OUT created boolean) is 'The operator environment, created on first call; created tells whether this call made it.';
+
+CREATE OR REPLACE FUNCTION app_private.ensure_web_client_token(secret text, secret_hash bytea, token_preview text)
+ RETURNS boolean
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+begin
+  -- Serialises instances starting at once: the second sees the first's row and makes nothing.
+  lock table app_private.web_client_token in exclusive mode;
+  if exists (select 1 from app_private.web_client_token) then
+    return false;
+  end if;
+  perform app_private.issue_web_client_token(secret, secret_hash, token_preview);
+  return true;
+end;
+$function$;
+comment on function app_private.ensure_web_client_token(secret text, secret_hash bytea, token_preview text) is 'Called by every API instance at start with a fresh secret: makes the web-client credential with it when the installation never had one (true), else changes nothing (false), not even when an operator revoked it. Safe with several instances starting at once (a table lock).';
 
 CREATE OR REPLACE FUNCTION app_private.hit_rate_limit(rate_bucket text, max_hits integer, per interval)
  RETURNS void
@@ -8952,6 +9001,28 @@ begin
 end;
 $function$;
 comment on function app_private.ingest_traffic_jams(records jsonb, publication_time timestamp with time zone, source text) is 'Stores one traffic jams publication as app_private.ingest_traffic_incidents stores incidents: newer versions win, the nearest hectometre post gives a missing road, and only the newest publication closes the jams it no longer holds and reopens those back in it (migration 000018).';
+
+CREATE OR REPLACE FUNCTION app_private.issue_web_client_token(secret text, secret_hash bytea, token_preview text)
+ RETURNS app_public.api_tokens
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  token app_public.api_tokens;
+begin
+  token := app_private.create_api_token(
+    (select i.operator_environment_uuid from app_private.installation i),
+    'web-client', array['auth:login', 'auth:register', 'auth:password_reset'], null, secret_hash, token_preview);
+  insert into app_private.web_client_token as w (singleton, api_token_uuid, secret)
+    values (true, token.uuid, issue_web_client_token.secret)
+    on conflict (singleton) do update set api_token_uuid = excluded.api_token_uuid, secret = excluded.secret, changed = now();
+  -- The trigger on api_tokens announces changes, not new tokens; every API instance rereads the
+  -- credential on this announcement (lib/auth/web-client-token.ts), a new one included.
+  perform pg_notify('api_token_changed', token.uuid::text);
+  return token;
+end;
+$function$;
+comment on function app_private.issue_web_client_token(secret text, secret_hash bytea, token_preview text) is 'Makes a new web-client API token (operator environment, auth scopes) with the given secret, keeps it as the installation''s web-client credential and announces it on api_token_changed, so every API instance hands it out at once. Called with app_private.web_client_token locked, by ensure_web_client_token and rotate_web_client_token.';
 
 CREATE OR REPLACE FUNCTION app_private.learn_fire_vehicles(call_numbers text[], seen timestamp with time zone[])
  RETURNS void
@@ -9824,6 +9895,28 @@ end;
 $function$;
 comment on function app_private.revoke_api_token(token_uuid uuid) is 'Revokes an API token at once; revoking twice keeps the first time.';
 
+CREATE OR REPLACE FUNCTION app_private.revoke_web_client_token()
+ RETURNS app_public.api_tokens
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  token app_public.api_tokens;
+begin
+  lock table app_private.web_client_token in exclusive mode;
+  select t.* into token
+    from app_private.web_client_token w join app_public.api_tokens t on t.uuid = w.api_token_uuid;
+  if token.uuid is not null then
+    token := app_private.revoke_api_token(token.uuid);
+  end if;
+  -- A row without a token, even when there was none: the service then makes none at start.
+  insert into app_private.web_client_token as w (singleton, api_token_uuid, secret) values (true, null, null)
+    on conflict (singleton) do update set api_token_uuid = null, secret = null, changed = now();
+  return token;
+end;
+$function$;
+comment on function app_private.revoke_web_client_token() is '`npm run token -- web-client revoke`: revokes the web-client token at once and forgets its secret, so pages get no credential; the service does not make another at start (rotate does). Returns the revoked token, or null when there was none.';
+
 CREATE OR REPLACE FUNCTION app_private.rotate_refresh_token(presented_hash bytea, new_hash bytea, lifetime interval, OUT outcome text, OUT session_uuid uuid, OUT user_uuid uuid)
  RETURNS record
  LANGUAGE plpgsql
@@ -9855,6 +9948,24 @@ begin
 end;
 $function$;
 comment on function app_private.rotate_refresh_token(presented_hash bytea, new_hash bytea, lifetime interval, OUT outcome text, OUT session_uuid uuid, OUT user_uuid uuid) is 'refreshToken: spends the presented refresh token, extends the session and stores the next token. A spent token presented again means it was stolen (or raced), so the whole session ends; the outcome is returned, not raised, so that ending the session is committed although the request fails.';
+
+CREATE OR REPLACE FUNCTION app_private.rotate_web_client_token(secret text, secret_hash bytea, token_preview text)
+ RETURNS app_public.api_tokens
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  old_token uuid;
+begin
+  lock table app_private.web_client_token in exclusive mode;
+  select w.api_token_uuid into old_token from app_private.web_client_token w;
+  if old_token is not null then
+    perform app_private.revoke_api_token(old_token);
+  end if;
+  return app_private.issue_web_client_token(secret, secret_hash, token_preview);
+end;
+$function$;
+comment on function app_private.rotate_web_client_token(secret text, secret_hash bytea, token_preview text) is '`npm run token -- web-client rotate`: revokes the web-client token at once (if any) and makes a new one with the given secret; also how a revoked credential comes back. Returns the new token.';
 
 CREATE OR REPLACE FUNCTION app_private.upsert_aircraft_content(items jsonb)
  RETURNS integer

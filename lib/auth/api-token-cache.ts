@@ -10,6 +10,8 @@ export interface ApiTokenGrant {
   apiTokenUuid: string;
   environmentUuid: string;
   scopes: string[];
+  /** The web application's shared credential (lib/auth/web-client-token.ts). */
+  webClient: boolean;
 }
 
 interface Entry {
@@ -27,6 +29,7 @@ export class ApiTokenCache {
   private stopped = false;
   private retry: NodeJS.Timeout | undefined;
   private readonly pool: pg.Pool;
+  private readonly changeListeners: Array<(apiTokenUuid: string) => void> = [];
 
   constructor(pool: pg.Pool) {
     this.pool = pool;
@@ -36,7 +39,9 @@ export class ApiTokenCache {
   async start(): Promise<void> {
     const client = await this.pool.connect();
     client.on("notification", (message) => {
-      if (message.channel === CHANNEL) this.forget(message.payload ?? "");
+      if (message.channel !== CHANNEL) return;
+      this.forget(message.payload ?? "");
+      for (const listener of this.changeListeners) listener(message.payload ?? "");
     });
     client.on("error", () => this.lose(client));
     client.on("end", () => this.lose(client));
@@ -51,6 +56,11 @@ export class ApiTokenCache {
       return;
     }
     this.listener = client;
+  }
+
+  /** Calls `listener` with each announced token change (while the listener is connected). */
+  onChange(listener: (apiTokenUuid: string) => void): void {
+    this.changeListeners.push(listener);
   }
 
   async stop(): Promise<void> {
@@ -78,6 +88,7 @@ export class ApiTokenCache {
       apiTokenUuid: loaded.apiTokenUuid,
       environmentUuid: loaded.environmentUuid,
       scopes: loaded.scopes,
+      webClient: loaded.webClient,
     };
     if (this.listener) {
       if (this.entries.size >= MAX_ENTRIES) this.entries.clear();

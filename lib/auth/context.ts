@@ -13,7 +13,16 @@ export type RequestAuth =
   | { kind: "none" }
   | { kind: "invalid" }
   | { kind: "user"; userUuid: string; sessionUuid: string }
-  | { kind: "apiToken"; apiTokenUuid: string; environmentUuid: string; scopes: string[] };
+  | {
+      kind: "apiToken";
+      apiTokenUuid: string;
+      environmentUuid: string;
+      scopes: string[];
+      /** The web application's shared credential (lib/auth/web-client-token.ts). */
+      webClient: boolean;
+      /** False for the web-client credential under WEB_REQUIRE_SIGN_IN: auth operations only. */
+      publicReads: boolean;
+    };
 
 export type Authenticate = (authorization: string | undefined) => Promise<RequestAuth>;
 
@@ -22,13 +31,27 @@ export function bearerValue(authorization: string | undefined): string | undefin
   return match?.[1];
 }
 
-/** `apiTokens` caches API-token lookups (the server); without it every request asks the database. */
-export function makeAuthenticate(authPool: pg.Pool, jwtSecret: string, apiTokens?: ApiTokenCache): Authenticate {
+export interface AuthenticateOptions {
+  /** Caches API-token lookups (the server); without it every request asks the database. */
+  apiTokens?: ApiTokenCache;
+  /**
+   * WEB_REQUIRE_SIGN_IN: the web-client credential may then be used for the auth operations only
+   * (the database tells which token it is, so every instance knows at once after a rotation).
+   */
+  webRequireSignIn?: boolean;
+}
+
+export function makeAuthenticate(
+  authPool: pg.Pool,
+  jwtSecret: string,
+  options: AuthenticateOptions = {},
+): Authenticate {
+  const { apiTokens, webRequireSignIn = false } = options;
   const loadApiToken = async (hash: Buffer) => {
     const {
       rows: [row],
     } = await authPool.query(
-      "select api_token_uuid, environment_uuid, scopes, expires_at from app_private.authenticate_api_token($1)",
+      "select api_token_uuid, environment_uuid, scopes, expires_at, web_client from app_private.authenticate_api_token($1)",
       [hash],
     );
     return row
@@ -36,6 +59,7 @@ export function makeAuthenticate(authPool: pg.Pool, jwtSecret: string, apiTokens
           apiTokenUuid: row.api_token_uuid,
           environmentUuid: row.environment_uuid,
           scopes: row.scopes,
+          webClient: row.web_client,
           expiresAt: row.expires_at,
         }
       : null;
@@ -59,7 +83,9 @@ export function makeAuthenticate(authPool: pg.Pool, jwtSecret: string, apiTokens
     const grant = apiTokens
       ? await apiTokens.lookup(hash.toString("hex"), () => loadApiToken(hash))
       : await loadApiToken(hash);
-    return grant ? { kind: "apiToken", ...grant } : { kind: "invalid" };
+    return grant
+      ? { kind: "apiToken", ...grant, publicReads: !(grant.webClient && webRequireSignIn) }
+      : { kind: "invalid" };
   };
 }
 

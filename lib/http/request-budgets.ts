@@ -1,5 +1,6 @@
 // Every HTTP request spends from two budgets a minute: its client address's and, when it carries
-// an API token, that token's. A request over either budget is answered here, before any routing,
+// an API token, that token's, except the web-client credential's (lib/auth/web-client-token.ts):
+// every visitor's page shares that one, so its requests spend their addresses' budgets only. A request over either budget is answered here, before any routing,
 // authentication or SQL: HTTP 429 with Retry-After and a GraphQL-shaped body whose
 // extensions.code is RATE_LIMITED. The token's bucket is named by the token's hash (as stored),
 // so no lookup is needed to count it; tokens that are not even well formed count for the address
@@ -8,6 +9,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { hashApiTokenSecret, isWellFormedApiTokenSecret } from "../auth/api-tokens.ts";
 import { bearerValue } from "../auth/context.ts";
 import { graphqlErrors } from "../ops/metrics.ts";
+import { clientAddress } from "./client-address.ts";
 import type { RateLimiter } from "./rate-limiter.ts";
 
 export interface RequestBudgets {
@@ -19,14 +21,15 @@ export interface RequestBudgets {
   trustProxy: boolean;
 }
 
-function clientAddress(req: IncomingMessage, trustProxy: boolean): string {
-  const forwarded = trustProxy ? req.headers["x-forwarded-for"] : undefined;
-  const first = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(",")[0]?.trim();
-  return first || req.socket.remoteAddress || "unknown";
-}
-
-/** Returns true when it answered the request (429); false when the request may go on. */
-export function makeRequestBudgetGuard(limiter: RateLimiter, budgets: RequestBudgets) {
+/**
+ * Returns true when it answered the request (429); false when the request may go on.
+ * `isWebClient` tells the web-client credential's secret (no token budget) without a round trip.
+ */
+export function makeRequestBudgetGuard(
+  limiter: RateLimiter,
+  budgets: RequestBudgets,
+  isWebClient: (bearer: string) => boolean = () => false,
+) {
   return (req: IncomingMessage, res: ServerResponse): boolean => {
     const address = limiter.take(`api:address:${clientAddress(req, budgets.trustProxy)}`, budgets.perAddress);
     if (!address.allowed)
@@ -36,7 +39,7 @@ export function makeRequestBudgetGuard(limiter: RateLimiter, budgets: RequestBud
         `this address's budget of ${budgets.perAddress} requests a minute is spent`,
       );
     const bearer = bearerValue(req.headers.authorization);
-    if (bearer && isWellFormedApiTokenSecret(bearer)) {
+    if (bearer && isWellFormedApiTokenSecret(bearer) && !isWebClient(bearer)) {
       const token = limiter.take(`api:token:${hashApiTokenSecret(bearer).toString("hex")}`, budgets.perToken);
       if (!token.allowed)
         return refuse(

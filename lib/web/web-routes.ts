@@ -56,7 +56,7 @@ export function webRoutes(options: WebRouteOptions): express.Router {
       res.json({
         graphqlPath: GRAPHQL_PATH,
         apiToken: await options.webClientToken(),
-        requireSignIn: false,
+        requireSignIn: options.web.requireSignIn,
         mapStyleUrl: options.web.mapStyleUrl ?? null,
       });
     } catch (error) {

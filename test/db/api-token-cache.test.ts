@@ -28,6 +28,7 @@ function loader(grant: { expiresAt: Date | null } | null = { expiresAt: null }) 
         apiTokenUuid: TOKEN,
         environmentUuid: ctx.db.operatorEnvironmentUuid,
         scopes: ["auth:login"],
+        webClient: false,
         expiresAt: grant.expiresAt,
       }
     );

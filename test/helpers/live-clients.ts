@@ -25,13 +25,23 @@ interface WatchOptions {
   /** SSE: where the client connects (default the /graphql/stream alias), and in which mode. */
   sseUrl?: string;
   singleConnection?: boolean;
+  /** More headers of the HTTP request (the WebSocket's upgrade request), e.g. X-Forwarded-For. */
+  headers?: Record<string, string>;
 }
 
 /** One WebSocket with its token in connection_init, as graphql-ws sends it. */
-export function webSocketClient(graphqlUrl: string, token: string | undefined): WsClient {
+export function webSocketClient(
+  graphqlUrl: string,
+  token: string | undefined,
+  headers: Record<string, string> = {},
+): WsClient {
   return createWsClient({
     url: graphqlUrl.replace(/^http/, "ws"),
-    webSocketImpl: WebSocket,
+    webSocketImpl: class extends WebSocket {
+      constructor(url: string, protocols?: string | string[]) {
+        super(url, protocols, { headers });
+      }
+    },
     connectionParams: token ? { authorization: `Bearer ${token}` } : {},
     retryAttempts: 0,
     lazy: true,
@@ -39,12 +49,12 @@ export function webSocketClient(graphqlUrl: string, token: string | undefined): 
 }
 
 export function watch(transport: Transport, graphqlUrl: string, options: WatchOptions): Watch {
-  const ws = transport === "websocket" ? webSocketClient(graphqlUrl, options.token) : undefined;
+  const ws = transport === "websocket" ? webSocketClient(graphqlUrl, options.token, options.headers) : undefined;
   const sse =
     transport === "sse"
       ? createSseClient({
           url: options.sseUrl ?? `${graphqlUrl}/stream`,
-          headers: options.token ? { authorization: `Bearer ${options.token}` } : {},
+          headers: { ...options.headers, ...(options.token ? { authorization: `Bearer ${options.token}` } : {}) },
           singleConnection: options.singleConnection,
           retryAttempts: 0,
         })
