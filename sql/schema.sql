@@ -2768,6 +2768,7 @@ create table app_public.traffic_incident_events (
   kind text not null,
   type text not null,
   created timestamp with time zone default now() not null,
+  road_number text,
   constraint traffic_incident_events_incident_uuid_fkey FOREIGN KEY (incident_uuid) REFERENCES app_public.traffic_incidents(uuid) ON DELETE CASCADE,
   constraint traffic_incident_events_kind_check CHECK ((kind = ANY (ARRAY['opened'::text, 'type_changed'::text, 'closed'::text]))),
   constraint traffic_incident_events_pkey PRIMARY KEY (uuid)
@@ -2780,6 +2781,7 @@ create policy select_all on app_public.traffic_incident_events as permissive for
 grant SELECT on app_public.traffic_incident_events to app_analyst;
 comment on table app_public.traffic_incident_events is '@behavior -*
 An incident opened, changed its type or closed: what accident monitors are told of.';
+comment on column app_public.traffic_incident_events.road_number is 'The road number of the incident when the event happened (as type is its type then); accident matching and monitorPreview judge the event by both.';
 
 create table app_public.traffic_incident_types (
   value text not null,
@@ -5318,14 +5320,16 @@ begin
   when 'accident' then
     traffic := app_hidden.accident_criteria_of(mo);
     item_kind := 'traffic';
-    -- The events of the monitor's types on incidents of its roads first (the same tests the
-    -- definition makes, so none it would pass is left out), then the one definition decides.
+    -- The events of the window of the monitor's types and roads first, by the event's own type
+    -- and road (the same tests the definition makes of the incident as the event saw it, so
+    -- none it would pass is left out), then the one definition decides; only those candidates
+    -- are joined to their incident.
     uuids := array(
       select e.uuid
         from app_public.traffic_incident_events e join app_public.traffic_incidents i on i.uuid = e.incident_uuid
        where e.created >= since and e.created <= now()
          and (cardinality(traffic.types) = 0 or e.type = any (traffic.types))
-         and (cardinality(traffic.roads) = 0 or i.road_number = any (traffic.roads))
+         and (cardinality(traffic.roads) = 0 or e.road_number = any (traffic.roads))
          and app_hidden.traffic_incident_passes(traffic, app_hidden.traffic_event_incident(e, i)));
   when 'meteo_weather' then
     meteo := app_hidden.meteo_criteria_of(mo);
@@ -5391,7 +5395,7 @@ end;
 $function$;
 grant execute on function app_hidden.monitor_preview_feed_items(mo app_public.monitors, since timestamp with time zone) to app_analyst;
 grant execute on function app_hidden.monitor_preview_feed_items(mo app_public.monitors, since timestamp with time zone) to app_visitor;
-comment on function app_hidden.monitor_preview_feed_items(mo app_public.monitors, since timestamp with time zone) is 'The items since a moment that a feed monitor (every type but p2000) matches, through the same definitions as its live matcher, with the conditions its feed''s queueing trigger puts on an item: its kind (as feed_monitor_matches names it), uuid, time, a title and its place for a map (the centre of an NL-Alert''s first area; null where the feed has none). Aircraft: take-offs and landings through app_hidden.aircraft_event_passes (overhead events belong to a saved monitor). Matrix: jams by first sight, as they are now, through app_hidden.traffic_jam_passes. Rail: disruptions by when they became news (first sight, or a later start), not those still to start, through app_hidden.rail_disruption_passes. RSS: the items of its followed feeds by first sight (rss_feed_items_feed_first_seen_idx), through app_hidden.rss_item_passes. Each type''s criteria are resolved once per call; accident and rss candidates are narrowed by the criteria the definition tests (types and roads, feeds) before it decides. SECURITY DEFINER because traffic events are app_analyst''s to read; it reads feed data only, for a monitor the caller''s input describes.';
+comment on function app_hidden.monitor_preview_feed_items(mo app_public.monitors, since timestamp with time zone) is 'The items since a moment that a feed monitor (every type but p2000) matches, through the same definitions as its live matcher, with the conditions its feed''s queueing trigger puts on an item: its kind (as feed_monitor_matches names it), uuid, time, a title and its place for a map (the centre of an NL-Alert''s first area; null where the feed has none). Aircraft: take-offs and landings through app_hidden.aircraft_event_passes (overhead events belong to a saved monitor). Matrix: jams by first sight, as they are now, through app_hidden.traffic_jam_passes. Rail: disruptions by when they became news (first sight, or a later start), not those still to start, through app_hidden.rail_disruption_passes. RSS: the items of its followed feeds by first sight (rss_feed_items_feed_first_seen_idx), through app_hidden.rss_item_passes. Each type''s criteria are resolved once per call; accident candidates are narrowed by their events'' own type and road, rss candidates by their feeds, before the definition decides. SECURITY DEFINER because traffic events are app_analyst''s to read; it reads feed data only, for a monitor the caller''s input describes.';
 
 CREATE OR REPLACE FUNCTION app_hidden.monitor_suppression(mo app_public.monitors, m app_public.p2000_messages)
  RETURNS text
@@ -7736,15 +7740,15 @@ CREATE OR REPLACE FUNCTION app_hidden.tg_traffic_incidents__record_events()
 AS $function$
 begin
   if tg_op = 'INSERT' then
-    insert into app_public.traffic_incident_events (incident_uuid, kind, type)
-    select n.uuid, 'opened', n.type from new_incidents n where n.closed_at is null;
+    insert into app_public.traffic_incident_events (incident_uuid, kind, type, road_number)
+    select n.uuid, 'opened', n.type, n.road_number from new_incidents n where n.closed_at is null;
   else
-    insert into app_public.traffic_incident_events (incident_uuid, kind, type)
+    insert into app_public.traffic_incident_events (incident_uuid, kind, type, road_number)
     select n.uuid,
            case when o.closed_at is null and n.closed_at is not null then 'closed'
                 when o.closed_at is not null and n.closed_at is null then 'opened'
                 else 'type_changed' end,
-           n.type
+           n.type, n.road_number
       from new_incidents n join old_incidents o on o.uuid = n.uuid
      where (o.closed_at is null) <> (n.closed_at is null) or (o.type <> n.type and n.closed_at is null);
   end if;
@@ -7824,12 +7828,13 @@ CREATE OR REPLACE FUNCTION app_hidden.traffic_event_incident(e app_public.traffi
 AS $function$
 begin
   i.type := e.type;
+  i.road_number := coalesce(e.road_number, i.road_number);
   return i;
 end;
 $function$;
 grant execute on function app_hidden.traffic_event_incident(e app_public.traffic_incident_events, i app_public.traffic_incidents) to app_analyst;
 grant execute on function app_hidden.traffic_event_incident(e app_public.traffic_incident_events, i app_public.traffic_incidents) to app_visitor;
-comment on function app_hidden.traffic_event_incident(e app_public.traffic_incident_events, i app_public.traffic_incidents) is 'The incident as one of its events saw it: of the type the event was about, whatever it became since. Live accident matching and monitorPreview judge an event by it (with app_hidden.traffic_incident_passes).';
+comment on function app_hidden.traffic_event_incident(e app_public.traffic_incident_events, i app_public.traffic_incidents) is 'The incident as one of its events saw it: of the type and on the road the event was about, whatever it became since. Live accident matching and monitorPreview judge an event by it (with app_hidden.traffic_incident_passes).';
 
 CREATE OR REPLACE FUNCTION app_hidden.traffic_incident_passes(c app_hidden.traffic_monitor_criteria, i app_public.traffic_incidents)
  RETURNS boolean
