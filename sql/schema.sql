@@ -5202,7 +5202,8 @@ declare
   notified_at timestamptz[] := '{}';
   window_start integer := 1;
   dossier_notified integer[] := '{}';
-  feed_items jsonb;
+  feed_uuids uuid[];
+  feed_ats timestamptz[];
   newest uuid[];
 begin
   if monitor_preview.days is null or monitor_preview.days not between 1 and 90 then
@@ -5229,15 +5230,21 @@ begin
         'm.uuid in (select mc.message_uuid from app_public.p2000_message_capcodes mc where mc.capcode_uuid = any ($4) and mc.sended >= $2)'
         else 'true' end);
   else
-    -- A feed monitor: its items, quiet hours at each item's time (minUrgency and maxPerDossier
+    -- A feed monitor: its items in time order, kept as two arrays (a busy RSS monitor matches
+    -- tens of thousands of items in 30 days: no object per item), and the newest 500 as the
+    -- answer's items, in one pass; quiet hours at each item's time (minUrgency and maxPerDossier
     -- are P2000's); no dossiers.
-    feed_items := coalesce((select jsonb_agg(jsonb_build_object('kind', f.kind, 'uuid', f.uuid, 'at', f.at, 'title', f.title,
-                                 'latitude', f.latitude, 'longitude', f.longitude) order by f.at, f.uuid)
-                              from app_hidden.monitor_preview_feed_items(mo, since) f), '[]');
+    select coalesce(array_agg(f.uuid order by f.at, f.uuid), '{}'), coalesce(array_agg(f.at order by f.at, f.uuid), '{}'),
+           coalesce(jsonb_agg(jsonb_build_object('kind', f.kind, 'uuid', f.uuid, 'at', f.at, 'title', f.title,
+                                'latitude', f.latitude, 'longitude', f.longitude) order by f.at desc, f.uuid desc)
+                      filter (where f.newest <= 500), '[]')
+      into feed_uuids, feed_ats, items
+      from (select f.*, row_number() over (order by f.at desc, f.uuid desc) as newest
+              from app_hidden.monitor_preview_feed_items(mo, since) f) f;
     matched := $query$
-      select (f->>'uuid')::uuid as uuid, (f->>'at')::timestamptz as sended, null::uuid as dossier_uuid,
-             case when app_hidden.in_quiet_hours($3, (f->>'at')::timestamptz) then 'quiet_hours' end as reason, f as item
-        from jsonb_array_elements($10) f
+      select m.uuid, m.sended, null::uuid as dossier_uuid,
+             case when app_hidden.in_quiet_hours($3, m.sended) then 'quiet_hours' end as reason
+        from unnest($10::uuid[], $11::timestamptz[]) m (uuid, sended)
       $query$;
   end if;
 
@@ -5245,7 +5252,7 @@ begin
   if rules ?| array['maxPerDossier', 'maxPerPeriod'] then
     period := make_interval(mins => (rules->'maxPerPeriod'->>'minutes')::integer);
     for r in execute format('select x.uuid, x.sended, x.dossier_uuid, x.reason, dense_rank() over (order by x.dossier_uuid)::integer as dossier from (%s) x order by x.sended, x.uuid', matched)
-      using c, since, rules, capcode_uuids, null::uuid[], null::timestamptz[], null::text[], first_day, monitor_preview.days, feed_items
+      using c, since, rules, capcode_uuids, null::uuid[], null::timestamptz[], null::text[], first_day, monitor_preview.days, feed_uuids, feed_ats
     loop
       reason := r.reason;
       if reason is null then
@@ -5279,7 +5286,7 @@ begin
            array(select m.uuid from matched m order by m.sended desc, m.uuid desc limit 500)
     $query$, matched)
     into matches, notifications, by_day, newest
-    using c, since, rules, capcode_uuids, uuids, sendeds, reasons, first_day, monitor_preview.days, feed_items;
+    using c, since, rules, capcode_uuids, uuids, sendeds, reasons, first_day, monitor_preview.days, feed_uuids, feed_ats;
 
   -- The newest 500 matches with time and place, newest first.
   if mo.type = 'p2000' then
@@ -5288,10 +5295,8 @@ begin
                          'title', m.message, 'latitude', m.latitude, 'longitude', m.longitude) order by m.sended desc, m.uuid desc)
                          from app_public.p2000_messages m where m.uuid = any (newest)), '[]');
   else
+    -- The items were made with the matches.
     message_uuids := '{}';
-    items := coalesce((select jsonb_agg(f order by (f->>'at')::timestamptz desc, f->>'uuid' desc)
-                         from (select f from jsonb_array_elements(feed_items) f
-                                order by (f->>'at')::timestamptz desc, f->>'uuid' desc limit 500) x), '[]');
   end if;
 end;
 $function$;
