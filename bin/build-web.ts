@@ -4,6 +4,7 @@
 // (types are stripped, not checked: `npm run typecheck` checks them against schema.graphql) and
 // the CSS, MapLibre's stylesheet included.
 import { cp, mkdir, rm } from "node:fs/promises";
+import { createRequire } from "node:module";
 import path from "node:path";
 import { build } from "esbuild";
 
@@ -30,3 +31,7 @@ await cp(path.join(web, "index.html"), path.join(out, "index.html"));
 for (const file of ["nl-provinces.geojson", "safety-regions.geojson"]) {
   await cp(path.join(web, "..", "data", file), path.join(out, file));
 }
+// MapLibre 6 starts its worker from maplibre-gl-worker.mjs beside the script that imported it (its
+// import.meta.url, here app.js), so the worker file is served from the same folder.
+const maplibre = path.join(path.dirname(createRequire(import.meta.url).resolve("maplibre-gl/package.json")), "dist");
+await cp(path.join(maplibre, "maplibre-gl-worker.mjs"), path.join(out, "maplibre-gl-worker.mjs"));

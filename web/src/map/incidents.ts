@@ -1,0 +1,165 @@
+// The incidents the map shows, kept current: the newest dossiers with a position on load (and after a
+// reconnect), then each new message from the p2000Messages subscription merged in (a real message
+// carries its dossier as it is now; an exercise, which has no dossier, is an incident of its own).
+import type { Api } from "../api/client.ts";
+import { readFragment, type ResultOf } from "../api/graphql.ts";
+import { DossierSummary, DossiersQuery, ExerciseSummary, ExercisesQuery, MessagesSubscription } from "./queries.ts";
+import type { ViewState } from "./view-state.ts";
+
+export interface Incident {
+  /** A dossier's uuid, or `exercise:<message uuid>`. */
+  id: string;
+  exercise: boolean;
+  title: string;
+  place: string | null;
+  latitude: number;
+  longitude: number;
+  /** When it last had a message. */
+  at: string;
+  disciplineSlug: string | null;
+  disciplineName: string | null;
+  urgencyCode: string | null;
+  urgencyLevel: string | null;
+  /** 0 is the most urgent; 9 for none. */
+  urgencyRank: number;
+  regionNumber: string | null;
+  regionName: string | null;
+  gripLevel: number | null;
+  messageCount: number;
+}
+
+const EXERCISE_PREFIX = "exercise:";
+
+export function exerciseMessageUuid(id: string): string | null {
+  return id.startsWith(EXERCISE_PREFIX) ? id.slice(EXERCISE_PREFIX.length) : null;
+}
+
+function place(city: string | null, street?: string | null): string | null {
+  return [street, city].filter(Boolean).join(", ") || null;
+}
+
+export function fromDossier(d: ResultOf<typeof DossierSummary>): Incident | null {
+  if (d.latitude === null || d.longitude === null) return null;
+  return {
+    id: d.uuid,
+    exercise: false,
+    title: d.title,
+    place: place(d.city, d.street),
+    latitude: d.latitude,
+    longitude: d.longitude,
+    at: d.lastSended,
+    disciplineSlug: d.discipline?.slug ?? null,
+    disciplineName: d.discipline?.name ?? null,
+    urgencyCode: d.urgency?.code ?? null,
+    urgencyLevel: d.urgency?.level ?? null,
+    urgencyRank: d.urgency?.rank ?? 9,
+    regionNumber: d.region?.number ?? null,
+    regionName: d.region?.name ?? null,
+    gripLevel: d.gripLevel,
+    messageCount: d.messageCount,
+  };
+}
+
+export function fromExercise(m: ResultOf<typeof ExerciseSummary>): Incident | null {
+  if (m.latitude === null || m.longitude === null) return null;
+  return {
+    id: EXERCISE_PREFIX + m.uuid,
+    exercise: true,
+    title: m.message,
+    place: m.city,
+    latitude: m.latitude,
+    longitude: m.longitude,
+    at: m.sended,
+    disciplineSlug: m.discipline?.slug ?? null,
+    disciplineName: m.discipline?.name ?? null,
+    urgencyCode: null,
+    urgencyLevel: "exercise",
+    urgencyRank: 9,
+    regionNumber: m.region?.number ?? null,
+    regionName: m.region?.name ?? null,
+    gripLevel: null,
+    messageCount: 1,
+  };
+}
+
+export function shown(incident: Incident, state: ViewState): boolean {
+  if (incident.exercise && !state.exercises) return false;
+  if (state.region && incident.regionNumber !== state.region) return false;
+  if (state.disciplines.length && !state.disciplines.includes(incident.disciplineSlug ?? "")) return false;
+  if (state.urgency && !incident.exercise && incident.urgencyLevel !== state.urgency) return false;
+  return true;
+}
+
+export function newestFirst(incidents: Iterable<Incident>): Incident[] {
+  return [...incidents].sort((a, b) => b.at.localeCompare(a.at) || a.id.localeCompare(b.id));
+}
+
+export class IncidentStore {
+  readonly #api: Api;
+  readonly #byId = new Map<string, Incident>();
+  readonly #listeners = new Set<() => void>();
+  #unsubscribe: (() => void) | undefined;
+
+  constructor(api: Api) {
+    this.#api = api;
+  }
+
+  get all(): Incident[] {
+    return newestFirst(this.#byId.values());
+  }
+
+  get(id: string): Incident | undefined {
+    return this.#byId.get(id);
+  }
+
+  onChange(listener: () => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** Subscribe first, then load, so a message stored in between is not lost (merging is idempotent). */
+  async start(onError: (error: Error) => void): Promise<void> {
+    this.#unsubscribe = this.#api.subscribe(
+      MessagesSubscription,
+      {},
+      (data) => {
+        for (const message of data.p2000Messages ?? []) {
+          const incident = message.dossier
+            ? fromDossier(readFragment(DossierSummary, message.dossier))
+            : message.exerciseType === "oefening"
+              ? fromExercise(readFragment(ExerciseSummary, message))
+              : null;
+          if (incident) this.#byId.set(incident.id, incident);
+        }
+        this.#changed();
+      },
+      onError,
+    );
+    await this.reload();
+  }
+
+  /** The newest incidents as they are now: on load and after the live connection was lost. */
+  async reload(): Promise<void> {
+    const [dossiers, exercises] = await Promise.all([
+      this.#api.request(DossiersQuery),
+      this.#api.request(ExercisesQuery),
+    ]);
+    for (const dossier of dossiers.p2000Dossiers) {
+      const incident = fromDossier(readFragment(DossierSummary, dossier));
+      if (incident) this.#byId.set(incident.id, incident);
+    }
+    for (const message of exercises.p2000Messages ?? []) {
+      const incident = fromExercise(readFragment(ExerciseSummary, message));
+      if (incident) this.#byId.set(incident.id, incident);
+    }
+    this.#changed();
+  }
+
+  stop(): void {
+    this.#unsubscribe?.();
+  }
+
+  #changed(): void {
+    for (const listener of this.#listeners) listener();
+  }
+}

@@ -1,0 +1,127 @@
+// Trauma and police helicopters moving live: the fleet from the `aircraft` query, then one
+// aircraftLive subscription per helicopter. Each is an HTML marker (an arrow turned to its track,
+// with its registration as text, since the map has no text layers) and a short track line of its
+// last positions, kept in the page.
+import { Marker, type GeoJSONSource, type Map as MapLibreMap } from "maplibre-gl";
+import type { Api } from "../../api/client.ts";
+import { readFragment, type ResultOf } from "../../api/graphql.ts";
+import { h } from "../../dom.ts";
+import { t } from "../../i18n.ts";
+import { AIRCRAFT_COLOURS } from "../colours.ts";
+import { AircraftFields, AircraftSubscription, FleetQuery } from "../queries.ts";
+import { setLayersVisible, type FeedLayer } from "./feed-layer.ts";
+
+type Aircraft = ResultOf<typeof AircraftFields>;
+
+/** Positions kept per helicopter for its track line. */
+const TRACK_POINTS = 30;
+
+/**
+ * Helicopters followed live: those seen most recently. The service caps the subscriptions one
+ * credential holds (SUBSCRIPTIONS_PER_TOKEN, 20 by default) and the page's other feeds take six,
+ * so a subscription for each of a large fleet would be refused.
+ */
+const MAX_FOLLOWED = 10;
+
+interface Tracked {
+  marker: Marker;
+  element: HTMLElement;
+  arrow: HTMLElement;
+  track: Array<[number, number]>;
+  unsubscribe: () => void;
+}
+
+export function addAircraftLayer(map: MapLibreMap, api: Api, onError: (error: Error) => void): FeedLayer {
+  map.addSource("aircraft-tracks", { type: "geojson", data: { type: "FeatureCollection", features: [] } });
+  map.addLayer({
+    id: "aircraft-tracks",
+    type: "line",
+    source: "aircraft-tracks",
+    paint: { "line-color": ["get", "colour"], "line-width": 2.5, "line-opacity": 0.8 } as never,
+  });
+  const tracked = new Map<string, Tracked>();
+  let visible = true;
+
+  const drawTracks = () => {
+    void (map.getSource("aircraft-tracks") as GeoJSONSource).setData({
+      type: "FeatureCollection",
+      features: [...tracked.entries()]
+        .filter(([, one]) => one.track.length > 1)
+        .map(([icao, one]) => ({
+          type: "Feature" as const,
+          geometry: { type: "LineString" as const, coordinates: one.track },
+          properties: { icao, colour: one.element.dataset.colour ?? "#888" },
+        })),
+    });
+  };
+
+  const place = (aircraft: Aircraft) => {
+    const one = tracked.get(aircraft.icao);
+    if (!one || aircraft.latitude === null || aircraft.longitude === null) return;
+    const at: [number, number] = [aircraft.longitude, aircraft.latitude];
+    const last = one.track[one.track.length - 1];
+    if (!last || last[0] !== at[0] || last[1] !== at[1]) one.track.push(at);
+    if (one.track.length > TRACK_POINTS) one.track.splice(0, one.track.length - TRACK_POINTS);
+    one.marker.setLngLat(at);
+    // Rotation through element.style, which the page's policy allows (no inline style attribute).
+    one.arrow.style.transform = `rotate(${aircraft.track ?? 0}deg)`;
+    one.element.dataset.onGround = String(aircraft.onGround === true);
+    one.element.title = `${aircraft.registration} (${t(`aircraft.${aircraft.kind}`)})${
+      aircraft.altitudeFt !== null && !aircraft.onGround ? `, ${aircraft.altitudeFt} ft` : ""
+    }`;
+    if (visible) one.marker.addTo(map);
+    drawTracks();
+  };
+
+  const follow = (aircraft: Aircraft) => {
+    if (!tracked.has(aircraft.icao)) {
+      const colour = AIRCRAFT_COLOURS[aircraft.kind] ?? "#888";
+      const arrow = h("span", { class: "aircraft-arrow", "aria-hidden": "true" }, "▲");
+      arrow.style.color = colour;
+      const element = h("div", { class: "aircraft-marker", role: "img" }, arrow, h("span", {}, aircraft.registration));
+      element.dataset.colour = colour;
+      element.setAttribute("aria-label", `${t(`aircraft.${aircraft.kind}`)} ${aircraft.registration}`);
+      tracked.set(aircraft.icao, {
+        marker: new Marker({ element }),
+        element,
+        arrow,
+        track: [],
+        unsubscribe: api.subscribe(
+          AircraftSubscription,
+          { icao: aircraft.icao },
+          (data) => {
+            if (data.aircraftLive) place(readFragment(AircraftFields, data.aircraftLive));
+          },
+          onError,
+        ),
+      });
+    }
+    place(aircraft);
+  };
+
+  const reload = async () => {
+    const { aircraft } = await api.request(FleetQuery);
+    const seen = readFragment(AircraftFields, aircraft)
+      .filter((one) => one.lastSeenAt !== null && one.latitude !== null)
+      .sort((a, b) => b.lastSeenAt!.localeCompare(a.lastSeenAt!));
+    for (const one of seen.slice(0, MAX_FOLLOWED)) follow(one);
+  };
+  return {
+    setVisible(next) {
+      visible = next;
+      setLayersVisible(map, ["aircraft-tracks"], next);
+      for (const one of tracked.values()) {
+        if (next && one.track.length) one.marker.addTo(map);
+        else one.marker.remove();
+      }
+    },
+    reload,
+    stop() {
+      for (const one of tracked.values()) {
+        one.unsubscribe();
+        one.marker.remove();
+      }
+      tracked.clear();
+    },
+  };
+}

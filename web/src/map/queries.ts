@@ -1,0 +1,326 @@
+// Every operation of the live map, typed against schema.graphql by gql.tada. Each feed has one
+// query (the state on load and after a reconnect) and one subscription (its changes); nothing polls.
+import { graphql } from "../api/graphql.ts";
+
+/** What the list and the markers need of an incident. */
+export const DossierSummary = graphql(`
+  fragment DossierSummary on P2000Dossier {
+    uuid
+    title
+    city
+    street
+    latitude
+    longitude
+    firstSended
+    lastSended
+    messageCount
+    gripLevel
+    discipline {
+      slug
+      name
+    }
+    urgency {
+      code
+      level
+      rank
+    }
+    region {
+      number
+      name
+    }
+  }
+`);
+
+/** An exercise message: exercises have no dossier, so they are shown as single messages. */
+export const ExerciseSummary = graphql(`
+  fragment ExerciseSummary on P2000Message {
+    uuid
+    message
+    sended
+    city
+    latitude
+    longitude
+    discipline {
+      slug
+      name
+    }
+    region {
+      number
+      name
+    }
+  }
+`);
+
+// The page cap of p2000Dossiers and p2000Messages (spec §8): the newest hundred.
+export const DossiersQuery = graphql(
+  `
+    query MapDossiers {
+      p2000Dossiers(first: 100) {
+        ...DossierSummary
+      }
+    }
+  `,
+  [DossierSummary],
+);
+
+export const ExercisesQuery = graphql(
+  `
+    query MapExercises {
+      p2000Messages(first: 100, filter: { exerciseType: "oefening" }) {
+        ...ExerciseSummary
+      }
+    }
+  `,
+  [ExerciseSummary],
+);
+
+/** Every new message, exercises included: a real one carries its dossier as it is now. */
+export const MessagesSubscription = graphql(
+  `
+    subscription MapMessages {
+      p2000Messages(filter: { exerciseType: "all" }) {
+        exerciseType
+        ...ExerciseSummary
+        dossier {
+          ...DossierSummary
+        }
+      }
+    }
+  `,
+  [DossierSummary, ExerciseSummary],
+);
+
+export const DossierDetail = graphql(
+  `
+    fragment DossierDetail on P2000Dossier {
+      ...DossierSummary
+      incidentNumber
+      messages {
+        uuid
+        message
+        sended
+        capcodes {
+          uuid
+          name
+          description
+        }
+      }
+      timeline {
+        uuid
+        kind
+        sended
+        previousValue
+        newValue
+      }
+      relatedSignals {
+        uuid
+        kind
+        title
+        at
+        distanceMetres
+      }
+    }
+  `,
+  [DossierSummary],
+);
+
+export const DossierQuery = graphql(
+  `
+    query MapDossier($uuid: String!) {
+      p2000Dossiers(filter: { dossier: { uuid: $uuid } }) {
+        ...DossierDetail
+      }
+    }
+  `,
+  [DossierDetail],
+);
+
+export const DossierSubscription = graphql(
+  `
+    subscription MapDossierLive($uuid: String!) {
+      p2000Dossier(dossier: { uuid: $uuid }) {
+        ...DossierDetail
+      }
+    }
+  `,
+  [DossierDetail],
+);
+
+export const ExerciseQuery = graphql(
+  `
+    query MapExercise($uuid: String!) {
+      p2000Message(uuid: $uuid) {
+        ...ExerciseSummary
+      }
+    }
+  `,
+  [ExerciseSummary],
+);
+
+export const TrafficFields = graphql(`
+  fragment TrafficFields on TrafficIncident {
+    uuid
+    type
+    roadNumber
+    latitude
+    longitude
+    startAt
+    firstSeenAt
+  }
+`);
+
+// trafficIncidents documents a cap of 200.
+export const TrafficQuery = graphql(
+  `
+    query MapTraffic {
+      trafficIncidents(active: true, first: 200) {
+        ...TrafficFields
+      }
+    }
+  `,
+  [TrafficFields],
+);
+
+export const TrafficSubscription = graphql(
+  `
+    subscription MapTrafficLive {
+      trafficIncidents(active: true, first: 200) {
+        ...TrafficFields
+      }
+    }
+  `,
+  [TrafficFields],
+);
+
+export const MeteoFields = graphql(`
+  fragment MeteoFields on MeteoRegion {
+    code
+    name
+    statusCode
+  }
+`);
+
+export const MeteoQuery = graphql(
+  `
+    query MapMeteo {
+      meteoRegions {
+        ...MeteoFields
+      }
+    }
+  `,
+  [MeteoFields],
+);
+
+export const MeteoSubscription = graphql(
+  `
+    subscription MapMeteoLive {
+      meteoRegions {
+        ...MeteoFields
+      }
+    }
+  `,
+  [MeteoFields],
+);
+
+export const NlAlertFields = graphql(`
+  fragment NlAlertFields on NlAlert {
+    uuid
+    messageNl
+    messageEn
+    areas
+    startAt
+  }
+`);
+
+export const NlAlertsQuery = graphql(
+  `
+    query MapNlAlerts {
+      nlAlerts(activeOnly: true) {
+        ...NlAlertFields
+      }
+    }
+  `,
+  [NlAlertFields],
+);
+
+export const NlAlertsSubscription = graphql(
+  `
+    subscription MapNlAlertsLive {
+      nlAlerts(activeOnly: true) {
+        ...NlAlertFields
+      }
+    }
+  `,
+  [NlAlertFields],
+);
+
+export const AmberFields = graphql(`
+  fragment AmberFields on AmberAlert {
+    uuid
+    title
+    label
+    level
+    descriptionExt
+    readMoreUrl
+  }
+`);
+
+export const AmberQuery = graphql(
+  `
+    query MapAmber {
+      amberAlerts(activeOnly: true) {
+        ...AmberFields
+      }
+    }
+  `,
+  [AmberFields],
+);
+
+export const AmberSubscription = graphql(
+  `
+    subscription MapAmberLive {
+      amberAlerts(activeOnly: true) {
+        ...AmberFields
+      }
+    }
+  `,
+  [AmberFields],
+);
+
+export const AircraftFields = graphql(`
+  fragment AircraftFields on Aircraft {
+    icao
+    registration
+    kind
+    callsign
+    latitude
+    longitude
+    track
+    altitudeFt
+    onGround
+    lastSeenAt
+  }
+`);
+
+/** The tracked fleet (trauma and police helicopters). */
+export const FleetQuery = graphql(
+  `
+    query MapFleet {
+      aircraft {
+        ...AircraftFields
+      }
+    }
+  `,
+  [AircraftFields],
+);
+
+export const AircraftSubscription = graphql(
+  `
+    subscription MapAircraftLive($icao: String!) {
+      aircraftLive(icao: $icao) {
+        ...AircraftFields
+      }
+    }
+  `,
+  [AircraftFields],
+);
