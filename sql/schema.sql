@@ -1000,11 +1000,13 @@ create table app_hidden.rss_monitor_criteria (
   feed_uuids uuid[] not null,
   keywords text[] not null,
   since timestamp with time zone not null,
+  keyword_patterns text[] default '{}'::text[] not null,
   constraint rss_monitor_criteria_monitor_uuid_fkey FOREIGN KEY (monitor_uuid) REFERENCES app_public.monitors(uuid) ON DELETE CASCADE,
   constraint rss_monitor_criteria_pkey PRIMARY KEY (monitor_uuid)
 );
 alter table app_hidden.rss_monitor_criteria enable row level security;
 comment on table app_hidden.rss_monitor_criteria is 'Active rss monitors in matchable form: the feeds they follow (uuids), their keywords in lower case, and since (when the monitor was created: items first seen before then are not news to it). app_hidden.sync_rss_monitor keeps it. The RSS poller fetches only the feeds that a row here follows.';
+comment on column app_hidden.rss_monitor_criteria.keyword_patterns is 'The keywords as LIKE patterns (%keyword%, with %, _ and the backslash escaped), so app_hidden.rss_item_passes tests them in one expression.';
 
 create table app_hidden.street_segments (
   wvk_id bigint not null,
@@ -6823,11 +6825,13 @@ AS $function$
   select row(mo.uuid,
              array(select f.uuid from app_public.rss_feeds f where f.url in (select jsonb_array_elements_text(coalesce(mo.query->'feeds', '[]')))),
              array(select lower(k) from jsonb_array_elements_text(coalesce(mo.query->'keywords', '[]')) k),
-             coalesce(mo.created, '-infinity'))::app_hidden.rss_monitor_criteria
+             coalesce(mo.created, '-infinity'),
+             array(select app_hidden.contains_pattern(lower(k)) from jsonb_array_elements_text(coalesce(mo.query->'keywords', '[]')) k)
+            )::app_hidden.rss_monitor_criteria
 $function$;
 grant execute on function app_hidden.rss_criteria_of(mo app_public.monitors) to app_analyst;
 grant execute on function app_hidden.rss_criteria_of(mo app_public.monitors) to app_visitor;
-comment on function app_hidden.rss_criteria_of(mo app_public.monitors) is 'An rss monitor''s criteria: the feeds of its query that are followed (by uuid), its keywords in lower case, and since its creation (an unsaved monitor, for monitorPreview, since ever). One definition for app_hidden.sync_rss_monitor and monitorPreview.';
+comment on function app_hidden.rss_criteria_of(mo app_public.monitors) is 'An rss monitor''s criteria: the feeds of its query that are followed (by uuid), its keywords in lower case (and as LIKE patterns), and since its creation (an unsaved monitor, for monitorPreview, since ever). One definition for app_hidden.sync_rss_monitor and monitorPreview.';
 
 CREATE OR REPLACE FUNCTION app_hidden.rss_filter_resolved(filter app_public.rss_feed_item_filter, OUT feed_uuids uuid[], OUT query tsquery, OUT since timestamp with time zone)
  RETURNS record
@@ -6865,12 +6869,12 @@ CREATE OR REPLACE FUNCTION app_hidden.rss_item_passes(c app_hidden.rss_monitor_c
  IMMUTABLE PARALLEL SAFE
 AS $function$
   select i.feed_uuid = any (c.feed_uuids) and c.since <= i.first_seen_at
-     and (cardinality(c.keywords) = 0 or exists (select 1 from pg_catalog.unnest(c.keywords) k
-            where pg_catalog.strpos(pg_catalog.lower(coalesce(i.title, '') || ' ' || coalesce(i.summary, '')), k) > 0))
+     and (cardinality(c.keyword_patterns) = 0
+          or pg_catalog.lower(coalesce(i.title, '') || ' ' || coalesce(i.summary, '')) like any (c.keyword_patterns))
 $function$;
 grant execute on function app_hidden.rss_item_passes(c app_hidden.rss_monitor_criteria, i app_public.rss_feed_items) to app_analyst;
 grant execute on function app_hidden.rss_item_passes(c app_hidden.rss_monitor_criteria, i app_public.rss_feed_items) to app_visitor;
-comment on function app_hidden.rss_item_passes(c app_hidden.rss_monitor_criteria, i app_public.rss_feed_items) is 'Whether an RSS item reaches an rss monitor: of a feed it follows, first seen after the monitor was made, holding one of its keywords (case-insensitive, in title or summary) or it has none. One definition for app_private.match_rss_item and monitorPreview.';
+comment on function app_hidden.rss_item_passes(c app_hidden.rss_monitor_criteria, i app_public.rss_feed_items) is 'Whether an RSS item reaches an rss monitor: of a feed it follows, first seen after the monitor was made, holding one of its keywords (case-insensitive, in title or summary) or it has none. One expression (no sub-select), so PostgreSQL inlines it, as the P2000 keywords are tested (app_hidden.contains_pattern). One definition for app_private.match_rss_item and monitorPreview.';
 
 CREATE OR REPLACE FUNCTION app_hidden.rss_notification_subject(i app_public.rss_feed_items)
  RETURNS app_hidden.notification_subject
