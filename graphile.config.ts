@@ -72,7 +72,10 @@ export function makePreset(options: PresetOptions): GraphileConfig.Preset {
       makeAiDefaultsPlugin(options.aiDefaults),
       makeWebPushPlugin(options.monitors.delivery?.webPush.publicKey),
       SubscriptionsPlugin,
-      makeSubscriptionGuardPlugin({ perToken: options.api.subscriptionsPerToken }),
+      makeSubscriptionGuardPlugin({
+        perToken: options.api.subscriptionsPerToken,
+        perWebClientAddress: options.api.subscriptionsPerWebClientAddress,
+      }),
     ],
     disablePlugins: [
       "NodePlugin",
@@ -156,6 +159,7 @@ export async function printServiceSchema(authUrl: string): Promise<string> {
           statementTimeout: "15s",
           queryLimits: loadConfig().api.queryLimits,
           subscriptionsPerToken: 1,
+          subscriptionsPerWebClientAddress: 1,
         },
         aiDefaults: loadAiDefaults(SHIPPED_AI_DEFAULTS),
       }),

@@ -54,7 +54,10 @@ async function main() {
 
   if (config.processRole === "worker")
     console.log(`\nWorker only (PROCESS_ROLE=worker); health at ${service.url}/health`);
-  else console.log(`\nGraphQL endpoint: POST ${service.graphqlUrl}`);
+  else {
+    console.log(`\nLive map:         ${service.url}/`);
+    console.log(`GraphQL endpoint: POST ${service.graphqlUrl}`);
+  }
   if (service.graphiqlUrl) console.log(`GraphiQL IDE:     ${service.graphiqlUrl}`);
   console.log(
     database.analystUrl

@@ -745,6 +745,7 @@ async function measureEngine(
           statementTimeout: "15s",
           queryLimits: loadConfig().api.queryLimits,
           subscriptionsPerToken: 1,
+          subscriptionsPerWebClientAddress: 1,
         },
         aiDefaults: loadAiDefaults(SHIPPED_AI_DEFAULTS),
       }),

@@ -62,6 +62,8 @@ export interface ApiConfig {
   queryLimits: QueryLimits;
   /** Open subscriptions one API token may hold on one API instance (docs/live.md). */
   subscriptionsPerToken: number;
+  /** Open subscriptions with the web-client credential from one client address on one API instance (docs/web.md). */
+  subscriptionsPerWebClientAddress: number;
   /** A JSON file replacing data/ai-defaults.json (aiDefaults); checked at start. */
   aiDefaultsFile: string | undefined;
 }
@@ -343,6 +345,7 @@ export function loadConfig(): Config {
         blockFieldSuggestions: flag("GRAPHQL_BLOCK_FIELD_SUGGESTIONS", process.env.GRAPHILE_ENV === "production"),
       },
       subscriptionsPerToken: integer("SUBSCRIPTIONS_PER_TOKEN", 20, 1, 100_000),
+      subscriptionsPerWebClientAddress: integer("WEB_CLIENT_SUBSCRIPTIONS_PER_ADDRESS", 60, 1, 100_000),
       aiDefaultsFile: text("AI_DEFAULTS_FILE"),
     },
     web: {

@@ -153,7 +153,11 @@ function sharingKey(
   return JSON.stringify([tokenUuid, args.operationName ?? null, source, args.variableValues ?? null]);
 }
 
-export function makeSubscriptionGuardPlugin(options: { perToken: number }): GraphileConfig.Plugin {
+export function makeSubscriptionGuardPlugin(options: {
+  perToken: number;
+  /** The web-client credential's limit at one address: one map page holds up to 17. */
+  perWebClientAddress: number;
+}): GraphileConfig.Plugin {
   /** Open subscriptions by holder (SubscriptionHolder's key). */
   const openByHolder = new Map<string, number>();
   /** The shared executions, by sharingKey; a pending one is a promise, so that two at once make one. */
@@ -178,7 +182,7 @@ export function makeSubscriptionGuardPlugin(options: { perToken: number }): Grap
           if (!tokenUuid) return next();
           const { key: holder, address } = context.subscriptionHolder ?? { key: tokenUuid };
           const open = openByHolder.get(holder) ?? 0;
-          if (open >= options.perToken) {
+          if (open >= (address === undefined ? options.perToken : options.perWebClientAddress)) {
             const who =
               address === undefined
                 ? "This API token already holds"
@@ -188,7 +192,7 @@ export function makeSubscriptionGuardPlugin(options: { perToken: number }): Grap
               errors: [
                 new GraphQLError(
                   `${who} ${open} open subscriptions, the most ${most} may hold on one server ` +
-                    "(SUBSCRIPTIONS_PER_TOKEN); end one first.",
+                    `(${address === undefined ? "SUBSCRIPTIONS_PER_TOKEN" : "WEB_CLIENT_SUBSCRIPTIONS_PER_ADDRESS"}); end one first.`,
                   { extensions: { code: "TOO_MANY_SUBSCRIPTIONS" } },
                 ),
               ],

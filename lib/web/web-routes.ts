@@ -12,9 +12,10 @@ import { GRAPHQL_PATH } from "../http/graphql-sse.ts";
 const DIST = path.join(import.meta.dirname, "..", "..", "web", "dist");
 
 /**
- * The policy of the page. MapLibre runs its parser in a worker made from a blob URL (worker-src
- * blob:) and draws tiles from blob images. A configured base map (MAP_STYLE_URL) brings its
- * style, tiles, glyphs and sprites from hosts the style names, over HTTPS.
+ * The policy of the page. MapLibre runs its parser in a worker from its own script, served beside
+ * app.js (worker-src 'self'), and turns decoded images into blob URLs (img-src blob:). A
+ * configured base map (MAP_STYLE_URL) brings its style, tiles, glyphs and sprites from hosts the
+ * style names, over HTTPS.
  */
 export function webContentSecurityPolicy(web: WebConfig): string {
   const remote = web.mapStyleUrl ? " https:" : "";
@@ -24,7 +25,7 @@ export function webContentSecurityPolicy(web: WebConfig): string {
     "style-src 'self'",
     `img-src 'self' data: blob:${remote}`,
     `connect-src 'self'${remote}`,
-    "worker-src 'self' blob:",
+    "worker-src 'self'",
     "manifest-src 'self'",
     "base-uri 'none'",
     "form-action 'self'",

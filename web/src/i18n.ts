@@ -13,6 +13,10 @@ const texts = {
   "connection.offline": { nl: "Offline: opnieuw verbinden…", en: "Offline: reconnecting…" },
   "error.load": { nl: "Laden is mislukt", en: "Loading failed" },
   "error.retry": { nl: "Opnieuw proberen", en: "Try again" },
+  "error.noCredential": {
+    nl: "Deze pagina heeft geen toegang tot de gegevens: de beheerder heeft haar sleutel ingetrokken.",
+    en: "This page has no access to the data: the operator has revoked its credential.",
+  },
   "error.notFound": { nl: "Deze pagina bestaat niet.", en: "This page does not exist." },
 } satisfies Record<string, Record<Language, string>>;
 

@@ -5,12 +5,36 @@ import { loadConfig } from "./api/config.ts";
 import { h, replaceChildren } from "./dom.ts";
 import { language, setLanguage, t } from "./i18n.ts";
 import { startShell } from "./shell.ts";
+import { forgetPageToken, storedPageToken } from "./sign-in/page-credential.ts";
+import { showSignInForm } from "./sign-in/sign-in-form.ts";
+
+const RELOADED_AT = "nlis.reloadedForCredentialAt";
 
 async function start(): Promise<void> {
   setLanguage(language);
   try {
     const config = await loadConfig();
-    startShell(document.body, { api: new Api(config.graphqlPath, config.apiToken), config });
+    const open = (credential: string, pageOwnsIt: boolean) => {
+      const api = new Api(config.graphqlPath, credential);
+      // A page token that expired or was revoked: sign in again. The web-client credential
+      // rotated: the configuration has the new one.
+      api.onUnauthenticated(() => {
+        if (pageOwnsIt) forgetPageToken();
+        // At most once a minute, so a credential refused again does not reload the page in a loop.
+        const last = Number(sessionStorage.getItem(RELOADED_AT) ?? 0);
+        if (Date.now() - last < 60_000) return;
+        sessionStorage.setItem(RELOADED_AT, String(Date.now()));
+        location.reload();
+      });
+      startShell(document.body, { api, config });
+    };
+    if (!config.apiToken) throw new Error(t("error.noCredential"));
+    if (!config.requireSignIn) open(config.apiToken, false);
+    else {
+      const stored = storedPageToken();
+      if (stored) open(stored, true);
+      else showSignInForm(document.body, config.graphqlPath, config.apiToken, (token) => open(token, true));
+    }
   } catch (error) {
     const retry = h("button", { type: "button" }, t("error.retry"));
     retry.addEventListener("click", () => location.reload());

@@ -33,6 +33,7 @@ export class Api {
   readonly #stateListeners = new Set<(state: ConnectionState) => void>();
   readonly #reconnectListeners = new Set<() => void>();
   #everConnected = false;
+  #onUnauthenticated: (() => void) | undefined;
 
   constructor(graphqlPath: string, credential: string | null) {
     this.#graphqlPath = graphqlPath;
@@ -55,6 +56,11 @@ export class Api {
     this.#stateListeners.add(listener);
     listener(this.#state);
     return () => this.#stateListeners.delete(listener);
+  }
+
+  /** Called when the service refuses the credential (HTTP 401): expired, revoked or rotated. */
+  onUnauthenticated(listener: () => void): void {
+    this.#onUnauthenticated = listener;
   }
 
   /** Called after the socket came back from a loss, to fetch what was missed. */
@@ -81,6 +87,7 @@ export class Api {
     } catch {
       throw new ApiError("The service cannot be reached.", "NETWORK_ERROR", 0);
     }
+    if (response.status === 401) this.#onUnauthenticated?.();
     if (response.status === 429) {
       throw new ApiError("Too many requests: wait a moment and try again.", "RATE_LIMITED", 429);
     }
