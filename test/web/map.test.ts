@@ -30,6 +30,7 @@ import {
 } from "../helpers/browser.ts";
 import { startFeedServer, type FeedServer } from "../helpers/feed-server.ts";
 import { storeP2000Pages } from "../helpers/p2000.ts";
+import { startCuttableProxy } from "../helpers/tcp-proxy.ts";
 import { useTestService } from "../helpers/service.ts";
 import { waitUntil } from "../helpers/wait.ts";
 
@@ -63,6 +64,8 @@ const AMBULANCE = "A2 AMBU 17106 Schiedamseweg 3134BA Vlaardingen VLAARD bon 857
 const UTRECHT = "A1 Ambulance Utrecht bon 81234";
 const EXERCISE = "Oefening P 2 BRT-01 Brand woning Kerkstraat Schiedam";
 const LIVE = "A1 Maerlantstraat 6531AT Nijmegen 69972";
+/** Stored while the page's connection is cut. */
+const MISSED = "A1 Assendorperstraat Zwolle 40123";
 
 beforeAll(async () => {
   feed = await startFeedServer();
@@ -427,5 +430,32 @@ describe("the live map", () => {
     await screenshot(dark.page, "map-desktop-dark");
     expect(await seriousAxeViolations(dark.page)).toEqual([]);
     expect(dark.problems).toEqual([]);
+  });
+
+  test("a lost connection is shown; what was stored meanwhile is on the map once the connection is back", async () => {
+    const proxy = await startCuttableProxy(new URL(ctx.service.url));
+    try {
+      const { page, problems } = await newWatchedPage(browser!, {});
+      pages.push(page);
+      await page.goto(new URL("/?lang=en", proxy.url).href, { waitUntil: "load" });
+      await listed(page, (list) => list.length > 0);
+      const status = () => page.$eval(".connection", (element) => element.textContent ?? "");
+      await waitUntil(status, (text) => text === "Live", "the live connection");
+
+      proxy.cut();
+      await waitUntil(status, (text) => text === "Offline: reconnecting…", "the page to say it is offline");
+      await storeP2000Pages(ctx.db, [{ message: MISSED, sended: new Date().toISOString(), capcodes: ["000923129"] }]);
+      // Its subscription event went to no one: the page fetches what it missed when it is back.
+      proxy.restore();
+      await waitUntil(status, (text) => text === "Live", "the connection to come back", 60_000);
+      const names = await listed(page, (list) => list.some((name) => name.includes("Zwolle")));
+      expect(names[0]).toContain("Zwolle");
+      // The refused reconnection attempts are what this test is about; nothing else may be reported.
+      expect(problems.filter((problem) => !/WebSocket|ERR_CONNECTION|ERR_EMPTY_RESPONSE|net::/.test(problem))).toEqual(
+        [],
+      );
+    } finally {
+      await proxy.stop();
+    }
   });
 });
