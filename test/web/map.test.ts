@@ -6,6 +6,7 @@
 // the panel shows an incident's messages, timeline and related signals, the province with a warning
 // is coloured, and the page works at phone width and in dark mode with nothing reported.
 import { gzipSync } from "node:zlib";
+import pg from "pg";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "@jest/globals";
 import type { Browser, Page } from "puppeteer-core";
 import { pollAircraftOnce } from "../../lib/feeds/aircraft/poll.ts";
@@ -18,6 +19,7 @@ import { ingestMeteoDocument } from "../../lib/feeds/meteo/ingest.ts";
 import { warningsXml } from "../../lib/feeds/meteo/sample-documents.ts";
 import { pollTraffic } from "../../lib/feeds/traffic/poll.ts";
 import { datexV3Xml } from "../../lib/feeds/traffic/sample-documents.ts";
+import { createFlexIngester, FLEX_READER_CONNECTIONS } from "../../lib/p2000/flex-ingest.ts";
 import {
   DESKTOP,
   launchBrowser,
@@ -48,6 +50,18 @@ const pages: Page[] = [];
 /** The helicopter's documents still to come, polled while a page is open. */
 let laterFlight: string[] = [];
 const dossierOf: Record<string, string> = {};
+
+async function ingestFlexLine(line: string): Promise<void> {
+  const pool = new pg.Pool({ connectionString: ctx.db.ownerUrl, max: FLEX_READER_CONNECTIONS });
+  try {
+    const ingester = createFlexIngester(pool, { source: "test" });
+    await ingester.push(line);
+    await ingester.flush();
+    expect(ingester.stats.stored).toBe(1);
+  } finally {
+    await pool.end();
+  }
+}
 
 async function dossierUuid(text: string): Promise<string> {
   const { rows } = await ctx.db.asOwner(
@@ -306,7 +320,10 @@ describe("the live map", () => {
     await page.locator("[role='img'][aria-label='Trauma helicopter PH-MAP']").wait();
     const before = await page.$eval(".aircraft-marker", (element) => element.getBoundingClientRect().toJSON());
 
-    await storeP2000Pages(ctx.db, [{ message: LIVE, sended: new Date().toISOString(), capcodes: ["000923129"] }]);
+    // As a receiver's decoder writes it, through the FLEX reader's path.
+    await ingestFlexLine(
+      `FLEX|${new Date().toISOString().slice(0, 19).replace("T", " ")}|1600/2/K/A|08.050|000923129|ALN|${LIVE}`,
+    );
     const names = await listed(page, (list) => list.length === 4);
     expect(names[0]).toContain("Nijmegen");
 
