@@ -2,6 +2,7 @@
 // SIGINT/SIGTERM. The steps live in lib/; this file only orders them and talks to the operator.
 import { allScopes, createApiToken } from "./lib/auth/api-tokens.ts";
 import { loadConfig } from "./lib/config.ts";
+import { queueDemoData } from "./lib/setup/demo-data.ts";
 import { prepareDatabase, type Database } from "./lib/setup/installation.ts";
 import { startService } from "./service.ts";
 
@@ -66,15 +67,9 @@ async function main() {
   );
 
   if (database.firstStart && database.embedded && config.demoData) {
-    await service.ownerPool.query(
-      `select graphile_worker.add_job('p2000__load_demo', json_build_object('from', now() - interval '3 days', 'until', now()), job_key => 'p2000_demo'),
-              graphile_worker.add_job('meteo__load_demo', '{}', job_key => 'meteo_demo'),
-              graphile_worker.add_job('alerts__load_demo', '{}', job_key => 'alerts_demo'),
-              graphile_worker.add_job('traffic__load_demo', '{}', job_key => 'traffic_demo'),
-              graphile_worker.add_job('aircraft__load_demo', '{}', job_key => 'aircraft_demo')`,
-    );
+    await queueDemoData(service.ownerPool);
     console.log(
-      '\nLoading 3 days of synthetic demo P2000 messages, weather, traffic, alerts and flights in the background (source "demo"; DEMO_DATA=false turns this off).',
+      '\nLoading 3 days of synthetic demo P2000 messages, weather, traffic, alerts and flights in the background, then live demo P2000 messages and helicopter positions every minute (source "demo"; DEMO_DATA=false turns this off).',
     );
   }
   if (database.firstStart) {

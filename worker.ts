@@ -4,7 +4,7 @@ import type pg from "pg";
 import { consoleLogFactory, Logger, run, type Runner } from "graphile-worker";
 import { LOG_LEVELS, type LogLevel, type WorkerConfig } from "./lib/config.ts";
 import { isConnectionError, type DatabaseAvailability } from "./lib/db/availability.ts";
-import { crontab, makeTaskList, POLL_TASKS, type TaskConfig } from "./tasks/index.ts";
+import { crontabFor, makeTaskList, POLL_TASKS, type TaskConfig } from "./tasks/index.ts";
 import { startPollers } from "./tasks/poll-schedule.ts";
 
 function workerLogger(least: LogLevel, availability: DatabaseAvailability | undefined): Logger {
@@ -42,7 +42,7 @@ export async function startWorker(
     const runner = await run({
       pgPool: ownerPool,
       taskList: makeTaskList(tasks, ownerPool),
-      crontab,
+      crontab: crontabFor(tasks),
       concurrency,
       preset: {
         worker: {

@@ -1162,12 +1162,14 @@ create table app_private.installation (
   singleton boolean default true not null,
   operator_environment_uuid uuid not null,
   created timestamp with time zone default now() not null,
+  demo_live_until timestamp with time zone,
   constraint installation_operator_environment_uuid_fkey FOREIGN KEY (operator_environment_uuid) REFERENCES app_public.environments(uuid),
   constraint installation_pkey PRIMARY KEY (singleton),
   constraint installation_singleton_check CHECK (singleton)
 );
 alter table app_private.installation enable row level security;
 comment on table app_private.installation is 'One row: facts about this installation, such as its operator environment.';
+comment on column app_private.installation.demo_live_until is 'Null: not a demo installation (the demo__tick task stores nothing). Else: the end of the last minute the live demo stored (synthetic P2000 traffic and demo helicopter positions); set to the time of the demo load by the first start of the embedded default with DEMO_DATA, advanced by each tick.';
 
 create table app_private.login_failures (
   email_address text not null,

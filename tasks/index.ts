@@ -12,6 +12,7 @@ import { analytics__refresh_cache } from "./analytics__refresh_cache.ts";
 import { api_tokens__purge_stale } from "./api_tokens__purge_stale.ts";
 import { auth__purge_expired } from "./auth__purge_expired.ts";
 import { makeChannelsClearMqttDiscovery } from "./channels__clear_mqtt_discovery.ts";
+import { makeDemoTick } from "./demo__tick.ts";
 import { makeEmailsSend } from "./emails__send.ts";
 import { meteo__load_demo } from "./meteo__load_demo.ts";
 import { makeMeteoPoll } from "./meteo__poll.ts";
@@ -24,12 +25,12 @@ import { makeRssPoll } from "./rss__poll.ts";
 import { traffic__load_demo } from "./traffic__load_demo.ts";
 import { makeTrafficPoll } from "./traffic__poll.ts";
 
-/** The settings the tasks take: what goes out (e-mail, notifications) and each feed's poller. */
-export type TaskConfig = Pick<Config, "delivery" | "feeds">;
+/** The settings the tasks take: what goes out (e-mail, notifications), each feed's poller, the live demo. */
+export type TaskConfig = Pick<Config, "delivery" | "feeds" | "demoData">;
 
 /** `ownerPool`: the worker's own pool, for tasks that work on several connections at once. */
 export function makeTaskList(config: TaskConfig, ownerPool: pg.Pool): TaskList {
-  const { delivery, feeds } = config;
+  const { delivery, feeds, demoData } = config;
   // One SMTP transport for account mail and notifications.
   const outbox = notificationSettings(delivery);
   return {
@@ -42,6 +43,7 @@ export function makeTaskList(config: TaskConfig, ownerPool: pg.Pool): TaskList {
     api_tokens__purge_stale,
     auth__purge_expired,
     channels__clear_mqtt_discovery: makeChannelsClearMqttDiscovery(outbox),
+    demo__tick: makeDemoTick(demoData, ownerPool),
     emails__send: makeEmailsSend(outbox),
     meteo__load_demo,
     meteo__poll: makeMeteoPoll(feeds.meteo),
@@ -71,10 +73,18 @@ export const POLL_TASKS = [
   "traffic__poll",
 ] as const;
 
-// ?fill=1h: a worker that was down at the full hour catches up when it starts.
-export const crontab = [
-  "0 * * * * analytics__refresh_cache ?fill=1h",
-  "30 3 * * * api_tokens__purge_stale",
-  "45 3 * * * auth__purge_expired",
-  ...POLL_TASKS.map(pollerCrontabLine),
-].join("\n");
+/**
+ * The recurring jobs. ?fill=1h: a worker that was down at the full hour catches up when it starts.
+ * The live demo's tick only with DEMO_DATA: no job a minute where no demo can run.
+ */
+export function crontabFor({ demoData }: Pick<TaskConfig, "demoData">): string {
+  return [
+    "0 * * * * analytics__refresh_cache ?fill=1h",
+    "30 3 * * * api_tokens__purge_stale",
+    "45 3 * * * auth__purge_expired",
+    // One tick at a time, after the demo flights of the first start (queue demo_live), so the demo
+    // helicopter's positions arrive in order.
+    ...(demoData ? ["* * * * * demo__tick ?queue=demo_live&jobKey=demo__tick&jobKeyMode=preserve_run_at"] : []),
+    ...POLL_TASKS.map(pollerCrontabLine),
+  ].join("\n");
+}

@@ -133,7 +133,8 @@ async function demoFeedsArrive(port: number, token: string) {
     token,
     "demo flights",
     `{ aircraftRoutes(icao: "de0001") { startPlace endPlace status } }`,
-    (answer) => answer.aircraftRoutes.length === 2,
+    // The live demo (demo__tick) may have started a third flight since.
+    (answer) => answer.aircraftRoutes.length >= 2,
   );
   expect(flights.aircraftRoutes).toContainEqual({ startPlace: "Amsterdam", endPlace: "Haarlem", status: "completed" });
 }

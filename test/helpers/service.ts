@@ -57,6 +57,8 @@ export async function startTestService(database: TestDatabase, overrides: Config
       requestBudgets: { perToken: 1_000_000, perAddress: 1_000_000, trustProxy: false },
     },
     api: { graphiql: true },
+    // No live demo ticking in tests unless one asks for it (test/tasks/demo-live.test.ts).
+    demoData: false,
     worker: { logLevel: "warning" },
     accounts: { jwtSecret: TEST_JWT_SECRET },
     delivery: {
