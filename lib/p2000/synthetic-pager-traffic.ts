@@ -181,7 +181,8 @@ export interface TrafficOptions {
   seed?: number;
 }
 
-function flexLine(at: Date, capcodes: string[], text: string, frame: number): string {
+/** A multimon-ng FLEX line (an alphanumeric page of one frame) as a receiver prints it. */
+export function flexLine(at: Date, capcodes: string[], text: string, frame: number): string {
   const stamp = at.toISOString().slice(0, 19).replace("T", " ");
   return (
     `FLEX|${stamp}|1600/2/K/A|${String(frame % 15).padStart(2, "0")}.${String(frame % 128).padStart(3, "0")}|` +
