@@ -51,13 +51,18 @@ export function t(key: TextKey | string): string {
   return entry ? entry[language] : key;
 }
 
+/** The locale numbers and dates are written in, for the reader's language. */
+export function locale(): string {
+  return language === "nl" ? "nl-NL" : "en-GB";
+}
+
 /** A number or a date as the reader's language writes it. */
 export function formatNumber(value: number): string {
-  return new Intl.NumberFormat(language === "nl" ? "nl-NL" : "en-GB").format(value);
+  return new Intl.NumberFormat(locale()).format(value);
 }
 
 export function formatDateTime(iso: string): string {
-  return new Intl.DateTimeFormat(language === "nl" ? "nl-NL" : "en-GB", {
+  return new Intl.DateTimeFormat(locale(), {
     dateStyle: "medium",
     timeStyle: "short",
     timeZone: "Europe/Amsterdam",

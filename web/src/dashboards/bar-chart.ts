@@ -3,7 +3,7 @@
 // its chart's heading; its numbers are in the card's table.
 import { BarController, BarElement, CategoryScale, Chart, Legend, LinearScale, Tooltip } from "chart.js";
 import { h } from "../dom.ts";
-import { formatNumber, language } from "../i18n.ts";
+import { formatNumber, locale } from "../i18n.ts";
 import { axisColours } from "./colours.ts";
 
 Chart.register(BarController, BarElement, CategoryScale, LinearScale, Tooltip, Legend);
@@ -59,7 +59,7 @@ export function drawBarChart(box: HTMLElement, options: BarChartOptions): () => 
       responsive: true,
       maintainAspectRatio: false,
       animation: false,
-      locale: language === "nl" ? "nl-NL" : "en-GB",
+      locale: locale(),
       scales: options.horizontal ? { x: valueAxis, y: categoryAxis } : { x: categoryAxis, y: valueAxis },
       plugins: {
         legend: { display: options.series.length > 1, labels: { color: text } },

@@ -1,9 +1,7 @@
 // Dates of the charts as the reader's language writes them (i18n.ts formats instants; these are
 // whole Amsterdam days and months, given as YYYY-MM-DD, so they are read and written in UTC to stay
 // the same day whatever the browser's time zone).
-import { language, t } from "../i18n.ts";
-
-const locale = () => (language === "nl" ? "nl-NL" : "en-GB");
+import { locale, t } from "../i18n.ts";
 
 export function formatDay(date: string): string {
   return new Intl.DateTimeFormat(locale(), { day: "numeric", month: "short", timeZone: "UTC" }).format(utc(date));
