@@ -56,15 +56,24 @@ export function locale(): string {
   return language === "nl" ? "nl-NL" : "en-GB";
 }
 
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+
+/**
+ * A date format, made once for each locale and set of options: making one costs far more than
+ * using it (a fraction of a millisecond each, which 500 incidents in the list turned into 300 ms).
+ */
+export function dateFormat(options: Intl.DateTimeFormatOptions, tag: string = locale()): Intl.DateTimeFormat {
+  const key = `${tag} ${JSON.stringify(options)}`;
+  let format = dateFormats.get(key);
+  if (!format) dateFormats.set(key, (format = new Intl.DateTimeFormat(tag, options)));
+  return format;
+}
+
 /** A number or a date as the reader's language writes it. */
 export function formatNumber(value: number): string {
   return new Intl.NumberFormat(locale()).format(value);
 }
 
 export function formatDateTime(iso: string): string {
-  return new Intl.DateTimeFormat(locale(), {
-    dateStyle: "medium",
-    timeStyle: "short",
-    timeZone: "Europe/Amsterdam",
-  }).format(new Date(iso));
+  return dateFormat({ dateStyle: "medium", timeStyle: "short", timeZone: "Europe/Amsterdam" }).format(new Date(iso));
 }

@@ -4,6 +4,7 @@ import { Api } from "./api/client.ts";
 import { loadConfig } from "./api/config.ts";
 import { h, replaceChildren } from "./dom.ts";
 import { language, setLanguage, t } from "./i18n.ts";
+import { routeFor } from "./routes.ts";
 import { startShell } from "./shell.ts";
 import { forgetPageToken, storedPageToken } from "./sign-in/page-credential.ts";
 import { showSignInForm } from "./sign-in/sign-in-form.ts";
@@ -12,6 +13,7 @@ const RELOADED_AT = "nlis.reloadedForCredentialAt";
 
 async function start(): Promise<void> {
   setLanguage(language);
+  routeFor(location.pathname)?.prepare?.();
   try {
     const config = await loadConfig();
     const open = (credential: string, pageOwnsIt: boolean) => {

@@ -1,27 +1,25 @@
 // Dates of the charts as the reader's language writes them (i18n.ts formats instants; these are
 // whole Amsterdam days and months, given as YYYY-MM-DD, so they are read and written in UTC to stay
 // the same day whatever the browser's time zone).
-import { locale, t } from "../i18n.ts";
+import { dateFormat, t } from "../i18n.ts";
 
 export function formatDay(date: string): string {
-  return new Intl.DateTimeFormat(locale(), { day: "numeric", month: "short", timeZone: "UTC" }).format(utc(date));
+  return dateFormat({ day: "numeric", month: "short", timeZone: "UTC" }).format(utc(date));
 }
 
 export function formatLongDay(date: string): string {
-  return new Intl.DateTimeFormat(locale(), { dateStyle: "medium", timeZone: "UTC" }).format(utc(date));
+  return dateFormat({ dateStyle: "medium", timeZone: "UTC" }).format(utc(date));
 }
 
 export function formatMonth(date: string): string {
-  return new Intl.DateTimeFormat(locale(), { month: "short", year: "numeric", timeZone: "UTC" }).format(utc(date));
+  return dateFormat({ month: "short", year: "numeric", timeZone: "UTC" }).format(utc(date));
 }
 
 /** Monday first, as the Dutch week (and the analytics' weeks) start. */
 export function weekdayNames(): string[] {
   const monday = utc("2024-01-01");
   return Array.from({ length: 7 }, (_, i) =>
-    new Intl.DateTimeFormat(locale(), { weekday: "short", timeZone: "UTC" }).format(
-      new Date(monday.getTime() + i * 86_400_000),
-    ),
+    dateFormat({ weekday: "short", timeZone: "UTC" }).format(new Date(monday.getTime() + i * 86_400_000)),
   );
 }
 

@@ -1,6 +1,8 @@
 // The dashboards' choice (period and safety region) and the windows it gives the API. The choice
 // lives in the URL's query (`period`, `region`), so a shared link shows the same charts; days are
 // Amsterdam days, as the analytics views count them (docs/analytics.md, "Time zones").
+import { dateFormat } from "../i18n.ts";
+
 export type Period = "7d" | "30d" | "90d" | "year";
 export const PERIODS: Period[] = ["7d", "30d", "90d", "year"];
 const DEFAULT_PERIOD: Period = "30d";
@@ -63,7 +65,7 @@ export function monthStart(date: string): string {
 
 export function amsterdamDate(instant: Date): string {
   // en-CA writes dates as YYYY-MM-DD.
-  return new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Amsterdam" }).format(instant);
+  return dateFormat({ timeZone: "Europe/Amsterdam" }, "en-CA").format(instant);
 }
 
 export function addDays(date: string, days: number): string {
@@ -74,7 +76,7 @@ export function addDays(date: string, days: number): string {
 
 /** Midnight in Amsterdam of a date, with its offset (summer time changes at 01:00 UTC, after it). */
 function amsterdamMidnight(date: string): string {
-  const offset = new Intl.DateTimeFormat("en-GB", { timeZone: "Europe/Amsterdam", timeZoneName: "longOffset" })
+  const offset = dateFormat({ timeZone: "Europe/Amsterdam", timeZoneName: "longOffset" }, "en-GB")
     .formatToParts(new Date(`${date}T00:00:00Z`))
     .find((part) => part.type === "timeZoneName")!
     .value.replace("GMT", "");

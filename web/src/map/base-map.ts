@@ -38,7 +38,13 @@ function addBoundaries(map: MapLibreMap, boundaries: Boundaries, offline: boolea
   map.addSource("provinces", { type: "geojson", data: boundaries.provinces, promoteId: "code" });
   map.addSource("regions", { type: "geojson", data: boundaries.regions, promoteId: "number" });
   if (offline) {
-    map.addLayer({ id: "land", type: "fill", source: "provinces", paint: { "fill-color": colours.land } });
+    // No antialiased outline (a draw and a shader program fewer): the boundary lines are drawn over it.
+    map.addLayer({
+      id: "land",
+      type: "fill",
+      source: "provinces",
+      paint: { "fill-color": colours.land, "fill-antialias": false },
+    });
   }
   map.addLayer({
     id: "region-lines",
@@ -90,9 +96,13 @@ export interface BaseMap {
   remove(): void;
 }
 
+/**
+ * The map starts at once: MapLibre's worker (its own 500 KB script to compile) and the style load
+ * while the boundaries, and the screen's data, are still on their way.
+ */
 export function createBaseMap(
   container: HTMLElement,
-  boundaries: Boundaries,
+  boundaries: Promise<Boundaries>,
   styleUrl: string | null,
   label: string,
 ): BaseMap {
@@ -116,12 +126,11 @@ export function createBaseMap(
   map.on("idle", () => (container.dataset.idle = "true"));
   map.on("dataloading", () => (container.dataset.idle = "false"));
   let stopFollowing = () => {};
-  const ready = new Promise<void>((resolve) => {
-    map.once("load", () => {
-      addBoundaries(map, boundaries, offline);
-      stopFollowing = followColourScheme(map, offline);
-      resolve();
-    });
+  // The style is in (style.load, before anything is drawn): sources and layers can be added.
+  const styleLoaded = new Promise<void>((resolve) => map.once("style.load", () => resolve()));
+  const ready = Promise.all([boundaries, styleLoaded]).then(([loaded]) => {
+    addBoundaries(map, loaded, offline);
+    stopFollowing = followColourScheme(map, offline);
   });
   return {
     map,

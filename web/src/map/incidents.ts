@@ -1,9 +1,11 @@
 // The incidents the map shows, kept current: the newest dossiers with a position on load (and after a
 // reconnect), then each new message from the p2000Messages subscription merged in (a real message
 // carries its dossier as it is now; an exercise, which has no dossier, is an incident of its own).
+// The map keeps the newest MAP_INCIDENTS: a page left open for days does not grow without end.
 import type { Api } from "../api/client.ts";
 import { readFragment, type ResultOf } from "../api/graphql.ts";
-import { DossierSummary, DossiersQuery, ExerciseSummary, ExercisesQuery, MessagesSubscription } from "./queries.ts";
+import { MAP_INCIDENTS } from "./map-limits.ts";
+import { DossierSummary, ExerciseSummary, IncidentsQuery, MessagesSubscription } from "./queries.ts";
 import type { ViewState } from "./view-state.ts";
 
 export interface Incident {
@@ -140,15 +142,12 @@ export class IncidentStore {
 
   /** The newest incidents as they are now: on load and after the live connection was lost. */
   async reload(): Promise<void> {
-    const [dossiers, exercises] = await Promise.all([
-      this.#api.request(DossiersQuery),
-      this.#api.request(ExercisesQuery),
-    ]);
-    for (const dossier of dossiers.p2000Dossiers) {
+    const { exercises, ...pages } = await this.#api.request(IncidentsQuery);
+    for (const dossier of Object.values(pages).flat()) {
       const incident = fromDossier(readFragment(DossierSummary, dossier));
       if (incident) this.#byId.set(incident.id, incident);
     }
-    for (const message of exercises.p2000Messages ?? []) {
+    for (const message of exercises ?? []) {
       const incident = fromExercise(readFragment(ExerciseSummary, message));
       if (incident) this.#byId.set(incident.id, incident);
     }
@@ -160,6 +159,7 @@ export class IncidentStore {
   }
 
   #changed(): void {
+    for (const old of this.all.slice(MAP_INCIDENTS)) this.#byId.delete(old.id);
     for (const listener of this.#listeners) listener();
   }
 }

@@ -3,6 +3,7 @@
 // and keeps them live. Each feed is loaded once, then follows its subscription; when the live
 // connection comes back after a loss, everything is fetched once more for what it missed.
 import "./map.css";
+import { prewarm } from "maplibre-gl";
 import "./texts.ts";
 import type { Screen } from "../context.ts";
 import { h, replaceChildren } from "../dom.ts";
@@ -21,6 +22,14 @@ import { addNlAlertLayer, type NlAlerts } from "./layers/nl-alert-layer.ts";
 import { addTrafficLayer } from "./layers/traffic-layer.ts";
 import { addWeatherLayer, type ProvinceWarning } from "./layers/weather-layer.ts";
 import { feedOn, readViewState, writeViewState, type Feed, type ViewState } from "./view-state.ts";
+
+/**
+ * MapLibre's worker started while the page still asks for its configuration: the worker's script
+ * (500 KB) is fetched and compiled in parallel instead of after the map is made.
+ */
+export function prepareMap(): void {
+  prewarm();
+}
 
 export const mapScreen: Screen = (root, { api, config }) => {
   let state: ViewState = readViewState(location.search);
@@ -131,31 +140,31 @@ export const mapScreen: Screen = (root, { api, config }) => {
     ]);
   }
 
+  // Everything starts at once: the map (MapLibre's worker is the longest part), the boundaries,
+  // the incidents and the other feeds; each feed's layer is added as soon as the map can take it.
   async function start(): Promise<void> {
-    const boundaries = await loadBoundaries();
-    if (disposed) return;
-    filtersSlot.append(createFilters(() => state, regionsOf(boundaries.regions), update));
+    const boundaries = loadBoundaries();
     base = createBaseMap(mapElement, boundaries, config.mapStyleUrl, t("map.label"));
-    await base.ready;
-    if (disposed) return;
-    const map = base.map;
-    feedLayers.set("weather", addWeatherLayer(map, api, showWarnings, showProblem));
-    feedLayers.set("alerts", addNlAlertLayer(map, api, showAlerts, showProblem));
-    feedLayers.set("traffic", addTrafficLayer(map, api, showProblem));
-    incidentsLayer = addIncidentsLayer(map, openIncident);
-    feedLayers.set("aircraft", addAircraftLayer(map, api, showProblem));
     stops.push(
       store.onChange(render),
       api.onReconnect(() => void reloadAll().catch(showProblem)),
     );
-    await Promise.all([
-      store.start(showProblem),
-      amber.reload(),
-      ...[...feedLayers.values()].map((layer) => layer.reload()),
-    ]);
-    if (disposed) return;
-    render();
     if (state.incident) panel.open(state.incident);
+    const layersLoaded = base.ready.then(() => {
+      if (disposed || !base) return;
+      const map = base.map;
+      feedLayers.set("weather", addWeatherLayer(map, api, showWarnings, showProblem));
+      feedLayers.set("alerts", addNlAlertLayer(map, api, showAlerts, showProblem));
+      feedLayers.set("traffic", addTrafficLayer(map, api, showProblem));
+      incidentsLayer = addIncidentsLayer(map, openIncident);
+      feedLayers.set("aircraft", addAircraftLayer(map, api, showProblem));
+      render();
+      return Promise.all([...feedLayers.values()].map((layer) => layer.reload()));
+    });
+    const filtersShown = boundaries.then(({ regions }) => {
+      if (!disposed) filtersSlot.append(createFilters(() => state, regionsOf(regions), update));
+    });
+    await Promise.all([store.start(showProblem), amber.reload(), layersLoaded, filtersShown]);
   }
 
   start().catch(showProblem);

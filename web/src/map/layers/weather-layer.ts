@@ -40,6 +40,8 @@ export function addWeatherLayer(
           WARNING_COLOURS[3],
         ],
         "fill-opacity": 0.45,
+        // As the land under it: the boundary lines are the outline.
+        "fill-antialias": false,
       } as never,
     },
     // Under the boundary lines, so they stay visible.
