@@ -277,6 +277,22 @@ function text(name: string): string | undefined {
   return raw === undefined || raw === "" ? undefined : raw;
 }
 
+/** MAP_STYLE_URL: an absolute http(s) URL (the page's CSP allows its origin), or unset. */
+function mapStyleUrl(): string | undefined {
+  const raw = text("MAP_STYLE_URL");
+  if (raw === undefined) return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(raw);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== "https:" && url.protocol !== "http:")) {
+    throw new Error(`MAP_STYLE_URL must be an http(s) URL of a MapLibre style (got "${raw}").`);
+  }
+  return url.href;
+}
+
 /**
  * VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY (both or neither), and VAPID_SUBJECT: by default the
  * public URL where it is https (push services want a contact they can reach), else MAIL_FROM's address.
@@ -349,7 +365,7 @@ export function loadConfig(): Config {
       aiDefaultsFile: text("AI_DEFAULTS_FILE"),
     },
     web: {
-      mapStyleUrl: text("MAP_STYLE_URL"),
+      mapStyleUrl: mapStyleUrl(),
       requireSignIn: flag("WEB_REQUIRE_SIGN_IN", false),
     },
     accounts: {

@@ -14,11 +14,12 @@ const DIST = path.join(import.meta.dirname, "..", "..", "web", "dist");
 /**
  * The policy of the page. MapLibre runs its parser in a worker from its own script, served beside
  * app.js (worker-src 'self'), and turns decoded images into blob URLs (img-src blob:). A
- * configured base map (MAP_STYLE_URL) brings its style, tiles, glyphs and sprites from hosts the
- * style names, over HTTPS.
+ * configured base map (MAP_STYLE_URL) brings its style from its own origin (which may be a tile
+ * server on the operator's network, over http) and its tiles, glyphs and sprites from the hosts
+ * the style names, over HTTPS.
  */
 export function webContentSecurityPolicy(web: WebConfig): string {
-  const remote = web.mapStyleUrl ? " https:" : "";
+  const remote = web.mapStyleUrl ? ` ${new URL(web.mapStyleUrl).origin} https:` : "";
   return [
     "default-src 'none'",
     "script-src 'self'",

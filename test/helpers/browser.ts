@@ -84,3 +84,44 @@ export async function seriousAxeViolations(page: Page): Promise<AxeViolation[]> 
     r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => n.target.join(" ")) })))`)) as AxeViolation[];
   return violations.filter((v) => v.impact === "serious" || v.impact === "critical");
 }
+
+/**
+ * The map's pixels (`.map`) within `tolerance` of a colour, as the screen shows them (a screenshot:
+ * WebGL's own buffer is cleared after each frame): how many, and their centre on the page.
+ */
+export async function drawn(
+  page: Page,
+  rgb: [number, number, number],
+  tolerance = 24,
+): Promise<{ count: number; x: number; y: number }> {
+  const map = (await page.$(".map"))!;
+  const box = (await map.boundingBox())!;
+  const png = await map.screenshot({ encoding: "base64" });
+  // In the page, whose DOM decodes the PNG (the test's own runtime has no image decoder).
+  const found = (await page.evaluate(`(async () => {
+    const image = new Image();
+    image.src = "data:image/png;base64,${png}";
+    await image.decode();
+    const canvas = document.createElement("canvas");
+    canvas.width = image.width;
+    canvas.height = image.height;
+    const context = canvas.getContext("2d");
+    context.drawImage(image, 0, 0);
+    const pixels = context.getImageData(0, 0, image.width, image.height).data;
+    const [r, g, b, tol] = ${JSON.stringify([...rgb, tolerance])};
+    let count = 0, sumX = 0, sumY = 0;
+    for (let i = 0; i < pixels.length; i += 4) {
+      if (Math.abs(pixels[i] - r) <= tol && Math.abs(pixels[i + 1] - g) <= tol && Math.abs(pixels[i + 2] - b) <= tol) {
+        count++;
+        sumX += (i / 4) % image.width;
+        sumY += Math.floor(i / 4 / image.width);
+      }
+    }
+    return { count, x: count ? sumX / count / (image.width / ${box.width}) : 0, y: count ? sumY / count / (image.height / ${box.height}) : 0 };
+  })()`)) as { count: number; x: number; y: number };
+  return { count: found.count, x: box.x + found.x, y: box.y + found.y };
+}
+
+export async function pixelsOf(page: Page, rgb: [number, number, number], tolerance = 24): Promise<number> {
+  return (await drawn(page, rgb, tolerance)).count;
+}

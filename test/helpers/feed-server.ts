@@ -10,6 +10,8 @@ export interface FeedDocument {
   location?: string;
   body: string | Buffer;
   contentType?: string;
+  /** More response headers (e.g. CORS for a document a browser fetches). */
+  headers?: Record<string, string>;
 }
 
 export interface FeedServer {
@@ -45,6 +47,7 @@ export async function startFeedServer(listen: { host?: string; port?: number } =
         "content-type": document.contentType ?? "application/octet-stream",
         etag,
         ...(document.location ? { location: document.location } : {}),
+        ...document.headers,
       })
       .end(document.body);
   });

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import type { Browser } from "puppeteer-core";
 import { launchBrowser, LAUNCH_TIMEOUT, newWatchedPage, screenshot, seriousAxeViolations } from "../helpers/browser.ts";
+import { loadConfig } from "../../lib/config.ts";
 import { useTestService } from "../helpers/service.ts";
 
 const ctx = useTestService();
@@ -41,6 +42,20 @@ describe("the web application's files", () => {
     const config = (await response.json()) as Record<string, unknown>;
     expect(config).toMatchObject({ graphqlPath: "/graphql", mapStyleUrl: null });
   });
+
+  test.each(["tiles.example.org/style.json", "ftp://tiles.example.org/style.json", "javascript:alert(1)"])(
+    "MAP_STYLE_URL %s is refused at start",
+    (value) => {
+      const saved = process.env.MAP_STYLE_URL;
+      process.env.MAP_STYLE_URL = value;
+      try {
+        expect(() => loadConfig()).toThrow(/MAP_STYLE_URL must be an http\(s\) URL of a MapLibre style/);
+      } finally {
+        if (saved === undefined) delete process.env.MAP_STYLE_URL;
+        else process.env.MAP_STYLE_URL = saved;
+      }
+    },
+  );
 
   test("the API keeps its paths: GraphiQL and GraphQL are not the page", async () => {
     const ide = await fetch(new URL("/graphiql", ctx.service.url), { headers: { accept: "text/html" } });

@@ -58,7 +58,7 @@ export function createIncidentList(onOpen: (id: string) => void): IncidentList {
     element,
     show(incidents, selected) {
       buttons.clear();
-      count.textContent = `${incidents.length} ${t("map.count")}`;
+      count.textContent = `${incidents.length} ${t(incidents.length === 1 ? "map.countOne" : "map.count")}`;
       if (!incidents.length) replaceChildren(list, h("li", { class: "empty" }, t("map.empty")));
       else replaceChildren(list, ...incidents.map((incident) => item(incident, incident.id === selected)));
     },

@@ -9,6 +9,7 @@ addTexts({
   },
   "map.list": { nl: "Nieuwste meldingen", en: "Newest incidents" },
   "map.count": { nl: "meldingen", en: "incidents" },
+  "map.countOne": { nl: "melding", en: "incident" },
   "map.empty": { nl: "Geen meldingen met deze filters.", en: "No incidents with these filters." },
   "map.exercise": { nl: "Oefening", en: "Exercise" },
   "map.messages": { nl: "berichten", en: "messages" },
