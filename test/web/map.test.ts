@@ -283,6 +283,12 @@ describe("the live map", () => {
     await listed(page, (list) => list.length === 3);
     await page.locator("[role='img'][aria-label='Trauma helicopter PH-MAP']").wait();
     const before = await page.$eval(".aircraft-marker", (element) => element.getBoundingClientRect().toJSON());
+    // In the air since before the page opened: its track so far comes from its active route.
+    await waitUntil(
+      () => page.$eval(".aircraft-marker", (element) => Number((element as HTMLElement).dataset.trackPoints)),
+      (points) => points > 5,
+      "the helicopter's route so far drawn as its track",
+    );
 
     // As a receiver's decoder writes it, through the FLEX reader's path.
     await ingestFlexLine(

@@ -320,6 +320,15 @@ export const FleetQuery = graphql(
   [AircraftFields],
 );
 
+/** The flight a helicopter is on, to draw where it came from before the page was opened. */
+export const ActiveRouteQuery = graphql(`
+  query MapActiveRoute($icao: String!) {
+    aircraftRoutes(icao: $icao, status: "active", limit: 1) {
+      path
+    }
+  }
+`);
+
 export const AircraftSubscription = graphql(
   `
     subscription MapAircraftLive($icao: String!) {

@@ -1,14 +1,15 @@
 // Trauma and police helicopters moving live: the fleet from the `aircraft` query, then one
 // aircraftLive subscription per helicopter. Each is an HTML marker (an arrow turned to its track,
 // with its registration as text, since the map has no text layers) and a short track line of its
-// last positions, kept in the page.
+// last positions: for one in the air, first those of its active route (aircraftRoutes' path), then
+// each live position.
 import { Marker, type GeoJSONSource, type Map as MapLibreMap } from "maplibre-gl";
 import type { Api } from "../../api/client.ts";
 import { readFragment, type ResultOf } from "../../api/graphql.ts";
 import { h } from "../../dom.ts";
 import { t } from "../../i18n.ts";
 import { AIRCRAFT_COLOURS } from "../colours.ts";
-import { AircraftFields, AircraftSubscription, FleetQuery } from "../queries.ts";
+import { ActiveRouteQuery, AircraftFields, AircraftSubscription, FleetQuery } from "../queries.ts";
 import { setLayersVisible, type FeedLayer } from "./feed-layer.ts";
 
 type Aircraft = ResultOf<typeof AircraftFields>;
@@ -43,6 +44,8 @@ export function addAircraftLayer(map: MapLibreMap, api: Api, onError: (error: Er
   let visible = true;
 
   const drawTracks = () => {
+    // How many points each track has, on its marker (the browser tests read it).
+    for (const one of tracked.values()) one.element.dataset.trackPoints = String(one.track.length);
     void (map.getSource("aircraft-tracks") as GeoJSONSource).setData({
       type: "FeatureCollection",
       features: [...tracked.entries()]
@@ -73,6 +76,19 @@ export function addAircraftLayer(map: MapLibreMap, api: Api, onError: (error: Er
     drawTracks();
   };
 
+  /** The active route's last points before the live ones (path: [[longitude, latitude, altitudeFt, seconds], …]). */
+  const drawRoute = async (icao: string) => {
+    const { aircraftRoutes } = await api.request(ActiveRouteQuery, { icao });
+    const one = tracked.get(icao);
+    if (!one || !aircraftRoutes[0]) return;
+    const flown = (JSON.parse(aircraftRoutes[0].path) as number[][]).map(
+      ([longitude, latitude]) => [longitude, latitude] as [number, number],
+    );
+    const live = one.track.filter(([x, y]) => !flown.some(([fx, fy]) => fx === x && fy === y));
+    one.track = [...flown, ...live].slice(-TRACK_POINTS);
+    drawTracks();
+  };
+
   const follow = (aircraft: Aircraft) => {
     if (!tracked.has(aircraft.icao)) {
       const colour = AIRCRAFT_COLOURS[aircraft.kind] ?? "#888";
@@ -95,6 +111,7 @@ export function addAircraftLayer(map: MapLibreMap, api: Api, onError: (error: Er
           onError,
         ),
       });
+      if (aircraft.onGround === false) drawRoute(aircraft.icao).catch(onError);
     }
     place(aircraft);
   };
