@@ -21,7 +21,6 @@ import type { Database } from "./lib/setup/installation.ts";
 import { resilientPool } from "./lib/db/pool.ts";
 import { feedRoute } from "./lib/monitors/feed-route.ts";
 import { pushWorkerRoute } from "./lib/monitors/push-worker-route.ts";
-import { respondRoute } from "./lib/monitors/respond-route.ts";
 import { RateLimiter } from "./lib/http/rate-limiter.ts";
 import { makeRequestBudgetGuard } from "./lib/http/request-budgets.ts";
 import { makeOpsRoutes } from "./lib/http/ops-routes.ts";
@@ -186,7 +185,6 @@ async function startApi(
   const app = express();
   app.disable("x-powered-by");
   app.use(authRoutes(accounts));
-  app.use(respondRoute());
   app.use(feedRoute(authPool, config.delivery.publicUrl));
   app.use(pushWorkerRoute());
   // Last: the web application's page answers the paths no route above took.

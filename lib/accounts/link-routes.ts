@@ -1,27 +1,16 @@
-// The pages behind the links in account e-mails: verify an address, follow a magic link (which
-// redirects to the client's returnTo with tokens), and a small form that sets a new password
-// through the resetPassword mutation.
+// The links in account e-mails that the service answers itself: verify an address (then on to
+// the console's sign-in screen, which says whether it worked) and follow a magic link (which
+// redirects to the client's returnTo with tokens). The password-reset link
+// (/auth/reset-password?token=…) is a screen of the web application (web/src/console/).
 import express from "express";
 import { completeMagicLink, verifyEmail, type AccountDeps } from "./flows.ts";
 import { describeError } from "../graphql/errors.ts";
-import { escapeHtml, INLINE_SCRIPT_CSP, page } from "../http/html-page.ts";
+import { escapeHtml, page } from "../http/html-page.ts";
 import { randomUUID } from "node:crypto";
 
 function token(req: express.Request): string {
   return typeof req.query.token === "string" ? req.query.token : "";
 }
-
-// The reset page posts the token and the new password to /graphql from the browser.
-const RESET_SCRIPT = `
-document.querySelector("form").addEventListener("submit", async (event) => {
-  event.preventDefault();
-  const out = document.querySelector("output");
-  const response = await fetch("graphql", { method: "POST", headers: { "content-type": "application/json" },
-    body: JSON.stringify({ query: "mutation ($t: String!, $p: String!) { resetPassword(token: $t, newPassword: $p) }",
-      variables: { t: new URLSearchParams(location.search).get("token"), p: event.target.password.value } }) });
-  const result = await response.json();
-  out.textContent = result.errors ? result.errors[0].message : result.data.resetPassword;
-});`;
 
 export function authRoutes(deps: AccountDeps): express.Router {
   const router = express.Router();
@@ -32,14 +21,14 @@ export function authRoutes(deps: AccountDeps): express.Router {
   });
 
   router.get("/auth/verify-email", async (req, res) => {
+    let verified: boolean;
     try {
       await verifyEmail(deps, token(req));
-      res.send(
-        page("E-mail address verified", "<p>Thank you: your e-mail address is verified. You can close this page.</p>"),
-      );
-    } catch (error) {
-      res.status(400).send(page("Link not valid", `<p>${escapeHtml(describeError(error, req.path).message)}</p>`));
+      verified = true;
+    } catch {
+      verified = false;
     }
+    res.redirect(303, `/console/sign-in?verified=${verified ? 1 : 0}`);
   });
 
   router.get("/auth/magic-link", async (req, res) => {
@@ -55,15 +44,5 @@ export function authRoutes(deps: AccountDeps): express.Router {
     }
   });
 
-  router.get("/auth/reset-password", (_req, res) => {
-    res.set("content-security-policy", INLINE_SCRIPT_CSP);
-    res.send(
-      page(
-        "Choose a new password",
-        `<form><label>New password <input type="password" name="password" autocomplete="new-password" minlength="10" required></label> ` +
-          `<button>Save</button></form><p><output></output></p><script>${RESET_SCRIPT}</script>`,
-      ),
-    );
-  });
   return router;
 }

@@ -1,4 +1,5 @@
-// The small server-rendered pages behind links in e-mails (account links, respond links).
+// The small server-rendered page a failed magic link shows (the other e-mailed links are screens of
+// the web application).
 
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -12,7 +13,3 @@ export function page(title: string, body: string): string {
     `</head><body><h1>${escapeHtml(title)}</h1>${body}</body></html>`
   );
 }
-
-/** Headers for a page whose only script is inline and only talks to this server. */
-export const INLINE_SCRIPT_CSP =
-  "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'";

@@ -11,6 +11,9 @@ import { GRAPHQL_PATH } from "../http/graphql-sse.ts";
 
 const DIST = path.join(import.meta.dirname, "..", "..", "web", "dist");
 
+/** Screens of the page that e-mails and notifications link to with a token in the query. */
+const LINK_PAGES = new Set(["/auth/reset-password", "/respond"]);
+
 /**
  * The policy of the page. MapLibre runs its parser in a worker from its own script, served beside
  * app.js (worker-src 'self'), and turns decoded images into blob URLs (img-src blob:). A
@@ -76,7 +79,8 @@ export function webRoutes(options: WebRouteOptions): express.Router {
       res.status(503).type("text/plain").send("The web application is not built: run `npm run build:web`.\n");
       return;
     }
-    res.set("cache-control", "no-cache");
+    // The pages behind e-mailed links carry a credential in their URL: kept out of every cache.
+    res.set("cache-control", LINK_PAGES.has(req.path) ? "no-store" : "no-cache");
     res.sendFile(index);
   });
   return router;

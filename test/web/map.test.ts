@@ -285,7 +285,7 @@ describe("the live map", () => {
     const before = await page.$eval(".aircraft-marker", (element) => element.getBoundingClientRect().toJSON());
     // In the air since before the page opened: its track so far comes from its active route.
     await waitUntil(
-      () => page.$eval(".aircraft-marker", (element) => Number((element as HTMLElement).dataset.trackPoints)),
+      () => page.$eval(".aircraft-marker", (element) => Number(element.getAttribute("data-track-points"))),
       (points) => points > 5,
       "the helicopter's route so far drawn as its track",
     );

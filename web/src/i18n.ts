@@ -6,6 +6,7 @@ const texts = {
   "app.title": { nl: "Incidenten in Nederland", en: "Incidents in the Netherlands" },
   "nav.map": { nl: "Kaart", en: "Map" },
   "nav.dashboards": { nl: "Dashboards", en: "Dashboards" },
+  "nav.console": { nl: "Mijn account", en: "My account" },
   "nav.language": { nl: "English", en: "Nederlands" },
   "nav.main": { nl: "Hoofdmenu", en: "Main menu" },
   "connection.connecting": { nl: "Verbinden…", en: "Connecting…" },
@@ -49,6 +50,15 @@ export function setLanguage(next: Language): void {
 export function t(key: TextKey | string): string {
   const entry = (texts as Record<string, Record<Language, string>>)[key] ?? extra.get(key);
   return entry ? entry[language] : key;
+}
+
+/** A path of the page with the URL's language kept (`?lang=`), so a link does not lose it. */
+export function withLanguage(path: string): string {
+  const lang = new URLSearchParams(location.search).get("lang");
+  if (!lang) return path;
+  const url = new URL(path, location.origin);
+  url.searchParams.set("lang", lang);
+  return url.pathname + url.search + url.hash;
 }
 
 /** The locale numbers and dates are written in, for the reader's language. */

@@ -4,6 +4,7 @@ import { Api } from "./api/client.ts";
 import { loadConfig } from "./api/config.ts";
 import { h, replaceChildren } from "./dom.ts";
 import { language, setLanguage, t } from "./i18n.ts";
+import { UserSession } from "./account/session.ts";
 import { routeFor } from "./routes.ts";
 import { startShell } from "./shell.ts";
 import { forgetPageToken, storedPageToken } from "./sign-in/page-credential.ts";
@@ -28,10 +29,12 @@ async function start(): Promise<void> {
         sessionStorage.setItem(RELOADED_AT, String(Date.now()));
         location.reload();
       });
-      startShell(document.body, { api, config });
+      startShell(document.body, { api, config, session });
     };
     if (!config.apiToken) throw new Error(t("error.noCredential"));
-    if (!config.requireSignIn) open(config.apiToken, false);
+    const session = new UserSession(config.graphqlPath, config.apiToken);
+    // The console and the pages behind e-mailed links sign in (or need no one) on their own.
+    if (!config.requireSignIn || routeFor(location.pathname)?.ownSignIn) open(config.apiToken, false);
     else {
       const stored = storedPageToken();
       if (stored) open(stored, true);

@@ -3,11 +3,19 @@
 import type { Screen } from "./context.ts";
 import { mapScreen, prepareMap } from "./map/map-screen.ts";
 import { dashboardsScreen } from "./dashboards/dashboards-screen.ts";
+import { consoleScreen } from "./console/console-screen.ts";
+import { resetPasswordScreen } from "./console/reset-password-screen.ts";
+import { respondScreen } from "./console/respond-screen.ts";
 
 export interface Route {
   path: string;
   screen: Screen;
-  navKey: string;
+  /** Its entry in the header's menu; none for the pages behind e-mailed links. */
+  navKey?: string;
+  /** The path's own sub-paths belong to it too (the console's screens). */
+  prefix?: boolean;
+  /** It signs in on its own, or needs no one: shown also when the map is for signed-in users only. */
+  ownSignIn?: boolean;
   /** Work the screen can start before the page has its configuration (main.ts). */
   prepare?: () => void;
 }
@@ -15,8 +23,12 @@ export interface Route {
 export const routes: Route[] = [
   { path: "/", screen: mapScreen, navKey: "nav.map", prepare: prepareMap },
   { path: "/dashboards", screen: dashboardsScreen, navKey: "nav.dashboards" },
+  { path: "/console", screen: consoleScreen, navKey: "nav.console", prefix: true, ownSignIn: true },
+  // The pages behind the links in e-mails and notifications (their paths are in those links).
+  { path: "/auth/reset-password", screen: resetPasswordScreen, ownSignIn: true },
+  { path: "/respond", screen: respondScreen, ownSignIn: true },
 ];
 
 export function routeFor(pathname: string): Route | undefined {
-  return routes.find((route) => route.path === pathname);
+  return routes.find((route) => route.path === pathname || (route.prefix && pathname.startsWith(`${route.path}/`)));
 }

@@ -4,7 +4,7 @@
 import type { Api, ConnectionState } from "./api/client.ts";
 import type { AppContext } from "./context.ts";
 import { h, replaceChildren } from "./dom.ts";
-import { language, setLanguage, t } from "./i18n.ts";
+import { language, setLanguage, t, withLanguage } from "./i18n.ts";
 import { routeFor, routes } from "./routes.ts";
 
 export function startShell(body: HTMLElement, context: Omit<AppContext, "navigate">): void {
@@ -44,24 +44,26 @@ export function startShell(body: HTMLElement, context: Omit<AppContext, "navigat
       h(
         "ul",
         {},
-        ...routes.map((route) =>
-          h(
-            "li",
-            {},
+        ...routes
+          .filter((route) => route.navKey)
+          .map((route) =>
             h(
-              "a",
-              {
-                href: route.path + languageQuery(),
-                "aria-current": route.path === location.pathname ? "page" : null,
-                onclick: (event: Event) => {
-                  event.preventDefault();
-                  navigate(route.path + languageQuery());
+              "li",
+              {},
+              h(
+                "a",
+                {
+                  href: withLanguage(route.path),
+                  "aria-current": routeFor(location.pathname) === route ? "page" : null,
+                  onclick: (event: Event) => {
+                    event.preventDefault();
+                    navigate(withLanguage(route.path));
+                  },
                 },
-              },
-              t(route.navKey),
+                t(route.navKey ?? ""),
+              ),
             ),
           ),
-        ),
       ),
     );
   }
@@ -87,11 +89,6 @@ export function startShell(body: HTMLElement, context: Omit<AppContext, "navigat
   window.addEventListener("popstate", show);
   showConnection(status, context.api);
   show();
-}
-
-function languageQuery(): string {
-  const lang = new URLSearchParams(location.search).get("lang");
-  return lang ? `?lang=${lang}` : "";
 }
 
 function showConnection(status: HTMLElement, api: Api): void {

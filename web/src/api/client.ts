@@ -1,6 +1,7 @@
 // The page's one way to the API: queries and mutations over HTTP, subscriptions over graphql-ws.
-// The credential is the web-client API token from the service's configuration, or the one a
-// signed-in user's session gives (setCredential). The connection's state (connecting, live,
+// The credential is the web-client API token from the service's configuration, the one a
+// signed-in user's session gives (setCredential), or a source asked before each request (the
+// console's user session, which refreshes its access token before it expires). The connection's state (connecting, live,
 // offline) is published so the shell can show it; after a reconnect every subscriber is told, so it
 // can fetch what it missed while the socket was down.
 import { createClient, type Client } from "graphql-ws";
@@ -20,6 +21,9 @@ export class ApiError extends Error {
   }
 }
 
+/** Where a credential comes from: fixed, or asked before each request and each socket connection. */
+export type Credential = string | null | (() => Promise<string | null>);
+
 interface GraphqlErrorBody {
   message: string;
   extensions?: { code?: string };
@@ -27,17 +31,23 @@ interface GraphqlErrorBody {
 
 export class Api {
   readonly #graphqlPath: string;
-  #credential: string | null;
+  #credential: Credential;
   #ws: Client | undefined;
   #state: ConnectionState = "idle";
   readonly #stateListeners = new Set<(state: ConnectionState) => void>();
   readonly #reconnectListeners = new Set<() => void>();
   #everConnected = false;
   #onUnauthenticated: (() => void) | undefined;
+  readonly #onCredentialRefused: (() => void) | undefined;
 
-  constructor(graphqlPath: string, credential: string | null) {
+  /**
+   * `onCredentialRefused`: called when an answer's error is UNAUTHENTICATED (which the service
+   * sends with HTTP 200 for a user token it no longer takes), for an Api that holds a session.
+   */
+  constructor(graphqlPath: string, credential: Credential, options: { onCredentialRefused?: () => void } = {}) {
     this.#graphqlPath = graphqlPath;
     this.#credential = credential;
+    this.#onCredentialRefused = options.onCredentialRefused;
   }
 
   get state(): ConnectionState {
@@ -45,7 +55,7 @@ export class Api {
   }
 
   /** Use another credential from now on (sign-in, sign-out); open subscriptions reconnect with it. */
-  setCredential(credential: string | null): void {
+  setCredential(credential: Credential): void {
     this.#credential = credential;
     const ws = this.#ws;
     this.#ws = undefined;
@@ -73,6 +83,7 @@ export class Api {
     document: TadaDocumentNode<Result, Variables>,
     variables?: Variables,
   ): Promise<Result> {
+    const credential = await this.#currentCredential();
     let response: Response;
     try {
       response = await fetch(this.#graphqlPath, {
@@ -80,7 +91,7 @@ export class Api {
         headers: {
           "content-type": "application/json",
           accept: "application/graphql-response+json, application/json",
-          ...(this.#credential ? { authorization: `Bearer ${this.#credential}` } : {}),
+          ...(credential ? { authorization: `Bearer ${credential}` } : {}),
         },
         body: JSON.stringify({ query: print(document), variables }),
       });
@@ -96,6 +107,7 @@ export class Api {
       errors?: GraphqlErrorBody[];
     } | null;
     const first = body?.errors?.[0];
+    if (first?.extensions?.code === "UNAUTHENTICATED" && credential) this.#onCredentialRefused?.();
     if (first) throw new ApiError(first.message, first.extensions?.code, response.status);
     if (!body?.data) throw new ApiError(`The service answered ${response.status}.`, undefined, response.status);
     return body.data;
@@ -126,10 +138,13 @@ export class Api {
     if (this.#ws) return this.#ws;
     const url = new URL(this.#graphqlPath, location.href);
     url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
-    const credential = this.#credential;
     this.#ws = createClient({
       url: url.href,
-      connectionParams: credential ? { authorization: `Bearer ${credential}` } : {},
+      // Asked at each (re)connection, so a refreshed access token is used.
+      connectionParams: async () => {
+        const credential = await this.#currentCredential();
+        return credential ? { authorization: `Bearer ${credential}` } : {};
+      },
       lazy: true,
       // Forever, with graphql-ws's randomised exponential back-off (capped by the browser's patience).
       retryAttempts: Infinity,
@@ -146,6 +161,10 @@ export class Api {
       },
     });
     return this.#ws;
+  }
+
+  async #currentCredential(): Promise<string | null> {
+    return typeof this.#credential === "function" ? this.#credential() : this.#credential;
   }
 
   #setState(state: ConnectionState): void {
