@@ -5,6 +5,8 @@ import type { TestService } from "./service.ts";
 export interface TestUser {
   email: string;
   accessToken: string;
+  /** The login's refresh token (single use), for a browser session (test/helpers/console.ts). */
+  refreshToken: string;
   environmentUuid: string;
   apiToken: string;
 }
@@ -29,7 +31,7 @@ export async function signUp(
   if (options.admin)
     await service.ownerPool.query("update app_public.users set is_admin = true where email_address = $1", [email]);
   const { login } = await call(
-    "mutation ($e: String!, $p: String!) { login(input: { email: $e, password: $p }) { token } }",
+    "mutation ($e: String!, $p: String!) { login(input: { email: $e, password: $p }) { token refreshToken } }",
     authToken,
     { e: email, p: password },
   );
@@ -40,6 +42,7 @@ export async function signUp(
   return {
     email,
     accessToken: login.token,
+    refreshToken: login.refreshToken,
     environmentUuid: register.environment.uuid,
     apiToken: createApiToken.plainToken,
   };
