@@ -3250,6 +3250,34 @@ comment on column app_public.traffic_incident_facts.type_label is 'The incident 
 
 -- Functions
 
+CREATE OR REPLACE FUNCTION app_accounts.change_password(verified_hash text, new_hash text)
+ RETURNS integer
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  me uuid := app_hidden.require_user_uuid();
+  address text := (select u.email_address::text from app_public.users u where u.uuid = me);
+  changed integer;
+begin
+  insert into app_private.user_secrets as s (user_uuid, password_hash, password_changed_at)
+  values (me, new_hash, now())
+  on conflict (user_uuid) do update set password_hash = excluded.password_hash, password_changed_at = now()
+   where s.password_hash is not distinct from verified_hash;
+  get diagnostics changed = row_count;
+  if changed = 0 then
+    raise exception 'The password was changed meanwhile; try again.' using errcode = 'XCONF';
+  end if;
+  delete from app_private.login_failures f where f.email_address = address;
+  update app_private.user_tokens t set used_at = now()
+   where t.user_uuid = me and t.purpose = 'password_reset' and t.used_at is null;
+  return app_accounts.delete_other_sessions();
+end;
+$function$;
+grant execute on function app_accounts.change_password(verified_hash text, new_hash text) to app_visitor;
+comment on function app_accounts.change_password(verified_hash text, new_hash text) is 'changePassword''s write (issue 32, an addition to the spec; lib/accounts/flows.ts checked the current password with argon2 and made new_hash): stores the calling user''s new hash only while the stored one is still verified_hash (null for a magic-link-only account), so the visitor role cannot set a password without the hash Node verified against, and two concurrent changes cannot both win (CONFLICT). Then, as a reset does, clears the address''s failed logins and spends open reset links, and ends every other session of the user (app_accounts.delete_other_sessions; returns how many), the current one staying signed in.';
+
 CREATE OR REPLACE FUNCTION app_accounts.create_api_token(name text, scopes text[], valid_days integer, secret_hash bytea, token_preview text)
  RETURNS uuid
  LANGUAGE sql
@@ -3423,19 +3451,17 @@ declare
   environment_uuid uuid;
 begin
   perform app_hidden.require_user_uuid();
-  if name is null or length(btrim(name)) not between 1 and 200 then
-    raise exception 'An environment name has 1 to 200 characters.' using errcode = 'XINPT';
-  end if;
+  name := app_hidden.checked_environment_name(name);
   if target is null or target not in (select app_hidden.current_user_organization_uuids()) then
     raise exception 'Organization not found.' using errcode = 'XNOTF';
   end if;
-  insert into app_public.environments (organization_uuid, name) values (target, btrim(name))
+  insert into app_public.environments (organization_uuid, name) values (target, name)
     returning uuid into environment_uuid;
   return environment_uuid;
 end;
 $function$;
 grant execute on function app_accounts.create_environment(organization_uuid text, name text) to app_visitor;
-comment on function app_accounts.create_environment(organization_uuid text, name text) is 'createEnvironment: adds an environment to one of the calling user''s organizations. SECURITY DEFINER because the visitor may write no table; the caller is checked first and an organization not theirs answers NOT_FOUND.';
+comment on function app_accounts.create_environment(organization_uuid text, name text) is 'createEnvironment: adds an environment to one of the calling user''s organizations. SECURITY DEFINER because the visitor may write no table; the caller is checked first and an organization not theirs answers NOT_FOUND. The name rules are app_hidden.checked_environment_name, shared with updateEnvironment.';
 
 CREATE OR REPLACE FUNCTION app_accounts.create_organization(name text)
  RETURNS uuid
@@ -3916,6 +3942,49 @@ $function$;
 grant execute on function app_accounts.update_api_token(token_uuid text, name text, scopes text[]) to app_visitor;
 comment on function app_accounts.update_api_token(token_uuid text, name text, scopes text[]) is 'updateApiToken: renames a token of the current environment and/or replaces its scopes (each must be in app_public.api_scopes). A revoked token, or one of another environment, answers NOT_FOUND.';
 
+CREATE OR REPLACE FUNCTION app_accounts.update_environment(environment_uuid text, name text)
+ RETURNS uuid
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  target uuid := app_hidden.try_uuid(environment_uuid);
+begin
+  perform app_hidden.require_user_uuid();
+  name := app_hidden.checked_environment_name(name);
+  update app_public.environments e set name = update_environment.name
+   where e.uuid = target and e.organization_uuid in (select app_hidden.current_user_organization_uuids());
+  if not found then
+    raise exception 'Environment not found.' using errcode = 'XNOTF';
+  end if;
+  return target;
+end;
+$function$;
+grant execute on function app_accounts.update_environment(environment_uuid text, name text) to app_visitor;
+comment on function app_accounts.update_environment(environment_uuid text, name text) is 'updateEnvironment (issue 32, an addition to the spec): renames an environment of an organization the calling user belongs to, with createEnvironment''s name rules. Any other environment, or a malformed uuid (app_hidden.try_uuid), answers NOT_FOUND, as updateOrganization does, so the call reveals no environment the caller cannot see.';
+
+CREATE OR REPLACE FUNCTION app_accounts.update_me(display_name text)
+ RETURNS uuid
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  me uuid := app_hidden.require_user_uuid();
+begin
+  if display_name is null or length(btrim(display_name)) not between 1 and 100
+     or display_name ~ '[\u0001-\u001f\u007f-\u009f]' then
+    raise exception 'displayName needs 1 to 100 characters (spaces around it are trimmed) and no control characters.'
+      using errcode = 'XINPT';
+  end if;
+  update app_public.users u set display_name = btrim(update_me.display_name) where u.uuid = me;
+  return me;
+end;
+$function$;
+grant execute on function app_accounts.update_me(display_name text) to app_visitor;
+comment on function app_accounts.update_me(display_name text) is 'updateMe (issue 32, an addition to the spec): changes the calling user''s display name, trimmed, 1 to 100 characters without control characters (C0, DEL and C1), else BAD_USER_INPUT. The caller is checked first, so an anonymous call answers UNAUTHENTICATED. Names stored before (register allowed up to 200) stay as they are.';
+
 CREATE OR REPLACE FUNCTION app_accounts.update_organization(organization_uuid text, name text)
  RETURNS uuid
  LANGUAGE plpgsql
@@ -4281,6 +4350,23 @@ $function$;
 grant execute on function app_hidden.assert_api_token_live() to app_analyst;
 grant execute on function app_hidden.assert_api_token_live() to app_visitor;
 comment on function app_hidden.assert_api_token_live() is 'Raises UNAUTHENTICATED unless the request''s API token (app.api_token_uuid) is live: run as each API-token request opens its transaction.';
+
+CREATE OR REPLACE FUNCTION app_hidden.checked_environment_name(name text)
+ RETURNS text
+ LANGUAGE plpgsql
+ IMMUTABLE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+begin
+  if name is null or length(btrim(name)) not between 1 and 200 then
+    raise exception 'An environment name has 1 to 200 characters.' using errcode = 'XINPT';
+  end if;
+  return btrim(name);
+end;
+$function$;
+grant execute on function app_hidden.checked_environment_name(name text) to app_analyst;
+grant execute on function app_hidden.checked_environment_name(name text) to app_visitor;
+comment on function app_hidden.checked_environment_name(name text) is 'The trimmed environment name, or BAD_USER_INPUT unless it has 1 to 200 characters: the one rule of createEnvironment and updateEnvironment (app_accounts.create_environment, app_accounts.update_environment).';
 
 CREATE OR REPLACE FUNCTION app_hidden.checked_monitor(environment uuid, existing app_public.monitors, location_given boolean, name text, description text, active boolean, type text, query text, latitude double precision, longitude double precision, location_mode text, location_live_source_id text, radius double precision, channels text, notification_rules text, OUT monitor app_public.monitors, OUT channel_uuids uuid[])
  RETURNS record

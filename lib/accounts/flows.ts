@@ -42,6 +42,9 @@ export interface IssuedTokens {
 
 export const NOT_AUTHENTICATED = "Not authenticated. Send Authorization: Bearer <token>.";
 const WRONG_CREDENTIALS = "These credentials do not match our records.";
+const WRONG_CURRENT_PASSWORD = "The current password is not right.";
+const LOGIN_LOCKED =
+  "Too many failed logins for this address: logins are locked for a while. Try again later or reset the password.";
 const REFRESH_REFUSALS = {
   invalid: "The refresh token is not valid.",
   reused: "The refresh token was already used; the session has been ended. Log in again.",
@@ -163,10 +166,7 @@ export async function login(
   // Always verify, also for unknown addresses, so both answers take the same time.
   const valid = await verifyPassword(candidate.password_hash, password);
   if (candidate.locked_until && candidate.locked_until > new Date()) {
-    throw userError(
-      "Too many failed logins for this address: logins are locked for a while. Try again later or reset the password.",
-      "RATE_LIMITED",
-    );
+    throw userError(LOGIN_LOCKED, "RATE_LIMITED");
   }
   if (!valid) {
     // Counted for unknown addresses too, so a lock tells nothing about who has an account.
@@ -313,6 +313,48 @@ export async function resetPassword(
   if (violation) throw userError(violation, "BAD_USER_INPUT");
   await owner(deps, "select app_private.reset_password($1, $2)", [sha256(token), await hashPassword(newPassword)]);
   return "Your password has been changed and every session has been ended. Log in with the new password.";
+}
+
+export interface ChangePasswordInput {
+  currentPassword?: string | null;
+  newPassword: string;
+}
+
+/**
+ * changePassword (issue 32): the signed-in user's new password. The current one is checked as login
+ * checks it, and its failures count toward the same per-address lock (app_private.login_failures),
+ * so a stolen access token cannot be used to guess the password faster than login allows.
+ */
+export async function changePassword(
+  deps: AccountDeps,
+  meta: RequestMeta,
+  visitor: VisitorQuery,
+  input: ChangePasswordInput,
+): Promise<string> {
+  // The caller first, as every account operation; the visitor may read its own user row.
+  const [me] = await visitor(
+    "select app_hidden.require_user_uuid() as uuid," +
+      " (select u.email_address::text from app_public.users u where u.uuid = app_hidden.current_user_uuid()) as email",
+  );
+  await rateLimit(deps, `change_password:ip:${meta.ip}`, 10, "15 minutes");
+  const violation = passwordPolicyViolation(input.newPassword, me.email);
+  if (violation) throw userError(violation, "BAD_USER_INPUT");
+  const [candidate] = await owner(deps, "select * from app_private.login_candidate($1)", [me.email]);
+  // A magic-link-only account has no password to confirm: it may set its first one.
+  if (candidate.password_hash !== null) {
+    if (candidate.locked_until && candidate.locked_until > new Date()) throw userError(LOGIN_LOCKED, "RATE_LIMITED");
+    const current = input.currentPassword;
+    if (current == null) throw userError(WRONG_CURRENT_PASSWORD, "INVALID_CREDENTIALS");
+    if (current.length > PASSWORD_MAX_LENGTH * 4 || !(await verifyPassword(candidate.password_hash, current))) {
+      await owner(deps, "select app_private.login_failed($1)", [me.email]);
+      throw userError(WRONG_CURRENT_PASSWORD, "INVALID_CREDENTIALS");
+    }
+  }
+  await visitor("select app_accounts.change_password($1, $2)", [
+    candidate.password_hash,
+    await hashPassword(input.newPassword),
+  ]);
+  return "Your password is changed; your other sessions are signed out.";
 }
 
 export async function switchEnvironment(

@@ -967,6 +967,7 @@ beforeAll(async () => {
     setCurrentEnvironment: { environmentUuid },
     switchEnvironment: { environmentUuid },
     updateApiToken: { uuid: apiTokenUuid },
+    updateEnvironment: { input: { uuid: environmentUuid, name: "fuzz baseline environment" } },
     updateMonitor: { input: { uuid: monitorUuid } },
     updateOrganization: { input: { uuid: organizationUuid, name: "fuzz baseline organization" } },
     monitor: { uuid: monitorUuid },

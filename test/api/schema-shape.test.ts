@@ -115,8 +115,11 @@ test("the Query type has exactly the operations built so far", () => {
   ]);
 });
 
+// changePassword, updateEnvironment and updateMe are not in the spec: the web console needs them
+// (issue 32, docs/accounts.md).
 test("the Mutation type has exactly the account operations of spec 4.2 built so far", () => {
   expect(Object.keys((schema.getMutationType() as GraphQLObjectType).getFields()).sort()).toEqual([
+    "changePassword",
     "createApiToken",
     "createChannel",
     "createEnvironment",
@@ -142,6 +145,8 @@ test("the Mutation type has exactly the account operations of spec 4.2 built so 
     "setCurrentEnvironment",
     "switchEnvironment",
     "updateApiToken",
+    "updateEnvironment",
+    "updateMe",
     "updateMonitor",
     "updateOrganization",
   ]);

@@ -11,13 +11,16 @@ export interface TestUser {
   apiToken: string;
 }
 
+/** The password signUp registers every user with. */
+export const TEST_PASSWORD = "a long enough password";
+
 export async function signUp(
   service: TestService,
   email: string,
   options: { admin?: boolean } = {},
 ): Promise<TestUser> {
   const authToken = (await service.newToken({ scopes: ["auth:register", "auth:login"] })).secret;
-  const password = "a long enough password";
+  const password = TEST_PASSWORD;
   const call = async (query: string, token: string, variables: Record<string, unknown> = {}) => {
     const { body } = await service.graphql(query, { token, variables });
     if (body.errors) throw new Error(body.errors[0].message);
