@@ -30,6 +30,7 @@ const ctx = useTestService(() => ({ delivery: { smtpUrl: mail.url } }));
 const EMAIL = "ada@example.org";
 const PASSWORD = "correct horse battery staple";
 const NEW_PASSWORD = "a different horse entirely";
+const RESET_PASSWORD = "yet another horse to ride";
 let browser: Browser | undefined;
 let base: string;
 const pages: Page[] = [];
@@ -168,6 +169,42 @@ describe("a new person in the console", () => {
     expect(problems).toEqual([]);
   });
 
+  test("renames the environment, changes the display name and the password (wrong current one said beside it)", async () => {
+    const { page, problems } = signedIn;
+    await page.locator("::-p-aria([name='Name (staging)'][role='textbox'])").fill("acceptance");
+    // Enter in the field submits its own form (the environment's Rename).
+    await page.keyboard.press("Enter");
+    await waitUntil(
+      () => textOf(page, ".console-who"),
+      (who) => who.includes("acceptance"),
+      "the renamed environment in the console's header",
+    );
+
+    await page.locator("::-p-aria([name='Profile and sessions'][role='link'])").click();
+    await heading(page, "Profile");
+    await fill(page, "Display name", "Ada Lovelace");
+    await press(page, "Save");
+    await waitUntil(
+      () => textOf(page, ".console-who"),
+      (who) => who.includes("Ada Lovelace"),
+      "the new display name in the console's header",
+    );
+    await fill(page, "Current password", "not my password");
+    await fill(page, "New password", NEW_PASSWORD);
+    await press(page, "Change password");
+    await page.locator("#account-current-password-error:not([hidden])").wait();
+    expect(await textOf(page, "#account-current-password-error")).toContain("The current password is not right.");
+    expect(await page.$eval("#account-new-password", (input) => (input as unknown as { value: string }).value)).toBe(
+      NEW_PASSWORD,
+    );
+    await fill(page, "Current password", PASSWORD);
+    await press(page, "Change password");
+    await page.locator("::-p-text(Your password is changed)").wait();
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await screenshot(page, "console-account-profile");
+    expect(problems).toEqual([]);
+  });
+
   test("refreshes the access token before it expires; a reused refresh token signs out with a clear message", async () => {
     const { page, problems } = signedIn;
     const before = await storedSession(page);
@@ -218,7 +255,7 @@ describe("the e-mailed links", () => {
     await fill(page, "New password", "short");
     await press(page, "Save the password");
     await page.locator("#reset-password-error:not([hidden])").wait();
-    await fill(page, "New password", NEW_PASSWORD);
+    await fill(page, "New password", RESET_PASSWORD);
     await press(page, "Save the password");
     await page.locator("::-p-text(password has been changed)").wait();
     expect(await seriousAxeViolations(page)).toEqual([]);
@@ -227,7 +264,7 @@ describe("the e-mailed links", () => {
       "mutation ($e: String!, $p: String!) { login(input: { email: $e, password: $p }) { token } }",
       {
         token: (await ctx.service.newToken({ scopes: ["auth:login"] })).secret,
-        variables: { e: EMAIL, p: NEW_PASSWORD },
+        variables: { e: EMAIL, p: RESET_PASSWORD },
       },
     );
     expect(login.body.errors).toBeUndefined();

@@ -1,4 +1,4 @@
-// Organisations and their environments: make and rename them, and switch the session to another
+// Organisations and their environments: make and rename them (updateOrganization, updateEnvironment), and switch the session to another
 // environment (switchEnvironment gives a new token pair, which the session keeps; the console then
 // shows that environment's tokens, channels and monitors).
 import { graphql } from "../api/graphql.ts";
@@ -47,6 +47,14 @@ const CreateOrganizationMutation = graphql(`
 const RenameOrganizationMutation = graphql(`
   mutation ConsoleRenameOrganization($uuid: String!, $name: String!) {
     updateOrganization(input: { uuid: $uuid, name: $name }) {
+      uuid
+    }
+  }
+`);
+
+const RenameEnvironmentMutation = graphql(`
+  mutation ConsoleRenameEnvironment($uuid: String!, $name: String!) {
+    updateEnvironment(input: { uuid: $uuid, name: $name }) {
       uuid
     }
   }
@@ -130,6 +138,17 @@ export const organizationsScreen: ConsoleScreen = (root, { session, me, reload }
                   { class: "row-title" },
                   environment.name,
                   environment.uuid === currentUuid ? h("span", { class: "badge" }, t("orgs.current")) : null,
+                ),
+                nameForm(
+                  `rename-environment-${environment.uuid}`,
+                  `${t("console.name")} (${environment.name})`,
+                  t("console.rename"),
+                  environment.name,
+                  async (name) => {
+                    await session.api.request(RenameEnvironmentMutation, { uuid: environment.uuid, name });
+                    if (environment.uuid === currentUuid) reload();
+                  },
+                  t("orgs.renamed"),
                 ),
                 environment.uuid === currentUuid
                   ? null
