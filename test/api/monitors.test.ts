@@ -248,7 +248,9 @@ describe("a P2000 monitor around Schiedam", () => {
     expect(link.pathname).toBe("/respond");
     const page = await fetch(new URL(link.pathname + link.search, ctx.service.url));
     expect(page.status).toBe(200);
-    expect(await page.text()).toContain("respondOnTheWay");
+    // The web application's respond screen (web/src/console/respond-screen.ts), kept out of caches.
+    expect(await page.text()).toContain("/web/app.js");
+    expect(page.headers.get("cache-control")).toBe("no-store");
 
     const token = link.searchParams.get("token")!;
     const { respondOnTheWay } = await ok(

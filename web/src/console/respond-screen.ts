@@ -32,10 +32,11 @@ const RespondMutation = graphql(`
 export const respondScreen: Screen = (root, { session }) => {
   const token = new URLSearchParams(location.search).get("token") ?? "";
   history.replaceState(null, "", withLanguage("/respond"));
-  const outcome = h("p", { class: "form-status", role: "status", "aria-live": "polite" });
+  document.title = `${t("respond.heading")} · ${t("app.title")}`;
+  const outcome = h("output", { class: "form-status", "aria-live": "polite" });
   const say = (message: string) => (outcome.textContent = message);
-  const answer = (status: "going" | "cancelled") =>
-    actionButton(
+  const answer = (status: "going" | "cancelled") => {
+    const button = actionButton(
       t(`respond.${status}`),
       async () => {
         const { respondOnTheWay } = await session.auth.request(RespondMutation, { token, status });
@@ -44,6 +45,9 @@ export const respondScreen: Screen = (root, { session }) => {
       say,
       { className: status === "going" ? "primary" : undefined },
     );
+    button.value = status;
+    return button;
+  };
   root.append(
     h(
       "section",

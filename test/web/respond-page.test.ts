@@ -1,4 +1,5 @@
-// The respond page in a real browser, the way a responder meets it: a P2000 message matches a
+// The respond page (the web application's /respond screen, web/src/console/respond-screen.ts) in a
+// real browser, the way a responder meets it: a P2000 message matches a
 // monitor, the service mails a notification to a real SMTP sink, and headless Chromium on a phone
 // sized screen opens the respond link from that mail. Opening it stores nothing (mail scanners
 // follow links); tapping "going" or "not coming" records the responder and the page says so; an
@@ -103,7 +104,9 @@ async function tapAndRead(selector: string): Promise<string> {
   await page.tap(selector);
   // The buttons are disabled (and the output says "Sending…") until the answer is in.
   const said = await page.waitForFunction(
-    () => !document.querySelector("button")!.disabled && document.querySelector("output")!.textContent!.trim(),
+    () =>
+      !document.querySelector(".respond button")!.disabled &&
+      document.querySelector(".respond output")!.textContent!.trim(),
     { timeout: 15_000 },
   );
   return String(await said.jsonValue());
@@ -161,7 +164,8 @@ function withToken(token: string): URL {
 describe("the respond page in Chromium on a phone", () => {
   test("fits a small screen: a viewport meta tag, no sideways scrolling, buttons large enough to tap", async () => {
     await open(link);
-    expect(await page.title()).toBe("Are you going?");
+    await page.locator(".respond button").wait();
+    expect(await page.title()).toContain("Are you going?");
     const viewport = await page.$eval('meta[name="viewport"]', (meta) => meta.getAttribute("content"));
     expect(viewport).toMatch(/width=device-width/);
     expect(viewport).toMatch(/initial-scale=1/);
@@ -170,7 +174,7 @@ describe("the respond page in Chromium on a phone", () => {
       scrollWidth: document.documentElement.scrollWidth,
       bodyScrollWidth: document.body.scrollWidth,
       fontSize: parseFloat(getComputedStyle(document.body).fontSize),
-      buttons: [...document.querySelectorAll("button")].map((button) => {
+      buttons: [...document.querySelectorAll(".respond button")].map((button) => {
         const box = button.getBoundingClientRect();
         return {
           text: button.textContent,
@@ -219,7 +223,8 @@ describe("the respond page in Chromium on a phone", () => {
     expect((await fetch(link)).status).toBe(200);
     expect(await storedResponders()).toEqual([]);
     expect(await respondersSeenByOwner()).toEqual([]);
-    expect(await page.$eval("output", (output) => output.textContent)).toBe("");
+    await page.locator(".respond button").wait();
+    expect(await page.$eval(".respond output", (output) => output.textContent)).toBe("");
     expect(problems).toEqual([]);
   });
 
@@ -299,12 +304,12 @@ describe("the respond page in Chromium on a phone", () => {
     await page.setOfflineMode(true);
     try {
       expect(await tapAndRead('button[value="going"]')).toBe(
-        "Your answer could not be sent. Check your connection and try again.",
+        "The service cannot be reached. Check the connection and try again.",
       );
     } finally {
       await page.setOfflineMode(false);
     }
-    expect(await page.$$eval("button", (buttons) => buttons.map((b) => b.disabled))).toEqual([false, false]);
+    expect(await page.$$eval(".respond button", (buttons) => buttons.map((b) => b.disabled))).toEqual([false, false]);
     expect(await respondersSeenByOwner()).toEqual([{ status: "cancelled", recipient: "responder@example.org" }]);
   });
 
@@ -312,7 +317,7 @@ describe("the respond page in Chromium on a phone", () => {
     await page.setJavaScriptEnabled(false);
     try {
       await open(link);
-      expect(await visibleText()).toContain("This page needs JavaScript to send your answer");
+      expect(await visibleText()).toContain("This page needs JavaScript.");
     } finally {
       await page.setJavaScriptEnabled(true);
     }
