@@ -203,7 +203,10 @@ export async function refresh(deps: AccountDeps, bearer: string | undefined): Pr
   };
 }
 
-/** Like an OAuth redirect URI: absolute, https on an allowed origin, or http on localhost. */
+/**
+ * Like an OAuth redirect URI: absolute, https on an allowed origin (MAGIC_LINK_ALLOWED_ORIGINS, and
+ * the service's own PUBLIC_URL, whose web console signs in this way), or http on localhost.
+ */
 export function isAllowedReturnTo(deps: AccountDeps, returnTo: string): boolean {
   let url: URL;
   try {
@@ -213,7 +216,8 @@ export function isAllowedReturnTo(deps: AccountDeps, returnTo: string): boolean 
   }
   if (url.hash || url.username || url.password) return false;
   if (url.protocol === "http:" && ["localhost", "127.0.0.1", "[::1]"].includes(url.hostname)) return true;
-  return url.protocol === "https:" && deps.magicLinkAllowedOrigins.includes(url.origin);
+  const own = new URL(deps.publicUrl).origin;
+  return url.protocol === "https:" && (url.origin === own || deps.magicLinkAllowedOrigins.includes(url.origin));
 }
 
 export async function requestMagicLink(

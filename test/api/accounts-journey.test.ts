@@ -4,6 +4,7 @@
 // the password through the e-mailed link, and log out.
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import { startMailSink, type MailSink } from "../helpers/mail-sink.ts";
+import { isAllowedReturnTo, type AccountDeps } from "../../lib/accounts/flows.ts";
 import { useTestService } from "../helpers/service.ts";
 
 let mail: MailSink;
@@ -343,5 +344,14 @@ describe("magic-link login", () => {
       { token: apiToken, variables: { r: url } },
     );
     expect(error.extensions!.code).toBe("BAD_USER_INPUT");
+  });
+});
+
+describe("the magic link's returnTo", () => {
+  test("the service's own https origin (its web console) is allowed without being listed; its http form is not", () => {
+    const deps = { publicUrl: "https://incidents.example.nl", magicLinkAllowedOrigins: [] } as unknown as AccountDeps;
+    expect(isAllowedReturnTo(deps, "https://incidents.example.nl/console/magic-link")).toBe(true);
+    expect(isAllowedReturnTo(deps, "http://incidents.example.nl/console/magic-link")).toBe(false);
+    expect(isAllowedReturnTo(deps, "https://other.example.nl/console/magic-link")).toBe(false);
   });
 });
