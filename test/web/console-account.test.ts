@@ -291,6 +291,32 @@ describe("the e-mailed links", () => {
   });
 });
 
+describe("when things go wrong", () => {
+  test("a lost connection is said with a retry, and nothing typed is lost; too many failed sign-ins are said as such", async () => {
+    const { page, problems } = await open("/console/sign-in");
+    await fill(page, "E-mail address", "mallory@example.org");
+    await fill(page, "Password", "guessing again");
+    await page.setOfflineMode(true);
+    try {
+      await press(page, "Sign in");
+      await page.locator("::-p-text(The service cannot be reached)").wait();
+      expect(await page.$eval("#sign-in-email", (input) => (input as unknown as { value: string }).value)).toBe(
+        "mallory@example.org",
+      );
+      await screenshot(page, "console-offline");
+    } finally {
+      await page.setOfflineMode(false);
+    }
+    // Back online, "Try again" sends the same form: a wrong password, then the address's lock.
+    await press(page, "Try again");
+    await page.locator("::-p-text(These credentials do not match our records.)").wait();
+    for (let attempt = 0; attempt < 5; attempt++) await press(page, "Sign in");
+    await page.locator("::-p-text(Too many failed logins)").wait();
+    await page.locator("::-p-aria([name='Try again'][role='button'])").wait();
+    expect(problems.filter((problem) => !/ERR_INTERNET_DISCONNECTED/.test(problem))).toEqual([]);
+  });
+});
+
 describe("another person", () => {
   test("sees none of the first one's tokens; signs other sessions out and signs out", async () => {
     const grace = await signUp(ctx.service, "grace@example.org");
