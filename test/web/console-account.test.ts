@@ -171,7 +171,8 @@ describe("a new person in the console", () => {
 
   test("renames the environment, changes the display name and the password (wrong current one said beside it)", async () => {
     const { page, problems } = signedIn;
-    await page.locator("::-p-aria([name='Name (staging)'][role='textbox'])").fill("acceptance");
+    await page.locator("::-p-text(Rename: staging)").click();
+    await page.locator("details[open] input").fill("acceptance");
     // Enter in the field submits its own form (the environment's Rename).
     await page.keyboard.press("Enter");
     await waitUntil(

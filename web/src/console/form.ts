@@ -113,8 +113,10 @@ export function consoleForm(options: {
   /** Shown between the fields and the button. */
   extra?: Node[];
   className?: string;
+  /** The form's button as the screen's main action (default), or a plain one (a rename among rows). */
+  secondary?: boolean;
 }): ConsoleForm {
-  const button = h("button", { type: "submit", class: "primary" }, options.submitLabel);
+  const button = h("button", { type: "submit", class: options.secondary ? null : "primary" }, options.submitLabel);
   const problem = h("div", { class: "form-error", id: `${options.id}-problem`, role: "alert" });
   const status = h("p", { class: "form-status", role: "status" });
   const element = h(

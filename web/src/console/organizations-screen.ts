@@ -91,6 +91,7 @@ export const organizationsScreen: ConsoleScreen = (root, { session, me, reload }
     value: string,
     save: (name: string) => Promise<void>,
     done: string,
+    secondary = false,
   ) => {
     const name = textField({ id, label, value, required: true, apiNames: ["name"] });
     return consoleForm({
@@ -98,13 +99,22 @@ export const organizationsScreen: ConsoleScreen = (root, { session, me, reload }
       className: "console-form inline",
       fields: [name],
       submitLabel,
+      secondary,
       submit: async () => {
         await save(name.control.value);
         await show();
-        return done;
+        say(done);
       },
     }).element;
   };
+  /** A rename behind a disclosure, so the list stays a list. */
+  const renamer = (id: string, what: string, value: string, save: (name: string) => Promise<void>) =>
+    h(
+      "details",
+      { class: "rename" },
+      h("summary", {}, `${t("console.rename")}: ${what}`),
+      nameForm(id, t("console.name"), t("console.save"), value, save, t("orgs.renamed"), true),
+    );
 
   async function show(): Promise<void> {
     const { myOrganizations } = await session.api.request(OrganizationsQuery);
@@ -115,17 +125,10 @@ export const organizationsScreen: ConsoleScreen = (root, { session, me, reload }
           "section",
           { class: "card", "aria-label": organization.name },
           h("h2", {}, organization.name),
-          nameForm(
-            `rename-org-${organization.uuid}`,
-            `${t("console.name")} (${organization.name})`,
-            t("console.rename"),
-            organization.name,
-            async (name) => {
-              await session.api.request(RenameOrganizationMutation, { uuid: organization.uuid, name });
-              reload();
-            },
-            t("orgs.renamed"),
-          ),
+          renamer(`rename-org-${organization.uuid}`, organization.name, organization.name, async (name) => {
+            await session.api.request(RenameOrganizationMutation, { uuid: organization.uuid, name });
+            reload();
+          }),
           h(
             "ul",
             { class: "rows" },
@@ -139,30 +142,32 @@ export const organizationsScreen: ConsoleScreen = (root, { session, me, reload }
                   environment.name,
                   environment.uuid === currentUuid ? h("span", { class: "badge" }, t("orgs.current")) : null,
                 ),
-                nameForm(
-                  `rename-environment-${environment.uuid}`,
-                  `${t("console.name")} (${environment.name})`,
-                  t("console.rename"),
-                  environment.name,
-                  async (name) => {
-                    await session.api.request(RenameEnvironmentMutation, { uuid: environment.uuid, name });
-                    if (environment.uuid === currentUuid) reload();
-                  },
-                  t("orgs.renamed"),
+                h(
+                  "div",
+                  { class: "row-actions" },
+                  renamer(
+                    `rename-environment-${environment.uuid}`,
+                    environment.name,
+                    environment.name,
+                    async (name) => {
+                      await session.api.request(RenameEnvironmentMutation, { uuid: environment.uuid, name });
+                      if (environment.uuid === currentUuid) reload();
+                    },
+                  ),
+                  environment.uuid === currentUuid
+                    ? null
+                    : actionButton(
+                        `${t("orgs.switch")} ${environment.name}`,
+                        async () => {
+                          const { switchEnvironment } = await session.api.request(SwitchEnvironmentMutation, {
+                            environmentUuid: environment.uuid,
+                          });
+                          if (switchEnvironment) session.start(switchEnvironment);
+                          reload();
+                        },
+                        say,
+                      ),
                 ),
-                environment.uuid === currentUuid
-                  ? null
-                  : actionButton(
-                      `${t("orgs.switch")} ${environment.name}`,
-                      async () => {
-                        const { switchEnvironment } = await session.api.request(SwitchEnvironmentMutation, {
-                          environmentUuid: environment.uuid,
-                        });
-                        if (switchEnvironment) session.start(switchEnvironment);
-                        reload();
-                      },
-                      say,
-                    ),
               ),
             ),
           ),
