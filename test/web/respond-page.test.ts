@@ -7,6 +7,7 @@
 import chromium from "@sparticuz/chromium";
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import puppeteer, { type Browser, type Page } from "puppeteer-core";
+import { screenshot } from "../helpers/browser.ts";
 import { startMailSink, type MailSink } from "../helpers/mail-sink.ts";
 import { useTestService } from "../helpers/service.ts";
 import { signUp, type TestUser } from "../helpers/users.ts";
@@ -232,6 +233,7 @@ describe("the respond page in Chromium on a phone", () => {
     await open(link);
     const said = await tapAndRead('button[value="going"]');
     expect(said).toBe("Saved: you are on your way.");
+    await screenshot(page, "respond-page-phone");
     expectReadable(await visibleText());
     expect((await storedResponders()).map(({ status, recipient }) => ({ status, recipient }))).toEqual([
       { status: "going", recipient: "responder@example.org" },
