@@ -292,6 +292,23 @@ describe("the e-mailed links", () => {
   });
 });
 
+describe("in Dutch, dark", () => {
+  test("the register and sign-in screens speak Dutch in the dark, and axe finds nothing serious", async () => {
+    const { page, problems } = await open("/console/register", {
+      language: "nl-NL,nl;q=0.9",
+      colorScheme: "dark",
+      viewport: PHONE,
+    });
+    await heading(page, "Account aanmaken");
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await screenshot(page, "console-register-nl-dark");
+    await page.locator("::-p-aria([name='Al een account? Log in'][role='link'])").click();
+    await heading(page, "Inloggen");
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    expect(problems).toEqual([]);
+  });
+});
+
 describe("when things go wrong", () => {
   test("a lost connection is said with a retry, and nothing typed is lost; too many failed sign-ins are said as such", async () => {
     const { page, problems } = await open("/console/sign-in");

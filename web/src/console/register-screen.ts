@@ -11,7 +11,7 @@ addTexts({
   "register.displayName": { nl: "Je naam", en: "Your name" },
   "register.organization": { nl: "Organisatie", en: "Organisation" },
   "register.organizationHint": {
-    nl: "Bijvoorbeeld je team of je huishouden; leeg: \u201cde organisatie van <naam>\u201d.",
+    nl: "Bijvoorbeeld je team of je huishouden; leeg: \u201c<naam>'s organization\u201d.",
     en: "For example your team or household; empty: \u201c<name>'s organization\u201d.",
   },
   "register.environment": { nl: "Eerste omgeving", en: "First environment" },
