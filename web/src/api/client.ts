@@ -1,7 +1,7 @@
 // The page's one way to the API: queries and mutations over HTTP, subscriptions over graphql-ws.
-// The credential is the web-client API token from the service's configuration, the one a
-// signed-in user's session gives (setCredential), or a source asked before each request (the
-// console's user session, which refreshes its access token before it expires). The connection's state (connecting, live,
+// The credential is the web-client API token from the service's configuration, a signed-in page's
+// own API token (WEB_REQUIRE_SIGN_IN), or a source asked before each request (the console's user
+// session, which refreshes its access token before it expires). The connection's state (connecting, live,
 // offline) is published so the shell can show it; after a reconnect every subscriber is told, so it
 // can fetch what it missed while the socket was down.
 import { createClient, type Client } from "graphql-ws";
@@ -52,14 +52,6 @@ export class Api {
 
   get state(): ConnectionState {
     return this.#state;
-  }
-
-  /** Use another credential from now on (sign-in, sign-out); open subscriptions reconnect with it. */
-  setCredential(credential: Credential): void {
-    this.#credential = credential;
-    const ws = this.#ws;
-    this.#ws = undefined;
-    void ws?.dispose();
   }
 
   onState(listener: (state: ConnectionState) => void): () => void {
