@@ -1,5 +1,6 @@
 // The console's screens by path. Signed-in screens appear in the console's menu in this order.
 import { accountScreen } from "./account-screen.ts";
+import { channelsScreen } from "./channels-screen.ts";
 import type { ConsoleRoute } from "./console-context.ts";
 import { forgotPasswordScreen } from "./forgot-password-screen.ts";
 import { magicLinkScreen } from "./magic-link-screen.ts";
@@ -19,6 +20,7 @@ export const consoleRoutes: ConsoleRoute[] = [
     navKey: "console.nav.organizations",
   },
   { path: "/console/tokens", screen: tokensScreen, signedIn: true, navKey: "console.nav.tokens" },
+  { path: "/console/channels", screen: channelsScreen, signedIn: true, navKey: "console.nav.channels" },
   { path: "/console/sign-in", screen: signInScreen, signedIn: false },
   { path: "/console/register", screen: registerScreen, signedIn: false },
   { path: "/console/forgot-password", screen: forgotPasswordScreen, signedIn: false },

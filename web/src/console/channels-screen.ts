@@ -1,0 +1,56 @@
+// Notification channels of the current environment (issue 32): the list with a test send, recent
+// deliveries and Delete for each (channels/channel-list.ts), making one of every type the API has
+// (channels/channel-form.ts), and "Notify this browser" through Web Push (channels/web-push.ts).
+import { h, replaceChildren } from "../dom.ts";
+import { addTexts, t } from "../i18n.ts";
+import { ChannelsQuery, ChannelTypesQuery } from "./channels/channel-api.ts";
+import { channelForm } from "./channels/channel-form.ts";
+import { drawChannels } from "./channels/channel-list.ts";
+import { webPushSection } from "./channels/web-push.ts";
+import type { ConsoleScreen } from "./console-context.ts";
+
+addTexts({
+  "channels.heading": { nl: "Kanalen", en: "Channels" },
+  "channels.why": {
+    nl: "Een kanaal is waar de meldingen van je monitors heen gaan: een inbox, een telefoon, een chat, een browser of Home Assistant. Stuur een test om te zien of het werkt.",
+    en: "A channel is where your monitors' notifications go: an inbox, a phone, a chat, a browser or Home Assistant. Send a test to see that it works.",
+  },
+  "channels.list": { nl: "Kanalen van deze omgeving", en: "Channels of this environment" },
+});
+
+export const channelsScreen: ConsoleScreen = (root, { session, api }) => {
+  const list = h("ul", { class: "rows channels", "aria-labelledby": "channels-list-heading" });
+  const status = h("p", { class: "form-status", role: "status" });
+  const say = (message: string) => (status.textContent = message);
+  const makeSlot = h("div", {});
+
+  async function show(): Promise<void> {
+    const { channels } = await session.api.request(ChannelsQuery);
+    drawChannels(list, channels ?? [], session, say, show);
+  }
+
+  // Drawn once: the list's changes leave them be, with what is being typed and a secret just shown.
+  async function showForms(): Promise<void> {
+    const { channelTypes, webPushPublicKey } = await api.request(ChannelTypesQuery);
+    replaceChildren(
+      makeSlot,
+      channelForm(session, channelTypes, show),
+      channelTypes.some((type) => type.value === "webpush") ? webPushSection(session, webPushPublicKey, show) : null,
+    );
+  }
+
+  root.append(
+    h("h1", {}, t("channels.heading")),
+    h("p", {}, t("channels.why")),
+    h(
+      "section",
+      { "aria-labelledby": "channels-list-heading" },
+      h("h2", { id: "channels-list-heading", tabindex: -1 }, t("channels.list")),
+      status,
+      list,
+    ),
+    makeSlot,
+  );
+  void show().catch((error: Error) => say(error.message));
+  void showForms().catch((error: Error) => say(error.message));
+};
