@@ -4,6 +4,7 @@ import { channelsScreen } from "./channels-screen.ts";
 import type { ConsoleRoute } from "./console-context.ts";
 import { forgotPasswordScreen } from "./forgot-password-screen.ts";
 import { magicLinkScreen } from "./magic-link-screen.ts";
+import { monitorsScreen } from "./monitors/monitors-screen.ts";
 import { organizationsScreen } from "./organizations-screen.ts";
 import { overviewScreen } from "./overview-screen.ts";
 import { registerScreen } from "./register-screen.ts";
@@ -21,6 +22,13 @@ export const consoleRoutes: ConsoleRoute[] = [
   },
   { path: "/console/tokens", screen: tokensScreen, signedIn: true, navKey: "console.nav.tokens" },
   { path: "/console/channels", screen: channelsScreen, signedIn: true, navKey: "console.nav.channels" },
+  {
+    path: "/console/monitors",
+    screen: monitorsScreen,
+    signedIn: true,
+    navKey: "console.nav.monitors",
+    prefix: true,
+  },
   { path: "/console/sign-in", screen: signInScreen, signedIn: false },
   { path: "/console/register", screen: registerScreen, signedIn: false },
   { path: "/console/forgot-password", screen: forgotPasswordScreen, signedIn: false },

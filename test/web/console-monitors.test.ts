@@ -1,0 +1,363 @@
+// The console's Monitors screens (issue 32) in Chromium against the real service and its worker: a
+// signed-in person with a webhook channel (a local receiver) makes a P2000 monitor by clicking the
+// map for the circle's centre and typing its radius, sees the API's refusals beside their fields
+// with what was typed kept, previews the past 30 days (the count, a bar per day, the matches drawn
+// on the map in the preview's colour, the one outside the circle not counted), saves it; a FLEX
+// message inside the circle then reaches the webhook receiver and shows in the monitor's delivery
+// log. Then pause and resume, the edit form prefilled, delete after a confirmation; the other
+// types' forms; axe finds nothing serious; screenshots at phone and desktop width, light and dark.
+import pg from "pg";
+import { afterAll, beforeAll, expect, test } from "@jest/globals";
+import type { Browser, Page } from "puppeteer-core";
+import { createFlexIngester, FLEX_READER_CONNECTIONS } from "../../lib/p2000/flex-ingest.ts";
+import {
+  DESKTOP,
+  launchBrowser,
+  LAUNCH_TIMEOUT,
+  PHONE,
+  pixelsOf,
+  screenshot,
+  seriousAxeViolations,
+} from "../helpers/browser.ts";
+import { openConsoleAs } from "../helpers/console.ts";
+import { storeP2000Pages } from "../helpers/p2000.ts";
+import { useTestService } from "../helpers/service.ts";
+import { signUp, type TestUser } from "../helpers/users.ts";
+import { waitUntil } from "../helpers/wait.ts";
+import { startWebhookReceiver, type WebhookReceiver } from "../helpers/webhook-receiver.ts";
+
+// The webhook target is a local server, so this service allows private targets.
+const ctx = useTestService(() => ({ delivery: { allowPrivateTargets: true } }));
+const DAY = 24 * 60 * 60_000;
+const now = Date.now();
+
+/** Two messages in the Rotterdam area (the circle) and one in Utrecht (outside it), days ago. */
+const VLAARDINGEN = "A2 AMBU 17106 Schiedamseweg 3134BA Vlaardingen VLAARD bon 8576";
+const HOOGVLIET = "P 1 BRT-01 BR woning Toscalaan Hoogvliet Rotterdam 173151 171631 173131";
+const UTRECHT = "A1 Ambulance Utrecht bon 81234";
+/** Sent while the monitor exists, inside its circle. */
+const LIVE = "A1 AMBU 17106 Schiedamseweg 3134BA Vlaardingen VLAARD bon 9911";
+/** The preview's points (circle-map.ts PREVIEW_POINT_COLOUR). */
+const POINT_RGB: [number, number, number] = [0xd1, 0x24, 0x2f];
+
+let browser: Browser | undefined;
+let hooks: WebhookReceiver;
+let ada: TestUser;
+let monitorUuid = "";
+const places: Record<string, { lat: number; lon: number }> = {};
+const pages: Page[] = [];
+
+beforeAll(async () => {
+  hooks = await startWebhookReceiver();
+  ada = await signUp(ctx.service, "ada@example.org");
+  const { body } = await ctx.service.graphql(
+    "mutation ($i: CreateChannelInput!) { createChannel(input: $i) { channel { uuid } } }",
+    { token: ada.accessToken, variables: { i: { type: "webhook", name: "Board", url: `${hooks.url}/hook` } } },
+  );
+  expect(body.errors).toBeUndefined();
+  await storeP2000Pages(ctx.db, [
+    { message: VLAARDINGEN, sended: new Date(now - 2 * DAY).toISOString(), capcodes: ["001420007"] },
+    { message: HOOGVLIET, sended: new Date(now - 5 * DAY).toISOString(), capcodes: ["002029569"] },
+    { message: UTRECHT, sended: new Date(now - 3 * DAY).toISOString(), capcodes: ["0923002"] },
+  ]);
+  const { rows } = await ctx.db.asOwner<{ message: string; latitude: number; longitude: number }>(
+    "select message, latitude, longitude from app_public.p2000_messages",
+  );
+  for (const row of rows) places[row.message] = { lat: row.latitude, lon: row.longitude };
+  // The geocoder placed all three (else the circle below says nothing).
+  for (const text of [VLAARDINGEN, HOOGVLIET, UTRECHT]) expect(places[text]?.lat).toEqual(expect.any(Number));
+  browser = await launchBrowser();
+}, LAUNCH_TIMEOUT);
+
+afterAll(async () => {
+  for (const page of pages) await page.close().catch(() => {});
+  await browser?.close();
+  await hooks?.stop();
+});
+
+async function open(path: string, options: Parameters<typeof openConsoleAs>[4] = {}) {
+  const watched = await openConsoleAs(browser!, ctx.service.url, ada, path, options);
+  pages.push(watched.page);
+  return watched;
+}
+
+const text = (page: Page, selector: string) => page.$eval(selector, (element) => element.textContent ?? "");
+
+/** The centre the form shows ("Within 5 km of 51.91234, 4.34567."). */
+async function placed(page: Page): Promise<{ lat: number; lon: number }> {
+  const shown = await text(page, "#monitor-place");
+  const match = /(-?\d+\.\d+), (-?\d+\.\d+)/.exec(shown);
+  if (!match) throw new Error(`no centre shown: ${shown}`);
+  return { lat: Number(match[1]), lon: Number(match[2]) };
+}
+
+const mercator = (lat: number) => Math.log(Math.tan(Math.PI / 4 + (lat * Math.PI) / 360));
+
+/**
+ * Clicks the map where a place is: two clicks at known pixels tell (from the centre the form then
+ * shows) how the map's pixels run in longitude and in Web Mercator latitude.
+ */
+async function clickMapAt(page: Page, target: { lat: number; lon: number }): Promise<void> {
+  await page.$eval(".monitor-map", (element) => element.scrollIntoView({ block: "center" }));
+  const box = (await (await page.$(".monitor-map"))!.boundingBox())!;
+  const a = { x: box.x + box.width * 0.3, y: box.y + box.height * 0.3 };
+  const b = { x: box.x + box.width * 0.7, y: box.y + box.height * 0.7 };
+  await page.mouse.click(a.x, a.y);
+  const at = await placed(page);
+  await page.mouse.click(b.x, b.y);
+  const bt = await placed(page);
+  const x = a.x + ((target.lon - at.lon) / (bt.lon - at.lon)) * (b.x - a.x);
+  const y = a.y + ((mercator(target.lat) - mercator(at.lat)) / (mercator(bt.lat) - mercator(at.lat))) * (b.y - a.y);
+  await page.mouse.click(x, y);
+}
+
+async function typeInto(page: Page, selector: string, value: string): Promise<void> {
+  // Select what is there and type over it, as a person does (the input events fire).
+  await page.click(selector, { count: 3 });
+  await page.keyboard.press("Backspace");
+  if (value) await page.type(selector, value);
+}
+
+async function mapIdle(page: Page): Promise<void> {
+  await page.waitForSelector('.monitor-map[data-idle="true"]');
+  await new Promise((resolve) => setTimeout(resolve, 300));
+}
+
+test("a P2000 monitor: circle on the map, refusals beside their fields, a preview with points and days, saved; a live message inside it is delivered and logged", async () => {
+  const { page, problems } = await open("/console/monitors?lang=en");
+  await page.waitForSelector(".rows li");
+  expect(await text(page, ".rows")).toContain("No monitors yet.");
+  await page.click("a.button-link.primary");
+  await page.waitForSelector("#monitor-form");
+  expect(new URL(page.url()).pathname).toBe("/console/monitors/new");
+  // P2000 first, and the form that fits it: the map, its criteria, the P2000 rules.
+  expect(await page.$eval("#monitor-type", (select) => (select as unknown as { value: string }).value)).toBe("p2000");
+  for (const id of [
+    "#monitor-regions",
+    "#monitor-disciplines",
+    "#monitor-capcodes",
+    "#monitor-keywords",
+    "#rule-urgency",
+  ])
+    expect(await page.$(id)).not.toBeNull();
+  await waitUntil(
+    () => page.$$eval("#monitor-regions-options input", (boxes) => boxes.length),
+    (count) => count >= 25,
+    "the safety regions listed",
+  );
+  // The search box filters the list.
+  await page.type("#monitor-regions", "rijnmond");
+  const regions = await page.$$eval("#monitor-regions-options li", (items) => items.map((item) => item.textContent));
+  expect(regions).toEqual([expect.stringContaining("Rotterdam-Rijnmond")]);
+  await typeInto(page, "#monitor-regions", "");
+  // Capcodes are searched on the server: a picked one stays listed when the search changes.
+  await page.type("#monitor-capcodes", "14200");
+  await page.waitForSelector('#monitor-capcodes-options input[value="1420007"]');
+  await page.click('#monitor-capcodes-options input[value="1420007"]');
+  await typeInto(page, "#monitor-capcodes", "");
+  expect(await page.$$eval("#monitor-capcodes-options input:checked", (boxes) => boxes.length)).toBe(1);
+  // Not this one after all (the circle is what this monitor is about).
+  await page.click('#monitor-capcodes-options input[value="1420007"]');
+  await mapIdle(page);
+
+  // The circle: centred between the two Rotterdam-area messages, wide enough for both, not Utrecht.
+  const inside = [places[VLAARDINGEN], places[HOOGVLIET]];
+  const centre = { lat: (inside[0].lat + inside[1].lat) / 2, lon: (inside[0].lon + inside[1].lon) / 2 };
+  await clickMapAt(page, centre);
+  const clicked = await placed(page);
+  expect(Math.abs(clicked.lat - centre.lat)).toBeLessThan(0.02);
+  expect(Math.abs(clicked.lon - centre.lon)).toBeLessThan(0.03);
+
+  // An empty name is refused beside the name; a radius out of range is the API's BAD_USER_INPUT,
+  // said beside the radius, and what was typed stays.
+  await page.click("#monitor-form button[type=submit]");
+  await page.waitForSelector("#monitor-name-error:not([hidden])");
+  await page.type("#monitor-name", "Rotterdam area");
+  await page.type("#monitor-keywords", "bon, woning");
+  await typeInto(page, "#monitor-radius", "300");
+  await page.click("#monitor-form button[type=submit]");
+  await page.waitForSelector("#monitor-radius-error:not([hidden])");
+  expect(await text(page, "#monitor-radius-error")).toBe("radius is in kilometres, more than 0 and at most 250.");
+  expect(await page.$eval("#monitor-radius", (input) => input.getAttribute("aria-invalid"))).toBe("true");
+  expect(await page.$eval("#monitor-name", (input) => (input as unknown as { value: string }).value)).toBe(
+    "Rotterdam area",
+  );
+  expect(await page.$eval("#monitor-radius", (input) => (input as unknown as { value: string }).value)).toBe("300");
+  expect(new URL(page.url()).pathname).toBe("/console/monitors/new");
+  await screenshot(page, "console-monitors-desktop-refused");
+
+  await typeInto(page, "#monitor-radius", "15");
+  await page.$$eval(".monitor-channels label", (labels) =>
+    labels
+      .find((label) => label.textContent?.includes("Board (webhook)"))
+      ?.querySelector("input")
+      ?.click(),
+  );
+  // Rules in words: not at night.
+  await page.click("#rule-quiet");
+
+  // Preview: both Rotterdam-area messages (not Utrecht), per day, drawn on the map.
+  await mapIdle(page);
+  expect(await pixelsOf(page, POINT_RGB)).toBe(0);
+  await page.click(".monitor-preview-button");
+  await page.waitForSelector("#monitor-preview:not([hidden])");
+  expect(await text(page, ".monitor-preview-count")).toMatch(/^2 matches in the past 30 days, of which \d would/);
+  expect(await page.$$eval(".day-bars li", (days) => days.length)).toBe(30);
+  const days = await page.$$eval(".day-bars li", (items) => items.map((item) => item.textContent ?? ""));
+  expect(days.filter((one) => one.endsWith(": 1"))).toHaveLength(2);
+  expect(days.filter((one) => one.endsWith(": 0"))).toHaveLength(28);
+  await mapIdle(page);
+  expect(await pixelsOf(page, POINT_RGB)).toBeGreaterThan(20);
+  expect(await seriousAxeViolations(page)).toEqual([]);
+  await page.$eval("#monitor-preview", (element) => element.scrollIntoView({ block: "center" }));
+  await screenshot(page, "console-monitors-desktop-preview");
+  await page.$eval(".monitor-circle", (element) => element.scrollIntoView());
+  await screenshot(page, "console-monitors-desktop-form");
+
+  await page.click("#monitor-form button[type=submit]");
+  await page.waitForFunction("/^\\/console\\/monitors\\/[0-9a-f-]{36}$/.test(location.pathname)");
+  monitorUuid = new URL(page.url()).pathname.split("/").pop()!;
+  await page.waitForSelector("#monitor-state");
+  expect(await text(page, "h1")).toBe("Rotterdam area");
+  expect(await text(page, ".monitor-facts")).toContain("Board (webhook)");
+  await page.waitForSelector("#monitor-deliveries li");
+  expect(await text(page, "#monitor-deliveries")).toContain("Nothing delivered yet.");
+  const { rows } = await ctx.db.asOwner(
+    "select query, notification_rules, radius from app_public.monitors where uuid = $1",
+    [monitorUuid],
+  );
+  expect(rows[0].query).toEqual({ keywords: ["bon", "woning"] });
+  expect(rows[0].radius).toBe(15);
+  expect(rows[0].notification_rules).toEqual({ quietHours: { from: "23:00", to: "07:00" } });
+
+  // A FLEX message inside the circle: to the webhook receiver, then in the page's delivery log.
+  const pool = new pg.Pool({ connectionString: ctx.db.ownerUrl, max: FLEX_READER_CONNECTIONS });
+  try {
+    const ingester = createFlexIngester(pool, { source: "test" });
+    await ingester.push(
+      `FLEX|${new Date().toISOString().slice(0, 19).replace("T", " ")}|1600/2/K/A|08.050|001420007|ALN|${LIVE}`,
+    );
+    await ingester.flush();
+    expect(ingester.stats.stored).toBe(1);
+  } finally {
+    await pool.end();
+  }
+  const [request] = await hooks.waitFor((r) => r.body.includes("bon 9911"), 1, 30_000);
+  expect(JSON.parse(request.body)).toMatchObject({ monitor: { uuid: monitorUuid, name: "Rotterdam area" } });
+  await waitUntil(
+    async () => {
+      await page.click("#monitor-deliveries-heading + button");
+      return text(page, "#monitor-deliveries");
+    },
+    (log) => log.includes("bon 9911") && log.includes("delivered"),
+    "the delivery in the monitor's log",
+    30_000,
+  );
+  expect(await text(page, "#monitor-deliveries")).toContain("Board");
+  expect(await seriousAxeViolations(page)).toEqual([]);
+  await screenshot(page, "console-monitors-desktop-page");
+  expect(problems).toEqual([]);
+}, 240_000);
+
+test("pause and resume, the edit form prefilled, feed URL shown once, delete after a confirmation; other types' forms; phone and dark", async () => {
+  expect(monitorUuid).not.toBe("");
+  const { page, problems } = await open(`/console/monitors/${monitorUuid}?lang=en`, { viewport: PHONE });
+  await page.waitForSelector("#monitor-state");
+  expect(await text(page, "#monitor-state")).toBe("active");
+  await page.$eval("h1", (element) => element.scrollIntoView());
+  await screenshot(page, "console-monitors-phone-page");
+  const button = (label: string) => page.locator(`::-p-aria([name='${label}'][role='button'])`);
+
+  await button("Pause").click();
+  await page.waitForFunction('document.querySelector("#monitor-state")?.textContent === "paused"');
+  expect(
+    (await ctx.db.asOwner("select active from app_public.monitors where uuid = $1", [monitorUuid])).rows[0],
+  ).toEqual({ active: false });
+  await button("Resume").click();
+  await page.waitForFunction('document.querySelector("#monitor-state")?.textContent === "active"');
+
+  // The feed address is shown once, as a secret.
+  await button("Make a feed address").click();
+  await page.waitForSelector("#monitor-feed-atom");
+  expect(await page.$eval("#monitor-feed-atom", (input) => (input as unknown as { value: string }).value)).toMatch(
+    /\/feeds\/monitors\/nlfd_[\w-]{43}\.atom$/,
+  );
+  await page.waitForFunction(
+    'document.querySelector("#monitor-feed-state").textContent.includes("A feed address exists since")',
+  );
+
+  // The list shows it, with its type, state and channel.
+  await page.goto(new URL("/console/monitors?lang=en", ctx.service.url).href);
+  await page.waitForSelector(".rows .row");
+  expect(await text(page, ".rows")).toMatch(/Rotterdam area.*active.*P2000 messages.*Board/s);
+  await page.$eval("h1", (element) => element.scrollIntoView());
+  await screenshot(page, "console-monitors-phone-list");
+
+  // Edit: the same form, prefilled.
+  await page.goto(new URL(`/console/monitors/${monitorUuid}/edit?lang=en`, ctx.service.url).href);
+  await page.waitForSelector("#monitor-form");
+  expect(await page.$eval("#monitor-name", (input) => (input as unknown as { value: string }).value)).toBe(
+    "Rotterdam area",
+  );
+  expect(await page.$eval("#monitor-keywords", (input) => (input as unknown as { value: string }).value)).toBe(
+    "bon\nwoning",
+  );
+  expect(await page.$eval("#monitor-radius", (input) => (input as unknown as { value: string }).value)).toBe("15");
+  expect(await page.$eval("#rule-quiet", (input) => (input as unknown as { checked: boolean }).checked)).toBe(true);
+  expect(
+    await page.$$eval(".monitor-channels input:checked", (boxes) => boxes.map((box) => box.parentElement?.textContent)),
+  ).toEqual([" Board (webhook)"]);
+  await mapIdle(page);
+  await page.$eval(".monitor-circle", (element) => element.scrollIntoView());
+  await screenshot(page, "console-monitors-phone-edit");
+
+  // Delete, after a question; cancelling keeps it.
+  await page.goto(new URL(`/console/monitors/${monitorUuid}?lang=en`, ctx.service.url).href);
+  await page.waitForSelector("#monitor-state");
+  await button("Delete").click();
+  await page.waitForSelector("dialog.confirm[open]");
+  expect(await text(page, "#confirm-question")).toContain("Rotterdam area");
+  await page.click("dialog.confirm button:not(.danger)");
+  await page.waitForSelector("dialog.confirm", { hidden: true });
+  await button("Delete").click();
+  await page.click("dialog.confirm button.danger");
+  await page.waitForFunction('location.pathname === "/console/monitors"');
+  await page.waitForFunction('document.querySelector(".rows")?.textContent?.includes("No monitors yet.")');
+  expect((await ctx.db.asOwner("select count(*)::int as n from app_public.monitors")).rows[0].n).toBe(0);
+  await page.close();
+
+  // The other types' forms, in Dutch and dark: their own criteria, a map only where items have a place.
+  const dark = await open("/console/monitors/new?lang=nl", { viewport: DESKTOP, colorScheme: "dark" });
+  await dark.page.waitForSelector("#monitor-form");
+  const forms: Record<string, { map: boolean; ids: string[] }> = {
+    accident: { map: true, ids: ["#monitor-types", "#monitor-roads"] },
+    meteo_weather: { map: false, ids: ["#monitor-regions", "#monitor-levels"] },
+    rail_disruptions: { map: false, ids: ["#monitor-routes"] },
+    matrix: { map: true, ids: ["#monitor-roads", "#monitor-minDelayMinutes"] },
+    rss: { map: false, ids: ["#monitor-feeds", "#monitor-keywords"] },
+    nl_alert: { map: true, ids: ["#monitor-regions"] },
+    amber_alert: { map: false, ids: ["#monitor-provinces", "#monitor-kinds"] },
+    aircraft: { map: true, ids: ["#monitor-kinds", "#monitor-registrations"] },
+  };
+  for (const [type, form] of Object.entries(forms)) {
+    await dark.page.select("#monitor-type", type);
+    await dark.page.waitForSelector(form.ids[0]);
+    for (const id of form.ids) expect(await dark.page.$(id)).not.toBeNull();
+    expect(await dark.page.$(".monitor-map")).toEqual(form.map ? expect.anything() : null);
+    expect(await dark.page.$("#rule-urgency")).toBeNull();
+  }
+  await dark.page.select("#monitor-type", "amber_alert");
+  await waitUntil(
+    () => dark.page.$$eval("#monitor-provinces-options input", (boxes) => boxes.length),
+    (count) => count === 12,
+    "the provinces listed",
+  );
+  expect(await seriousAxeViolations(dark.page)).toEqual([]);
+  await screenshot(dark.page, "console-monitors-desktop-dark-amber");
+  await dark.page.select("#monitor-type", "p2000");
+  await dark.page.waitForSelector("#rule-urgency");
+  await mapIdle(dark.page);
+  expect(await seriousAxeViolations(dark.page)).toEqual([]);
+  await screenshot(dark.page, "console-monitors-desktop-dark-p2000");
+  expect([...problems, ...dark.problems]).toEqual([]);
+}, 180_000);

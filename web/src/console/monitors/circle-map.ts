@@ -1,0 +1,231 @@
+// Where a monitor listens: a MapLibre map (the page's base map) on which a click places the centre
+// and a slider (or a typed number) sets the radius in kilometres; the circle is drawn as a GeoJSON
+// polygon. Keyboard users pan the map with the arrow keys and press "Use the map's centre". The same
+// map shows a preview's matches as points.
+import type { FeatureCollection, Polygon } from "geojson";
+import type { GeoJSONSource } from "maplibre-gl";
+import { h } from "../../dom.ts";
+import { formatNumber, t } from "../../i18n.ts";
+import { createBaseMap, loadBoundaries } from "../../map/base-map.ts";
+import { point } from "../../map/layers/feed-layer.ts";
+import type { FormField } from "../form.ts";
+
+/** The circle's colour and the preview's points' (also what the browser test looks for). */
+export const CIRCLE_COLOUR = "#0969da";
+export const PREVIEW_POINT_COLOUR = "#d1242f";
+const DEFAULT_RADIUS_KM = 5;
+const EARTH_RADIUS_KM = 6371.0088;
+
+export interface Place {
+  latitude: number;
+  longitude: number;
+}
+
+export interface CircleMap {
+  element: HTMLElement;
+  /** The radius as a form field: the API's messages about radius and location go under it. */
+  field: FormField<HTMLInputElement>;
+  /** The centre, null while none is placed. */
+  place(): Place | null;
+  radius(): number;
+  set(place: Place | null, radiusKm: number | null): void;
+  showPoints(points: Array<{ latitude: number; longitude: number; title: string | null }>): void;
+  remove(): void;
+}
+
+/** A circle on the earth as a polygon of 64 points (great-circle destinations from the centre). */
+export function circlePolygon(centre: Place, radiusKm: number): Polygon {
+  const lat = (centre.latitude * Math.PI) / 180;
+  const lon = (centre.longitude * Math.PI) / 180;
+  const angular = radiusKm / EARTH_RADIUS_KM;
+  const ring: number[][] = [];
+  for (let step = 0; step <= 64; step++) {
+    const bearing = (step / 64) * 2 * Math.PI;
+    const lat2 = Math.asin(Math.sin(lat) * Math.cos(angular) + Math.cos(lat) * Math.sin(angular) * Math.cos(bearing));
+    const lon2 =
+      lon +
+      Math.atan2(
+        Math.sin(bearing) * Math.sin(angular) * Math.cos(lat),
+        Math.cos(angular) - Math.sin(lat) * Math.sin(lat2),
+      );
+    ring.push([(lon2 * 180) / Math.PI, (lat2 * 180) / Math.PI]);
+  }
+  return { type: "Polygon", coordinates: [ring] };
+}
+
+const empty = (): FeatureCollection => ({ type: "FeatureCollection", features: [] });
+
+export function circleMap(styleUrl: string | null): CircleMap {
+  let centre: Place | null = null;
+  const mapElement = h("div", { class: "map monitor-map" });
+  const base = createBaseMap(mapElement, loadBoundaries(), styleUrl, t("monitors.map.label"));
+  const { map } = base;
+
+  const radiusInput = h("input", { type: "number", id: "monitor-radius", step: "0.1", inputmode: "decimal" });
+  radiusInput.value = String(DEFAULT_RADIUS_KM);
+  const slider = h("input", {
+    type: "range",
+    id: "monitor-radius-slider",
+    min: "0.5",
+    max: "50",
+    step: "0.5",
+    "aria-label": t("monitors.map.radiusSlider"),
+  });
+  slider.value = String(DEFAULT_RADIUS_KM);
+  const where = h("p", { class: "monitor-place", id: "monitor-place", "aria-live": "polite" });
+  const error = h("p", { class: "field-error", id: "monitor-radius-error", hidden: true });
+  radiusInput.setAttribute("aria-describedby", `monitor-radius-hint ${where.id} ${error.id}`);
+  const useCentre = h("button", { type: "button" }, t("monitors.map.useCentre"));
+  const clear = h("button", { type: "button" }, t("monitors.map.clear"));
+
+  const radius = () => Number(radiusInput.value);
+  function draw(): void {
+    const data: FeatureCollection =
+      centre && radius() > 0
+        ? {
+            type: "FeatureCollection",
+            features: [{ type: "Feature", geometry: circlePolygon(centre, radius()), properties: {} }],
+          }
+        : empty();
+    void (map.getSource("monitor-circle") as GeoJSONSource | undefined)?.setData(data);
+    where.textContent = centre
+      ? t("monitors.map.placed")
+          .replace("{lat}", centre.latitude.toFixed(5))
+          .replace("{lon}", centre.longitude.toFixed(5))
+          .replace("{km}", formatNumber(radius()))
+      : t("monitors.map.none");
+    clear.hidden = !centre;
+  }
+
+  void base.ready.then(() => {
+    map.addSource("monitor-circle", { type: "geojson", data: empty() });
+    map.addSource("monitor-preview", { type: "geojson", data: empty() });
+    map.addLayer({
+      id: "monitor-circle-fill",
+      type: "fill",
+      source: "monitor-circle",
+      paint: { "fill-color": CIRCLE_COLOUR, "fill-opacity": 0.12 },
+    });
+    map.addLayer({
+      id: "monitor-circle-line",
+      type: "line",
+      source: "monitor-circle",
+      paint: { "line-color": CIRCLE_COLOUR, "line-width": 2 },
+    });
+    map.addLayer({
+      id: "monitor-preview-points",
+      type: "circle",
+      source: "monitor-preview",
+      paint: {
+        "circle-color": PREVIEW_POINT_COLOUR,
+        "circle-radius": 6,
+        "circle-stroke-color": "#ffffff",
+        "circle-stroke-width": 1.5,
+      },
+    });
+    draw();
+    if (centre) fit();
+  });
+
+  function fit(): void {
+    if (!centre) return;
+    const [ring] = circlePolygon(centre, Math.max(radius(), 0.5)).coordinates;
+    const lons = ring.map(([lon]) => lon);
+    const lats = ring.map(([, lat]) => lat);
+    map.fitBounds(
+      [
+        [Math.min(...lons), Math.min(...lats)],
+        [Math.max(...lons), Math.max(...lats)],
+      ],
+      { padding: 24, duration: 0 },
+    );
+  }
+
+  const placeAt = (longitude: number, latitude: number) => {
+    centre = { latitude: Number(latitude.toFixed(5)), longitude: Number(longitude.toFixed(5)) };
+    draw();
+  };
+  map.on("click", (event) => placeAt(event.lngLat.lng, event.lngLat.lat));
+  useCentre.addEventListener("click", () => {
+    const { lng, lat } = map.getCenter();
+    placeAt(lng, lat);
+  });
+  clear.addEventListener("click", () => {
+    centre = null;
+    draw();
+  });
+  slider.addEventListener("input", () => {
+    radiusInput.value = slider.value;
+    draw();
+  });
+  radiusInput.addEventListener("input", () => {
+    if (radius() > 0) slider.value = String(Math.min(radius(), 50));
+    draw();
+  });
+
+  const element = h(
+    "fieldset",
+    { class: "field monitor-circle" },
+    h("legend", {}, t("monitors.map.legend")),
+    h("p", { class: "field-hint" }, t("monitors.map.how")),
+    mapElement,
+    h("div", { class: "monitor-map-actions" }, useCentre, clear),
+    where,
+    h(
+      "div",
+      { class: "monitor-radius" },
+      h("label", { for: radiusInput.id }, t("monitors.map.radius")),
+      h("div", { class: "monitor-radius-controls" }, slider, radiusInput, h("span", { "aria-hidden": "true" }, "km")),
+    ),
+    h("p", { class: "field-hint", id: "monitor-radius-hint" }, t("monitors.map.radiusHint")),
+    error,
+  );
+  draw();
+
+  return {
+    element,
+    field: {
+      element,
+      control: radiusInput,
+      apiNames: ["radius", "location"],
+      setError(message) {
+        error.textContent = message ?? "";
+        error.hidden = !message;
+        if (message) radiusInput.setAttribute("aria-invalid", "true");
+        else radiusInput.removeAttribute("aria-invalid");
+      },
+    },
+    place: () => centre,
+    radius,
+    set(place, radiusKm) {
+      centre = place;
+      if (radiusKm !== null) {
+        radiusInput.value = String(radiusKm);
+        slider.value = String(Math.min(radiusKm, 50));
+      }
+      draw();
+      fit();
+    },
+    showPoints(points) {
+      const data: FeatureCollection = {
+        type: "FeatureCollection",
+        features: points.map((item) => point(item.longitude, item.latitude, { title: item.title ?? "" })),
+      };
+      void (map.getSource("monitor-preview") as GeoJSONSource | undefined)?.setData(data);
+      // The matches in view: the circle, or else where the points are.
+      if (centre) fit();
+      else if (points.length) {
+        const lons = points.map((item) => item.longitude);
+        const lats = points.map((item) => item.latitude);
+        map.fitBounds(
+          [
+            [Math.min(...lons), Math.min(...lats)],
+            [Math.max(...lons), Math.max(...lats)],
+          ],
+          { padding: 24, maxZoom: 11, duration: 0 },
+        );
+      }
+    },
+    remove: () => base.remove(),
+  };
+}

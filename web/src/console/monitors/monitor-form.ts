@@ -1,0 +1,255 @@
+// The form for a new monitor and for changing one: its type (monitorTypes, P2000 first), name, the
+// circle on the map for the types whose items have a place, the type's criteria picked from the
+// reference lists, its channels and its notification rules in words. It builds the JSON strings the
+// API takes (query, channels, notificationRules); nothing is typed as JSON. "Preview" asks
+// monitorPreview with the same input and shows the past 30 days' matches on the map and per day;
+// "Save" creates or updates the monitor. Either way the API's BAD_USER_INPUT message is shown
+// beside the field it names, and nothing typed is lost.
+import { h } from "../../dom.ts";
+import { language, t, withLanguage } from "../../i18n.ts";
+import type { ConsoleContext } from "../console-context.ts";
+import { consoleForm, selectField, textField, type FormField } from "../form.ts";
+import { circleMap, type CircleMap, type Place } from "./circle-map.ts";
+import { criteriaFor, PLACE_TYPES, urgencyChoices, type Query } from "./criteria-fields.ts";
+import {
+  CreateMonitorMutation,
+  P2000ReferenceQuery,
+  PreviewQuery,
+  UpdateMonitorMutation,
+  type Channel,
+  type Monitor,
+  type MonitorType,
+} from "./monitor-queries.ts";
+import { previewPanel, previewSummary } from "./monitor-preview.ts";
+import { notificationRules, type Rules } from "./notification-rules.ts";
+
+/** What the form holds across a change of type (which redraws the type's own fields). */
+interface Draft {
+  type: string;
+  name: string;
+  channels: string[];
+  place: Place | null;
+  radius: number | null;
+  query: Query;
+  rules: Rules;
+}
+
+function parsed<T>(json: string | null | undefined, fallback: T): T {
+  try {
+    return (json ? JSON.parse(json) : fallback) as T;
+  } catch {
+    return fallback;
+  }
+}
+
+/** P2000 first (what most people come for), then the others as the API lists them. */
+export function orderedTypes(types: MonitorType[]): MonitorType[] {
+  return [...types].sort((a, b) => Number(b.value === "p2000") - Number(a.value === "p2000"));
+}
+
+export function typeLabel(types: MonitorType[], value: string): string {
+  const text = t(`monitors.type.${value}`);
+  return text === `monitors.type.${value}` ? (types.find((type) => type.value === value)?.label ?? value) : text;
+}
+
+function channelsField(channels: Channel[], chosen: string[]): FormField & { values(): string[] } {
+  const error = h("p", { class: "field-error", id: "monitor-channels-error", hidden: true });
+  const boxes = channels.map((channel) =>
+    h("input", {
+      type: "checkbox",
+      value: channel.uuid,
+      checked: chosen.includes(channel.uuid),
+      "aria-describedby": error.id,
+    }),
+  );
+  const link = h("a", { href: withLanguage("/console/channels") }, t("monitors.channels.make"));
+  const element = h(
+    "fieldset",
+    { class: "field checkboxes monitor-channels" },
+    h("legend", {}, t("monitors.channels.legend")),
+    channels.length
+      ? h("p", { class: "field-hint" }, t("monitors.channels.hint"))
+      : h("p", { class: "field-hint" }, t("monitors.channels.none"), " ", link),
+    ...channels.map((channel, index) =>
+      h("label", { class: "checkbox" }, boxes[index], ` ${channel.name} (${channel.type})`),
+    ),
+    error,
+  );
+  return {
+    element,
+    // The first box takes the focus when the API names the field; a hidden input when there are none.
+    control: boxes[0] ?? h("input", { type: "hidden" }),
+    apiNames: ["channels"],
+    setError(message) {
+      error.textContent = message ?? "";
+      error.hidden = !message;
+    },
+    values: () => boxes.filter((box) => box.checked).map((box) => box.value),
+  };
+}
+
+export function monitorForm(
+  root: HTMLElement,
+  context: ConsoleContext,
+  options: { monitor: Monitor | null; channels: Channel[]; types: MonitorType[] },
+): () => void {
+  const { session, config } = context;
+  const { monitor, channels } = options;
+  const types = orderedTypes(options.types);
+  let map: CircleMap | null = null;
+  // Minimum urgencies come from the P2000 reference (asked once, whatever the type changes to).
+  const urgencies = context.api
+    .request(P2000ReferenceQuery)
+    .then((data) => urgencyChoices(data.p2000Urgencies ?? []))
+    .catch(() => []);
+
+  function draw(draft: Draft): void {
+    map?.remove();
+    map = PLACE_TYPES.has(draft.type) ? circleMap(config.mapStyleUrl) : null;
+    map?.set(draft.place, draft.radius);
+
+    const type = selectField({
+      id: "monitor-type",
+      label: t("monitors.form.type"),
+      value: draft.type,
+      apiNames: ["type"],
+      choices: types.map((one) => ({ value: one.value ?? "", text: typeLabel(types, one.value ?? "") })),
+    });
+    // The API describes each type in English; Dutch readers have the type's own name.
+    const description = language === "en" ? types.find((one) => one.value === draft.type)?.label : null;
+    if (description) {
+      const hint = h("p", { class: "field-hint", id: "monitor-type-hint" }, description);
+      type.element.append(hint);
+      type.control.setAttribute(
+        "aria-describedby",
+        `monitor-type-hint ${type.control.getAttribute("aria-describedby")}`,
+      );
+    }
+    const name = textField({
+      id: "monitor-name",
+      label: t("console.name"),
+      required: true,
+      value: draft.name,
+      apiNames: ["name"],
+    });
+    const criteria = criteriaFor(draft.type, context.api);
+    criteria.fill(draft.query);
+    const chosen = channelsField(channels, draft.channels);
+    const rules = notificationRules(draft.type, urgencies);
+    rules.fill(draft.rules);
+    const preview = previewPanel();
+
+    const current = (): Draft => ({
+      type: type.control.value,
+      name: name.control.value,
+      channels: chosen.values(),
+      place: map?.place() ?? null,
+      radius: map ? map.radius() : draft.radius,
+      query: criteria.read(),
+      rules: rules.read(),
+    });
+    type.control.addEventListener("change", () => {
+      const now = current();
+      // The criteria belong to the old type; the rest carries over.
+      draw({ ...now, query: {}, rules: now.rules });
+      document.getElementById("monitor-type")?.focus();
+    });
+
+    const input = () => {
+      const now = current();
+      const place = PLACE_TYPES.has(now.type) ? now.place : null;
+      return {
+        name: now.name,
+        type: now.type,
+        query: JSON.stringify(now.query),
+        channels: JSON.stringify(now.channels),
+        notificationRules: JSON.stringify(now.rules),
+        location: place ? { latitude: place.latitude, longitude: place.longitude } : null,
+        radius: place ? now.radius : null,
+      };
+    };
+
+    // Preview and Save share the form (its checks and its error display); the button pressed says which.
+    let previewing = false;
+    const previewButton = h(
+      "button",
+      { type: "button", class: "monitor-preview-button" },
+      t("monitors.preview.button"),
+    );
+    const form = consoleForm({
+      id: "monitor-form",
+      className: "console-form monitor-form",
+      fields: [type, name, ...(map ? [map.field] : []), ...criteria.fields, chosen, ...rules.fields],
+      extra: [previewButton, preview.element],
+      submitLabel: t("console.save"),
+      submit: async () => {
+        if (previewing) {
+          previewing = false;
+          previewButton.setAttribute("aria-busy", "true");
+          try {
+            const { monitorPreview } = await session.api.request(PreviewQuery, { input: input() });
+            if (!monitorPreview) return;
+            preview.show(monitorPreview);
+            map?.showPoints(
+              monitorPreview.items.flatMap((item) =>
+                item.latitude !== null && item.longitude !== null
+                  ? [{ latitude: item.latitude, longitude: item.longitude, title: item.title }]
+                  : [],
+              ),
+            );
+            return previewSummary(monitorPreview);
+          } finally {
+            previewButton.removeAttribute("aria-busy");
+          }
+        }
+        const saved = monitor
+          ? (await session.api.request(UpdateMonitorMutation, { input: { ...input(), uuid: monitor.uuid } }))
+              .updateMonitor
+          : (await session.api.request(CreateMonitorMutation, { input: input() })).createMonitor;
+        if (saved) context.go(`/console/monitors/${saved.uuid}`);
+      },
+    });
+    // The rules' fields were laid out by the form one after another; they go back into their group.
+    const firstRule = rules.fields[0]?.element;
+    firstRule?.before(rules.element);
+    for (const field of rules.fields) rules.element.append(field.element);
+    previewButton.addEventListener("click", () => {
+      previewing = true;
+      form.element.requestSubmit();
+    });
+
+    const cancel = h(
+      "a",
+      {
+        href: withLanguage(monitor ? `/console/monitors/${monitor.uuid}` : "/console/monitors"),
+        class: "monitor-cancel",
+      },
+      t("console.cancel"),
+    );
+    cancel.addEventListener("click", (event) => {
+      event.preventDefault();
+      context.go(monitor ? `/console/monitors/${monitor.uuid}` : "/console/monitors");
+    });
+    root.replaceChildren(
+      h("h1", {}, monitor ? t("monitors.form.editHeading").replace("{name}", monitor.name) : t("monitors.new")),
+      h("p", {}, t("monitors.form.why")),
+      form.element,
+      h("p", {}, cancel),
+    );
+  }
+
+  const query = parsed<Query>(monitor?.query, {});
+  draw({
+    type: monitor?.type ?? "p2000",
+    name: monitor?.name ?? "",
+    channels: parsed<string[]>(monitor?.channels, []),
+    place:
+      monitor?.location?.latitude != null && monitor.location.longitude != null
+        ? { latitude: monitor.location.latitude, longitude: monitor.location.longitude }
+        : null,
+    radius: monitor?.radius ?? null,
+    query,
+    rules: parsed<Rules>(monitor?.notificationRules, {}),
+  });
+  return () => map?.remove();
+}

@@ -1,0 +1,97 @@
+// What a monitor would have done over the past 30 days (monitorPreview): the counts, a bar per day
+// (a list a screen reader reads as "26 Nov: 3") and the newest matches. The points go on the
+// form's map (circle-map.ts).
+import { h, replaceChildren } from "../../dom.ts";
+import { dateFormat, formatDateTime, formatNumber, t } from "../../i18n.ts";
+import type { Preview } from "./monitor-queries.ts";
+
+export interface PreviewPanel {
+  element: HTMLElement;
+  show(preview: Preview): void;
+  clear(): void;
+}
+
+export function previewSummary(preview: Preview): string {
+  return t("monitors.preview.summary")
+    .replace("{matches}", formatNumber(preview.matches))
+    .replace("{notifications}", formatNumber(preview.notifications));
+}
+
+/** A bar as high as its share (set through the CSSOM: the page's CSP allows no style attributes). */
+function bar(share: number): HTMLElement {
+  const element = h("span", { class: "day-bar" });
+  element.style.height = `${share * 100}%`;
+  return element;
+}
+
+export function previewPanel(): PreviewPanel {
+  const element = h("section", {
+    class: "monitor-preview",
+    id: "monitor-preview",
+    "aria-labelledby": "monitor-preview-heading",
+    hidden: true,
+  });
+  const day = dateFormat({ day: "numeric", month: "short", timeZone: "UTC" });
+  return {
+    element,
+    clear: () => {
+      element.hidden = true;
+      element.replaceChildren();
+    },
+    show(preview) {
+      const counts = preview.byDay.map((one) => one.matches);
+      const most = Math.max(1, ...counts);
+      const [first, last] = [preview.byDay[0], preview.byDay.at(-1)];
+      const withPlace = preview.items.filter((item) => item.latitude !== null && item.longitude !== null).length;
+      replaceChildren(
+        element,
+        h("h3", { id: "monitor-preview-heading" }, t("monitors.preview.heading")),
+        h("p", { class: "monitor-preview-count" }, previewSummary(preview)),
+        preview.items.length
+          ? h("p", { class: "field-hint" }, t("monitors.preview.onMap").replace("{count}", formatNumber(withPlace)))
+          : null,
+        h(
+          "ol",
+          { class: "day-bars", "aria-label": t("monitors.preview.perDay") },
+          ...preview.byDay.map((one) => {
+            const label = `${day.format(new Date(`${one.date}T00:00:00Z`))}: ${formatNumber(one.matches)}`;
+            return h("li", { title: label }, bar(one.matches / most), h("span", { class: "visually-hidden" }, label));
+          }),
+        ),
+        h(
+          "p",
+          { class: "day-bars-axis", "aria-hidden": "true" },
+          h("span", {}, first ? day.format(new Date(`${first.date}T00:00:00Z`)) : ""),
+          h("span", {}, t("monitors.preview.most").replace("{count}", formatNumber(Math.max(0, ...counts)))),
+          h("span", {}, last ? day.format(new Date(`${last.date}T00:00:00Z`)) : ""),
+        ),
+        preview.items.length
+          ? h(
+              "details",
+              {},
+              h("summary", {}, t("monitors.preview.newest")),
+              h(
+                "ul",
+                { class: "rows" },
+                ...preview.items
+                  .slice(0, 20)
+                  .map((item) =>
+                    h(
+                      "li",
+                      { class: "row" },
+                      h(
+                        "div",
+                        {},
+                        h("p", { class: "row-title" }, item.title ?? item.kind),
+                        h("p", { class: "row-meta" }, formatDateTime(item.at)),
+                      ),
+                    ),
+                  ),
+              ),
+            )
+          : null,
+      );
+      element.hidden = false;
+    },
+  };
+}

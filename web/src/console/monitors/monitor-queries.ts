@@ -1,0 +1,227 @@
+// The monitors screens' GraphQL operations, typed against schema.graphql by gql.tada.
+import { graphql, type ResultOf } from "../../api/graphql.ts";
+
+export const MonitorsQuery = graphql(`
+  query ConsoleMonitors {
+    monitors {
+      uuid
+      name
+      type
+      active
+      channels
+      radius
+    }
+    channels {
+      uuid
+      name
+      type
+    }
+  }
+`);
+
+export const MonitorQuery = graphql(`
+  query ConsoleMonitor($uuid: String!) {
+    monitor(uuid: $uuid) {
+      uuid
+      name
+      type
+      active
+      query
+      channels
+      notificationRules
+      location {
+        latitude
+        longitude
+      }
+      radius
+      feedCreatedAt
+      responders {
+        uuid
+        status
+        recipient
+        changed
+        channel {
+          name
+        }
+      }
+    }
+    channels {
+      uuid
+      name
+      type
+    }
+  }
+`);
+
+export type Monitor = NonNullable<ResultOf<typeof MonitorQuery>["monitor"]>;
+export type MonitorsResult = ResultOf<typeof MonitorsQuery>;
+export type Channel = NonNullable<MonitorsResult["channels"]>[number];
+export type MonitorType = ResultOf<typeof MonitorTypesQuery>["monitorTypes"][number];
+
+export const DeliveriesQuery = graphql(`
+  query ConsoleMonitorDeliveries($monitor: String!) {
+    deliveries(filter: { monitor: $monitor }, first: 50) {
+      uuid
+      created
+      outcome
+      attempts
+      channelName
+      itemKind
+      itemTitle
+      responseCode
+      error
+    }
+  }
+`);
+
+export const CreateMonitorMutation = graphql(`
+  mutation ConsoleCreateMonitor($input: CreateMonitorInput!) {
+    createMonitor(input: $input) {
+      uuid
+    }
+  }
+`);
+
+export const UpdateMonitorMutation = graphql(`
+  mutation ConsoleUpdateMonitor($input: UpdateMonitorInput!) {
+    updateMonitor(input: $input) {
+      uuid
+      active
+    }
+  }
+`);
+
+export const DeleteMonitorMutation = graphql(`
+  mutation ConsoleDeleteMonitor($uuid: String!) {
+    deleteMonitor(uuid: $uuid)
+  }
+`);
+
+export const RotateFeedMutation = graphql(`
+  mutation ConsoleRotateMonitorFeed($monitor: String!) {
+    rotateMonitorFeed(monitor: $monitor) {
+      atomUrl
+      geojsonUrl
+      createdAt
+    }
+  }
+`);
+
+export const RevokeFeedMutation = graphql(`
+  mutation ConsoleRevokeMonitorFeed($monitor: String!) {
+    revokeMonitorFeed(monitor: $monitor)
+  }
+`);
+
+export const PreviewQuery = graphql(`
+  query ConsoleMonitorPreview($input: CreateMonitorInput!) {
+    monitorPreview(input: $input, days: 30) {
+      matches
+      notifications
+      byDay {
+        date
+        matches
+        notifications
+      }
+      items {
+        uuid
+        kind
+        at
+        title
+        latitude
+        longitude
+      }
+    }
+  }
+`);
+
+export type Preview = NonNullable<ResultOf<typeof PreviewQuery>["monitorPreview"]>;
+
+// The reference lists (public data: asked with the page's API credential, not the person's session).
+export const MonitorTypesQuery = graphql(`
+  query ConsoleMonitorTypes {
+    monitorTypes {
+      value
+      label
+    }
+  }
+`);
+
+export const P2000ReferenceQuery = graphql(`
+  query ConsoleP2000Reference {
+    p2000Regions(first: 50) {
+      number
+      slug
+      name
+    }
+    p2000Disciplines(first: 50) {
+      slug
+      name
+    }
+    p2000Urgencies(first: 100) {
+      code
+      name
+      rank
+      level
+    }
+  }
+`);
+
+export const CapcodeSearchQuery = graphql(`
+  query ConsoleCapcodeSearch($search: String!) {
+    p2000Capcodes(filter: { search: $search }, first: 30) {
+      name
+      description
+      location
+    }
+  }
+`);
+
+export const HighwaysQuery = graphql(`
+  query ConsoleHighways {
+    highways {
+      value
+      label
+    }
+  }
+`);
+
+export const RailRoutesQuery = graphql(`
+  query ConsoleRailRoutes {
+    railRoutes {
+      value
+      label
+    }
+  }
+`);
+
+export const MeteoReferenceQuery = graphql(`
+  query ConsoleMeteoReference {
+    meteoRegions {
+      code
+      name
+    }
+    meteoColorCodes {
+      value
+      label
+    }
+  }
+`);
+
+export const ProvincesQuery = graphql(`
+  query ConsoleProvinces {
+    nlProvinces {
+      code
+      name
+    }
+  }
+`);
+
+export const TrafficTypesQuery = graphql(`
+  query ConsoleTrafficTypes {
+    trafficIncidentTypes {
+      value
+      label
+    }
+  }
+`);

@@ -1,0 +1,233 @@
+// The Monitors screens' texts, in Dutch and English.
+import { addTexts } from "../../i18n.ts";
+
+addTexts({
+  "monitors.heading": { nl: "Monitors", en: "Monitors" },
+  "monitors.why": {
+    nl: "Een monitor let op nieuwe meldingen die voor jou belangrijk zijn en stuurt ze naar je kanalen.",
+    en: "A monitor watches for new items that matter to you and sends them to your channels.",
+  },
+  "monitors.new": { nl: "Nieuwe monitor", en: "New monitor" },
+  "monitors.list": { nl: "Monitors van deze omgeving", en: "Monitors of this environment" },
+  "monitors.none": { nl: "Nog geen monitors.", en: "No monitors yet." },
+  "monitors.notFound": { nl: "Deze monitor bestaat niet (meer).", en: "This monitor does not exist (any more)." },
+  "monitors.active": { nl: "actief", en: "active" },
+  "monitors.paused": { nl: "gepauzeerd", en: "paused" },
+  "monitors.back": { nl: "← Alle monitors", en: "← All monitors" },
+  "monitors.edit": { nl: "Wijzigen", en: "Edit" },
+  "monitors.pause": { nl: "Pauzeren", en: "Pause" },
+  "monitors.resume": { nl: "Hervatten", en: "Resume" },
+  "monitors.pausedNow": {
+    nl: "Gepauzeerd: de monitor meldt niets tot je hem hervat.",
+    en: "Paused: the monitor notifies nothing until you resume it.",
+  },
+  "monitors.resumedNow": { nl: "Hervat: de monitor meldt weer.", en: "Resumed: the monitor notifies again." },
+  "monitors.deleteQuestion": {
+    nl: "Monitor \u201c{name}\u201d verwijderen? Zijn afleverlog en feed verdwijnen mee.",
+    en: "Delete the monitor \u201c{name}\u201d? Its delivery log and feed go with it.",
+  },
+
+  "monitors.type.p2000": { nl: "P2000-meldingen", en: "P2000 messages" },
+  "monitors.type.accident": { nl: "Verkeersincidenten", en: "Traffic incidents" },
+  "monitors.type.aircraft": { nl: "Traumahelikopters en politiehelikopters", en: "Trauma and police helicopters" },
+  "monitors.type.meteo_weather": { nl: "Weerwaarschuwingen (KNMI)", en: "Weather warnings (KNMI)" },
+  "monitors.type.rail_disruptions": { nl: "Treinstoringen", en: "Railway disruptions" },
+  "monitors.type.matrix": { nl: "Files", en: "Traffic jams" },
+  "monitors.type.rss": { nl: "RSS-feeds", en: "RSS feeds" },
+  "monitors.type.nl_alert": { nl: "NL-Alert", en: "NL-Alert" },
+  "monitors.type.amber_alert": { nl: "AMBER Alert en Vermist Kind Alert", en: "AMBER Alert and missing-child alert" },
+
+  "monitors.form.type": { nl: "Soort", en: "Type" },
+  "monitors.form.why": {
+    nl: "Kies wat de monitor volgt. Lege keuzes betekenen: alles. Bekijk met \u201cVoorbeeld\u201d wat hij de afgelopen 30 dagen had gemeld.",
+    en: "Choose what the monitor follows. Empty choices mean: everything. \u201cPreview\u201d shows what it would have notified in the past 30 days.",
+  },
+  "monitors.form.editHeading": { nl: "\u201c{name}\u201d wijzigen", en: "Edit \u201c{name}\u201d" },
+
+  "monitors.map.legend": { nl: "Gebied", en: "Area" },
+  "monitors.map.label": {
+    nl: "Kaart: klik om het midden van het gebied te kiezen",
+    en: "Map: click to choose the area's centre",
+  },
+  "monitors.map.how": {
+    nl: "Klik op de kaart om het midden te kiezen (of verschuif de kaart met de pijltjestoetsen en kies \u201cMidden van de kaart gebruiken\u201d). Zonder gebied: heel Nederland.",
+    en: "Click the map to place the centre (or move the map with the arrow keys and choose \u201cUse the map's centre\u201d). Without an area: all of the Netherlands.",
+  },
+  "monitors.map.useCentre": { nl: "Midden van de kaart gebruiken", en: "Use the map's centre" },
+  "monitors.map.clear": { nl: "Gebied weghalen", en: "Remove the area" },
+  "monitors.map.none": { nl: "Geen gebied gekozen: heel Nederland.", en: "No area chosen: all of the Netherlands." },
+  "monitors.map.placed": {
+    nl: "Binnen {km} km van {lat}, {lon}.",
+    en: "Within {km} km of {lat}, {lon}.",
+  },
+  "monitors.map.radius": { nl: "Straal (km)", en: "Radius (km)" },
+  "monitors.map.radiusSlider": { nl: "Straal in kilometers", en: "Radius in kilometres" },
+  "monitors.map.radiusHint": {
+    nl: "Meer dan 0 en hoogstens 250 km (de schuif gaat tot 50 km; typ voor meer).",
+    en: "More than 0 and at most 250 km (the slider goes to 50 km; type for more).",
+  },
+
+  "monitors.pick.search": { nl: "Zoeken", en: "Search" },
+  "monitors.pick.count": { nl: "{picked} gekozen, {shown} getoond", en: "{picked} chosen, {shown} shown" },
+  "monitors.wordsHint": {
+    nl: "Gescheiden door komma's of één per regel.",
+    en: "Separated by commas or one per line.",
+  },
+  "monitors.feedsHint": {
+    nl: "Adressen van feeds (http of https), één per regel. Verplicht.",
+    en: "Feed addresses (http or https), one per line. Required.",
+  },
+  "monitors.capcodesHint": {
+    nl: "Typ een deel van de capcode, eenheid of plaats (minstens 2 tekens).",
+    en: "Type part of the capcode, unit or place (at least 2 characters).",
+  },
+  "monitors.query.p2000.regions": { nl: "Veiligheidsregio's", en: "Safety regions" },
+  "monitors.query.p2000.disciplines": { nl: "Diensten", en: "Services" },
+  "monitors.query.p2000.urgencies": { nl: "Urgenties", en: "Urgencies" },
+  "monitors.query.p2000.capcodes": { nl: "Capcodes", en: "Capcodes" },
+  "monitors.query.p2000.keywords": {
+    nl: "Trefwoorden (de melding bevat er minstens één)",
+    en: "Keywords (the message contains at least one)",
+  },
+  "monitors.query.p2000.excludeKeywords": {
+    nl: "Woorden die de melding niet mag bevatten",
+    en: "Words the message must not contain",
+  },
+  "monitors.query.p2000.includeExercises": {
+    nl: "Ook oefeningen en proefalarmen",
+    en: "Also exercises and test pages",
+  },
+  "monitors.query.accident.types": { nl: "Soorten incidenten", en: "Kinds of incident" },
+  "monitors.query.accident.roads": { nl: "Wegen", en: "Roads" },
+  "monitors.query.aircraft.kinds": { nl: "Soorten helikopters", en: "Kinds of helicopter" },
+  "monitors.query.aircraft.registrations": {
+    nl: "Registraties (zoals PH-ULP)",
+    en: "Registrations (such as PH-ULP)",
+  },
+  "monitors.query.meteo_weather.regions": { nl: "Provincies", en: "Provinces" },
+  "monitors.query.meteo_weather.levels": { nl: "Kleurcodes", en: "Colour codes" },
+  "monitors.query.rail_disruptions.routes": { nl: "Trajecten", en: "Routes" },
+  "monitors.query.matrix.roads": { nl: "Wegen", en: "Roads" },
+  "monitors.query.matrix.minDelayMinutes": {
+    nl: "Alleen files met minstens zoveel minuten vertraging",
+    en: "Only jams with at least this many minutes' delay",
+  },
+  "monitors.query.rss.feeds": { nl: "Feeds", en: "Feeds" },
+  "monitors.query.rss.keywords": {
+    nl: "Trefwoorden (het bericht bevat er minstens één)",
+    en: "Keywords (the item contains at least one)",
+  },
+  "monitors.query.nl_alert.regions": { nl: "Veiligheidsregio's", en: "Safety regions" },
+  "monitors.query.amber_alert.provinces": {
+    nl: "Provincies (leeg: heel Nederland)",
+    en: "Provinces (none: nationwide)",
+  },
+  "monitors.query.amber_alert.kinds": { nl: "Soorten alerts", en: "Kinds of alert" },
+  "monitors.value.accident": { nl: "Ongeval", en: "Accident" },
+  "monitors.value.breakdown": { nl: "Pechgeval", en: "Breakdown" },
+  "monitors.value.unattended": { nl: "Achtergelaten voertuig", en: "Unattended vehicle" },
+  "monitors.value.trauma": { nl: "Traumahelikopter", en: "Trauma helicopter" },
+  "monitors.value.police": { nl: "Politiehelikopter", en: "Police helicopter" },
+  "monitors.value.yellow": { nl: "Code geel", en: "Code yellow" },
+  "monitors.value.orange": { nl: "Code oranje", en: "Code orange" },
+  "monitors.value.red": { nl: "Code rood", en: "Code red" },
+  "monitors.value.amber": { nl: "AMBER Alert", en: "AMBER Alert" },
+  "monitors.value.missing_child": { nl: "Vermist Kind Alert", en: "Missing-child alert" },
+
+  "monitors.channels.legend": { nl: "Kanalen", en: "Channels" },
+  "monitors.channels.hint": {
+    nl: "Waar de monitor zijn meldingen heen stuurt.",
+    en: "Where the monitor sends what it finds.",
+  },
+  "monitors.channels.none": {
+    nl: "Deze omgeving heeft nog geen kanalen; zonder kanaal verschijnen treffers alleen in de feed.",
+    en: "This environment has no channels yet; without one, matches show only in the feed.",
+  },
+  "monitors.channels.make": { nl: "Een kanaal maken", en: "Make a channel" },
+  "monitors.channels.noneChosen": { nl: "geen kanalen", en: "no channels" },
+
+  "monitors.rules.legend": { nl: "Wanneer melden", en: "When to notify" },
+  "monitors.rules.hint": {
+    nl: "Wat een regel tegenhoudt, telt nog wel als treffer (in de lijst), maar gaat niet naar de kanalen.",
+    en: "What a rule holds back still counts as a match (in the list) but is not sent to the channels.",
+  },
+  "monitors.rules.quiet": { nl: "Niet melden tussen", en: "Do not notify between" },
+  "monitors.rules.quietFrom": { nl: "Stil vanaf", en: "Quiet from" },
+  "monitors.rules.quietTo": { nl: "Stil tot", en: "Quiet until" },
+  "monitors.rules.and": { nl: "en", en: "and" },
+  "monitors.rules.urgency": {
+    nl: "Alleen meldingen die minstens zo urgent zijn als",
+    en: "Only messages at least as urgent as",
+  },
+  "monitors.rules.urgencyLabel": { nl: "Minimale urgentie", en: "Minimum urgency" },
+  "monitors.rules.anyUrgency": { nl: "elke urgentie", en: "any urgency" },
+  "monitors.rules.atMost": { nl: "Hoogstens", en: "At most" },
+  "monitors.rules.perIncident": {
+    nl: "meldingen per incident (1: alleen de eerste; leeg: geen grens)",
+    en: "notifications per incident (1: only the first; empty: no limit)",
+  },
+  "monitors.rules.perIncidentLabel": { nl: "Meldingen per incident", en: "Notifications per incident" },
+  "monitors.rules.every": { nl: "meldingen per", en: "notifications every" },
+  "monitors.rules.minutes": { nl: "minuten (leeg: geen grens)", en: "minutes (empty: no limit)" },
+  "monitors.rules.periodCountLabel": { nl: "Aantal meldingen per periode", en: "Notifications per period" },
+  "monitors.rules.periodMinutesLabel": { nl: "Periode in minuten", en: "Period in minutes" },
+  "monitors.rules.related": {
+    nl: "Ook melden wanneer een verwant signaal bij een gemeld incident komt (ongeval, helikopter, NL-Alert)",
+    en: "Also tell me when a related signal joins a notified incident (traffic, helicopter, NL-Alert)",
+  },
+
+  "monitors.preview.button": { nl: "Voorbeeld", en: "Preview" },
+  "monitors.preview.heading": { nl: "De afgelopen 30 dagen", en: "The past 30 days" },
+  "monitors.preview.summary": {
+    nl: "{matches} treffers in de afgelopen 30 dagen, waarvan {notifications} gemeld zouden zijn.",
+    en: "{matches} matches in the past 30 days, of which {notifications} would have been notified.",
+  },
+  "monitors.preview.onMap": {
+    nl: "{count} met een plaats staan als rode punten op de kaart.",
+    en: "{count} with a place are shown as red points on the map.",
+  },
+  "monitors.preview.most": { nl: "hoogstens {count} per dag", en: "at most {count} a day" },
+  "monitors.preview.perDay": { nl: "Treffers per dag", en: "Matches per day" },
+  "monitors.preview.newest": { nl: "De nieuwste treffers", en: "The newest matches" },
+
+  "monitors.page.state": { nl: "Staat", en: "State" },
+  "monitors.page.where": { nl: "Gebied", en: "Area" },
+  "monitors.page.place": { nl: "binnen {km} km van {lat}, {lon}", en: "within {km} km of {lat}, {lon}" },
+  "monitors.page.everywhere": { nl: "heel Nederland", en: "all of the Netherlands" },
+
+  "monitors.feed.heading": { nl: "Feed", en: "Feed" },
+  "monitors.feed.why": {
+    nl: "Een geheim adres met de recente treffers: Atom voor feedlezers, GeoJSON voor kaarten en Home Assistant. Wie het adres heeft, kan de feed lezen.",
+    en: "A secret address with the recent matches: Atom for feed readers, GeoJSON for maps and Home Assistant. Anyone with the address can read the feed.",
+  },
+  "monitors.feed.none": { nl: "Deze monitor heeft geen feedadres.", en: "This monitor has no feed address." },
+  "monitors.feed.since": { nl: "Er is een feedadres sinds {when}.", en: "A feed address exists since {when}." },
+  "monitors.feed.make": { nl: "Feedadres maken", en: "Make a feed address" },
+  "monitors.feed.rotate": { nl: "Nieuw feedadres maken", en: "Make a new feed address" },
+  "monitors.feed.rotateQuestion": {
+    nl: "Een nieuw feedadres maken? Het oude werkt dan meteen niet meer.",
+    en: "Make a new feed address? The old one stops working at once.",
+  },
+  "monitors.feed.revoke": { nl: "Feedadres intrekken", en: "Revoke the feed address" },
+  "monitors.feed.revokeQuestion": {
+    nl: "Het feedadres intrekken? Lezers die het gebruiken krijgen niets meer.",
+    en: "Revoke the feed address? Readers that use it get nothing more.",
+  },
+  "monitors.feed.revoked": { nl: "Feedadres ingetrokken.", en: "Feed address revoked." },
+  "monitors.feed.atom": { nl: "Atom-feed (feedlezers)", en: "Atom feed (feed readers)" },
+  "monitors.feed.geojson": { nl: "GeoJSON-feed (kaarten, Home Assistant)", en: "GeoJSON feed (maps, Home Assistant)" },
+
+  "monitors.deliveries.heading": { nl: "Afleverlog", en: "Delivery log" },
+  "monitors.deliveries.refresh": { nl: "Vernieuwen", en: "Refresh" },
+  "monitors.deliveries.none": { nl: "Nog niets afgeleverd.", en: "Nothing delivered yet." },
+  "monitors.deliveries.attempts": { nl: "{count}× geprobeerd", en: "{count} attempt(s)" },
+  "monitors.outcome.delivered": { nl: "afgeleverd", en: "delivered" },
+  "monitors.outcome.failed": { nl: "mislukt", en: "failed" },
+  "monitors.outcome.pending": { nl: "wacht", en: "pending" },
+  "monitors.outcome.retrying": { nl: "wordt opnieuw geprobeerd", en: "retrying" },
+
+  "monitors.responders.heading": { nl: "Wie reageerde", en: "Who responded" },
+  "monitors.responders.none": { nl: "Nog geen reacties.", en: "No responses yet." },
+  "monitors.responder.going": { nl: "gaat erheen", en: "going" },
+  "monitors.responder.cancelled": { nl: "gaat toch niet", en: "cancelled" },
+});

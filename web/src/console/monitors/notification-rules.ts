@@ -1,0 +1,158 @@
+// A monitor's notification rules in words (docs/monitors.md, notificationRules): "not between 23:00
+// and 07:00", "only when at least as urgent as A2", "at most 2 per incident", "at most 3 every 60
+// minutes", "also tell me of related signals". The P2000-only rules are offered for P2000 monitors.
+// `read` builds the rules object the API takes; fields left empty are left out.
+import { h } from "../../dom.ts";
+import { t } from "../../i18n.ts";
+import type { FormField } from "../form.ts";
+import type { Choice } from "./pick-list.ts";
+
+export type Rules = Record<string, unknown>;
+
+export interface RulesFields {
+  element: HTMLElement;
+  fields: FormField[];
+  read(): Rules;
+  fill(rules: Rules): void;
+}
+
+function field(
+  id: string,
+  apiNames: string[],
+  control: HTMLInputElement | HTMLSelectElement,
+  ...line: Array<Node | string>
+): FormField & { row: HTMLElement } {
+  const error = h("p", { class: "field-error", id: `${id}-error`, hidden: true });
+  const row = h("div", { class: "field rule" }, h("p", { class: "rule-line" }, ...line), error);
+  control.setAttribute(
+    "aria-describedby",
+    [control.getAttribute("aria-describedby"), error.id].filter(Boolean).join(" "),
+  );
+  return {
+    element: row,
+    row,
+    control,
+    apiNames,
+    setError(message) {
+      error.textContent = message ?? "";
+      error.hidden = !message;
+      if (message) control.setAttribute("aria-invalid", "true");
+      else control.removeAttribute("aria-invalid");
+    },
+  };
+}
+
+const number = (id: string, label: string) => {
+  const input = h("input", {
+    type: "number",
+    id,
+    min: "1",
+    inputmode: "numeric",
+    class: "rule-number",
+    "aria-label": label,
+  });
+  return input;
+};
+
+export function notificationRules(type: string, urgencies: Promise<Choice[]>): RulesFields {
+  const p2000 = type === "p2000";
+
+  const quiet = h("input", { type: "checkbox", id: "rule-quiet" });
+  const from = h("input", { type: "time", id: "rule-quiet-from", "aria-label": t("monitors.rules.quietFrom") });
+  const to = h("input", { type: "time", id: "rule-quiet-to", "aria-label": t("monitors.rules.quietTo") });
+  from.value = "23:00";
+  to.value = "07:00";
+  const quietField = field(
+    "rule-quiet",
+    ["quietHours"],
+    from,
+    h("label", { class: "checkbox" }, quiet, ` ${t("monitors.rules.quiet")}`),
+    " ",
+    from,
+    ` ${t("monitors.rules.and")} `,
+    to,
+  );
+
+  const urgency = h(
+    "select",
+    { id: "rule-urgency", "aria-label": t("monitors.rules.urgencyLabel") },
+    h("option", { value: "" }, t("monitors.rules.anyUrgency")),
+  );
+  void urgencies.then((choices) => {
+    const wanted = urgency.dataset.wanted ?? urgency.value;
+    urgency.append(...choices.map((choice) => h("option", { value: choice.value }, choice.label)));
+    urgency.value = wanted;
+  });
+  const urgencyField = field("rule-urgency", ["minUrgency"], urgency, `${t("monitors.rules.urgency")} `, urgency);
+
+  const perIncident = number("rule-per-incident", t("monitors.rules.perIncidentLabel"));
+  const perIncidentField = field(
+    "rule-per-incident",
+    ["maxPerDossier"],
+    perIncident,
+    `${t("monitors.rules.atMost")} `,
+    perIncident,
+    ` ${t("monitors.rules.perIncident")}`,
+  );
+
+  const count = number("rule-period-count", t("monitors.rules.periodCountLabel"));
+  const minutes = number("rule-period-minutes", t("monitors.rules.periodMinutesLabel"));
+  minutes.max = "10080";
+  const periodField = field(
+    "rule-period",
+    ["maxPerPeriod"],
+    count,
+    `${t("monitors.rules.atMost")} `,
+    count,
+    ` ${t("monitors.rules.every")} `,
+    minutes,
+    ` ${t("monitors.rules.minutes")}`,
+  );
+
+  const related = h("input", { type: "checkbox", id: "rule-related" });
+  const relatedField = field(
+    "rule-related",
+    ["relatedSignals"],
+    related,
+    h("label", { class: "checkbox" }, related, ` ${t("monitors.rules.related")}`),
+  );
+
+  const fields: FormField[] = p2000
+    ? [quietField, urgencyField, perIncidentField, periodField, relatedField]
+    : [quietField, periodField];
+  const element = h(
+    "fieldset",
+    { class: "field rules" },
+    h("legend", {}, t("monitors.rules.legend")),
+    h("p", { class: "field-hint" }, t("monitors.rules.hint")),
+    ...fields.map((one) => one.element),
+  );
+
+  return {
+    element,
+    fields,
+    read() {
+      const rules: Rules = {};
+      if (quiet.checked) rules.quietHours = { from: from.value, to: to.value };
+      if (p2000 && urgency.value) rules.minUrgency = urgency.value;
+      if (p2000 && perIncident.value) rules.maxPerDossier = Number(perIncident.value);
+      if (count.value || minutes.value)
+        rules.maxPerPeriod = { count: Number(count.value), minutes: Number(minutes.value) };
+      if (p2000 && related.checked) rules.relatedSignals = true;
+      return rules;
+    },
+    fill(rules) {
+      const quietHours = rules.quietHours as { from?: string; to?: string } | undefined;
+      quiet.checked = Boolean(quietHours);
+      if (quietHours?.from) from.value = quietHours.from;
+      if (quietHours?.to) to.value = quietHours.to;
+      urgency.dataset.wanted = typeof rules.minUrgency === "string" ? rules.minUrgency : "";
+      urgency.value = urgency.dataset.wanted;
+      perIncident.value = rules.maxPerDossier ? String(rules.maxPerDossier) : "";
+      const period = rules.maxPerPeriod as { count?: number; minutes?: number } | undefined;
+      count.value = period?.count ? String(period.count) : "";
+      minutes.value = period?.minutes ? String(period.minutes) : "";
+      related.checked = rules.relatedSignals === true;
+    },
+  };
+}
