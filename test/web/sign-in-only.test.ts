@@ -91,4 +91,22 @@ describe("a page for signed-in users only", () => {
     expect(problems.filter((problem) => !/401/.test(problem))).toEqual([]);
     await page.close();
   });
+
+  test("the console signs in on its own; its reference lists are read with a page token of the person's", async () => {
+    const { page, problems } = await newWatchedPage(browser!, { language: "en-GB" });
+    await page.goto(new URL("/console/monitors/new", ctx.service.url).href, { waitUntil: "load" });
+    await page.locator("::-p-aria([name='Sign in'][role='heading'])").wait();
+    await page.locator("#sign-in-email").fill(EMAIL);
+    await page.locator("#sign-in-password").fill(PASSWORD);
+    await page.locator("#sign-in-form button.primary").click();
+    // Back at the monitor form, whose safety regions come from p2000Regions (public data).
+    await page.waitForFunction(`document.body.innerText.includes("Haaglanden")`, { timeout: 20_000 });
+    expect(await page.evaluate(`sessionStorage.getItem("nlis.pageToken")`)).toMatch(/^nlis_/);
+    // Signing out takes the page token too.
+    await page.locator("::-p-aria([name='Sign out'][role='button'])").click();
+    await page.locator("::-p-aria([name='Sign in'][role='heading'])").wait();
+    expect(await page.evaluate(`sessionStorage.getItem("nlis.pageToken")`)).toBeNull();
+    expect(problems.filter((problem) => !/401/.test(problem))).toEqual([]);
+    await page.close();
+  });
 });

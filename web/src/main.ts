@@ -1,6 +1,6 @@
 // The page's entry: read the service's configuration, open the API and start the shell.
 import "./app.css";
-import { Api } from "./api/client.ts";
+import { Api, type Credential } from "./api/client.ts";
 import { loadConfig } from "./api/config.ts";
 import { h, replaceChildren } from "./dom.ts";
 import { language, setLanguage, t } from "./i18n.ts";
@@ -17,7 +17,7 @@ async function start(): Promise<void> {
   routeFor(location.pathname)?.prepare?.();
   try {
     const config = await loadConfig();
-    const open = (credential: string, pageOwnsIt: boolean) => {
+    const open = (credential: Credential, pageOwnsIt: boolean) => {
       const api = new Api(config.graphqlPath, credential);
       // A page token that expired or was revoked: sign in again. The web-client credential
       // rotated: the configuration has the new one.
@@ -33,8 +33,12 @@ async function start(): Promise<void> {
     };
     if (!config.apiToken) throw new Error(t("error.noCredential"));
     const session = new UserSession(config.graphqlPath, config.apiToken);
-    // The console and the pages behind e-mailed links sign in (or need no one) on their own.
-    if (!config.requireSignIn || routeFor(location.pathname)?.ownSignIn) open(config.apiToken, false);
+    const webClientToken = config.apiToken;
+    if (!config.requireSignIn) open(webClientToken, false);
+    // The console and the pages behind e-mailed links sign in (or need no one) on their own; for
+    // signed-in users only, the console's public reads (reference lists) use the page token its
+    // sign-in makes (console-screen.ts), else the web-client credential (auth operations).
+    else if (routeFor(location.pathname)?.ownSignIn) open(async () => storedPageToken() ?? webClientToken, true);
     else {
       const stored = storedPageToken();
       if (stored) open(stored, true);

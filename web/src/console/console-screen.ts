@@ -11,6 +11,7 @@ import { h, replaceChildren } from "../dom.ts";
 import { t, withLanguage } from "../i18n.ts";
 import type { ConsoleContext, Me } from "./console-context.ts";
 import { consoleRouteFor, consoleRoutes } from "./console-routes.ts";
+import { forgetPageToken, makePageToken, storedPageToken } from "../sign-in/page-credential.ts";
 
 export const consoleScreen: Screen = (root, context) => {
   const { session } = context;
@@ -36,6 +37,12 @@ export const consoleScreen: Screen = (root, context) => {
       const me = await session.api.request(MeQuery);
       if (disposed) return;
       if (!me.me) return session.end("refused");
+      // For signed-in users only (WEB_REQUIRE_SIGN_IN), public data is read with a page token of
+      // the person's own, as the map's sign-in makes it (sign-in/page-credential.ts).
+      if (context.config.requireSignIn && !storedPageToken()) {
+        const accessToken = await session.accessToken();
+        if (accessToken) await makePageToken(context.config.graphqlPath, accessToken);
+      }
       replaceChildren(root, chrome(me));
       draw(me);
     } catch (error) {
@@ -112,7 +119,10 @@ export const consoleScreen: Screen = (root, context) => {
   }
 
   const stop = session.onChange(() => {
-    if (!session.signedIn && route?.signedIn) signInFirst();
+    if (session.signedIn) return;
+    // Signed out: the page's reading token made at sign-in goes too (WEB_REQUIRE_SIGN_IN).
+    forgetPageToken();
+    if (route?.signedIn) signInFirst();
   });
   if (!route) root.append(h("h1", {}, t("error.notFound")));
   else if (route.signedIn && !session.signedIn) signInFirst();

@@ -34,6 +34,16 @@ export function forgetPageToken(): void {
   sessionStorage.removeItem(STORAGE_KEY);
 }
 
+/** Makes and keeps (for the tab's life) the page's own reading token, as the signed-in person. */
+export async function makePageToken(graphqlPath: string, accessToken: string): Promise<string> {
+  const { createApiToken } = await new Api(graphqlPath, accessToken).request(CREATE_PAGE_TOKEN, {
+    name: `Web page ${new Date().toISOString().slice(0, 10)}`,
+  });
+  if (!createApiToken?.plainToken) throw new Error("The service gave no API token.");
+  sessionStorage.setItem(STORAGE_KEY, createApiToken.plainToken);
+  return createApiToken.plainToken;
+}
+
 /** Signs in and returns the page's own reading token (kept for the tab's life). */
 export async function signIn(
   graphqlPath: string,
@@ -43,10 +53,5 @@ export async function signIn(
 ): Promise<string> {
   const { login } = await new Api(graphqlPath, webClientToken).request(LOGIN, { email, password });
   if (!login?.token) throw new Error("The service gave no access token.");
-  const { createApiToken } = await new Api(graphqlPath, login.token).request(CREATE_PAGE_TOKEN, {
-    name: `Web page ${new Date().toISOString().slice(0, 10)}`,
-  });
-  if (!createApiToken?.plainToken) throw new Error("The service gave no API token.");
-  sessionStorage.setItem(STORAGE_KEY, createApiToken.plainToken);
-  return createApiToken.plainToken;
+  return makePageToken(graphqlPath, login.token);
 }
