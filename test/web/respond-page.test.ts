@@ -4,10 +4,9 @@
 // sized screen opens the respond link from that mail. Opening it stores nothing (mail scanners
 // follow links); tapping "going" or "not coming" records the responder and the page says so; an
 // expired and a tampered link show their message, in words, on the page.
-import chromium from "@sparticuz/chromium";
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
-import puppeteer, { type Browser, type Page } from "puppeteer-core";
-import { screenshot } from "../helpers/browser.ts";
+import type { Browser, Page } from "puppeteer-core";
+import { launchBrowser, LAUNCH_TIMEOUT, screenshot } from "../helpers/browser.ts";
 import { startMailSink, type MailSink } from "../helpers/mail-sink.ts";
 import { useTestService } from "../helpers/service.ts";
 import { signUp, type TestUser } from "../helpers/users.ts";
@@ -29,8 +28,6 @@ declare const document: {
 declare const window: { innerWidth: number };
 declare function getComputedStyle(element: PageElement): { fontSize: string };
 
-// Unpacking Chromium (first run on a machine) and starting it on a busy 2-core runner.
-const LAUNCH_TIMEOUT = 180_000;
 const PHONE = { width: 375, height: 667, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
 
 let mail: MailSink;
@@ -44,12 +41,7 @@ let page: Page;
 /** What the page itself reported: uncaught errors, console errors, CSP violations, failed requests. */
 const problems: string[] = [];
 beforeAll(async () => {
-  browser = await puppeteer.launch({
-    executablePath: await chromium.executablePath(),
-    args: chromium.args,
-    headless: true,
-    protocolTimeout: LAUNCH_TIMEOUT,
-  });
+  browser = await launchBrowser();
   page = await browser.newPage();
   await page.setViewport(PHONE);
   await page.setUserAgent({

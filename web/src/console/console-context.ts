@@ -11,6 +11,8 @@ export interface ConsoleContext extends AppContext {
   me: Me | null;
   /** Go to a path of the page (a console path such as /console/tokens), keeping the language. */
   go(path: string): void;
+  /** A link to a path of the page that goes there without a reload (and works as a link: a new tab, copied). */
+  link(path: string, text: string): HTMLAnchorElement;
   /** Read the person and their environment again and redraw (after a switch or a rename). */
   reload(): void;
 }

@@ -24,9 +24,28 @@ export const consoleScreen: Screen = (root, context) => {
   const signInFirst = () =>
     go(`/console/sign-in?next=${encodeURIComponent(location.pathname + location.search)}`, true);
 
+  const link = (path: string, text: string) =>
+    h(
+      "a",
+      {
+        href: withLanguage(path),
+        onclick: (event: Event) => {
+          event.preventDefault();
+          go(path);
+        },
+      },
+      text,
+    );
+
+  /** The menu's link to the screen shown is marked as the current page. */
+  const current = (anchor: HTMLAnchorElement, isCurrent: boolean) => {
+    if (isCurrent) anchor.setAttribute("aria-current", "page");
+    return anchor;
+  };
+
   const body = h("div", { class: "console-body" });
   const draw = (me: Me | null) => {
-    const consoleContext: ConsoleContext = { ...context, me, go: (path) => go(path), reload: () => void load() };
+    const consoleContext: ConsoleContext = { ...context, me, go: (path) => go(path), link, reload: () => void load() };
     if (typeof teardown === "function") teardown();
     body.replaceChildren();
     teardown = route!.screen(body, consoleContext);
@@ -69,24 +88,7 @@ export const consoleScreen: Screen = (root, context) => {
           {},
           ...consoleRoutes
             .filter((entry) => entry.navKey)
-            .map((entry) =>
-              h(
-                "li",
-                {},
-                h(
-                  "a",
-                  {
-                    href: withLanguage(entry.path),
-                    "aria-current": entry === route ? "page" : null,
-                    onclick: (event: Event) => {
-                      event.preventDefault();
-                      go(entry.path);
-                    },
-                  },
-                  t(entry.navKey ?? ""),
-                ),
-              ),
-            ),
+            .map((entry) => h("li", {}, current(link(entry.path, t(entry.navKey ?? "")), entry === route))),
         ),
       ),
       h(

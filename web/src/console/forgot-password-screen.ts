@@ -4,7 +4,7 @@ import { RequestResetMutation } from "../account/account-queries.ts";
 import { h } from "../dom.ts";
 import { addTexts, t } from "../i18n.ts";
 import type { ConsoleScreen } from "./console-context.ts";
-import { consoleForm, textField } from "./form.ts";
+import { consoleForm, emailField } from "./form.ts";
 
 addTexts({
   "forgot.heading": { nl: "Wachtwoord vergeten", en: "Forgot your password" },
@@ -16,14 +16,7 @@ addTexts({
 });
 
 export const forgotPasswordScreen: ConsoleScreen = (root, { session }) => {
-  const email = textField({
-    id: "forgot-email",
-    label: t("console.email"),
-    type: "email",
-    autocomplete: "email",
-    required: true,
-    apiNames: ["email", "address"],
-  });
+  const email = emailField("forgot-email");
   const form = consoleForm({
     id: "forgot-form",
     fields: [email],

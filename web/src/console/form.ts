@@ -73,6 +73,18 @@ export function textField(
   return fieldAround(control, options);
 }
 
+/** An e-mail address (labelled as such), as the account forms ask for it. */
+export function emailField(id: string, autocomplete: "email" | "username" = "email") {
+  return textField({
+    id,
+    label: t("console.email"),
+    type: "email",
+    autocomplete,
+    required: true,
+    apiNames: ["email", "address"],
+  });
+}
+
 export function selectField(
   options: FieldOptions & { choices: Array<{ value: string; text: string }>; value?: string; multiple?: boolean },
 ): FormField<HTMLSelectElement> {

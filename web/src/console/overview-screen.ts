@@ -1,7 +1,7 @@
 // The console's first screen: where the person is (environment and organisation) and the way to
 // a working alert: a channel to be told on, then a monitor that says what to be told about.
 import { append, h } from "../dom.ts";
-import { addTexts, t, withLanguage } from "../i18n.ts";
+import { addTexts, t } from "../i18n.ts";
 import type { ConsoleScreen } from "./console-context.ts";
 
 addTexts({
@@ -25,24 +25,8 @@ addTexts({
   },
 });
 
-export const overviewScreen: ConsoleScreen = (root, { me, go }) => {
-  const step = (path: string, navKey: string, text: string) =>
-    h(
-      "li",
-      {},
-      h(
-        "a",
-        {
-          href: withLanguage(path),
-          onclick: (event: Event) => {
-            event.preventDefault();
-            go(path);
-          },
-        },
-        t(navKey),
-      ),
-      `: ${text}`,
-    );
+export const overviewScreen: ConsoleScreen = (root, { me, link }) => {
+  const step = (path: string, navKey: string, text: string) => h("li", {}, link(path, t(navKey)), `: ${text}`);
   append(
     root,
     h("h1", {}, t("overview.heading")),

@@ -2,9 +2,9 @@
 // mutation), then a verification link by e-mail; the answer says where it went.
 import { RegisterMutation } from "../account/account-queries.ts";
 import { h, replaceChildren } from "../dom.ts";
-import { addTexts, t, withLanguage } from "../i18n.ts";
+import { addTexts, t } from "../i18n.ts";
 import type { ConsoleScreen } from "./console-context.ts";
-import { consoleForm, textField } from "./form.ts";
+import { consoleForm, emailField, textField } from "./form.ts";
 
 addTexts({
   "register.heading": { nl: "Account aanmaken", en: "Create an account" },
@@ -28,21 +28,14 @@ addTexts({
   "register.haveAccount": { nl: "Al een account? Log in", en: "Have an account? Sign in" },
 });
 
-export const registerScreen: ConsoleScreen = (root, { session, go }) => {
+export const registerScreen: ConsoleScreen = (root, { session, link }) => {
   const displayName = textField({
     id: "register-name",
     label: t("register.displayName"),
     autocomplete: "name",
     apiNames: ["displayName", "display name", "name"],
   });
-  const email = textField({
-    id: "register-email",
-    label: t("console.email"),
-    type: "email",
-    autocomplete: "email",
-    required: true,
-    apiNames: ["email", "address"],
-  });
+  const email = emailField("register-email");
   const password = textField({
     id: "register-password",
     label: t("console.password"),
@@ -66,18 +59,6 @@ export const registerScreen: ConsoleScreen = (root, { session, go }) => {
     apiNames: ["environmentName", "environment"],
   });
   const section = h("section", { class: "console-narrow", "aria-labelledby": "register-heading" });
-  const link = (path: string, text: string) =>
-    h(
-      "a",
-      {
-        href: withLanguage(path),
-        onclick: (event: Event) => {
-          event.preventDefault();
-          go(path);
-        },
-      },
-      text,
-    );
   const form = consoleForm({
     id: "register-form",
     fields: [displayName, email, password, organization, environment],

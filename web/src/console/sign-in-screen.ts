@@ -3,9 +3,9 @@
 // an address was verified when the verification link led here.
 import { LoginMutation, MagicLinkMutation } from "../account/account-queries.ts";
 import { h } from "../dom.ts";
-import { addTexts, t, withLanguage } from "../i18n.ts";
+import { addTexts, t } from "../i18n.ts";
 import type { ConsoleScreen } from "./console-context.ts";
-import { consoleForm, textField } from "./form.ts";
+import { consoleForm, emailField, textField } from "./form.ts";
 import { rememberAfterMagicLink } from "./magic-link-screen.ts";
 
 addTexts({
@@ -36,7 +36,7 @@ export function nextPath(): string {
   return next.startsWith("/console") && !next.startsWith("/console/sign-in") ? next : "/console";
 }
 
-export const signInScreen: ConsoleScreen = (root, { session, go }) => {
+export const signInScreen: ConsoleScreen = (root, { session, go, link }) => {
   const query = new URLSearchParams(location.search);
   const notices: HTMLElement[] = [];
   if (session.ended) {
@@ -53,14 +53,7 @@ export const signInScreen: ConsoleScreen = (root, { session, go }) => {
     notices.push(h("p", { class: "notice warning", role: "alert" }, t("signIn.verifyFailed")));
   }
 
-  const email = textField({
-    id: "sign-in-email",
-    label: t("console.email"),
-    type: "email",
-    autocomplete: "username",
-    required: true,
-    apiNames: ["email", "address"],
-  });
+  const email = emailField("sign-in-email", "username");
   const password = textField({
     id: "sign-in-password",
     label: t("console.password"),
@@ -84,14 +77,7 @@ export const signInScreen: ConsoleScreen = (root, { session, go }) => {
     },
   });
 
-  const magicEmail = textField({
-    id: "magic-link-email",
-    label: t("console.email"),
-    type: "email",
-    autocomplete: "email",
-    required: true,
-    apiNames: ["email", "address"],
-  });
+  const magicEmail = emailField("magic-link-email");
   const magicForm = consoleForm({
     id: "magic-link-form",
     fields: [magicEmail],
@@ -107,18 +93,6 @@ export const signInScreen: ConsoleScreen = (root, { session, go }) => {
     },
   });
 
-  const link = (path: string, text: string) =>
-    h(
-      "a",
-      {
-        href: withLanguage(path),
-        onclick: (event: Event) => {
-          event.preventDefault();
-          go(path);
-        },
-      },
-      text,
-    );
   root.append(
     h(
       "section",
