@@ -114,6 +114,7 @@ describe("a new person in the console", () => {
     await fill(page, "Password", PASSWORD);
     await press(page, "Sign in");
     await heading(page, "How to get an alert");
+    await screenshot(page, "console-overview");
     expect(await textOf(page, ".console-who")).toContain("Ada");
     expect(await textOf(page, ".console-who")).toContain("Lovelace & Co");
     expect(problems).toEqual([]);
@@ -244,6 +245,7 @@ describe("the e-mailed links", () => {
   test("a forgotten password: the link's page sets a new one, said beside the field when too weak", async () => {
     const { page, problems } = await open("/console/forgot-password");
     await fill(page, "E-mail address", EMAIL);
+    await screenshot(page, "console-forgot-password");
     await press(page, "Send the link");
     await page.locator("::-p-text(If an account exists)").wait();
     const reset = await mail.waitFor(EMAIL, /Reset your password/);

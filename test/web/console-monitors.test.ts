@@ -19,7 +19,7 @@ import {
   screenshot,
   seriousAxeViolations,
 } from "../helpers/browser.ts";
-import { openConsoleAs } from "../helpers/console.ts";
+import { clickMapAt, mapIdle, openConsoleAs, placed, typeInto } from "../helpers/console.ts";
 import { storeP2000Pages } from "../helpers/p2000.ts";
 import { useTestService } from "../helpers/service.ts";
 import { signUp, type TestUser } from "../helpers/users.ts";
@@ -82,46 +82,6 @@ async function open(path: string, options: Parameters<typeof openConsoleAs>[4] =
 }
 
 const text = (page: Page, selector: string) => page.$eval(selector, (element) => element.textContent ?? "");
-
-/** The centre the form shows ("Within 5 km of 51.91234, 4.34567."). */
-async function placed(page: Page): Promise<{ lat: number; lon: number }> {
-  const shown = await text(page, "#monitor-place");
-  const match = /(-?\d+\.\d+), (-?\d+\.\d+)/.exec(shown);
-  if (!match) throw new Error(`no centre shown: ${shown}`);
-  return { lat: Number(match[1]), lon: Number(match[2]) };
-}
-
-const mercator = (lat: number) => Math.log(Math.tan(Math.PI / 4 + (lat * Math.PI) / 360));
-
-/**
- * Clicks the map where a place is: two clicks at known pixels tell (from the centre the form then
- * shows) how the map's pixels run in longitude and in Web Mercator latitude.
- */
-async function clickMapAt(page: Page, target: { lat: number; lon: number }): Promise<void> {
-  await page.$eval(".monitor-map", (element) => element.scrollIntoView({ block: "center" }));
-  const box = (await (await page.$(".monitor-map"))!.boundingBox())!;
-  const a = { x: box.x + box.width * 0.3, y: box.y + box.height * 0.3 };
-  const b = { x: box.x + box.width * 0.7, y: box.y + box.height * 0.7 };
-  await page.mouse.click(a.x, a.y);
-  const at = await placed(page);
-  await page.mouse.click(b.x, b.y);
-  const bt = await placed(page);
-  const x = a.x + ((target.lon - at.lon) / (bt.lon - at.lon)) * (b.x - a.x);
-  const y = a.y + ((mercator(target.lat) - mercator(at.lat)) / (mercator(bt.lat) - mercator(at.lat))) * (b.y - a.y);
-  await page.mouse.click(x, y);
-}
-
-async function typeInto(page: Page, selector: string, value: string): Promise<void> {
-  // Select what is there and type over it, as a person does (the input events fire).
-  await page.click(selector, { count: 3 });
-  await page.keyboard.press("Backspace");
-  if (value) await page.type(selector, value);
-}
-
-async function mapIdle(page: Page): Promise<void> {
-  await page.waitForSelector('.monitor-map[data-idle="true"]');
-  await new Promise((resolve) => setTimeout(resolve, 300));
-}
 
 test("a P2000 monitor: circle on the map, refusals beside their fields, a preview with points and days, saved; a live message inside it is delivered and logged", async () => {
   const { page, problems } = await open("/console/monitors?lang=en");

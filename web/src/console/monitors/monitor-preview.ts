@@ -12,7 +12,7 @@ export interface PreviewPanel {
 }
 
 export function previewSummary(preview: Preview): string {
-  return t("monitors.preview.summary")
+  return t(preview.matches === 1 ? "monitors.preview.summaryOne" : "monitors.preview.summary")
     .replace("{matches}", formatNumber(preview.matches))
     .replace("{notifications}", formatNumber(preview.notifications));
 }

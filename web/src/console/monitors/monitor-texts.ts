@@ -182,6 +182,10 @@ addTexts({
     nl: "{matches} treffers in de afgelopen 30 dagen, waarvan {notifications} gemeld zouden zijn.",
     en: "{matches} matches in the past 30 days, of which {notifications} would have been notified.",
   },
+  "monitors.preview.summaryOne": {
+    nl: "{matches} treffer in de afgelopen 30 dagen, waarvan {notifications} gemeld zou zijn.",
+    en: "{matches} match in the past 30 days, of which {notifications} would have been notified.",
+  },
   "monitors.preview.onMap": {
     nl: "{count} met een plaats staan als rode punten op de kaart.",
     en: "{count} with a place are shown as red points on the map.",
