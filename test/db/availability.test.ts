@@ -53,12 +53,26 @@ function watch(url: string): { availability: DatabaseAvailability; log: string[]
 }
 
 describe("DatabaseAvailability", () => {
-  test("a database that answers is up", async () => {
+  test("a database that answers is up, and its probe finds it answering again after a request's connection error", async () => {
     const { availability, log } = watch(ctx.db.ownerUrl);
     try {
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(availability.isUp).toBe(true);
       expect(log).toEqual([]);
+      // Down on a request's word (the state starts up, so being up alone proves no probe ran);
+      // the next probe's `select 1` answers and brings it back.
+      availability.notice(Object.assign(new Error("read ECONNRESET"), { code: "ECONNRESET" }));
+      expect(availability.isUp).toBe(false);
+      await waitUntil(
+        () => availability.isUp,
+        (up) => up,
+        "the probe to find the database answering",
+        2000,
+      );
+      expect(log).toEqual([
+        "The database does not answer (read ECONNRESET); GraphQL requests get 503 until it does.",
+        "The database answers again.",
+      ]);
     } finally {
       await availability.stop();
     }
