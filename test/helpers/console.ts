@@ -36,11 +36,12 @@ export async function openConsoleAs(
 
 // The monitor form's map (web/src/console/monitors/circle-map.ts), as a person uses it.
 
-const text = (page: Page, selector: string) => page.$eval(selector, (element) => element.textContent ?? "");
+/** An element's text. */
+export const textOf = (page: Page, selector: string) => page.$eval(selector, (element) => element.textContent ?? "");
 
 /** The centre the form shows ("Within 5 km of 51.91234, 4.34567."). */
 export async function placed(page: Page): Promise<{ lat: number; lon: number }> {
-  const shown = await text(page, "#monitor-place");
+  const shown = await textOf(page, "#monitor-place");
   const match = /(-?\d+\.\d+), (-?\d+\.\d+)/.exec(shown);
   if (!match) throw new Error(`no centre shown: ${shown}`);
   return { lat: Number(match[1]), lon: Number(match[2]) };

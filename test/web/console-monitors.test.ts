@@ -19,7 +19,7 @@ import {
   screenshot,
   seriousAxeViolations,
 } from "../helpers/browser.ts";
-import { clickMapAt, mapIdle, openConsoleAs, placed, typeInto } from "../helpers/console.ts";
+import { clickMapAt, mapIdle, openConsoleAs, placed, textOf, typeInto } from "../helpers/console.ts";
 import { storeP2000Pages } from "../helpers/p2000.ts";
 import { useTestService } from "../helpers/service.ts";
 import { signUp, type TestUser } from "../helpers/users.ts";
@@ -81,12 +81,10 @@ async function open(path: string, options: Parameters<typeof openConsoleAs>[4] =
   return watched;
 }
 
-const text = (page: Page, selector: string) => page.$eval(selector, (element) => element.textContent ?? "");
-
 test("a P2000 monitor: circle on the map, refusals beside their fields, a preview with points and days, saved; a live message inside it is delivered and logged", async () => {
   const { page, problems } = await open("/console/monitors?lang=en");
   await page.waitForSelector(".rows li");
-  expect(await text(page, ".rows")).toContain("No monitors yet.");
+  expect(await textOf(page, ".rows")).toContain("No monitors yet.");
   await page.click("a.button-link.primary");
   await page.waitForSelector("#monitor-form");
   expect(new URL(page.url()).pathname).toBe("/console/monitors/new");
@@ -137,7 +135,7 @@ test("a P2000 monitor: circle on the map, refusals beside their fields, a previe
   await typeInto(page, "#monitor-radius", "300");
   await page.click("#monitor-form button[type=submit]");
   await page.waitForSelector("#monitor-radius-error:not([hidden])");
-  expect(await text(page, "#monitor-radius-error")).toBe("radius is in kilometres, more than 0 and at most 250.");
+  expect(await textOf(page, "#monitor-radius-error")).toBe("radius is in kilometres, more than 0 and at most 250.");
   expect(await page.$eval("#monitor-radius", (input) => input.getAttribute("aria-invalid"))).toBe("true");
   expect(await page.$eval("#monitor-name", (input) => (input as unknown as { value: string }).value)).toBe(
     "Rotterdam area",
@@ -161,7 +159,7 @@ test("a P2000 monitor: circle on the map, refusals beside their fields, a previe
   expect(await pixelsOf(page, POINT_RGB)).toBe(0);
   await page.click(".monitor-preview-button");
   await page.waitForSelector("#monitor-preview:not([hidden])");
-  expect(await text(page, ".monitor-preview-count")).toMatch(/^2 matches in the past 30 days, of which \d would/);
+  expect(await textOf(page, ".monitor-preview-count")).toMatch(/^2 matches in the past 30 days, of which \d would/);
   expect(await page.$$eval(".day-bars li", (days) => days.length)).toBe(30);
   const days = await page.$$eval(".day-bars li", (items) => items.map((item) => item.textContent ?? ""));
   expect(days.filter((one) => one.endsWith(": 1"))).toHaveLength(2);
@@ -178,10 +176,10 @@ test("a P2000 monitor: circle on the map, refusals beside their fields, a previe
   await page.waitForFunction("/^\\/console\\/monitors\\/[0-9a-f-]{36}$/.test(location.pathname)");
   monitorUuid = new URL(page.url()).pathname.split("/").pop()!;
   await page.waitForSelector("#monitor-state");
-  expect(await text(page, "h1")).toBe("Rotterdam area");
-  expect(await text(page, ".monitor-facts")).toContain("Board (webhook)");
+  expect(await textOf(page, "h1")).toBe("Rotterdam area");
+  expect(await textOf(page, ".monitor-facts")).toContain("Board (webhook)");
   await page.waitForSelector("#monitor-deliveries li");
-  expect(await text(page, "#monitor-deliveries")).toContain("Nothing delivered yet.");
+  expect(await textOf(page, "#monitor-deliveries")).toContain("Nothing delivered yet.");
   const { rows } = await ctx.db.asOwner(
     "select query, notification_rules, radius from app_public.monitors where uuid = $1",
     [monitorUuid],
@@ -207,13 +205,13 @@ test("a P2000 monitor: circle on the map, refusals beside their fields, a previe
   await waitUntil(
     async () => {
       await page.click("#monitor-deliveries-heading + button");
-      return text(page, "#monitor-deliveries");
+      return textOf(page, "#monitor-deliveries");
     },
     (log) => log.includes("bon 9911") && log.includes("delivered"),
     "the delivery in the monitor's log",
     30_000,
   );
-  expect(await text(page, "#monitor-deliveries")).toContain("Board");
+  expect(await textOf(page, "#monitor-deliveries")).toContain("Board");
   expect(await seriousAxeViolations(page)).toEqual([]);
   await screenshot(page, "console-monitors-desktop-page");
   expect(problems).toEqual([]);
@@ -223,7 +221,7 @@ test("pause and resume, the edit form prefilled, feed URL shown once, delete aft
   expect(monitorUuid).not.toBe("");
   const { page, problems } = await open(`/console/monitors/${monitorUuid}?lang=en`, { viewport: PHONE });
   await page.waitForSelector("#monitor-state");
-  expect(await text(page, "#monitor-state")).toBe("active");
+  expect(await textOf(page, "#monitor-state")).toBe("active");
   await page.$eval("h1", (element) => element.scrollIntoView());
   await screenshot(page, "console-monitors-phone-page");
   const button = (label: string) => page.locator(`::-p-aria([name='${label}'][role='button'])`);
@@ -249,7 +247,7 @@ test("pause and resume, the edit form prefilled, feed URL shown once, delete aft
   // The list shows it, with its type, state and channel.
   await page.goto(new URL("/console/monitors?lang=en", ctx.service.url).href);
   await page.waitForSelector(".rows .row");
-  expect(await text(page, ".rows")).toMatch(/Rotterdam area.*active.*P2000 messages.*Board/s);
+  expect(await textOf(page, ".rows")).toMatch(/Rotterdam area.*active.*P2000 messages.*Board/s);
   await page.$eval("h1", (element) => element.scrollIntoView());
   await screenshot(page, "console-monitors-phone-list");
 
@@ -276,7 +274,7 @@ test("pause and resume, the edit form prefilled, feed URL shown once, delete aft
   await page.waitForSelector("#monitor-state");
   await button("Delete").click();
   await page.waitForSelector("dialog.confirm[open]");
-  expect(await text(page, "#confirm-question")).toContain("Rotterdam area");
+  expect(await textOf(page, "#confirm-question")).toContain("Rotterdam area");
   await page.click("dialog.confirm button:not(.danger)");
   await page.waitForSelector("dialog.confirm", { hidden: true });
   await button("Delete").click();

@@ -1,6 +1,7 @@
 // Notification channels of the current environment (issue 32): the list with a test send, recent
 // deliveries and Delete for each (channels/channel-list.ts), making one of every type the API has
 // (channels/channel-form.ts), and "Notify this browser" through Web Push (channels/web-push.ts).
+import { statusLine } from "./form.ts";
 import { h, replaceChildren } from "../dom.ts";
 import { addTexts, t } from "../i18n.ts";
 import { ChannelsQuery, ChannelTypesQuery } from "./channels/channel-api.ts";
@@ -20,8 +21,7 @@ addTexts({
 
 export const channelsScreen: ConsoleScreen = (root, { session, api }) => {
   const list = h("ul", { class: "rows channels", "aria-labelledby": "channels-list-heading" });
-  const status = h("p", { class: "form-status", role: "status" });
-  const say = (message: string) => (status.textContent = message);
+  const { element: status, say } = statusLine();
   const makeSlot = h("div", {});
 
   async function show(): Promise<void> {

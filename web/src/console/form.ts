@@ -191,6 +191,12 @@ export function consoleForm(options: {
   return { element, say: (message) => (status.textContent = message) };
 }
 
+/** A screen's line for outcomes in words (role="status"), and how to say one. */
+export function statusLine(): { element: HTMLParagraphElement; say(message: string): void } {
+  const element = h("p", { class: "form-status", role: "status" });
+  return { element, say: (message) => (element.textContent = message) };
+}
+
 /**
  * A button that runs one action (sign a session out, send a test, switch): disabled while it runs;
  * what goes wrong is reported (a status line of the screen), never lost.

@@ -5,7 +5,7 @@ import { graphql } from "../api/graphql.ts";
 import { h, replaceChildren } from "../dom.ts";
 import { addTexts, t } from "../i18n.ts";
 import type { ConsoleScreen } from "./console-context.ts";
-import { actionButton, consoleForm, textField } from "./form.ts";
+import { actionButton, consoleForm, statusLine, textField } from "./form.ts";
 
 addTexts({
   "orgs.heading": { nl: "Organisaties en omgevingen", en: "Organisations and environments" },
@@ -79,8 +79,7 @@ const SwitchEnvironmentMutation = graphql(`
 
 export const organizationsScreen: ConsoleScreen = (root, { session, me, reload }) => {
   const list = h("div", { class: "organizations" });
-  const status = h("p", { class: "form-status", role: "status" });
-  const say = (message: string) => (status.textContent = message);
+  const { element: status, say } = statusLine();
   const currentUuid = me?.currentEnvironment?.uuid;
 
   /** A one-field form that renames or makes something, then redraws the list. */

@@ -6,7 +6,7 @@ import { h, replaceChildren } from "../dom.ts";
 import { addTexts, formatDateTime, t } from "../i18n.ts";
 import type { ConsoleScreen } from "./console-context.ts";
 import { confirmDialog } from "./confirm.ts";
-import { actionButton, consoleForm, selectField, textField } from "./form.ts";
+import { actionButton, consoleForm, selectField, statusLine, textField } from "./form.ts";
 import { secretBox } from "./secret-box.ts";
 
 addTexts({
@@ -75,8 +75,7 @@ export const tokensScreen: ConsoleScreen = (root, { session }) => {
   const list = h("ul", { class: "rows", "aria-labelledby": "tokens-list-heading" });
   const secretSlot = h("div", {});
   const scopesSlot = h("fieldset", { class: "checkboxes" });
-  const status = h("p", { class: "form-status", role: "status" });
-  const say = (message: string) => (status.textContent = message);
+  const { element: status, say } = statusLine();
 
   const name = textField({ id: "token-name", label: t("console.name"), required: true, apiNames: ["name"] });
   const validity = selectField({

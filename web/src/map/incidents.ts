@@ -159,7 +159,8 @@ export class IncidentStore {
   }
 
   #changed(): void {
-    for (const old of this.all.slice(MAP_INCIDENTS)) this.#byId.delete(old.id);
+    // Sorted only when over the cap (the screen sorts what it shows anyway).
+    if (this.#byId.size > MAP_INCIDENTS) for (const old of this.all.slice(MAP_INCIDENTS)) this.#byId.delete(old.id);
     for (const listener of this.#listeners) listener();
   }
 }

@@ -1,4 +1,5 @@
 // The environment's monitors: name, type, active or paused, its channels; each links to its page.
+import { statusLine } from "../form.ts";
 import { h, replaceChildren } from "../../dom.ts";
 import { t, withLanguage } from "../../i18n.ts";
 import type { ConsoleContext } from "../console-context.ts";
@@ -16,7 +17,7 @@ function link(context: ConsoleContext, path: string, text: string, className?: s
 
 export function monitorList(root: HTMLElement, context: ConsoleContext): void {
   const list = h("ul", { class: "rows", "aria-labelledby": "monitors-list-heading" });
-  const status = h("p", { class: "form-status", role: "status" });
+  const { element: status, say } = statusLine();
   root.append(
     h("h1", {}, t("monitors.heading")),
     h("p", {}, t("monitors.why")),
@@ -65,5 +66,5 @@ export function monitorList(root: HTMLElement, context: ConsoleContext): void {
       });
       replaceChildren(list, ...(rows.length ? rows : [h("li", { class: "empty" }, t("monitors.none"))]));
     })
-    .catch((error: Error) => (status.textContent = error.message));
+    .catch((error: Error) => say(error.message));
 }

@@ -1,6 +1,7 @@
 // The Monitors screens of the console (/console/monitors): the list, a new monitor
 // (/console/monitors/new), a monitor's page (/console/monitors/<uuid>) and its edit form
 // (/console/monitors/<uuid>/edit), picked by the path.
+import { statusLine } from "../form.ts";
 import { h } from "../../dom.ts";
 import { t } from "../../i18n.ts";
 import type { ConsoleScreen } from "../console-context.ts";
@@ -14,11 +15,11 @@ const UUID = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}";
 
 export const monitorsScreen: ConsoleScreen = (root, context) => {
   const path = location.pathname.replace(/\/$/, "");
-  const status = h("p", { class: "form-status", role: "status" });
+  const { element: status, say } = statusLine();
   let teardown: (() => void) | undefined;
   let disposed = false;
   const fail = (error: Error) => {
-    status.textContent = error.message;
+    say(error.message);
     root.append(status);
   };
 
