@@ -6,7 +6,17 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["node_modules/", ".data/", "coverage/", "web/dist/", "web/src/api/graphql-env.d.ts", "test-results/"] },
+  {
+    ignores: [
+      "node_modules/",
+      ".data/",
+      "coverage/",
+      "web/dist/",
+      "web/dist.*/",
+      "web/src/api/graphql-env.d.ts",
+      "test-results/",
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
