@@ -7,10 +7,12 @@
 // behaviours removed here, so the spec's types gain nothing. The query cost rule prices the
 // connections (lib/graphql/query-cost.ts); the API token rule covers them like any Query field;
 // a grouping of more groups of time than a window should give ("a year of hours") is refused
-// before execution (lib/graphql/analytics-groups.ts).
+// before execution (lib/graphql/analytics-groups.ts). Groups are ordered, and the first N kept,
+// by plugins/analytics-order.ts.
 import { PgAggregatesPreset } from "@graphile/pg-aggregates";
 import { GraphQLError } from "graphql";
-import { tooManyTimeGroups } from "../lib/graphql/analytics-groups.ts";
+import { groupingRefusal } from "../lib/graphql/analytics-groups.ts";
+import { AnalyticsOrderPlugin } from "./analytics-order.ts";
 
 /** The behaviours pg-aggregates adds to every resource by default: only the fact views keep them. */
 const AGGREGATE_BEHAVIORS = [
@@ -39,7 +41,7 @@ export const AnalyticsPlugin: GraphileConfig.Plugin = {
   grafast: {
     middleware: {
       execute(next, event) {
-        const refusal = tooManyTimeGroups(event.args.document, event.args.variableValues);
+        const refusal = groupingRefusal(event.args.document, event.args.variableValues);
         return refusal ? { errors: [new GraphQLError(refusal, { extensions: { code: "BAD_USER_INPUT" } })] } : next();
       },
     },
@@ -72,8 +74,8 @@ export const AnalyticsPlugin: GraphileConfig.Plugin = {
   },
 };
 
-/** pg-aggregates and the rule above: what graphile.config.ts extends. */
+/** pg-aggregates, the rule above and the order of groups: what graphile.config.ts extends. */
 export const AnalyticsPreset: GraphileConfig.Preset = {
   extends: [PgAggregatesPreset],
-  plugins: [AnalyticsPlugin],
+  plugins: [AnalyticsPlugin, AnalyticsOrderPlugin],
 };

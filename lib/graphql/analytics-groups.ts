@@ -1,5 +1,6 @@
-// How many groups of time an analytics grouping asks for (issue 28: "a year of hours" is bad
-// input). A fact connection's window (windowStart, windowEnd: inline or variables) divided by the
+// The arguments of an analytics grouping that are bad input before any SQL runs (issue 28): how
+// many groups of time it asks for ("a year of hours") and how many groups it keeps (`first`, of
+// plugins/analytics-order.ts). A fact connection's window (windowStart, windowEnd: inline or variables) divided by the
 // finest time grouping of each of its groupedAggregates (…_HOUR, …_DAY, …_WEEK, …_MONTH, …_YEAR;
 // not the bounded HOUR_OF_DAY or WEEKDAY) is the number of time groups that grouping can answer;
 // over MAX_TIME_GROUPS it is refused before any SQL runs. Variables are only known at execution,
@@ -8,6 +9,9 @@ import { Kind, type DocumentNode, type FieldNode, type SelectionSetNode, type Va
 
 /** Time groups one groupedAggregates may answer: a year of days, ten years of months or weeks, a month of hours. */
 export const MAX_TIME_GROUPS = 1_000;
+
+/** The most groups one groupedAggregates may keep with `first`. */
+export const MAX_GROUPS_FIRST = 1_000;
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -33,6 +37,7 @@ function valueOf(node: ValueNode | undefined, variables: Variables): unknown {
   if (!node) return undefined;
   if (node.kind === Kind.VARIABLE) return variables?.[node.name.value];
   if (node.kind === Kind.STRING || node.kind === Kind.ENUM) return node.value;
+  if (node.kind === Kind.INT) return Number(node.value);
   if (node.kind === Kind.LIST) return node.values.map((value) => valueOf(value, variables));
   return undefined;
 }
@@ -104,9 +109,15 @@ function factGroupings(document: DocumentNode): FactGroupings[] {
   return found;
 }
 
-/** The refusal for the first grouping of the document that asks for too many time groups, if any. */
-export function tooManyTimeGroups(document: DocumentNode, variables: Variables): string | undefined {
+/** The refusal for the first grouping of the document with bad arguments, if any. */
+export function groupingRefusal(document: DocumentNode, variables: Variables): string | undefined {
   for (const { fact, groupings: groupedAggregates } of factGroupings(document)) {
+    for (const grouping of groupedAggregates) {
+      const first = argument(grouping, "first", variables);
+      if (first != null && !(Number.isInteger(first) && Number(first) >= 1 && Number(first) <= MAX_GROUPS_FIRST)) {
+        return `${fact.name.value}: groupedAggregates' first must be from 1 to ${MAX_GROUPS_FIRST.toLocaleString("en")}.`;
+      }
+    }
     const length = windowLength(fact, variables);
     if (length === undefined) continue; // a missing or malformed window is the SQL function's error
     for (const grouping of groupedAggregates) {

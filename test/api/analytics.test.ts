@@ -132,6 +132,56 @@ describe("p2000MessageFacts", () => {
   });
 });
 
+describe("ordering groups (after the DBA's changes: 25 Oct 3 messages, 26 Oct the test alarm, 27 Oct 1)", () => {
+  const ORDERED = `query ($s: DateTime!, $e: DateTime!, $o: [P2000MessageFactGroupsOrderBy!], $n: Int) {
+    p2000MessageFacts(windowStart: $s, windowEnd: $e, includeExercises: true) {
+      groupedAggregates(groupBy: [SENT_DAY], orderBy: $o, first: $n) { keys distinctCount { uuid } } } }`;
+  const ordered = async (orderBy: string[], first?: number) =>
+    (
+      await gql(ORDERED, { s: WINDOW.start, e: WINDOW.end, o: orderBy, n: first })
+    ).p2000MessageFacts.groupedAggregates.map(
+      (g: { keys: string[]; distinctCount: { uuid: string } }) => `${g.keys[0]}:${g.distinctCount.uuid}`,
+    );
+
+  test("by keys either way, by rows with the keys breaking ties, and the first N of that order", async () => {
+    expect(await ordered(["KEYS_ASC"])).toEqual(["2026-10-25:3", "2026-10-26:1", "2026-10-27:1"]);
+    expect(await ordered(["KEYS_DESC"])).toEqual(["2026-10-27:1", "2026-10-26:1", "2026-10-25:3"]);
+    expect(await ordered(["COUNT_DESC"], 1)).toEqual(["2026-10-25:3"]);
+    expect(await ordered(["COUNT_ASC"], 2)).toEqual(["2026-10-26:1", "2026-10-27:1"]);
+    expect(await ordered(["COUNT_ASC", "KEYS_DESC"])).toEqual(["2026-10-27:1", "2026-10-26:1", "2026-10-25:3"]);
+    const sql = await asAnalyst<{ day: string }>(
+      `select sent_day::text as day from app_public.p2000_message_facts
+        where sent_at >= '${WINDOW.start}' and sent_at < '${WINDOW.end}'
+        group by 1 order by count(*) desc, 1 limit 2`,
+    );
+    expect((await ordered(["COUNT_DESC"], 2)).map((group: string) => group.slice(0, 10))).toEqual(
+      sql.map((r) => r.day),
+    );
+  });
+
+  test("by an aggregate of a column, inline; the roll-ups' busiest day is the one SQL names", async () => {
+    const data =
+      await gql(`{ p2000DayCountFacts(dimension: "total", includeExercises: true, windowStart: "2026-10-20", windowEnd: "2026-10-30") {
+      groupedAggregates(groupBy: [DAY], orderBy: [SUM_MESSAGES_DESC], first: 1) { keys sum { messages } } } }`);
+    expect(data.p2000DayCountFacts.groupedAggregates).toEqual([{ keys: ["2026-10-25"], sum: { messages: "3" } }]);
+  });
+
+  test.each([[0], [-1], [1001]])("first: %s is BAD_USER_INPUT, inline or through a variable", async (first) => {
+    for (const { query, variables } of [
+      { query: ORDERED, variables: { s: WINDOW.start, e: WINDOW.end, o: ["COUNT_DESC"], n: first } },
+      {
+        query: `{ p2000MessageFacts(windowStart: "${WINDOW.start}", windowEnd: "${WINDOW.end}") {
+          groupedAggregates(groupBy: [REGION], first: ${first}) { keys } } }`,
+        variables: {},
+      },
+    ]) {
+      const { body } = await ctx.service.graphql(query, { token, variables });
+      expect(errorOf(body).code).toBe("BAD_USER_INPUT");
+      expect(errorOf(body).message).toMatch(/first must be from 1 to 1,000/);
+    }
+  });
+});
+
 describe("p2000DayCountFacts (the daily roll-ups)", () => {
   test("per day and region equals p2000MessagesCount and p2000MessageFacts; total equals every message", async () => {
     const data = await gql(`{
