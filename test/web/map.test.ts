@@ -265,10 +265,19 @@ describe("the live map", () => {
     expect(banner).toContain("Sanne");
     await screenshot(page, "map-desktop-incidents");
 
-    // A click on the (only) red marker opens the fire's panel, and the URL names it.
-    const marker = await drawn(page, FIRE_RED);
-    await page.mouse.click(marker.x, marker.y);
-    await page.locator(`::-p-aria([role='dialog'][name='${FIRE}'])`).wait();
+    // A click on the (only) red marker opens the fire's panel, and the URL names it. The map is let
+    // come to rest first, and the marker found again if a click lands while it still moved.
+    await mapIdle(page);
+    await waitUntil(
+      async () => {
+        const marker = await drawn(page, FIRE_RED);
+        await page.mouse.click(marker.x, marker.y);
+        return page.waitForSelector(`::-p-aria([role='dialog'][name='${FIRE}'])`, { timeout: 3_000 }).catch(() => null);
+      },
+      Boolean,
+      "the fire's panel after a click on its marker",
+      30_000,
+    );
     expect(new URL(page.url()).searchParams.get("incident")).toBe(dossierOf[FIRE]);
 
     // The incidents layer switched off in the URL: no marker is drawn.
