@@ -33,6 +33,8 @@ import { makeRequireApiTokenPlugin } from "./plugins/require-api-token.ts";
 import { SubscriptionsPlugin } from "./plugins/subscriptions.ts";
 import { makeSubscriptionGuardPlugin, subscriptionHolder } from "./plugins/subscription-guard.ts";
 import { AnalyticsPreset } from "./plugins/analytics.ts";
+import { makeResponseCachePlugin } from "./plugins/response-cache.ts";
+import type { ResponseCache } from "./lib/graphql/response-cache.ts";
 
 export interface PresetOptions {
   /** Pool of the authenticator login; every request switches to the visitor role. */
@@ -41,7 +43,9 @@ export interface PresetOptions {
   accounts: AccountDeps;
   monitors: MonitorMutationOptions;
   /** config.api: the IDE, statement timeout, query limits, subscriptions per token (the AI defaults come loaded). */
-  api: Omit<ApiConfig, "aiDefaultsFile">;
+  api: Omit<ApiConfig, "aiDefaultsFile" | "responseCache">;
+  /** The instance's response cache of public reads (started by its owner); none in schema exports and benches. */
+  responseCache?: ResponseCache;
   aiDefaults: AiDefaults;
   /** TRUST_PROXY: client addresses from X-Forwarded-For (the web client's subscriptions count per address). */
   trustProxy?: boolean;
@@ -76,6 +80,8 @@ export function makePreset(options: PresetOptions): GraphileConfig.Preset {
         perToken: options.api.subscriptionsPerToken,
         perWebClientAddress: options.api.subscriptionsPerWebClientAddress,
       }),
+      // Last: its execute middleware runs inside the others (metrics time hits; refusals come first).
+      ...(options.responseCache ? [makeResponseCachePlugin(options.responseCache)] : []),
     ],
     disablePlugins: [
       "NodePlugin",

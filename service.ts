@@ -22,6 +22,7 @@ import { resilientPool } from "./lib/db/pool.ts";
 import { feedRoute } from "./lib/monitors/feed-route.ts";
 import { pushWorkerRoute } from "./lib/monitors/push-worker-route.ts";
 import { RateLimiter } from "./lib/http/rate-limiter.ts";
+import { ResponseCache } from "./lib/graphql/response-cache.ts";
 import { makeRequestBudgetGuard } from "./lib/http/request-budgets.ts";
 import { makeOpsRoutes } from "./lib/http/ops-routes.ts";
 import { webRoutes } from "./lib/web/web-routes.ts";
@@ -168,6 +169,8 @@ async function startApi(
     webRequireSignIn: config.web.requireSignIn,
   });
   const pgSubscriber = new PgSubscriber(authPool);
+  const responseCache = new ResponseCache({ pool: authPool, ...config.api.responseCache });
+  await responseCache.start();
   const pgl = postgraphile(
     makePreset({
       authPool,
@@ -180,6 +183,7 @@ async function startApi(
       trustProxy: config.http.requestBudgets.trustProxy,
       aiDefaults: loadAiDefaults(config.api.aiDefaultsFile ?? SHIPPED_AI_DEFAULTS),
       pgSubscriber,
+      responseCache,
     }),
   );
   const app = express();
@@ -269,6 +273,7 @@ async function startApi(
       await rateLimiter.stop();
       await pgl.release();
       pgSubscriber.release();
+      await responseCache.stop();
       await apiTokens.stop();
     },
   };

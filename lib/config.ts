@@ -66,6 +66,8 @@ export interface ApiConfig {
   subscriptionsPerWebClientAddress: number;
   /** A JSON file replacing data/ai-defaults.json (aiDefaults); checked at start. */
   aiDefaultsFile: string | undefined;
+  /** The response cache of public reads (docs/api.md#response-cache); 0 bytes turns it off. */
+  responseCache: { maxBytes: number; maxAgeMs: number };
 }
 
 /** The web application at / (web/, lib/web/web-routes.ts; docs/web.md). */
@@ -363,6 +365,10 @@ export function loadConfig(): Config {
       subscriptionsPerToken: integer("SUBSCRIPTIONS_PER_TOKEN", 20, 1, 100_000),
       subscriptionsPerWebClientAddress: integer("WEB_CLIENT_SUBSCRIPTIONS_PER_ADDRESS", 60, 1, 100_000),
       aiDefaultsFile: text("AI_DEFAULTS_FILE"),
+      responseCache: {
+        maxBytes: integer("RESPONSE_CACHE_MB", 64, 0, 65_536) * 1024 * 1024,
+        maxAgeMs: integer("RESPONSE_CACHE_MAX_AGE_SECONDS", 15, 1, 3600) * 1000,
+      },
     },
     web: {
       mapStyleUrl: mapStyleUrl(),

@@ -10,12 +10,13 @@
 // The check runs in grafserv's request-body middleware, for HTTP and WebSocket, because only there
 // can it still choose an HTTP request's status; the SSE handler calls guardOperation itself.
 import type { IncomingMessage } from "node:http";
-import { parse, type DocumentNode, type OperationDefinitionNode, type SelectionSetNode } from "graphql";
+import { parse, type DocumentNode } from "graphql";
 import type { Authenticate, RequestAuth } from "../lib/auth/context.ts";
 import { rememberAuth } from "../lib/auth/context.ts";
 import { isConnectionError, RETRY_AFTER_SECONDS, SERVICE_UNAVAILABLE } from "../lib/db/availability.ts";
 import { userError } from "../lib/graphql/errors.ts";
 import { rootQueryFunction } from "../lib/graphql/root-query-functions.ts";
+import { pickOperation, rootQueryFields } from "../lib/graphql/root-fields.ts";
 
 declare global {
   namespace GraphileBuild {
@@ -28,38 +29,6 @@ declare global {
 
 /** Query fields that take the user's access token (spec §4.1), as the schema marks them. */
 const userTokenFields = new Set<string>();
-
-/** The operation a request runs: the named one, or the only one (GraphQL over HTTP's rule). */
-function pickOperation(document: DocumentNode, operationName: string | null): OperationDefinitionNode | undefined {
-  const operations = document.definitions.filter((d) => d.kind === "OperationDefinition");
-  return operationName
-    ? operations.find((o) => o.name?.value === operationName)
-    : operations.length === 1
-      ? operations[0]
-      : undefined;
-}
-
-function rootQueryFields(document: DocumentNode, operation: OperationDefinitionNode | undefined): Set<string> {
-  const fields = new Set<string>();
-  if (!operation || operation.operation !== "query") return fields;
-  const fragments = new Map(
-    document.definitions.flatMap((d) => (d.kind === "FragmentDefinition" ? [[d.name.value, d] as const] : [])),
-  );
-  const seen = new Set<string>();
-  const visit = (selectionSet: SelectionSetNode) => {
-    for (const selection of selectionSet.selections) {
-      if (selection.kind === "Field") fields.add(selection.name.value);
-      else if (selection.kind === "InlineFragment") visit(selection.selectionSet);
-      else if (!seen.has(selection.name.value)) {
-        seen.add(selection.name.value);
-        const fragment = fragments.get(selection.name.value);
-        if (fragment) visit(fragment.selectionSet);
-      }
-    }
-  };
-  visit(operation.selectionSet);
-  return fields;
-}
 
 const UNAUTHENTICATED_MESSAGES = {
   none: "This operation needs an API token: send Authorization: Bearer <API token>.",

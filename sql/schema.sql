@@ -583,6 +583,7 @@ create table app_hidden.aircraft_route_paths (
   constraint aircraft_route_paths_route_uuid_fkey FOREIGN KEY (route_uuid) REFERENCES app_public.aircraft_routes(uuid) ON DELETE CASCADE
 );
 alter table app_hidden.aircraft_route_paths enable row level security;
+CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON app_hidden.aircraft_route_paths FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_data_changed('aircraft');
 comment on table app_hidden.aircraft_route_paths is 'The path of each completed route, built once when it completed (kept by triggers; read by AircraftRoute.path).';
 
 create table app_hidden.amber_alert_monitor_criteria (
@@ -593,6 +594,7 @@ create table app_hidden.amber_alert_monitor_criteria (
   constraint amber_alert_monitor_criteria_pkey PRIMARY KEY (monitor_uuid)
 );
 alter table app_hidden.amber_alert_monitor_criteria enable row level security;
+CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON app_hidden.amber_alert_monitor_criteria FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_data_changed('monitors');
 comment on table app_hidden.amber_alert_monitor_criteria is 'Active amber_alert monitors in matchable form: their province codes and alert kinds, where an empty list means every one. A trigger on monitors keeps it; AMBER alerts are a few a year, so the matchers read it whole.';
 
 create table app_hidden.analytics_cache (
@@ -606,6 +608,7 @@ create table app_hidden.analytics_cache (
   constraint analytics_cache_pkey PRIMARY KEY (analysis, days)
 );
 alter table app_hidden.analytics_cache enable row level security;
+CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON app_hidden.analytics_cache FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_data_changed('p2000');
 create policy select_all on app_hidden.analytics_cache as permissive for select to app_analyst, app_visitor using (true);
 grant SELECT on app_hidden.analytics_cache to app_analyst;
 grant SELECT on app_hidden.analytics_cache to app_visitor;
@@ -622,6 +625,7 @@ create table app_hidden.feed_monitor_matches (
 );
 alter table app_hidden.feed_monitor_matches enable row level security;
 CREATE INDEX feed_monitor_matches_monitor_idx ON app_hidden.feed_monitor_matches USING btree (monitor_uuid, matched_at DESC);
+CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON app_hidden.feed_monitor_matches FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_data_changed('monitors');
 create policy select_current_environment on app_hidden.feed_monitor_matches as permissive for select to app_visitor using ((monitor_uuid IN ( SELECT app_hidden.current_environment_monitor_uuids() AS current_environment_monitor_uuids)));
 grant SELECT on app_hidden.feed_monitor_matches to app_visitor;
 comment on table app_hidden.feed_monitor_matches is 'The events that matched a monitor, for every feed except P2000 (weather, traffic incidents, jams, rail, RSS, aircraft, NL-Alerts, AMBER alerts issued and ended) in one table, with the reason when a rule held the notification back (null when it went out). A monitor hears of an event once (the primary key), and maxPerPeriod counts these rows. Events are never deleted, so there is no foreign key per feed.';
@@ -649,6 +653,7 @@ create table app_hidden.geo_data_versions (
   constraint geo_data_versions_pkey PRIMARY KEY (name)
 );
 alter table app_hidden.geo_data_versions enable row level security;
+CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON app_hidden.geo_data_versions FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_data_changed('places');
 comment on table app_hidden.geo_data_versions is 'Which version (SHA-256) of each boundary file (provinces, safety-region areas) is loaded, so that a start with an unchanged file loads nothing.';
 
 create table app_hidden.matrix_monitor_criteria (
@@ -659,6 +664,7 @@ create table app_hidden.matrix_monitor_criteria (
   constraint matrix_monitor_criteria_pkey PRIMARY KEY (monitor_uuid)
 );
 alter table app_hidden.matrix_monitor_criteria enable row level security;
+CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON app_hidden.matrix_monitor_criteria FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_data_changed('monitors');
 comment on table app_hidden.matrix_monitor_criteria is 'Active matrix (traffic jam) monitors in matchable form: their roads normalised (A12) and their minimum delay. A trigger on monitors keeps it (app_hidden.matrix_criteria_of), so matching a jam reads this small table and does not parse every monitor''s query.';
 
 create table app_hidden.meteo_daily_levels (
@@ -671,6 +677,7 @@ create table app_hidden.meteo_daily_levels (
 );
 alter table app_hidden.meteo_daily_levels enable row level security;
 CREATE INDEX meteo_daily_levels_day_idx ON app_hidden.meteo_daily_levels USING btree (day);
+CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON app_hidden.meteo_daily_levels FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_data_changed('meteo');
 create policy select_all on app_hidden.meteo_daily_levels as permissive for select to app_analyst, app_visitor using (true);
 grant SELECT on app_hidden.meteo_daily_levels to app_analyst;
 grant SELECT on app_hidden.meteo_daily_levels to app_visitor;
@@ -683,6 +690,7 @@ create table app_hidden.meteo_day_snapshots (
   constraint meteo_day_snapshots_pkey PRIMARY KEY (day)
 );
 alter table app_hidden.meteo_day_snapshots enable row level security;
+CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON app_hidden.meteo_day_snapshots FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_data_changed('meteo');
 create policy select_all on app_hidden.meteo_day_snapshots as permissive for select to app_analyst, app_visitor using (true);
 grant SELECT on app_hidden.meteo_day_snapshots to app_analyst;
 grant SELECT on app_hidden.meteo_day_snapshots to app_visitor;
@@ -704,6 +712,7 @@ create table app_hidden.meteo_documents (
 );
 alter table app_hidden.meteo_documents enable row level security;
 CREATE INDEX meteo_documents_warnings_first_hour_idx ON app_hidden.meteo_documents USING btree (first_hour) WHERE (kind = 'warnings'::text);
+CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON app_hidden.meteo_documents FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_data_changed('meteo');
 create policy select_all on app_hidden.meteo_documents as permissive for select to app_analyst using (true);
 grant SELECT on app_hidden.meteo_documents to app_analyst;
 comment on table app_hidden.meteo_documents is 'Every stored weather document (warnings or observations) by content hash, with the hours it covers and its record counts. The same file stored twice is recognised and changes nothing. Analysts may read it; visitors may not, and meteo_has_data answers for them.';
@@ -716,6 +725,7 @@ create table app_hidden.meteo_monitor_criteria (
   constraint meteo_monitor_criteria_pkey PRIMARY KEY (monitor_uuid)
 );
 alter table app_hidden.meteo_monitor_criteria enable row level security;
+CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON app_hidden.meteo_monitor_criteria FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_data_changed('monitors');
 comment on table app_hidden.meteo_monitor_criteria is 'Active meteo_weather monitors in matchable form: the provinces (uuids) and warning levels (status codes) named in their query, where an empty list means every one. A trigger on monitors keeps it, so app_private.match_meteo_event looks monitors up here and does not parse every monitor''s query.';
 
 create table app_hidden.meteo_region_states (
@@ -730,6 +740,7 @@ create table app_hidden.meteo_region_states (
   constraint meteo_region_states_province_uuid_fkey FOREIGN KEY (province_uuid) REFERENCES app_public.meteo_provinces(uuid)
 );
 alter table app_hidden.meteo_region_states enable row level security;
+CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON app_hidden.meteo_region_states FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_data_changed('meteo');
 comment on table app_hidden.meteo_region_states is 'Each province''s warnings after the newest document: level, phenomena, period and the document they came from. The next document is compared with this row to tell whether a province''s level or phenomena changed, and only such a change makes a warning event.';
 
 create table app_hidden.monitor_channels (
@@ -796,6 +807,7 @@ create table app_hidden.monitor_query_fields (
   constraint monitor_query_fields_pkey PRIMARY KEY (monitor_type, field)
 );
 alter table app_hidden.monitor_query_fields enable row level security;
+CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON app_hidden.monitor_query_fields FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_data_changed('monitors');
 create policy select_all on app_hidden.monitor_query_fields as permissive for select to app_analyst, app_visitor using (true);
 grant SELECT on app_hidden.monitor_query_fields to app_analyst;
 grant SELECT on app_hidden.monitor_query_fields to app_visitor;
@@ -815,6 +827,7 @@ CREATE INDEX nl_alert_monitor_criteria_area_idx ON app_hidden.nl_alert_monitor_c
 CREATE INDEX nl_alert_monitor_criteria_everywhere_idx ON app_hidden.nl_alert_monitor_criteria USING btree (monitor_uuid) WHERE everywhere;
 CREATE INDEX nl_alert_monitor_criteria_point_idx ON app_hidden.nl_alert_monitor_criteria USING gist (point);
 CREATE INDEX nl_alert_monitor_criteria_regions_idx ON app_hidden.nl_alert_monitor_criteria USING gin (region_numbers);
+CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON app_hidden.nl_alert_monitor_criteria FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_data_changed('monitors');
 comment on table app_hidden.nl_alert_monitor_criteria is 'Active nl_alert monitors in matchable form: their safety region numbers, their circle as a polygon (area, with a radius) or their point (a location without one), and everywhere when they have neither. A trigger on monitors keeps it (app_hidden.nl_alert_criteria_of); app_private.match_nl_alert finds an alert''s monitors through its indexes.';
 
 create table app_hidden.organization_memberships (
@@ -845,6 +858,7 @@ create table app_hidden.p2000_capcode_blocks (
   constraint p2000_capcode_blocks_region_uuid_fkey FOREIGN KEY (region_uuid) REFERENCES app_public.p2000_regions(uuid)
 );
 alter table app_hidden.p2000_capcode_blocks enable row level security;
+CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON app_hidden.p2000_capcode_blocks FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_data_changed('p2000');
 create policy select_all on app_hidden.p2000_capcode_blocks as permissive for select to app_analyst, app_visitor using (true);
 grant SELECT on app_hidden.p2000_capcode_blocks to app_analyst;
 grant SELECT on app_hidden.p2000_capcode_blocks to app_visitor;
@@ -858,6 +872,7 @@ create table app_hidden.p2000_daily_capcode_counts (
   constraint p2000_daily_capcode_counts_pkey PRIMARY KEY (capcode_uuid, day, exercise_type) INCLUDE (messages)
 );
 alter table app_hidden.p2000_daily_capcode_counts enable row level security;
+CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON app_hidden.p2000_daily_capcode_counts FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_data_changed('p2000');
 create policy select_all on app_hidden.p2000_daily_capcode_counts as permissive for select to app_analyst, app_visitor using (true);
 grant SELECT on app_hidden.p2000_daily_capcode_counts to app_analyst;
 grant SELECT on app_hidden.p2000_daily_capcode_counts to app_visitor;
@@ -875,6 +890,7 @@ create table app_hidden.p2000_daily_counts (
 alter table app_hidden.p2000_daily_counts enable row level security;
 CREATE INDEX p2000_daily_counts_dimension_day_idx ON app_hidden.p2000_daily_counts USING btree (dimension, day, exercise_type, key) INCLUDE (messages);
 CREATE INDEX p2000_daily_counts_dimension_key_idx ON app_hidden.p2000_daily_counts USING btree (dimension, key, day, exercise_type) INCLUDE (messages);
+CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON app_hidden.p2000_daily_counts FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_data_changed('p2000');
 create policy select_all on app_hidden.p2000_daily_counts as permissive for select to app_analyst, app_visitor using (true);
 grant SELECT on app_hidden.p2000_daily_counts to app_analyst;
 grant SELECT on app_hidden.p2000_daily_counts to app_visitor;
@@ -892,6 +908,7 @@ create table app_hidden.p2000_hourly_counts (
 );
 alter table app_hidden.p2000_hourly_counts enable row level security;
 CREATE UNIQUE INDEX p2000_hourly_counts_key ON app_hidden.p2000_hourly_counts USING btree (hour, region_uuid, discipline_uuid, urgency_uuid, category_uuid, exercise_type, road) NULLS NOT DISTINCT;
+CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON app_hidden.p2000_hourly_counts FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_data_changed('p2000');
 create policy select_all on app_hidden.p2000_hourly_counts as permissive for select to app_analyst, app_visitor using (true);
 grant SELECT on app_hidden.p2000_hourly_counts to app_analyst;
 grant SELECT on app_hidden.p2000_hourly_counts to app_visitor;
@@ -905,6 +922,7 @@ create table app_hidden.p2000_hourly_urgency_counts (
 );
 alter table app_hidden.p2000_hourly_urgency_counts enable row level security;
 CREATE UNIQUE INDEX p2000_hourly_urgency_counts_key ON app_hidden.p2000_hourly_urgency_counts USING btree (hour, exercise_type, urgency_uuid) NULLS NOT DISTINCT;
+CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON app_hidden.p2000_hourly_urgency_counts FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_data_changed('p2000');
 create policy select_all on app_hidden.p2000_hourly_urgency_counts as permissive for select to app_analyst, app_visitor using (true);
 grant SELECT on app_hidden.p2000_hourly_urgency_counts to app_analyst;
 grant SELECT on app_hidden.p2000_hourly_urgency_counts to app_visitor;
@@ -928,6 +946,7 @@ create table app_hidden.p2000_monitor_criteria (
 );
 alter table app_hidden.p2000_monitor_criteria enable row level security;
 CREATE INDEX p2000_monitor_criteria_anchor_keys_idx ON app_hidden.p2000_monitor_criteria USING gin (anchor_keys);
+CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON app_hidden.p2000_monitor_criteria FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_data_changed('monitors');
 comment on table app_hidden.p2000_monitor_criteria is 'Active P2000 monitors in matchable form (derived from monitors by trigger).';
 comment on column app_hidden.p2000_monitor_criteria.keyword_patterns is 'LIKE patterns (%word%) of the keywords: lower(message) must match one.';
 comment on column app_hidden.p2000_monitor_criteria.exclude_patterns is 'LIKE patterns (%word%) of the excludeKeywords: lower(message) must match none.';
@@ -939,6 +958,7 @@ create table app_hidden.p2000_place_abbreviations (
   constraint p2000_place_abbreviations_pkey PRIMARY KEY (abbreviation)
 );
 alter table app_hidden.p2000_place_abbreviations enable row level security;
+CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON app_hidden.p2000_place_abbreviations FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_data_changed('p2000');
 create policy select_all on app_hidden.p2000_place_abbreviations as permissive for select to app_analyst, app_visitor using (true);
 grant SELECT on app_hidden.p2000_place_abbreviations to app_analyst;
 grant SELECT on app_hidden.p2000_place_abbreviations to app_visitor;
@@ -953,6 +973,7 @@ create table app_hidden.place_names (
 alter table app_hidden.place_names enable row level security;
 CREATE INDEX place_names_name_pattern_idx ON app_hidden.place_names USING btree (name text_pattern_ops);
 CREATE INDEX place_names_place_uuid_idx ON app_hidden.place_names USING btree (place_uuid);
+CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON app_hidden.place_names FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_data_changed('places');
 create policy select_all on app_hidden.place_names as permissive for select to app_analyst, app_visitor using (true);
 grant SELECT on app_hidden.place_names to app_analyst;
 grant SELECT on app_hidden.place_names to app_visitor;
@@ -965,6 +986,7 @@ create table app_hidden.rail_monitor_criteria (
   constraint rail_monitor_criteria_pkey PRIMARY KEY (monitor_uuid)
 );
 alter table app_hidden.rail_monitor_criteria enable row level security;
+CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON app_hidden.rail_monitor_criteria FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_data_changed('monitors');
 comment on table app_hidden.rail_monitor_criteria is 'Active rail_disruptions monitors in matchable form: the railway routes they follow, in lower case. A trigger on monitors keeps it (app_hidden.rail_criteria_of), and app_private.match_rail_disruption reads it.';
 
 create table app_hidden.related_signal_windows (
@@ -982,6 +1004,7 @@ create table app_hidden.related_signal_windows (
   constraint related_signal_windows_traffic_metres_check CHECK (((traffic_metres >= 0) AND (traffic_metres <= 10000)))
 );
 alter table app_hidden.related_signal_windows enable row level security;
+CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON app_hidden.related_signal_windows FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_data_changed('places');
 create policy select_all on app_hidden.related_signal_windows as permissive for select to app_analyst, app_visitor using (true);
 grant SELECT on app_hidden.related_signal_windows to app_analyst;
 grant SELECT on app_hidden.related_signal_windows to app_visitor;
@@ -1005,6 +1028,7 @@ create table app_hidden.rss_monitor_criteria (
   constraint rss_monitor_criteria_pkey PRIMARY KEY (monitor_uuid)
 );
 alter table app_hidden.rss_monitor_criteria enable row level security;
+CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON app_hidden.rss_monitor_criteria FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_data_changed('monitors');
 comment on table app_hidden.rss_monitor_criteria is 'Active rss monitors in matchable form: the feeds they follow (uuids), their keywords in lower case, and since (when the monitor was created: items first seen before then are not news to it). app_hidden.sync_rss_monitor keeps it. The RSS poller fetches only the feeds that a row here follows.';
 comment on column app_hidden.rss_monitor_criteria.keyword_patterns is 'The keywords as LIKE patterns (%keyword%, with %, _ and the backslash escaped), so app_hidden.rss_item_passes tests them in one expression.';
 
@@ -1040,6 +1064,7 @@ create table app_hidden.street_segments (
 );
 alter table app_hidden.street_segments enable row level security;
 CREATE INDEX street_segments_street_idx ON app_hidden.street_segments USING btree (place_key, street_key);
+CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON app_hidden.street_segments FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_data_changed('places');
 create policy select_all on app_hidden.street_segments as permissive for select to app_analyst, app_visitor using (true);
 grant SELECT on app_hidden.street_segments to app_analyst;
 grant SELECT on app_hidden.street_segments to app_visitor;
@@ -1079,6 +1104,7 @@ alter table app_hidden.streets enable row level security;
 CREATE INDEX streets_municipality_idx ON app_hidden.streets USING btree (app_hidden.street_place_key(municipality), street_key);
 CREATE INDEX streets_place_idx ON app_hidden.streets USING btree (place_uuid, street_key);
 CREATE INDEX streets_place_suffix_idx ON app_hidden.streets USING btree (place_uuid, reverse(street_key) text_pattern_ops);
+CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON app_hidden.streets FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_data_changed('places');
 create policy select_all on app_hidden.streets as permissive for select to app_analyst, app_visitor using (true);
 grant SELECT on app_hidden.streets to app_analyst;
 grant SELECT on app_hidden.streets to app_visitor;
@@ -1096,6 +1122,7 @@ create table app_hidden.traffic_feed_publications (
   constraint traffic_feed_publications_pkey PRIMARY KEY (feed)
 );
 alter table app_hidden.traffic_feed_publications enable row level security;
+CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON app_hidden.traffic_feed_publications FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_data_changed('traffic');
 comment on table app_hidden.traffic_feed_publications is 'The newest publication time of each traffic feed (incidents, jams), one row per feed. app_hidden.claim_traffic_publication reads and advances it, so that an older file read later updates versions but closes nothing and notifies nobody.';
 
 create table app_hidden.traffic_monitor_criteria (
@@ -1109,6 +1136,7 @@ create table app_hidden.traffic_monitor_criteria (
   constraint traffic_monitor_criteria_pkey PRIMARY KEY (monitor_uuid)
 );
 alter table app_hidden.traffic_monitor_criteria enable row level security;
+CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON app_hidden.traffic_monitor_criteria FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_data_changed('monitors');
 comment on table app_hidden.traffic_monitor_criteria is 'Active accident monitors in matchable form (incident types, roads, circle). A trigger on monitors keeps it, using app_hidden.accident_criteria_of. Its row type is also what app_hidden.traffic_incident_passes takes, so live matching and trafficIncidentsForMonitor apply one definition.';
 
 create table app_private.api_token_secrets (
@@ -1345,6 +1373,7 @@ create table app_public.accident_severity_levels (
   constraint accident_severity_levels_pkey PRIMARY KEY (value)
 );
 alter table app_public.accident_severity_levels enable row level security;
+CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON app_public.accident_severity_levels FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_data_changed('traffic');
 create policy select_all on app_public.accident_severity_levels as permissive for select to app_analyst, app_visitor using (true);
 grant SELECT on app_public.accident_severity_levels to app_analyst;
 grant SELECT on app_public.accident_severity_levels to app_visitor;
@@ -1367,6 +1396,7 @@ create table app_public.aircraft_content_items (
   constraint aircraft_content_items_type_check CHECK ((type = ANY (ARRAY['lifeliner'::text, 'politie'::text])))
 );
 alter table app_public.aircraft_content_items enable row level security;
+CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON app_public.aircraft_content_items FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_data_changed('aircraft');
 create policy select_all on app_public.aircraft_content_items as permissive for select to app_analyst, app_visitor using (true);
 grant SELECT on app_public.aircraft_content_items to app_analyst;
 grant SELECT on app_public.aircraft_content_items to app_visitor;
@@ -1397,6 +1427,7 @@ CREATE INDEX aircraft_events_at_idx ON app_public.aircraft_events USING btree (a
 CREATE UNIQUE INDEX aircraft_events_once_idx ON app_public.aircraft_events USING btree (route_uuid, kind, COALESCE(monitor_uuid, '00000000-0000-0000-0000-000000000000'::uuid));
 CREATE TRIGGER _600_queue_matching AFTER INSERT ON app_public.aircraft_events REFERENCING NEW TABLE AS new_events FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_aircraft_events__queue_matching();
 CREATE TRIGGER _610_queue_related_signals AFTER INSERT ON app_public.aircraft_events REFERENCING NEW TABLE AS new_events FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_aircraft_events__queue_related_signals();
+CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON app_public.aircraft_events FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_data_changed('aircraft_events');
 create policy select_all on app_public.aircraft_events as permissive for select to app_analyst, app_visitor using (true);
 grant SELECT on app_public.aircraft_events to app_analyst;
 grant SELECT on app_public.aircraft_events to app_visitor;
@@ -1421,6 +1452,7 @@ create table app_public.aircraft_fleet (
   constraint aircraft_fleet_registration_key UNIQUE (registration)
 );
 alter table app_public.aircraft_fleet enable row level security;
+CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON app_public.aircraft_fleet FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_data_changed('aircraft');
 create policy select_all on app_public.aircraft_fleet as permissive for select to app_analyst, app_visitor using (true);
 grant SELECT on app_public.aircraft_fleet to app_analyst;
 grant SELECT on app_public.aircraft_fleet to app_visitor;
@@ -1438,6 +1470,7 @@ create table app_public.aircraft_route_log (
   constraint aircraft_route_log_route_uuid_fkey FOREIGN KEY (route_uuid) REFERENCES app_public.aircraft_routes(uuid) ON DELETE CASCADE
 );
 alter table app_public.aircraft_route_log enable row level security;
+CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON app_public.aircraft_route_log FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_data_changed('aircraft');
 create policy select_all on app_public.aircraft_route_log as permissive for select to app_analyst, app_visitor using (true);
 grant SELECT on app_public.aircraft_route_log to app_analyst;
 grant SELECT on app_public.aircraft_route_log to app_visitor;
@@ -1460,6 +1493,7 @@ CREATE TRIGGER _500_keep_paths_after_delete AFTER DELETE ON app_public.aircraft_
 CREATE TRIGGER _500_keep_paths_after_insert AFTER INSERT ON app_public.aircraft_route_points REFERENCING NEW TABLE AS new_points FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.keep_completed_route_paths();
 CREATE TRIGGER _500_keep_paths_after_update AFTER UPDATE ON app_public.aircraft_route_points REFERENCING OLD TABLE AS old_points NEW TABLE AS new_points FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.keep_completed_route_paths();
 CREATE TRIGGER _600_overhead_events AFTER INSERT ON app_public.aircraft_route_points REFERENCING NEW TABLE AS new_points FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_aircraft_route_points__overhead_events();
+CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON app_public.aircraft_route_points FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_data_changed('aircraft');
 create policy select_all on app_public.aircraft_route_points as permissive for select to app_analyst, app_visitor using (true);
 grant SELECT on app_public.aircraft_route_points to app_analyst;
 grant SELECT on app_public.aircraft_route_points to app_visitor;
@@ -1490,6 +1524,7 @@ CREATE INDEX aircraft_routes_icao_idx ON app_public.aircraft_routes USING btree 
 CREATE INDEX aircraft_routes_landed_idx ON app_public.aircraft_routes USING btree (landed_at) WHERE (landed_at IS NOT NULL);
 CREATE INDEX aircraft_routes_took_off_idx ON app_public.aircraft_routes USING btree (took_off_at) WHERE (took_off_at IS NOT NULL);
 CREATE TRIGGER _500_keep_path AFTER INSERT OR UPDATE OF status ON app_public.aircraft_routes FOR EACH ROW EXECUTE FUNCTION app_hidden.keep_completed_route_path();
+CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON app_public.aircraft_routes FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_data_changed('aircraft');
 create policy select_all on app_public.aircraft_routes as permissive for select to app_analyst, app_visitor using (true);
 grant SELECT on app_public.aircraft_routes to app_analyst;
 grant SELECT on app_public.aircraft_routes to app_visitor;
@@ -1523,6 +1558,7 @@ create table app_public.aircraft_states (
   constraint aircraft_states_state_check CHECK ((state = ANY (ARRAY['airborne'::text, 'ground'::text])))
 );
 alter table app_public.aircraft_states enable row level security;
+CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON app_public.aircraft_states FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_data_changed('aircraft');
 CREATE TRIGGER _950_notify_subscribers_on_insert AFTER INSERT ON app_public.aircraft_states REFERENCING NEW TABLE AS new_states FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_aircraft_states__notify_subscribers();
 CREATE TRIGGER _950_notify_subscribers_on_update AFTER UPDATE ON app_public.aircraft_states REFERENCING NEW TABLE AS new_states FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_aircraft_states__notify_subscribers();
 create policy select_all on app_public.aircraft_states as permissive for select to app_analyst, app_visitor using (true);
@@ -1596,6 +1632,7 @@ CREATE INDEX amber_alerts_started_idx ON app_public.amber_alerts USING btree (st
 CREATE TRIGGER _200_province_codes BEFORE INSERT OR UPDATE OF title, description ON app_public.amber_alerts FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_amber_alerts__province_codes();
 CREATE TRIGGER _600_queue_matching_on_insert AFTER INSERT ON app_public.amber_alerts REFERENCING NEW TABLE AS new_alerts FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_amber_alerts__queue_matching();
 CREATE TRIGGER _600_queue_matching_on_update AFTER UPDATE ON app_public.amber_alerts REFERENCING OLD TABLE AS old_alerts NEW TABLE AS new_alerts FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_amber_alerts__queue_matching();
+CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON app_public.amber_alerts FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_data_changed('alerts');
 CREATE TRIGGER _950_notify_subscribers_on_delete AFTER DELETE ON app_public.amber_alerts REFERENCING OLD TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_channel_when_changed('amber_alerts');
 CREATE TRIGGER _950_notify_subscribers_on_insert AFTER INSERT ON app_public.amber_alerts REFERENCING NEW TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_channel_when_changed('amber_alerts');
 CREATE TRIGGER _950_notify_subscribers_on_update AFTER UPDATE ON app_public.amber_alerts REFERENCING NEW TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_channel_when_changed('amber_alerts');
@@ -1613,6 +1650,7 @@ create table app_public.api_scopes (
   constraint api_scopes_pkey PRIMARY KEY (name)
 );
 alter table app_public.api_scopes enable row level security;
+CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON app_public.api_scopes FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_data_changed('service');
 create policy select_all on app_public.api_scopes as permissive for select to app_analyst, app_visitor using (true);
 grant SELECT on app_public.api_scopes to app_analyst;
 grant SELECT on app_public.api_scopes to app_visitor;
@@ -1654,6 +1692,7 @@ create table app_public.channel_types (
   constraint channel_types_pkey PRIMARY KEY (name)
 );
 alter table app_public.channel_types enable row level security;
+CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON app_public.channel_types FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_data_changed('service');
 create policy select_all on app_public.channel_types as permissive for select to app_analyst, app_visitor using (true);
 grant SELECT on app_public.channel_types to app_analyst;
 grant SELECT on app_public.channel_types to app_visitor;
@@ -1763,6 +1802,7 @@ alter table app_public.fire_stations enable row level security;
 CREATE INDEX fire_stations_name_trgm_idx ON app_public.fire_stations USING gin (lower(name) gin_trgm_ops);
 CREATE TRIGGER _100_set_changed BEFORE UPDATE ON app_public.fire_stations FOR EACH ROW EXECUTE FUNCTION app_hidden.tg__set_changed();
 CREATE TRIGGER _500_link_vehicles AFTER INSERT OR UPDATE OF post_number, region_uuid ON app_public.fire_stations FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_fire_stations__link_vehicles();
+CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON app_public.fire_stations FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_data_changed('fire');
 create policy select_all on app_public.fire_stations as permissive for select to app_analyst, app_visitor using (true);
 grant SELECT on app_public.fire_stations to app_analyst;
 grant SELECT on app_public.fire_stations to app_visitor;
@@ -1778,6 +1818,7 @@ create table app_public.fire_vehicle_types (
   constraint fire_vehicle_types_pkey PRIMARY KEY (digit)
 );
 alter table app_public.fire_vehicle_types enable row level security;
+CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON app_public.fire_vehicle_types FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_data_changed('fire');
 create policy select_all on app_public.fire_vehicle_types as permissive for select to app_analyst, app_visitor using (true);
 grant SELECT on app_public.fire_vehicle_types to app_analyst;
 grant SELECT on app_public.fire_vehicle_types to app_visitor;
@@ -1809,6 +1850,7 @@ alter table app_public.fire_vehicles enable row level security;
 CREATE INDEX fire_vehicles_region_uuid_idx ON app_public.fire_vehicles USING btree (region_uuid, name);
 CREATE INDEX fire_vehicles_station_uuid_idx ON app_public.fire_vehicles USING btree (station_uuid);
 CREATE TRIGGER _100_set_changed BEFORE UPDATE ON app_public.fire_vehicles FOR EACH ROW EXECUTE FUNCTION app_hidden.tg__set_changed();
+CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON app_public.fire_vehicles FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_data_changed('fire');
 create policy select_all on app_public.fire_vehicles as permissive for select to app_analyst, app_visitor using (true);
 grant SELECT on app_public.fire_vehicles to app_analyst;
 grant SELECT on app_public.fire_vehicles to app_visitor;
@@ -1843,6 +1885,7 @@ create table app_public.hectometer_markers (
 alter table app_public.hectometer_markers enable row level security;
 CREATE INDEX hectometer_markers_position_idx ON app_public.hectometer_markers USING gist (app_hidden.unit_sphere(latitude, longitude));
 CREATE INDEX hectometer_markers_road_hectometer_idx ON app_public.hectometer_markers USING btree (road_uuid, hectometer, side);
+CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON app_public.hectometer_markers FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_data_changed('places');
 create policy select_all on app_public.hectometer_markers as permissive for select to app_analyst, app_visitor using (true);
 grant SELECT on app_public.hectometer_markers to app_analyst;
 grant SELECT on app_public.hectometer_markers to app_visitor;
@@ -1864,6 +1907,7 @@ create table app_public.highways (
   constraint highways_value_check CHECK ((value ~ '^A[0-9]{1,3}$'::text))
 );
 alter table app_public.highways enable row level security;
+CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON app_public.highways FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_data_changed('places');
 create policy select_all on app_public.highways as permissive for select to app_analyst, app_visitor using (true);
 grant SELECT on app_public.highways to app_analyst;
 grant SELECT on app_public.highways to app_visitor;
@@ -1881,6 +1925,7 @@ create table app_public.meteo_levels (
   constraint meteo_levels_value_key UNIQUE (value)
 );
 alter table app_public.meteo_levels enable row level security;
+CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON app_public.meteo_levels FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_data_changed('meteo');
 create policy select_all on app_public.meteo_levels as permissive for select to app_analyst, app_visitor using (true);
 grant SELECT on app_public.meteo_levels to app_analyst;
 grant SELECT on app_public.meteo_levels to app_visitor;
@@ -1907,6 +1952,7 @@ create table app_public.meteo_observations (
   constraint meteo_observations_station_id_fkey FOREIGN KEY (station_id) REFERENCES app_public.meteo_stations(station_id)
 );
 alter table app_public.meteo_observations enable row level security;
+CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON app_public.meteo_observations FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_data_changed('meteo');
 create policy select_all on app_public.meteo_observations as permissive for select to app_analyst, app_visitor using (true);
 grant SELECT on app_public.meteo_observations to app_analyst;
 grant SELECT on app_public.meteo_observations to app_visitor;
@@ -1934,6 +1980,7 @@ create table app_public.meteo_phenomena (
   constraint meteo_phenomena_pkey PRIMARY KEY (id)
 );
 alter table app_public.meteo_phenomena enable row level security;
+CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON app_public.meteo_phenomena FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_data_changed('meteo');
 create policy select_all on app_public.meteo_phenomena as permissive for select to app_analyst, app_visitor using (true);
 grant SELECT on app_public.meteo_phenomena to app_analyst;
 grant SELECT on app_public.meteo_phenomena to app_visitor;
@@ -1953,6 +2000,7 @@ create table app_public.meteo_provinces (
   constraint meteo_provinces_pkey PRIMARY KEY (uuid)
 );
 alter table app_public.meteo_provinces enable row level security;
+CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON app_public.meteo_provinces FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_data_changed('meteo');
 create policy select_all on app_public.meteo_provinces as permissive for select to app_analyst, app_visitor using (true);
 grant SELECT on app_public.meteo_provinces to app_analyst;
 grant SELECT on app_public.meteo_provinces to app_visitor;
@@ -1970,6 +2018,7 @@ create table app_public.meteo_stations (
   constraint meteo_stations_station_id_check CHECK ((station_id ~ '^[0-9]{5}$'::text))
 );
 alter table app_public.meteo_stations enable row level security;
+CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON app_public.meteo_stations FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_data_changed('meteo');
 create policy select_all on app_public.meteo_stations as permissive for select to app_analyst, app_visitor using (true);
 grant SELECT on app_public.meteo_stations to app_analyst;
 grant SELECT on app_public.meteo_stations to app_visitor;
@@ -2000,6 +2049,7 @@ alter table app_public.meteo_warning_events enable row level security;
 CREATE INDEX meteo_warning_events_issued_at_idx ON app_public.meteo_warning_events USING btree (issued_at);
 CREATE INDEX meteo_warning_events_province_idx ON app_public.meteo_warning_events USING btree (province_uuid, issued_at);
 CREATE TRIGGER _600_queue_matching AFTER INSERT ON app_public.meteo_warning_events REFERENCING NEW TABLE AS new_events FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_meteo_warning_events__queue_matching();
+CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON app_public.meteo_warning_events FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_data_changed('meteo');
 CREATE TRIGGER _950_notify_subscribers AFTER INSERT ON app_public.meteo_warning_events REFERENCING NEW TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_channel_when_changed('meteo_regions');
 create policy select_all on app_public.meteo_warning_events as permissive for select to app_analyst, app_visitor using (true);
 grant SELECT on app_public.meteo_warning_events to app_analyst;
@@ -2033,6 +2083,7 @@ create table app_public.meteo_warning_slices (
 );
 alter table app_public.meteo_warning_slices enable row level security;
 CREATE INDEX meteo_warning_slices_hour_idx ON app_public.meteo_warning_slices USING btree (hour);
+CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON app_public.meteo_warning_slices FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_data_changed('meteo');
 create policy select_all on app_public.meteo_warning_slices as permissive for select to app_analyst, app_visitor using (true);
 grant SELECT on app_public.meteo_warning_slices to app_analyst;
 grant SELECT on app_public.meteo_warning_slices to app_visitor;
@@ -2045,6 +2096,7 @@ create table app_public.monitor_types (
   constraint monitor_types_pkey PRIMARY KEY (name)
 );
 alter table app_public.monitor_types enable row level security;
+CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON app_public.monitor_types FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_data_changed('service');
 create policy select_all on app_public.monitor_types as permissive for select to app_analyst, app_visitor using (true);
 grant SELECT on app_public.monitor_types to app_analyst;
 grant SELECT on app_public.monitor_types to app_visitor;
@@ -2089,6 +2141,7 @@ CREATE TRIGGER _500_meteo_criteria AFTER INSERT OR UPDATE ON app_public.monitors
 CREATE TRIGGER _500_p2000_criteria AFTER INSERT OR UPDATE ON app_public.monitors FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_monitors__p2000_criteria();
 CREATE TRIGGER _500_rss_criteria AFTER INSERT OR UPDATE ON app_public.monitors FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_monitors__rss_criteria();
 CREATE TRIGGER _500_traffic_criteria AFTER INSERT OR UPDATE ON app_public.monitors FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_monitors__traffic_criteria();
+CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON app_public.monitors FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_data_changed('monitors');
 create policy select_member_environment on app_public.monitors as permissive for select to app_visitor using ((environment_uuid = ( SELECT app_hidden.current_member_environment_uuid() AS current_member_environment_uuid)));
 grant SELECT on app_public.monitors to app_visitor;
 comment on table app_public.monitors is 'Criteria that notify the monitor''s channels when something matching happens.';
@@ -2110,6 +2163,7 @@ create table app_public.nl_alert_regions (
 );
 alter table app_public.nl_alert_regions enable row level security;
 CREATE INDEX nl_alert_regions_region_idx ON app_public.nl_alert_regions USING btree (region_number, start_at DESC, alert_uuid);
+CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON app_public.nl_alert_regions FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_data_changed('alerts');
 create policy select_all on app_public.nl_alert_regions as permissive for select to app_analyst, app_visitor using (true);
 grant SELECT on app_public.nl_alert_regions to app_analyst;
 grant SELECT on app_public.nl_alert_regions to app_visitor;
@@ -2140,6 +2194,7 @@ CREATE INDEX nl_alerts_stop_idx ON app_public.nl_alerts USING btree (stop_at);
 CREATE TRIGGER _600_queue_matching_on_insert AFTER INSERT ON app_public.nl_alerts REFERENCING NEW TABLE AS new_alerts FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_nl_alerts__queue_matching();
 CREATE TRIGGER _600_queue_matching_on_update AFTER UPDATE ON app_public.nl_alerts REFERENCING OLD TABLE AS old_alerts NEW TABLE AS new_alerts FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_nl_alerts__queue_matching();
 CREATE TRIGGER _610_queue_related_signals AFTER INSERT ON app_public.nl_alerts REFERENCING NEW TABLE AS new_alerts FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_nl_alerts__queue_related_signals();
+CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON app_public.nl_alerts FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_data_changed('alerts');
 CREATE TRIGGER _950_notify_subscribers_on_delete AFTER DELETE ON app_public.nl_alerts REFERENCING OLD TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_channel_when_changed('nl_alerts');
 CREATE TRIGGER _950_notify_subscribers_on_insert AFTER INSERT ON app_public.nl_alerts REFERENCING NEW TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_channel_when_changed('nl_alerts');
 CREATE TRIGGER _950_notify_subscribers_on_update AFTER UPDATE ON app_public.nl_alerts REFERENCING NEW TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_channel_when_changed('nl_alerts');
@@ -2166,6 +2221,7 @@ create table app_public.nl_provinces (
   constraint nl_provinces_pkey PRIMARY KEY (uuid)
 );
 alter table app_public.nl_provinces enable row level security;
+CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON app_public.nl_provinces FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_data_changed('places');
 create policy select_all on app_public.nl_provinces as permissive for select to app_analyst, app_visitor using (true);
 grant SELECT on app_public.nl_provinces to app_analyst;
 grant SELECT on app_public.nl_provinces to app_visitor;
@@ -2219,6 +2275,7 @@ CREATE INDEX p2000_capcodes_region_uuid_idx ON app_public.p2000_capcodes USING b
 CREATE INDEX p2000_capcodes_search_idx ON app_public.p2000_capcodes USING gin ((((((COALESCE(description, ''::text) || ' '::text) || COALESCE(location, ''::text)) || ' '::text) || name)) gin_trgm_ops);
 CREATE TRIGGER _100_set_changed BEFORE UPDATE ON app_public.p2000_capcodes FOR EACH ROW EXECUTE FUNCTION app_hidden.tg__set_changed();
 CREATE TRIGGER _200_classify BEFORE INSERT OR UPDATE OF name, description, discipline_uuid, region_uuid ON app_public.p2000_capcodes FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_p2000_capcodes__classify();
+CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON app_public.p2000_capcodes FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_data_changed('p2000');
 create policy select_all on app_public.p2000_capcodes as permissive for select to app_analyst, app_visitor using (true);
 grant SELECT on app_public.p2000_capcodes to app_analyst;
 grant SELECT on app_public.p2000_capcodes to app_visitor;
@@ -2241,6 +2298,7 @@ create table app_public.p2000_categories (
 );
 alter table app_public.p2000_categories enable row level security;
 CREATE TRIGGER _100_set_changed BEFORE UPDATE ON app_public.p2000_categories FOR EACH ROW EXECUTE FUNCTION app_hidden.tg__set_changed();
+CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON app_public.p2000_categories FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_data_changed('p2000');
 create policy select_all on app_public.p2000_categories as permissive for select to app_analyst, app_visitor using (true);
 grant SELECT on app_public.p2000_categories to app_analyst;
 grant SELECT on app_public.p2000_categories to app_visitor;
@@ -2261,6 +2319,7 @@ create table app_public.p2000_disciplines (
 );
 alter table app_public.p2000_disciplines enable row level security;
 CREATE TRIGGER _100_set_changed BEFORE UPDATE ON app_public.p2000_disciplines FOR EACH ROW EXECUTE FUNCTION app_hidden.tg__set_changed();
+CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON app_public.p2000_disciplines FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_data_changed('p2000');
 create policy select_all on app_public.p2000_disciplines as permissive for select to app_analyst, app_visitor using (true);
 grant SELECT on app_public.p2000_disciplines to app_analyst;
 grant SELECT on app_public.p2000_disciplines to app_visitor;
@@ -2283,6 +2342,7 @@ create table app_public.p2000_dossier_events (
 alter table app_public.p2000_dossier_events enable row level security;
 CREATE INDEX p2000_dossier_events_dossier_idx ON app_public.p2000_dossier_events USING btree (dossier_uuid, sended, uuid);
 CREATE INDEX p2000_dossier_events_message_idx ON app_public.p2000_dossier_events USING btree (message_uuid);
+CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON app_public.p2000_dossier_events FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_data_changed('p2000');
 CREATE TRIGGER _950_notify_subscribers AFTER INSERT ON app_public.p2000_dossier_events REFERENCING NEW TABLE AS new_events FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_p2000_dossier_events__notify_subscribers();
 create policy select_all on app_public.p2000_dossier_events as permissive for select to app_analyst, app_visitor using (true);
 grant SELECT on app_public.p2000_dossier_events to app_analyst;
@@ -2324,6 +2384,7 @@ CREATE INDEX p2000_dossiers_incident_idx ON app_public.p2000_dossiers USING btre
 CREATE INDEX p2000_dossiers_last_sended_idx ON app_public.p2000_dossiers USING btree (last_sended DESC, uuid);
 CREATE INDEX p2000_dossiers_region_recent_idx ON app_public.p2000_dossiers USING btree (COALESCE(region_uuid, app_hidden.no_region()), last_sended DESC);
 CREATE INDEX p2000_dossiers_region_text_idx ON app_public.p2000_dossiers USING btree (COALESCE(region_uuid, app_hidden.no_region()), md5(normalized_text), last_sended DESC);
+CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON app_public.p2000_dossiers FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_data_changed('p2000');
 create policy select_all on app_public.p2000_dossiers as permissive for select to app_analyst, app_visitor using (true);
 grant SELECT on app_public.p2000_dossiers to app_analyst;
 grant SELECT on app_public.p2000_dossiers to app_visitor;
@@ -2345,6 +2406,7 @@ create table app_public.p2000_grip_levels (
 );
 alter table app_public.p2000_grip_levels enable row level security;
 CREATE TRIGGER _100_set_changed BEFORE UPDATE ON app_public.p2000_grip_levels FOR EACH ROW EXECUTE FUNCTION app_hidden.tg__set_changed();
+CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON app_public.p2000_grip_levels FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_data_changed('p2000');
 create policy select_all on app_public.p2000_grip_levels as permissive for select to app_analyst, app_visitor using (true);
 grant SELECT on app_public.p2000_grip_levels to app_analyst;
 grant SELECT on app_public.p2000_grip_levels to app_visitor;
@@ -2360,6 +2422,7 @@ create table app_public.p2000_message_capcodes (
 );
 alter table app_public.p2000_message_capcodes enable row level security;
 CREATE INDEX p2000_message_capcodes_capcode_idx ON app_public.p2000_message_capcodes USING btree (capcode_uuid, sended DESC);
+CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON app_public.p2000_message_capcodes FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_data_changed('p2000');
 create policy select_all on app_public.p2000_message_capcodes as permissive for select to app_analyst, app_visitor using (true);
 grant SELECT on app_public.p2000_message_capcodes to app_analyst;
 grant SELECT on app_public.p2000_message_capcodes to app_visitor;
@@ -2423,6 +2486,7 @@ CREATE TRIGGER _310_unroll_updated AFTER UPDATE ON app_public.p2000_messages REF
 CREATE TRIGGER _600_queue_matching AFTER INSERT ON app_public.p2000_messages FOR EACH ROW WHEN (((new.sended >= (now() - '01:00:00'::interval)) AND (new.sended <= (now() + '01:00:00'::interval)))) EXECUTE FUNCTION app_hidden.tg_p2000_messages__queue_matching();
 CREATE TRIGGER _600_queue_rematching AFTER UPDATE OF capcode_names ON app_public.p2000_messages FOR EACH ROW WHEN (((new.capcode_names IS DISTINCT FROM old.capcode_names) AND ((new.sended >= (now() - '01:00:00'::interval)) AND (new.sended <= (now() + '01:00:00'::interval))))) EXECUTE FUNCTION app_hidden.tg_p2000_messages__queue_matching();
 CREATE TRIGGER _700_learn_vehicles AFTER INSERT ON app_public.p2000_messages REFERENCING NEW TABLE AS inserted FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_p2000_messages__learn_vehicles();
+CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON app_public.p2000_messages FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_data_changed('p2000');
 CREATE TRIGGER _950_notify_subscribers AFTER INSERT ON app_public.p2000_messages REFERENCING NEW TABLE AS inserted FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_p2000_messages__notify_subscribers();
 create policy select_all on app_public.p2000_messages as permissive for select to app_analyst, app_visitor using (true);
 grant SELECT on app_public.p2000_messages to app_analyst;
@@ -2463,6 +2527,7 @@ create table app_public.p2000_qualifications (
 );
 alter table app_public.p2000_qualifications enable row level security;
 CREATE TRIGGER _100_set_changed BEFORE UPDATE ON app_public.p2000_qualifications FOR EACH ROW EXECUTE FUNCTION app_hidden.tg__set_changed();
+CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON app_public.p2000_qualifications FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_data_changed('p2000');
 create policy select_all on app_public.p2000_qualifications as permissive for select to app_analyst, app_visitor using (true);
 grant SELECT on app_public.p2000_qualifications to app_analyst;
 grant SELECT on app_public.p2000_qualifications to app_visitor;
@@ -2491,6 +2556,7 @@ create table app_public.p2000_regions (
 );
 alter table app_public.p2000_regions enable row level security;
 CREATE TRIGGER _100_set_changed BEFORE UPDATE ON app_public.p2000_regions FOR EACH ROW EXECUTE FUNCTION app_hidden.tg__set_changed();
+CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON app_public.p2000_regions FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_data_changed('p2000');
 create policy select_all on app_public.p2000_regions as permissive for select to app_analyst, app_visitor using (true);
 grant SELECT on app_public.p2000_regions to app_analyst;
 grant SELECT on app_public.p2000_regions to app_visitor;
@@ -2521,6 +2587,7 @@ create table app_public.p2000_urgencies (
 alter table app_public.p2000_urgencies enable row level security;
 CREATE INDEX p2000_urgencies_discipline_uuid_idx ON app_public.p2000_urgencies USING btree (discipline_uuid);
 CREATE TRIGGER _100_set_changed BEFORE UPDATE ON app_public.p2000_urgencies FOR EACH ROW EXECUTE FUNCTION app_hidden.tg__set_changed();
+CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON app_public.p2000_urgencies FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_data_changed('p2000');
 create policy select_all on app_public.p2000_urgencies as permissive for select to app_analyst, app_visitor using (true);
 grant SELECT on app_public.p2000_urgencies to app_analyst;
 grant SELECT on app_public.p2000_urgencies to app_visitor;
@@ -2554,6 +2621,7 @@ CREATE INDEX places_name_trgm_idx ON app_public.places USING gin (lower(name) gi
 CREATE INDEX places_point_idx ON app_public.places USING gist (point(longitude, latitude));
 CREATE TRIGGER _100_set_changed BEFORE UPDATE ON app_public.places FOR EACH ROW EXECUTE FUNCTION app_hidden.tg__set_changed();
 CREATE TRIGGER _300_names AFTER INSERT OR UPDATE OF name, aliases ON app_public.places FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_places__names();
+CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON app_public.places FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_data_changed('places');
 create policy select_all on app_public.places as permissive for select to app_analyst, app_visitor using (true);
 grant SELECT on app_public.places to app_analyst;
 grant SELECT on app_public.places to app_visitor;
@@ -2577,6 +2645,7 @@ create table app_public.postcodes (
   constraint postcodes_postcode_check CHECK ((postcode ~ '^[1-9][0-9]{3}([A-Z]{2})?$'::text))
 );
 alter table app_public.postcodes enable row level security;
+CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON app_public.postcodes FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_data_changed('places');
 create policy select_all on app_public.postcodes as permissive for select to app_analyst, app_visitor using (true);
 grant SELECT on app_public.postcodes to app_analyst;
 grant SELECT on app_public.postcodes to app_visitor;
@@ -2605,6 +2674,7 @@ alter table app_public.rail_disruptions enable row level security;
 CREATE INDEX rail_disruptions_active_idx ON app_public.rail_disruptions USING btree (start_at DESC) WHERE active;
 CREATE TRIGGER _600_queue_matching_on_insert AFTER INSERT ON app_public.rail_disruptions REFERENCING NEW TABLE AS new_items FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_rail_disruptions__queue_matching();
 CREATE TRIGGER _600_queue_matching_on_update AFTER UPDATE ON app_public.rail_disruptions REFERENCING OLD TABLE AS old_items NEW TABLE AS new_items FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_rail_disruptions__queue_matching();
+CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON app_public.rail_disruptions FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_data_changed('rail');
 create policy select_all on app_public.rail_disruptions as permissive for select to app_analyst using (true);
 grant SELECT on app_public.rail_disruptions to app_analyst;
 comment on table app_public.rail_disruptions is '@behavior -*
@@ -2621,6 +2691,7 @@ create table app_public.rail_routes (
   constraint rail_routes_value_check CHECK ((value ~ '^[a-z0-9]+(-[a-z0-9]+)*$'::text))
 );
 alter table app_public.rail_routes enable row level security;
+CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON app_public.rail_routes FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_data_changed('rail');
 create policy select_all on app_public.rail_routes as permissive for select to app_analyst, app_visitor using (true);
 grant SELECT on app_public.rail_routes to app_analyst;
 grant SELECT on app_public.rail_routes to app_visitor;
@@ -2636,6 +2707,7 @@ create table app_public.road_prefixes (
   constraint road_prefixes_prefix_check CHECK ((prefix ~ '^[ANSRE]$'::text))
 );
 alter table app_public.road_prefixes enable row level security;
+CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON app_public.road_prefixes FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_data_changed('places');
 create policy select_all on app_public.road_prefixes as permissive for select to app_analyst, app_visitor using (true);
 grant SELECT on app_public.road_prefixes to app_analyst;
 grant SELECT on app_public.road_prefixes to app_visitor;
@@ -2658,6 +2730,7 @@ create table app_public.roads (
 alter table app_public.roads enable row level security;
 CREATE INDEX roads_prefix_number_idx ON app_public.roads USING btree (prefix, number);
 CREATE TRIGGER _100_set_changed BEFORE UPDATE ON app_public.roads FOR EACH ROW EXECUTE FUNCTION app_hidden.tg__set_changed();
+CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON app_public.roads FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_data_changed('places');
 create policy select_all on app_public.roads as permissive for select to app_analyst, app_visitor using (true);
 grant SELECT on app_public.roads to app_analyst;
 grant SELECT on app_public.roads to app_visitor;
@@ -2695,6 +2768,7 @@ CREATE INDEX rss_feed_items_feed_sort_idx ON app_public.rss_feed_items USING btr
 CREATE INDEX rss_feed_items_search_idx ON app_public.rss_feed_items USING gin (search);
 CREATE INDEX rss_feed_items_sort_idx ON app_public.rss_feed_items USING btree (sort_at DESC, uuid);
 CREATE TRIGGER _600_queue_matching AFTER INSERT ON app_public.rss_feed_items REFERENCING NEW TABLE AS new_items FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_rss_feed_items__queue_matching();
+CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON app_public.rss_feed_items FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_data_changed('rss');
 create policy select_all on app_public.rss_feed_items as permissive for select to app_analyst using (true);
 create policy select_followed on app_public.rss_feed_items as permissive for select to app_visitor using ((feed_uuid IN ( SELECT app_hidden.current_environment_rss_feeds() AS current_environment_rss_feeds)));
 grant SELECT on app_public.rss_feed_items to app_analyst;
@@ -2716,6 +2790,7 @@ create table app_public.rss_feeds (
 );
 alter table app_public.rss_feeds enable row level security;
 CREATE INDEX rss_feeds_due_idx ON app_public.rss_feeds USING btree (next_poll_at);
+CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON app_public.rss_feeds FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_data_changed('rss');
 create policy select_all on app_public.rss_feeds as permissive for select to app_analyst using (true);
 create policy select_followed on app_public.rss_feeds as permissive for select to app_visitor using ((uuid IN ( SELECT app_hidden.current_environment_rss_feeds() AS current_environment_rss_feeds)));
 grant SELECT on app_public.rss_feeds to app_analyst;
@@ -2732,6 +2807,7 @@ create table app_public.safety_region_areas (
 );
 alter table app_public.safety_region_areas enable row level security;
 CREATE INDEX safety_region_areas_area_idx ON app_public.safety_region_areas USING gist (area);
+CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON app_public.safety_region_areas FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_data_changed('places');
 create policy select_all on app_public.safety_region_areas as permissive for select to app_analyst, app_visitor using (true);
 grant SELECT on app_public.safety_region_areas to app_analyst;
 grant SELECT on app_public.safety_region_areas to app_visitor;
@@ -2781,6 +2857,7 @@ alter table app_public.traffic_incident_events enable row level security;
 CREATE INDEX traffic_incident_events_created_idx ON app_public.traffic_incident_events USING btree (created);
 CREATE INDEX traffic_incident_events_incident_idx ON app_public.traffic_incident_events USING btree (incident_uuid);
 CREATE TRIGGER _600_queue_matching AFTER INSERT ON app_public.traffic_incident_events REFERENCING NEW TABLE AS new_events FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_traffic_incident_events__queue_matching();
+CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON app_public.traffic_incident_events FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_data_changed('traffic');
 create policy select_all on app_public.traffic_incident_events as permissive for select to app_analyst using (true);
 grant SELECT on app_public.traffic_incident_events to app_analyst;
 comment on table app_public.traffic_incident_events is '@behavior -*
@@ -2795,6 +2872,7 @@ create table app_public.traffic_incident_types (
   constraint traffic_incident_types_pkey PRIMARY KEY (value)
 );
 alter table app_public.traffic_incident_types enable row level security;
+CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON app_public.traffic_incident_types FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_data_changed('traffic');
 create policy select_all on app_public.traffic_incident_types as permissive for select to app_analyst, app_visitor using (true);
 grant SELECT on app_public.traffic_incident_types to app_analyst;
 grant SELECT on app_public.traffic_incident_types to app_visitor;
@@ -2837,6 +2915,7 @@ CREATE INDEX traffic_incidents_sort_idx ON app_public.traffic_incidents USING bt
 CREATE TRIGGER _600_record_events_on_insert AFTER INSERT ON app_public.traffic_incidents REFERENCING NEW TABLE AS new_incidents FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_traffic_incidents__record_events();
 CREATE TRIGGER _600_record_events_on_update AFTER UPDATE ON app_public.traffic_incidents REFERENCING OLD TABLE AS old_incidents NEW TABLE AS new_incidents FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_traffic_incidents__record_events();
 CREATE TRIGGER _610_queue_related_signals AFTER INSERT ON app_public.traffic_incidents REFERENCING NEW TABLE AS new_incidents FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_traffic_incidents__queue_related_signals();
+CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON app_public.traffic_incidents FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_data_changed('traffic');
 CREATE TRIGGER _950_notify_subscribers_on_insert AFTER INSERT ON app_public.traffic_incidents REFERENCING NEW TABLE AS new_incidents FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_traffic_incidents__notify_subscribers();
 CREATE TRIGGER _950_notify_subscribers_on_update AFTER UPDATE ON app_public.traffic_incidents REFERENCING OLD TABLE AS old_incidents NEW TABLE AS new_incidents FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_traffic_incidents__notify_subscribers();
 create policy select_all on app_public.traffic_incidents as permissive for select to app_analyst, app_visitor using (true);
@@ -2880,6 +2959,7 @@ CREATE INDEX traffic_jams_active_idx ON app_public.traffic_jams USING btree (roa
 CREATE INDEX traffic_jams_first_seen_idx ON app_public.traffic_jams USING btree (first_seen_at);
 CREATE TRIGGER _600_queue_matching_on_insert AFTER INSERT ON app_public.traffic_jams REFERENCING NEW TABLE AS new_jams FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_traffic_jams__queue_matching();
 CREATE TRIGGER _600_queue_matching_on_update AFTER UPDATE ON app_public.traffic_jams REFERENCING OLD TABLE AS old_jams NEW TABLE AS new_jams FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_traffic_jams__queue_matching();
+CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON app_public.traffic_jams FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_data_changed('traffic');
 create policy select_all on app_public.traffic_jams as permissive for select to app_analyst using (true);
 grant SELECT on app_public.traffic_jams to app_analyst;
 comment on table app_public.traffic_jams is '@behavior -*
@@ -7080,6 +7160,20 @@ $function$;
 grant execute on function app_hidden.tg__notify_channel_when_changed() to app_analyst;
 grant execute on function app_hidden.tg__notify_channel_when_changed() to app_visitor;
 comment on function app_hidden.tg__notify_channel_when_changed() is 'Trigger for feeds whose subscribers read the query''s answer again (NL-Alerts, AMBER alerts, weather regions): NOTIFY on the channel named by the trigger''s argument, only when the statement changed rows (its transition table is not empty). Every poll of an unchanged list is therefore silent.';
+
+CREATE OR REPLACE FUNCTION app_hidden.tg__notify_data_changed()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+begin
+  perform pg_notify('data_changed', tg_argv[0]);
+  return null;
+end;
+$function$;
+grant execute on function app_hidden.tg__notify_data_changed() to app_analyst;
+grant execute on function app_hidden.tg__notify_data_changed() to app_visitor;
+comment on function app_hidden.tg__notify_data_changed() is 'Trigger (per statement): NOTIFY data_changed with the domain named by the trigger''s argument (p2000, meteo, traffic, …), so the API instances'' response caches drop the answers that read it. Sent at commit, once per transaction and domain.';
 
 CREATE OR REPLACE FUNCTION app_hidden.tg__set_changed()
  RETURNS trigger

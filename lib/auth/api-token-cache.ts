@@ -3,8 +3,9 @@
 // the channel api_token_changed (a trigger on app_public.api_tokens), and every instance listening
 // forgets that token at once. Without a live listener (not started, or its connection lost)
 // nothing is cached, so a missed announcement can never keep a revoked token alive; a lost
-// listener is started again (every second until the database answers), and caching resumes.
+// listener is started again (lib/db/notification-listener.ts), and caching resumes.
 import type pg from "pg";
+import { NotificationListener } from "../db/notification-listener.ts";
 
 export interface ApiTokenGrant {
   apiTokenUuid: string;
@@ -25,37 +26,24 @@ const CHANNEL = "api_token_changed";
 
 export class ApiTokenCache {
   private readonly entries = new Map<string, Entry>();
-  private listener: pg.PoolClient | null = null;
-  private stopped = false;
-  private retry: NodeJS.Timeout | undefined;
-  private readonly pool: pg.Pool;
+  private readonly listener: NotificationListener;
   private readonly changeListeners: Array<(apiTokenUuid: string) => void> = [];
 
   constructor(pool: pg.Pool) {
-    this.pool = pool;
+    this.listener = new NotificationListener({
+      pool,
+      channels: [CHANNEL],
+      onNotification: (_channel, apiTokenUuid) => {
+        this.forget(apiTokenUuid);
+        for (const listener of this.changeListeners) listener(apiTokenUuid);
+      },
+      onLost: () => this.entries.clear(),
+    });
   }
 
   /** Starts listening; caching begins once the listener is connected. */
-  async start(): Promise<void> {
-    const client = await this.pool.connect();
-    client.on("notification", (message) => {
-      if (message.channel !== CHANNEL) return;
-      this.forget(message.payload ?? "");
-      for (const listener of this.changeListeners) listener(message.payload ?? "");
-    });
-    client.on("error", () => this.lose(client));
-    client.on("end", () => this.lose(client));
-    try {
-      await client.query(`listen ${CHANNEL}`);
-    } catch (error) {
-      client.release(true);
-      throw error;
-    }
-    if (this.stopped) {
-      client.release();
-      return;
-    }
-    this.listener = client;
+  start(): Promise<void> {
+    return this.listener.start();
   }
 
   /** Calls `listener` with each announced token change (while the listener is connected). */
@@ -64,15 +52,8 @@ export class ApiTokenCache {
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.retry);
-    const client = this.listener;
-    this.listener = null;
+    await this.listener.stop();
     this.entries.clear();
-    if (client) {
-      await client.query(`unlisten ${CHANNEL}`).catch(() => {});
-      client.release();
-    }
   }
 
   /** The grant for a secret hash: cached, or from `load` (null = not a valid token). */
@@ -82,7 +63,7 @@ export class ApiTokenCache {
   ): Promise<ApiTokenGrant | null> {
     const now = Date.now();
     const hit = this.entries.get(hashHex);
-    if (hit && hit.until > now && this.listener) return hit.grant;
+    if (hit && hit.until > now && this.listener.listening) return hit.grant;
     const loaded = await load();
     const grant = loaded && {
       apiTokenUuid: loaded.apiTokenUuid,
@@ -90,7 +71,7 @@ export class ApiTokenCache {
       scopes: loaded.scopes,
       webClient: loaded.webClient,
     };
-    if (this.listener) {
+    if (this.listener.listening) {
       if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
       // A token that expires within the TTL is kept only until it expires; unknown secrets are
       // remembered too, so a flood of bad tokens does not reach the database.
@@ -104,21 +85,5 @@ export class ApiTokenCache {
     for (const [key, entry] of this.entries) {
       if (!entry.grant || entry.grant.apiTokenUuid === apiTokenUuid) this.entries.delete(key);
     }
-  }
-
-  private lose(client: pg.PoolClient): void {
-    if (this.listener !== client) return;
-    this.listener = null;
-    this.entries.clear();
-    client.release(true);
-    this.listenAgain();
-  }
-
-  private listenAgain(): void {
-    if (this.stopped) return;
-    this.retry = setTimeout(() => {
-      this.start().catch(() => this.listenAgain());
-    }, 1000);
-    this.retry.unref();
   }
 }

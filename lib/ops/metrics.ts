@@ -34,6 +34,19 @@ export const graphqlErrors = new Counter({
   registers,
 });
 
+export const graphqlCacheRequests = new Counter({
+  name: "nlis_graphql_cache_total",
+  help: "Cacheable GraphQL reads (plugins/response-cache.ts), by their first root field and whether the answer came from this instance's cache (hit) or was executed (miss).",
+  labelNames: ["operation", "outcome"] as const,
+  registers,
+});
+
+export const graphqlCacheBytes = new Gauge({
+  name: "nlis_graphql_cache_bytes",
+  help: "Bytes of answers this instance's response cache holds (at most RESPONSE_CACHE_MB).",
+  registers,
+});
+
 export const httpRequests = new Counter({
   name: "nlis_http_requests_total",
   help: "HTTP requests answered, by route (graphql, graphiql, auth, respond, health, ready, metrics, other) and status code.",

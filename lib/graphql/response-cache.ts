@@ -1,0 +1,159 @@
+// Answers of public reads kept in memory, per API instance (issue 33): thousands of clients ask
+// the same few questions between two P2000 messages, and each answer is the same until the data
+// it read changes. An answer is kept by everything it depends on (its key, made by
+// plugins/response-cache.ts: the document, the variables and, for environment-bound fields, the
+// environment) with the data domains it read (lib/graphql/cache-domains.ts), and dropped when the
+// database announces a change to one of them (data_changed, sent at commit), or when it reaches
+// the maximum age, the safety net for what changes with the clock alone (an NL-Alert that ends).
+//
+// Correctness rules:
+// - Nothing is kept or served while the LISTEN connection is down (lib/db/notification-listener.ts):
+//   a change announced meanwhile would be missed. Losing it empties the cache.
+// - An answer is kept only if none of its domains changed while it was computed: the domains'
+//   generations are read before execution and compared when it is stored, so an answer that
+//   read the data before a commit is never kept after that commit's notification arrived.
+// - Bounded by the bytes of the answers (RESPONSE_CACHE_MB), least recently used first out.
+import { createHash } from "node:crypto";
+import type pg from "pg";
+import { NotificationListener } from "../db/notification-listener.ts";
+import type { Domain } from "./cache-domains.ts";
+
+export const DATA_CHANGED_CHANNEL = "data_changed";
+
+export interface CachedAnswer {
+  /** The answer as sent: JSON of the execution result. */
+  readonly body: Buffer;
+  /** The answer as executed, for the middleware that returns it. */
+  readonly result: unknown;
+  /** A strong entity tag of the body (equal on every instance for the same answer). */
+  readonly etag: string;
+  readonly domains: readonly Domain[];
+  readonly expires: number;
+}
+
+/** The generations of some domains when an execution began, to compare when its answer is stored. */
+export interface Snapshot {
+  readonly epoch: number;
+  readonly generations: readonly number[];
+}
+
+export interface ResponseCacheOptions {
+  pool: pg.Pool;
+  /** Bytes of answers kept at most; 0 turns the cache off. */
+  maxBytes: number;
+  /** How long an answer is served at most, whatever the notifications say. */
+  maxAgeMs: number;
+}
+
+export function entityTag(body: Buffer): string {
+  return `"${createHash("sha256").update(body).digest("base64url").slice(0, 32)}"`;
+}
+
+export class ResponseCache {
+  /** Insertion order is use order: a hit moves its entry to the end, eviction takes the first. */
+  private readonly entries = new Map<string, CachedAnswer>();
+  private readonly generations = new Map<Domain, number>();
+  /** Bumped when the listener is lost: no execution that began before may store its answer. */
+  private epoch = 0;
+  private bytes = 0;
+  private readonly listener: NotificationListener;
+  private readonly maxBytes: number;
+  private readonly maxAgeMs: number;
+
+  constructor(options: ResponseCacheOptions) {
+    this.maxBytes = options.maxBytes;
+    this.maxAgeMs = options.maxAgeMs;
+    this.listener = new NotificationListener({
+      pool: options.pool,
+      channels: [DATA_CHANGED_CHANNEL],
+      onNotification: (_channel, domain) => this.changed(domain as Domain),
+      onLost: () => {
+        this.epoch++;
+        this.clear();
+      },
+    });
+  }
+
+  get enabled(): boolean {
+    return this.maxBytes > 0;
+  }
+
+  /** True while answers are kept and served (enabled, and every change is heard). */
+  get active(): boolean {
+    return this.enabled && this.listener.listening;
+  }
+
+  async start(): Promise<void> {
+    if (this.enabled) await this.listener.start();
+  }
+
+  async stop(): Promise<void> {
+    await this.listener.stop();
+    this.clear();
+  }
+
+  get size(): { entries: number; bytes: number } {
+    return { entries: this.entries.size, bytes: this.bytes };
+  }
+
+  /** The kept answer of a key, if it is still current. */
+  get(key: string): CachedAnswer | undefined {
+    if (!this.active) return undefined;
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    this.entries.delete(key);
+    if (entry.expires <= Date.now()) {
+      this.bytes -= entry.body.length;
+      return undefined;
+    }
+    this.entries.set(key, entry);
+    return entry;
+  }
+
+  /** Where the domains stand as an execution begins. */
+  snapshot(domains: readonly Domain[]): Snapshot {
+    return { epoch: this.epoch, generations: domains.map((domain) => this.generations.get(domain) ?? 0) };
+  }
+
+  /**
+   * Keeps an answer computed since `snapshot` was taken, unless one of its domains changed
+   * meanwhile (then it may show data from before that change) or it alone exceeds the bound.
+   * Returns the entry kept, or undefined.
+   */
+  set(key: string, result: unknown, domains: readonly Domain[], snapshot: Snapshot): CachedAnswer | undefined {
+    if (!this.active || snapshot.epoch !== this.epoch) return undefined;
+    if (domains.some((domain, i) => (this.generations.get(domain) ?? 0) !== snapshot.generations[i])) return undefined;
+    const body = Buffer.from(JSON.stringify(result));
+    if (body.length > this.maxBytes / 4) return undefined;
+    const entry: CachedAnswer = { body, result, etag: entityTag(body), domains, expires: Date.now() + this.maxAgeMs };
+    this.remove(key);
+    this.entries.set(key, entry);
+    this.bytes += body.length;
+    for (const [oldest, old] of this.entries) {
+      if (this.bytes <= this.maxBytes) break;
+      this.entries.delete(oldest);
+      this.bytes -= old.body.length;
+    }
+    return entry;
+  }
+
+  /** A domain's data changed: every answer that read it goes, and answers under way are not kept. */
+  private changed(domain: Domain): void {
+    this.generations.set(domain, (this.generations.get(domain) ?? 0) + 1);
+    for (const [key, entry] of this.entries) {
+      if (entry.domains.includes(domain)) this.remove(key);
+    }
+  }
+
+  private remove(key: string): void {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    this.entries.delete(key);
+    this.bytes -= entry.body.length;
+  }
+
+  private clear(): void {
+    this.entries.clear();
+    this.bytes = 0;
+  }
+}

@@ -1,0 +1,133 @@
+// The response cache on the GraphQL path (issue 33; the cache itself: lib/graphql/response-cache.ts).
+//
+// Where it sits, and so what a cached answer still passes: grafserv authenticates the request and
+// applies the API-token rule (plugins/require-api-token.ts: a revoked token is refused on its next
+// request, from cache or not), the request budgets ran before grafserv (lib/http/request-budgets.ts),
+// and the document was validated with the query limits; only then does grafast's `execute`
+// middleware below look the answer up, instead of running the plan. So a hit skips the SQL and
+// nothing else. The metrics middleware (plugins/graphql-metrics.ts) is outside this one: hits are
+// timed and counted as operations like any other, and nlis_graphql_cache_total counts hits and
+// misses by operation.
+//
+// What is cached: queries whose every root field is listed in lib/graphql/cache-domains.ts, asked
+// with an API token, answered without errors. The key is the document (by identity: grafserv
+// parses each query text once and keeps it), the operation name, the variables and, when a field
+// is environment-bound, the token's environment. The answer is kept as the bytes sent.
+//
+// Conditional requests: a cached answer to a GET carries an ETag (a hash of its bytes, the same on
+// every instance) and `Cache-Control: private, no-cache` (a client may keep it but must ask
+// again); a GET whose If-None-Match names the current tag is answered 304 without a body.
+import type { IncomingMessage } from "node:http";
+import type { DocumentNode } from "graphql";
+import { isAsyncIterable } from "grafast";
+import { CACHE_RULES, type Domain } from "../lib/graphql/cache-domains.ts";
+import { pickOperation, rootQueryFields } from "../lib/graphql/root-fields.ts";
+import type { CachedAnswer, ResponseCache } from "../lib/graphql/response-cache.ts";
+import { ifNoneMatchFails } from "../lib/http/conditional-requests.ts";
+import { graphqlCacheBytes, graphqlCacheRequests } from "../lib/ops/metrics.ts";
+import { operationLabel } from "./graphql-metrics.ts";
+
+/** What a document's operation needs from the cache: its domains, whether per environment, its metrics label. */
+interface CachePlan {
+  domains: readonly Domain[];
+  environmentBound: boolean;
+  /** Unique per document, so keys compare documents by identity, not by their text. */
+  documentId: number;
+}
+
+let documents = 0;
+const plans = new WeakMap<DocumentNode, Map<string, CachePlan | null>>();
+
+/** The cache plan of a document's operation, or null when any root field may not be cached. */
+function planOf(document: DocumentNode, operationName: string | null | undefined): CachePlan | null {
+  let byOperation = plans.get(document);
+  if (!byOperation) plans.set(document, (byOperation = new Map()));
+  const known = byOperation.get(operationName ?? "");
+  if (known !== undefined) return known;
+  const fields = [...rootQueryFields(document, pickOperation(document, operationName))];
+  const rules = fields.map((field) => CACHE_RULES[field]);
+  const plan =
+    fields.length > 0 && rules.every(Boolean)
+      ? {
+          domains: [...new Set(rules.flatMap((rule) => rule!.domains))],
+          environmentBound: rules.some((rule) => rule!.environmentBound),
+          documentId: ++documents,
+        }
+      : null;
+  byOperation.set(operationName ?? "", plan);
+  return plan;
+}
+
+/** The answer a request was given from or stored to the cache, for the HTTP middleware that sends it. */
+const answered = new WeakMap<IncomingMessage, CachedAnswer>();
+
+const CACHE_CONTROL = "private, no-cache";
+
+export function makeResponseCachePlugin(cache: ResponseCache): GraphileConfig.Plugin {
+  return {
+    name: "ResponseCachePlugin",
+    version: "1.0.0",
+    description: "Answers repeated public reads from memory until their data changes; ETag and 304 for GET.",
+    grafast: {
+      middleware: {
+        execute(next, event) {
+          if (!cache.active) return next();
+          const { document, operationName, variableValues, contextValue, schema, requestContext } = event.args;
+          const settings = (contextValue as { pgSettings?: Record<string, string> } | undefined)?.pgSettings;
+          const environment = settings?.["app.environment_uuid"];
+          const plan = planOf(document, operationName);
+          // Only API-token reads: a user's access token reads no public data (plugins/require-api-token.ts).
+          if (!plan || !settings?.["app.api_token_uuid"] || !environment) return next();
+          const key = [
+            plan.environmentBound ? environment : "",
+            plan.documentId,
+            operationName ?? "",
+            JSON.stringify(variableValues ?? {}),
+          ].join("\u0000");
+          const operation = operationLabel(schema, document, operationName);
+          const req = requestContext?.node?.req;
+          const hit = cache.get(key);
+          if (hit) {
+            graphqlCacheRequests.inc({ operation, outcome: "hit" });
+            if (req) answered.set(req, hit);
+            return hit.result as ReturnType<typeof next>;
+          }
+          graphqlCacheRequests.inc({ operation, outcome: "miss" });
+          const snapshot = cache.snapshot(plan.domains);
+          return next.callback((error, result) => {
+            if (error !== null) throw error;
+            if (!isAsyncIterable(result) && result && !result.errors?.length) {
+              const kept = cache.set(key, result, plan.domains, snapshot);
+              if (kept && req) answered.set(req, kept);
+              graphqlCacheBytes.set(cache.size.bytes);
+            }
+            return result;
+          });
+        },
+      },
+    },
+    grafserv: {
+      middleware: {
+        async processRequest(next, event) {
+          const result = await next();
+          const req = event.requestDigest.requestContext.node?.req;
+          const answer = req && answered.get(req);
+          if (!answer || !result || result.statusCode !== 200) return result;
+          const isGet = event.requestDigest.method === "GET";
+          const headers = { ...result.headers, "content-length": String(answer.body.length) };
+          if (isGet) Object.assign(headers, { etag: answer.etag, "cache-control": CACHE_CONTROL });
+          if (isGet && ifNoneMatchFails(req.headers["if-none-match"], answer.etag)) {
+            return {
+              type: "buffer",
+              statusCode: 304,
+              headers: { etag: answer.etag, "cache-control": CACHE_CONTROL },
+              buffer: Buffer.alloc(0),
+            };
+          }
+          // The kept bytes, rather than serializing the same answer again.
+          return { type: "buffer", statusCode: 200, headers, buffer: answer.body };
+        },
+      },
+    },
+  };
+}
