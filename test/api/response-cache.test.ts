@@ -235,9 +235,12 @@ describe("the cache's safety nets", () => {
   });
 
   test("every field the cache may keep is a Query field of the schema", async () => {
-    const { body } = await ctx.service.graphql("{ __schema { queryType { fields(includeDeprecated: true) { name } } } }", {
-      token: (await ctx.service.newToken()).secret,
-    });
+    const { body } = await ctx.service.graphql(
+      "{ __schema { queryType { fields(includeDeprecated: true) { name } } } }",
+      {
+        token: (await ctx.service.newToken()).secret,
+      },
+    );
     const fields = new Set(body.data.__schema.queryType.fields.map((f: { name: string }) => f.name));
     expect(Object.keys(CACHE_RULES).filter((name) => name !== "__typename" && !fields.has(name))).toEqual([]);
   });
