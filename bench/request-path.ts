@@ -14,6 +14,9 @@
 //   that both answers are equal and that both send as many messages as it expects. Should the
 //   service send something else, a second handler replays its messages exactly;
 // - with --baseline DIR, runs a checkout of the service from before a change beside it;
+// - starts a second service process with the response cache on (RESPONSE_CACHE_MB; the first
+//   runs without it, as every bench's service does) and measures beside the others the same read
+//   answered from its cache: POSTed, as a GET, and as a GET with If-None-Match (304 Not Modified);
 // - loads them all with autocannon at 16 connections in turn (the order reversed every other
 //   round, so that the other work on the machine's two cores hits all alike) and prints req/s,
 //   p50/p99, the CPU per request of each part (bench/cpu-accounting.ts) and the ratio API /
@@ -21,6 +24,10 @@
 // - with --profile, starts the service and the minimal handler once more with --cpu-prof, loads
 //   each alone, and sums the samples of the load window by area (HTTP, grafserv, auth, our
 //   plugins, grafast, @dataplan/pg, pg, GC…); with --engine, times grafast alone in this process.
+// - then measures the cache's stale window: a writer stores a P2000 message every 250 ms through the
+//   FLEX reader's path while readers ask the cached service for the newest message without pause;
+//   for each message, how long after its commit an answer without it could still start (issue 33's
+//   goal: p99 under 100 ms).
 // Figures go to bench/results/request-path-latest.md (docs/benchmarks.md shows them) and a dated
 // JSON file.
 import { spawn, type ChildProcess } from "node:child_process";
@@ -41,6 +48,7 @@ import { BENCH_DIR, loadFlexHistory } from "./bench-database.ts";
 import { cpuSplit, describeCpu, makeCpuSampler, TICK_MS } from "./cpu-accounting.ts";
 import { machine, percentile, writeResults } from "./results.ts";
 import { startServerProcess } from "./server-process.ts";
+import { measureStaleWindow } from "./stale-window.ts";
 
 const { values } = parseArgs({
   options: {
@@ -48,6 +56,7 @@ const { values } = parseArgs({
     rounds: { type: "string", default: "8" },
     seconds: { type: "string", default: "5" },
     "warm-up": { type: "string", default: "8" },
+    "stale-writes": { type: "string", default: "200" },
     connections: { type: "string", default: "16" },
     profile: { type: "boolean", default: false },
     "profile-seconds": { type: "string", default: "15" },
@@ -306,6 +315,9 @@ async function main(): Promise<void> {
         return { dir, ...started, pid: servicePidIn(dir) };
       })()
     : undefined;
+  const cached = await startServerProcess({ dataDir: DATA_DIR, pgPort: PG_PORT, env: { RESPONSE_CACHE_MB: "64" } });
+  cleanUp.push(() => cached.stop());
+  const getUrl = `${cached.graphqlUrl}?${new URLSearchParams({ query: QUERY, variables: JSON.stringify(variables) })}`;
   const post = async (url: string) => {
     const response = await fetch(url, { method: "POST", headers, body });
     const text = await response.text();
@@ -315,6 +327,16 @@ async function main(): Promise<void> {
   };
   const apiAnswer = JSON.parse(await post(service.graphqlUrl));
   if (apiAnswer.data.p2000Messages.length !== 50) throw new Error("p2000Messages did not give 50 messages");
+  for (let i = 0; i < 2; i++) {
+    if (JSON.stringify(JSON.parse(await post(cached.graphqlUrl))) !== JSON.stringify(apiAnswer))
+      throw new Error("The cached service's answer differs");
+  }
+  const cachedGet = await fetch(getUrl, { headers });
+  const etag = cachedGet.headers.get("etag");
+  if (!etag || JSON.stringify(await cachedGet.json()) !== JSON.stringify(apiAnswer))
+    throw new Error("The cached GET has no ETag or another answer");
+  const notModified = await fetch(getUrl, { headers: { ...headers, "if-none-match": etag } });
+  if (notModified.status !== 304) throw new Error(`If-None-Match answered ${notModified.status}, not 304`);
 
   /** The statements of `count` sequential requests, as PostgreSQL logged them for the authenticator. */
   const CAPTURED_REQUESTS = 20;
@@ -390,16 +412,23 @@ async function main(): Promise<void> {
 
   // 3. Alternating load: every round asks each target in turn, the order reversed every other round.
   const cpuSample = makeCpuSampler(DATA_DIR);
-  async function load(url: string, pid: number | undefined, seconds: number) {
+  /** How a target is asked: POST with the body (the default), a GET of the query's URL, or that GET with If-None-Match. */
+  type Ask = "post" | "get" | "ifNoneMatch";
+  const requestOf = (ask: Ask): autocannon.Request =>
+    ask === "post"
+      ? { method: "POST", headers, body }
+      : { method: "GET", headers: ask === "get" ? headers : { ...headers, "if-none-match": etag } };
+  async function load(url: string, pid: number | undefined, seconds: number, ask: Ask = "post") {
     const latencies: number[] = [];
     const before = cpuSample(pid);
+    const expected = ask === "ifNoneMatch" ? 304 : 200;
     const result = await new Promise<autocannon.Result>((resolve, reject) => {
       const instance = autocannon(
-        { url, connections: CONNECTIONS, duration: seconds, requests: [{ method: "POST", headers, body }] },
+        { url, connections: CONNECTIONS, duration: seconds, requests: [requestOf(ask)] },
         (error, finished) => (error ? reject(error) : resolve(finished)),
       );
       instance.on("response", (_client, status, _bytes, time) => {
-        if (status === 200) latencies.push(time);
+        if (status === expected) latencies.push(time);
       });
     });
     const cpu = cpuSplit(before, cpuSample(pid), latencies.length);
@@ -409,22 +438,25 @@ async function main(): Promise<void> {
       rps: Math.round(latencies.length / seconds),
       p50: round(percentile(latencies, 50), 2),
       p99: round(percentile(latencies, 99), 2),
-      errors: result.errors + result.non2xx,
+      errors: result.errors + (result.requests.total - latencies.length - result.errors),
       cpu,
     };
   }
   if (baseline && JSON.stringify(JSON.parse(await post(baseline.graphqlUrl))) !== JSON.stringify(apiAnswer))
     throw new Error("The baseline's answer differs");
-  type Key = "api" | "baseline" | MinimalKey;
-  const targets: Array<{ key: Key; label: string; url: string; pid: number | undefined }> = [
+  type Key = "api" | "baseline" | MinimalKey | CachedKey;
+  const targets: Array<{ key: Key; label: string; url: string; pid: number | undefined; ask?: Ask }> = [
     { key: "api", label: "API", url: service.graphqlUrl, pid: servicePid },
+    { key: "cached", label: "API, cached", url: cached.graphqlUrl, pid: cached.pid },
+    { key: "cachedGet", label: "API, cached GET", url: getUrl, pid: cached.pid, ask: "get" },
+    { key: "notModified", label: "API, 304", url: getUrl, pid: cached.pid, ask: "ifNoneMatch" },
     ...(baseline
       ? [{ key: "baseline" as const, label: "API before", url: baseline.graphqlUrl, pid: baseline.pid }]
       : []),
     ...variants.map((v) => ({ key: v.key, label: v.label, url: handlers[v.key]!.url, pid: handlers[v.key]!.pid })),
   ];
   log(`Warm-up: ${WARM_UP} s each at ${CONNECTIONS} connections.`);
-  for (const target of targets) await load(target.url, target.pid, WARM_UP);
+  for (const target of targets) await load(target.url, target.pid, WARM_UP, target.ask);
   // What PostgreSQL spends with no request at all (the services' workers, rate-limit flushes and
   // probes, checkpoints): spread over the requests of a round, it would weigh more on the slower
   // target, so the CPU comparison below takes it out.
@@ -439,7 +471,7 @@ async function main(): Promise<void> {
   for (let r = 0; r < ROUNDS; r++) {
     const order = r % 2 === 0 ? targets : [...targets].reverse();
     const results: Partial<Record<Key, Run>> = {};
-    for (const target of order) results[target.key] = await load(target.url, target.pid, SECONDS);
+    for (const target of order) results[target.key] = await load(target.url, target.pid, SECONDS, target.ask);
     const ratio = round(results.api!.rps / results.minimal!.rps, 3);
     const ratioToMirror = results.mirror ? round(results.api!.rps / results.mirror.rps, 3) : undefined;
     runs.push({ round: r + 1, results, ratio, ratioToMirror });
@@ -506,6 +538,13 @@ async function main(): Promise<void> {
         cpuRatio: round(ownCpu("mirror") / ownCpu("api"), 3),
       }
     : undefined;
+  /** The cached targets against the minimal handler (which runs the SQL), and the 304 against the cached GET. */
+  const cacheRatios = {
+    cachedToMinimal: round(summary.cached.rps / summary.minimal.rps, 2),
+    cachedGetToMinimal: round(summary.cachedGet.rps / summary.minimal.rps, 2),
+    notModifiedToCachedGet: round(summary.notModified.rps / summary.cachedGet.rps, 2),
+    rounds: runs.map((r) => round(r.results.cached!.rps / r.results.minimal!.rps, 2)),
+  };
   const baselineRatios = summary.baseline
     ? {
         dir: baseline!.dir,
@@ -532,6 +571,23 @@ async function main(): Promise<void> {
         ? `; API before / minimal: ${baselineRatios.ratioOfMedians} (rounds ${baselineRatios.medianRatio}; CPU ${baselineRatios.cpuRatio}).`
         : "."),
   );
+  log(
+    `From the cache: cached / minimal ${cacheRatios.cachedToMinimal} (rounds ${cacheRatios.rounds.join(", ")}), cached GET / minimal ` +
+      `${cacheRatios.cachedGetToMinimal}, 304 / cached GET ${cacheRatios.notModifiedToCachedGet}.`,
+  );
+
+  // The cached service's stale window, with its own writer and readers.
+  const staleWindow = await measureStaleWindow({
+    owner,
+    graphqlUrl: cached.graphqlUrl,
+    headers,
+    writes: Number(values["stale-writes"]),
+  });
+  log(
+    `Stale window of the cache over ${staleWindow.writes} new messages (${staleWindow.readers} readers, ${staleWindow.answers} answers, ` +
+      `${staleWindow.staleAnswers} of them older than a committed message): p50 ${staleWindow.p50Ms} ms, p99 ${staleWindow.p99Ms} ms, max ${staleWindow.maxMs} ms.`,
+  );
+  await cached.stop();
 
   // 4. The profiles: the service and the minimal handler once more, each started with --cpu-prof
   // and loaded alone in turn; only the samples of each load window count. The profiler's samples
@@ -626,6 +682,8 @@ async function main(): Promise<void> {
     cpuRatio,
     mirrorRatios,
     baselineRatios,
+    cacheRatios,
+    staleWindow,
     runs,
     profile,
     engine,
@@ -642,6 +700,9 @@ async function main(): Promise<void> {
     "| | req/s | p50 ms | p99 ms | round trips per request | CPU ms per request: process / PostgreSQL / load generator / interrupts / other work |",
     "| --- | --- | --- | --- | --- | --- |",
     `| API (server.ts) | ${summary.api.rps} | ${summary.api.p50} | ${summary.api.p99} | ${api.perRequest} | ${cpuLine("api")} |`,
+    `| API, from its response cache (POST) | ${summary.cached.rps} | ${summary.cached.p50} | ${summary.cached.p99} | 0 | ${cpuLine("cached")} |`,
+    `| API, from its response cache (GET) | ${summary.cachedGet.rps} | ${summary.cachedGet.p50} | ${summary.cachedGet.p99} | 0 | ${cpuLine("cachedGet")} |`,
+    `| API, 304 Not Modified (GET, If-None-Match) | ${summary.notModified.rps} | ${summary.notModified.p50} | ${summary.notModified.p99} | 0 | ${cpuLine("notModified")} |`,
     ...(summary.baseline
       ? [
           `| API before (${path.basename(baseline!.dir)}) | ${summary.baseline.rps} | ${summary.baseline.p50} | ${summary.baseline.p99} | | ${cpuLine("baseline")} |`,
@@ -655,6 +716,14 @@ async function main(): Promise<void> {
     `**API / minimal (3 round trips): ${ratioOfMedians}** (ratio of the medians; median of the rounds' own ratios ${medianRatio}; rounds: ` +
       `${runs.map((r) => r.ratio).join(", ")}). By this run's own CPU per request (process + PostgreSQL less its background of ` +
       `${backgroundPostgresMsPerSecond} ms a second + load generator + interrupts, what decides throughput on cores of its own): ${cpuRatio}.`,
+    "",
+    `**From the response cache (issue 33): cached / minimal ${cacheRatios.cachedToMinimal}** (goal 4 or more; rounds ${cacheRatios.rounds.join(", ")}), ` +
+      `cached GET / minimal ${cacheRatios.cachedGetToMinimal}; **304 / cached GET ${cacheRatios.notModifiedToCachedGet}** (goal 1 or more); ` +
+      `cached p99 ${summary.cached.p99} ms at ${CONNECTIONS} clients (goal under 10 ms).`,
+    "",
+    `**Stale window** (a new P2000 message every 250 ms through the FLEX reader's path, ${staleWindow.readers} readers of the newest message ` +
+      `without pause, ${staleWindow.answers} answers, ${staleWindow.staleAnswers} of them began after a commit and showed an older message): ` +
+      `from the commit to the start of the last answer without it, p50 ${staleWindow.p50Ms} ms, **p99 ${staleWindow.p99Ms} ms** (goal under 100 ms), max ${staleWindow.maxMs} ms, over ${staleWindow.writes} messages.`,
     ...(baselineRatios
       ? [
           "",
@@ -706,6 +775,7 @@ async function main(): Promise<void> {
 }
 
 type MinimalKey = "minimal" | "mirror";
+type CachedKey = "cached" | "cachedGet" | "notModified";
 
 /**
  * grafast executing the operation in this process, the schema built as the service builds it, its

@@ -52,6 +52,9 @@ export async function startServerProcess(options: {
       // Budgets on (their counting is part of what is measured), far above what one client sends.
       RATE_LIMIT_PER_TOKEN: "1000000000",
       RATE_LIMIT_PER_ADDRESS: "1000000000",
+      // The response cache off: the benches measure executing the operations (each request's SQL);
+      // bench/request-path.ts turns it on for the cached targets it measures beside them.
+      RESPONSE_CACHE_MB: "0",
       ...options.env,
     },
     stdio: ["ignore", "pipe", "inherit"],
