@@ -12,13 +12,14 @@
 // What is cached: queries whose every root field is listed in lib/graphql/cache-domains.ts, asked
 // with an API token, answered without errors. The key is the document (by identity: grafserv
 // parses each query text once and keeps it), the operation name, the variables and, when a field
-// is environment-bound, the token's environment. The answer is kept as the bytes sent.
+// is environment-bound or the arguments name a monitor, the token's environment. The answer is
+// kept as the bytes sent.
 //
 // Conditional requests: a cached answer to a GET carries an ETag (a hash of its bytes, the same on
 // every instance) and `Cache-Control: private, no-cache` (a client may keep it but must ask
 // again); a GET whose If-None-Match names the current tag is answered 304 without a body.
 import type { IncomingMessage } from "node:http";
-import type { DocumentNode } from "graphql";
+import { visit, type DocumentNode } from "graphql";
 import { isAsyncIterable } from "grafast";
 import { CACHE_RULES, type Domain } from "../lib/graphql/cache-domains.ts";
 import { pickOperation, rootQueryFields } from "../lib/graphql/root-fields.ts";
@@ -30,7 +31,10 @@ import { operationLabel } from "./graphql-metrics.ts";
 /** What a document's operation needs from the cache: its domains, whether per environment, its metrics label. */
 interface CachePlan {
   domains: readonly Domain[];
+  /** Per environment: an environment-bound field, or a monitor named in the arguments. */
   environmentBound: boolean;
+  /** The domains when a variable names a monitor (a filter's `monitor`): the monitors' too. */
+  domainsWithMonitor: readonly Domain[];
   /** Unique per document, so keys compare documents by identity, not by their text. */
   documentId: number;
 }
@@ -46,17 +50,38 @@ function planOf(document: DocumentNode, operationName: string | null | undefined
   if (known !== undefined) return known;
   const fields = [...rootQueryFields(document, pickOperation(document, operationName))];
   const rules = fields.map((field) => CACHE_RULES[field]);
+  const domains = [...new Set(rules.flatMap((rule) => rule?.domains ?? []))];
+  const domainsWithMonitor = [...new Set<Domain>([...domains, "monitors"])];
+  const monitorNamed = namesMonitor(document);
   const plan =
     fields.length > 0 && rules.every(Boolean)
       ? {
-          domains: [...new Set(rules.flatMap((rule) => rule!.domains))],
-          environmentBound: rules.some((rule) => rule!.environmentBound),
+          domains: monitorNamed ? domainsWithMonitor : domains,
+          environmentBound: monitorNamed || rules.some((rule) => rule!.environmentBound),
+          domainsWithMonitor,
           documentId: ++documents,
         }
       : null;
   byOperation.set(operationName ?? "", plan);
   return plan;
 }
+
+/**
+ * A filter may name a monitor (`p2000Messages(filter: { monitor: … })`): its answer is then the
+ * monitor's matches in the caller's environment, so it is kept per environment and goes when a
+ * monitor changes. True when an argument or input field of the document is called `monitor`.
+ */
+function namesMonitor(document: DocumentNode): boolean {
+  let found = false;
+  visit(document, {
+    Argument: (node) => void (found ||= node.name.value === "monitor"),
+    ObjectField: (node) => void (found ||= node.name.value === "monitor"),
+  });
+  return found;
+}
+
+/** The same in the variables, as JSON (a string value that merely contains it only costs sharing). */
+const MONITOR_KEY = '"monitor":';
 
 /** The answer a request was given from or stored to the cache, for the HTTP middleware that sends it. */
 const answered = new WeakMap<IncomingMessage, CachedAnswer>();
@@ -78,11 +103,14 @@ export function makeResponseCachePlugin(cache: ResponseCache): GraphileConfig.Pl
           const plan = planOf(document, operationName);
           // Only API-token reads: a user's access token reads no public data (plugins/require-api-token.ts).
           if (!plan || !settings?.["app.api_token_uuid"] || !environment) return next();
+          const variables = JSON.stringify(variableValues ?? {});
+          const monitorInVariables = variables.includes(MONITOR_KEY);
+          const domains = monitorInVariables ? plan.domainsWithMonitor : plan.domains;
           const key = [
-            plan.environmentBound ? environment : "",
+            plan.environmentBound || monitorInVariables ? environment : "",
             plan.documentId,
             operationName ?? "",
-            JSON.stringify(variableValues ?? {}),
+            variables,
           ].join("\u0000");
           const operation = operationLabel(schema, document, operationName);
           const req = requestContext?.node?.req;
@@ -93,11 +121,11 @@ export function makeResponseCachePlugin(cache: ResponseCache): GraphileConfig.Pl
             return hit.result as ReturnType<typeof next>;
           }
           graphqlCacheRequests.inc({ operation, outcome: "miss" });
-          const snapshot = cache.snapshot(plan.domains);
+          const snapshot = cache.snapshot(domains);
           return next.callback((error, result) => {
             if (error !== null) throw error;
             if (!isAsyncIterable(result) && result && !result.errors?.length) {
-              const kept = cache.set(key, result, plan.domains, snapshot);
+              const kept = cache.set(key, result, domains, snapshot);
               if (kept && req) answered.set(req, kept);
               graphqlCacheBytes.set(cache.size.bytes);
             }

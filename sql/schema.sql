@@ -791,6 +791,7 @@ CREATE INDEX monitor_matches_monitor_sended_idx ON app_hidden.monitor_matches US
 CREATE TRIGGER _100_exercise_type BEFORE INSERT ON app_hidden.monitor_matches FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_monitor_matches__exercise_type();
 CREATE TRIGGER _300_count_deleted AFTER DELETE ON app_hidden.monitor_matches REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_monitor_matches__count();
 CREATE TRIGGER _300_count_inserted AFTER INSERT ON app_hidden.monitor_matches REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_monitor_matches__count();
+CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON app_hidden.monitor_matches FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_data_changed('monitors');
 create policy select_current_environment on app_hidden.monitor_matches as permissive for select to app_visitor using ((monitor_uuid IN ( SELECT app_hidden.current_environment_monitor_uuids() AS current_environment_monitor_uuids)));
 grant SELECT on app_hidden.monitor_matches to app_visitor;
 comment on table app_hidden.monitor_matches is 'P2000 messages that matched a monitor, whether or not its rules let a notification through (suppressed_reason says why not). It is the source of p2000Messages(filter: { monitor }), of the maxPerDossier and maxPerPeriod throttles and, through its triggers, of monitor_daily_counts. Each row keeps its message''s time and exercise type so that counts need not read the messages.';

@@ -147,6 +147,36 @@ describe("the response cache", () => {
     expect(await titles(ada.apiToken)).toContain("Alleen voor Ada");
   });
 
+  test("a filter naming a monitor is answered per environment: another environment never gets that monitor's matches", async () => {
+    const erin = await signUp(ctx.service, "erin@example.org");
+    const frank = await signUp(ctx.service, "frank@example.org");
+    const created = await ctx.service.graphql(
+      `mutation ($i: CreateMonitorInput!) { createMonitor(input: $i) { uuid } }`,
+      {
+        token: erin.accessToken,
+        variables: { i: { name: "Alles", type: "p2000", query: "{}", channels: "[]" } },
+      },
+    );
+    expect(created.body.errors).toBeUndefined();
+    const monitor = created.body.data.createMonitor.uuid;
+    await storeP2000Pages(ctx.db, [
+      { message: "P 2 BDH-05 Gebouwbrand Utrecht gezien", capcodes: ["0923001"], sended: new Date().toISOString() },
+    ]);
+    await ctx.service.workerIdle();
+    const inline = `{ p2000Messages(first: 5, filter: { monitor: { uuid: "${monitor}" } }) { message } }`;
+    const byVariable = `query ($f: P2000MessageFilterInput) { p2000Messages(first: 5, filter: $f) { message } }`;
+    for (const [query, variables] of [
+      [inline, {}],
+      [byVariable, { f: { monitor: { uuid: monitor } } }],
+    ] as const) {
+      const own = await ctx.service.graphql(query, { token: erin.apiToken, variables });
+      expect(own.body.errors).toBeUndefined();
+      expect(own.body.data.p2000Messages.length).toBeGreaterThan(0);
+      const other = await ctx.service.graphql(query, { token: frank.apiToken, variables });
+      expect(other.body.data?.p2000Messages ?? []).toEqual([]);
+    }
+  });
+
   test("mutations, account queries and answers with errors are never kept", async () => {
     const user = await signUp(ctx.service, "carol@example.org");
     const me = async () => (await ctx.service.graphql("{ me { displayName } }", { token: user.accessToken })).body;
