@@ -19,10 +19,10 @@
 // every instance) and `Cache-Control: private, no-cache` (a client may keep it but must ask
 // again); a GET whose If-None-Match names the current tag is answered 304 without a body.
 import type { IncomingMessage } from "node:http";
-import { visit, type DocumentNode } from "graphql";
+import type { DocumentNode } from "graphql";
 import { isAsyncIterable } from "grafast";
 import { CACHE_RULES, type Domain } from "../lib/graphql/cache-domains.ts";
-import { pickOperation, rootQueryFields } from "../lib/graphql/root-fields.ts";
+import { documentNamesMonitor, namesMonitor, pickOperation, rootQueryFields } from "../lib/graphql/root-fields.ts";
 import type { CachedAnswer, ResponseCache } from "../lib/graphql/response-cache.ts";
 import { ifNoneMatchFails } from "../lib/http/conditional-requests.ts";
 import { graphqlCacheBytes, graphqlCacheRequests } from "../lib/ops/metrics.ts";
@@ -52,7 +52,7 @@ function planOf(document: DocumentNode, operationName: string | null | undefined
   const rules = fields.map((field) => CACHE_RULES[field]);
   const domains = [...new Set(rules.flatMap((rule) => rule?.domains ?? []))];
   const domainsWithMonitor = [...new Set<Domain>([...domains, "monitors"])];
-  const monitorNamed = namesMonitor(document);
+  const monitorNamed = documentNamesMonitor(document);
   const plan =
     fields.length > 0 && rules.every(Boolean)
       ? {
@@ -65,23 +65,6 @@ function planOf(document: DocumentNode, operationName: string | null | undefined
   byOperation.set(operationName ?? "", plan);
   return plan;
 }
-
-/**
- * A filter may name a monitor (`p2000Messages(filter: { monitor: … })`): its answer is then the
- * monitor's matches in the caller's environment, so it is kept per environment and goes when a
- * monitor changes. True when an argument or input field of the document is called `monitor`.
- */
-function namesMonitor(document: DocumentNode): boolean {
-  let found = false;
-  visit(document, {
-    Argument: (node) => void (found ||= node.name.value === "monitor"),
-    ObjectField: (node) => void (found ||= node.name.value === "monitor"),
-  });
-  return found;
-}
-
-/** The same in the variables, as JSON (a string value that merely contains it only costs sharing). */
-const MONITOR_KEY = '"monitor":';
 
 /** The answer a request was given from or stored to the cache, for the HTTP middleware that sends it. */
 const answered = new WeakMap<IncomingMessage, CachedAnswer>();
@@ -104,7 +87,7 @@ export function makeResponseCachePlugin(cache: ResponseCache): GraphileConfig.Pl
           // Only API-token reads: a user's access token reads no public data (plugins/require-api-token.ts).
           if (!plan || !settings?.["app.api_token_uuid"] || !environment) return next();
           const variables = JSON.stringify(variableValues ?? {});
-          const monitorInVariables = variables.includes(MONITOR_KEY);
+          const monitorInVariables = namesMonitor(document, variableValues);
           const domains = monitorInVariables ? plan.domainsWithMonitor : plan.domains;
           const key = [
             plan.environmentBound || monitorInVariables ? environment : "",

@@ -6,16 +6,21 @@
 // tracked). Each event's read runs with the token's settings and checks the token too
 // (lib/graphql/pg-request-adaptor.ts), so a revocation missed here still ends at the next event.
 //
-// Identical subscriptions of one token (same document, operation and variables) share one
-// execution on this instance: an event is read once and its result sent to each of them
-// (lib/graphql/broadcast.ts). A token behind many clients (an app's dashboards) costs one read
-// per event, not one per client. They see exactly what each would have seen alone: the read runs
-// with the same settings, and nothing in them but the token tells subscribers apart.
+// Identical subscriptions (same document, operation and variables) share one execution on this
+// instance, whatever their API token: an event is read once and its result sent to each of them
+// (lib/graphql/broadcast.ts), so an app whose users each hold their own token scales like one with
+// a shared token (issue 33). The subscriptions are public feeds, the same for every token, so the
+// shared execution reads them as no token in particular (crowdSettings): the first subscriber's
+// token being revoked ends that subscriber, not the reads of the others. Each subscriber's token
+// is still checked when it subscribes, watched for revocation (api_token_changed, confirmed by the
+// database) and ended at its expiry by a timer. A subscription whose filter names a monitor (its
+// environment's matches) shares only with the same token, read with the token's own settings.
 import type { IncomingMessage } from "node:http";
 import { isAsyncIterable } from "grafast";
 import { GraphQLError, print, type DocumentNode, type ExecutionResult } from "graphql";
 import type { RequestAuth } from "../lib/auth/context.ts";
 import { Broadcast } from "../lib/graphql/broadcast.ts";
+import { namesMonitor } from "../lib/graphql/root-fields.ts";
 import { clientAddress } from "../lib/http/client-address.ts";
 import { openSubscriptions, sharedSubscriptionExecutions } from "../lib/ops/metrics.ts";
 
@@ -123,34 +128,71 @@ function guardedResults(
   };
 }
 
-/** Settles when the token is found dead after one of its change announcements; never otherwise. */
+/** setTimeout's longest delay (about 24.8 days): a later expiry is looked at again then. */
+const LONGEST_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * Settles when the token is found dead: after one of its change announcements, or at its expiry
+ * (a timer, set again after each announcement, since an update may move it); never otherwise.
+ */
 function revocationOf(context: LiveContext, tokenUuid: string): { revoked: Promise<void>; stop: () => void } {
   const changes = context.pgSubscriber!.subscribe("api_token_changed");
+  let timer: NodeJS.Timeout | undefined;
+  let stopped = false;
   const revoked = new Promise<void>((resolve) => {
+    // The request adaptor checks the token as it opens the transaction (XAUTH when it is dead).
+    const check = () =>
+      context.withPgClient!(context.pgSettings, (client) =>
+        client.query({ text: "select app_hidden.current_api_token_expires_at() as expires_at" }),
+      ).then(
+        (result) => {
+          const expiresAt = (result as { rows: Array<{ expires_at: string | Date | null }> }).rows[0]?.expires_at;
+          clearTimeout(timer);
+          if (expiresAt == null || stopped) return;
+          const delay = Math.max(0, new Date(expiresAt).getTime() - Date.now());
+          timer = setTimeout(() => void check(), Math.min(delay, LONGEST_TIMER_MS));
+          timer.unref();
+        },
+        (error: { code?: string }) => {
+          if (error?.code === "XAUTH") resolve();
+        },
+      );
     void (async () => {
-      for await (const changed of changes) {
-        if (changed !== tokenUuid) continue;
-        // The request adaptor checks the token as it opens the transaction (XAUTH when it is dead).
-        const dead = await context.withPgClient!(context.pgSettings, (client) =>
-          client.query({ text: "select true" }),
-        ).then(
-          () => false,
-          (error: { code?: string }) => error?.code === "XAUTH",
-        );
-        if (dead) return resolve();
-      }
+      await check();
+      for await (const changed of changes) if (changed === tokenUuid) await check();
     })().catch(() => {}); // a lost LISTEN connection ends the subscription through its own stream
   });
-  return { revoked, stop: () => void changes.return?.() };
+  return {
+    revoked,
+    stop: () => {
+      stopped = true;
+      clearTimeout(timer);
+      void changes.return?.();
+    },
+  };
 }
 
-/** Subscriptions that may share an execution: one token, one document, one operation, the same variables. */
+/**
+ * Subscriptions that may share an execution: one document, one operation, the same variables; and
+ * one token when they name a monitor (`tokenUuid`), any token otherwise (null).
+ */
 function sharingKey(
-  tokenUuid: string,
+  tokenUuid: string | null,
   args: { document: DocumentNode; operationName?: string | null; variableValues?: unknown },
 ): string {
   const source = args.document.loc?.source.body ?? print(args.document);
   return JSON.stringify([tokenUuid, args.operationName ?? null, source, args.variableValues ?? null]);
+}
+
+/** The settings of a shared public read: the request's role and limits, no token or environment. */
+function crowdSettings(settings: Record<string, string>): Record<string, string> {
+  const {
+    "app.api_token_uuid": _token,
+    "app.environment_uuid": _environment,
+    "app.api_scopes": _scopes,
+    ...rest
+  } = settings;
+  return rest;
 }
 
 export function makeSubscriptionGuardPlugin(options: {
@@ -200,12 +242,15 @@ export function makeSubscriptionGuardPlugin(options: {
           }
           openByHolder.set(holder, open + 1);
           openSubscriptions.inc();
-          const key = sharingKey(tokenUuid, event.args);
+          const crowd = !namesMonitor(event.args.document, event.args.variableValues);
+          const key = sharingKey(crowd ? null : tokenUuid, event.args);
           let followed: AsyncIterableIterator<ExecutionResult> | undefined;
           try {
             while (followed === undefined) {
               let execution = shared.get(key);
               if (execution === undefined) {
+                // The execution outlives this subscriber: read as no token in particular.
+                if (crowd) event.args.contextValue = { ...context, pgSettings: crowdSettings(context.pgSettings!) };
                 execution = Promise.resolve(next()).then((result) => {
                   if (!isAsyncIterable(result)) return result as ExecutionResult;
                   sharedSubscriptionExecutions.inc();

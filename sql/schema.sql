@@ -4596,6 +4596,19 @@ grant execute on function app_hidden.current_api_scopes() to app_analyst;
 grant execute on function app_hidden.current_api_scopes() to app_visitor;
 comment on function app_hidden.current_api_scopes() is 'Scopes of the API token of this request (empty without one).';
 
+CREATE OR REPLACE FUNCTION app_hidden.current_api_token_expires_at()
+ RETURNS timestamp with time zone
+ LANGUAGE sql
+ STABLE PARALLEL SAFE SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select t.expires_at from app_public.api_tokens t
+   where t.uuid = nullif(current_setting('app.api_token_uuid', true), '')::uuid
+$function$;
+grant execute on function app_hidden.current_api_token_expires_at() to app_analyst;
+grant execute on function app_hidden.current_api_token_expires_at() to app_visitor;
+comment on function app_hidden.current_api_token_expires_at() is 'When the request''s API token (app.api_token_uuid) expires; null when it does not (or there is none). Security definer: the visitor cannot read api_tokens with an API token. A subscription ends at this moment (plugins/subscription-guard.ts).';
+
 CREATE OR REPLACE FUNCTION app_hidden.current_api_token_uuid()
  RETURNS uuid
  LANGUAGE sql

@@ -1,7 +1,8 @@
-// The operation a GraphQL request runs and the root fields it selects (through fragments), for the
-// rules that look at a document before it runs: the API-token rule (plugins/require-api-token.ts)
-// and the response cache (plugins/response-cache.ts).
-import type { DocumentNode, OperationDefinitionNode, SelectionSetNode } from "graphql";
+// What the rules that look at a document before it runs read from it: the operation a request
+// runs, the root fields it selects (the API-token rule, plugins/require-api-token.ts; the response
+// cache, plugins/response-cache.ts) and whether it names a monitor (the response cache and the
+// shared subscriptions, plugins/subscription-guard.ts).
+import { visit, type DocumentNode, type OperationDefinitionNode, type SelectionSetNode } from "graphql";
 
 /** The operation a request runs: the named one, or the only one (GraphQL over HTTP's rule). */
 export function pickOperation(
@@ -37,4 +38,29 @@ export function rootQueryFields(document: DocumentNode, operation: OperationDefi
   };
   visit(operation.selectionSet);
   return fields;
+}
+
+/**
+ * A filter may name a monitor (`p2000Messages(filter: { monitor: … })`): its answer is then that
+ * monitor's matches in the caller's environment, not the same for every API token. True when the
+ * document's arguments or input fields, or its variables, have a `monitor` (in the variables as
+ * JSON: a string value that merely contains it only costs sharing).
+ */
+export function namesMonitor(document: DocumentNode, variables: unknown): boolean {
+  if (JSON.stringify(variables ?? {}).includes('"monitor":')) return true;
+  return documentNamesMonitor(document);
+}
+
+const monitorInDocument = new WeakMap<DocumentNode, boolean>();
+
+export function documentNamesMonitor(document: DocumentNode): boolean {
+  const known = monitorInDocument.get(document);
+  if (known !== undefined) return known;
+  let found = false;
+  visit(document, {
+    Argument: (node) => void (found ||= node.name.value === "monitor"),
+    ObjectField: (node) => void (found ||= node.name.value === "monitor"),
+  });
+  monitorInDocument.set(document, found);
+  return found;
 }

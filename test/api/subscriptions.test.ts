@@ -133,6 +133,67 @@ describe.each<Transport>(["websocket", "sse"])("p2000Messages over %s", (transpo
   });
 });
 
+describe("a crowd of tokens (issue 33)", () => {
+  test("identical subscriptions of different tokens share one execution; revoking the first token ends only its subscription", async () => {
+    const first = await ctx.service.newToken({ name: "crowd one" });
+    const second = await ctx.service.newToken({ name: "crowd two" });
+    const query = `subscription { p2000Messages(filter: { capcode: { names: ["0923005"] } }) { uuid message } }`;
+    const onFirst = watch("websocket", ctx.service.graphqlUrl, { token: first.secret, query });
+    const onSecond = watch("sse", ctx.service.graphqlUrl, { token: second.secret, query });
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      await waitUntil(
+        async () =>
+          (await (await fetch(`${ctx.service.url}/metrics`)).text()).match(
+            /^nlis_subscription_executions (\d+)$/m,
+          )?.[1],
+        (executions) => executions === "1",
+        "one shared execution for the two tokens",
+      );
+      await store(["P 1 BDH-31 Brand woning Utrecht menigte een", "0923005"]);
+      for (const subscriber of [onFirst, onSecond]) {
+        await waitUntil(
+          () => messagesOf(subscriber).length,
+          (n) => n >= 1,
+          "the first message",
+        );
+      }
+      await ctx.db.asOwner("update app_public.api_tokens set revoked_at = now() where uuid = $1", [first.uuid]);
+      await waitUntil(() => onFirst.ended, Boolean, "the first token's subscription to end", 10_000);
+      expect(onFirst.errors.map((e) => e.code)).toEqual(["UNAUTHENTICATED"]);
+      await store(["P 1 BDH-32 Brand schuur Utrecht menigte twee", "0923005"]);
+      await waitUntil(
+        () => messagesOf(onSecond).length,
+        (n) => n >= 2,
+        "the second message on the other token",
+      );
+      expect(messagesOf(onSecond)).toEqual([
+        "P 1 BDH-31 Brand woning Utrecht menigte een",
+        "P 1 BDH-32 Brand schuur Utrecht menigte twee",
+      ]);
+      expect(onSecond.ended).toBe(false);
+      expect(onSecond.errors).toEqual([]);
+    } finally {
+      await onFirst.stop();
+      await onSecond.stop();
+    }
+  });
+
+  test("a subscription ends when its token expires, without an event or an announcement", async () => {
+    const expiring = await ctx.service.newToken({ name: "expiring" });
+    await ctx.db.asOwner("update app_public.api_tokens set expires_at = now() + interval '3 seconds' where uuid = $1", [
+      expiring.uuid,
+    ]);
+    const subscriber = watch("websocket", ctx.service.graphqlUrl, { token: expiring.secret, query: NEW_MESSAGES });
+    try {
+      await waitUntil(() => subscriber.ended, Boolean, "the subscription to end at the expiry", 10_000);
+      expect(subscriber.errors.map((e) => e.code)).toEqual(["UNAUTHENTICATED"]);
+    } finally {
+      await subscriber.stop();
+    }
+  });
+});
+
 describe("limits and transports", () => {
   test(`one token holds at most ${PER_TOKEN} subscriptions on an instance; ending one frees a place`, async () => {
     const limited = await ctx.service.newToken({ name: "limited" });
