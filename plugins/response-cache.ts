@@ -25,10 +25,10 @@ import { CACHE_RULES, type Domain } from "../lib/graphql/cache-domains.ts";
 import { documentNamesMonitor, namesMonitor, pickOperation, rootQueryFields } from "../lib/graphql/root-fields.ts";
 import type { CachedAnswer, ResponseCache } from "../lib/graphql/response-cache.ts";
 import { ifNoneMatchFails } from "../lib/http/conditional-requests.ts";
-import { graphqlCacheBytes, graphqlCacheRequests } from "../lib/ops/metrics.ts";
+import { graphqlCacheRequests, measureResponseCache } from "../lib/ops/metrics.ts";
 import { operationLabel } from "./graphql-metrics.ts";
 
-/** What a document's operation needs from the cache: its domains, whether per environment, its metrics label. */
+/** What a document's operation needs from the cache: the domains it reads and whether it is per environment. */
 interface CachePlan {
   domains: readonly Domain[];
   /** Per environment: an environment-bound field, or a monitor named in the arguments. */
@@ -72,6 +72,7 @@ const answered = new WeakMap<IncomingMessage, CachedAnswer>();
 const CACHE_CONTROL = "private, no-cache";
 
 export function makeResponseCachePlugin(cache: ResponseCache): GraphileConfig.Plugin {
+  measureResponseCache(() => cache.size.bytes);
   return {
     name: "ResponseCachePlugin",
     version: "1.0.0",
@@ -110,7 +111,6 @@ export function makeResponseCachePlugin(cache: ResponseCache): GraphileConfig.Pl
             if (!isAsyncIterable(result) && result && !result.errors?.length) {
               const kept = cache.set(key, result, domains, snapshot);
               if (kept && req) answered.set(req, kept);
-              graphqlCacheBytes.set(cache.size.bytes);
             }
             return result;
           });

@@ -41,10 +41,19 @@ export const graphqlCacheRequests = new Counter({
   registers,
 });
 
+/** What the response cache holds, asked at each scrape (set by plugins/response-cache.ts). */
+let responseCacheBytes: () => number = () => 0;
+export function measureResponseCache(bytes: () => number): void {
+  responseCacheBytes = bytes;
+}
+
 export const graphqlCacheBytes = new Gauge({
   name: "nlis_graphql_cache_bytes",
   help: "Bytes of answers this instance's response cache holds (at most RESPONSE_CACHE_MB).",
   registers,
+  collect() {
+    this.set(responseCacheBytes());
+  },
 });
 
 export const httpRequests = new Counter({

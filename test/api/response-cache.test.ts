@@ -64,6 +64,8 @@ describe("the response cache", () => {
     );
     expect(await typeLabel(token)).toBe(original);
     expect(await cacheCount("trafficIncidentTypes", "hit")).toBe(hits + 1);
+    const metrics = await (await fetch(`${ctx.service.url}/metrics`)).text();
+    expect(Number(metrics.match(/^nlis_graphql_cache_bytes (\d+)$/m)?.[1])).toBeGreaterThan(0);
     // The same change again, announced: the next answer has it.
     await setLabel(FIRST, "announced");
     await waitUntil(
