@@ -27,6 +27,17 @@ import { waitUntil } from "../helpers/wait.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "../helpers/webhook-receiver.ts";
 
 // The webhook target is a local server, so this service allows private targets.
+/** Quiet hours that never include now: from two to four hours ahead, in Amsterdam time. */
+const QUIET = (() => {
+  const hour = Number(
+    new Intl.DateTimeFormat("en-GB", { hour: "2-digit", hourCycle: "h23", timeZone: "Europe/Amsterdam" }).format(
+      new Date(),
+    ),
+  );
+  const at = (ahead: number) => `${String((hour + ahead) % 24).padStart(2, "0")}:00`;
+  return { from: at(2), to: at(4) };
+})();
+
 const ctx = useTestService(() => ({ delivery: { allowPrivateTargets: true } }));
 const DAY = 24 * 60 * 60_000;
 const now = Date.now();
@@ -151,8 +162,25 @@ test("a P2000 monitor: circle on the map, refusals beside their fields, a previe
       ?.querySelector("input")
       ?.click(),
   );
-  // Rules in words: not at night.
+  // Rules in words: quiet hours, set two to four hours from now (Amsterdam time), so that the live
+  // message below, sent now, is delivered whenever the test runs (the default 23:00-07:00 held it
+  // back when CI ran at night).
   await page.click("#rule-quiet");
+  for (const [input, value] of [
+    ["#rule-quiet-from", QUIET.from],
+    ["#rule-quiet-to", QUIET.to],
+  ] as const) {
+    await page.$eval(
+      input,
+      (element, time) => {
+        const field = element as unknown as { value: string; dispatchEvent(event: Event): boolean };
+        field.value = time;
+        field.dispatchEvent(new Event("input", { bubbles: true }));
+        field.dispatchEvent(new Event("change", { bubbles: true }));
+      },
+      value,
+    );
+  }
 
   // Preview: both Rotterdam-area messages (not Utrecht), per day, drawn on the map.
   await mapIdle(page);
@@ -186,7 +214,7 @@ test("a P2000 monitor: circle on the map, refusals beside their fields, a previe
   );
   expect(rows[0].query).toEqual({ keywords: ["bon", "woning"] });
   expect(rows[0].radius).toBe(15);
-  expect(rows[0].notification_rules).toEqual({ quietHours: { from: "23:00", to: "07:00" } });
+  expect(rows[0].notification_rules).toEqual({ quietHours: QUIET });
 
   // A FLEX message inside the circle: to the webhook receiver, then in the page's delivery log.
   const pool = new pg.Pool({ connectionString: ctx.db.ownerUrl, max: FLEX_READER_CONNECTIONS });
