@@ -67,9 +67,14 @@ test("the configured style is drawn under the incidents with its attribution; th
     "the style's attribution",
   );
   expect(attribution).toContain(ATTRIBUTION);
-  // The style's background fills the map where the offline style would draw sea and land.
+  // The style's background fills the map where the offline style would draw sea and land (waited
+  // for: the map may still be fading from the offline style into it, as it did on a busy CI).
   const map = (await (await page.$(".map"))!.boundingBox())!;
-  expect(await pixelsOf(page, [0x12, 0x34, 0x56], 6)).toBeGreaterThan(map.width * map.height * 0.5);
+  await waitUntil(
+    () => pixelsOf(page, [0x12, 0x34, 0x56], 6),
+    (count) => count > map.width * map.height * 0.5,
+    "the style's background over half the map",
+  );
   expect(tiles.requests.map((request) => request.path)).toContain("/styles/base.json");
   await screenshot(page, "map-configured-style");
   expect(problems).toEqual([]);
