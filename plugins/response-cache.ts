@@ -22,7 +22,12 @@ import type { IncomingMessage } from "node:http";
 import type { DocumentNode } from "graphql";
 import { isAsyncIterable } from "grafast";
 import { CACHE_RULES, type Domain } from "../lib/graphql/cache-domains.ts";
-import { documentNamesMonitor, namesMonitor, pickOperation, rootQueryFields } from "../lib/graphql/root-fields.ts";
+import {
+  documentNamesMonitor,
+  pickOperation,
+  rootQueryFields,
+  variablesNameMonitor,
+} from "../lib/graphql/root-fields.ts";
 import type { CachedAnswer, ResponseCache } from "../lib/graphql/response-cache.ts";
 import { ifNoneMatchFails } from "../lib/http/conditional-requests.ts";
 import { graphqlCacheRequests, measureResponseCache } from "../lib/ops/metrics.ts";
@@ -88,7 +93,8 @@ export function makeResponseCachePlugin(cache: ResponseCache): GraphileConfig.Pl
           // Only API-token reads: a user's access token reads no public data (plugins/require-api-token.ts).
           if (!plan || !settings?.["app.api_token_uuid"] || !environment) return next();
           const variables = JSON.stringify(variableValues ?? {});
-          const monitorInVariables = namesMonitor(document, variableValues);
+          // The document's own `monitor` arguments are in the plan already; the variables are read here.
+          const monitorInVariables = variablesNameMonitor(variables);
           const domains = monitorInVariables ? plan.domainsWithMonitor : plan.domains;
           const key = [
             plan.environmentBound || monitorInVariables ? environment : "",

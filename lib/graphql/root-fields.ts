@@ -47,8 +47,12 @@ export function rootQueryFields(document: DocumentNode, operation: OperationDefi
  * JSON: a string value that merely contains it only costs sharing).
  */
 export function namesMonitor(document: DocumentNode, variables: unknown): boolean {
-  if (JSON.stringify(variables ?? {}).includes('"monitor":')) return true;
-  return documentNamesMonitor(document);
+  return variablesNameMonitor(JSON.stringify(variables ?? {})) || documentNamesMonitor(document);
+}
+
+/** The variables' part of namesMonitor, for a caller that has them as JSON already. */
+export function variablesNameMonitor(variablesJson: string): boolean {
+  return variablesJson.includes('"monitor":');
 }
 
 const monitorInDocument = new WeakMap<DocumentNode, boolean>();
