@@ -35,6 +35,8 @@ import { makeSubscriptionGuardPlugin, subscriptionHolder } from "./plugins/subsc
 import { AnalyticsPreset } from "./plugins/analytics.ts";
 import { makeResponseCachePlugin } from "./plugins/response-cache.ts";
 import type { ResponseCache } from "./lib/graphql/response-cache.ts";
+import type { KnownRequests } from "./lib/graphql/known-requests.ts";
+import { MAX_GRAPHQL_BODY_BYTES } from "./lib/http/graphql-sse.ts";
 
 export interface PresetOptions {
   /** Pool of the authenticator login; every request switches to the visitor role. */
@@ -44,8 +46,11 @@ export interface PresetOptions {
   monitors: MonitorMutationOptions;
   /** config.api: the IDE, statement timeout, query limits, subscriptions per token (the AI defaults come loaded). */
   api: Omit<ApiConfig, "aiDefaultsFile" | "responseCache">;
-  /** The instance's response cache of public reads (started by its owner); none in schema exports and benches. */
-  responseCache?: ResponseCache;
+  /**
+   * The instance's response cache of public reads (started by its owner) and the requests it
+   * answered; none in schema exports and benches.
+   */
+  responseCache?: { cache: ResponseCache; known: KnownRequests };
   aiDefaults: AiDefaults;
   /** TRUST_PROXY: client addresses from X-Forwarded-For (the web client's subscriptions count per address). */
   trustProxy?: boolean;
@@ -81,7 +86,7 @@ export function makePreset(options: PresetOptions): GraphileConfig.Preset {
         perWebClientAddress: options.api.subscriptionsPerWebClientAddress,
       }),
       // Last: its execute middleware runs inside the others (metrics time hits; refusals come first).
-      ...(options.responseCache ? [makeResponseCachePlugin(options.responseCache)] : []),
+      ...(options.responseCache ? [makeResponseCachePlugin(options.responseCache.cache, options.responseCache.known)] : []),
     ],
     disablePlugins: [
       "NodePlugin",
@@ -124,7 +129,7 @@ export function makePreset(options: PresetOptions): GraphileConfig.Preset {
       watch: false,
       // Subscriptions over WebSocket (graphql-transport-ws) on /graphql; SSE is lib/http/graphql-sse.ts.
       websockets: true,
-      maxRequestLength: 100_000,
+      maxRequestLength: MAX_GRAPHQL_BODY_BYTES,
       maskError,
     },
     grafast: {

@@ -8,7 +8,6 @@ import express from "express";
 import type pg from "pg";
 import { postgraphile } from "postgraphile";
 import { PgSubscriber } from "postgraphile/adaptors/pg";
-import { grafserv } from "postgraphile/grafserv/node";
 import { makePreset } from "./graphile.config.ts";
 import type { AccountDeps } from "./lib/accounts/flows.ts";
 import { loadAiDefaults, SHIPPED_AI_DEFAULTS } from "./lib/ai/defaults.ts";
@@ -23,6 +22,9 @@ import { feedRoute } from "./lib/monitors/feed-route.ts";
 import { pushWorkerRoute } from "./lib/monitors/push-worker-route.ts";
 import { RateLimiter } from "./lib/http/rate-limiter.ts";
 import { ResponseCache } from "./lib/graphql/response-cache.ts";
+import { KnownRequests } from "./lib/graphql/known-requests.ts";
+import { makeCachedAnswers } from "./lib/http/cached-answers.ts";
+import { prereadBody, PrereadBodyGrafserv } from "./lib/http/preread-body.ts";
 import { makeRequestBudgetGuard } from "./lib/http/request-budgets.ts";
 import { makeOpsRoutes } from "./lib/http/ops-routes.ts";
 import { webRoutes } from "./lib/web/web-routes.ts";
@@ -34,6 +36,7 @@ import {
   GRAPHQL_SSE_PATH,
   isGraphqlSseRequest,
   makeGraphqlSseHandler,
+  MAX_GRAPHQL_BODY_BYTES,
 } from "./lib/http/graphql-sse.ts";
 import { makeCors } from "./lib/http/cors.ts";
 import { refuseMethod } from "./lib/http/refusals.ts";
@@ -142,6 +145,9 @@ interface Api {
   stop(): Promise<void>;
 }
 
+/** How many requests' bytes the response cache remembers (lib/graphql/known-requests.ts): about 100 bytes each. */
+const KNOWN_REQUESTS = 50_000;
+
 /** The API side: budgets, the outage guard, grafserv for GraphQL and express for the rest. */
 async function startApi(
   config: Config,
@@ -171,6 +177,8 @@ async function startApi(
   const pgSubscriber = new PgSubscriber(authPool);
   const responseCache = new ResponseCache({ pool: authPool, ...config.api.responseCache });
   await responseCache.start();
+  const knownRequests = new KnownRequests(KNOWN_REQUESTS);
+  const answerFromCache = makeCachedAnswers({ cache: responseCache, known: knownRequests, authenticate });
   const pgl = postgraphile(
     makePreset({
       authPool,
@@ -183,7 +191,7 @@ async function startApi(
       trustProxy: config.http.requestBudgets.trustProxy,
       aiDefaults: loadAiDefaults(config.api.aiDefaultsFile ?? SHIPPED_AI_DEFAULTS),
       pgSubscriber,
-      responseCache,
+      responseCache: { cache: responseCache, known: knownRequests },
     }),
   );
   const app = express();
@@ -195,7 +203,7 @@ async function startApi(
   app.use(webRoutes({ web: config.web, webClientToken: () => webClient.secret() }));
   // GraphQL requests go straight to grafserv (express would add its routing to every API call);
   // whatever grafserv does not serve falls through to the express app.
-  const serv = pgl.createServ(grafserv);
+  const serv = pgl.createServ((config) => new PrereadBodyGrafserv(config));
   const handleGraphql = serv.createHandler();
   const rateLimiter = new RateLimiter(ownerPool);
   rateLimiter.start();
@@ -221,6 +229,11 @@ async function startApi(
     guard: (auth, body) => guardOperation(auth, body, "sse"),
     guardReservation: requireApiToken,
   });
+  /** A repeated public read from the response cache (lib/http/cached-answers.ts), anything else by grafserv. */
+  const answerBeforeGrafserv = async (req: IncomingMessage, res: ServerResponse) => {
+    const body = req.method === "POST" ? await prereadBody(req, MAX_GRAPHQL_BODY_BYTES) : undefined;
+    if (!(await answerFromCache(req, res, body))) void handleGraphql(req, res, () => app(req, res));
+  };
   const handleUpgrade = await serv.getUpgradeHandler();
   // Open WebSockets and event streams, closed when the service stops.
   const streams = new Set<Socket>();
@@ -238,8 +251,13 @@ async function startApi(
         void handleSse(req, res);
         return;
       }
-      if (req.url?.split("?")[0] === GRAPHQL_PATH && req.method !== "GET" && req.method !== "POST") {
+      const isGraphqlPath = req.url?.split("?")[0] === GRAPHQL_PATH;
+      if (isGraphqlPath && req.method !== "GET" && req.method !== "POST") {
         refuseMethod(req, res, [...GRAPHQL_METHODS, "OPTIONS"], WRONG_METHOD);
+        return;
+      }
+      if (isGraphqlPath && responseCache.active) {
+        void answerBeforeGrafserv(req, res);
         return;
       }
       void handleGraphql(req, res, () => app(req, res));

@@ -18,6 +18,10 @@
 // Conditional requests: a cached answer to a GET carries an ETag (a hash of its bytes, the same on
 // every instance) and `Cache-Control: private, no-cache` (a client may keep it but must ask
 // again); a GET whose If-None-Match names the current tag is answered 304 without a body.
+//
+// The next time: an answer sent from or into the cache is remembered by the request's bytes
+// (lib/graphql/known-requests.ts), so the same request again is answered before grafserv
+// (lib/http/cached-answers.ts), with the same checks and the same headers.
 import type { IncomingMessage } from "node:http";
 import type { DocumentNode } from "graphql";
 import { isAsyncIterable } from "grafast";
@@ -28,8 +32,10 @@ import {
   rootQueryFields,
   variablesNameMonitor,
 } from "../lib/graphql/root-fields.ts";
+import { cacheKey, requestIdentity, type KnownRequests } from "../lib/graphql/known-requests.ts";
 import type { CachedAnswer, ResponseCache } from "../lib/graphql/response-cache.ts";
-import { ifNoneMatchFails } from "../lib/http/conditional-requests.ts";
+import { cachedResponse } from "../lib/http/cached-answers.ts";
+import { prereadBodyOf } from "../lib/http/preread-body.ts";
 import { graphqlCacheRequests, measureResponseCache } from "../lib/ops/metrics.ts";
 import { operationLabel } from "./graphql-metrics.ts";
 
@@ -71,12 +77,13 @@ function planOf(document: DocumentNode, operationName: string | null | undefined
   return plan;
 }
 
-/** The answer a request was given from or stored to the cache, for the HTTP middleware that sends it. */
-const answered = new WeakMap<IncomingMessage, CachedAnswer>();
+/** The answer a request was given from or stored to the cache, and where it is kept, for the HTTP middleware that sends it. */
+const answered = new WeakMap<
+  IncomingMessage,
+  { answer: CachedAnswer; keyTail: string; perEnvironment: boolean; operation: string }
+>();
 
-const CACHE_CONTROL = "private, no-cache";
-
-export function makeResponseCachePlugin(cache: ResponseCache): GraphileConfig.Plugin {
+export function makeResponseCachePlugin(cache: ResponseCache, known: KnownRequests): GraphileConfig.Plugin {
   measureResponseCache(() => cache.size.bytes);
   return {
     name: "ResponseCachePlugin",
@@ -96,18 +103,15 @@ export function makeResponseCachePlugin(cache: ResponseCache): GraphileConfig.Pl
           // The document's own `monitor` arguments are in the plan already; the variables are read here.
           const monitorInVariables = variablesNameMonitor(variables);
           const domains = monitorInVariables ? plan.domainsWithMonitor : plan.domains;
-          const key = [
-            plan.environmentBound || monitorInVariables ? environment : "",
-            plan.documentId,
-            operationName ?? "",
-            variables,
-          ].join("\u0000");
+          const keyTail = [plan.documentId, operationName ?? "", variables].join("\u0000");
+          const perEnvironment = plan.environmentBound || monitorInVariables;
+          const key = cacheKey(perEnvironment ? environment : "", keyTail);
           const operation = operationLabel(schema, document, operationName);
           const req = requestContext?.node?.req;
           const hit = cache.get(key);
           if (hit) {
             graphqlCacheRequests.inc({ operation, outcome: "hit" });
-            if (req) answered.set(req, hit);
+            if (req) answered.set(req, { answer: hit, keyTail, perEnvironment, operation });
             return hit.result as ReturnType<typeof next>;
           }
           graphqlCacheRequests.inc({ operation, outcome: "miss" });
@@ -116,7 +120,7 @@ export function makeResponseCachePlugin(cache: ResponseCache): GraphileConfig.Pl
             if (error !== null) throw error;
             if (!isAsyncIterable(result) && result && !result.errors?.length) {
               const kept = cache.set(key, result, domains, snapshot);
-              if (kept && req) answered.set(req, kept);
+              if (kept && req) answered.set(req, { answer: kept, keyTail, perEnvironment, operation });
             }
             return result;
           });
@@ -128,21 +132,15 @@ export function makeResponseCachePlugin(cache: ResponseCache): GraphileConfig.Pl
         async processRequest(next, event) {
           const result = await next();
           const req = event.requestDigest.requestContext.node?.req;
-          const answer = req && answered.get(req);
-          if (!answer || !result || result.statusCode !== 200) return result;
-          const isGet = event.requestDigest.method === "GET";
-          const headers = { ...result.headers, "content-length": String(answer.body.length) };
-          if (isGet) Object.assign(headers, { etag: answer.etag, "cache-control": CACHE_CONTROL });
-          if (isGet && ifNoneMatchFails(req.headers["if-none-match"], answer.etag)) {
-            return {
-              type: "buffer",
-              statusCode: 304,
-              headers: { etag: answer.etag, "cache-control": CACHE_CONTROL },
-              buffer: Buffer.alloc(0),
-            };
-          }
+          const kept = req && answered.get(req);
+          if (!kept || !result || result.statusCode !== 200) return result;
+          const { answer, keyTail, perEnvironment, operation } = kept;
+          const { "content-length": _length, ...headers } = result.headers as Record<string, string>;
+          const identity = requestIdentity(req, prereadBodyOf(req));
+          if (identity) known.remember(identity, { keyTail, perEnvironment, operation, headers });
           // The kept bytes, rather than serializing the same answer again.
-          return { type: "buffer", statusCode: 200, headers, buffer: answer.body };
+          const { statusCode, headers: sent, body } = cachedResponse(req, answer, headers);
+          return { type: "buffer", statusCode, headers: sent, buffer: body };
         },
       },
     },

@@ -17,8 +17,8 @@ import { rememberAuth } from "../auth/context.ts";
 import { describeError, maskError } from "../graphql/errors.ts";
 import { PAYLOAD_TOO_LARGE, refuse } from "./refusals.ts";
 
-/** The largest request body, as grafserv's maxRequestLength for GraphQL over HTTP. */
-export const MAX_SSE_BODY_BYTES = 100_000;
+/** The largest GraphQL request body, over HTTP (grafserv's maxRequestLength) as over SSE. */
+export const MAX_GRAPHQL_BODY_BYTES = 100_000;
 
 export const GRAPHQL_PATH = "/graphql";
 export const GRAPHQL_SSE_PATH = "/graphql/stream";
@@ -167,8 +167,8 @@ export function makeGraphqlSseHandler(
   return (req, res) => {
     // The library reads a body whole without a limit, so it gets only bodies of a declared length
     // within ours (every graphql-sse client sends one: its bodies are strings).
-    if (Number(req.headers["content-length"] ?? 0) > MAX_SSE_BODY_BYTES) {
-      refuse(res, 413, `The request body is larger than ${MAX_SSE_BODY_BYTES} bytes.`, PAYLOAD_TOO_LARGE);
+    if (Number(req.headers["content-length"] ?? 0) > MAX_GRAPHQL_BODY_BYTES) {
+      refuse(res, 413, `The request body is larger than ${MAX_GRAPHQL_BODY_BYTES} bytes.`, PAYLOAD_TOO_LARGE);
       return Promise.resolve();
     }
     if (req.headers["transfer-encoding"] !== undefined && req.headers["content-length"] === undefined) {

@@ -226,6 +226,25 @@ describe("conditional GET requests", () => {
     await setLabel(FIRST, original);
   });
 
+  test("a repeated request keeps its own media type and bytes; a POST without a length (chunked) is read as before", async () => {
+    const token = (await ctx.service.newToken()).secret;
+    const accept = "application/graphql-response+json";
+    const [first, second] = [await get(TYPES, token, { accept }), await get(TYPES, token, { accept })];
+    expect(second.headers.get("content-type")).toBe(first.headers.get("content-type"));
+    expect(second.headers.get("content-type")).toMatch(/^application\/graphql-response\+json/);
+    expect(await second.text()).toBe(await first.text());
+    const plain = await get(TYPES, token);
+    expect(plain.headers.get("content-type")).toMatch(/^application\/json/);
+    const body = JSON.stringify({ query: TYPES });
+    const chunked = await fetch(ctx.service.graphqlUrl, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+      body: new Blob([body]).stream(),
+      duplex: "half",
+    } as RequestInit);
+    expect((await chunked.json()).data.trafficIncidentTypes.length).toBeGreaterThan(0);
+  });
+
   test("a revoked token gets 401, not 304", async () => {
     const revoked = await ctx.service.newToken();
     const etag = (await get(TYPES, revoked.secret)).headers.get("etag")!;
