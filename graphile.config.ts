@@ -37,6 +37,8 @@ import { makeResponseCachePlugin } from "./plugins/response-cache.ts";
 import type { ResponseCache } from "./lib/graphql/response-cache.ts";
 import type { KnownRequests } from "./lib/graphql/known-requests.ts";
 import { MAX_GRAPHQL_BODY_BYTES } from "./lib/http/graphql-sse.ts";
+import type { ReadReplicas } from "./lib/db/read-replicas.ts";
+import { replicaContext } from "./lib/graphql/replica-routing.ts";
 
 export interface PresetOptions {
   /** Pool of the authenticator login; every request switches to the visitor role. */
@@ -51,6 +53,8 @@ export interface PresetOptions {
    * answered; none in schema exports and benches.
    */
   responseCache?: { cache: ResponseCache; known: KnownRequests };
+  /** READ_REPLICA_URLS' replicas, which take the public reads (started by their owner). */
+  replicas?: ReadReplicas;
   aiDefaults: AiDefaults;
   /** TRUST_PROXY: client addresses from X-Forwarded-For (the web client's subscriptions count per address). */
   trustProxy?: boolean;
@@ -86,7 +90,9 @@ export function makePreset(options: PresetOptions): GraphileConfig.Preset {
         perWebClientAddress: options.api.subscriptionsPerWebClientAddress,
       }),
       // Last: its execute middleware runs inside the others (metrics time hits; refusals come first).
-      ...(options.responseCache ? [makeResponseCachePlugin(options.responseCache.cache, options.responseCache.known)] : []),
+      ...(options.responseCache
+        ? [makeResponseCachePlugin(options.responseCache.cache, options.responseCache.known)]
+        : []),
     ],
     disablePlugins: [
       "NodePlugin",
@@ -134,7 +140,7 @@ export function makePreset(options: PresetOptions): GraphileConfig.Preset {
     },
     grafast: {
       explain: false,
-      context(requestContext) {
+      context(requestContext, args) {
         // An HTTP or SSE request, or the upgrade request of a WebSocket.
         const req = requestContext.node?.req ?? requestContext.ws?.request;
         const auth = recalledAuth(req);
@@ -145,6 +151,8 @@ export function makePreset(options: PresetOptions): GraphileConfig.Preset {
           pgSettings: pgSettingsFor(auth, options.api.statementTimeout, requestUuid),
           accountRequest: accountRequestFor(req, auth, requestUuid),
           subscriptionHolder: subscriptionHolder(auth, req, options.trustProxy ?? false),
+          // A public read on a read replica, when one is in service (READ_REPLICA_URLS).
+          ...replicaContext(options.replicas, auth, args),
         };
       },
     },

@@ -23,6 +23,7 @@ import { pushWorkerRoute } from "./lib/monitors/push-worker-route.ts";
 import { RateLimiter } from "./lib/http/rate-limiter.ts";
 import { ResponseCache } from "./lib/graphql/response-cache.ts";
 import { KnownRequests } from "./lib/graphql/known-requests.ts";
+import { ReadReplicas } from "./lib/db/read-replicas.ts";
 import { makeCachedAnswers } from "./lib/http/cached-answers.ts";
 import { prereadBody, PrereadBodyGrafserv } from "./lib/http/preread-body.ts";
 import { makeRequestBudgetGuard } from "./lib/http/request-budgets.ts";
@@ -54,6 +55,12 @@ export interface Service {
   stop(): Promise<void>;
 }
 
+/** Connections for GraphQL requests, on the primary and on each read replica. */
+const REQUEST_CONNECTIONS = 10;
+
+/** How many requests' bytes the response cache remembers (lib/graphql/known-requests.ts): about 100 bytes each. */
+const KNOWN_REQUESTS = 50_000;
+
 function listen(server: Server, port: number, host: string): Promise<AddressInfo> {
   return new Promise((resolve, reject) => {
     server.once("error", reject);
@@ -72,16 +79,25 @@ export async function startService(given: Config, database: Database): Promise<S
   const report = (error: Error) => availability.notice(error);
   // The worker's jobs and the account flows share the owner pool.
   const ownerPool = resilientPool({ connectionString: database.ownerUrl, max: config.worker.concurrency + 3 }, report);
-  // Ten connections for requests, one for the API-token cache's LISTEN, one for the
-  // subscriptions' LISTEN (PostGraphile's pgSubscriber).
-  const authPool = resilientPool({ connectionString: database.authUrl, max: 12 }, report);
+  // The connections for requests, and one LISTEN each for the API-token cache, the response cache
+  // (when it is on) and the subscriptions (PostGraphile's pgSubscriber).
+  const authPool = resilientPool({ connectionString: database.authUrl, max: REQUEST_CONNECTIONS + 3 }, report);
   availability.start();
 
   // PROCESS_ROLE: api and worker in one process (the default), or either alone for scale-out
   // (docs/operations.md, Scaling out): N stateless API processes and N workers on one database.
   const worker =
     config.processRole !== "api" ? await startWorker(ownerPool, config.worker, config, availability) : undefined;
-  const api = config.processRole !== "worker" ? await startApi(config, ownerPool, authPool, availability) : undefined;
+  // READ_REPLICA_URLS: the public reads' replicas, checked every second against the primary.
+  const replicas = new ReadReplicas({
+    ...config.database.readReplicas,
+    authUrl: database.authUrl,
+    primary: authPool,
+    connections: REQUEST_CONNECTIONS,
+    log: (line) => console.error(line),
+  });
+  const api =
+    config.processRole !== "worker" ? await startApi(config, ownerPool, authPool, availability, replicas) : undefined;
   // /health, /ready and /metrics, before the rate limiter and grafserv; a part this process does
   // not run counts as ready.
   const opsRoutes = makeOpsRoutes({
@@ -89,6 +105,7 @@ export async function startService(given: Config, database: Database): Promise<S
     workerRunning: () => worker?.isRunning() ?? true,
     currentSchema: () => (api ? api.currentSchema() : {}),
     metricsPublic: config.http.metricsPublic,
+    replicaStatuses: () => replicas.statuses(),
   });
   const server = createServer((req, res) => {
     countHttpRequest(req, res);
@@ -124,6 +141,7 @@ export async function startService(given: Config, database: Database): Promise<S
         await closed;
         await worker?.stop();
         await api?.stop();
+        await replicas.stop();
         await availability.stop();
         await Promise.all([ownerPool.end(), authPool.end()]);
       })();
@@ -145,15 +163,13 @@ interface Api {
   stop(): Promise<void>;
 }
 
-/** How many requests' bytes the response cache remembers (lib/graphql/known-requests.ts): about 100 bytes each. */
-const KNOWN_REQUESTS = 50_000;
-
 /** The API side: budgets, the outage guard, grafserv for GraphQL and express for the rest. */
 async function startApi(
   config: Config,
   ownerPool: pg.Pool,
   authPool: pg.Pool,
   availability: DatabaseAvailability,
+  replicas: ReadReplicas,
 ): Promise<Api> {
   const jwtSecret = jwtSecretFor(config);
   const accounts: AccountDeps = {
@@ -175,7 +191,12 @@ async function startApi(
     webRequireSignIn: config.web.requireSignIn,
   });
   const pgSubscriber = new PgSubscriber(authPool);
-  const responseCache = new ResponseCache({ pool: authPool, ...config.api.responseCache });
+  await replicas.start();
+  const responseCache = new ResponseCache({
+    pool: authPool,
+    ...config.api.responseCache,
+    replicas: replicas.configured,
+  });
   await responseCache.start();
   const knownRequests = new KnownRequests(KNOWN_REQUESTS);
   const answerFromCache = makeCachedAnswers({ cache: responseCache, known: knownRequests, authenticate });
@@ -192,6 +213,7 @@ async function startApi(
       aiDefaults: loadAiDefaults(config.api.aiDefaultsFile ?? SHIPPED_AI_DEFAULTS),
       pgSubscriber,
       responseCache: { cache: responseCache, known: knownRequests },
+      replicas,
     }),
   );
   const app = express();

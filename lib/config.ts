@@ -40,6 +40,15 @@ export interface DatabaseConfig {
   embeddedPgPort: number;
   /** Name of the embedded database. */
   name: string;
+  /** Streaming replicas that take the public reads (lib/db/read-replicas.ts); none by default. */
+  readReplicas: ReadReplicaConfig;
+}
+
+export interface ReadReplicaConfig {
+  /** READ_REPLICA_URLS: one URL per replica; a URL without a login takes the authenticator's login and database. */
+  urls: string[];
+  /** READ_REPLICA_MAX_LAG_SECONDS: a replica further behind the primary is left out until it catches up. */
+  maxLagSeconds: number;
 }
 
 /** The HTTP server and what answers before GraphQL: CORS, request budgets, /metrics (service.ts). */
@@ -279,6 +288,26 @@ function text(name: string): string | undefined {
   return raw === undefined || raw === "" ? undefined : raw;
 }
 
+/** READ_REPLICA_URLS: PostgreSQL URLs separated by commas or white space. */
+function readReplicaUrls(): string[] {
+  return (text("READ_REPLICA_URLS") ?? "")
+    .split(/[\s,]+/)
+    .filter(Boolean)
+    .map((raw) => {
+      let url: URL | undefined;
+      try {
+        url = new URL(raw);
+      } catch {
+        url = undefined;
+      }
+      if (!url || !["postgres:", "postgresql:"].includes(url.protocol) || !url.hostname) {
+        // The value may hold a password: say which entry, not what it is.
+        throw new Error("READ_REPLICA_URLS must list postgres:// URLs with a host, separated by commas.");
+      }
+      return raw;
+    });
+}
+
 /** MAP_STYLE_URL: an absolute http(s) URL (the page's CSP allows its origin), or unset. */
 function mapStyleUrl(): string | undefined {
   const raw = text("MAP_STYLE_URL");
@@ -339,6 +368,10 @@ export function loadConfig(): Config {
       dataDir: path.resolve(text("DATA_DIR") ?? ".data"),
       embeddedPgPort: integer("EMBEDDED_PG_PORT", 54329, 1, 65535),
       name: text("DATABASE_NAME") ?? "incidents",
+      readReplicas: {
+        urls: readReplicaUrls(),
+        maxLagSeconds: integer("READ_REPLICA_MAX_LAG_SECONDS", 5, 1, 3600),
+      },
     },
     http: {
       host: text("HOST") ?? "127.0.0.1",

@@ -23,59 +23,15 @@
 // (lib/graphql/known-requests.ts), so the same request again is answered before grafserv
 // (lib/http/cached-answers.ts), with the same checks and the same headers.
 import type { IncomingMessage } from "node:http";
-import type { DocumentNode } from "graphql";
 import { isAsyncIterable } from "grafast";
-import { CACHE_RULES, type Domain } from "../lib/graphql/cache-domains.ts";
-import {
-  documentNamesMonitor,
-  pickOperation,
-  rootQueryFields,
-  variablesNameMonitor,
-} from "../lib/graphql/root-fields.ts";
+import { cachePlanOf } from "../lib/graphql/cache-plan.ts";
+import { variablesNameMonitor } from "../lib/graphql/root-fields.ts";
 import { cacheKey, requestIdentity, type KnownRequests } from "../lib/graphql/known-requests.ts";
 import type { CachedAnswer, ResponseCache } from "../lib/graphql/response-cache.ts";
 import { cachedResponse } from "../lib/http/cached-answers.ts";
 import { prereadBodyOf } from "../lib/http/preread-body.ts";
 import { graphqlCacheRequests, measureResponseCache } from "../lib/ops/metrics.ts";
 import { operationLabel } from "./graphql-metrics.ts";
-
-/** What a document's operation needs from the cache: the domains it reads and whether it is per environment. */
-interface CachePlan {
-  domains: readonly Domain[];
-  /** Per environment: an environment-bound field, or a monitor named in the arguments. */
-  environmentBound: boolean;
-  /** The domains when a variable names a monitor (a filter's `monitor`): the monitors' too. */
-  domainsWithMonitor: readonly Domain[];
-  /** Unique per document, so keys compare documents by identity, not by their text. */
-  documentId: number;
-}
-
-let documents = 0;
-const plans = new WeakMap<DocumentNode, Map<string, CachePlan | null>>();
-
-/** The cache plan of a document's operation, or null when any root field may not be cached. */
-function planOf(document: DocumentNode, operationName: string | null | undefined): CachePlan | null {
-  let byOperation = plans.get(document);
-  if (!byOperation) plans.set(document, (byOperation = new Map()));
-  const known = byOperation.get(operationName ?? "");
-  if (known !== undefined) return known;
-  const fields = [...rootQueryFields(document, pickOperation(document, operationName))];
-  const rules = fields.map((field) => CACHE_RULES[field]);
-  const domains = [...new Set(rules.flatMap((rule) => rule?.domains ?? []))];
-  const domainsWithMonitor = [...new Set<Domain>([...domains, "monitors"])];
-  const monitorNamed = documentNamesMonitor(document);
-  const plan =
-    fields.length > 0 && rules.every(Boolean)
-      ? {
-          domains: monitorNamed ? domainsWithMonitor : domains,
-          environmentBound: monitorNamed || rules.some((rule) => rule!.environmentBound),
-          domainsWithMonitor,
-          documentId: ++documents,
-        }
-      : null;
-  byOperation.set(operationName ?? "", plan);
-  return plan;
-}
 
 /** The answer a request was given from or stored to the cache, and where it is kept, for the HTTP middleware that sends it. */
 const answered = new WeakMap<
@@ -96,7 +52,7 @@ export function makeResponseCachePlugin(cache: ResponseCache, known: KnownReques
           const { document, operationName, variableValues, contextValue, schema, requestContext } = event.args;
           const settings = (contextValue as { pgSettings?: Record<string, string> } | undefined)?.pgSettings;
           const environment = settings?.["app.environment_uuid"];
-          const plan = planOf(document, operationName);
+          const plan = cachePlanOf(document, operationName);
           // Only API-token reads: a user's access token reads no public data (plugins/require-api-token.ts).
           if (!plan || !settings?.["app.api_token_uuid"] || !environment) return next();
           const variables = JSON.stringify(variableValues ?? {});
@@ -119,7 +75,9 @@ export function makeResponseCachePlugin(cache: ResponseCache, known: KnownReques
           return next.callback((error, result) => {
             if (error !== null) throw error;
             if (!isAsyncIterable(result) && result && !result.errors?.length) {
-              const kept = cache.set(key, result, domains, snapshot);
+              // Read on a replica: kept only if the replica had caught up (lib/graphql/response-cache.ts).
+              const replayed = (contextValue as Grafast.Context | undefined)?.replicaRead?.replayed;
+              const kept = cache.set(key, result, domains, snapshot, replayed);
               if (kept && req) answered.set(req, { answer: kept, keyTail, perEnvironment, operation });
             }
             return result;

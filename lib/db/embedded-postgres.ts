@@ -282,7 +282,8 @@ async function launch(
       const text = chunk.toString("utf8");
       if (output.length < 100_000) output += text;
       for (const line of text.split("\n")) if (line.trim()) log(line.trimEnd());
-      if (output.includes("database system is ready to accept connections")) resolve();
+      // A hot standby (a read replica's tests run one) says "read-only connections".
+      if (/database system is ready to accept (read-only )?connections/.test(output)) resolve();
     });
     server.once("exit", (code) =>
       reject(

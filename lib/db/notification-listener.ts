@@ -15,6 +15,7 @@ export class NotificationListener {
   private readonly channels: readonly string[];
   private readonly onNotification: (channel: string, payload: string) => void;
   private readonly onLost: () => void;
+  private readonly onListening: () => void;
 
   constructor(options: {
     pool: pg.Pool;
@@ -22,11 +23,14 @@ export class NotificationListener {
     onNotification: (channel: string, payload: string) => void;
     /** Called when the connection is lost: whatever the notifications kept true may be stale now. */
     onLost: () => void;
+    /** Called each time it listens (first, and again after a loss): what was missed meanwhile is unknown. */
+    onListening?: () => void;
   }) {
     this.pool = options.pool;
     this.channels = options.channels;
     this.onNotification = options.onNotification;
     this.onLost = options.onLost;
+    this.onListening = options.onListening ?? (() => {});
   }
 
   /** True while every notification of the channels reaches this process. */
@@ -53,6 +57,7 @@ export class NotificationListener {
       return;
     }
     this.client = client;
+    this.onListening();
   }
 
   async stop(): Promise<void> {

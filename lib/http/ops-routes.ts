@@ -1,7 +1,9 @@
 // The endpoints of load balancers, orchestrators and Prometheus, answered before the rate limiter
 // and grafserv (a probe must never be refused for a budget, nor wait behind GraphQL):
 //   GET /health   200 while the process runs (liveness: it needs nothing else);
-//   GET /ready    200 or 503 with the checks (lib/ops/readiness.ts);
+//   GET /ready    200 or 503 with the checks (lib/ops/readiness.ts), and the read replicas' state
+//                 (numbered: their host names stay in the log and /metrics; a replica left out
+//                 does not make the instance unready, the primary reads instead);
 //   GET /metrics  Prometheus text (lib/ops/metrics.ts), to loopback callers unless METRICS_PUBLIC.
 // /health and /ready reveal only status, so they are public. /metrics names operations, tasks and
 // feeds, so by default only a scraper on the same host (or a sidecar) reads it. The caller is told
@@ -11,11 +13,14 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { sampleDatabaseMetrics, type MetricsPools } from "../ops/database-metrics.ts";
 import { registry } from "../ops/metrics.ts";
 import { makeReadinessCheck, type ReadinessSources } from "../ops/readiness.ts";
+import type { ReplicaStatus } from "../db/read-replicas.ts";
 
 export interface OpsRouteOptions extends Omit<ReadinessSources, "ownerPool"> {
   pools: MetricsPools;
   /** METRICS_PUBLIC: answer /metrics to callers on other hosts too. */
   metricsPublic: boolean;
+  /** The read replicas (READ_REPLICA_URLS), in their order; none when unset. */
+  replicaStatuses?: () => ReplicaStatus[];
 }
 
 const loopback = new BlockList();
@@ -63,7 +68,16 @@ export function makeOpsRoutes(options: OpsRouteOptions) {
     if (path === "/health") return sendJson(req, res, 200, { status: "ok" });
     if (path === "/ready") {
       const { ready, checks } = await readiness();
-      return sendJson(req, res, ready ? 200 : 503, { status: ready ? "ready" : "not ready", checks });
+      const replicas = (options.replicaStatuses?.() ?? []).map((status, index) => ({
+        replica: index + 1,
+        inService: status.inService,
+        lagSeconds: status.lagSeconds,
+      }));
+      return sendJson(req, res, ready ? 200 : 503, {
+        status: ready ? "ready" : "not ready",
+        checks,
+        ...(replicas.length > 0 ? { replicas } : {}),
+      });
     }
     if (!mayReadMetrics(req.socket.remoteAddress, options.metricsPublic)) {
       return send(

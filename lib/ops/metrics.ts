@@ -88,6 +88,27 @@ export const databaseUp = new Gauge({
   registers,
 });
 
+export const replicaInService = new Gauge({
+  name: "nlis_db_replica_in_service",
+  help: "1 while a read replica (READ_REPLICA_URLS) takes public reads; 0 while it is left out (down, promoted, or further behind than READ_REPLICA_MAX_LAG_SECONDS).",
+  labelNames: ["replica"] as const,
+  registers,
+});
+
+export const replicaLagSeconds = new Gauge({
+  name: "nlis_db_replica_lag_seconds",
+  help: "How far a read replica was behind the primary at its last check (seconds); not updated while it is down.",
+  labelNames: ["replica"] as const,
+  registers,
+});
+
+export const replicaReads = new Counter({
+  name: "nlis_db_replica_reads_total",
+  help: "Public reads sent to a read replica, by replica and outcome (read; primary: the replica was gone and the primary read it instead).",
+  labelNames: ["replica", "outcome"] as const,
+  registers,
+});
+
 export const poolConnections = new Gauge({
   name: "nlis_db_pool_connections",
   help: "Connections of a pool (owner: worker, account flows, rate limiter; auth: GraphQL requests), by state (total, idle, waiting: requests queued for a connection).",

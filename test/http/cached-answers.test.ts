@@ -35,6 +35,11 @@ function token(environmentUuid: string, publicReads: boolean): RequestAuth {
   };
 }
 
+/** The stand-in's answer. */
+interface Answer {
+  data: { asked: string; environment: string };
+}
+
 let pool: pg.Pool;
 let cache: ResponseCache;
 let server: http.Server;
@@ -138,10 +143,10 @@ describe("answers before grafserv", () => {
     try {
       await ask({ path: "?query=%7Bd%7D", auth: "ada" });
       reached.length = 0;
-      const bob = await (await ask({ path: "?query=%7Bd%7D", auth: "bob" })).json();
+      const bob = (await (await ask({ path: "?query=%7Bd%7D", auth: "bob" })).json()) as Answer;
       expect(bob.data.environment).toBe("env-b");
       expect(reached).toHaveLength(1);
-      const ada = await (await ask({ path: "?query=%7Bd%7D", auth: "ada" })).json();
+      const ada = (await (await ask({ path: "?query=%7Bd%7D", auth: "ada" })).json()) as Answer;
       expect(ada.data.environment).toBe("env-a");
       expect(reached).toHaveLength(1);
     } finally {

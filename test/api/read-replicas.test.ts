@@ -1,0 +1,163 @@
+// Issue 33: public reads on a read replica (READ_REPLICA_URLS; lib/db/read-replicas.ts,
+// lib/graphql/replica-routing.ts). A real streaming replica of a primary of the test's own
+// (test/helpers/replica.ts). Which server answered is told by pausing the replica's replay
+// (pg_wal_replay_pause): a message stored on the primary afterwards is missing from the replica's
+// answers until the replica is left out for its lag, and then the primary's answers have it.
+import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import { storeP2000Pages } from "../helpers/p2000.ts";
+import { startReplicatedDatabase, type ReplicatedDatabase } from "../helpers/replica.ts";
+import { startTestService, type TestService } from "../helpers/service.ts";
+import { signUp } from "../helpers/users.ts";
+import { waitUntil } from "../helpers/wait.ts";
+
+/** Long enough that a paused replica is still in service for the few requests right after a write, even on a busy machine. */
+const MAX_LAG_SECONDS = 3;
+
+let replicated: ReplicatedDatabase;
+let service: TestService;
+let cached: TestService;
+
+beforeAll(async () => {
+  replicated = await startReplicatedDatabase();
+  const readReplicas = { urls: [replicated.replicaUrl], maxLagSeconds: MAX_LAG_SECONDS };
+  service = await startTestService(replicated.db, { database: { readReplicas } });
+  cached = await startTestService(replicated.db, {
+    database: { readReplicas },
+    api: { responseCache: { maxBytes: 8 * 1024 * 1024, maxAgeMs: 60_000 } },
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await service?.stop();
+  await cached?.stop();
+  await replicated?.stop();
+});
+
+interface Ready {
+  replicas?: Array<{ replica: number; inService: boolean; lagSeconds: number | null }>;
+}
+
+async function replicaInService(): Promise<boolean | undefined> {
+  const ready = (await (await fetch(`${service.url}/ready`)).json()) as Ready;
+  return ready.replicas?.[0]?.inService;
+}
+
+async function metric(name: string, labels: string): Promise<number> {
+  const text = await (await fetch(`${service.url}/metrics`)).text();
+  const line = text.split("\n").find((l) => l.startsWith(`${name}{`) && l.includes(labels));
+  return Number(line?.split(" ").at(-1) ?? 0);
+}
+
+async function newestMessage(token: string, on = service): Promise<string | undefined> {
+  const { body } = await on.graphql("{ p2000Messages(first: 1) { message } }", { token });
+  expect(body.errors).toBeUndefined();
+  return body.data.p2000Messages[0]?.message;
+}
+
+let messages = 0;
+async function storeMessage(): Promise<string> {
+  const message = `P 1 BDH-0${++messages} Brand woning Utrecht replica ${messages}`;
+  await storeP2000Pages(replicated.db, [
+    { message, capcodes: ["0923001"], sended: new Date(Date.now() + messages * 1000).toISOString() },
+  ]);
+  return message;
+}
+
+/** Resumes the replica's replay and waits until it takes reads again. */
+async function resumeReplay(): Promise<void> {
+  await replicated.onReplica("select pg_wal_replay_resume()");
+  await waitUntil(replicaInService, (inService) => inService === true, "the replica back in service", 15_000);
+}
+
+describe("read replicas", () => {
+  test("the replica is checked at start and said in /ready and /metrics", async () => {
+    await waitUntil(replicaInService, (inService) => inService === true, "the replica in service", 15_000);
+    const ready = (await (await fetch(`${service.url}/ready`)).json()) as Ready;
+    expect(ready.replicas).toEqual([{ replica: 1, inService: true, lagSeconds: expect.any(Number) }]);
+    expect(await metric("nlis_db_replica_in_service", "127.0.0.1")).toBe(1);
+  });
+
+  test("public reads come from the replica; a token made a moment ago works there, accounts stay on the primary; a lagging replica is left out", async () => {
+    await replicated.onReplica("select pg_wal_replay_pause()");
+    try {
+      // Both made on the primary after the replica stopped replaying: it has neither.
+      const token = (await service.newToken()).secret;
+      const before = await metric("nlis_db_replica_reads_total", 'outcome="read"');
+      const message = await storeMessage();
+      expect(await newestMessage(token)).not.toBe(message);
+      expect(await metric("nlis_db_replica_reads_total", 'outcome="read"')).toBeGreaterThan(before);
+      // Registering writes, and `me` must see that write: both on the primary.
+      const user = await signUp(service, "replica-reader@example.org");
+      const { body } = await service.graphql("{ me { email { address } } }", { token: user.accessToken });
+      expect(body).toEqual({ data: { me: { email: { address: "replica-reader@example.org" } } } });
+      // Further behind than READ_REPLICA_MAX_LAG_SECONDS: left out, and the primary answers.
+      await waitUntil(
+        () => newestMessage(token),
+        (newest) => newest === message,
+        "the primary's answer",
+        15_000,
+      );
+      expect(await replicaInService()).toBe(false);
+      expect(await metric("nlis_db_replica_in_service", "127.0.0.1")).toBe(0);
+    } finally {
+      await resumeReplay();
+    }
+  });
+
+  test("a replica killed under load costs the clients nothing, and takes reads again once it is back", async () => {
+    const token = (await service.newToken()).secret;
+    await waitUntil(replicaInService, (inService) => inService === true, "the replica in service", 15_000);
+    const fellBack = await metric("nlis_db_replica_reads_total", 'outcome="primary"');
+    let running = true;
+    const failures: unknown[] = [];
+    let answers = 0;
+    const reader = async () => {
+      while (running) {
+        const { status, body } = await service.graphql("{ p2000Messages(first: 5) { message } }", { token });
+        if (status !== 200 || body.errors) failures.push({ status, errors: body.errors });
+        answers++;
+      }
+    };
+    const readers = Array.from({ length: 6 }, reader);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    replicated.killReplica();
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    running = false;
+    await Promise.all(readers);
+    expect(failures).toEqual([]);
+    expect(answers).toBeGreaterThan(20);
+    expect(await metric("nlis_db_replica_reads_total", 'outcome="primary"')).toBeGreaterThan(fellBack);
+    // The launcher starts it again; the checks take it back.
+    await waitUntil(replicaInService, (inService) => inService === true, "the replica back after the kill", 30_000);
+    const reads = await metric("nlis_db_replica_reads_total", 'outcome="read"');
+    await newestMessage(token);
+    expect(await metric("nlis_db_replica_reads_total", 'outcome="read"')).toBeGreaterThan(reads);
+  });
+
+  test("the response cache never keeps a replica's answer from before an announced change", async () => {
+    const token = (await cached.newToken()).secret;
+    await waitUntil(replicaInService, (inService) => inService === true, "the replica in service", 15_000);
+    await newestMessage(token, cached);
+    await replicated.onReplica("select pg_wal_replay_pause()");
+    let message: string;
+    try {
+      message = await storeMessage();
+      // The change is announced, so the cached answer goes; the replica's answer without the
+      // message is given (the replica is within its lag) but must not be kept.
+      await waitUntil(
+        () => newestMessage(token, cached),
+        (newest) => newest !== undefined,
+        "an answer after the change",
+        2_000,
+      );
+    } finally {
+      await resumeReplay();
+    }
+    await waitUntil(
+      () => newestMessage(token, cached),
+      (newest) => newest === message,
+      "the new message",
+      3_000,
+    );
+  });
+});
