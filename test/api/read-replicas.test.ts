@@ -4,6 +4,8 @@
 // (pg_wal_replay_pause): a message stored on the primary afterwards is missing from the replica's
 // answers until the replica is left out for its lag, and then the primary's answers have it.
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import { loadConfig } from "../../lib/config.ts";
+import { lsnValue, replicaUrl } from "../../lib/db/read-replicas.ts";
 import { storeP2000Pages } from "../helpers/p2000.ts";
 import { startReplicatedDatabase, type ReplicatedDatabase } from "../helpers/replica.ts";
 import { startTestService, type TestService } from "../helpers/service.ts";
@@ -159,5 +161,46 @@ describe("read replicas", () => {
       "the new message",
       3_000,
     );
+  });
+});
+
+describe("the settings", () => {
+  function withReplicaUrls<T>(value: string, read: () => T): T {
+    const saved = process.env.READ_REPLICA_URLS;
+    process.env.READ_REPLICA_URLS = value;
+    try {
+      return read();
+    } finally {
+      if (saved === undefined) delete process.env.READ_REPLICA_URLS;
+      else process.env.READ_REPLICA_URLS = saved;
+    }
+  }
+
+  test("READ_REPLICA_URLS lists postgres:// URLs by commas or spaces; anything else is refused at start without echoing it", () => {
+    const urls = withReplicaUrls(
+      "postgres://10.0.0.2:5432, postgresql://reader:secret@10.0.0.3/incidents",
+      () => loadConfig().database.readReplicas.urls,
+    );
+    expect(urls).toEqual(["postgres://10.0.0.2:5432", "postgresql://reader:secret@10.0.0.3/incidents"]);
+    for (const bad of ["10.0.0.2:5432", "http://10.0.0.2", "postgres://user:s3cret@/db"]) {
+      expect(() => withReplicaUrls(bad, () => loadConfig())).toThrow(/READ_REPLICA_URLS must list postgres:\/\/ URLs/);
+      expect(() => withReplicaUrls(bad, () => loadConfig())).not.toThrow(/s3cret/);
+    }
+  });
+
+  test("a replica URL without a login takes the authenticator's login and database; one with a login is used as it is", () => {
+    const auth = "postgres://app_authenticator:p%40ss@primary:5432/incidents";
+    expect(replicaUrl("postgres://replica:5433", auth)).toBe(
+      "postgres://app_authenticator:p%40ss@replica:5433/incidents",
+    );
+    expect(replicaUrl("postgres://replica:5433/other", auth)).toBe(
+      "postgres://app_authenticator:p%40ss@replica:5433/other",
+    );
+    expect(replicaUrl("postgres://reader:x@replica/db", auth)).toBe("postgres://reader:x@replica/db");
+  });
+
+  test("WAL positions compare as numbers", () => {
+    expect(lsnValue("16/B374D848")).toBe(0x16b374d848n);
+    expect(lsnValue("0/FFFFFFFF") < lsnValue("1/0")).toBe(true);
   });
 });
