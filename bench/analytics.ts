@@ -73,6 +73,25 @@ if (repeated) {
   );
   await owner.query("vacuum analyze app_hidden.p2000_daily_counts");
 }
+// 3. Every safety region on every day, as in real traffic: the synthetic traffic pages units of
+// some regions only, so each region without rows gets the rows of one that has them (in turn).
+// A grouping by day and region then has as many groups as the real one (25 a day).
+const { rowCount: spread } = await owner.query(`
+  insert into app_hidden.p2000_daily_counts (day, exercise_type, dimension, key, messages)
+  select k.day, k.exercise_type, 'region', missing.key, k.messages
+    from (select r.uuid::text as key, row_number() over (order by r.number) - 1 as n
+            from app_public.p2000_regions r
+           where not exists (select from app_hidden.p2000_daily_counts c
+                              where c.dimension = 'region' and c.key = r.uuid::text)) missing
+    join (select key, row_number() over (order by key) - 1 as n, count(*) over () as total
+            from (select distinct key from app_hidden.p2000_daily_counts where dimension = 'region') d) present
+      on present.n = missing.n % present.total
+    join app_hidden.p2000_daily_counts k on k.dimension = 'region' and k.key = present.key
+  on conflict do nothing`);
+if (spread) {
+  log(`  ${spread} roll-up rows copied to the safety regions the synthetic traffic does not page`);
+  await owner.query("vacuum analyze app_hidden.p2000_daily_counts");
+}
 const {
   rows: [sizes],
 } = await owner.query<{ rows: number; days: number; messages: number; from: string }>(`
@@ -80,7 +99,7 @@ const {
          (select count(*)::int from app_public.p2000_messages) as messages
     from app_hidden.p2000_daily_counts`);
 
-// 3. The service in its own process, an API token, and the groupings with new arguments on every
+// 4. The service in its own process, an API token, and the groupings with new arguments on every
 // request (a year ending on another day, ten years ending on another day).
 const service = await startServerProcess({ dataDir, pgPort: config.database.embeddedPgPort });
 const apiToken = (

@@ -168,7 +168,8 @@ describe("/metrics", () => {
         expect(valueOf(samples, "nlis_db_pool_connections", { pool, state: "idle" })).toBeGreaterThanOrEqual(0);
         expect(valueOf(samples, "nlis_db_pool_connections", { pool, state: "waiting" })).toBe(0);
       }
-      expect(valueOf(samples, "nlis_db_pool_max_connections", { pool: "auth" })).toBe(12);
+      // Ten request connections and three LISTEN connections (service.ts).
+      expect(valueOf(samples, "nlis_db_pool_max_connections", { pool: "auth" })).toBe(13);
       expect(valueOf(samples, "nlis_jobs_queued", { task: "ops_test__unknown" })).toBe(1);
       expect(valueOf(samples, "nlis_jobs_oldest_age_seconds", { task: "ops_test__unknown" })).toBeGreaterThanOrEqual(
         60,
