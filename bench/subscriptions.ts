@@ -7,8 +7,9 @@
 // FLEX lines of realistic traffic, each made unique so that none merges into an earlier copy,
 // stored in batches flushed every second as bin/ingest-flex.ts does). Every subscriber must get every
 // message exactly once. Latency is measured from the start of the flush that stored a message
-// (its batch's INSERTs included) to its arrival at each subscriber. Goal: p95 under 500 ms for
-// 1,000 subscribers at 20 messages a second. Also reported: the service's resident memory per
+// (its batch's INSERTs included) to its arrival at each subscriber. Goals: p95 under 500 ms for
+// 1,000 subscribers at 20 messages a second; for a crowd (every subscriber its own token, issue 33:
+// 5,000 subscribers at 5 messages a second) p95 under 1 s. Also reported: the service's resident memory per
 // subscriber (before and after they subscribe) and where the two cores went.
 // Figures: bench/results/subscriptions-latest.md and a dated JSON file.
 import fs from "node:fs";
@@ -37,7 +38,8 @@ const SUBSCRIBERS = Number(values.subscribers);
 const TOKENS = Math.min(Number(values.tokens), SUBSCRIBERS);
 const RATE = Number(values.rate);
 const SECONDS = Number(values.seconds);
-const GOAL_P95_MS = 500;
+/** A crowd (a token per subscriber) has issue 33's goal; fewer tokens, the live push's. */
+const GOAL_P95_MS = TOKENS === SUBSCRIBERS ? 1000 : 500;
 const QUERY = "subscription { p2000Messages { uuid message sended } }";
 const log = (line: string) => console.log(line);
 
@@ -247,7 +249,7 @@ log(
     `Subscriptions benchmark, ${result.date.slice(0, 10)}, ${result.machine}: ${SUBSCRIBERS} graphql-ws subscribers of p2000Messages ` +
       `(each its own WebSocket, ${TOKENS} API tokens), ${RATE} messages a second for ${SECONDS} s through the FLEX reader's path (batches flushed every second).`,
     "",
-    "| subscribers | messages/s | deliveries | missing | duplicates | p50 ms | p95 ms | p99 ms | max ms | goal (p95 < 500 ms) |",
+    `| subscribers | messages/s | deliveries | missing | duplicates | p50 ms | p95 ms | p99 ms | max ms | goal (p95 < ${GOAL_P95_MS} ms) |`,
     "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
     `| ${SUBSCRIBERS} | ${RATE} | ${figures.deliveries} | ${missing} | ${duplicates} | ${figures.p50} | ${figures.p95} | ${figures.p99} | ${figures.max} | ${met ? "met" : "**not met**"} |`,
     "",

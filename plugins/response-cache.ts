@@ -40,7 +40,7 @@ const answered = new WeakMap<
 >();
 
 export function makeResponseCachePlugin(cache: ResponseCache, known: KnownRequests): GraphileConfig.Plugin {
-  measureResponseCache(() => cache.size.bytes);
+  measureResponseCache(() => cache.bytesHeld);
   return {
     name: "ResponseCachePlugin",
     version: "1.0.0",

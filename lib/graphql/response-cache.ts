@@ -23,7 +23,7 @@ import { NotificationListener } from "../db/notification-listener.ts";
 import { lsnValue } from "../db/read-replicas.ts";
 import type { Domain } from "./cache-domains.ts";
 
-export const DATA_CHANGED_CHANNEL = "data_changed";
+const DATA_CHANGED_CHANNEL = "data_changed";
 
 export interface CachedAnswer {
   /** The answer as sent: JSON of the execution result. */
@@ -52,7 +52,7 @@ export interface ResponseCacheOptions {
   replicas?: boolean;
 }
 
-export function entityTag(body: Buffer): string {
+function entityTag(body: Buffer): string {
   return `"${createHash("sha256").update(body).digest("base64url").slice(0, 32)}"`;
 }
 
@@ -112,8 +112,9 @@ export class ResponseCache {
     this.clear();
   }
 
-  get size(): { entries: number; bytes: number } {
-    return { entries: this.entries.size, bytes: this.bytes };
+  /** Bytes of the answers kept. */
+  get bytesHeld(): number {
+    return this.bytes;
   }
 
   /** The kept answer of a key, if it is still current. */
@@ -121,12 +122,9 @@ export class ResponseCache {
     if (!this.active) return undefined;
     const entry = this.entries.get(key);
     if (!entry) return undefined;
-    this.entries.delete(key);
-    if (entry.expires <= Date.now()) {
-      this.bytes -= entry.body.length;
-      return undefined;
-    }
-    this.entries.set(key, entry);
+    this.remove(key);
+    if (entry.expires <= Date.now()) return undefined;
+    this.add(key, entry);
     return entry;
   }
 
@@ -157,12 +155,10 @@ export class ResponseCache {
     if (body.length > this.maxBytes / 4) return undefined;
     const entry: CachedAnswer = { body, result, etag: entityTag(body), domains, expires: Date.now() + this.maxAgeMs };
     this.remove(key);
-    this.entries.set(key, entry);
-    this.bytes += body.length;
-    for (const [oldest, old] of this.entries) {
+    this.add(key, entry);
+    for (const oldest of this.entries.keys()) {
       if (this.bytes <= this.maxBytes) break;
-      this.entries.delete(oldest);
-      this.bytes -= old.body.length;
+      this.remove(oldest);
     }
     return entry;
   }
@@ -197,6 +193,12 @@ export class ResponseCache {
       }
       this.noting = false;
     })();
+  }
+
+  /** Keeps an entry as the most recently used. */
+  private add(key: string, entry: CachedAnswer): void {
+    this.entries.set(key, entry);
+    this.bytes += entry.body.length;
   }
 
   private remove(key: string): void {

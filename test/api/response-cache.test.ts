@@ -197,6 +197,32 @@ describe("the response cache", () => {
   });
 });
 
+describe("deny by default", () => {
+  test("a document that mixes a listed field with one the cache does not list (webPushPublicKey) is never kept", async () => {
+    const token = (await ctx.service.newToken()).secret;
+    const mixed = "{ trafficIncidentTypes { value label } webPushPublicKey }";
+    const label = async () => {
+      const { body } = await ctx.service.graphql(mixed, { token });
+      expect(body.errors).toBeUndefined();
+      return (body.data.trafficIncidentTypes as Array<{ label: string }>)[0]!.label;
+    };
+    const original = await label();
+    const counted = await cacheCount("trafficIncidentTypes", "miss");
+    // Changed without its notification: a kept answer would not show it.
+    await changeSilently(
+      "app_public.traffic_incident_types",
+      `update app_public.traffic_incident_types set label = 'unlisted' where ${FIRST}`,
+    );
+    try {
+      expect(await label()).toBe("unlisted");
+      // Not even looked up: the operation is not cacheable.
+      expect(await cacheCount("trafficIncidentTypes", "miss")).toBe(counted);
+    } finally {
+      await setLabel(FIRST, original);
+    }
+  });
+});
+
 describe("conditional GET requests", () => {
   test("a GET answer carries an ETag; If-None-Match with it is 304 without a body, until the data changes", async () => {
     const token = (await ctx.service.newToken()).secret;
