@@ -251,12 +251,7 @@ function corsOrigins(): HttpConfig["corsOrigins"] {
     .map((entry) => entry.trim())
     .filter(Boolean)
     .map((entry) => {
-      let url: URL | undefined;
-      try {
-        url = new URL(entry);
-      } catch {
-        // reported below
-      }
+      const url = parsedUrl(entry);
       if (!url || !/^https?:$/.test(url.protocol) || url.pathname !== "/" || url.search || url.hash || url.username) {
         const example = "https://app.example.org";
         throw new Error(`CORS_ORIGINS must be * or comma-separated origins such as ${example} (got "${entry}").`);
@@ -283,6 +278,15 @@ function flag(name: string, fallback: boolean): boolean {
   throw new Error(`${name} must be true or false (got "${raw}").`);
 }
 
+/** The URL, or undefined when the text is none (each setting says what it expects). */
+function parsedUrl(raw: string): URL | undefined {
+  try {
+    return new URL(raw);
+  } catch {
+    return undefined;
+  }
+}
+
 function text(name: string): string | undefined {
   const raw = process.env[name];
   return raw === undefined || raw === "" ? undefined : raw;
@@ -294,12 +298,7 @@ function readReplicaUrls(): string[] {
     .split(/[\s,]+/)
     .filter(Boolean)
     .map((raw) => {
-      let url: URL | undefined;
-      try {
-        url = new URL(raw);
-      } catch {
-        url = undefined;
-      }
+      const url = parsedUrl(raw);
       if (!url || !["postgres:", "postgresql:"].includes(url.protocol) || !url.hostname) {
         // The value may hold a password: say which entry, not what it is.
         throw new Error("READ_REPLICA_URLS must list postgres:// URLs with a host, separated by commas.");
@@ -312,12 +311,7 @@ function readReplicaUrls(): string[] {
 function mapStyleUrl(): string | undefined {
   const raw = text("MAP_STYLE_URL");
   if (raw === undefined) return undefined;
-  let url: URL | undefined;
-  try {
-    url = new URL(raw);
-  } catch {
-    url = undefined;
-  }
+  const url = parsedUrl(raw);
   if (!url || (url.protocol !== "https:" && url.protocol !== "http:")) {
     throw new Error(`MAP_STYLE_URL must be an http(s) URL of a MapLibre style (got "${raw}").`);
   }
