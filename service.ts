@@ -58,8 +58,8 @@ export interface Service {
 /** Connections for GraphQL requests, on the primary and on each read replica. */
 const REQUEST_CONNECTIONS = 10;
 
-/** How many requests' bytes the response cache remembers (lib/graphql/known-requests.ts): about 100 bytes each. */
-const KNOWN_REQUESTS = 50_000;
+/** Memory for the requests the response cache answers before grafserv (lib/graphql/known-requests.ts). */
+const KNOWN_REQUEST_BYTES = 16 * 1024 * 1024;
 
 function listen(server: Server, port: number, host: string): Promise<AddressInfo> {
   return new Promise((resolve, reject) => {
@@ -198,7 +198,7 @@ async function startApi(
     replicas: replicas.configured,
   });
   await responseCache.start();
-  const knownRequests = new KnownRequests(KNOWN_REQUESTS);
+  const knownRequests = new KnownRequests(KNOWN_REQUEST_BYTES);
   const answerFromCache = makeCachedAnswers({ cache: responseCache, known: knownRequests, authenticate });
   const pgl = postgraphile(
     makePreset({
@@ -253,7 +253,13 @@ async function startApi(
   });
   /** A repeated public read from the response cache (lib/http/cached-answers.ts), anything else by grafserv. */
   const answerBeforeGrafserv = async (req: IncomingMessage, res: ServerResponse) => {
-    const body = req.method === "POST" ? await prereadBody(req, MAX_GRAPHQL_BODY_BYTES) : undefined;
+    let body: Buffer | undefined;
+    try {
+      body = req.method === "POST" ? await prereadBody(req, MAX_GRAPHQL_BODY_BYTES) : undefined;
+    } catch {
+      res.destroy(); // the client went away while sending its body: nobody to answer
+      return;
+    }
     if (!(await answerFromCache(req, res, body))) void handleGraphql(req, res, () => app(req, res));
   };
   const handleUpgrade = await serv.getUpgradeHandler();

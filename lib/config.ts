@@ -297,11 +297,13 @@ function readReplicaUrls(): string[] {
   return (text("READ_REPLICA_URLS") ?? "")
     .split(/[\s,]+/)
     .filter(Boolean)
-    .map((raw) => {
+    .map((raw, index, all) => {
       const url = parsedUrl(raw);
       if (!url || !["postgres:", "postgresql:"].includes(url.protocol) || !url.hostname) {
         // The value may hold a password: say which entry, not what it is.
-        throw new Error("READ_REPLICA_URLS must list postgres:// URLs with a host, separated by commas.");
+        throw new Error(
+          `READ_REPLICA_URLS must list postgres:// URLs with a host, separated by commas (entry ${index + 1} of ${all.length} is not one).`,
+        );
       }
       return raw;
     });

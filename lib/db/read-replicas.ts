@@ -3,7 +3,7 @@
 //
 // Each replica is checked every second on a connection of its own: is it up, is it still a standby,
 // and how far behind the primary is it. The lag is measured in time, not bytes: every check first
-// notes the primary's WAL position (pg_current_wal_lsn), and a replica that has replayed the
+// notes the primary's WAL position (pg_current_wal_insert_lsn), and a replica that has replayed the
 // position noted at time t holds everything the primary committed before t, so it is at most
 // now − t behind. (pg_last_xact_replay_timestamp would call an idle primary's replica late.) A
 // replica that is down, no longer a standby (promoted) or more than READ_REPLICA_MAX_LAG_SECONDS
@@ -69,9 +69,10 @@ export function replicaUrl(url: string, authUrl: string): string {
   });
 }
 
+/** How long a check, and a request's wait for a replica's connection, may take. */
 const CHECK_TIMEOUT_MS = 2000;
-/** How long the primary's positions are kept: enough to measure any lag up to the limit and a bit. */
-const KEEP_POSITIONS = 120;
+/** Positions kept beyond the lag limit's worth, so a lag a little over the limit is still told. */
+const EXTRA_POSITIONS = 10;
 
 class ReplicaState implements Replica {
   readonly name: string;
@@ -124,11 +125,17 @@ export class ReadReplicas {
   private readonly options: ReadReplicaOptions;
   /** The primary's WAL positions as noted by the checks, oldest first. */
   private positions: Array<{ at: number; lsn: bigint }> = [];
+  /** How many of the primary's positions to keep: enough to tell any lag up to the limit. */
+  private readonly keepPositions: number;
   private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private stopped = false;
   private next = 0;
 
   constructor(options: ReadReplicaOptions) {
     this.options = options;
+    const interval = options.checkIntervalMs ?? 1000;
+    this.keepPositions = Math.ceil((options.maxLagSeconds * 1000) / interval) + EXTRA_POSITIONS;
     this.replicas = options.urls.map(
       (url) => new ReplicaState(replicaUrl(url, options.authUrl), options.connections, options.log),
     );
@@ -143,15 +150,20 @@ export class ReadReplicas {
     if (!this.configured) return;
     await this.check();
     const tick = () => {
-      this.timer = setTimeout(() => void this.check().finally(tick), this.options.checkIntervalMs ?? 1000);
+      if (this.stopped) return;
+      this.timer = setTimeout(() => {
+        this.running = this.check().finally(tick);
+      }, this.options.checkIntervalMs ?? 1000);
       this.timer.unref();
     };
     tick();
   }
 
+  /** Stops the checks (waiting for one under way) and closes the replicas' connections. */
   async stop(): Promise<void> {
+    this.stopped = true;
     clearTimeout(this.timer);
-    this.timer = undefined;
+    await this.running;
     await Promise.all(this.replicas.flatMap((replica) => [replica.pool.end(), replica.checkPool.end()]));
   }
 
@@ -171,9 +183,11 @@ export class ReadReplicas {
   private async check(): Promise<void> {
     const now = Date.now();
     try {
-      const { rows } = await this.options.primary.query<{ lsn: string }>("select pg_current_wal_lsn()::text as lsn");
+      const { rows } = await this.options.primary.query<{ lsn: string }>(
+        "select pg_current_wal_insert_lsn()::text as lsn",
+      );
       this.positions.push({ at: now, lsn: lsnValue(rows[0]!.lsn) });
-      if (this.positions.length > KEEP_POSITIONS) this.positions.shift();
+      if (this.positions.length > this.keepPositions) this.positions.shift();
     } catch {
       // The primary is away: the replicas' lag cannot be told, and the service is unavailable anyway.
       return;

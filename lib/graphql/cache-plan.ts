@@ -1,6 +1,6 @@
 // What the response cache needs of a document's operation (lib/graphql/cache-domains.ts), worked
 // out once per parsed document: grafserv keeps one DocumentNode per query text, so the plan is
-// kept by the document's identity. The read replicas' routing (lib/db/read-replicas.ts) asks the
+// kept by the document's identity. The read replicas' routing (lib/graphql/replica-routing.ts) asks the
 // same question: a public read is one whose every root field the cache may keep.
 import type { DocumentNode } from "graphql";
 import { CACHE_RULES, type Domain } from "./cache-domains.ts";

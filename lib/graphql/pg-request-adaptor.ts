@@ -27,7 +27,9 @@ interface Opening {
 /**
  * begin, the request's settings and (once per connection) the JIT choice, as one message; with an
  * API token on the primary also the check that it is still live, so a token revoked a moment ago
- * is refused even by an instance that has not yet heard of it (lib/auth/api-token-cache.ts).
+ * is refused even by an instance that has not yet heard of it (lib/auth/api-token-cache.ts). A
+ * replica's reads go without it (makeReplicaWithPgClient): there, as for cached answers, the
+ * token cache is the check, and a revocation reaches it within the notification's milliseconds.
  */
 function openingStatement(
   client: pg.PoolClient & { [jitSetUp]?: boolean },
@@ -98,7 +100,7 @@ function makeWithPgClient(pool: pg.Pool): WithPgClient {
 
 /** Where a public read was sent (lib/graphql/replica-routing.ts), and what it saw there. */
 export interface ReplicaRead {
-  /** The lowest replay position of the replica's transactions (the response cache compares it); unset until one ran. */
+  /** The lowest replay position of the replica's transactions (the response cache compares it); unset while none ran there. */
   replayed?: bigint;
   /** True when the replica was gone and the primary read instead. */
   fellBack: boolean;
@@ -124,10 +126,10 @@ export function makeReplicaWithPgClient(
         REPLICA,
         inOurTransaction(callback),
       );
-      if (replayed) {
-        const position = lsnValue(replayed);
-        read.replayed = read.replayed === undefined || position < read.replayed ? position : read.replayed;
-      }
+      // No position (a server that is no longer a standby, until the next check says so): 0, so
+      // the response cache keeps none of its answers.
+      const position = replayed ? lsnValue(replayed) : 0n;
+      read.replayed = read.replayed === undefined || position < read.replayed ? position : read.replayed;
       replicaReads.inc({ replica: replica.name, outcome: "read" });
       return result;
     } catch (error) {
@@ -141,10 +143,18 @@ export function makeReplicaWithPgClient(
   };
 }
 
-/** pg-pool's wait for a free connection ran out, or recovery cancelled the query (SQLSTATE 40001 on a standby). */
+/**
+ * Recovery conflicts on a standby (40001, and 40P01 for a buffer-pin deadlock), a database dropped
+ * under it (57P04), or pg-pool's wait for a free connection that ran out: the primary reads it.
+ */
+const REPLICA_CANNOT_SERVE = new Set(["40001", "40P01", "57P04"]);
+
 function replicaCannotServe(error: unknown): boolean {
   const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
-  return code === "40001" || (typeof message === "string" && /timeout exceeded when trying to connect/i.test(message));
+  return (
+    (typeof code === "string" && REPLICA_CANNOT_SERVE.has(code)) ||
+    (typeof message === "string" && /timeout exceeded when trying to connect/i.test(message))
+  );
 }
 
 /** makePgService with our withPgClient; everything else (introspection, LISTEN) as PostGraphile's. */

@@ -13,14 +13,15 @@
 //   generations are read before execution and compared when it is stored, so an answer that
 //   read the data before a commit is never kept after that commit's notification arrived.
 // - An answer read on a read replica (lib/db/read-replicas.ts) is kept only if the replica had
-//   replayed everything the primary had written when the last change was announced: the cache
-//   notes the primary's WAL position after each notification, and the read's transaction the
-//   replica's replay position. A lagging replica's answer is given to its client, never kept.
-// - Bounded by the bytes of the answers (RESPONSE_CACHE_MB), least recently used first out.
+//   replayed every announced change of the domains it read (lib/graphql/announced-positions.ts:
+//   the primary's WAL position after each notification; the read's transaction notes the
+//   replica's replay position). A lagging replica's answer is given to its client, never kept.
+// - Bounded by the bytes of the answers and their keys (RESPONSE_CACHE_MB), least recently used
+//   first out.
 import { createHash } from "node:crypto";
 import type pg from "pg";
 import { NotificationListener } from "../db/notification-listener.ts";
-import { lsnValue } from "../db/read-replicas.ts";
+import { ALL_DOMAINS, AnnouncedPositions } from "./announced-positions.ts";
 import type { Domain } from "./cache-domains.ts";
 
 const DATA_CHANGED_CHANNEL = "data_changed";
@@ -66,19 +67,13 @@ export class ResponseCache {
   private readonly listener: NotificationListener;
   private readonly maxBytes: number;
   private readonly maxAgeMs: number;
-  private readonly pool: pg.Pool;
-  private readonly replicas: boolean;
-  /** The primary's WAL position noted after the last notification: a replica's answer must have replayed it. */
-  private requiredPosition = 0n;
-  /** A notification came whose position is not noted yet: no replica answer is kept meanwhile. */
-  private positionWanted = false;
-  private noting = false;
+  /** With read replicas: where the primary stood at each domain's last announced change. */
+  private readonly positions: AnnouncedPositions | undefined;
 
   constructor(options: ResponseCacheOptions) {
     this.maxBytes = options.maxBytes;
     this.maxAgeMs = options.maxAgeMs;
-    this.pool = options.pool;
-    this.replicas = options.replicas ?? false;
+    this.positions = options.replicas ? new AnnouncedPositions(options.pool) : undefined;
     this.listener = new NotificationListener({
       pool: options.pool,
       channels: [DATA_CHANGED_CHANNEL],
@@ -88,9 +83,7 @@ export class ResponseCache {
         this.clear();
       },
       // A replica may not yet have what was committed before this listener heard anything.
-      onListening: () => {
-        if (this.replicas) this.notePrimaryPosition();
-      },
+      onListening: () => this.positions?.announced(ALL_DOMAINS),
     });
   }
 
@@ -108,6 +101,7 @@ export class ResponseCache {
   }
 
   async stop(): Promise<void> {
+    this.positions?.stop();
     await this.listener.stop();
     this.clear();
   }
@@ -147,9 +141,7 @@ export class ResponseCache {
     replayed?: bigint,
   ): CachedAnswer | undefined {
     if (!this.active || snapshot.epoch !== this.epoch) return undefined;
-    if (replayed !== undefined && (this.positionWanted || this.noting || replayed < this.requiredPosition)) {
-      return undefined;
-    }
+    if (replayed !== undefined && !this.positions?.covers(domains, replayed)) return undefined;
     if (domains.some((domain, i) => (this.generations.get(domain) ?? 0) !== snapshot.generations[i])) return undefined;
     const body = Buffer.from(JSON.stringify(result));
     if (body.length > this.maxBytes / 4) return undefined;
@@ -165,47 +157,24 @@ export class ResponseCache {
 
   /** A domain's data changed: every answer that read it goes, and answers under way are not kept. */
   private changed(domain: Domain): void {
-    if (this.replicas) this.notePrimaryPosition();
+    this.positions?.announced(domain);
     this.generations.set(domain, (this.generations.get(domain) ?? 0) + 1);
     for (const [key, entry] of this.entries) {
       if (entry.domains.includes(domain)) this.remove(key);
     }
   }
 
-  /**
-   * Notes the primary's WAL position, read after a notification came (so at or past the announced
-   * commit). Notifications that come while a reading is under way ask for one more reading after it.
-   */
-  private notePrimaryPosition(): void {
-    this.positionWanted = true;
-    if (this.noting) return;
-    this.noting = true;
-    void (async () => {
-      while (this.positionWanted) {
-        this.positionWanted = false;
-        try {
-          const { rows } = await this.pool.query<{ lsn: string }>("select pg_current_wal_lsn()::text as lsn");
-          this.requiredPosition = lsnValue(rows[0]!.lsn);
-        } catch {
-          // Unknown: no replica answer is kept until the next notification's reading succeeds.
-          this.requiredPosition = BigInt(Number.MAX_SAFE_INTEGER) ** 2n;
-        }
-      }
-      this.noting = false;
-    })();
-  }
-
-  /** Keeps an entry as the most recently used. */
+  /** Keeps an entry as the most recently used. Its key counts too: it holds the variables, which a client chooses. */
   private add(key: string, entry: CachedAnswer): void {
     this.entries.set(key, entry);
-    this.bytes += entry.body.length;
+    this.bytes += entry.body.length + key.length;
   }
 
   private remove(key: string): void {
     const entry = this.entries.get(key);
     if (!entry) return;
     this.entries.delete(key);
-    this.bytes -= entry.body.length;
+    this.bytes -= entry.body.length + key.length;
   }
 
   private clear(): void {

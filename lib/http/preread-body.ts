@@ -28,12 +28,12 @@ export async function prereadBody(req: IncomingMessage, maxLength: number): Prom
   return body;
 }
 
-/** grafserv's options as its getDigest is given them (their own type is not exported). */
 /** The body prereadBody read for this request, if it did. */
 export function prereadBodyOf(req: IncomingMessage): Buffer | undefined {
   return bodies.get(req);
 }
 
+/** grafserv's options as its getDigest is given them (their own type is not exported). */
 type DigestOptions = NodeGrafserv["dynamicOptions"];
 
 /** grafserv for Node that takes a body read before it (prereadBody) instead of reading the stream. */

@@ -14,7 +14,9 @@ import { cacheKey, KnownRequests, requestIdentity } from "../../lib/graphql/know
 import { ResponseCache } from "../../lib/graphql/response-cache.ts";
 import { makeCachedAnswers } from "../../lib/http/cached-answers.ts";
 import { prereadBody, prereadBodyOf } from "../../lib/http/preread-body.ts";
+import { resilientPool } from "../../lib/db/pool.ts";
 import { useTestDatabase } from "../helpers/database.ts";
+import { waitUntil } from "../helpers/wait.ts";
 
 const ctx = useTestDatabase();
 
@@ -50,10 +52,11 @@ const reached: Array<{ method: string; body: string }> = [];
 let perEnvironment = false;
 
 beforeAll(async () => {
-  pool = new pg.Pool({ connectionString: ctx.db.authUrl, max: 2 });
+  // Its idle connections end when the test database is dropped: that must not fail the run.
+  pool = resilientPool({ connectionString: ctx.db.authUrl, max: 2 });
   cache = new ResponseCache({ pool, maxBytes: 1024 * 1024, maxAgeMs: 60_000 });
   await cache.start();
-  const known = new KnownRequests(100);
+  const known = new KnownRequests(1024 * 1024);
   const authenticate = async (authorization: string | undefined) =>
     AUTH[authorization ?? ""] ?? { kind: "invalid" as const };
   const answerFromCache = makeCachedAnswers({ cache, known, authenticate });
@@ -161,5 +164,28 @@ describe("answers before grafserv", () => {
     await new Promise((resolve) => setTimeout(resolve, 200));
     await ask({ path: "?query=%7Be%7D" });
     expect(reached).toHaveLength(1);
+  });
+});
+
+describe("the cache's bound", () => {
+  test("counts each answer's bytes and key once, and frees them when its data changes", async () => {
+    const own = new ResponseCache({ pool, maxBytes: 1024 * 1024, maxAgeMs: 60_000 });
+    await own.start();
+    try {
+      const answer = { data: { value: "x".repeat(1000) } };
+      const bytes = Buffer.byteLength(JSON.stringify(answer));
+      for (const key of ["k1", "k2"]) own.set(key, answer, ["rail"], own.snapshot(["rail"]));
+      own.set("k1", answer, ["rail"], own.snapshot(["rail"]));
+      expect(own.bytesHeld).toBe(2 * (bytes + 2));
+      await ctx.db.asOwner("select pg_notify('data_changed', 'rail')");
+      await waitUntil(
+        () => own.bytesHeld,
+        (held) => held === 0,
+        "the freed bytes",
+        2_000,
+      );
+    } finally {
+      await own.stop();
+    }
   });
 });
