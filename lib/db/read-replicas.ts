@@ -3,12 +3,14 @@
 //
 // Each replica is checked every second on a connection of its own: is it up, is it still a standby,
 // and how far behind the primary is it. The lag is measured in time, not bytes: every check first
-// notes the primary's WAL position (pg_current_wal_insert_lsn), and a replica that has replayed the
-// position noted at time t holds everything the primary committed before t, so it is at most
-// now − t behind. (pg_last_xact_replay_timestamp would call an idle primary's replica late.) A
-// replica that is down, no longer a standby (promoted) or more than READ_REPLICA_MAX_LAG_SECONDS
-// behind is left out until a check finds it back; each change is said once in the log, and
-// /ready and /metrics show every replica's state.
+// notes the primary's WAL position (pg_current_wal_lsn, what it has written and so can have sent),
+// and a replica that has replayed the position noted at time t holds everything the primary had
+// written before t, so it is at most now − t behind. (Not the insert position: on an idle primary
+// whose last record ends at a page boundary it points past the next page's header, which no
+// replica replays until something is written; nor pg_last_xact_replay_timestamp, which would call
+// an idle primary's replica late.) A replica that is down, no longer a standby (promoted) or more
+// than READ_REPLICA_MAX_LAG_SECONDS behind is left out until a check finds it back; each change
+// is said once in the log, and /ready and /metrics show every replica's state.
 //
 // A request on a replica that finds it gone (a connection error at any point) is read again on the
 // primary and the replica is left out at once (lib/graphql/pg-request-adaptor.ts): reads are safe
@@ -183,9 +185,7 @@ export class ReadReplicas {
   private async check(): Promise<void> {
     const now = Date.now();
     try {
-      const { rows } = await this.options.primary.query<{ lsn: string }>(
-        "select pg_current_wal_insert_lsn()::text as lsn",
-      );
+      const { rows } = await this.options.primary.query<{ lsn: string }>("select pg_current_wal_lsn()::text as lsn");
       this.positions.push({ at: now, lsn: lsnValue(rows[0]!.lsn) });
       if (this.positions.length > this.keepPositions) this.positions.shift();
     } catch {
