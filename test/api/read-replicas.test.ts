@@ -76,7 +76,12 @@ describe("read replicas", () => {
     await waitUntil(replicaInService, (inService) => inService === true, "the replica in service", 15_000);
     const ready = (await (await fetch(`${service.url}/ready`)).json()) as Ready;
     expect(ready.replicas).toEqual([{ replica: 1, inService: true, lagSeconds: expect.any(Number) }]);
-    expect(await metric("nlis_db_replica_in_service", "127.0.0.1")).toBe(1);
+    await waitUntil(
+      () => metric("nlis_db_replica_in_service", "127.0.0.1"),
+      (inService) => inService === 1,
+      "the gauge at 1",
+      3_000,
+    );
   });
 
   test("public reads come from the replica; a token made a moment ago works there, accounts stay on the primary; a lagging replica is left out", async () => {
