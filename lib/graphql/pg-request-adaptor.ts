@@ -102,8 +102,6 @@ function makeWithPgClient(pool: pg.Pool): WithPgClient {
 export interface ReplicaRead {
   /** The lowest replay position of the replica's transactions (the response cache compares it); unset while none ran there. */
   replayed?: bigint;
-  /** True when the replica was gone and the primary read instead. */
-  fellBack: boolean;
 }
 
 /**
@@ -136,7 +134,6 @@ export function makeReplicaWithPgClient(
       const gone = isConnectionError(error);
       if (!gone && !replicaCannotServe(error)) throw error;
       if (gone) replica.leaveOut(`down (${(error as Error).message})`);
-      read.fellBack = true;
       replicaReads.inc({ replica: replica.name, outcome: "primary" });
       return primary(pgSettings, callback);
     }

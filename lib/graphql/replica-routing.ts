@@ -29,7 +29,7 @@ declare global {
 }
 
 /** True for a public read that is the same for every environment. */
-export function isSharedPublicRead(
+function isSharedPublicRead(
   auth: RequestAuth,
   document: DocumentNode,
   operationName: string | null | undefined,
@@ -51,6 +51,6 @@ export function replicaContext(
   const replica = replicas.pick();
   const primary = (args.contextValue as { withPgClient?: WithPgClient } | undefined)?.withPgClient;
   if (!replica || !primary) return {};
-  const read: ReplicaRead = { fellBack: false };
+  const read: ReplicaRead = {};
   return { withPgClient: makeReplicaWithPgClient(replica, primary, read) as WithPgClient, replicaRead: read };
 }

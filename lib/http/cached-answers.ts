@@ -17,7 +17,7 @@ import { graphqlCacheRequests, graphqlOperationDuration, graphqlOperations } fro
 import { ifNoneMatchFails } from "./conditional-requests.ts";
 
 /** The caching headers of a GET's answer (the client may keep it, and must ask again). */
-export const CACHE_CONTROL = "private, no-cache";
+const CACHE_CONTROL = "private, no-cache";
 
 export interface CachedAnswerDeps {
   cache: ResponseCache;
