@@ -2381,8 +2381,10 @@ create table app_public.p2000_dossiers (
   constraint p2000_dossiers_urgency_uuid_fkey FOREIGN KEY (urgency_uuid) REFERENCES app_public.p2000_urgencies(uuid)
 );
 alter table app_public.p2000_dossiers enable row level security;
+CREATE INDEX p2000_dossiers_first_sended_idx ON app_public.p2000_dossiers USING btree (first_sended DESC, last_sended DESC, uuid);
 CREATE INDEX p2000_dossiers_incident_idx ON app_public.p2000_dossiers USING btree (incident_number, last_sended DESC) WHERE (incident_number IS NOT NULL);
 CREATE INDEX p2000_dossiers_last_sended_idx ON app_public.p2000_dossiers USING btree (last_sended DESC, uuid);
+CREATE INDEX p2000_dossiers_message_count_idx ON app_public.p2000_dossiers USING btree (message_count DESC, last_sended DESC, uuid);
 CREATE INDEX p2000_dossiers_region_recent_idx ON app_public.p2000_dossiers USING btree (COALESCE(region_uuid, app_hidden.no_region()), last_sended DESC);
 CREATE INDEX p2000_dossiers_region_text_idx ON app_public.p2000_dossiers USING btree (COALESCE(region_uuid, app_hidden.no_region()), md5(normalized_text), last_sended DESC);
 CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON app_public.p2000_dossiers FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_data_changed('p2000');
@@ -12081,28 +12083,45 @@ CREATE OR REPLACE FUNCTION app_public.p2000_dossiers(first integer DEFAULT 50, p
 AS $function$
 declare
   one app_public.p2000_dossiers;
+  order_by text := coalesce((filter).order_by, 'lastSendedDesc');
+  page_limit integer := app_hidden.page_limit(first);
+  page_offset integer := app_hidden.page_offset(first, page);
 begin
   perform app_hidden.p2000_dossier_view(null, (filter).messages_order_by, (filter).timeline_order_by); -- checks the orders
   if (filter).message is not null or (filter).dossier is not null then
     one := app_hidden.p2000_referenced_dossier((filter).dossier, (filter).message);
-    if one.uuid is not null and app_hidden.page_offset(first, page) = 0 then
+    if one.uuid is not null and page_offset = 0 then
       return next app_hidden.p2000_dossier_view(one, (filter).messages_order_by, (filter).timeline_order_by);
     end if;
     return;
   end if;
-  if coalesce((filter).order_by, 'lastSendedDesc') not in ('lastSendedDesc', 'lastSendedAsc', 'firstSendedDesc', 'messageCountDesc') then
-    raise exception 'orderBy must be lastSendedDesc, lastSendedAsc, firstSendedDesc or messageCountDesc (got "%").', (filter).order_by
-      using errcode = 'XINPT';
-  end if;
-  return query
-    select (app_hidden.p2000_dossier_view(d, (filter).messages_order_by, (filter).timeline_order_by)).*
-      from app_public.p2000_dossiers d
-     order by case when coalesce((filter).order_by, 'lastSendedDesc') = 'lastSendedDesc' then d.last_sended end desc,
-              case when (filter).order_by = 'lastSendedAsc' then d.last_sended end asc,
-              case when (filter).order_by = 'firstSendedDesc' then d.first_sended end desc,
-              case when (filter).order_by = 'messageCountDesc' then d.message_count end desc,
-              d.last_sended desc, d.uuid
-     limit app_hidden.page_limit(first) offset app_hidden.page_offset(first, page);
+  -- One static query per order, each the order of an index (lastSendedAsc reads
+  -- p2000_dossiers_last_sended_idx backwards, so its tie-break is uuid descending).
+  case order_by
+    when 'lastSendedDesc' then
+      return query select (app_hidden.p2000_dossier_view(d, (filter).messages_order_by, (filter).timeline_order_by)).*
+        from (select * from app_public.p2000_dossiers x order by x.last_sended desc, x.uuid
+               limit page_limit offset page_offset) d
+       order by d.last_sended desc, d.uuid;
+    when 'lastSendedAsc' then
+      return query select (app_hidden.p2000_dossier_view(d, (filter).messages_order_by, (filter).timeline_order_by)).*
+        from (select * from app_public.p2000_dossiers x order by x.last_sended, x.uuid desc
+               limit page_limit offset page_offset) d
+       order by d.last_sended, d.uuid desc;
+    when 'firstSendedDesc' then
+      return query select (app_hidden.p2000_dossier_view(d, (filter).messages_order_by, (filter).timeline_order_by)).*
+        from (select * from app_public.p2000_dossiers x order by x.first_sended desc, x.last_sended desc, x.uuid
+               limit page_limit offset page_offset) d
+       order by d.first_sended desc, d.last_sended desc, d.uuid;
+    when 'messageCountDesc' then
+      return query select (app_hidden.p2000_dossier_view(d, (filter).messages_order_by, (filter).timeline_order_by)).*
+        from (select * from app_public.p2000_dossiers x order by x.message_count desc, x.last_sended desc, x.uuid
+               limit page_limit offset page_offset) d
+       order by d.message_count desc, d.last_sended desc, d.uuid;
+    else
+      raise exception 'orderBy must be lastSendedDesc, lastSendedAsc, firstSendedDesc or messageCountDesc (got "%").', (filter).order_by
+        using errcode = 'XINPT';
+  end case;
 end;
 $function$;
 grant execute on function app_public.p2000_dossiers(first integer, page integer, filter app_public.p2000_dossier_filter) to app_analyst;
@@ -12165,6 +12184,7 @@ declare
   since timestamptz;
   result app_public.p2000_message_statistics;
   conditions text := app_hidden.p2000_message_conditions(filter);
+  source text;
 begin
   if days < 1 or days > 90 then
     raise exception 'chartDays must be between 1 and 90 (got %).', days using errcode = 'XINPT';
@@ -12172,18 +12192,53 @@ begin
   since := ((now() at time zone 'Europe/Amsterdam')::date - (days - 1)) at time zone 'Europe/Amsterdam';
   result.chart_days := days;
   result.total := app_public.p2000_messages_count(filter);
+  if (filter).capcodes is not null or (filter).capcode is not null or (filter).dossier is not null
+     or (filter).vehicle is not null or (filter).monitor is not null or (filter).sended is not null then
+    source := format($q$
+      select (m.sended at time zone 'Europe/Amsterdam')::date as day, m.discipline_uuid, m.urgency_uuid, m.region_uuid,
+             1 as messages, true as counts_day
+        from app_public.p2000_messages m where %s and m.sended >= $2$q$, conditions);
+  elsif (filter).disciplines is not null then
+    source := $q$
+      select (h.hour at time zone 'Europe/Amsterdam')::date as day, h.discipline_uuid, h.urgency_uuid, h.region_uuid,
+             h.messages, true as counts_day
+        from app_hidden.p2000_hourly_counts h
+       where h.hour >= $2
+         and (coalesce(($1).exercise_type, 'none') = 'all' or h.exercise_type = coalesce(($1).exercise_type, 'none'))
+         and h.discipline_uuid = any ((select app_hidden.p2000_filter_discipline_uuids(($1).disciplines))::uuid[])$q$;
+  else
+    source := $q$
+      select d.day,
+             case when d.dimension = 'discipline' then d.key::uuid end as discipline_uuid,
+             case when d.dimension = 'urgency' then d.key::uuid end as urgency_uuid,
+             case when d.dimension = 'region' then d.key::uuid end as region_uuid,
+             d.messages, d.dimension = 'total' as counts_day
+        from app_hidden.p2000_daily_counts d
+       where d.dimension in ('total', 'discipline', 'urgency', 'region')
+         and d.day >= ($2 at time zone 'Europe/Amsterdam')::date
+         and (coalesce(($1).exercise_type, 'none') = 'all' or d.exercise_type = coalesce(($1).exercise_type, 'none'))$q$;
+  end if;
   execute format($q$
-    with chosen as (select m.* from app_public.p2000_messages m where %s and m.sended >= $2)
+    with source as materialized (%s),
+    by_day as (select s.day, sum(s.messages) filter (where s.counts_day) as n from source s group by s.day)
     select
-      array(select row(day::date, (select count(*) from chosen c where (c.sended at time zone 'Europe/Amsterdam')::date = day::date))::app_public.p2000_day_count
-              from generate_series(($2 at time zone 'Europe/Amsterdam')::date, (now() at time zone 'Europe/Amsterdam')::date, interval '1 day') day),
-      array(select row(d.uuid::text, d.name, count(*))::app_public.p2000_count from chosen c join app_public.p2000_disciplines d on d.uuid = c.discipline_uuid
-              group by d.uuid, d.name order by count(*) desc, d.name),
-      array(select row(u.code, u.name, count(*))::app_public.p2000_count from chosen c join app_public.p2000_urgencies u on u.uuid = c.urgency_uuid
-              group by u.code, u.name, u.rank order by u.rank, u.code),
-      array(select row(r.number, r.name, count(*))::app_public.p2000_count from chosen c join app_public.p2000_regions r on r.uuid = c.region_uuid
-              group by r.number, r.name order by count(*) desc, r.number)
-  $q$, conditions) into result.per_day, result.by_discipline, result.by_urgency, result.by_region using filter, since;
+      array(select row(g.day::date, coalesce(b.n, 0))::app_public.p2000_day_count
+              from generate_series(($2 at time zone 'Europe/Amsterdam')::date, (now() at time zone 'Europe/Amsterdam')::date, interval '1 day') g (day)
+              left join by_day b on b.day = g.day::date
+             order by g.day),
+      array(select row(d.uuid::text, d.name, c.n)::app_public.p2000_count
+              from (select s.discipline_uuid, sum(s.messages) as n from source s group by 1) c
+              join app_public.p2000_disciplines d on d.uuid = c.discipline_uuid
+             where c.n <> 0 order by c.n desc, d.name),
+      array(select row(u.code, u.name, c.n)::app_public.p2000_count
+              from (select s.urgency_uuid, sum(s.messages) as n from source s group by 1) c
+              join app_public.p2000_urgencies u on u.uuid = c.urgency_uuid
+             where c.n <> 0 order by u.rank, u.code),
+      array(select row(r.number, r.name, c.n)::app_public.p2000_count
+              from (select s.region_uuid, sum(s.messages) as n from source s group by 1) c
+              join app_public.p2000_regions r on r.uuid = c.region_uuid
+             where c.n <> 0 order by c.n desc, r.number)
+  $q$, source) into result.per_day, result.by_discipline, result.by_urgency, result.by_region using filter, since;
   return result;
 end;
 $function$;

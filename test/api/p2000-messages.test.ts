@@ -261,6 +261,24 @@ describe("dossiers", () => {
       '{ p2000Dossiers(first: 1, filter: { orderBy: "messageCountDesc" }) { messageCount } }',
     );
     expect(byCount.p2000Dossiers).toEqual([{ messageCount: 2 }]);
+    const ordered = async (orderBy: string) =>
+      (
+        await query("query ($o: String) { p2000Dossiers(filter: { orderBy: $o }) { title firstSended lastSended } }", {
+          o: orderBy,
+        })
+      ).p2000Dossiers;
+    const latestFirst = await ordered("lastSendedDesc");
+    expect(await ordered("lastSendedAsc")).toEqual([...latestFirst].reverse());
+    const byFirstSended = [...latestFirst].sort((a, b) => Date.parse(b.firstSended) - Date.parse(a.firstSended));
+    expect(await ordered("firstSendedDesc")).toEqual(byFirstSended);
+    expect(
+      (await query('{ p2000Dossiers(first: 2, page: 2, filter: { orderBy: "lastSendedAsc" }) { title } }')).p2000Dossiers,
+    ).toEqual(
+      [...latestFirst]
+        .reverse()
+        .slice(2, 4)
+        .map((d) => ({ title: d.title })),
+    );
     expect(
       (await query("query ($m: String!) { p2000Message(uuid: $m) { dossier { uuid } } }", { m: uuids.test }))
         .p2000Message.dossier,
@@ -338,6 +356,30 @@ describe("statistics and analytics", () => {
       { key: "A2", count: 1 },
     ]);
     expect((await failure("{ p2000MessageStatistics(chartDays: 91) { total } }")).code).toBe("BAD_USER_INPUT");
+  });
+
+  test("p2000MessageStatistics gives the same chart from the roll-ups as from the messages", async () => {
+    // No filter reads the daily roll-up, disciplines the hourly one, and a sended window the
+    // messages themselves; over a window that holds the whole chart they must agree.
+    const chart = `perDay { date count } byDiscipline { key name count } byUrgency { key count } byRegion { key name count }`;
+    const statistics = async (filter: Record<string, unknown>) =>
+      (
+        await query(
+          `query ($filter: P2000MessageFilterInput) { p2000MessageStatistics(chartDays: 90, filter: $filter) { ${chart} } }`,
+          { filter },
+        )
+      ).p2000MessageStatistics;
+    const everything = { from: ago(24 * 200), to: ago(-1) };
+    const fromRollUp = await statistics({});
+    expect(fromRollUp.byRegion.length).toBeGreaterThan(0);
+    expect(await statistics({ sended: everything })).toEqual(fromRollUp);
+    const fire = await statistics({ disciplines: ["Brandweer"] });
+    expect(fire.byDiscipline).toEqual([expect.objectContaining({ name: "Brandweer", count: 2 })]);
+    expect(await statistics({ disciplines: ["Brandweer"], sended: everything })).toEqual(fire);
+    const withExercises = await statistics({ exerciseType: "all" });
+    expect(await statistics({ exerciseType: "all", sended: everything })).toEqual(withExercises);
+    const total = (days: { count: number }[]) => days.reduce((sum, d) => sum + d.count, 0);
+    expect(total(withExercises.perDay)).toBeGreaterThan(total(fromRollUp.perDay));
   });
 
   test("p2000Statistics counts real alerts in the period, roads only when asked", async () => {
