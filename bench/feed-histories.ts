@@ -1138,3 +1138,47 @@ export async function fillRssItems(db: pg.Pool, items: number, log: Log): Promis
   }
   return filling;
 }
+
+// ------------------------------------------------------------------------------------------------
+// Every feed at once (bench/monitor-preview.ts, bench/p2000-history.ts)
+
+/** The sizes of every feed's history; the defaults are the feeds' own benches'. */
+export const FEED_HISTORY_SIZES = {
+  incidents: 1_000_000,
+  jams: 300_000,
+  rail: 10_000,
+  nlAlerts: 10_000,
+  amber: 300,
+  meteoYears: 10,
+  aircraftDays: 400,
+  /** Flights a day of each tracked aircraft (a take-off and a landing each). */
+  flights: 4,
+  rssItems: 1_000_000,
+};
+
+/**
+ * Every feed's history but P2000's, each as its own bench fills it, whatever is missing: traffic
+ * incidents with their events, jams and railway disruptions over three years, NL-Alerts, AMBER
+ * alerts over five years, KNMI warnings, take-offs and landings, and the RSS monitors (in the
+ * given environment) with their feeds' items. Returns the seconds each fill took (empty when
+ * nothing was missing).
+ */
+export async function fillEveryFeedHistory(
+  db: pg.Pool,
+  { ownerUrl, environmentUuid, source }: { ownerUrl: string; environmentUuid: string; source: string },
+  sizes: typeof FEED_HISTORY_SIZES,
+  log: Log,
+): Promise<Record<string, number>> {
+  const filling = {
+    ...(await fillTrafficIncidents(db, sizes.incidents, log)),
+    ...(await fillTrafficIncidentEvents(db, log)),
+    ...(await fillTrafficJams(db, { jams: sizes.jams, years: 3 }, log)),
+    ...(await fillRailDisruptions(db, { disruptions: sizes.rail, years: 3 }, log)),
+    ...(await fillNlAlerts(db, sizes.nlAlerts, source, log)),
+    ...(await fillAmberAlerts(db, { alerts: sizes.amber, years: 5, source }, log)),
+    ...(await fillMeteoWarnings(db, ownerUrl, { years: sizes.meteoYears, every: 1, source }, log)),
+    ...(await fillAircraftEvents(db, { days: sizes.aircraftDays, perDay: sizes.flights }, log)),
+  };
+  await fillRssMonitors(db, environmentUuid, log);
+  return { ...filling, ...(await fillRssItems(db, sizes.rssItems, log)) };
+}

@@ -31,35 +31,23 @@ import { monitorPreviewCall } from "../lib/monitors/monitor-input.ts";
 import { loadFlexHistory, openBenchDatabase } from "./bench-database.ts";
 import { loadAverage } from "./cpu-accounting.ts";
 import { autoExplain } from "./explain.ts";
-import {
-  fillAircraftEvents,
-  fillAmberAlerts,
-  fillMeteoWarnings,
-  fillNlAlerts,
-  fillRailDisruptions,
-  fillRssItems,
-  fillRssMonitors,
-  fillTrafficIncidentEvents,
-  fillTrafficIncidents,
-  fillTrafficJams,
-  rssFeedUrls,
-} from "./feed-histories.ts";
+import { FEED_HISTORY_SIZES, fillEveryFeedHistory, rssFeedUrls } from "./feed-histories.ts";
 import { closedLoop, machine, percentile, writeResults } from "./results.ts";
 import { startServerProcess } from "./server-process.ts";
 
 const { values } = parseArgs({
   options: {
     messages: { type: "string", default: "1000000" },
-    incidents: { type: "string", default: "1000000" },
-    jams: { type: "string", default: "300000" },
-    rail: { type: "string", default: "10000" },
-    "nl-alerts": { type: "string", default: "10000" },
-    amber: { type: "string", default: "300" },
-    "meteo-years": { type: "string", default: "10" },
-    "aircraft-days": { type: "string", default: "400" },
+    incidents: { type: "string", default: String(FEED_HISTORY_SIZES.incidents) },
+    jams: { type: "string", default: String(FEED_HISTORY_SIZES.jams) },
+    rail: { type: "string", default: String(FEED_HISTORY_SIZES.rail) },
+    "nl-alerts": { type: "string", default: String(FEED_HISTORY_SIZES.nlAlerts) },
+    amber: { type: "string", default: String(FEED_HISTORY_SIZES.amber) },
+    "meteo-years": { type: "string", default: String(FEED_HISTORY_SIZES.meteoYears) },
+    "aircraft-days": { type: "string", default: String(FEED_HISTORY_SIZES.aircraftDays) },
     // Flights a day of each tracked aircraft (a take-off and a landing each).
-    flights: { type: "string", default: "4" },
-    "rss-items": { type: "string", default: "1000000" },
+    flights: { type: "string", default: String(FEED_HISTORY_SIZES.flights) },
+    "rss-items": { type: "string", default: String(FEED_HISTORY_SIZES.rssItems) },
     days: { type: "string", default: "30" },
     seconds: { type: "string", default: "10" },
     clients: { type: "string", default: "1,16" },
@@ -110,22 +98,23 @@ const filling: Record<string, number> = {};
 // 2. The feeds' histories, each as its own bench fills it (bench/feed-histories.ts), whatever is missing.
 Object.assign(
   filling,
-  await fillTrafficIncidents(owner, Number(values.incidents), log),
-  await fillTrafficIncidentEvents(owner, log),
-  await fillTrafficJams(owner, { jams: Number(values.jams), years: 3 }, log),
-  await fillRailDisruptions(owner, { disruptions: Number(values.rail), years: 3 }, log),
-  await fillNlAlerts(owner, Number(values["nl-alerts"]), SOURCE, log),
-  await fillAmberAlerts(owner, { alerts: Number(values.amber), years: 5, source: SOURCE }, log),
-  await fillMeteoWarnings(
+  await fillEveryFeedHistory(
     owner,
-    database.ownerUrl,
-    { years: Number(values["meteo-years"]), every: 1, source: SOURCE },
+    { ownerUrl: database.ownerUrl, environmentUuid: database.operatorEnvironmentUuid, source: SOURCE },
+    {
+      incidents: Number(values.incidents),
+      jams: Number(values.jams),
+      rail: Number(values.rail),
+      nlAlerts: Number(values["nl-alerts"]),
+      amber: Number(values.amber),
+      meteoYears: Number(values["meteo-years"]),
+      aircraftDays: Number(values["aircraft-days"]),
+      flights: Number(values.flights),
+      rssItems: Number(values["rss-items"]),
+    },
     log,
   ),
-  await fillAircraftEvents(owner, { days: Number(values["aircraft-days"]), perDay: Number(values.flights) }, log),
 );
-await fillRssMonitors(owner, database.operatorEnvironmentUuid, log);
-Object.assign(filling, await fillRssItems(owner, Number(values["rss-items"]), log));
 if (Object.keys(filling).length > 0) {
   await owner.query("vacuum analyze");
   // The load left dirty pages and WAL: written now rather than by the checkpointer in the middle

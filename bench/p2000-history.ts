@@ -22,7 +22,9 @@
 //    than a day old adds the missing days at the end (a top-up, whose figures are kept apart).
 // 3. A region monitor (safety region 17) in the operator environment, with the matches the
 //    matcher would have stored over the decade (its real alerts), for the monitor filter.
-// 4. VACUUM (ANALYZE) of the P2000 tables and a CHECKPOINT, the load time of each step measured.
+// 4. VACUUM (ANALYZE) of the P2000 tables and a CHECKPOINT, the load time of each step measured;
+//    then every other feed's history at its own bench's size (bench/feed-histories.ts), for the
+//    ten-year table.
 // Then the service runs as its own process (server.ts) and each read is asked over HTTP with an
 // API token (autocannon, closed loop, new arguments on every request) at 1 and 16 connections,
 // 10 s each after a warm-up, at a quiet moment of the shared cores (as bench/rss.ts waits for
@@ -33,6 +35,9 @@
 // The SQL time of one call is measured one call after another on one connection (a round trip each,
 // about 0.1 ms), and every operation over 30 ms p99 at 16 clients is explained as the visitor
 // (auto_explain with the statements inside the functions: bench/explain.ts).
+// The ten-year table: every public read of the spec at one client, the P2000 reads above and the
+// others with their default arguments (bench/spec-reads.ts), goal p99 under 100 ms; the others are
+// measured at one client only, and their SQL time and plans are not taken.
 // Figures go to bench/results/<name>-latest.md and a dated JSON file (name: --results, default
 // p2000-history); --only measures the operations whose name contains one of the texts.
 import { parseArgs } from "node:util";
@@ -53,9 +58,11 @@ import {
 } from "./cpu-accounting.ts";
 import { openBenchDatabase, seeded } from "./bench-database.ts";
 import { autoExplain, type ExplainedStatement } from "./explain.ts";
+import { FEED_HISTORY_SIZES, fillEveryFeedHistory } from "./feed-histories.ts";
 import { httpLoad as loadOverHttp } from "./http-load.ts";
 import { machine, writeResults } from "./results.ts";
 import { startServerProcess } from "./server-process.ts";
+import { specReads } from "./spec-reads.ts";
 
 const { values } = parseArgs({
   options: {
@@ -75,6 +82,8 @@ const RESULTS = values.results!;
 const WARM_UP_SECONDS = 2;
 const GOAL_P99_MS = 30;
 const GOAL_CLIENTS = 16;
+const TABLE_GOAL_P99_MS = 100;
+const TABLE_CLIENTS = 1;
 const DAY_SECONDS = 86_400;
 // The pattern: thirteen weeks from a Monday (so that it repeats with the weekdays), about 2,740
 // messages a day (10 million in ten years) once retransmissions and merged copies are counted.
@@ -457,6 +466,20 @@ if (inserted) {
 const loaded = (await owner.query<Meta>(META)).rows[0];
 await owner.query("select app_private.refresh_analytics_cache()");
 
+// 4b. The other feeds' histories for the ten-year table, each at its own bench's size, whatever is missing.
+const feedFilling = await fillEveryFeedHistory(
+  owner,
+  { ownerUrl: database.ownerUrl, environmentUuid: database.operatorEnvironmentUuid, source: SOURCE },
+  FEED_HISTORY_SIZES,
+  log,
+);
+if (Object.keys(feedFilling).length > 0) {
+  await owner.query("vacuum analyze");
+  const root = await connect(superuserUrl);
+  await root.query("checkpoint");
+  await root.end();
+}
+
 // What the tables hold.
 const { rows: sizes } = await owner.query<{ name: string; rows: number; mb: number; index_mb: number }>(
   `
@@ -580,7 +603,10 @@ interface Scenario {
   goal: boolean;
   query: string;
   args: () => Record<string, unknown>;
-  sql: (args: Record<string, unknown>) => string;
+  /** The field's SQL call, for the SQL time of one call and the plans (the P2000 reads). */
+  sql?: (args: Record<string, unknown>) => string;
+  /** Measured at one client only, for the ten-year table (the other spec reads). */
+  tableOnly?: boolean;
 }
 const LIST = "query ($f: P2000MessageFilterInput) { p2000Messages(first: 50, filter: $f) { uuid message sended } }";
 const COUNT = "query ($f: P2000MessageFilterInput) { p2000MessagesCount(filter: $f) }";
@@ -666,6 +692,7 @@ const allScenarios: Scenario[] = [
     args: () => ({}),
     sql: () => "select (app_public.hub_analytics_weekdays(28)).yesterday",
   },
+  ...(await specReads(owner, environment, random)).map((read) => ({ ...read, goal: false, tableOnly: true })),
 ];
 const scenarios = ONLY
   ? allScenarios.filter((s) => ONLY.some((only) => s.name.toLowerCase().includes(only)))
@@ -770,8 +797,13 @@ type Read = {
 };
 const reads: Read[] = [];
 for (const scenario of scenarios) {
-  await httpLoad(Math.max(...CLIENTS), WARM_UP_SECONDS, scenario.query, scenario.args);
-  for (const clients of CLIENTS) {
+  await httpLoad(
+    scenario.tableOnly ? TABLE_CLIENTS : Math.max(...CLIENTS),
+    WARM_UP_SECONDS,
+    scenario.query,
+    scenario.args,
+  );
+  for (const clients of scenario.tableOnly ? [TABLE_CLIENTS] : CLIENTS) {
     const { best: http, attempts } = await leastDisturbed(
       `${scenario.name} @${clients}`,
       { quietWaitSeconds: QUIET_WAIT_SECONDS, otherShareLimit: OTHER_SHARE_LIMIT, retries: RETRIES },
@@ -790,6 +822,8 @@ await service.stop();
 const at = (name: string, clients: number) => reads.find((r) => r.operation === name && r.clients === clients);
 /** The goal: under GOAL_P99_MS p99 at GOAL_CLIENTS clients (a p99 of the goal or more: not met). */
 const metGoal = (p99: number) => p99 < GOAL_P99_MS;
+/** The ten-year table's goal: every spec read under TABLE_GOAL_P99_MS p99 at TABLE_CLIENTS client. */
+const metTableGoal = (p99: number) => p99 < TABLE_GOAL_P99_MS;
 
 // 8. The SQL time of one call: calls with new arguments in one statement each, one after another
 // on one connection with the token's settings, the second of two rounds (as many calls as take
@@ -811,9 +845,11 @@ const perCall: Record<string, number | string> = {};
   const client = await connect(superuserUrl);
   await client.query(`${settingsSql}; set statement_timeout = ${STATEMENT_TIMEOUT_MS}`);
   for (const scenario of scenarios) {
+    const sql = scenario.sql;
+    if (!sql) continue;
     const timed = async (calls: number) => {
       const started = performance.now();
-      for (let i = 0; i < calls; i++) await client.query(scenario.sql(scenario.args()));
+      for (let i = 0; i < calls; i++) await client.query(sql(scenario.args()));
       return performance.now() - started;
     };
     try {
@@ -848,7 +884,8 @@ const perCall: Record<string, number | string> = {};
 // GOAL_CLIENTS clients: not explained.)
 const slow = scenarios.filter((s) => {
   const p99 = at(s.name, GOAL_CLIENTS)?.http.p99;
-  return p99 !== undefined && !metGoal(p99);
+  const tableP99 = at(s.name, TABLE_CLIENTS)?.http.p99;
+  return s.sql && ((p99 !== undefined && !metGoal(p99)) || (tableP99 !== undefined && !metTableGoal(tableP99)));
 });
 const plans: Array<{
   operation: string;
@@ -861,10 +898,11 @@ if (slow.length > 0) {
   const explain = await autoExplain(explainer, settingsSql);
   await explainer.query(`set statement_timeout = ${2 * STATEMENT_TIMEOUT_MS}`);
   for (const scenario of slow) {
+    const sql = scenario.sql!;
     const quick = typeof perCall[scenario.name] === "number" && (perCall[scenario.name] as number) < 1_000;
-    const call = scenario.sql(scenario.args());
+    const call = sql(scenario.args());
     try {
-      for (let i = 0; i < (quick ? 6 : 0); i++) await explainer.query(scenario.sql(scenario.args()));
+      for (let i = 0; i < (quick ? 6 : 0); i++) await explainer.query(sql(scenario.args()));
       explain.clear();
       await explainer.query(call);
     } catch (error) {
@@ -894,6 +932,14 @@ const verdict =
       ? `Goal met: every p2000Messages and p2000MessagesCount filter under ${GOAL_P99_MS} ms p99 at ${GOAL_CLIENTS} clients.`
       : `Goal NOT met for ${missed.length} of ${goalRows.length}: ${missed.map((s) => `${s.name} (p99 ${at(s.name, GOAL_CLIENTS)?.http.p99} ms)`).join("; ")}.`;
 log(`\n${verdict}`);
+const tableRows = scenarios.map((s) => ({ scenario: s, read: at(s.name, TABLE_CLIENTS) }));
+const tableMissed = tableRows.filter((r) => !metTableGoal(r.read?.http.p99 ?? Infinity));
+const tableVerdict =
+  tableMissed.length === 0
+    ? `Ten-year table: every one of the ${tableRows.length} reads under ${TABLE_GOAL_P99_MS} ms p99 at ${TABLE_CLIENTS} client.`
+    : `Ten-year table: ${tableMissed.length} of ${tableRows.length} reads at ${TABLE_GOAL_P99_MS} ms p99 or more at ${TABLE_CLIENTS} client: ` +
+      `${tableMissed.map((r) => `${r.scenario.name} (p99 ${r.read?.http.p99 ?? "not measured"} ms)`).join("; ")}.`;
+log(tableVerdict);
 const loadFigures = loaded.load;
 const result = {
   date: new Date().toISOString(),
@@ -917,6 +963,8 @@ const result = {
   checks,
   failing,
   goal: { p99Ms: GOAL_P99_MS, clients: GOAL_CLIENTS },
+  tableGoal: { p99Ms: TABLE_GOAL_P99_MS, clients: TABLE_CLIENTS },
+  feedFilling,
   reads,
   perCall,
   plans,
@@ -955,14 +1003,30 @@ log(
     "",
     `| operation | goal | ${CLIENTS.map((c) => `p99 ms @${c}`).join(" | ")} | ${CLIENTS.map((c) => `req/s @${c}`).join(" | ")} | p50 ms @${GOAL_CLIENTS} | SQL ms per call |`,
     `| --- | --- | ${CLIENTS.map(() => "---").join(" | ")} | ${CLIENTS.map(() => "---").join(" | ")} | --- | --- |`,
-    ...scenarios.map(
-      (s) =>
-        `| ${s.name} | ${s.goal ? (metGoal(at(s.name, GOAL_CLIENTS)?.http.p99 ?? Infinity) ? "met" : "**not met**") : "report"} | ` +
-        `${CLIENTS.map((c) => cell(at(s.name, c))).join(" | ")} | ${CLIENTS.map((c) => `${at(s.name, c)?.http.rps ?? "-"}`).join(" | ")} | ` +
-        `${at(s.name, GOAL_CLIENTS)?.http.p50 ?? "-"} | ${perCall[s.name] ?? "-"} |`,
-    ),
+    ...scenarios
+      .filter((s) => !s.tableOnly)
+      .map(
+        (s) =>
+          `| ${s.name} | ${s.goal ? (metGoal(at(s.name, GOAL_CLIENTS)?.http.p99 ?? Infinity) ? "met" : "**not met**") : "report"} | ` +
+          `${CLIENTS.map((c) => cell(at(s.name, c))).join(" | ")} | ${CLIENTS.map((c) => `${at(s.name, c)?.http.rps ?? "-"}`).join(" | ")} | ` +
+          `${at(s.name, GOAL_CLIENTS)?.http.p50 ?? "-"} | ${perCall[s.name] ?? "-"} |`,
+      ),
     "",
     verdict,
+    "",
+    `The ten-year table: every public read of the spec (interface-spec.md 4.3) at ${TABLE_CLIENTS} client with its default arguments (the ` +
+      `required ones drawn anywhere in the histories: bench/spec-reads.ts) and the P2000 filters above; the other feeds' histories at their ` +
+      `own benches' sizes (bench/feed-histories.ts). Goal: p99 under ${TABLE_GOAL_P99_MS} ms.`,
+    "",
+    `| operation | p50 ms | p99 ms | req/s | goal |`,
+    "| --- | --- | --- | --- | --- |",
+    ...tableRows.map(
+      ({ scenario, read }) =>
+        `| ${scenario.name} | ${read?.http.p50 ?? "-"} | ${read?.http.p99 ?? "-"} | ${read?.http.rps ?? "-"} | ` +
+        `${metTableGoal(read?.http.p99 ?? Infinity) ? "met" : "**not met**"} |`,
+    ),
+    "",
+    tableVerdict,
     "",
     "SQL ms per call: the field's SQL function with new arguments, one call after another on one connection with the token's settings.",
     "",
