@@ -272,7 +272,8 @@ describe("dossiers", () => {
     const byFirstSended = [...latestFirst].sort((a, b) => Date.parse(b.firstSended) - Date.parse(a.firstSended));
     expect(await ordered("firstSendedDesc")).toEqual(byFirstSended);
     expect(
-      (await query('{ p2000Dossiers(first: 2, page: 2, filter: { orderBy: "lastSendedAsc" }) { title } }')).p2000Dossiers,
+      (await query('{ p2000Dossiers(first: 2, page: 2, filter: { orderBy: "lastSendedAsc" }) { title } }'))
+        .p2000Dossiers,
     ).toEqual(
       [...latestFirst]
         .reverse()
