@@ -1019,6 +1019,14 @@ comment on column app_hidden.related_signal_windows.aircraft_after is 'A landing
 comment on column app_hidden.related_signal_windows.nl_alert_after is 'An NL-Alert that started at most this long after the last message (1 hour: an alert for a fire''s smoke follows the first alarms).';
 comment on column app_hidden.related_signal_windows.nl_alert_longest is 'How long before the first message an NL-Alert that still runs may have started (3 days; a bound for the start-time index, longer alerts are rare).';
 
+create table app_hidden.rss_feed_item_counts (
+  feed_uuid uuid not null,
+  items bigint default 0 not null,
+  constraint rss_feed_item_counts_pkey PRIMARY KEY (feed_uuid)
+);
+alter table app_hidden.rss_feed_item_counts enable row level security;
+comment on table app_hidden.rss_feed_item_counts is 'Items per RSS feed, kept by the statement triggers of app_public.rss_feed_items (no foreign key: a feed''s deletion deletes its items, whose trigger then removes the row). Read by rssFeedItemsCount (security definer) only.';
+
 create table app_hidden.rss_monitor_criteria (
   monitor_uuid uuid not null,
   feed_uuids uuid[] not null,
@@ -2770,6 +2778,10 @@ CREATE INDEX rss_feed_items_feed_first_seen_idx ON app_public.rss_feed_items USI
 CREATE INDEX rss_feed_items_feed_sort_idx ON app_public.rss_feed_items USING btree (feed_uuid, sort_at DESC, uuid);
 CREATE INDEX rss_feed_items_search_idx ON app_public.rss_feed_items USING gin (search);
 CREATE INDEX rss_feed_items_sort_idx ON app_public.rss_feed_items USING btree (sort_at DESC, uuid);
+CREATE TRIGGER _500_count_deleted AFTER DELETE ON app_public.rss_feed_items REFERENCING OLD TABLE AS old_items FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_rss_feed_items__count();
+CREATE TRIGGER _500_count_inserted AFTER INSERT ON app_public.rss_feed_items REFERENCING NEW TABLE AS new_items FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_rss_feed_items__count();
+CREATE TRIGGER _500_count_truncated AFTER TRUNCATE ON app_public.rss_feed_items FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_rss_feed_items__count();
+CREATE TRIGGER _500_count_updated AFTER UPDATE ON app_public.rss_feed_items REFERENCING OLD TABLE AS old_items NEW TABLE AS new_items FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_rss_feed_items__count();
 CREATE TRIGGER _600_queue_matching AFTER INSERT ON app_public.rss_feed_items REFERENCING NEW TABLE AS new_items FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_rss_feed_items__queue_matching();
 CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON app_public.rss_feed_items FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_data_changed('rss');
 create policy select_all on app_public.rss_feed_items as permissive for select to app_analyst using (true);
@@ -7836,6 +7848,41 @@ grant execute on function app_hidden.tg_rail_disruptions__queue_matching() to ap
 grant execute on function app_hidden.tg_rail_disruptions__queue_matching() to app_visitor;
 comment on function app_hidden.tg_rail_disruptions__queue_matching() is 'Trigger: queues one matching job per statement for active disruptions that are new, active again, or whose stations changed (each may now lie on a followed route).';
 
+CREATE OR REPLACE FUNCTION app_hidden.tg_rss_feed_items__count()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  added uuid[] := '{}';
+  removed uuid[] := '{}';
+begin
+  if tg_op = 'TRUNCATE' then
+    delete from app_hidden.rss_feed_item_counts;
+    return null;
+  end if;
+  -- A transition table exists only for the operations that have it, so each is read in its branch.
+  if tg_op in ('INSERT', 'UPDATE') then
+    added := array(select n.feed_uuid from new_items n);
+  end if;
+  if tg_op in ('DELETE', 'UPDATE') then
+    removed := array(select o.feed_uuid from old_items o);
+  end if;
+  -- The statement's change per feed, in feed order (so that two statements never wait for each
+  -- other's rows in opposite orders); an UPDATE that kept every item's feed changes nothing.
+  insert into app_hidden.rss_feed_item_counts as c (feed_uuid, items)
+  select x.feed_uuid, sum(x.n)
+    from (select unnest(added) as feed_uuid, 1 as n union all select unnest(removed), -1) x
+   group by x.feed_uuid having sum(x.n) <> 0 order by x.feed_uuid
+  on conflict (feed_uuid) do update set items = c.items + excluded.items;
+  delete from app_hidden.rss_feed_item_counts c where c.items = 0 and c.feed_uuid = any (removed);
+  return null;
+end;
+$function$;
+grant execute on function app_hidden.tg_rss_feed_items__count() to app_analyst;
+grant execute on function app_hidden.tg_rss_feed_items__count() to app_visitor;
+comment on function app_hidden.tg_rss_feed_items__count() is 'Keeps app_hidden.rss_feed_item_counts: items per feed after each INSERT, UPDATE, DELETE or TRUNCATE of RSS items.';
+
 CREATE OR REPLACE FUNCTION app_hidden.tg_rss_feed_items__queue_matching()
  RETURNS trigger
  LANGUAGE plpgsql
@@ -12835,6 +12882,11 @@ declare
   n integer;
 begin
   select * into w from app_hidden.rss_filter_resolved(filter);
+  -- Every item of the chosen feeds: their kept counts.
+  if w.query is null and w.since is null then
+    select coalesce(sum(c.items), 0)::integer into n from app_hidden.rss_feed_item_counts c where c.feed_uuid = any (w.feed_uuids);
+    return n;
+  end if;
   execute format('select count(*)::integer from app_public.rss_feed_items x where x.feed_uuid = any ($1) %s %s',
     case when w.query is not null then 'and x.search @@ $2' else '' end,
     case when w.since is not null then 'and x.sort_at >= $3' else '' end)

@@ -227,4 +227,34 @@ describe("rss monitors and rssFeedItems", () => {
     expect(feed.requests.length).toBe(before);
     expect(log.lines.at(-1)).toMatch(/Feed 127\.0\.0\.1 is a private, loopback or link-local address/);
   });
+
+  test("the count without a filter, kept per feed, follows a DBA's DELETE, UPDATE and TRUNCATE", async () => {
+    const counted = async () => {
+      const body = await items(ada.apiToken);
+      expect(body.data.rssFeedItemsCount).toBe(body.data.rssFeedItems.length);
+      return body.data.rssFeedItemsCount as number;
+    };
+    expect(await counted()).toBe(5);
+    await ctx.db.asOwner(
+      "delete from app_public.rss_feed_items where uuid = (select uuid from app_public.rss_feed_items order by uuid limit 1)",
+    );
+    expect(await counted()).toBe(4);
+    // Items moved to a feed the environment does not follow leave its count; moved back, they return.
+    await ctx.db.asOwner("insert into app_public.rss_feeds (url) values ('https://example.org/elsewhere.rss')");
+    const moved =
+      "update app_public.rss_feed_items set feed_uuid = (select uuid from app_public.rss_feeds where url = $1)";
+    await ctx.db.asOwner(`${moved} where uuid in (select uuid from app_public.rss_feed_items order by uuid limit 2)`, [
+      "https://example.org/elsewhere.rss",
+    ]);
+    expect(await counted()).toBe(2);
+    await ctx.db.asOwner(
+      "update app_public.rss_feed_items set feed_uuid = (select uuid from app_public.rss_feeds where url = $1) where feed_uuid = (select uuid from app_public.rss_feeds where url = $2)",
+      [`${feed.url}/p2000.rss`, "https://example.org/elsewhere.rss"],
+    );
+    expect(await counted()).toBe(4);
+    await ctx.db.asOwner("update app_public.rss_feed_items set title = title || ' (bijgewerkt)'");
+    expect(await counted()).toBe(4);
+    await ctx.db.asOwner("truncate app_public.rss_feed_items cascade");
+    expect(await counted()).toBe(0);
+  });
 });

@@ -161,7 +161,16 @@ describe("answers before grafserv", () => {
     await ask({ path: "?query=%7Be%7D" });
     reached.length = 0;
     await ctx.db.asOwner("select pg_notify('data_changed', 'rss')");
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Asked again until the notification has arrived: answered from the cache until then, by
+    // grafserv once, and from the cache again after that.
+    await waitUntil(
+      async () => {
+        await ask({ path: "?query=%7Be%7D" });
+        return reached.length;
+      },
+      (times) => times > 0,
+      "the request to reach grafserv again",
+    );
     await ask({ path: "?query=%7Be%7D" });
     expect(reached).toHaveLength(1);
   });
