@@ -1025,6 +1025,7 @@ create table app_hidden.rss_feed_item_counts (
   constraint rss_feed_item_counts_pkey PRIMARY KEY (feed_uuid)
 );
 alter table app_hidden.rss_feed_item_counts enable row level security;
+CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON app_hidden.rss_feed_item_counts FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_data_changed('rss');
 comment on table app_hidden.rss_feed_item_counts is 'Items per RSS feed, kept by the statement triggers of app_public.rss_feed_items (no foreign key: a feed''s deletion deletes its items, whose trigger then removes the row). Read by rssFeedItemsCount (security definer) only.';
 
 create table app_hidden.rss_monitor_criteria (
@@ -7856,26 +7857,35 @@ AS $function$
 declare
   added uuid[] := '{}';
   removed uuid[] := '{}';
+  emptied uuid[];
 begin
   if tg_op = 'TRUNCATE' then
     delete from app_hidden.rss_feed_item_counts;
     return null;
   end if;
   -- A transition table exists only for the operations that have it, so each is read in its branch.
-  if tg_op in ('INSERT', 'UPDATE') then
+  if tg_op = 'INSERT' then
     added := array(select n.feed_uuid from new_items n);
-  end if;
-  if tg_op in ('DELETE', 'UPDATE') then
+  elsif tg_op = 'DELETE' then
     removed := array(select o.feed_uuid from old_items o);
+  else
+    added := array(select n.feed_uuid from new_items n join old_items o using (uuid) where n.feed_uuid <> o.feed_uuid);
+    removed := array(select o.feed_uuid from new_items n join old_items o using (uuid) where n.feed_uuid <> o.feed_uuid);
   end if;
   -- The statement's change per feed, in feed order (so that two statements never wait for each
-  -- other's rows in opposite orders); an UPDATE that kept every item's feed changes nothing.
-  insert into app_hidden.rss_feed_item_counts as c (feed_uuid, items)
-  select x.feed_uuid, sum(x.n)
-    from (select unnest(added) as feed_uuid, 1 as n union all select unnest(removed), -1) x
-   group by x.feed_uuid having sum(x.n) <> 0 order by x.feed_uuid
-  on conflict (feed_uuid) do update set items = c.items + excluded.items;
-  delete from app_hidden.rss_feed_item_counts c where c.items = 0 and c.feed_uuid = any (removed);
+  -- other's rows in opposite orders); a feed left with no items loses its row.
+  with changed as (
+    insert into app_hidden.rss_feed_item_counts as c (feed_uuid, items)
+    select x.feed_uuid, sum(x.n)
+      from (select unnest(added) as feed_uuid, 1 as n union all select unnest(removed), -1) x
+     group by x.feed_uuid having sum(x.n) <> 0 order by x.feed_uuid
+    on conflict (feed_uuid) do update set items = c.items + excluded.items
+    returning c.feed_uuid, c.items
+  )
+  select array_agg(feed_uuid) into emptied from changed where items = 0;
+  if emptied is not null then
+    delete from app_hidden.rss_feed_item_counts c where c.feed_uuid = any (emptied) and c.items = 0;
+  end if;
   return null;
 end;
 $function$;
@@ -12131,44 +12141,32 @@ AS $function$
 declare
   one app_public.p2000_dossiers;
   order_by text := coalesce((filter).order_by, 'lastSendedDesc');
-  page_limit integer := app_hidden.page_limit(first);
-  page_offset integer := app_hidden.page_offset(first, page);
+  -- Each order is the order of an index (lastSendedAsc reads p2000_dossiers_last_sended_idx
+  -- backwards, so its tie-break is the uuid descending).
+  order_sql text := case order_by
+    when 'lastSendedDesc' then 'x.last_sended desc, x.uuid'
+    when 'lastSendedAsc' then 'x.last_sended, x.uuid desc'
+    when 'firstSendedDesc' then 'x.first_sended desc, x.last_sended desc, x.uuid'
+    when 'messageCountDesc' then 'x.message_count desc, x.last_sended desc, x.uuid'
+  end;
 begin
   perform app_hidden.p2000_dossier_view(null, (filter).messages_order_by, (filter).timeline_order_by); -- checks the orders
   if (filter).message is not null or (filter).dossier is not null then
     one := app_hidden.p2000_referenced_dossier((filter).dossier, (filter).message);
-    if one.uuid is not null and page_offset = 0 then
+    if one.uuid is not null and app_hidden.page_offset(first, page) = 0 then
       return next app_hidden.p2000_dossier_view(one, (filter).messages_order_by, (filter).timeline_order_by);
     end if;
     return;
   end if;
-  -- One static query per order, each the order of an index (lastSendedAsc reads
-  -- p2000_dossiers_last_sended_idx backwards, so its tie-break is uuid descending).
-  case order_by
-    when 'lastSendedDesc' then
-      return query select (app_hidden.p2000_dossier_view(d, (filter).messages_order_by, (filter).timeline_order_by)).*
-        from (select * from app_public.p2000_dossiers x order by x.last_sended desc, x.uuid
-               limit page_limit offset page_offset) d
-       order by d.last_sended desc, d.uuid;
-    when 'lastSendedAsc' then
-      return query select (app_hidden.p2000_dossier_view(d, (filter).messages_order_by, (filter).timeline_order_by)).*
-        from (select * from app_public.p2000_dossiers x order by x.last_sended, x.uuid desc
-               limit page_limit offset page_offset) d
-       order by d.last_sended, d.uuid desc;
-    when 'firstSendedDesc' then
-      return query select (app_hidden.p2000_dossier_view(d, (filter).messages_order_by, (filter).timeline_order_by)).*
-        from (select * from app_public.p2000_dossiers x order by x.first_sended desc, x.last_sended desc, x.uuid
-               limit page_limit offset page_offset) d
-       order by d.first_sended desc, d.last_sended desc, d.uuid;
-    when 'messageCountDesc' then
-      return query select (app_hidden.p2000_dossier_view(d, (filter).messages_order_by, (filter).timeline_order_by)).*
-        from (select * from app_public.p2000_dossiers x order by x.message_count desc, x.last_sended desc, x.uuid
-               limit page_limit offset page_offset) d
-       order by d.message_count desc, d.last_sended desc, d.uuid;
-    else
-      raise exception 'orderBy must be lastSendedDesc, lastSendedAsc, firstSendedDesc or messageCountDesc (got "%").', (filter).order_by
-        using errcode = 'XINPT';
-  end case;
+  if order_sql is null then
+    raise exception 'orderBy must be lastSendedDesc, lastSendedAsc, firstSendedDesc or messageCountDesc (got "%").', (filter).order_by
+      using errcode = 'XINPT';
+  end if;
+  return query execute format($q$
+    select v.* from (select x.* from app_public.p2000_dossiers x order by %1$s limit $1 offset $2) x
+      cross join lateral app_hidden.p2000_dossier_view(x, $3, $4) v
+     order by %1$s$q$, order_sql)
+    using app_hidden.page_limit(first), app_hidden.page_offset(first, page), (filter).messages_order_by, (filter).timeline_order_by;
 end;
 $function$;
 grant execute on function app_public.p2000_dossiers(first integer, page integer, filter app_public.p2000_dossier_filter) to app_analyst;

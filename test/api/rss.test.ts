@@ -229,7 +229,16 @@ describe("rss monitors and rssFeedItems", () => {
   });
 
   test("the count without a filter, kept per feed, follows a DBA's DELETE, UPDATE and TRUNCATE", async () => {
+    // The kept counts equal a count of the items, feed by feed (no row for a feed without items),
+    // and the API's count equals the list.
     const counted = async () => {
+      const kept = await ctx.db.asOwner(
+        "select feed_uuid, items::int from app_hidden.rss_feed_item_counts order by feed_uuid",
+      );
+      const actual = await ctx.db.asOwner(
+        "select feed_uuid, count(*)::int as items from app_public.rss_feed_items group by feed_uuid order by feed_uuid",
+      );
+      expect(kept.rows).toEqual(actual.rows);
       const body = await items(ada.apiToken);
       expect(body.data.rssFeedItemsCount).toBe(body.data.rssFeedItems.length);
       return body.data.rssFeedItemsCount as number;
@@ -240,20 +249,27 @@ describe("rss monitors and rssFeedItems", () => {
     );
     expect(await counted()).toBe(4);
     // Items moved to a feed the environment does not follow leave its count; moved back, they return.
-    await ctx.db.asOwner("insert into app_public.rss_feeds (url) values ('https://example.org/elsewhere.rss')");
-    const moved =
+    const elsewhere = "https://example.org/elsewhere.rss";
+    await ctx.db.asOwner("insert into app_public.rss_feeds (url) values ($1)", [elsewhere]);
+    const moveTo =
       "update app_public.rss_feed_items set feed_uuid = (select uuid from app_public.rss_feeds where url = $1)";
-    await ctx.db.asOwner(`${moved} where uuid in (select uuid from app_public.rss_feed_items order by uuid limit 2)`, [
-      "https://example.org/elsewhere.rss",
+    await ctx.db.asOwner(`${moveTo} where uuid in (select uuid from app_public.rss_feed_items order by uuid limit 2)`, [
+      elsewhere,
     ]);
     expect(await counted()).toBe(2);
-    await ctx.db.asOwner(
-      "update app_public.rss_feed_items set feed_uuid = (select uuid from app_public.rss_feeds where url = $1) where feed_uuid = (select uuid from app_public.rss_feeds where url = $2)",
-      [`${feed.url}/p2000.rss`, "https://example.org/elsewhere.rss"],
-    );
+    await ctx.db.asOwner(`${moveTo} where feed_uuid = (select uuid from app_public.rss_feeds where url = $2)`, [
+      `${feed.url}/p2000.rss`,
+      elsewhere,
+    ]);
     expect(await counted()).toBe(4);
     await ctx.db.asOwner("update app_public.rss_feed_items set title = title || ' (bijgewerkt)'");
     expect(await counted()).toBe(4);
+    // A deleted feed's items go with it (the foreign key's cascade), and so does its count.
+    await ctx.db.asOwner(`${moveTo} where uuid in (select uuid from app_public.rss_feed_items order by uuid limit 1)`, [
+      elsewhere,
+    ]);
+    await ctx.db.asOwner("delete from app_public.rss_feeds where url = $1", [elsewhere]);
+    expect(await counted()).toBe(3);
     await ctx.db.asOwner("truncate app_public.rss_feed_items cascade");
     expect(await counted()).toBe(0);
   });
