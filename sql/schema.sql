@@ -12234,7 +12234,10 @@ begin
   if days < 1 or days > 90 then
     raise exception 'chartDays must be between 1 and 90 (got %).', days using errcode = 'XINPT';
   end if;
-  since := ((now() at time zone 'Europe/Amsterdam')::date - (days - 1)) at time zone 'Europe/Amsterdam';
+  -- The window's first midnight in Amsterdam: the date made a local timestamp first (a date at
+  -- time zone is taken as midnight in the session's zone, UTC, which began the window at 01:00 or
+  -- 02:00 local time and left the first hours out of the chart).
+  since := ((now() at time zone 'Europe/Amsterdam')::date - (days - 1))::timestamp at time zone 'Europe/Amsterdam';
   result.chart_days := days;
   result.total := app_public.p2000_messages_count(filter);
   if (filter).capcodes is not null or (filter).capcode is not null or (filter).dossier is not null

@@ -1,0 +1,82 @@
+--! Previous: sha1:1dc670fb6e2b52254e0ffa7518ecdebd2bbb9b04
+--! Hash: sha1:c92372161b5f3b5cdf3eff4330ef4c000cdb42fa
+--! Message: p2000MessageStatistics: the chart window starts at the first local midnight
+
+-- p2000MessageStatistics: the chart window starts at the first day's midnight in Amsterdam. It
+-- started at that day's midnight in UTC, read as Amsterdam time, so the messages of the first one
+-- or two hours of the window were left out when the statistics read messages (found by
+-- test/api/p2000-statistics-sources.test.ts, which stores messages just after local midnight).
+create or replace function app_public.p2000_message_statistics(
+  filter app_public.p2000_message_filter default null, chart_days integer default 30
+) returns app_public.p2000_message_statistics
+  language plpgsql stable parallel safe
+  set search_path to pg_catalog, public, pg_temp
+as $$
+declare
+  days integer := coalesce(chart_days, 30);
+  since timestamptz;
+  result app_public.p2000_message_statistics;
+  conditions text := app_hidden.p2000_message_conditions(filter);
+  source text;
+begin
+  if days < 1 or days > 90 then
+    raise exception 'chartDays must be between 1 and 90 (got %).', days using errcode = 'XINPT';
+  end if;
+  -- The window's first midnight in Amsterdam: the date made a local timestamp first (a date at
+  -- time zone is taken as midnight in the session's zone, UTC, which began the window at 01:00 or
+  -- 02:00 local time and left the first hours out of the chart).
+  since := ((now() at time zone 'Europe/Amsterdam')::date - (days - 1))::timestamp at time zone 'Europe/Amsterdam';
+  result.chart_days := days;
+  result.total := app_public.p2000_messages_count(filter);
+  if (filter).capcodes is not null or (filter).capcode is not null or (filter).dossier is not null
+     or (filter).vehicle is not null or (filter).monitor is not null or (filter).sended is not null then
+    source := format($q$
+      select (m.sended at time zone 'Europe/Amsterdam')::date as day, m.discipline_uuid, m.urgency_uuid, m.region_uuid,
+             1 as messages, true as counts_day
+        from app_public.p2000_messages m where %s and m.sended >= $2$q$, conditions);
+  elsif (filter).disciplines is not null then
+    source := $q$
+      select (h.hour at time zone 'Europe/Amsterdam')::date as day, h.discipline_uuid, h.urgency_uuid, h.region_uuid,
+             h.messages, true as counts_day
+        from app_hidden.p2000_hourly_counts h
+       where h.hour >= $2
+         and (coalesce(($1).exercise_type, 'none') = 'all' or h.exercise_type = coalesce(($1).exercise_type, 'none'))
+         and h.discipline_uuid = any ((select app_hidden.p2000_filter_discipline_uuids(($1).disciplines))::uuid[])$q$;
+  else
+    source := $q$
+      select d.day,
+             case when d.dimension = 'discipline' then d.key::uuid end as discipline_uuid,
+             case when d.dimension = 'urgency' then d.key::uuid end as urgency_uuid,
+             case when d.dimension = 'region' then d.key::uuid end as region_uuid,
+             d.messages, d.dimension = 'total' as counts_day
+        from app_hidden.p2000_daily_counts d
+       where d.dimension in ('total', 'discipline', 'urgency', 'region')
+         and d.day >= ($2 at time zone 'Europe/Amsterdam')::date
+         and (coalesce(($1).exercise_type, 'none') = 'all' or d.exercise_type = coalesce(($1).exercise_type, 'none'))$q$;
+  end if;
+  execute format($q$
+    with source as materialized (%s),
+    by_day as (select s.day, sum(s.messages) filter (where s.counts_day) as n from source s group by s.day)
+    select
+      array(select row(g.day::date, coalesce(b.n, 0))::app_public.p2000_day_count
+              from generate_series(($2 at time zone 'Europe/Amsterdam')::date, (now() at time zone 'Europe/Amsterdam')::date, interval '1 day') g (day)
+              left join by_day b on b.day = g.day::date
+             order by g.day),
+      array(select row(d.uuid::text, d.name, c.n)::app_public.p2000_count
+              from (select s.discipline_uuid, sum(s.messages) as n from source s group by 1) c
+              join app_public.p2000_disciplines d on d.uuid = c.discipline_uuid
+             where c.n <> 0 order by c.n desc, d.name),
+      array(select row(u.code, u.name, c.n)::app_public.p2000_count
+              from (select s.urgency_uuid, sum(s.messages) as n from source s group by 1) c
+              join app_public.p2000_urgencies u on u.uuid = c.urgency_uuid
+             where c.n <> 0 order by u.rank, u.code),
+      array(select row(r.number, r.name, c.n)::app_public.p2000_count
+              from (select s.region_uuid, sum(s.messages) as n from source s group by 1) c
+              join app_public.p2000_regions r on r.uuid = c.region_uuid
+             where c.n <> 0 order by c.n desc, r.number)
+  $q$, source) into result.per_day, result.by_discipline, result.by_urgency, result.by_region using filter, since;
+  return result;
+end;
+$$;
+comment on function app_public.p2000_message_statistics(app_public.p2000_message_filter, integer) is '@notNull
+Counts for a message filter (real alerts only by default); chartDays 1-90, default 30.';
