@@ -2487,6 +2487,7 @@ alter table app_public.p2000_messages enable row level security;
 CREATE INDEX p2000_messages_call_numbers_idx ON app_public.p2000_messages USING gin (call_numbers);
 CREATE INDEX p2000_messages_discipline_idx ON app_public.p2000_messages USING btree (discipline_uuid, sended DESC);
 CREATE INDEX p2000_messages_dossier_idx ON app_public.p2000_messages USING btree (dossier_uuid, sended);
+CREATE INDEX p2000_messages_exercises_idx ON app_public.p2000_messages USING btree (uuid) INCLUDE (exercise_type) WHERE (exercise_type <> 'none'::text);
 CREATE INDEX p2000_messages_recent_text_idx ON app_public.p2000_messages USING btree (sended, md5(message));
 CREATE INDEX p2000_messages_region_idx ON app_public.p2000_messages USING btree (region_uuid, sended DESC);
 CREATE INDEX p2000_messages_sended_idx ON app_public.p2000_messages USING btree (exercise_type, sended DESC, uuid);
@@ -5902,6 +5903,27 @@ $function$;
 grant execute on function app_hidden.p2000_capcode_messages_count(capcode uuid, range_from timestamp with time zone, range_to timestamp with time zone, exercise text) to app_analyst;
 grant execute on function app_hidden.p2000_capcode_messages_count(capcode uuid, range_from timestamp with time zone, range_to timestamp with time zone, exercise text) to app_visitor;
 comment on function app_hidden.p2000_capcode_messages_count(capcode uuid, range_from timestamp with time zone, range_to timestamp with time zone, exercise text) is 'How many messages one capcode received in a range, for p2000MessagesCount. Whole Dutch days come from p2000_daily_capcode_counts, and the partial days at either end are counted from the (capcode, sended) index. That keeps the count flat over ten years of history, where counting every link took seconds (and a group-call capcode ran into the statement timeout). force_generic_plan, like the other roll-up counts.';
+
+CREATE OR REPLACE FUNCTION app_hidden.p2000_capcodes_messages_count(capcodes uuid[], range_from timestamp with time zone, range_to timestamp with time zone, exercise text)
+ RETURNS integer
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select count(*)::integer
+    from (select distinct mc.message_uuid from app_public.p2000_message_capcodes mc
+           where mc.capcode_uuid = any (capcodes) and mc.sended between range_from and range_to) l
+   where case exercise
+           when 'all' then true
+           when 'none' then not exists (select from app_public.p2000_messages x
+                                         where x.uuid = l.message_uuid and x.exercise_type <> 'none')
+           else exists (select from app_public.p2000_messages x
+                         where x.uuid = l.message_uuid and x.exercise_type <> 'none' and x.exercise_type = exercise)
+         end
+$function$;
+grant execute on function app_hidden.p2000_capcodes_messages_count(capcodes uuid[], range_from timestamp with time zone, range_to timestamp with time zone, exercise text) to app_analyst;
+grant execute on function app_hidden.p2000_capcodes_messages_count(capcodes uuid[], range_from timestamp with time zone, range_to timestamp with time zone, exercise text) to app_visitor;
+comment on function app_hidden.p2000_capcodes_messages_count(capcodes uuid[], range_from timestamp with time zone, range_to timestamp with time zone, exercise text) is 'Messages sent to any of the capcodes in [range_from, range_to] of an exercise type (or all), each once: the capcode links (capcode, sended) read once per message, the exercise type from p2000_messages_exercises_idx.';
 
 CREATE OR REPLACE FUNCTION app_hidden.p2000_clean_capcodes(names text[])
  RETURNS text[]
@@ -12435,6 +12457,17 @@ begin
       single_capcode := app_hidden.p2000_single_capcode(filter);
       if single_capcode is not null then
         return app_hidden.p2000_capcode_messages_count(single_capcode, range_from, range_to, exercise);
+      end if;
+      -- Several capcodes, by uuid or by name (not both: that is their intersection): their links.
+      if (filter).capcodes is not null and (filter).capcode is null then
+        return app_hidden.p2000_capcodes_messages_count(
+          array(select app_hidden.try_uuid(c) from unnest((filter).capcodes) c), range_from, range_to, exercise);
+      end if;
+      if (filter).capcode is not null and (filter).capcodes is null then
+        return app_hidden.p2000_capcodes_messages_count(
+          array(select c.uuid from app_public.p2000_capcodes c
+                 where c.name = any (array(select app_hidden.p2000_normalize_capcode(n) from unnest(((filter).capcode).names) n))),
+          range_from, range_to, exercise);
       end if;
     elsif (filter).capcodes is null and (filter).capcode is null then
       return app_hidden.p2000_monitor_messages_count(app_hidden.try_uuid(((filter).monitor).uuid), range_from, range_to, exercise);

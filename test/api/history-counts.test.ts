@@ -2,7 +2,8 @@
 // whole Dutch days of its range and counts the partial days at either end from the index (migration
 // 000034, for ten years of history). Each count must equal its list, for whole days, partial days,
 // a range inside one day and no range, with and without exercises, and after a DBA's DELETE and
-// UPDATE: a roll-up that missed a change would make them differ.
+// UPDATE: a roll-up that missed a change would make them differ. Several capcodes count from their
+// links (a message sent to two of them once), checked the same way.
 import { beforeAll, describe, expect, test } from "@jest/globals";
 import { useTestService } from "../helpers/service.ts";
 import { storeP2000Pages } from "../helpers/p2000.ts";
@@ -13,6 +14,7 @@ const COUNT_AND_LIST = `query ($f: P2000MessageFilterInput) { p2000MessagesCount
 
 let token: string;
 let capcodeUuid: string;
+let secondCapcodeUuid: string;
 let monitorUuid: string;
 /** Dutch midnights: midnight[n] is the start of the day n days ago in Europe/Amsterdam. */
 const midnight: number[] = [];
@@ -39,6 +41,11 @@ beforeAll(async () => {
     rows: [{ uuid: capcodeUuid }],
   } = await ctx.db.asOwner(
     "select uuid from app_public.p2000_capcodes where name = app_hidden.p2000_normalize_capcode('0923001')",
+  ));
+  ({
+    rows: [{ uuid: secondCapcodeUuid }],
+  } = await ctx.db.asOwner(
+    "select uuid from app_public.p2000_capcodes where name = app_hidden.p2000_normalize_capcode('0923002')",
   ));
   // A monitor of the capcode, exercises included, and the matches the live matcher records.
   ({
@@ -69,6 +76,9 @@ async function expectCountsEqualLists(): Promise<Record<string, number>> {
     capcodes: { capcodes: [capcodeUuid] },
     "capcode names": { capcode: { names: ["0923001"] } },
     monitor: { monitor: { uuid: monitorUuid } },
+    // Several capcodes count from their links, a message sent to both once (migration 000077).
+    "several capcodes": { capcodes: [capcodeUuid, secondCapcodeUuid] },
+    "several capcode names": { capcode: { names: ["0923001", "0923002"] } },
   };
   const counts: Record<string, number> = {};
   for (const [selector, filter] of Object.entries(selectors)) {
@@ -96,6 +106,9 @@ describe("counts of one capcode or one monitor over ten years of history", () =>
     expect(counts["capcodes, whole days"]).toBe(4);
     expect(counts["monitor, no range, all"]).toBe(6);
     expect(counts["monitor, partial days at both ends, proefalarm"]).toBe(1);
+    expect(counts["several capcodes, no range, all"]).toBe(7);
+    expect(counts["several capcode names, no range"]).toBe(6);
+    expect(counts["several capcode names, inside one day, proefalarm"]).toBe(1);
     // The roll-ups hold what the counts read: one row per capcode, Dutch day and exercise type.
     const {
       rows: [rolled],
