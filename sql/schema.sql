@@ -12250,7 +12250,8 @@ declare
   days integer := coalesce(chart_days, 30);
   since timestamptz;
   result app_public.p2000_message_statistics;
-  conditions text := app_hidden.p2000_message_conditions(filter);
+  conditions text := app_hidden.p2000_message_conditions(filter); -- checks the filter
+  chart_filter app_public.p2000_message_filter := filter;
   source text;
 begin
   if days < 1 or days > 90 then
@@ -12262,12 +12263,27 @@ begin
   since := ((now() at time zone 'Europe/Amsterdam')::date - (days - 1))::timestamp at time zone 'Europe/Amsterdam';
   result.chart_days := days;
   result.total := app_public.p2000_messages_count(filter);
-  if (filter).capcodes is not null or (filter).capcode is not null or (filter).dossier is not null
+  -- The chart's messages: the filter's within the window, the window's start passed as a time
+  -- range, so that the capcode sub-selects read their links from it on (not over the decade).
+  chart_filter.sended := row(greatest(coalesce(((filter).sended)."from", since), since),
+                             coalesce(((filter).sended)."to", 'infinity'))::app_public.date_range;
+  if (filter).monitor is not null and (filter).capcodes is null and (filter).capcode is null
+     and (filter).dossier is null and (filter).vehicle is null and (filter).disciplines is null then
+    -- A monitor: its matches in the window (its index by time, and the match's copy of the time and
+    -- exercise type, as p2000Messages lists a monitor's messages), not every match it ever had.
+    source := $q$
+      select (mm.sended at time zone 'Europe/Amsterdam')::date as day, m.discipline_uuid, m.urgency_uuid, m.region_uuid,
+             1 as messages, true as counts_day
+        from app_hidden.monitor_matches mm join app_public.p2000_messages m on m.uuid = mm.message_uuid
+       where mm.monitor_uuid = app_hidden.try_uuid((($1).monitor).uuid)
+         and mm.sended between (($1).sended)."from" and (($1).sended)."to"
+         and (coalesce(($1).exercise_type, 'none') = 'all' or mm.exercise_type = coalesce(($1).exercise_type, 'none'))$q$;
+  elsif (filter).capcodes is not null or (filter).capcode is not null or (filter).dossier is not null
      or (filter).vehicle is not null or (filter).monitor is not null or (filter).sended is not null then
     source := format($q$
       select (m.sended at time zone 'Europe/Amsterdam')::date as day, m.discipline_uuid, m.urgency_uuid, m.region_uuid,
              1 as messages, true as counts_day
-        from app_public.p2000_messages m where %s and m.sended >= $2$q$, conditions);
+        from app_public.p2000_messages m where %s$q$, app_hidden.p2000_message_conditions(chart_filter));
   elsif (filter).disciplines is not null then
     source := $q$
       select (h.hour at time zone 'Europe/Amsterdam')::date as day, h.discipline_uuid, h.urgency_uuid, h.region_uuid,
@@ -12308,7 +12324,7 @@ begin
               from (select s.region_uuid, sum(s.messages) as n from source s group by 1) c
               join app_public.p2000_regions r on r.uuid = c.region_uuid
              where c.n <> 0 order by c.n desc, r.number)
-  $q$, source) into result.per_day, result.by_discipline, result.by_urgency, result.by_region using filter, since;
+  $q$, source) into result.per_day, result.by_discipline, result.by_urgency, result.by_region using chart_filter, since;
   return result;
 end;
 $function$;

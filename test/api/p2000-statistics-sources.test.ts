@@ -9,6 +9,7 @@ import { useTestService } from "../helpers/service.ts";
 
 const ctx = useTestService();
 let token: string;
+let monitorUuid: string;
 const CHART_DAYS = 3;
 
 /** Stores a message at a local (Europe/Amsterdam) time `days` days before today. */
@@ -39,7 +40,27 @@ beforeAll(async () => {
   await ingestAt("A2 Maerlantstraat 6531AT Nijmegen 69972", 1, "23:50", ["000923129"]);
   await ingestAt("P 1 BDH-01 Ongeval wegvervoer A12 Re 45,6 Zoetermeer 151231", 0, "00:05", ["001500123"]);
   await ingestAt("PROEFALARM BRANDWEER ZOETERMEER", 0, "00:20", ["001500123"]);
+  // A monitor of Zoetermeer's capcode, exercises included, with the matches the matcher records.
+  ({
+    rows: [{ uuid: monitorUuid }],
+  } = await ctx.db.asOwner(
+    "insert into app_public.monitors (environment_uuid, name, query) values ($1, 'statistics', $2) returning uuid",
+    [ctx.db.operatorEnvironmentUuid, JSON.stringify({ capcodes: ["1500123"], includeExercises: true })],
+  ));
+  await ctx.db.asOwner("select app_private.match_p2000_message(uuid) from app_public.p2000_messages order by sended");
 });
+
+/** The chart's days counted from the list itself: p2000Messages with the filter, within the window. */
+async function perDayOfList(filter: Record<string, unknown>, days: string[]) {
+  const { body } = await ctx.service.graphql(
+    "query ($f: P2000MessageFilterInput) { p2000Messages(first: 100, filter: $f) { sended } }",
+    { token, variables: { f: { ...filter, sended: { from: "2000-01-01T00:00:00Z", to: new Date().toISOString() } } } },
+  );
+  expect(body.errors).toBeUndefined();
+  const local = new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Amsterdam" });
+  const dates = body.data.p2000Messages.map((m: { sended: string }) => local.format(new Date(m.sended)));
+  return days.map((date) => ({ date, count: dates.filter((d: string) => d === date).length }));
+}
 
 describe("p2000MessageStatistics at the window's edges", () => {
   const whole = { from: "2000-01-01T00:00:00Z", to: "2100-01-01T00:00:00Z" };
@@ -61,5 +82,31 @@ describe("p2000MessageStatistics at the window's edges", () => {
     }
     const fire = await statistics({ disciplines: ["Brandweer"] });
     expect(fire.perDay.map((d: { count: number }) => d.count)).toEqual([1, 0, 1]);
+  });
+
+  test("a monitor's matches and capcodes' links in the window give the days their lists give", async () => {
+    const { rows } = await ctx.db.asOwner(
+      `select array_agg(uuid::text order by name) as uuids from app_public.p2000_capcodes
+        where name in (app_hidden.p2000_normalize_capcode('001500123'), app_hidden.p2000_normalize_capcode('001420007'))`,
+    );
+    const filters: Record<string, unknown>[] = [
+      { monitor: { uuid: monitorUuid } },
+      { monitor: { uuid: monitorUuid }, exerciseType: "all" },
+      { capcodes: rows[0].uuids },
+      { capcodes: [rows[0].uuids[1]], exerciseType: "all" },
+      { capcode: { names: ["1500123", "1420007"] } },
+    ];
+    for (const filter of filters) {
+      const chart = (await statistics(filter)).perDay;
+      expect({ filter, perDay: chart }).toEqual({
+        filter,
+        perDay: await perDayOfList(
+          filter,
+          chart.map((d: { date: string }) => d.date),
+        ),
+      });
+    }
+    const monitored = await statistics({ monitor: { uuid: monitorUuid }, exerciseType: "all" });
+    expect(monitored.perDay.map((d: { count: number }) => d.count)).toEqual([1, 0, 2]);
   });
 });
