@@ -27,7 +27,9 @@ beforeAll(async () => {
     database: { readReplicas },
     api: { responseCache: { maxBytes: 8 * 1024 * 1024, maxAgeMs: 60_000 } },
   });
-}, 60_000);
+  // A second cluster made by pg_basebackup and started as a standby: a minute on a quiet machine
+  // is ample, but not on two cores that something else keeps busy.
+}, 180_000);
 
 afterAll(async () => {
   await service?.stop();
