@@ -2,8 +2,8 @@
 // (lib/web/web-routes.ts): `npm run build:web`, run by npm install (prepare) and by npm start and
 // npm test, so the README's two commands need no extra step. esbuild bundles the TypeScript
 // (types are stripped, not checked: `npm run typecheck` checks them against schema.graphql) and
-// the CSS, MapLibre's stylesheet included, with the options of lib/web/web-build.ts.
-import { cp, mkdir, rename, rm } from "node:fs/promises";
+// the CSS (Leaflet's stylesheet included) with the options of lib/web/web-build.ts.
+import { cp, mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { build } from "esbuild";
@@ -18,16 +18,28 @@ const old = `${dist}.old-${process.pid}`;
 
 await rm(out, { recursive: true, force: true });
 await mkdir(out, { recursive: true });
-await build(webBuildOptions(out));
-await cp(path.join(WEB_DIR, "index.html"), path.join(out, "index.html"));
+const { metafile } = await build({ ...webBuildOptions(out), metafile: true });
+// The chunks app.js imports (Leaflet, shared with the base-map chunk) are named by their hash; the
+// page asks for them beside app.js (modulepreload) instead of after app.js is parsed.
+const appJs = Object.entries(metafile.outputs).find(([file]) => path.basename(file) === "app.js");
+const preloads = (appJs?.[1].imports ?? [])
+  .filter((imported) => imported.kind === "import-statement")
+  .map((imported) => `<link rel="modulepreload" href="/web/${path.basename(imported.path)}" />`);
+const page = await readFile(path.join(WEB_DIR, "index.html"), "utf8");
+const script = '<script type="module" src="/web/app.js"></script>';
+if (!page.includes(script)) throw new Error(`web/index.html has no ${script}`);
+await writeFile(path.join(out, "index.html"), page.replace(script, [...preloads, script].join("\n    ")));
 // The base map without tiles or internet: the shipped province and safety-region boundaries.
 for (const file of ["nl-provinces.geojson", "safety-regions.geojson"]) {
   await cp(path.join(WEB_DIR, "..", "data", file), path.join(out, file));
 }
-// MapLibre 6 starts its worker from maplibre-gl-worker.mjs beside the script that imported it (its
-// import.meta.url, here app.js), so the worker file is served from the same folder.
+// A configured base map's MapLibre (a chunk beside app.js) starts its worker from
+// maplibre-gl-worker.mjs beside the script that imported it (its import.meta.url), so the worker
+// file is served from the same folder, with MapLibre's stylesheet, which that chunk links.
 const maplibre = path.join(path.dirname(createRequire(import.meta.url).resolve("maplibre-gl/package.json")), "dist");
-await cp(path.join(maplibre, "maplibre-gl-worker.mjs"), path.join(out, "maplibre-gl-worker.mjs"));
+for (const file of ["maplibre-gl-worker.mjs", "maplibre-gl.css"]) {
+  await cp(path.join(maplibre, file), path.join(out, file));
+}
 
 await rename(dist, old).catch((error: NodeJS.ErrnoException) => {
   if (error.code !== "ENOENT") throw error;

@@ -14,7 +14,12 @@ export function webBuildOptions(outdir: string): BuildOptions {
     outdir,
     bundle: true,
     format: "esm",
-    splitting: false,
+    // A configured base map's MapLibre (web/src/map/base-style-layer.ts) is a chunk of its own,
+    // fetched only when a style is configured; the chunks lie beside app.js, as MapLibre looks
+    // for its worker beside the script that starts it.
+    splitting: true,
+    // Leaflet's stylesheet names the images of controls the page does not use; they are copied.
+    loader: { ".png": "file" },
     target: ["es2022"],
     minify: process.env.NODE_ENV !== "development",
     sourcemap: true,

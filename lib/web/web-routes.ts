@@ -15,11 +15,11 @@ const DIST = path.join(import.meta.dirname, "..", "..", "web", "dist");
 const LINK_PAGES = new Set(["/auth/reset-password", "/respond"]);
 
 /**
- * The policy of the page. MapLibre runs its parser in a worker from its own script, served beside
- * app.js (worker-src 'self'), and turns decoded images into blob URLs (img-src blob:). A
- * configured base map (MAP_STYLE_URL) brings its style from its own origin (which may be a tile
- * server on the operator's network, over http) and its tiles, glyphs and sprites from the hosts
- * the style names, over HTTPS.
+ * The policy of the page. A configured base map (MAP_STYLE_URL) brings its style from its own
+ * origin (which may be a tile server on the operator's network, over http) and its tiles, glyphs
+ * and sprites from the hosts the style names, over HTTPS; MapLibre, which draws it, runs its parser
+ * in a worker from its own script, served beside app.js (worker-src 'self'), and turns decoded
+ * images into blob URLs (img-src blob:).
  */
 export function webContentSecurityPolicy(web: WebConfig): string {
   const remote = web.mapStyleUrl ? ` ${new URL(web.mapStyleUrl).origin} https:` : "";

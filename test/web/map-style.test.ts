@@ -1,7 +1,7 @@
 // A real base map (MAP_STYLE_URL, issue 31 part 4), as a browser meets it: the style comes from a
 // tile server of the operator's (here a local HTTP server with CORS, as tile servers answer), the
-// page's Content-Security-Policy lets exactly that origin in, MapLibre draws the style under the
-// shipped boundaries and the incidents, and shows the style's attribution.
+// page's Content-Security-Policy lets exactly that origin in, MapLibre (loaded for it) draws the
+// style under the shipped boundaries and the incidents, and the style's attribution is shown.
 import { afterAll, beforeAll, expect, test } from "@jest/globals";
 import type { Browser } from "puppeteer-core";
 import { launchBrowser, LAUNCH_TIMEOUT, newWatchedPage, pixelsOf, screenshot } from "../helpers/browser.ts";
@@ -62,7 +62,7 @@ test("the configured style is drawn under the incidents with its attribution; th
   expect(await page.$eval(".incident-count", (element) => element.textContent)).toBe("1 incident");
   await page.locator(".map[data-idle='true']").wait();
   const attribution = await waitUntil(
-    () => page.$eval(".maplibregl-ctrl-attrib", (element) => element.textContent ?? ""),
+    () => page.$eval(".leaflet-control-attribution", (element) => element.textContent ?? ""),
     (text) => text.includes(ATTRIBUTION),
     "the style's attribution",
   );

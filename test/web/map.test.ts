@@ -232,9 +232,9 @@ async function listed(page: Page, done: (names: string[]) => boolean): Promise<s
   return names;
 }
 
-/** Until the map has drawn what it was given (MapLibre's idle, which the page marks on the map). */
+/** Until the map has drawn what it was given (which the page marks on the map as data-idle). */
 async function mapIdle(page: Page): Promise<void> {
-  await page.locator("canvas.maplibregl-canvas").wait();
+  await page.locator(".map.leaflet-container canvas").wait();
   await new Promise((resolve) => setTimeout(resolve, 300));
   await page.locator(".map[data-idle='true']").wait();
 }

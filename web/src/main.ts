@@ -14,7 +14,6 @@ const RELOADED_AT = "nlis.reloadedForCredentialAt";
 
 async function start(): Promise<void> {
   setLanguage(language);
-  routeFor(location.pathname)?.prepare?.();
   try {
     const config = await loadConfig();
     const open = (credential: Credential, pageOwnsIt: boolean) => {

@@ -1,7 +1,7 @@
 // The page's paths. The service serves index.html for each of them (lib/web/web-routes.ts keeps the
 // same list), so a shared link opens the right screen.
 import type { Screen } from "./context.ts";
-import { mapScreen, prepareMap } from "./map/map-screen.ts";
+import { mapScreen } from "./map/map-screen.ts";
 import { dashboardsScreen } from "./dashboards/dashboards-screen.ts";
 import { consoleScreen } from "./console/console-screen.ts";
 import { resetPasswordScreen } from "./console/reset-password-screen.ts";
@@ -16,12 +16,10 @@ export interface Route {
   prefix?: boolean;
   /** It signs in on its own, or needs no one: shown also when the map is for signed-in users only. */
   ownSignIn?: boolean;
-  /** Work the screen can start before the page has its configuration (main.ts). */
-  prepare?: () => void;
 }
 
 export const routes: Route[] = [
-  { path: "/", screen: mapScreen, navKey: "nav.map", prepare: prepareMap },
+  { path: "/", screen: mapScreen, navKey: "nav.map" },
   { path: "/dashboards", screen: dashboardsScreen, navKey: "nav.dashboards" },
   { path: "/console", screen: consoleScreen, navKey: "nav.console", prefix: true, ownSignIn: true },
   // The pages behind the links in e-mails and notifications (their paths are in those links).

@@ -1,18 +1,23 @@
-// The base map: MapLibre GL JS over the Netherlands. Without a configured style (MAP_STYLE_URL) it
-// draws the shipped province and safety-region boundaries as its own style, so the page works with
-// no internet and in the tests; that style has no glyphs or sprites, so it has no text layers (the
-// page's labels are HTML). With a style URL, that style is the base and the same boundary sources
-// are added on top, its attribution shown by MapLibre's AttributionControl. The colours follow the
-// system's light or dark preference, also when it changes while the page is open.
+// The base map: Leaflet over the Netherlands, its signs drawn on canvases. Without a configured
+// style (MAP_STYLE_URL) it draws the shipped province and safety-region boundaries on the sea's
+// colour, so the page works with no internet and in the tests. With a style URL, that MapLibre
+// style is drawn under them (base-style-layer.ts, loaded only then) and its attribution is shown.
+// The colours follow the system's light or dark preference, also when it changes while the page is
+// open.
+//
+// Why Leaflet and not MapLibre GL for the map itself: the page draws a few hundred circles, some
+// lines and 37 polygons. Leaflet draws those on a 2D canvas in milliseconds, with no worker, no
+// WebGL and no shader programs to compile; MapLibre needed 1.5 to 3 s on this machine's software
+// WebGL before the first incidents were painted (docs/benchmarks.md, "Web application").
 import type { FeatureCollection } from "geojson";
-import { Map as MapLibreMap, NavigationControl, type StyleSpecification } from "maplibre-gl";
-import "maplibre-gl/dist/maplibre-gl.css";
-import { baseColours } from "./colours.ts";
+import L from "leaflet";
+import "leaflet/dist/leaflet.css";
+import { baseColours, type BaseColours } from "./colours.ts";
 
-/** The country with a little sea around it. */
-export const NETHERLANDS: [[number, number], [number, number]] = [
-  [3.2, 50.7],
-  [7.3, 53.6],
+/** The country with a little sea around it, as Leaflet's [[south, west], [north, east]]. */
+export const NETHERLANDS: L.LatLngBoundsLiteral = [
+  [50.7, 3.2],
+  [53.6, 7.3],
 ];
 
 export interface Boundaries {
@@ -30,75 +35,85 @@ export async function loadBoundaries(): Promise<Boundaries> {
   return { provinces, regions };
 }
 
+/**
+ * The map's panes, bottom to top; each has a canvas of its own (Leaflet's preferCanvas makes one
+ * renderer per pane). Only the top one, `signs`, takes the pointer: a canvas hides the events of
+ * those under it, so everything that can be clicked shares it. The rest let clicks through to the
+ * map (map.css).
+ */
+export const PANES = {
+  land: 300,
+  weather: 310,
+  boundaries: 320,
+  alerts: 330,
+  tracks: 340,
+  signs: 350,
+} as const;
+export type PaneName = keyof typeof PANES;
+
 const darkQuery = () => matchMedia("(prefers-color-scheme: dark)");
 
-/** The boundary sources (features keyed by province code and region number, for feature state) and their lines. */
-function addBoundaries(map: MapLibreMap, boundaries: Boundaries, offline: boolean): void {
-  const colours = baseColours(darkQuery().matches);
-  map.addSource("provinces", { type: "geojson", data: boundaries.provinces, promoteId: "code" });
-  map.addSource("regions", { type: "geojson", data: boundaries.regions, promoteId: "number" });
-  if (offline) {
-    // No antialiased outline (a draw and a shader program fewer): the boundary lines are drawn over it.
-    map.addLayer({
-      id: "land",
-      type: "fill",
-      source: "provinces",
-      paint: { "fill-color": colours.land, "fill-antialias": false },
-    });
-  }
-  map.addLayer({
-    id: "region-lines",
-    type: "line",
-    source: "regions",
-    paint: { "line-color": colours.regionLine, "line-width": 0.8 },
-  });
-  map.addLayer({
-    id: "province-lines",
-    type: "line",
-    source: "provinces",
-    paint: { "line-color": colours.provinceLine, "line-width": 1.2 },
-  });
-}
-
-function offlineStyle(): StyleSpecification {
-  return {
-    version: 8,
-    sources: {},
-    layers: [
-      {
-        id: "background",
-        type: "background",
-        paint: { "background-color": baseColours(darkQuery().matches).background },
-      },
-    ],
-  };
-}
-
-function followColourScheme(map: MapLibreMap, offline: boolean): () => void {
-  const query = darkQuery();
-  const apply = () => {
-    const colours = baseColours(query.matches);
-    if (offline) {
-      map.setPaintProperty("background", "background-color", colours.background);
-      map.setPaintProperty("land", "fill-color", colours.land);
-    }
-    map.setPaintProperty("region-lines", "line-color", colours.regionLine);
-    map.setPaintProperty("province-lines", "line-color", colours.provinceLine);
-  };
-  query.addEventListener("change", apply);
-  return () => query.removeEventListener("change", apply);
-}
-
 export interface BaseMap {
-  map: MapLibreMap;
-  /** Resolves once the style and the boundaries are on the map, so layers can be added. */
-  ready: Promise<void>;
+  map: L.Map;
+  /** Resolves once the boundaries are on the map; gives them, for the layers that colour them. */
+  ready: Promise<Boundaries>;
+  /** Called by a layer after it changed what it draws: the map is marked idle once that is painted. */
+  changed(): void;
+  /** Shows these bounds, now or (for a map not yet on the page) once the map has a size. */
+  fit(bounds: L.LatLngBoundsExpression, options?: L.FitBoundsOptions): void;
   remove(): void;
 }
 
 /**
- * The map starts at once: MapLibre's worker (its own 500 KB script to compile) and the style load
- * while the boundaries, and the screen's data, are still on their way.
+ * Whether the map has painted everything it was given, as `data-idle` on its element: people see a
+ * settled map, and the browser tests and the bench wait for it. Leaflet redraws a canvas in the
+ * next animation frame after a change; a frame asked for after the change runs after that redraw.
+ * A configured style is idle when MapLibre says so.
+ */
+function idleMark(container: HTMLElement) {
+  let frame = 0;
+  let styleBusy = false;
+  let boundariesDrawn = false;
+  const settle = () => {
+    cancelAnimationFrame(frame);
+    frame = requestAnimationFrame(() => {
+      container.dataset.idle = String(boundariesDrawn && !styleBusy);
+    });
+  };
+  return {
+    changed() {
+      container.dataset.idle = "false";
+      settle();
+    },
+    boundariesDrawn() {
+      boundariesDrawn = true;
+      settle();
+    },
+    style(busy: boolean) {
+      styleBusy = busy;
+      if (busy) container.dataset.idle = "false";
+      else settle();
+    },
+    stop: () => cancelAnimationFrame(frame),
+  };
+}
+
+/** The boundary layers (land only without a style), styled by the colour scheme. */
+function boundaryLayers(boundaries: Boundaries, offline: boolean) {
+  const land = L.geoJSON(boundaries.provinces, { pane: "land", interactive: false });
+  const regions = L.geoJSON(boundaries.regions, { pane: "boundaries", interactive: false });
+  const provinces = L.geoJSON(boundaries.provinces, { pane: "boundaries", interactive: false });
+  const paint = (colours: BaseColours) => {
+    land.setStyle({ stroke: false, fillColor: colours.land, fillOpacity: 1 });
+    regions.setStyle({ fill: false, color: colours.regionLine, weight: 0.8, opacity: 1 });
+    provinces.setStyle({ fill: false, color: colours.provinceLine, weight: 1.2, opacity: 1 });
+  };
+  return { layers: offline ? [land, regions, provinces] : [regions, provinces], paint };
+}
+
+/**
+ * The map starts at once (Leaflet needs no style or worker), and draws the boundaries when they
+ * arrive; the screen's data is fetched meanwhile.
  */
 export function createBaseMap(
   container: HTMLElement,
@@ -107,36 +122,95 @@ export function createBaseMap(
   label: string,
 ): BaseMap {
   const offline = styleUrl === null;
-  const map = new MapLibreMap({
-    container,
-    style: styleUrl ?? offlineStyle(),
-    bounds: NETHERLANDS,
-    fitBoundsOptions: { padding: 8 },
-    // The offline style has no attribution of its own; a configured style's is shown compact.
-    attributionControl: { compact: true },
-    dragRotate: false,
-    pitchWithRotate: false,
+  const map = L.map(container, {
+    preferCanvas: true,
+    zoomControl: false,
+    // The offline map has nothing to attribute; a configured style's attribution is added by it.
+    attributionControl: false,
+    zoomSnap: 0.25,
+    zoomDelta: 0.5,
+    minZoom: 5,
+    maxZoom: 18,
   });
-  // The canvas is keyboard reachable (arrows pan, +/- zoom); its name says what it shows.
-  map.getCanvas().setAttribute("aria-label", label);
-  map.touchZoomRotate.disableRotation();
-  map.addControl(new NavigationControl({ showCompass: false }), "top-right");
-  // Whether the map has drawn everything it was given (MapLibre's idle): people see a settled map,
-  // and the browser tests wait for it before they look at its pixels.
-  map.on("idle", () => (container.dataset.idle = "true"));
-  map.on("dataloading", () => (container.dataset.idle = "false"));
-  let stopFollowing = () => {};
-  // The style is in (style.load, before anything is drawn): sources and layers can be added.
-  const styleLoaded = new Promise<void>((resolve) => map.once("style.load", () => resolve()));
-  const ready = Promise.all([boundaries, styleLoaded]).then(([loaded]) => {
-    addBoundaries(map, loaded, offline);
-    stopFollowing = followColourScheme(map, offline);
+  for (const [name, zIndex] of Object.entries(PANES)) map.createPane(name).style.zIndex = String(zIndex);
+  // Leaflet reads its element's size when made and on window resizes only. The console makes its
+  // map before its form is on the page, and the page's layout changes sizes by itself: the map
+  // follows its element's size, and the last bounds asked for are fitted again once it has one.
+  let lastFit: [L.LatLngBoundsExpression, L.FitBoundsOptions] = [NETHERLANDS, { padding: [8, 8] }];
+  const sized = () => container.clientWidth > 0 && container.clientHeight > 0;
+  const fit = (bounds: L.LatLngBoundsExpression, options: L.FitBoundsOptions = {}) => {
+    lastFit = [bounds, options];
+    if (sized()) map.fitBounds(bounds, { ...options, animate: false });
+  };
+  fit(...lastFit);
+  let wasSized = sized();
+  const resizes = new ResizeObserver(() => {
+    map.invalidateSize({ animate: false });
+    if (!wasSized && sized()) fit(...lastFit);
+    wasSized = sized();
+  });
+  resizes.observe(container);
+  L.control.zoom({ position: "topright" }).addTo(map);
+  // The map is keyboard reachable (Leaflet's arrows pan, +/- zoom); its name says what it shows.
+  container.setAttribute("aria-label", label);
+  if (!container.hasAttribute("role")) container.setAttribute("role", "region");
+
+  const idle = idleMark(container);
+  container.dataset.idle = "false";
+  map.on("movestart zoomstart", () => (container.dataset.idle = "false"));
+  map.on("moveend zoomend", () => idle.changed());
+
+  let stopped = false;
+  let stopStyle = () => {};
+  if (styleUrl) {
+    idle.style(true);
+    // Loaded only when a style is configured: MapLibre is a chunk of its own (lib/web/web-build.ts).
+    void import("./base-style-layer.ts")
+      .then(async ({ addStyleLayer }) => {
+        if (stopped) return;
+        const remove = await addStyleLayer(map, styleUrl, (busy) => idle.style(busy));
+        if (stopped) remove();
+        else stopStyle = remove;
+      })
+      .catch((error: unknown) => {
+        // The offline boundaries stay; the page says nothing more than the console does.
+        console.error("The configured base map could not be loaded:", error);
+        idle.style(false);
+      });
+  }
+
+  // The colours follow the system's scheme: the sea (the container's background) at once, the
+  // boundaries once they are drawn.
+  let paintBoundaries: ((colours: BaseColours) => void) | null = null;
+  const scheme = darkQuery();
+  const applyScheme = () => {
+    const colours = baseColours(scheme.matches);
+    if (offline) container.style.background = colours.background;
+    paintBoundaries?.(colours);
+    idle.changed();
+  };
+  applyScheme();
+  scheme.addEventListener("change", applyScheme);
+
+  const ready = boundaries.then((loaded) => {
+    const { layers, paint } = boundaryLayers(loaded, offline);
+    paintBoundaries = paint;
+    paint(baseColours(scheme.matches));
+    if (!stopped) for (const layer of layers) layer.addTo(map);
+    idle.boundariesDrawn();
+    return loaded;
   });
   return {
     map,
     ready,
+    changed: () => idle.changed(),
+    fit,
     remove: () => {
-      stopFollowing();
+      stopped = true;
+      resizes.disconnect();
+      idle.stop();
+      scheme.removeEventListener("change", applyScheme);
+      stopStyle();
       map.remove();
     },
   };

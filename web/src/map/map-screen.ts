@@ -3,7 +3,6 @@
 // and keeps them live. Each feed is loaded once, then follows its subscription; when the live
 // connection comes back after a loss, everything is fetched once more for what it missed.
 import "./map.css";
-import { prewarm } from "maplibre-gl";
 import "./texts.ts";
 import type { Screen } from "../context.ts";
 import { h, replaceChildren } from "../dom.ts";
@@ -23,14 +22,6 @@ import { addTrafficLayer } from "./layers/traffic-layer.ts";
 import { addWeatherLayer, type ProvinceWarning } from "./layers/weather-layer.ts";
 import { feedOn, readViewState, writeViewState, type Feed, type ViewState } from "./view-state.ts";
 
-/**
- * MapLibre's worker started while the page still asks for its configuration: the worker's script
- * (500 KB) is fetched and compiled in parallel instead of after the map is made.
- */
-export function prepareMap(): void {
-  prewarm();
-}
-
 export const mapScreen: Screen = (root, { api, config }) => {
   let state: ViewState = readViewState(location.search);
   let disposed = false;
@@ -48,7 +39,7 @@ export const mapScreen: Screen = (root, { api, config }) => {
     api,
     (id) => {
       update({ incident: null });
-      if (!list.focus(id)) base?.map.getCanvas().focus();
+      if (!list.focus(id)) base?.map.getContainer().focus();
     },
     showProblem,
   );
@@ -108,7 +99,7 @@ export const mapScreen: Screen = (root, { api, config }) => {
     update({ incident: id });
     panel.open(id);
     const incident = store.get(id);
-    if (incident && base) base.map.easeTo({ center: [incident.longitude, incident.latitude], duration: 400 });
+    if (incident && base) base.map.panTo([incident.latitude, incident.longitude], { duration: 0.4 });
   }
 
   const regionsOf = (collection: GeoJSON.FeatureCollection): SafetyRegion[] =>
@@ -140,8 +131,8 @@ export const mapScreen: Screen = (root, { api, config }) => {
     ]);
   }
 
-  // Everything starts at once: the map (MapLibre's worker is the longest part), the boundaries,
-  // the incidents and the other feeds; each feed's layer is added as soon as the map can take it.
+  // Everything starts at once: the map, the boundaries, the incidents and the other feeds; the
+  // feeds' layers are added once the boundaries are drawn (the weather colours the provinces).
   async function start(): Promise<void> {
     const boundaries = loadBoundaries();
     base = createBaseMap(mapElement, boundaries, config.mapStyleUrl, t("map.label"));
@@ -150,14 +141,13 @@ export const mapScreen: Screen = (root, { api, config }) => {
       api.onReconnect(() => void reloadAll().catch(showProblem)),
     );
     if (state.incident) panel.open(state.incident);
-    const layersLoaded = base.ready.then(() => {
+    const layersLoaded = base.ready.then(({ provinces }) => {
       if (disposed || !base) return;
-      const map = base.map;
-      feedLayers.set("weather", addWeatherLayer(map, api, showWarnings, showProblem));
-      feedLayers.set("alerts", addNlAlertLayer(map, api, showAlerts, showProblem));
-      feedLayers.set("traffic", addTrafficLayer(map, api, showProblem));
-      incidentsLayer = addIncidentsLayer(map, openIncident);
-      feedLayers.set("aircraft", addAircraftLayer(map, api, showProblem));
+      feedLayers.set("weather", addWeatherLayer(base, provinces, api, showWarnings, showProblem));
+      feedLayers.set("alerts", addNlAlertLayer(base, api, showAlerts, showProblem));
+      feedLayers.set("traffic", addTrafficLayer(base, api, showProblem));
+      incidentsLayer = addIncidentsLayer(base, openIncident);
+      feedLayers.set("aircraft", addAircraftLayer(base, api, showProblem));
       render();
       return Promise.all([...feedLayers.values()].map((layer) => layer.reload()));
     });

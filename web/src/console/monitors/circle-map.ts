@@ -1,13 +1,12 @@
-// Where a monitor listens: a MapLibre map (the page's base map) on which a click places the centre
-// and a slider (or a typed number) sets the radius in kilometres; the circle is drawn as a GeoJSON
-// polygon. Keyboard users pan the map with the arrow keys and press "Use the map's centre". The same
+// Where a monitor listens: the page's base map, on which a click places the centre and a slider (or
+// a typed number) sets the radius in kilometres; the circle is drawn as a polygon of great-circle
+// points. Keyboard users pan the map with the arrow keys and press "Use the map's centre". The same
 // map shows a preview's matches as points.
-import type { FeatureCollection, Polygon } from "geojson";
-import type { GeoJSONSource } from "maplibre-gl";
+import type { Polygon } from "geojson";
+import L from "leaflet";
 import { h } from "../../dom.ts";
 import { formatNumber, t } from "../../i18n.ts";
 import { createBaseMap, loadBoundaries } from "../../map/base-map.ts";
-import { point } from "../../map/layers/feed-layer.ts";
 import type { FormField } from "../form.ts";
 
 /** The circle's colour and the preview's points' (also what the browser test looks for). */
@@ -53,13 +52,23 @@ export function circlePolygon(centre: Place, radiusKm: number): Polygon {
   return { type: "Polygon", coordinates: [ring] };
 }
 
-const empty = (): FeatureCollection => ({ type: "FeatureCollection", features: [] });
+/** A polygon's outer ring as Leaflet's [latitude, longitude] pairs. */
+const latLngs = (polygon: Polygon): L.LatLngTuple[] => polygon.coordinates[0].map(([lon, lat]) => [lat, lon]);
 
 export function circleMap(styleUrl: string | null): CircleMap {
   let centre: Place | null = null;
   const mapElement = h("div", { class: "map monitor-map" });
   const base = createBaseMap(mapElement, loadBoundaries(), styleUrl, t("monitors.map.label"));
   const { map } = base;
+  const circle = L.polygon([], {
+    pane: "signs",
+    interactive: false,
+    color: CIRCLE_COLOUR,
+    weight: 2,
+    fillColor: CIRCLE_COLOUR,
+    fillOpacity: 0.12,
+  }).addTo(map);
+  const previewPoints = L.layerGroup().addTo(map);
 
   const radiusInput = h("input", { type: "number", id: "monitor-radius", step: "0.1", inputmode: "decimal" });
   radiusInput.value = String(DEFAULT_RADIUS_KM);
@@ -80,14 +89,8 @@ export function circleMap(styleUrl: string | null): CircleMap {
 
   const radius = () => Number(radiusInput.value);
   function draw(): void {
-    const data: FeatureCollection =
-      centre && radius() > 0
-        ? {
-            type: "FeatureCollection",
-            features: [{ type: "Feature", geometry: circlePolygon(centre, radius()), properties: {} }],
-          }
-        : empty();
-    void (map.getSource("monitor-circle") as GeoJSONSource | undefined)?.setData(data);
+    circle.setLatLngs(centre && radius() > 0 ? latLngs(circlePolygon(centre, radius())) : []);
+    base.changed();
     where.textContent = centre
       ? t("monitors.map.placed")
           .replace("{lat}", centre.latitude.toFixed(5))
@@ -97,55 +100,16 @@ export function circleMap(styleUrl: string | null): CircleMap {
     clear.hidden = !centre;
   }
 
-  void base.ready.then(() => {
-    map.addSource("monitor-circle", { type: "geojson", data: empty() });
-    map.addSource("monitor-preview", { type: "geojson", data: empty() });
-    map.addLayer({
-      id: "monitor-circle-fill",
-      type: "fill",
-      source: "monitor-circle",
-      paint: { "fill-color": CIRCLE_COLOUR, "fill-opacity": 0.12 },
-    });
-    map.addLayer({
-      id: "monitor-circle-line",
-      type: "line",
-      source: "monitor-circle",
-      paint: { "line-color": CIRCLE_COLOUR, "line-width": 2 },
-    });
-    map.addLayer({
-      id: "monitor-preview-points",
-      type: "circle",
-      source: "monitor-preview",
-      paint: {
-        "circle-color": PREVIEW_POINT_COLOUR,
-        "circle-radius": 6,
-        "circle-stroke-color": "#ffffff",
-        "circle-stroke-width": 1.5,
-      },
-    });
-    draw();
-    if (centre) fit();
-  });
-
   function fit(): void {
     if (!centre) return;
-    const [ring] = circlePolygon(centre, Math.max(radius(), 0.5)).coordinates;
-    const lons = ring.map(([lon]) => lon);
-    const lats = ring.map(([, lat]) => lat);
-    map.fitBounds(
-      [
-        [Math.min(...lons), Math.min(...lats)],
-        [Math.max(...lons), Math.max(...lats)],
-      ],
-      { padding: 24, duration: 0 },
-    );
+    base.fit(L.latLngBounds(latLngs(circlePolygon(centre, Math.max(radius(), 0.5)))), { padding: [24, 24] });
   }
 
   const placeAt = (longitude: number, latitude: number) => {
     centre = { latitude: Number(latitude.toFixed(5)), longitude: Number(longitude.toFixed(5)) };
     draw();
   };
-  map.on("click", (event) => placeAt(event.lngLat.lng, event.lngLat.lat));
+  map.on("click", (event) => placeAt(event.latlng.lng, event.latlng.lat));
   useCentre.addEventListener("click", () => {
     const { lng, lat } = map.getCenter();
     placeAt(lng, lat);
@@ -207,23 +171,25 @@ export function circleMap(styleUrl: string | null): CircleMap {
       fit();
     },
     showPoints(points) {
-      const data: FeatureCollection = {
-        type: "FeatureCollection",
-        features: points.map((item) => point(item.longitude, item.latitude, { title: item.title ?? "" })),
-      };
-      void (map.getSource("monitor-preview") as GeoJSONSource | undefined)?.setData(data);
+      previewPoints.clearLayers();
+      for (const item of points) {
+        L.circleMarker([item.latitude, item.longitude], {
+          pane: "signs",
+          interactive: false,
+          radius: 6,
+          fillColor: PREVIEW_POINT_COLOUR,
+          fillOpacity: 1,
+          color: "#ffffff",
+          weight: 1.5,
+          opacity: 1,
+        }).addTo(previewPoints);
+      }
+      base.changed();
       // The matches in view: the circle, or else where the points are.
       if (centre) fit();
       else if (points.length) {
-        const lons = points.map((item) => item.longitude);
-        const lats = points.map((item) => item.latitude);
-        map.fitBounds(
-          [
-            [Math.min(...lons), Math.min(...lats)],
-            [Math.max(...lons), Math.max(...lats)],
-          ],
-          { padding: 24, maxZoom: 11, duration: 0 },
-        );
+        const bounds = L.latLngBounds(points.map((item): L.LatLngTuple => [item.latitude, item.longitude]));
+        base.fit(bounds, { padding: [24, 24], maxZoom: 11 });
       }
     },
     remove: () => base.remove(),

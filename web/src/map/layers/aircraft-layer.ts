@@ -3,14 +3,15 @@
 // with its registration as text, since the map has no text layers) and a short track line of its
 // last positions: for one in the air, first those of its active route (aircraftRoutes' path), then
 // each live position.
-import { Marker, type GeoJSONSource, type Map as MapLibreMap } from "maplibre-gl";
+import L from "leaflet";
 import type { Api } from "../../api/client.ts";
 import { readFragment, type ResultOf } from "../../api/graphql.ts";
 import { h } from "../../dom.ts";
 import { t } from "../../i18n.ts";
+import type { BaseMap } from "../base-map.ts";
 import { AIRCRAFT_COLOURS } from "../colours.ts";
 import { ActiveRouteQuery, AircraftFields, AircraftSubscription, FleetQuery } from "../queries.ts";
-import { setLayersVisible, type FeedLayer } from "./feed-layer.ts";
+import { showLayer, type FeedLayer } from "./feed-layer.ts";
 
 type Aircraft = ResultOf<typeof AircraftFields>;
 
@@ -25,55 +26,45 @@ const TRACK_POINTS = 30;
 const MAX_FOLLOWED = 10;
 
 interface Tracked {
-  marker: Marker;
+  marker: L.Marker;
   element: HTMLElement;
   arrow: HTMLElement;
+  /** The track's positions, [latitude, longitude] as Leaflet takes them. */
   track: Array<[number, number]>;
+  line: L.Polyline;
   unsubscribe: () => void;
 }
 
-export function addAircraftLayer(map: MapLibreMap, api: Api, onError: (error: Error) => void): FeedLayer {
-  map.addSource("aircraft-tracks", { type: "geojson", data: { type: "FeatureCollection", features: [] } });
-  map.addLayer({
-    id: "aircraft-tracks",
-    type: "line",
-    source: "aircraft-tracks",
-    paint: { "line-color": ["get", "colour"], "line-width": 2.5, "line-opacity": 0.8 } as never,
-  });
+export function addAircraftLayer(base: BaseMap, api: Api, onError: (error: Error) => void): FeedLayer {
+  const { map } = base;
+  // The markers are HTML in Leaflet's marker pane; the tracks are lines on the canvas under them.
+  const markers = L.layerGroup().addTo(map);
+  const tracks = L.layerGroup().addTo(map);
   const tracked = new Map<string, Tracked>();
-  let visible = true;
 
-  const drawTracks = () => {
-    // How many points each track has, on its marker (the browser tests read it).
-    for (const one of tracked.values()) one.element.dataset.trackPoints = String(one.track.length);
-    void (map.getSource("aircraft-tracks") as GeoJSONSource).setData({
-      type: "FeatureCollection",
-      features: [...tracked.entries()]
-        .filter(([, one]) => one.track.length > 1)
-        .map(([icao, one]) => ({
-          type: "Feature" as const,
-          geometry: { type: "LineString" as const, coordinates: one.track },
-          properties: { icao, colour: one.element.dataset.colour ?? "#888" },
-        })),
-    });
+  const drawTrack = (one: Tracked) => {
+    // How many points the track has, on its marker (the browser tests read it).
+    one.element.dataset.trackPoints = String(one.track.length);
+    one.line.setLatLngs(one.track.length > 1 ? one.track : []);
+    base.changed();
   };
 
   const place = (aircraft: Aircraft) => {
     const one = tracked.get(aircraft.icao);
     if (!one || aircraft.latitude === null || aircraft.longitude === null) return;
-    const at: [number, number] = [aircraft.longitude, aircraft.latitude];
+    const at: [number, number] = [aircraft.latitude, aircraft.longitude];
     const last = one.track[one.track.length - 1];
     if (!last || last[0] !== at[0] || last[1] !== at[1]) one.track.push(at);
     if (one.track.length > TRACK_POINTS) one.track.splice(0, one.track.length - TRACK_POINTS);
-    one.marker.setLngLat(at);
+    one.marker.setLatLng(at);
     // Rotation through element.style, which the page's policy allows (no inline style attribute).
     one.arrow.style.transform = `rotate(${aircraft.track ?? 0}deg)`;
     one.element.dataset.onGround = String(aircraft.onGround === true);
     one.element.title = `${aircraft.registration} (${t(`aircraft.${aircraft.kind}`)})${
       aircraft.altitudeFt !== null && !aircraft.onGround ? `, ${aircraft.altitudeFt} ft` : ""
     }`;
-    if (visible) one.marker.addTo(map);
-    drawTracks();
+    one.marker.addTo(markers);
+    drawTrack(one);
   };
 
   /** The active route's last points before the live ones (path: [[longitude, latitude, altitudeFt, seconds], …]). */
@@ -82,11 +73,11 @@ export function addAircraftLayer(map: MapLibreMap, api: Api, onError: (error: Er
     const one = tracked.get(icao);
     if (!one || !aircraftRoutes[0]) return;
     const flown = (JSON.parse(aircraftRoutes[0].path) as number[][]).map(
-      ([longitude, latitude]) => [longitude, latitude] as [number, number],
+      ([longitude, latitude]) => [latitude, longitude] as [number, number],
     );
     const live = one.track.filter(([x, y]) => !flown.some(([fx, fy]) => fx === x && fy === y));
     one.track = [...flown, ...live].slice(-TRACK_POINTS);
-    drawTracks();
+    drawTrack(one);
   };
 
   const follow = (aircraft: Aircraft) => {
@@ -98,10 +89,18 @@ export function addAircraftLayer(map: MapLibreMap, api: Api, onError: (error: Er
       element.dataset.colour = colour;
       element.setAttribute("aria-label", `${t(`aircraft.${aircraft.kind}`)} ${aircraft.registration}`);
       tracked.set(aircraft.icao, {
-        marker: new Marker({ element }),
+        // Centred on its position by map.css; the icon's size is the element's own.
+        marker: L.marker([0, 0], {
+          icon: L.divIcon({ html: element, className: "aircraft-icon", iconSize: undefined }),
+          interactive: false,
+          keyboard: false,
+        }),
         element,
         arrow,
         track: [],
+        line: L.polyline([], { pane: "tracks", interactive: false, color: colour, weight: 2.5, opacity: 0.8 }).addTo(
+          tracks,
+        ),
         unsubscribe: api.subscribe(
           AircraftSubscription,
           { icao: aircraft.icao },
@@ -124,20 +123,15 @@ export function addAircraftLayer(map: MapLibreMap, api: Api, onError: (error: Er
     for (const one of seen.slice(0, MAX_FOLLOWED)) follow(one);
   };
   return {
-    setVisible(next) {
-      visible = next;
-      setLayersVisible(map, ["aircraft-tracks"], next);
-      for (const one of tracked.values()) {
-        if (next && one.track.length) one.marker.addTo(map);
-        else one.marker.remove();
-      }
+    setVisible(visible) {
+      showLayer(map, markers, visible);
+      showLayer(map, tracks, visible);
     },
     reload,
     stop() {
-      for (const one of tracked.values()) {
-        one.unsubscribe();
-        one.marker.remove();
-      }
+      for (const one of tracked.values()) one.unsubscribe();
+      markers.clearLayers();
+      tracks.clearLayers();
       tracked.clear();
     },
   };

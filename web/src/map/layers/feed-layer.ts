@@ -1,6 +1,6 @@
 // What the map screen asks of each live feed's layer: switch it on or off, fetch its state again
 // (after the live connection was lost) and take it down.
-import type { Map as MapLibreMap } from "maplibre-gl";
+import type L from "leaflet";
 
 export interface FeedLayer {
   setVisible(visible: boolean): void;
@@ -8,15 +8,9 @@ export interface FeedLayer {
   stop(): void;
 }
 
-export function setLayersVisible(map: MapLibreMap, ids: readonly string[], visible: boolean): void {
-  for (const id of ids) map.setLayoutProperty(id, "visibility", visible ? "visible" : "none");
-}
-
-/** A GeoJSON point feature from a latitude and longitude. */
-export function point<P extends Record<string, unknown>>(longitude: number, latitude: number, properties: P) {
-  return {
-    type: "Feature" as const,
-    geometry: { type: "Point" as const, coordinates: [longitude, latitude] },
-    properties,
-  };
+/** A layer on the map or off it (Leaflet keeps it, with what it draws, while it is off). */
+export function showLayer(map: L.Map, layer: L.Layer, visible: boolean): void {
+  if (visible) {
+    if (!map.hasLayer(layer)) layer.addTo(map);
+  } else layer.remove();
 }

@@ -1,74 +1,75 @@
 // P2000 incidents as circles: the colour is the discipline, the size and outline the urgency (A1/P1
-// biggest with a thick outline), an exercise grey and small. The open incident gets a ring.
-import type { GeoJSONSource, Map as MapLibreMap } from "maplibre-gl";
-import { DISCIPLINE_COLOURS, EXERCISE_COLOUR, OTHER_DISCIPLINE_COLOUR } from "../colours.ts";
+// biggest with a thick outline), an exercise grey and small. The open incident gets a ring. They
+// share the map's top pane (`signs`) with the traffic incidents, which is the one that takes clicks.
+import L from "leaflet";
+import type { BaseMap } from "../base-map.ts";
+import { disciplineColour, EXERCISE_COLOUR } from "../colours.ts";
 import type { Incident } from "../incidents.ts";
-import { point, setLayersVisible } from "./feed-layer.ts";
-
-const LAYERS = ["incidents", "incident-selected"] as const;
+import { showLayer } from "./feed-layer.ts";
 
 export interface IncidentsLayer {
   show(incidents: Incident[], selected: string | null): void;
   setVisible(visible: boolean): void;
 }
 
-export function addIncidentsLayer(map: MapLibreMap, onOpen: (id: string) => void): IncidentsLayer {
-  map.addSource("incidents", { type: "geojson", data: { type: "FeatureCollection", features: [] } });
-  const colourByDiscipline = [
-    "match",
-    ["get", "discipline"],
-    ...Object.entries(DISCIPLINE_COLOURS).flat(),
-    OTHER_DISCIPLINE_COLOUR,
-  ] as unknown as string;
-  map.addLayer({
-    id: "incidents",
-    type: "circle",
-    source: "incidents",
-    // Newest drawn last, on top.
-    layout: { "circle-sort-key": ["get", "order"] },
-    paint: {
-      "circle-color": ["case", ["get", "exercise"], EXERCISE_COLOUR, colourByDiscipline],
-      "circle-radius": ["interpolate", ["linear"], ["get", "rank"], 0, 9, 1, 7.5, 2, 6, 9, 4.5],
-      "circle-stroke-width": ["case", ["<=", ["get", "rank"], 1], 2.5, 1],
-      "circle-stroke-color": ["case", ["<=", ["get", "rank"], 1], "#ffffff", "#24292f"],
-      "circle-opacity": ["case", ["get", "exercise"], 0.6, 0.95],
-    },
+/** The circle's radius by urgency rank (0 = A0, 1 = A1/P1 …), linear between these stops. */
+const RADIUS_STOPS: ReadonlyArray<[number, number]> = [
+  [0, 9],
+  [1, 7.5],
+  [2, 6],
+  [9, 4.5],
+];
+
+function radiusFor(rank: number): number {
+  const [first] = RADIUS_STOPS;
+  if (rank <= first[0]) return first[1];
+  for (let i = 1; i < RADIUS_STOPS.length; i++) {
+    const [x0, y0] = RADIUS_STOPS[i - 1];
+    const [x1, y1] = RADIUS_STOPS[i];
+    if (rank <= x1) return y0 + ((rank - x0) / (x1 - x0)) * (y1 - y0);
+  }
+  return RADIUS_STOPS[RADIUS_STOPS.length - 1][1];
+}
+
+function marker(incident: Incident): L.CircleMarker {
+  const urgent = incident.urgencyRank <= 1;
+  return L.circleMarker([incident.latitude, incident.longitude], {
+    pane: "signs",
+    radius: radiusFor(incident.urgencyRank),
+    fillColor: incident.exercise ? EXERCISE_COLOUR : disciplineColour(incident.disciplineSlug),
+    fillOpacity: incident.exercise ? 0.6 : 0.95,
+    color: urgent ? "#ffffff" : "#24292f",
+    weight: urgent ? 2.5 : 1,
+    opacity: incident.exercise ? 0.6 : 0.95,
   });
-  map.addLayer({
-    id: "incident-selected",
-    type: "circle",
-    source: "incidents",
-    filter: ["==", ["get", "id"], ""],
-    paint: {
-      "circle-radius": 14,
-      "circle-color": "rgba(0,0,0,0)",
-      "circle-stroke-width": 3,
-      "circle-stroke-color": "#0969da",
-    },
+}
+
+export function addIncidentsLayer(base: BaseMap, onOpen: (id: string) => void): IncidentsLayer {
+  const { map } = base;
+  const group = L.layerGroup().addTo(map);
+  const ring = L.circleMarker([0, 0], {
+    pane: "signs",
+    interactive: false,
+    radius: 14,
+    fill: false,
+    color: "#0969da",
+    weight: 3,
+    opacity: 1,
   });
-  map.on("click", "incidents", (event) => {
-    const id = event.features?.[0]?.properties?.id;
-    if (typeof id === "string") onOpen(id);
-  });
-  map.on("mouseenter", "incidents", () => (map.getCanvas().style.cursor = "pointer"));
-  map.on("mouseleave", "incidents", () => (map.getCanvas().style.cursor = ""));
   return {
     show(incidents, selected) {
-      const count = incidents.length;
-      void (map.getSource("incidents") as GeoJSONSource).setData({
-        type: "FeatureCollection",
-        features: incidents.map((incident, index) =>
-          point(incident.longitude, incident.latitude, {
-            id: incident.id,
-            discipline: incident.disciplineSlug ?? "",
-            rank: incident.urgencyRank,
-            exercise: incident.exercise,
-            order: count - index,
-          }),
-        ),
-      });
-      map.setFilter("incident-selected", ["==", ["get", "id"], selected ?? ""]);
+      group.clearLayers();
+      // Newest drawn last, on top.
+      for (let index = incidents.length - 1; index >= 0; index--) {
+        const incident = incidents[index];
+        const circle = marker(incident);
+        circle.on("click", () => onOpen(incident.id));
+        group.addLayer(circle);
+      }
+      const open = selected ? incidents.find((incident) => incident.id === selected) : undefined;
+      if (open) ring.setLatLng([open.latitude, open.longitude]).addTo(group);
+      base.changed();
     },
-    setVisible: (visible) => setLayersVisible(map, LAYERS, visible),
+    setVisible: (visible) => showLayer(map, group, visible),
   };
 }

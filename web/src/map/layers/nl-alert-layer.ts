@@ -1,12 +1,14 @@
-// Active NL-Alert broadcast areas as red hatched-looking polygons. The API gives each area as the
-// source writes it, "lat,lon lat,lon …"; GeoJSON wants [lon, lat] rings, closed. The alerts' texts
-// go to the screen, which lists them in HTML beside the map.
-import type { GeoJSONSource, Map as MapLibreMap } from "maplibre-gl";
+// Active NL-Alert broadcast areas as red dashed polygons. The API gives each area as the source
+// writes it, "lat,lon lat,lon …"; GeoJSON wants [lon, lat] rings, closed. The alerts' texts go to
+// the screen, which lists them in HTML beside the map.
+import type { Feature, FeatureCollection, Polygon } from "geojson";
+import L from "leaflet";
 import type { Api } from "../../api/client.ts";
 import { readFragment, type ResultOf } from "../../api/graphql.ts";
+import type { BaseMap } from "../base-map.ts";
 import { NL_ALERT_COLOUR } from "../colours.ts";
 import { NlAlertFields, NlAlertsQuery, NlAlertsSubscription } from "../queries.ts";
-import { setLayersVisible, type FeedLayer } from "./feed-layer.ts";
+import { showLayer, type FeedLayer } from "./feed-layer.ts";
 
 export type NlAlerts = ReadonlyArray<ResultOf<typeof NlAlertFields>>;
 
@@ -24,45 +26,37 @@ export function areaRing(area: string): Array<[number, number]> | null {
   return ring;
 }
 
-const LAYERS = ["nl-alerts-fill", "nl-alerts-line"] as const;
-
 export function addNlAlertLayer(
-  map: MapLibreMap,
+  base: BaseMap,
   api: Api,
   onAlerts: (alerts: NlAlerts) => void,
   onError: (error: Error) => void,
 ): FeedLayer {
-  map.addSource("nl-alerts", { type: "geojson", data: { type: "FeatureCollection", features: [] } });
-  map.addLayer({
-    id: "nl-alerts-fill",
-    type: "fill",
-    source: "nl-alerts",
-    paint: { "fill-color": NL_ALERT_COLOUR, "fill-opacity": 0.25 },
-  });
-  map.addLayer({
-    id: "nl-alerts-line",
-    type: "line",
-    source: "nl-alerts",
-    paint: { "line-color": NL_ALERT_COLOUR, "line-width": 2, "line-dasharray": [2, 1] },
-  });
+  const { map } = base;
+  const areas = L.geoJSON(undefined, {
+    pane: "alerts",
+    interactive: false,
+    style: { color: NL_ALERT_COLOUR, weight: 2, dashArray: "6 3", fillColor: NL_ALERT_COLOUR, fillOpacity: 0.25 },
+  }).addTo(map);
   const show = (alerts: NlAlerts) => {
-    void (map.getSource("nl-alerts") as GeoJSONSource).setData({
-      type: "FeatureCollection",
-      features: alerts.flatMap((alert) =>
-        alert.areas.flatMap((area) => {
-          const ring = area ? areaRing(area) : null;
-          return ring
-            ? [
-                {
-                  type: "Feature" as const,
-                  geometry: { type: "Polygon" as const, coordinates: [ring] },
-                  properties: { uuid: alert.uuid },
-                },
-              ]
-            : [];
-        }),
-      ),
-    });
+    areas.clearLayers();
+    const features: Feature<Polygon>[] = alerts.flatMap((alert) =>
+      alert.areas.flatMap((area) => {
+        const ring = area ? areaRing(area) : null;
+        return ring
+          ? [
+              {
+                type: "Feature" as const,
+                geometry: { type: "Polygon" as const, coordinates: [ring] },
+                properties: { uuid: alert.uuid },
+              },
+            ]
+          : [];
+      }),
+    );
+    const collection: FeatureCollection = { type: "FeatureCollection", features };
+    areas.addData(collection);
+    base.changed();
     onAlerts(alerts);
   };
   const unsubscribe = api.subscribe(
@@ -72,5 +66,5 @@ export function addNlAlertLayer(
     onError,
   );
   const reload = async () => show(readFragment(NlAlertFields, (await api.request(NlAlertsQuery)).nlAlerts));
-  return { setVisible: (visible) => setLayersVisible(map, LAYERS, visible), reload, stop: unsubscribe };
+  return { setVisible: (visible) => showLayer(map, areas, visible), reload, stop: unsubscribe };
 }

@@ -1,47 +1,41 @@
-// Active traffic incidents (the road authority's DATEX II feed) as small squares-looking circles in
-// one colour; a click tells what and where in a popup.
-import { Popup, type GeoJSONSource, type Map as MapLibreMap } from "maplibre-gl";
+// Active traffic incidents (the road authority's DATEX II feed) as small circles in one colour, in
+// the map's top pane beside the P2000 incidents; a click tells what and where in a popup.
+import L from "leaflet";
 import type { Api } from "../../api/client.ts";
 import { readFragment, type ResultOf } from "../../api/graphql.ts";
+import { h } from "../../dom.ts";
+import { t } from "../../i18n.ts";
+import type { BaseMap } from "../base-map.ts";
 import { TRAFFIC_COLOUR } from "../colours.ts";
 import { TrafficFields, TrafficQuery, TrafficSubscription } from "../queries.ts";
-import { t } from "../../i18n.ts";
-import { point, setLayersVisible, type FeedLayer } from "./feed-layer.ts";
+import { showLayer, type FeedLayer } from "./feed-layer.ts";
 
 type Incidents = ReadonlyArray<ResultOf<typeof TrafficFields>>;
 
-export function addTrafficLayer(map: MapLibreMap, api: Api, onError: (error: Error) => void): FeedLayer {
-  map.addSource("traffic", { type: "geojson", data: { type: "FeatureCollection", features: [] } });
-  map.addLayer({
-    id: "traffic",
-    type: "circle",
-    source: "traffic",
-    paint: {
-      "circle-radius": 5,
-      "circle-color": TRAFFIC_COLOUR,
-      "circle-stroke-width": 2,
-      "circle-stroke-color": "#ffffff",
-    },
-  });
+export function addTrafficLayer(base: BaseMap, api: Api, onError: (error: Error) => void): FeedLayer {
+  const { map } = base;
+  const group = L.layerGroup().addTo(map);
   const show = (incidents: Incidents) => {
-    void (map.getSource("traffic") as GeoJSONSource).setData({
-      type: "FeatureCollection",
-      features: incidents.flatMap((incident) => {
-        const { latitude, longitude } = incident;
-        if (latitude === null || longitude === null) return [];
-        const kind = t(`traffic.${incident.type}`);
-        return [point(longitude, latitude, { text: [kind, incident.roadNumber].filter(Boolean).join(" ") })];
-      }),
-    });
+    group.clearLayers();
+    for (const incident of incidents) {
+      const { latitude, longitude } = incident;
+      if (latitude === null || longitude === null) continue;
+      const text = [t(`traffic.${incident.type}`), incident.roadNumber].filter(Boolean).join(" ");
+      L.circleMarker([latitude, longitude], {
+        pane: "signs",
+        radius: 5,
+        fillColor: TRAFFIC_COLOUR,
+        fillOpacity: 1,
+        color: "#ffffff",
+        weight: 2,
+        opacity: 1,
+      })
+        // The popup's content as a node, so the feed's text is never read as HTML.
+        .bindPopup(() => h("span", {}, text))
+        .addTo(group);
+    }
+    base.changed();
   };
-  map.on("click", "traffic", (event) => {
-    const feature = event.features?.[0];
-    if (!feature || feature.geometry.type !== "Point") return;
-    new Popup({ closeButton: true })
-      .setLngLat(feature.geometry.coordinates as [number, number])
-      .setText(String(feature.properties.text))
-      .addTo(map);
-  });
   const unsubscribe = api.subscribe(
     TrafficSubscription,
     {},
@@ -49,5 +43,5 @@ export function addTrafficLayer(map: MapLibreMap, api: Api, onError: (error: Err
     onError,
   );
   const reload = async () => show(readFragment(TrafficFields, (await api.request(TrafficQuery)).trafficIncidents));
-  return { setVisible: (visible) => setLayersVisible(map, ["traffic"], visible), reload, stop: unsubscribe };
+  return { setVisible: (visible) => showLayer(map, group, visible), reload, stop: unsubscribe };
 }

@@ -1,13 +1,15 @@
 // Each province filled with its KNMI warning colour (yellow, orange, red; nothing for none). The
-// meteoRegions codes are the provinces' codes in nl-provinces.geojson, which the base map's source
-// keys its features by, so the level is set as each feature's state. A list of the provinces with a
-// warning is given to the screen for its HTML legend (the map has no text layers).
-import type { Map as MapLibreMap } from "maplibre-gl";
+// meteoRegions codes are the provinces' codes in nl-provinces.geojson (property `code`), so each
+// province's polygon is found by its code and given its level's colour. A list of the provinces
+// with a warning is given to the screen for its HTML legend.
+import type { FeatureCollection } from "geojson";
+import L from "leaflet";
 import type { Api } from "../../api/client.ts";
 import { readFragment, type ResultOf } from "../../api/graphql.ts";
+import type { BaseMap } from "../base-map.ts";
 import { WARNING_COLOURS } from "../colours.ts";
 import { MeteoFields, MeteoQuery, MeteoSubscription } from "../queries.ts";
-import { setLayersVisible, type FeedLayer } from "./feed-layer.ts";
+import { showLayer, type FeedLayer } from "./feed-layer.ts";
 
 type Regions = ReadonlyArray<ResultOf<typeof MeteoFields>>;
 export interface ProvinceWarning {
@@ -16,45 +18,30 @@ export interface ProvinceWarning {
 }
 
 export function addWeatherLayer(
-  map: MapLibreMap,
+  base: BaseMap,
+  provinces: FeatureCollection,
   api: Api,
   onWarnings: (warnings: ProvinceWarning[]) => void,
   onError: (error: Error) => void,
 ): FeedLayer {
-  const level = ["coalesce", ["feature-state", "level"], 0];
-  map.addLayer(
-    {
-      id: "weather",
-      type: "fill",
-      source: "provinces",
-      paint: {
-        "fill-color": [
-          "step",
-          level,
-          WARNING_COLOURS[0],
-          1,
-          WARNING_COLOURS[1],
-          2,
-          WARNING_COLOURS[2],
-          3,
-          WARNING_COLOURS[3],
-        ],
-        "fill-opacity": 0.45,
-        // As the land under it: the boundary lines are the outline.
-        "fill-antialias": false,
-      } as never,
-    },
-    // Under the boundary lines, so they stay visible.
-    "region-lines",
-  );
+  const { map } = base;
+  const byCode = new Map<string, L.Path>();
+  // Under the boundary lines (its own pane), which are the outline, so it has none.
+  const layer = L.geoJSON(provinces, {
+    pane: "weather",
+    interactive: false,
+    style: { stroke: false, fillOpacity: 0 },
+    onEachFeature: (feature, path) => byCode.set(String(feature.properties?.code), path as L.Path),
+  }).addTo(map);
   const show = (regions: Regions) => {
     const warnings: ProvinceWarning[] = [];
     for (const region of regions) {
       if (!region.code) continue;
-      const value = Math.max(0, Math.min(3, region.statusCode ?? 0));
-      map.setFeatureState({ source: "provinces", id: region.code }, { level: value });
-      if (value > 0) warnings.push({ name: region.name ?? region.code, level: value });
+      const level = Math.max(0, Math.min(3, region.statusCode ?? 0));
+      byCode.get(region.code)?.setStyle({ fillColor: WARNING_COLOURS[level], fillOpacity: level > 0 ? 0.45 : 0 });
+      if (level > 0) warnings.push({ name: region.name ?? region.code, level });
     }
+    base.changed();
     onWarnings(warnings.sort((a, b) => b.level - a.level || a.name.localeCompare(b.name)));
   };
   const unsubscribe = api.subscribe(
@@ -64,5 +51,5 @@ export function addWeatherLayer(
     onError,
   );
   const reload = async () => show(readFragment(MeteoFields, (await api.request(MeteoQuery)).meteoRegions));
-  return { setVisible: (visible) => setLayersVisible(map, ["weather"], visible), reload, stop: unsubscribe };
+  return { setVisible: (visible) => showLayer(map, layer, visible), reload, stop: unsubscribe };
 }
