@@ -76,6 +76,17 @@ test("the configured style is drawn under the incidents with its attribution; th
     "the style's background over half the map",
   );
   expect(tiles.requests.map((request) => request.path)).toContain("/styles/base.json");
+  // MapLibre came with the style: its chunk, its stylesheet and its worker, all from this origin.
+  const fetched = await page.evaluate(() =>
+    performance.getEntriesByType("resource").map((entry) => new URL(entry.name).pathname),
+  );
+  expect(fetched).toEqual(
+    expect.arrayContaining([
+      expect.stringMatching(/^\/web\/base-style-layer-\w+\.js$/),
+      "/web/maplibre-gl.css",
+      "/web/maplibre-gl-worker.mjs",
+    ]),
+  );
   await screenshot(page, "map-configured-style");
   expect(problems).toEqual([]);
   await page.close();

@@ -264,6 +264,10 @@ describe("the live map", () => {
     const banner = await page.$eval("[role='alert']", (element) => element.textContent);
     expect(banner).toContain("Sanne");
     await screenshot(page, "map-desktop-incidents");
+    // Drawn with Leaflet alone: without MAP_STYLE_URL, MapLibre (its chunk, worker and stylesheet)
+    // is never fetched.
+    const fetched = await page.evaluate(() => performance.getEntriesByType("resource").map((entry) => entry.name));
+    expect(fetched.filter((name) => /base-style-layer|maplibre/.test(name))).toEqual([]);
 
     // A click on the (only) red marker opens the fire's panel, and the URL names it. The map is let
     // come to rest first, and the marker found again if a click lands while it still moved.

@@ -12,7 +12,9 @@
 import type { FeatureCollection } from "geojson";
 import L from "leaflet";
 import "leaflet/dist/leaflet.css";
+import { t } from "../i18n.ts";
 import { baseColours, type BaseColours } from "./colours.ts";
+import "./texts.ts";
 
 /** The country with a little sea around it, as Leaflet's [[south, west], [north, east]]. */
 export const NETHERLANDS: L.LatLngBoundsLiteral = [
@@ -150,7 +152,7 @@ export function createBaseMap(
     wasSized = sized();
   });
   resizes.observe(container);
-  L.control.zoom({ position: "topright" }).addTo(map);
+  L.control.zoom({ position: "topright", zoomInTitle: t("map.zoomIn"), zoomOutTitle: t("map.zoomOut") }).addTo(map);
   // The map is keyboard reachable (Leaflet's arrows pan, +/- zoom); its name says what it shows.
   container.setAttribute("aria-label", label);
   if (!container.hasAttribute("role")) container.setAttribute("role", "region");

@@ -7,6 +7,8 @@ addTexts({
     nl: "Kaart van Nederland met P2000-meldingen, verkeer, weerwaarschuwingen, NL-Alerts en helikopters",
     en: "Map of the Netherlands with P2000 incidents, traffic, weather warnings, NL-Alerts and helicopters",
   },
+  "map.zoomIn": { nl: "Inzoomen", en: "Zoom in" },
+  "map.zoomOut": { nl: "Uitzoomen", en: "Zoom out" },
   "map.list": { nl: "Nieuwste meldingen", en: "Newest incidents" },
   "map.count": { nl: "meldingen", en: "incidents" },
   "map.countOne": { nl: "melding", en: "incident" },
