@@ -5,6 +5,7 @@ import { spawn } from "node:child_process";
 import net from "node:net";
 import path from "node:path";
 import readline from "node:readline";
+import { SERVICE_NODE_FLAGS } from "../lib/ops/node-flags.ts";
 
 const ROOT = path.join(path.dirname(new URL(import.meta.url).pathname), "..");
 
@@ -31,7 +32,8 @@ export async function startServerProcess(options: {
   env?: Record<string, string>;
 }): Promise<ServerProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, ["server.ts"], {
+  // With the V8 flags npm start gives it: the service as operators run it.
+  const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, "server.ts"], {
     cwd: ROOT,
     env: {
       ...process.env,

@@ -1,0 +1,12 @@
+// The V8 flags the service's process is started with: on its command line in `npm start` and
+// `npm run worker` (package.json, which test/start.test.ts holds to this list) and by the benches
+// (bench/server-process.ts). They must be given when the process starts: V8 sizes its heap then.
+//
+// --max-semi-space-size=64: the young generation may grow to two semi-spaces of 64 MB (V8's
+// default here is 16 MB). An analytics grouping of a year by day and safety region (9,125 groups,
+// issue 28) makes tens of megabytes of short-lived objects in one request; with 16 MB semi-spaces
+// they were scavenged several times a request, the survivors promoted and then collected by full
+// mark-compacts, which made the slowest answers twice the median: p99 108 ms against 69 ms with
+// 64 MB, at one client (docs/benchmarks.md, "Analytics"). The space grows only under that
+// allocation rate, so an idle service is no larger; a busy one holds up to 128 MB more.
+export const SERVICE_NODE_FLAGS = ["--max-semi-space-size=64"] as const;
