@@ -19,7 +19,7 @@ const old = `${dist}.old-${process.pid}`;
 await rm(out, { recursive: true, force: true });
 await mkdir(out, { recursive: true });
 const { metafile } = await build({ ...webBuildOptions(out), metafile: true });
-// The chunks app.js imports (Leaflet, shared with the base-map chunk) are named by their hash; the
+// The chunks app.js imports (Leaflet, shared with the base-style-layer chunk) are named by their hash; the
 // page asks for them beside app.js (modulepreload) instead of after app.js is parsed.
 const appJs = Object.entries(metafile.outputs).find(([file]) => path.basename(file) === "app.js");
 const preloads = (appJs?.[1].imports ?? [])

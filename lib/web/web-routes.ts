@@ -68,8 +68,8 @@ export function webRoutes(options: WebRouteOptions): express.Router {
       next(error);
     }
   });
-  // The files change with each build and carry no hash in their names: revalidated every time
-  // (ETag), which costs a 304.
+  // app.js, app.css and the other files keep their names from build to build (only the chunks
+  // carry a hash): revalidated every time (ETag), which costs a 304.
   router.use("/web", security, express.static(DIST, { index: false, cacheControl: true, maxAge: 0 }));
   // Mounted after every other route: what reaches it is a path of the page (no file extension).
   router.get(/^\/[^.]*$/, security, (req, res, next) => {

@@ -11,25 +11,34 @@ import { useTestService } from "../helpers/service.ts";
 import { waitUntil } from "../helpers/wait.ts";
 
 const ATTRIBUTION = "© Test Tiles contributors";
+/** What the TileJSON says: a link (kept) and markup a page must not take from a tile host (dropped). */
+const ATTRIBUTION_HTML = `<a href="https://tiles.example/copyright">${ATTRIBUTION}</a><img src="x" class="injected"><script>1</script>`;
 let tiles: FeedServer;
 let browser: Browser | undefined;
 
 // Before the service starts (useTestService's own beforeAll), so its configuration can name it.
 beforeAll(async () => {
   tiles = await startFeedServer();
+  // The attribution comes with the source's TileJSON, as a tile provider's vector styles have it.
+  tiles.documents.set("/tiles.json", {
+    contentType: "application/json",
+    headers: { "access-control-allow-origin": "*" },
+    body: JSON.stringify({
+      tilejson: "2.2.0",
+      tiles: [`${tiles.url}/tiles/{z}/{x}/{y}.pbf`],
+      attribution: ATTRIBUTION_HTML,
+    }),
+  });
   tiles.documents.set("/styles/base.json", {
     contentType: "application/json",
     headers: { "access-control-allow-origin": "*" },
     body: JSON.stringify({
       version: 8,
       sources: {
-        // A source whose only job is its attribution, as a vector tile source would carry it.
-        base: { type: "geojson", data: { type: "FeatureCollection", features: [] }, attribution: ATTRIBUTION },
+        // No layer draws it (no tiles are asked for); its TileJSON carries the attribution.
+        base: { type: "vector", url: `${tiles.url}/tiles.json` },
       },
-      layers: [
-        { id: "base-background", type: "background", paint: { "background-color": "#123456" } },
-        { id: "base-nothing", type: "fill", source: "base" },
-      ],
+      layers: [{ id: "base-background", type: "background", paint: { "background-color": "#123456" } }],
     }),
   });
 });
@@ -66,7 +75,14 @@ test("the configured style is drawn under the incidents with its attribution; th
     (text) => text.includes(ATTRIBUTION),
     "the style's attribution",
   );
-  expect(attribution).toContain(ATTRIBUTION);
+  expect(attribution.trim()).toBe(ATTRIBUTION);
+  // Its link is kept, opening elsewhere; nothing else of the tile host's markup reaches the page.
+  expect(
+    await page.$eval(".leaflet-control-attribution a", (link) => [link.getAttribute("href"), link.getAttribute("rel")]),
+  ).toEqual(["https://tiles.example/copyright", "noopener noreferrer"]);
+  expect(await page.$$(".leaflet-control-attribution img, .leaflet-control-attribution script, img.injected")).toEqual(
+    [],
+  );
   // The style's background fills the map where the offline style would draw sea and land (waited
   // for: the map may still be fading from the offline style into it, as it did on a busy CI).
   const map = (await (await page.$(".map"))!.boundingBox())!;
@@ -90,4 +106,24 @@ test("the configured style is drawn under the incidents with its attribution; th
   await screenshot(page, "map-configured-style");
   expect(problems).toEqual([]);
   await page.close();
+});
+
+test("a style that cannot be loaded leaves the boundaries and the incidents, and the console says why", async () => {
+  const style = tiles.documents.get("/styles/base.json")!;
+  tiles.documents.delete("/styles/base.json");
+  try {
+    const { page, problems } = await newWatchedPage(browser!);
+    await page.goto(new URL("/?lang=en", ctx.service.url).href, { waitUntil: "load" });
+    // The map settles (what the tests and the bench wait for) without the style.
+    await page.locator(".map[data-idle='true']").wait();
+    await waitUntil(
+      () => pixelsOf(page, [0xe3, 0xa0, 0x08]),
+      (count) => count > 20,
+      "the ambulance's marker",
+    );
+    expect(problems.filter((problem) => problem.includes("could not be loaded"))).not.toEqual([]);
+    await page.close();
+  } finally {
+    tiles.documents.set("/styles/base.json", style);
+  }
 });

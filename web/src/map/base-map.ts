@@ -17,7 +17,7 @@ import { baseColours, type BaseColours } from "./colours.ts";
 import "./texts.ts";
 
 /** The country with a little sea around it, as Leaflet's [[south, west], [north, east]]. */
-export const NETHERLANDS: L.LatLngBoundsLiteral = [
+const NETHERLANDS: L.LatLngBoundsLiteral = [
   [50.7, 3.2],
   [53.6, 7.3],
 ];
@@ -51,7 +51,6 @@ export const PANES = {
   tracks: 340,
   signs: 350,
 } as const;
-export type PaneName = keyof typeof PANES;
 
 const darkQuery = () => matchMedia("(prefers-color-scheme: dark)");
 
@@ -67,37 +66,57 @@ export interface BaseMap {
 }
 
 /**
- * Whether the map has painted everything it was given, as `data-idle` on its element: people see a
- * settled map, and the browser tests and the bench wait for it. Leaflet redraws a canvas in the
- * next animation frame after a change; a frame asked for after the change runs after that redraw.
- * A configured style is idle when MapLibre says so.
+ * Whether the map has painted everything it was given and stands still, as `data-idle` on its
+ * element: people see a settled map, and the browser tests and the bench wait for it. Leaflet
+ * redraws a canvas in the next animation frame after a change; a frame asked for after the change
+ * runs after that redraw. A configured style is idle when MapLibre says so.
  */
 function idleMark(container: HTMLElement) {
   let frame = 0;
   let styleBusy = false;
   let boundariesDrawn = false;
+  let moving = false;
+  const busy = () => {
+    cancelAnimationFrame(frame);
+    container.dataset.idle = "false";
+  };
   const settle = () => {
     cancelAnimationFrame(frame);
     frame = requestAnimationFrame(() => {
-      container.dataset.idle = String(boundariesDrawn && !styleBusy);
+      container.dataset.idle = String(boundariesDrawn && !styleBusy && !moving);
     });
   };
   return {
     changed() {
-      container.dataset.idle = "false";
+      busy();
       settle();
     },
     boundariesDrawn() {
       boundariesDrawn = true;
       settle();
     },
-    style(busy: boolean) {
-      styleBusy = busy;
-      if (busy) container.dataset.idle = "false";
+    style(loading: boolean) {
+      styleBusy = loading;
+      if (loading) busy();
+      else settle();
+    },
+    moving(now: boolean) {
+      moving = now;
+      if (now) busy();
       else settle();
     },
     stop: () => cancelAnimationFrame(frame),
   };
+}
+
+/** Leaflet's zoom buttons are links with role button: Space presses them too, as it would a button. */
+function pressedBySpace(control: L.Control): void {
+  control.getContainer()?.addEventListener("keydown", (event) => {
+    const target = event.target as HTMLElement;
+    if (event.key !== " " || target.getAttribute("role") !== "button") return;
+    event.preventDefault();
+    target.click();
+  });
 }
 
 /** The boundary layers (land only without a style), styled by the colour scheme. */
@@ -152,15 +171,16 @@ export function createBaseMap(
     wasSized = sized();
   });
   resizes.observe(container);
-  L.control.zoom({ position: "topright", zoomInTitle: t("map.zoomIn"), zoomOutTitle: t("map.zoomOut") }).addTo(map);
+  const zoom = L.control.zoom({ position: "topright", zoomInTitle: t("map.zoomIn"), zoomOutTitle: t("map.zoomOut") });
+  pressedBySpace(zoom.addTo(map));
   // The map is keyboard reachable (Leaflet's arrows pan, +/- zoom); its name says what it shows.
   container.setAttribute("aria-label", label);
   if (!container.hasAttribute("role")) container.setAttribute("role", "region");
 
   const idle = idleMark(container);
   container.dataset.idle = "false";
-  map.on("movestart zoomstart", () => (container.dataset.idle = "false"));
-  map.on("moveend zoomend", () => idle.changed());
+  map.on("movestart zoomstart", () => idle.moving(true));
+  map.on("moveend zoomend", () => idle.moving(false));
 
   let stopped = false;
   let stopStyle = () => {};
@@ -169,25 +189,25 @@ export function createBaseMap(
     // Loaded only when a style is configured: MapLibre is a chunk of its own (lib/web/web-build.ts).
     void import("./base-style-layer.ts")
       .then(async ({ addStyleLayer }) => {
-        if (stopped) return;
-        const remove = await addStyleLayer(map, styleUrl, (busy) => idle.style(busy));
-        if (stopped) remove();
-        else stopStyle = remove;
+        stopStyle = await addStyleLayer(map, styleUrl, {
+          onBusy: (busy) => idle.style(busy),
+          isStopped: () => stopped,
+        });
       })
       .catch((error: unknown) => {
-        // The offline boundaries stay; the page says nothing more than the console does.
+        // MapLibre's chunk or stylesheet did not come: the boundaries are drawn without the style.
         console.error("The configured base map could not be loaded:", error);
         idle.style(false);
       });
   }
 
-  // The colours follow the system's scheme: the sea (the container's background) at once, the
-  // boundaries once they are drawn.
+  // The colours follow the system's scheme: the sea (the container's background, also under a
+  // configured style while it loads) at once, the boundaries once they are drawn.
   let paintBoundaries: ((colours: BaseColours) => void) | null = null;
   const scheme = darkQuery();
   const applyScheme = () => {
     const colours = baseColours(scheme.matches);
-    if (offline) container.style.background = colours.background;
+    container.style.background = colours.background;
     paintBoundaries?.(colours);
     idle.changed();
   };

@@ -2,46 +2,93 @@
 // @maplibre/maplibre-gl-leaflet, which keeps MapLibre's view on Leaflet's. This file and MapLibre
 // are a chunk of their own, loaded only when a style is configured (base-map.ts), so the offline
 // map never fetches or compiles them, and so is MapLibre's stylesheet (copied beside app.js by
-// bin/build-web.ts). The style's sources' attributions are shown in Leaflet's attribution control.
+// bin/build-web.ts). The attributions of the style's sources are shown in Leaflet's attribution
+// control, as MapLibre's own control would show them.
 import L from "leaflet";
 import { maplibreGL } from "@maplibre/maplibre-gl-leaflet";
 
-/** MapLibre's stylesheet, once, before its map is made (MapLibre warns on a page without it). */
+const STYLESHEET = "/web/maplibre-gl.css";
+let stylesheet: Promise<void> | undefined;
+
+/** MapLibre's stylesheet, once per page, before its map is made (MapLibre warns on a page without it). */
 function loadMapLibreStylesheet(): Promise<void> {
-  const href = "/web/maplibre-gl.css";
-  if (document.querySelector(`link[href="${href}"]`)) return Promise.resolve();
-  const link = document.createElement("link");
-  link.rel = "stylesheet";
-  link.href = href;
-  const loaded = new Promise<void>((resolve, reject) => {
+  stylesheet ??= new Promise<void>((resolve, reject) => {
+    const link = document.createElement("link");
+    link.rel = "stylesheet";
+    link.href = STYLESHEET;
     link.addEventListener("load", () => resolve());
-    link.addEventListener("error", () => reject(new Error(`${href}: not loaded`)));
+    link.addEventListener("error", () => reject(new Error(`${STYLESHEET}: not loaded`)));
+    document.head.append(link);
   });
-  document.head.append(link);
-  return loaded;
+  return stylesheet;
 }
 
+/** Elements whose content is no text to show: dropped with it. */
+const HIDDEN_CONTENT = new Set(["SCRIPT", "STYLE", "TEMPLATE", "NOSCRIPT", "TITLE", "TEXTAREA"]);
+
 /**
- * Adds the style under everything else; `onBusy` follows MapLibre's loading and idle. Returns its
- * removal.
+ * An attribution as Leaflet may show it (Leaflet sets it as HTML): its text, and its links to
+ * http(s) addresses; nothing else a style or TileJSON host writes reaches the page. MapLibre's
+ * control sanitised it the same way.
  */
-export async function addStyleLayer(
-  map: L.Map,
-  styleUrl: string,
-  onBusy: (busy: boolean) => void,
-): Promise<() => void> {
+function safeAttribution(html: string): string {
+  const parsed = new DOMParser().parseFromString(html, "text/html");
+  const out = document.createElement("span");
+  const copy = (from: Node, to: Node) => {
+    for (const node of from.childNodes) {
+      if (node.nodeType === Node.TEXT_NODE) to.appendChild(document.createTextNode(node.textContent ?? ""));
+      else if (node instanceof HTMLAnchorElement && /^https?:\/\//i.test(node.getAttribute("href") ?? "")) {
+        const link = document.createElement("a");
+        link.href = node.getAttribute("href")!;
+        link.target = "_blank";
+        link.rel = "noopener noreferrer";
+        copy(node, link);
+        to.appendChild(link);
+      } else if (node.nodeType === Node.ELEMENT_NODE && !HIDDEN_CONTENT.has(node.nodeName)) copy(node, to);
+    }
+  };
+  copy(parsed.body, out);
+  return out.innerHTML;
+}
+
+export interface StyleLayerOptions {
+  /** Follows MapLibre's loading (true) and idle (false); false too when the style fails. */
+  onBusy(busy: boolean): void;
+  /** The map was taken down meanwhile: nothing is added. */
+  isStopped(): boolean;
+}
+
+/** Adds the style under everything else. Returns its removal. */
+export async function addStyleLayer(map: L.Map, styleUrl: string, options: StyleLayerOptions): Promise<() => void> {
   await loadMapLibreStylesheet();
-  const layer = maplibreGL({ style: styleUrl, interactive: false }).addTo(map);
+  if (options.isStopped()) return () => {};
+  // attributionControl false: the layer's own attribution (the sources' text as it came) is not
+  // given to Leaflet; the sanitised one below is.
+  const layer = maplibreGL({ style: styleUrl, interactive: false, attributionControl: false }).addTo(map);
   const glMap = layer.getMaplibreMap();
   const attribution = L.control.attribution({ prefix: false, position: "bottomright" }).addTo(map);
-  glMap.on("dataloading", () => onBusy(true));
-  glMap.on("idle", () => onBusy(false));
-  glMap.once("load", () => {
-    const sources = Object.values(glMap.getStyle().sources);
-    for (const source of sources) {
-      // The style's own text: the operator chose the style, as MapLibre's control would show it.
-      if ("attribution" in source && source.attribution) attribution.addAttribution(source.attribution);
+  const shown = new Set<string>();
+  // A source's attribution may come with its TileJSON, after the style: read on every source's metadata.
+  const showAttributions = () => {
+    for (const id of Object.keys(glMap.getStyle()?.sources ?? {})) {
+      const text = glMap.getSource(id)?.attribution;
+      if (!text || shown.has(text)) continue;
+      shown.add(text);
+      attribution.addAttribution(safeAttribution(text));
     }
+  };
+  glMap.on("sourcedata", (event) => {
+    if (event.sourceDataType === "metadata") showAttributions();
+  });
+  glMap.on("load", showAttributions);
+  glMap.on("dataloading", () => options.onBusy(true));
+  glMap.on("idle", () => options.onBusy(false));
+  // A style that cannot be loaded (not found, refused by CORS, not a style) never becomes idle:
+  // the boundaries stay without it, and the console says why.
+  glMap.on("error", (event) => {
+    if (glMap.isStyleLoaded()) return;
+    console.error("The configured base map could not be loaded:", event.error);
+    options.onBusy(false);
   });
   return () => {
     attribution.remove();

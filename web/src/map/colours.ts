@@ -11,7 +11,7 @@ export const DISCIPLINE_COLOURS: Readonly<Record<string, string>> = {
   gemeente: "#8250df",
   dares: "#6e7781",
 };
-export const OTHER_DISCIPLINE_COLOUR = "#6e7781";
+const OTHER_DISCIPLINE_COLOUR = "#6e7781";
 export const EXERCISE_COLOUR = "#8c959f";
 
 export function disciplineColour(slug: string | null | undefined): string {

@@ -124,8 +124,8 @@ export function addAircraftLayer(base: BaseMap, api: Api, onError: (error: Error
   };
   return {
     setVisible(visible) {
-      showLayer(map, markers, visible);
-      showLayer(map, tracks, visible);
+      showLayer(base, markers, visible);
+      showLayer(base, tracks, visible);
     },
     reload,
     stop() {

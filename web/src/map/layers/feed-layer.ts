@@ -1,6 +1,7 @@
 // What the map screen asks of each live feed's layer: switch it on or off, fetch its state again
 // (after the live connection was lost) and take it down.
 import type L from "leaflet";
+import type { BaseMap } from "../base-map.ts";
 
 export interface FeedLayer {
   setVisible(visible: boolean): void;
@@ -9,8 +10,9 @@ export interface FeedLayer {
 }
 
 /** A layer on the map or off it (Leaflet keeps it, with what it draws, while it is off). */
-export function showLayer(map: L.Map, layer: L.Layer, visible: boolean): void {
-  if (visible) {
-    if (!map.hasLayer(layer)) layer.addTo(map);
-  } else layer.remove();
+export function showLayer(base: BaseMap, layer: L.Layer, visible: boolean): void {
+  if (visible === base.map.hasLayer(layer)) return;
+  if (visible) layer.addTo(base.map);
+  else layer.remove();
+  base.changed();
 }

@@ -70,6 +70,6 @@ export function addIncidentsLayer(base: BaseMap, onOpen: (id: string) => void): 
       if (open) ring.setLatLng([open.latitude, open.longitude]).addTo(group);
       base.changed();
     },
-    setVisible: (visible) => showLayer(map, group, visible),
+    setVisible: (visible) => showLayer(base, group, visible),
   };
 }

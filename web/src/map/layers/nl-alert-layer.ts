@@ -66,5 +66,5 @@ export function addNlAlertLayer(
     onError,
   );
   const reload = async () => show(readFragment(NlAlertFields, (await api.request(NlAlertsQuery)).nlAlerts));
-  return { setVisible: (visible) => showLayer(map, areas, visible), reload, stop: unsubscribe };
+  return { setVisible: (visible) => showLayer(base, areas, visible), reload, stop: unsubscribe };
 }

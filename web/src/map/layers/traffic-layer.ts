@@ -1,5 +1,6 @@
 // Active traffic incidents (the road authority's DATEX II feed) as small circles in one colour, in
-// the map's top pane beside the P2000 incidents; a click tells what and where in a popup.
+// the map's top pane under the P2000 incidents (drawn, and clicked, first); a click tells what and
+// where in a popup.
 import L from "leaflet";
 import type { Api } from "../../api/client.ts";
 import { readFragment, type ResultOf } from "../../api/graphql.ts";
@@ -15,6 +16,8 @@ type Incidents = ReadonlyArray<ResultOf<typeof TrafficFields>>;
 export function addTrafficLayer(base: BaseMap, api: Api, onError: (error: Error) => void): FeedLayer {
   const { map } = base;
   const group = L.layerGroup().addTo(map);
+  // Leaflet's canvas draws in the order layers were added: the traffic's circles go to the back.
+  const underIncidents = () => group.eachLayer((marker) => (marker as L.CircleMarker).bringToBack());
   const show = (incidents: Incidents) => {
     group.clearLayers();
     for (const incident of incidents) {
@@ -34,6 +37,7 @@ export function addTrafficLayer(base: BaseMap, api: Api, onError: (error: Error)
         .bindPopup(() => h("span", {}, text))
         .addTo(group);
     }
+    underIncidents();
     base.changed();
   };
   const unsubscribe = api.subscribe(
@@ -43,5 +47,9 @@ export function addTrafficLayer(base: BaseMap, api: Api, onError: (error: Error)
     onError,
   );
   const reload = async () => show(readFragment(TrafficFields, (await api.request(TrafficQuery)).trafficIncidents));
-  return { setVisible: (visible) => showLayer(map, group, visible), reload, stop: unsubscribe };
+  const setVisible = (visible: boolean) => {
+    showLayer(base, group, visible);
+    underIncidents();
+  };
+  return { setVisible, reload, stop: unsubscribe };
 }

@@ -51,5 +51,5 @@ export function addWeatherLayer(
     onError,
   );
   const reload = async () => show(readFragment(MeteoFields, (await api.request(MeteoQuery)).meteoRegions));
-  return { setVisible: (visible) => showLayer(map, layer, visible), reload, stop: unsubscribe };
+  return { setVisible: (visible) => showLayer(base, layer, visible), reload, stop: unsubscribe };
 }
