@@ -2346,7 +2346,7 @@ create table app_public.p2000_dossier_events (
   new_value text,
   created timestamp with time zone default clock_timestamp() not null,
   constraint p2000_dossier_events_dossier_uuid_fkey FOREIGN KEY (dossier_uuid) REFERENCES app_public.p2000_dossiers(uuid) ON DELETE CASCADE,
-  constraint p2000_dossier_events_kind_check CHECK ((kind = ANY (ARRAY['opened'::text, 'message'::text, 'urgency_raised'::text, 'grip_raised'::text]))),
+  constraint p2000_dossier_events_kind_check CHECK ((kind = ANY (ARRAY['urgency_raised'::text, 'grip_raised'::text]))),
   constraint p2000_dossier_events_message_uuid_fkey FOREIGN KEY (message_uuid) REFERENCES app_public.p2000_messages(uuid) ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED,
   constraint p2000_dossier_events_pkey PRIMARY KEY (uuid)
 );
@@ -2362,6 +2362,7 @@ comment on table app_public.p2000_dossier_events is '@name p2000_timeline_entry
 The timeline of a dossier: opened, each further message, and every raise of urgency or GRIP level.';
 comment on column app_public.p2000_dossier_events.dossier_uuid is '@behavior -*';
 comment on column app_public.p2000_dossier_events.message_uuid is '@behavior -*';
+comment on column app_public.p2000_dossier_events.kind is 'What happened: opened, message, urgency_raised or grip_raised.';
 
 create table app_public.p2000_dossiers (
   uuid uuid default uuidv7() not null,
@@ -5768,19 +5769,17 @@ begin
      order by x.last_sended desc limit 1;
   end if;
 
+  -- Opening a dossier or joining one is the message itself on the timeline
+  -- (app_hidden.p2000_dossier_timeline_rows); only the raises are stored.
   if d.uuid is null then
     insert into app_public.p2000_dossiers (title, region_uuid, discipline_uuid, urgency_uuid, category_uuid, grip_level,
         exercise_type, incident_number, normalized_text, city, street, latitude, longitude, first_sended, last_sended, message_count)
     values (m.message, m.region_uuid, m.discipline_uuid, m.urgency_uuid, m.category_uuid, m.grip_level,
         m.exercise_type, m.incident_number, m.normalized_text, m.city, m.street, m.latitude, m.longitude, m.sended, m.sended, 1)
     returning * into d;
-    insert into app_public.p2000_dossier_events (dossier_uuid, message_uuid, sended, kind, new_value)
-    values (d.uuid, m.uuid, m.sended, 'opened', (select u.code from app_public.p2000_urgencies u where u.uuid = m.urgency_uuid));
     return d.uuid;
   end if;
 
-  insert into app_public.p2000_dossier_events (dossier_uuid, message_uuid, sended, kind)
-  values (d.uuid, m.uuid, m.sended, 'message');
   select u.rank into new_rank from app_public.p2000_urgencies u where u.uuid = m.urgency_uuid;
   select u.rank into old_rank from app_public.p2000_urgencies u where u.uuid = d.urgency_uuid;
   if new_rank < coalesce(old_rank, 99) then
@@ -5811,7 +5810,7 @@ end;
 $function$;
 grant execute on function app_hidden.p2000_assign_dossier(m app_public.p2000_messages) to app_analyst;
 grant execute on function app_hidden.p2000_assign_dossier(m app_public.p2000_messages) to app_visitor;
-comment on function app_hidden.p2000_assign_dossier(m app_public.p2000_messages) is 'Puts a message into its dossier. The same incident number in the same region within 6 hours joins that dossier; otherwise the same text in the same region and discipline within 2 hours; otherwise a truncated retransmission within 30 minutes; otherwise it opens a new dossier. Urgency and GRIP only go up, and the timeline records each step. The text rule reads the dossiers of the region with that text (p2000_dossiers_region_text_idx), the prefix rule the region''s dossiers of the hour around it (p2000_dossiers_region_recent_idx); neither reads the dossiers that come later, so a history loaded backwards (an older capture after newer traffic) is stored as fast as live traffic. force_generic_plan, as for the insert trigger that calls it per message.';
+comment on function app_hidden.p2000_assign_dossier(m app_public.p2000_messages) is 'Puts a message into its dossier. The same incident number in the same region within 6 hours joins that dossier; otherwise the same text in the same region and discipline within 2 hours; otherwise a truncated retransmission within 30 minutes; otherwise it opens a new dossier. Urgency and GRIP only go up, and each raise is stored on the timeline (p2000_dossier_events); the message itself is the timeline''s opened or message entry (app_hidden.p2000_dossier_timeline_rows). The text rule reads the dossiers of the region with that text (p2000_dossiers_region_text_idx), the prefix rule the region''s dossiers of the hour around it (p2000_dossiers_region_recent_idx); neither reads the dossiers that come later, so a history loaded backwards (an older capture after newer traffic) is stored as fast as live traffic. force_generic_plan, as for the insert trigger that calls it per message.';
 
 CREATE OR REPLACE FUNCTION app_hidden.p2000_capcode_conditions(filter app_public.p2000_capcode_filter)
  RETURNS text
@@ -6053,6 +6052,30 @@ $function$;
 grant execute on function app_hidden.p2000_daily_counts_by(since date, until date, dimension text) to app_analyst;
 grant execute on function app_hidden.p2000_daily_counts_by(since date, until date, dimension text) to app_visitor;
 comment on function app_hidden.p2000_daily_counts_by(since date, until date, dimension text) is 'Real alerts (not exercises) per value of one dimension (discipline, region, urgency, category, road) over whole days [since, until), most first, from the daily roll-up. Reading the roll-up keeps the statistics flat however long the history is.';
+
+CREATE OR REPLACE FUNCTION app_hidden.p2000_dossier_timeline_rows(dossier uuid)
+ RETURNS SETOF app_public.p2000_dossier_events
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  -- Each message of the dossier is an entry (its uuid the message's): the first (by sended, then
+  -- as stored) opened it, with its urgency; the rest are messages. Then the stored raises.
+  select m.uuid, m.dossier_uuid, m.uuid, m.sended,
+         case when m.uuid = opener.uuid then 'opened' else 'message' end,
+         null::text,
+         case when m.uuid = opener.uuid then (select u.code from app_public.p2000_urgencies u where u.uuid = m.urgency_uuid) end,
+         m.created
+    from app_public.p2000_messages m,
+         lateral (select f.uuid from app_public.p2000_messages f where f.dossier_uuid = dossier
+                   order by f.sended, f.uuid limit 1) opener
+   where m.dossier_uuid = dossier
+  union all
+  select e.* from app_public.p2000_dossier_events e where e.dossier_uuid = dossier
+$function$;
+grant execute on function app_hidden.p2000_dossier_timeline_rows(dossier uuid) to app_analyst;
+grant execute on function app_hidden.p2000_dossier_timeline_rows(dossier uuid) to app_visitor;
+comment on function app_hidden.p2000_dossier_timeline_rows(dossier uuid) is 'Every entry of a dossier''s timeline, unordered (app_public.p2000_dossier_events stores only the raises): each of its messages (the first by sended, then as stored, is "opened" with its urgency code; the others "message"; the entry''s uuid is the message''s) and the stored raises of urgency and GRIP. The messages come from p2000_messages_dossier_idx, the raises from p2000_dossier_events_dossier_idx.';
 
 CREATE OR REPLACE FUNCTION app_hidden.p2000_dossier_view(d app_public.p2000_dossiers, messages_order text DEFAULT 'sendedAsc'::text, timeline_order text DEFAULT 'newestFirst'::text)
  RETURNS app_public.p2000_dossier
@@ -7712,12 +7735,14 @@ begin
      from (select n.uuid, n.sended, (row_number() over (order by n.sended, n.uuid) - 1) / 200 as chunk
              from inserted n where n.sended between now() - interval '1 hour' and now() + interval '1 hour') c
     group by c.chunk;
+  perform pg_notify('p2000_dossier:' || d.dossier_uuid, '')
+     from (select distinct n.dossier_uuid from inserted n where n.dossier_uuid is not null) d;
   return null;
 end;
 $function$;
 grant execute on function app_hidden.tg_p2000_messages__notify_subscribers() to app_analyst;
 grant execute on function app_hidden.tg_p2000_messages__notify_subscribers() to app_visitor;
-comment on function app_hidden.tg_p2000_messages__notify_subscribers() is 'Trigger: NOTIFY p2000_messages with the uuids of a statement''s new messages that were sent within an hour of now (an import of history is not news), one notification per 200 so the payload stays under 8,000 bytes. It is sent at commit, so every API instance hears it whatever path stored the messages.';
+comment on function app_hidden.tg_p2000_messages__notify_subscribers() is 'Trigger: NOTIFY p2000_messages with the uuids of a statement''s new messages that were sent within an hour of now (an import of history is not news), one notification per 200 so the payload stays under 8,000 bytes; and NOTIFY p2000_dossier:<uuid> for each dossier the statement''s messages joined or opened (its timeline grew). Both are sent at commit, so every API instance hears them whatever path stored the messages; identical notifications in a transaction are delivered once.';
 
 CREATE OR REPLACE FUNCTION app_hidden.tg_p2000_messages__prepare()
  RETURNS trigger
@@ -12113,7 +12138,7 @@ begin
     raise exception 'orderBy must be newestFirst or oldestFirst (got "%").', (filter).order_by using errcode = 'XINPT';
   end if;
   return query
-    select e.* from app_public.p2000_dossier_events e where e.dossier_uuid = d.uuid
+    select e.* from app_hidden.p2000_dossier_timeline_rows(d.uuid) e
      order by case when (filter).order_by = 'oldestFirst' then e.sended end asc,
               case when (filter).order_by = 'oldestFirst' then e.created end asc,
               case when coalesce((filter).order_by, 'newestFirst') = 'newestFirst' then e.sended end desc,
@@ -12131,7 +12156,7 @@ CREATE OR REPLACE FUNCTION app_public.p2000_dossier_timeline_entries(d app_publi
  LANGUAGE sql
  STABLE PARALLEL SAFE
 AS $function$
-  select e.* from app_public.p2000_dossier_events e where e.dossier_uuid = d.uuid
+  select e.* from app_hidden.p2000_dossier_timeline_rows(d.uuid) e
    order by case when d.timeline_order = 'oldestFirst' then e.sended end asc,
             case when d.timeline_order = 'oldestFirst' then e.created end asc,
             case when d.timeline_order <> 'oldestFirst' then e.sended end desc,

@@ -159,6 +159,35 @@ describe("p2000Dossier", () => {
     }
   });
 
+  test("a further message that raises nothing pushes the dossier too: the message is its timeline entry", async () => {
+    const first = "A1 AMBU 17106 Maassluisseweg 3134AA Vlaardingen VLAARD bon 9202";
+    const second = "A1 AMBU 17108 Maassluisseweg 3134AA Vlaardingen VLAARD bon 9202";
+    const dossierUuid = await store(first, "001420007");
+    const subscribers = subscribeBoth(DOSSIER, { d: dossierUuid });
+    try {
+      await hearing(subscribers, `p2000_dossier:${dossierUuid}`);
+      expect(await store(second, "001420007")).toBe(dossierUuid);
+      await eventsArrived(subscribers, 1, "the dossier's event");
+      await onlyThese(subscribers, [
+        {
+          p2000Dossier: {
+            uuid: dossierUuid,
+            messageCount: 2,
+            urgency: { code: "A1" },
+            city: "Vlaardingen",
+            messages: [{ message: first }, { message: second }],
+            timeline: [
+              { kind: "opened", previousValue: null, newValue: "A1" },
+              { kind: "message", previousValue: null, newValue: null },
+            ],
+          },
+        },
+      ]);
+    } finally {
+      await stopAll(subscribers);
+    }
+  });
+
   test("without dossier.uuid the subscription is refused with BAD_USER_INPUT", async () => {
     const {
       rows: [{ uuid }],

@@ -236,6 +236,17 @@ describe("dossiers", () => {
       ["message", null, null],
       ["urgency_raised", "A2", "A1"],
     ]);
+    // The opened and message entries are the messages themselves; only the raise is a stored row.
+    expect(dossier.timeline.map((e: any) => e.message.uuid)).toEqual([
+      uuids.ambuFirst,
+      uuids.ambuSecond,
+      uuids.ambuSecond,
+    ]);
+    const { rows: stored } = await ctx.db.asOwner(
+      "select kind, message_uuid from app_public.p2000_dossier_events where dossier_uuid = $1",
+      [dossier.uuid],
+    );
+    expect(stored).toEqual([{ kind: "urgency_raised", message_uuid: uuids.ambuSecond }]);
     const timeline = await query(
       "query ($d: String!) { p2000DossierTimeline(filter: { dossier: { uuid: $d } }) { kind } }",
       { d: dossier.uuid },
