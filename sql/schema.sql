@@ -2346,7 +2346,7 @@ create table app_public.p2000_dossier_events (
   new_value text,
   created timestamp with time zone default clock_timestamp() not null,
   constraint p2000_dossier_events_dossier_uuid_fkey FOREIGN KEY (dossier_uuid) REFERENCES app_public.p2000_dossiers(uuid) ON DELETE CASCADE,
-  constraint p2000_dossier_events_kind_check CHECK ((kind = ANY (ARRAY['urgency_raised'::text, 'grip_raised'::text]))),
+  constraint p2000_dossier_events_kind_check CHECK ((kind = ANY (ARRAY['opened'::text, 'message'::text, 'urgency_raised'::text, 'grip_raised'::text]))),
   constraint p2000_dossier_events_message_uuid_fkey FOREIGN KEY (message_uuid) REFERENCES app_public.p2000_messages(uuid) ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED,
   constraint p2000_dossier_events_pkey PRIMARY KEY (uuid)
 );
@@ -6057,25 +6057,33 @@ CREATE OR REPLACE FUNCTION app_hidden.p2000_dossier_timeline_rows(dossier uuid)
  RETURNS SETOF app_public.p2000_dossier_events
  LANGUAGE sql
  STABLE PARALLEL SAFE
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
   -- Each message of the dossier is an entry (its uuid the message's): the first (by sended, then
-  -- as stored) opened it, with its urgency; the rest are messages. Then the stored raises.
+  -- by uuid: as stored) opened it, with the urgency it opened with (the first raise's previous
+  -- value, else its own, which re-enrichment may have changed since); the rest are messages.
+  -- Then the stored raises.
   select m.uuid, m.dossier_uuid, m.uuid, m.sended,
          case when m.uuid = opener.uuid then 'opened' else 'message' end,
          null::text,
-         case when m.uuid = opener.uuid then (select u.code from app_public.p2000_urgencies u where u.uuid = m.urgency_uuid) end,
+         case when m.uuid = opener.uuid then
+           coalesce((select e.previous_value from app_public.p2000_dossier_events e
+                      where e.dossier_uuid = dossier and e.kind = 'urgency_raised'
+                      order by e.sended, e.uuid limit 1),
+                    (select u.code from app_public.p2000_urgencies u where u.uuid = m.urgency_uuid))
+         end,
          m.created
     from app_public.p2000_messages m,
          lateral (select f.uuid from app_public.p2000_messages f where f.dossier_uuid = dossier
                    order by f.sended, f.uuid limit 1) opener
    where m.dossier_uuid = dossier
   union all
-  select e.* from app_public.p2000_dossier_events e where e.dossier_uuid = dossier
+  select e.uuid, e.dossier_uuid, e.message_uuid, e.sended, e.kind, e.previous_value, e.new_value, e.created
+    from app_public.p2000_dossier_events e
+   where e.dossier_uuid = dossier and e.kind in ('urgency_raised', 'grip_raised')
 $function$;
 grant execute on function app_hidden.p2000_dossier_timeline_rows(dossier uuid) to app_analyst;
 grant execute on function app_hidden.p2000_dossier_timeline_rows(dossier uuid) to app_visitor;
-comment on function app_hidden.p2000_dossier_timeline_rows(dossier uuid) is 'Every entry of a dossier''s timeline, unordered (app_public.p2000_dossier_events stores only the raises): each of its messages (the first by sended, then as stored, is "opened" with its urgency code; the others "message"; the entry''s uuid is the message''s) and the stored raises of urgency and GRIP. The messages come from p2000_messages_dossier_idx, the raises from p2000_dossier_events_dossier_idx.';
+comment on function app_hidden.p2000_dossier_timeline_rows(dossier uuid) is 'Every entry of a dossier''s timeline, unordered (app_public.p2000_dossier_events stores only the raises since migration 000080, and rows of other kinds left in it are not read): each of its messages (the first by sended, then by uuid, is "opened" with the urgency it opened with; the others "message"; the entry''s uuid is the message''s) and the stored raises of urgency and GRIP. Entries are ordered by sended, then uuid: uuids are uuidv7, so a message comes before the raise it caused and messages of one second in their stored order. The messages come from p2000_messages_dossier_idx, the raises from p2000_dossier_events_dossier_idx.';
 
 CREATE OR REPLACE FUNCTION app_hidden.p2000_dossier_view(d app_public.p2000_dossiers, messages_order text DEFAULT 'sendedAsc'::text, timeline_order text DEFAULT 'newestFirst'::text)
  RETURNS app_public.p2000_dossier
@@ -12140,9 +12148,9 @@ begin
   return query
     select e.* from app_hidden.p2000_dossier_timeline_rows(d.uuid) e
      order by case when (filter).order_by = 'oldestFirst' then e.sended end asc,
-              case when (filter).order_by = 'oldestFirst' then e.created end asc,
+              case when (filter).order_by = 'oldestFirst' then e.uuid end asc,
               case when coalesce((filter).order_by, 'newestFirst') = 'newestFirst' then e.sended end desc,
-              case when coalesce((filter).order_by, 'newestFirst') = 'newestFirst' then e.created end desc, e.uuid
+              case when coalesce((filter).order_by, 'newestFirst') = 'newestFirst' then e.uuid end desc
      limit app_hidden.page_limit(first) offset app_hidden.page_offset(first, page);
 end;
 $function$;
@@ -12158,9 +12166,9 @@ CREATE OR REPLACE FUNCTION app_public.p2000_dossier_timeline_entries(d app_publi
 AS $function$
   select e.* from app_hidden.p2000_dossier_timeline_rows(d.uuid) e
    order by case when d.timeline_order = 'oldestFirst' then e.sended end asc,
-            case when d.timeline_order = 'oldestFirst' then e.created end asc,
+            case when d.timeline_order = 'oldestFirst' then e.uuid end asc,
             case when d.timeline_order <> 'oldestFirst' then e.sended end desc,
-            case when d.timeline_order <> 'oldestFirst' then e.created end desc, e.uuid
+            case when d.timeline_order <> 'oldestFirst' then e.uuid end desc
    limit 500
 $function$;
 grant execute on function app_public.p2000_dossier_timeline_entries(d app_public.p2000_dossier) to app_analyst;

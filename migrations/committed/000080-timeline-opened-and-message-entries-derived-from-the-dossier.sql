@@ -1,5 +1,5 @@
 --! Previous: sha1:e8cb46e38c51982c79adc6a0e8a83d50d58d54a3
---! Hash: sha1:5354e72e214c45201cefcdd0350a070f55565f15
+--! Hash: sha1:4c91c46e6ac07b9dd754095eec634f919ff8103b
 --! Message: Timeline opened and message entries derived from the dossier's messages; only raises stored
 
 -- A dossier's "opened" and "message" timeline entries are its messages (p2000_messages.dossier_uuid),
@@ -10,39 +10,47 @@
 -- INSERT inside the per-message dossier assignment. The table keeps what only it knows: the raises
 -- of urgency and GRIP.
 
--- The rows that are now derived. (At the ten-year history, 10 million rows: the delete takes
+-- The rows that are now derived. The table's kind check still allows them: a service of the
+-- previous version storing messages while this migration runs (rolling upgrades) may add a few
+-- more, which the timeline does not read (app_hidden.p2000_dossier_timeline_rows reads the raises
+-- only) and a later cleanup may delete. (At the ten-year history, 10 million rows: the delete takes
 -- minutes; docs/migrations.md says how a DBA can delete them in batches before this migration.)
 delete from app_public.p2000_dossier_events where kind in ('opened', 'message');
-alter table app_public.p2000_dossier_events drop constraint if exists p2000_dossier_events_kind_check;
-alter table app_public.p2000_dossier_events
-  add constraint p2000_dossier_events_kind_check check (kind in ('urgency_raised', 'grip_raised'));
 -- The table's comment is the API's description of a timeline entry, which is unchanged; that the
 -- table stores the raises only is said by app_hidden.p2000_dossier_timeline_rows, which reads it.
-comment on table app_public.p2000_dossier_events is '@name p2000_timeline_entry
-The timeline of a dossier: opened, each further message, and every raise of urgency or GRIP level.';
 comment on column app_public.p2000_dossier_events.kind is 'What happened: opened, message, urgency_raised or grip_raised.';
 
+-- No SET clause: a SQL function without one is inlined into app_public.p2000_dossier_timeline_entries
+-- and planned with the page's dossiers (migrations 000039 and 000040); the body names its schemas.
 create or replace function app_hidden.p2000_dossier_timeline_rows(dossier uuid)
   returns setof app_public.p2000_dossier_events
   language sql stable parallel safe
-  set search_path to 'pg_catalog', 'public', 'pg_temp'
 as $$
   -- Each message of the dossier is an entry (its uuid the message's): the first (by sended, then
-  -- as stored) opened it, with its urgency; the rest are messages. Then the stored raises.
+  -- by uuid: as stored) opened it, with the urgency it opened with (the first raise's previous
+  -- value, else its own, which re-enrichment may have changed since); the rest are messages.
+  -- Then the stored raises.
   select m.uuid, m.dossier_uuid, m.uuid, m.sended,
          case when m.uuid = opener.uuid then 'opened' else 'message' end,
          null::text,
-         case when m.uuid = opener.uuid then (select u.code from app_public.p2000_urgencies u where u.uuid = m.urgency_uuid) end,
+         case when m.uuid = opener.uuid then
+           coalesce((select e.previous_value from app_public.p2000_dossier_events e
+                      where e.dossier_uuid = dossier and e.kind = 'urgency_raised'
+                      order by e.sended, e.uuid limit 1),
+                    (select u.code from app_public.p2000_urgencies u where u.uuid = m.urgency_uuid))
+         end,
          m.created
     from app_public.p2000_messages m,
          lateral (select f.uuid from app_public.p2000_messages f where f.dossier_uuid = dossier
                    order by f.sended, f.uuid limit 1) opener
    where m.dossier_uuid = dossier
   union all
-  select e.* from app_public.p2000_dossier_events e where e.dossier_uuid = dossier
+  select e.uuid, e.dossier_uuid, e.message_uuid, e.sended, e.kind, e.previous_value, e.new_value, e.created
+    from app_public.p2000_dossier_events e
+   where e.dossier_uuid = dossier and e.kind in ('urgency_raised', 'grip_raised')
 $$;
 grant execute on function app_hidden.p2000_dossier_timeline_rows(uuid) to app_analyst, app_visitor;
-comment on function app_hidden.p2000_dossier_timeline_rows(uuid) is 'Every entry of a dossier''s timeline, unordered (app_public.p2000_dossier_events stores only the raises): each of its messages (the first by sended, then as stored, is "opened" with its urgency code; the others "message"; the entry''s uuid is the message''s) and the stored raises of urgency and GRIP. The messages come from p2000_messages_dossier_idx, the raises from p2000_dossier_events_dossier_idx.';
+comment on function app_hidden.p2000_dossier_timeline_rows(uuid) is 'Every entry of a dossier''s timeline, unordered (app_public.p2000_dossier_events stores only the raises since migration 000080, and rows of other kinds left in it are not read): each of its messages (the first by sended, then by uuid, is "opened" with the urgency it opened with; the others "message"; the entry''s uuid is the message''s) and the stored raises of urgency and GRIP. Entries are ordered by sended, then uuid: uuids are uuidv7, so a message comes before the raise it caused and messages of one second in their stored order. The messages come from p2000_messages_dossier_idx, the raises from p2000_dossier_events_dossier_idx.';
 
 create or replace function app_public.p2000_dossier_timeline(filter app_public.p2000_dossier_timeline_filter, first integer default 50, page integer default 1)
   returns setof app_public.p2000_dossier_events
@@ -66,9 +74,9 @@ begin
   return query
     select e.* from app_hidden.p2000_dossier_timeline_rows(d.uuid) e
      order by case when (filter).order_by = 'oldestFirst' then e.sended end asc,
-              case when (filter).order_by = 'oldestFirst' then e.created end asc,
+              case when (filter).order_by = 'oldestFirst' then e.uuid end asc,
               case when coalesce((filter).order_by, 'newestFirst') = 'newestFirst' then e.sended end desc,
-              case when coalesce((filter).order_by, 'newestFirst') = 'newestFirst' then e.created end desc, e.uuid
+              case when coalesce((filter).order_by, 'newestFirst') = 'newestFirst' then e.uuid end desc
      limit app_hidden.page_limit(first) offset app_hidden.page_offset(first, page);
 end;
 $$;
@@ -79,9 +87,9 @@ create or replace function app_public.p2000_dossier_timeline_entries(d app_publi
 as $$
   select e.* from app_hidden.p2000_dossier_timeline_rows(d.uuid) e
    order by case when d.timeline_order = 'oldestFirst' then e.sended end asc,
-            case when d.timeline_order = 'oldestFirst' then e.created end asc,
+            case when d.timeline_order = 'oldestFirst' then e.uuid end asc,
             case when d.timeline_order <> 'oldestFirst' then e.sended end desc,
-            case when d.timeline_order <> 'oldestFirst' then e.created end desc, e.uuid
+            case when d.timeline_order <> 'oldestFirst' then e.uuid end desc
    limit 500
 $$;
 

@@ -90,6 +90,12 @@ describe("catalog checks", () => {
         "explain select * from app_public.p2000_messages_capcodes(null::app_public.p2000_messages)",
       );
       expect(plan.map((row) => row["QUERY PLAN"]).join("\n")).not.toContain("Function Scan");
+      // So is a dossier's timeline, and the app_hidden function it reads its entries from
+      // (app_hidden.p2000_dossier_timeline_rows): two index scans in the caller's plan.
+      const { rows: timeline } = await bare.query(
+        "explain select * from app_public.p2000_dossier_timeline_entries(null::app_public.p2000_dossier)",
+      );
+      expect(timeline.map((row) => row["QUERY PLAN"]).join("\n")).not.toContain("Function Scan");
     } finally {
       await bare.end();
     }
