@@ -121,6 +121,27 @@ describe("p2000Dossier", () => {
     } = await ctx.db.asOwner("select dossier_uuid from app_public.p2000_messages where message = $1", [message]);
     return row.dossier_uuid as string;
   };
+  /**
+   * Subscribes to the dossier (both transports), runs `act`, waits for the one push, runs `after`
+   * (what must push nothing) and expects that push alone.
+   */
+  const expectOnePush = async (
+    dossierUuid: string,
+    act: () => Promise<void>,
+    pushed: Record<string, unknown>,
+    after: () => Promise<void> = async () => {},
+  ) => {
+    const subscribers = subscribeBoth(DOSSIER, { d: dossierUuid });
+    try {
+      await hearing(subscribers, `p2000_dossier:${dossierUuid}`);
+      await act();
+      await eventsArrived(subscribers, 1, "the dossier's event");
+      await after();
+      await onlyThese(subscribers, [{ p2000Dossier: pushed }]);
+    } finally {
+      await stopAll(subscribers);
+    }
+  };
   // Ambulance messages of one incident: the same bon number in the same region (app_hidden.p2000_assign_dossier).
   const FIRST = "A2 AMBU 17106 Schiedamseweg 3134BA Vlaardingen VLAARD bon 9101";
   const FOLLOW_UP = "A1 AMBU 17106 Schiedamseweg 3134BA Vlaardingen VLAARD bon 9101";
@@ -128,64 +149,46 @@ describe("p2000Dossier", () => {
   test("a follow-up message of the incident pushes the dossier with it; messages of other dossiers push nothing", async () => {
     const dossierUuid = await store(FIRST, "001420007");
     expect(dossierUuid).toMatch(/^[0-9a-f-]{36}$/);
-    const subscribers = subscribeBoth(DOSSIER, { d: dossierUuid });
-    try {
-      await hearing(subscribers, `p2000_dossier:${dossierUuid}`);
-      // Another incident first: its own dossier, no event here.
-      const otherUuid = await store("P 1 BRT-01 BR woning Toscalaan Hoogvliet Rotterdam 173151", "001400349");
-      expect(otherUuid).not.toBe(dossierUuid);
-      expect(await store(FOLLOW_UP, "001420007")).toBe(dossierUuid);
-      await eventsArrived(subscribers, 1, "the dossier's event");
+    await expectOnePush(
+      dossierUuid,
+      async () => {
+        // Another incident first: its own dossier, no event here.
+        const otherUuid = await store("P 1 BRT-01 BR woning Toscalaan Hoogvliet Rotterdam 173151", "001400349");
+        expect(otherUuid).not.toBe(dossierUuid);
+        expect(await store(FOLLOW_UP, "001420007")).toBe(dossierUuid);
+      },
+      {
+        uuid: dossierUuid,
+        messageCount: 2,
+        urgency: { code: "A1" },
+        city: "Vlaardingen",
+        messages: [{ message: FIRST }, { message: FOLLOW_UP }],
+        timeline: [
+          { kind: "opened", previousValue: null, newValue: "A2" },
+          { kind: "message", previousValue: null, newValue: null },
+          { kind: "urgency_raised", previousValue: "A2", newValue: "A1" },
+        ],
+      },
       // And another unrelated one after it.
-      await store("P 2 BDH-02 Buitenbrand Stationsweg Zoetermeer 151231", "001500123");
-      await onlyThese(subscribers, [
-        {
-          p2000Dossier: {
-            uuid: dossierUuid,
-            messageCount: 2,
-            urgency: { code: "A1" },
-            city: "Vlaardingen",
-            messages: [{ message: FIRST }, { message: FOLLOW_UP }],
-            timeline: [
-              { kind: "opened", previousValue: null, newValue: "A2" },
-              { kind: "message", previousValue: null, newValue: null },
-              { kind: "urgency_raised", previousValue: "A2", newValue: "A1" },
-            ],
-          },
-        },
-      ]);
-    } finally {
-      await stopAll(subscribers);
-    }
+      async () => void (await store("P 2 BDH-02 Buitenbrand Stationsweg Zoetermeer 151231", "001500123")),
+    );
   });
 
   test("a further message that raises nothing pushes the dossier too: the message is its timeline entry", async () => {
     const first = "A1 AMBU 17106 Maassluisseweg 3134AA Vlaardingen VLAARD bon 9202";
     const second = "A1 AMBU 17108 Maassluisseweg 3134AA Vlaardingen VLAARD bon 9202";
     const dossierUuid = await store(first, "001420007");
-    const subscribers = subscribeBoth(DOSSIER, { d: dossierUuid });
-    try {
-      await hearing(subscribers, `p2000_dossier:${dossierUuid}`);
-      expect(await store(second, "001420007")).toBe(dossierUuid);
-      await eventsArrived(subscribers, 1, "the dossier's event");
-      await onlyThese(subscribers, [
-        {
-          p2000Dossier: {
-            uuid: dossierUuid,
-            messageCount: 2,
-            urgency: { code: "A1" },
-            city: "Vlaardingen",
-            messages: [{ message: first }, { message: second }],
-            timeline: [
-              { kind: "opened", previousValue: null, newValue: "A1" },
-              { kind: "message", previousValue: null, newValue: null },
-            ],
-          },
-        },
-      ]);
-    } finally {
-      await stopAll(subscribers);
-    }
+    await expectOnePush(dossierUuid, async () => expect(await store(second, "001420007")).toBe(dossierUuid), {
+      uuid: dossierUuid,
+      messageCount: 2,
+      urgency: { code: "A1" },
+      city: "Vlaardingen",
+      messages: [{ message: first }, { message: second }],
+      timeline: [
+        { kind: "opened", previousValue: null, newValue: "A1" },
+        { kind: "message", previousValue: null, newValue: null },
+      ],
+    });
   });
 
   test("without dossier.uuid the subscription is refused with BAD_USER_INPUT", async () => {
