@@ -1156,6 +1156,20 @@ export const FEED_HISTORY_SIZES = {
   rssItems: 1_000_000,
 };
 
+/** The main tables fillEveryFeedHistory fills, for a bench that reports their sizes. */
+export const FEED_HISTORY_TABLES = [
+  "app_public.traffic_incidents",
+  "app_public.traffic_incident_events",
+  "app_public.traffic_jams",
+  "app_public.rail_disruptions",
+  "app_public.nl_alerts",
+  "app_public.amber_alerts",
+  "app_public.meteo_warning_events",
+  "app_public.aircraft_routes",
+  "app_public.aircraft_events",
+  "app_public.rss_feed_items",
+] as const;
+
 /**
  * Every feed's history but P2000's, each as its own bench fills it, whatever is missing: traffic
  * incidents with their events, jams and railway disruptions over three years, NL-Alerts, AMBER

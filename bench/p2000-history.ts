@@ -58,7 +58,7 @@ import {
 } from "./cpu-accounting.ts";
 import { openBenchDatabase, seeded } from "./bench-database.ts";
 import { autoExplain, type ExplainedStatement } from "./explain.ts";
-import { FEED_HISTORY_SIZES, fillEveryFeedHistory } from "./feed-histories.ts";
+import { FEED_HISTORY_SIZES, FEED_HISTORY_TABLES, fillEveryFeedHistory } from "./feed-histories.ts";
 import { httpLoad as loadOverHttp } from "./http-load.ts";
 import { machine, writeResults } from "./results.ts";
 import { startServerProcess } from "./server-process.ts";
@@ -94,19 +94,6 @@ const MONITOR_REGION = "17";
 // What loading the history writes (what storing P2000 messages writes, and the monitor's matches):
 // vacuumed after a load, their sizes reported.
 const HISTORY_TABLES = [...P2000_STORED_TABLES, "app_hidden.monitor_matches"];
-// The other feeds' histories (for the ten-year table): their sizes reported too.
-const FEED_TABLES = [
-  "app_public.traffic_incidents",
-  "app_public.traffic_incident_events",
-  "app_public.traffic_jams",
-  "app_public.rail_disruptions",
-  "app_public.nl_alerts",
-  "app_public.amber_alerts",
-  "app_public.meteo_warning_events",
-  "app_public.aircraft_routes",
-  "app_public.aircraft_events",
-  "app_public.rss_feed_items",
-];
 const log = (line: string) => console.log(line);
 const round = (value: number, digits = 1) => Number(value.toFixed(digits));
 const seconds = (since: number) => round((performance.now() - since) / 1000);
@@ -499,7 +486,8 @@ const { rows: sizes } = await owner.query<{ name: string; rows: number; mb: numb
   select t.name, c.reltuples::bigint::float8 as rows, round(pg_table_size(c.oid) / 1048576.0)::float8 as mb,
          round(pg_indexes_size(c.oid) / 1048576.0)::float8 as index_mb
     from unnest($1::text[]) t(name) join pg_class c on c.oid = t.name::regclass`,
-  [[...HISTORY_TABLES, ...FEED_TABLES]],
+  // The other feeds' histories (for the ten-year table): their sizes reported too.
+  [[...HISTORY_TABLES, ...FEED_HISTORY_TABLES]],
 );
 const tables = Object.fromEntries(sizes.map((s) => [s.name, { rows: s.rows, mb: s.mb, indexMb: s.index_mb }]));
 const { rows: indexSizes } = await owner.query<{ name: string; mb: number }>(`

@@ -6446,8 +6446,9 @@ CREATE OR REPLACE FUNCTION app_hidden.p2000_message_conditions(filter app_public
 AS $function$
 declare
   parts text[] := array['true'];
+  -- The sended range on a sub-select's own copy of the time (%1$s: its alias).
   sended_bound text := case when (filter).sended is not null
-    then ' and mc.sended between (($1).sended)."from" and (($1).sended)."to"' else '' end;
+    then ' and %1$s.sended between (($1).sended)."from" and (($1).sended)."to"' else '' end;
 begin
   if coalesce((filter).exercise_type, 'none') not in ('none', 'test', 'proefalarm', 'oefening', 'all') then
     raise exception 'exerciseType must be none, test, proefalarm, oefening or all (got "%").', (filter).exercise_type using errcode = 'XINPT';
@@ -6464,12 +6465,12 @@ begin
   -- Capcode filters select from the capcode index (capcode, sended), bounded by sended when given.
   if (filter).capcodes is not null then
     parts := array_append(parts, 'm.uuid in (select mc.message_uuid from app_public.p2000_message_capcodes mc
-      where mc.capcode_uuid = any (array(select app_hidden.try_uuid(c) from unnest(($1).capcodes) c))' || sended_bound || ')');
+      where mc.capcode_uuid = any (array(select app_hidden.try_uuid(c) from unnest(($1).capcodes) c))' || format(sended_bound, 'mc') || ')');
   end if;
   if (filter).capcode is not null then
     parts := array_append(parts, 'm.uuid in (select mc.message_uuid from app_public.p2000_message_capcodes mc
       where mc.capcode_uuid = any (array(select c.uuid from app_public.p2000_capcodes c
-        where c.name = any (array(select app_hidden.p2000_normalize_capcode(n) from unnest((($1).capcode).names) n))))' || sended_bound || ')');
+        where c.name = any (array(select app_hidden.p2000_normalize_capcode(n) from unnest((($1).capcode).names) n))))' || format(sended_bound, 'mc') || ')');
   end if;
   if (filter).dossier is not null then
     parts := array_append(parts, 'm.dossier_uuid = app_hidden.try_uuid((($1).dossier).uuid)');
@@ -6480,13 +6481,15 @@ begin
   if (filter).vehicle is not null then
     parts := array_append(parts, 'm.call_numbers @> array[regexp_replace((($1).vehicle).number, ''[^0-9]'', '''', ''g'')]');
   end if;
+  -- A monitor's filter selects from its matches (monitor_matches_monitor_sended_idx), bounded by
+  -- sended when given.
   if (filter).monitor is not null then
     if app_hidden.try_uuid(((filter).monitor).uuid) is null
        or app_hidden.try_uuid(((filter).monitor).uuid) not in (select app_hidden.current_environment_monitor_uuids()) then
       raise exception 'Monitor not found in this environment.' using errcode = 'XNOTF';
     end if;
     parts := array_append(parts, 'm.uuid in (select mm.message_uuid from app_hidden.monitor_matches mm
-      where mm.monitor_uuid = app_hidden.try_uuid((($1).monitor).uuid))');
+      where mm.monitor_uuid = app_hidden.try_uuid((($1).monitor).uuid)' || format(sended_bound, 'mm') || ')');
   end if;
   return array_to_string(parts, ' and ');
 end;
@@ -6569,7 +6572,7 @@ end;
 $function$;
 grant execute on function app_hidden.p2000_messages_count_by_scan(filter app_public.p2000_message_filter) to app_analyst;
 grant execute on function app_hidden.p2000_messages_count_by_scan(filter app_public.p2000_message_filter) to app_visitor;
-comment on function app_hidden.p2000_messages_count_by_scan(filter app_public.p2000_message_filter) is 'Counts the messages a filter selects by running its conditions (index range scans). p2000MessagesCount uses it when no roll-up answers, for example several capcodes, where a message sent to two of them counts once and a sum of per-capcode counts could not tell.';
+comment on function app_hidden.p2000_messages_count_by_scan(filter app_public.p2000_message_filter) is 'Counts the messages a filter selects by running its conditions (index range scans). p2000MessagesCount uses it when neither a roll-up nor the capcodes'' links answer: a dossier, a vehicle, or a monitor or capcodes combined with other filters. (Several capcodes alone are counted from their links since migration 000077.)';
 
 CREATE OR REPLACE FUNCTION app_hidden.p2000_monitor_messages_count(monitor uuid, range_from timestamp with time zone, range_to timestamp with time zone, exercise text)
  RETURNS integer

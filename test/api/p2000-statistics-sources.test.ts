@@ -35,6 +35,9 @@ beforeAll(async () => {
   token = (await ctx.service.newToken()).secret;
   const first = CHART_DAYS - 1; // the window's first day, in days before today
   await ingestAt("P 1 BRT-01 BR woning Toscalaan Hoogvliet Rotterdam 173151", first + 1, "23:30", ["001400349"]);
+  // Before the window too, to the capcode the monitor and the capcode filters below select: the
+  // chart's sources must leave it out of the days and of the breakdowns.
+  await ingestAt("P 2 BDH-03 Brandgerucht Zoetermeer 151231", first + 1, "23:40", ["001500123"]);
   await ingestAt("P 2 BDH-02 Buitenbrand Zoetermeer 151231", first, "00:30", ["001500123"]);
   await ingestAt("A1 AMBU 17106 Schiedamseweg 3134BA Vlaardingen bon 1", first, "00:10", ["001420007"]);
   await ingestAt("A2 Maerlantstraat 6531AT Nijmegen 69972", 1, "23:50", ["000923129"]);
@@ -96,8 +99,12 @@ describe("p2000MessageStatistics at the window's edges", () => {
       { capcodes: [rows[0].uuids[1]], exerciseType: "all" },
       { capcode: { names: ["1500123", "1420007"] } },
     ];
+    const sum = (counts: Array<{ count: number }> | null) => (counts ?? []).reduce((n, c) => n + c.count, 0);
     for (const filter of filters) {
-      const chart = (await statistics(filter)).perDay;
+      const stats = await statistics(filter);
+      const chart = stats.perDay;
+      // Every message in the window has a region: the breakdown counts the days' messages, no more.
+      expect({ filter, byRegion: sum(stats.byRegion) }).toEqual({ filter, byRegion: sum(chart) });
       expect({ filter, perDay: chart }).toEqual({
         filter,
         perDay: await perDayOfList(
