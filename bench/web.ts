@@ -41,7 +41,7 @@ import pg from "pg";
 import type { Browser, Page } from "puppeteer-core";
 import { createFlexIngester, FLEX_READER_CONNECTIONS } from "../lib/p2000/flex-ingest.ts";
 import { flexLine } from "../lib/p2000/synthetic-pager-traffic.ts";
-import { webBuildOptions } from "../lib/web/web-build.ts";
+import { initialScripts, webBuildOptions } from "../lib/web/web-build.ts";
 import { MAP_INCIDENTS } from "../web/src/map/map-limits.ts";
 import { DESKTOP, launchBrowser } from "../test/helpers/browser.ts";
 import { openBenchDatabase } from "./bench-database.ts";
@@ -93,17 +93,7 @@ async function bundleSizes() {
     const bundle = async (name: string, external: string[]) => {
       const out = path.join(dir, name);
       const { metafile } = await build({ ...webBuildOptions(out), sourcemap: false, metafile: true, external });
-      const outputs = metafile.outputs;
-      const byName = (file: string) => Object.keys(outputs).find((key) => path.basename(key) === file)!;
-      const initial = new Set<string>();
-      const visit = (file: string) => {
-        if (initial.has(file)) return;
-        initial.add(file);
-        for (const imported of outputs[file].imports) {
-          if (imported.kind === "import-statement" && outputs[imported.path]) visit(imported.path);
-        }
-      };
-      visit(byName("app.js"));
+      const initial = new Set(initialScripts(metafile));
       const size = (files: string[]) => {
         const contents = files.map((file) => fs.readFileSync(path.join(process.cwd(), file)));
         return {
@@ -111,7 +101,7 @@ async function bundleSizes() {
           gzipped: contents.reduce((sum, content) => sum + gzip(content), 0),
         };
       };
-      const later = Object.keys(outputs).filter((file) => file.endsWith(".js") && !initial.has(file));
+      const later = Object.keys(metafile.outputs).filter((file) => file.endsWith(".js") && !initial.has(file));
       const css = fs.readFileSync(path.join(out, "app.css"));
       return { initial: size([...initial]), later: size(later), css, metafile, initialFiles: [...initial] };
     };

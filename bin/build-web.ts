@@ -7,7 +7,7 @@ import { cp, mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { build } from "esbuild";
-import { WEB_DIR, webBuildOptions } from "../lib/web/web-build.ts";
+import { initialScripts, WEB_DIR, webBuildOptions } from "../lib/web/web-build.ts";
 
 // Built beside web/dist and swapped in when complete: a running service (npm start again, or the
 // tests, where test/start.test.ts runs npm start while other test files serve the page) never
@@ -21,10 +21,9 @@ await mkdir(out, { recursive: true });
 const { metafile } = await build({ ...webBuildOptions(out), metafile: true });
 // The chunks app.js imports (Leaflet, shared with the base-style-layer chunk) are named by their hash; the
 // page asks for them beside app.js (modulepreload) instead of after app.js is parsed.
-const appJs = Object.entries(metafile.outputs).find(([file]) => path.basename(file) === "app.js");
-const preloads = (appJs?.[1].imports ?? [])
-  .filter((imported) => imported.kind === "import-statement")
-  .map((imported) => `<link rel="modulepreload" href="/web/${path.basename(imported.path)}" />`);
+const preloads = initialScripts(metafile)
+  .filter((file) => path.basename(file) !== "app.js")
+  .map((file) => `<link rel="modulepreload" href="/web/${path.basename(file)}" />`);
 const page = await readFile(path.join(WEB_DIR, "index.html"), "utf8");
 const script = '<script type="module" src="/web/app.js"></script>';
 if (!page.includes(script)) throw new Error(`web/index.html has no ${script}`);

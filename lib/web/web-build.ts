@@ -1,7 +1,7 @@
 // How the web application (web/) is bundled, shared by `npm run build:web` (bin/build-web.ts) and
 // the size budget of bench/web.ts, so that the bench measures the bundle people are served.
 import path from "node:path";
-import type { BuildOptions } from "esbuild";
+import type { BuildOptions, Metafile } from "esbuild";
 import { ROOT_DIR } from "../db/migrate.ts";
 
 export const WEB_DIR = path.join(ROOT_DIR, "web");
@@ -26,4 +26,25 @@ export function webBuildOptions(outdir: string): BuildOptions {
     legalComments: "linked",
     logLevel: "warning",
   };
+}
+
+/**
+ * The script files a visitor of the page loads at once: app.js and, one after another, the chunks
+ * it imports statically (metafile paths, as esbuild writes them). Chunks imported with import()
+ * (a configured base map's MapLibre) are left out: they come only when asked for.
+ */
+export function initialScripts(metafile: Metafile): string[] {
+  const outputs = metafile.outputs;
+  const loaded = new Set<string>();
+  const visit = (file: string) => {
+    if (loaded.has(file)) return;
+    loaded.add(file);
+    for (const imported of outputs[file].imports) {
+      if (imported.kind === "import-statement" && outputs[imported.path]) visit(imported.path);
+    }
+  };
+  const app = Object.keys(outputs).find((file) => path.basename(file) === "app.js");
+  if (!app) throw new Error("esbuild wrote no app.js");
+  visit(app);
+  return [...loaded];
 }

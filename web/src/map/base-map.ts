@@ -41,9 +41,9 @@ export async function loadBoundaries(): Promise<Boundaries> {
  * The map's panes, bottom to top; each has a canvas of its own (Leaflet's preferCanvas makes one
  * renderer per pane). Only the top one, `signs`, takes the pointer: a canvas hides the events of
  * those under it, so everything that can be clicked shares it. The rest let clicks through to the
- * map (map.css).
+ * map.
  */
-export const PANES = {
+const PANES = {
   land: 300,
   weather: 310,
   boundaries: 320,
@@ -73,38 +73,26 @@ export interface BaseMap {
  */
 function idleMark(container: HTMLElement) {
   let frame = 0;
-  let styleBusy = false;
-  let boundariesDrawn = false;
-  let moving = false;
-  const busy = () => {
+  // What keeps the map from being idle: its boundaries not yet drawn, a style loading, a move.
+  const waitingFor = new Set(["boundaries"]);
+  /** Not idle now; idle in the next frame when nothing is waited for. */
+  const changed = () => {
     cancelAnimationFrame(frame);
     container.dataset.idle = "false";
-  };
-  const settle = () => {
-    cancelAnimationFrame(frame);
     frame = requestAnimationFrame(() => {
-      container.dataset.idle = String(boundariesDrawn && !styleBusy && !moving);
+      if (waitingFor.size === 0) container.dataset.idle = "true";
     });
   };
+  const set = (reason: string, waiting: boolean) => {
+    if (waiting) waitingFor.add(reason);
+    else waitingFor.delete(reason);
+    changed();
+  };
   return {
-    changed() {
-      busy();
-      settle();
-    },
-    boundariesDrawn() {
-      boundariesDrawn = true;
-      settle();
-    },
-    style(loading: boolean) {
-      styleBusy = loading;
-      if (loading) busy();
-      else settle();
-    },
-    moving(now: boolean) {
-      moving = now;
-      if (now) busy();
-      else settle();
-    },
+    changed,
+    boundariesDrawn: () => set("boundaries", false),
+    style: (loading: boolean) => set("style", loading),
+    moving: (now: boolean) => set("move", now),
     stop: () => cancelAnimationFrame(frame),
   };
 }
@@ -119,17 +107,17 @@ function pressedBySpace(control: L.Control): void {
   });
 }
 
-/** The boundary layers (land only without a style), styled by the colour scheme. */
+/** The boundary layers (the land too without a style), styled by the colour scheme. */
 function boundaryLayers(boundaries: Boundaries, offline: boolean) {
-  const land = L.geoJSON(boundaries.provinces, { pane: "land", interactive: false });
+  const land = offline ? L.geoJSON(boundaries.provinces, { pane: "land", interactive: false }) : null;
   const regions = L.geoJSON(boundaries.regions, { pane: "boundaries", interactive: false });
   const provinces = L.geoJSON(boundaries.provinces, { pane: "boundaries", interactive: false });
   const paint = (colours: BaseColours) => {
-    land.setStyle({ stroke: false, fillColor: colours.land, fillOpacity: 1 });
+    land?.setStyle({ stroke: false, fillColor: colours.land, fillOpacity: 1 });
     regions.setStyle({ fill: false, color: colours.regionLine, weight: 0.8, opacity: 1 });
     provinces.setStyle({ fill: false, color: colours.provinceLine, weight: 1.2, opacity: 1 });
   };
-  return { layers: offline ? [land, regions, provinces] : [regions, provinces], paint };
+  return { layers: land ? [land, regions, provinces] : [regions, provinces], paint };
 }
 
 /**
@@ -153,7 +141,11 @@ export function createBaseMap(
     minZoom: 5,
     maxZoom: 18,
   });
-  for (const [name, zIndex] of Object.entries(PANES)) map.createPane(name).style.zIndex = String(zIndex);
+  for (const [name, zIndex] of Object.entries(PANES)) {
+    const pane = map.createPane(name);
+    pane.style.zIndex = String(zIndex);
+    if (name !== "signs") pane.style.pointerEvents = "none";
+  }
   // Leaflet reads its element's size when made and on window resizes only. The console makes its
   // map before its form is on the page, and the page's layout changes sizes by itself: the map
   // follows its element's size, and the last bounds asked for are fitted again once it has one.
@@ -174,8 +166,8 @@ export function createBaseMap(
   const zoom = L.control.zoom({ position: "topright", zoomInTitle: t("map.zoomIn"), zoomOutTitle: t("map.zoomOut") });
   pressedBySpace(zoom.addTo(map));
   // The map is keyboard reachable (Leaflet's arrows pan, +/- zoom); its name says what it shows.
+  container.setAttribute("role", "region");
   container.setAttribute("aria-label", label);
-  if (!container.hasAttribute("role")) container.setAttribute("role", "region");
 
   const idle = idleMark(container);
   container.dataset.idle = "false";
@@ -215,10 +207,11 @@ export function createBaseMap(
   scheme.addEventListener("change", applyScheme);
 
   const ready = boundaries.then((loaded) => {
+    if (stopped) return loaded;
     const { layers, paint } = boundaryLayers(loaded, offline);
     paintBoundaries = paint;
-    paint(baseColours(scheme.matches));
-    if (!stopped) for (const layer of layers) layer.addTo(map);
+    applyScheme();
+    for (const layer of layers) layer.addTo(map);
     idle.boundariesDrawn();
     return loaded;
   });

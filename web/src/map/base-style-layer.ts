@@ -51,7 +51,7 @@ function safeAttribution(html: string): string {
   return out.innerHTML;
 }
 
-export interface StyleLayerOptions {
+interface StyleLayerOptions {
   /** Follows MapLibre's loading (true) and idle (false); false too when the style fails. */
   onBusy(busy: boolean): void;
   /** The map was taken down meanwhile: nothing is added. */

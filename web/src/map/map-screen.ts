@@ -44,7 +44,8 @@ export const mapScreen: Screen = (root, { api, config }) => {
     showProblem,
   );
   const filtersSlot = h("div", { class: "filters-slot" });
-  const mapElement = h("div", { class: "map", role: "region", "aria-label": t("map.label") });
+  // A region named by the base map (createBaseMap's label).
+  const mapElement = h("div", { class: "map" });
   const weatherNotes = h("ul", { class: "notes weather-notes" });
   const alertNotes = h("ul", { class: "notes alert-notes" });
   const notes = h(

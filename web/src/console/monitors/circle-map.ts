@@ -2,7 +2,6 @@
 // a typed number) sets the radius in kilometres; the circle is drawn as a polygon of great-circle
 // points. Keyboard users pan the map with the arrow keys and press "Use the map's centre". The same
 // map shows a preview's matches as points.
-import type { Polygon } from "geojson";
 import L from "leaflet";
 import { h } from "../../dom.ts";
 import { formatNumber, t } from "../../i18n.ts";
@@ -32,12 +31,15 @@ export interface CircleMap {
   remove(): void;
 }
 
-/** A circle on the earth as a polygon of 64 points (great-circle destinations from the centre). */
-export function circlePolygon(centre: Place, radiusKm: number): Polygon {
+/**
+ * A circle on the earth as a ring of 64 points, Leaflet's [latitude, longitude] (great-circle
+ * destinations from the centre, as the API measures a monitor's radius).
+ */
+function circleRing(centre: Place, radiusKm: number): L.LatLngTuple[] {
   const lat = (centre.latitude * Math.PI) / 180;
   const lon = (centre.longitude * Math.PI) / 180;
   const angular = radiusKm / EARTH_RADIUS_KM;
-  const ring: number[][] = [];
+  const ring: L.LatLngTuple[] = [];
   for (let step = 0; step <= 64; step++) {
     const bearing = (step / 64) * 2 * Math.PI;
     const lat2 = Math.asin(Math.sin(lat) * Math.cos(angular) + Math.cos(lat) * Math.sin(angular) * Math.cos(bearing));
@@ -47,13 +49,10 @@ export function circlePolygon(centre: Place, radiusKm: number): Polygon {
         Math.sin(bearing) * Math.sin(angular) * Math.cos(lat),
         Math.cos(angular) - Math.sin(lat) * Math.sin(lat2),
       );
-    ring.push([(lon2 * 180) / Math.PI, (lat2 * 180) / Math.PI]);
+    ring.push([(lat2 * 180) / Math.PI, (lon2 * 180) / Math.PI]);
   }
-  return { type: "Polygon", coordinates: [ring] };
+  return ring;
 }
-
-/** A polygon's outer ring as Leaflet's [latitude, longitude] pairs. */
-const latLngs = (polygon: Polygon): L.LatLngTuple[] => polygon.coordinates[0].map(([lon, lat]) => [lat, lon]);
 
 export function circleMap(styleUrl: string | null): CircleMap {
   let centre: Place | null = null;
@@ -89,7 +88,7 @@ export function circleMap(styleUrl: string | null): CircleMap {
 
   const radius = () => Number(radiusInput.value);
   function draw(): void {
-    circle.setLatLngs(centre && radius() > 0 ? latLngs(circlePolygon(centre, radius())) : []);
+    circle.setLatLngs(centre && radius() > 0 ? circleRing(centre, radius()) : []);
     base.changed();
     where.textContent = centre
       ? t("monitors.map.placed")
@@ -102,7 +101,7 @@ export function circleMap(styleUrl: string | null): CircleMap {
 
   function fit(): void {
     if (!centre) return;
-    base.fit(L.latLngBounds(latLngs(circlePolygon(centre, Math.max(radius(), 0.5)))), { padding: [24, 24] });
+    base.fit(L.latLngBounds(circleRing(centre, Math.max(radius(), 0.5))), { padding: [24, 24] });
   }
 
   const placeAt = (longitude: number, latitude: number) => {

@@ -9,10 +9,14 @@ export interface FeedLayer {
   stop(): void;
 }
 
-/** A layer on the map or off it (Leaflet keeps it, with what it draws, while it is off). */
-export function showLayer(base: BaseMap, layer: L.Layer, visible: boolean): void {
-  if (visible === base.map.hasLayer(layer)) return;
+/**
+ * A layer on the map or off it (Leaflet keeps it, with what it draws, while it is off). Whether it
+ * was put on the map now: its canvas then draws it in the order its parts were made.
+ */
+export function showLayer(base: BaseMap, layer: L.Layer, visible: boolean): boolean {
+  if (visible === base.map.hasLayer(layer)) return false;
   if (visible) layer.addTo(base.map);
   else layer.remove();
   base.changed();
+  return visible;
 }

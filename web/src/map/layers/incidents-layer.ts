@@ -44,6 +44,10 @@ function marker(incident: Incident): L.CircleMarker {
   });
 }
 
+/** What a marker shows of its incident: a marker is made again only when this changes. */
+const look = (incident: Incident) =>
+  [incident.latitude, incident.longitude, incident.urgencyRank, incident.exercise, incident.disciplineSlug].join(" ");
+
 export function addIncidentsLayer(base: BaseMap, onOpen: (id: string) => void): IncidentsLayer {
   const { map } = base;
   const group = L.layerGroup().addTo(map);
@@ -56,20 +60,42 @@ export function addIncidentsLayer(base: BaseMap, onOpen: (id: string) => void): 
     weight: 3,
     opacity: 1,
   });
+  // The markers drawn, by incident; a live message or a new selection changes a few, not all 500.
+  const drawn = new Map<string, { circle: L.CircleMarker; look: string }>();
+  let shown: Incident[] = [];
+  // Leaflet's canvas draws in the order layers were added: newest last, on top (the list is newest
+  // first), and the ring over them all.
+  const restack = () => {
+    for (let index = shown.length - 1; index >= 0; index--) drawn.get(shown[index].id)?.circle.bringToFront();
+    ring.bringToFront();
+  };
   return {
     show(incidents, selected) {
-      group.clearLayers();
-      // Newest drawn last, on top.
-      for (let index = incidents.length - 1; index >= 0; index--) {
-        const incident = incidents[index];
-        const circle = marker(incident);
-        circle.on("click", () => onOpen(incident.id));
-        group.addLayer(circle);
+      shown = incidents;
+      const wanted = new Set(incidents.map((incident) => incident.id));
+      for (const [id, one] of drawn) {
+        if (wanted.has(id)) continue;
+        group.removeLayer(one.circle);
+        drawn.delete(id);
       }
-      const open = selected ? incidents.find((incident) => incident.id === selected) : undefined;
-      if (open) ring.setLatLng([open.latitude, open.longitude]).addTo(group);
+      let added = false;
+      for (const incident of incidents) {
+        const one = drawn.get(incident.id);
+        if (one?.look === look(incident)) continue;
+        if (one) group.removeLayer(one.circle);
+        const circle = marker(incident).on("click", () => onOpen(incident.id));
+        group.addLayer(circle);
+        drawn.set(incident.id, { circle, look: look(incident) });
+        added = true;
+      }
+      const open = selected ? drawn.get(selected) : undefined;
+      if (open) ring.setLatLng(open.circle.getLatLng()).addTo(group);
+      else group.removeLayer(ring);
+      if (added || open) restack();
       base.changed();
     },
-    setVisible: (visible) => showLayer(base, group, visible),
+    setVisible(visible) {
+      if (showLayer(base, group, visible)) restack();
+    },
   };
 }

@@ -48,8 +48,7 @@ export function addTrafficLayer(base: BaseMap, api: Api, onError: (error: Error)
   );
   const reload = async () => show(readFragment(TrafficFields, (await api.request(TrafficQuery)).trafficIncidents));
   const setVisible = (visible: boolean) => {
-    showLayer(base, group, visible);
-    underIncidents();
+    if (showLayer(base, group, visible)) underIncidents();
   };
   return { setVisible, reload, stop: unsubscribe };
 }
