@@ -185,7 +185,8 @@ const service = await startServerProcess({
   dataDir,
   pgPort: config.database.embeddedPgPort,
   // Every page of the bench comes from 127.0.0.1: the per-address subscription cap is not what is measured.
-  env: { WEB_CLIENT_SUBSCRIPTIONS_PER_ADDRESS: "100000" },
+  // The offline base map (no tiles from PDOK): what is measured is the page's own drawing.
+  env: { WEB_CLIENT_SUBSCRIPTIONS_PER_ADDRESS: "100000", MAP_TILE_URL: "" },
 });
 const origin = new URL(service.graphqlUrl).origin;
 const MAP_URL = new URL(values.path!, origin).href;

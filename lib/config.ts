@@ -81,8 +81,16 @@ export interface ApiConfig {
 
 /** The web application at / (web/, lib/web/web-routes.ts; docs/web.md). */
 export interface WebConfig {
-  /** A MapLibre style URL for a real base map; unset draws the shipped boundaries only (offline). */
+  /** A MapLibre style URL for a real base map; it overrides the tiles (mapTileUrl). */
   mapStyleUrl: string | undefined;
+  /**
+   * MAP_TILE_URL: a raster tile URL template ({z}/{x}/{y}, Web Mercator) drawn under the map when
+   * the browser can reach it; by default PDOK's BRT-Achtergrondkaart. Undefined (set empty): the
+   * offline map only (the shipped boundaries with place names).
+   */
+  mapTileUrl: string | undefined;
+  /** MAP_TILE_ATTRIBUTION: what the tiles' licence asks to show (text, http(s) links kept); Kadaster's for PDOK. */
+  mapTileAttribution: string | undefined;
   /**
    * WEB_REQUIRE_SIGN_IN: the page is for signed-in users only; its web-client credential then
    * serves the auth operations only, and people read with their own API token.
@@ -320,6 +328,46 @@ function mapStyleUrl(): string | undefined {
   return url.href;
 }
 
+/** PDOK's BRT-Achtergrondkaart (Kadaster, CC BY 4.0, no key): raster WMTS tiles in Web Mercator. */
+export const PDOK_TILE_URL = "https://service.pdok.nl/brt/achtergrondkaart/wmts/v2_0/standaard/EPSG:3857/{z}/{x}/{y}.png";
+/** The attribution the BRT-Achtergrondkaart's licence asks for. */
+export const PDOK_TILE_ATTRIBUTION =
+  'Kaartgegevens © <a href="https://www.kadaster.nl/">Kadaster</a> (<a href="https://creativecommons.org/licenses/by/4.0/deed.nl">CC BY 4.0</a>)';
+
+/**
+ * A tile URL template's host with Leaflet's `{s}` (sub-domain) as a word, so that the URL parser
+ * can read it; the CSP names it with a wildcard (lib/web/web-routes.ts).
+ */
+export function tileTemplateUrl(template: string): URL | undefined {
+  return parsedUrl(template.replace("{s}", "s"));
+}
+
+/**
+ * MAP_TILE_URL and MAP_TILE_ATTRIBUTION: unset is PDOK's base map with Kadaster's attribution; an
+ * empty MAP_TILE_URL turns tiles off (the offline map only); else an http(s) template with {z},
+ * {x} and {y} (or {-y}), attributed as MAP_TILE_ATTRIBUTION says (Kadaster's for PDOK's host).
+ */
+function mapTiles(): { mapTileUrl: string | undefined; mapTileAttribution: string | undefined } {
+  const raw = process.env.MAP_TILE_URL;
+  if (raw === "") return { mapTileUrl: undefined, mapTileAttribution: undefined };
+  const template = raw ?? PDOK_TILE_URL;
+  const url = tileTemplateUrl(template);
+  if (
+    !url ||
+    (url.protocol !== "https:" && url.protocol !== "http:") ||
+    !template.includes("{z}") ||
+    !template.includes("{x}") ||
+    !/\{-?y\}/.test(template)
+  ) {
+    throw new Error(
+      `MAP_TILE_URL must be an http(s) URL template of raster tiles with {z}, {x} and {y}, or empty for none (got "${template}").`,
+    );
+  }
+  const attribution =
+    text("MAP_TILE_ATTRIBUTION") ?? (url.hostname === "service.pdok.nl" ? PDOK_TILE_ATTRIBUTION : undefined);
+  return { mapTileUrl: template, mapTileAttribution: attribution };
+}
+
 /**
  * VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY (both or neither), and VAPID_SUBJECT: by default the
  * public URL where it is https (push services want a contact they can reach), else MAIL_FROM's address.
@@ -401,6 +449,7 @@ export function loadConfig(): Config {
     },
     web: {
       mapStyleUrl: mapStyleUrl(),
+      ...mapTiles(),
       requireSignIn: flag("WEB_REQUIRE_SIGN_IN", false),
     },
     accounts: {

@@ -110,6 +110,8 @@ export default async function globalSetup(): Promise<void> {
   process.env.AMBER_FEED_ENABLED = "false";
   process.env.NL_ALERT_FEED_ENABLED = "false";
   process.env.METEO_FEED_ENABLED = "false";
+  // Nor the base map's tiles (PDOK's by default): the map tests name a local tile server.
+  process.env.MAP_TILE_URL = "";
   process.env.TEST_PG_DIR = dir;
   process.env.TEST_ROOT_URL = server.rootUrl;
   process.env.TEST_TEMPLATE_DATABASE = templateDatabase;

@@ -6,7 +6,7 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import express from "express";
-import type { WebConfig } from "../config.ts";
+import { tileTemplateUrl, type WebConfig } from "../config.ts";
 import { GRAPHQL_PATH } from "../http/graphql-sse.ts";
 
 const DIST = path.join(import.meta.dirname, "..", "..", "web", "dist");
@@ -19,7 +19,9 @@ const LINK_PAGES = new Set(["/auth/reset-password", "/respond"]);
  * origin (which may be a tile server on the operator's network, over http) and its tiles, glyphs
  * and sprites from the hosts the style names, over HTTPS; MapLibre, which draws it, runs its parser
  * in a worker from its own script, served beside app.js (worker-src 'self'), and turns decoded
- * images into blob URLs (img-src blob:).
+ * images into blob URLs (img-src blob:). Raster tiles (MAP_TILE_URL, by default PDOK's) are images
+ * of their template's origin, a `{s}` sub-domain as a wildcard (img-src); nothing else is fetched
+ * from there. A style overrides the tiles: then they are not drawn, and not allowed.
  */
 export function webContentSecurityPolicy(web: WebConfig): string {
   const remote = web.mapStyleUrl ? ` ${new URL(web.mapStyleUrl).origin} https:` : "";
@@ -27,7 +29,7 @@ export function webContentSecurityPolicy(web: WebConfig): string {
     "default-src 'none'",
     "script-src 'self'",
     "style-src 'self'",
-    `img-src 'self' data: blob:${remote}`,
+    `img-src 'self' data: blob:${remote}${web.mapStyleUrl ? "" : tileSource(web.mapTileUrl)}`,
     `connect-src 'self'${remote}`,
     "worker-src 'self'",
     "manifest-src 'self'",
@@ -35,6 +37,15 @@ export function webContentSecurityPolicy(web: WebConfig): string {
     "form-action 'self'",
     "frame-ancestors 'none'",
   ].join("; ");
+}
+
+/** The CSP source of a tile URL template's host (" https://*.tiles.example" for {s}), or "" for none. */
+function tileSource(template: string | undefined): string {
+  const url = template ? tileTemplateUrl(template) : undefined;
+  if (!url) return "";
+  // tileTemplateUrl read a sub-domain {s} as "s": every sub-domain of the rest is allowed.
+  const host = template!.includes("://{s}.") ? `*.${url.host.slice(2)}` : url.host;
+  return ` ${url.protocol}//${host}`;
 }
 
 export interface WebRouteOptions {
@@ -63,6 +74,9 @@ export function webRoutes(options: WebRouteOptions): express.Router {
         apiToken: await options.webClientToken(),
         requireSignIn: options.web.requireSignIn,
         mapStyleUrl: options.web.mapStyleUrl ?? null,
+        // A style overrides the tiles.
+        mapTileUrl: (!options.web.mapStyleUrl && options.web.mapTileUrl) || null,
+        mapTileAttribution: (!options.web.mapStyleUrl && options.web.mapTileAttribution) || null,
       });
     } catch (error) {
       next(error);
