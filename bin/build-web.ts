@@ -6,6 +6,7 @@
 import { cp, mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
+import { parse } from "csv-parse/sync";
 import { build } from "esbuild";
 import { initialScripts, WEB_DIR, webBuildOptions } from "../lib/web/web-build.ts";
 
@@ -28,10 +29,20 @@ const page = await readFile(path.join(WEB_DIR, "index.html"), "utf8");
 const script = '<script type="module" src="/web/app.js"></script>';
 if (!page.includes(script)) throw new Error(`web/index.html has no ${script}`);
 await writeFile(path.join(out, "index.html"), page.replace(script, [...preloads, script].join("\n    ")));
-// The base map without tiles or internet: the shipped province and safety-region boundaries.
+// The base map without tiles or internet: the shipped province and safety-region boundaries, and
+// the names of the places (data/woonplaatsen.csv) as [name, latitude, longitude, population],
+// the most populous first (the order in which the map gives them room).
 for (const file of ["nl-provinces.geojson", "safety-regions.geojson"]) {
   await cp(path.join(WEB_DIR, "..", "data", file), path.join(out, file));
 }
+const places = (
+  parse(await readFile(path.join(WEB_DIR, "..", "data", "woonplaatsen.csv")), { columns: true }) as Array<
+    Record<string, string>
+  >
+)
+  .map((row) => [row.name, Number(row.latitude), Number(row.longitude), Number(row.population || 0)] as const)
+  .sort((a, b) => b[3] - a[3] || a[0].localeCompare(b[0], "nl"));
+await writeFile(path.join(out, "places.json"), JSON.stringify(places));
 // A configured base map's MapLibre (a chunk beside app.js) starts its worker from
 // maplibre-gl-worker.mjs beside the script that imported it (its import.meta.url), so the worker
 // file is served from the same folder, with MapLibre's stylesheet, which that chunk links.

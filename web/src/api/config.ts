@@ -7,8 +7,16 @@ export interface WebConfig {
   apiToken: string | null;
   /** True when the page must be used signed in (WEB_REQUIRE_SIGN_IN). */
   requireSignIn: boolean;
-  /** A MapLibre style URL (MAP_STYLE_URL); null draws the shipped boundaries only, offline. */
+  /** A MapLibre style URL (MAP_STYLE_URL); it overrides the tiles. */
   mapStyleUrl: string | null;
+  /**
+   * A raster tile URL template (MAP_TILE_URL; PDOK's BRT-Achtergrondkaart unless set), drawn when the
+   * browser can reach it; null, or tiles that do not load, draw the offline map (the shipped
+   * boundaries with place names).
+   */
+  mapTileUrl: string | null;
+  /** What the tiles' licence asks to show, as HTML (only its text and http(s) links are shown). */
+  mapTileAttribution: string | null;
 }
 
 export async function loadConfig(): Promise<WebConfig> {

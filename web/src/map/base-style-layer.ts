@@ -3,9 +3,10 @@
 // are a chunk of their own, loaded only when a style is configured (base-map.ts), so the offline
 // map never fetches or compiles them, and so is MapLibre's stylesheet (copied beside app.js by
 // bin/build-web.ts). The attributions of the style's sources are shown in Leaflet's attribution
-// control, as MapLibre's own control would show them.
+// control, as MapLibre's own control would show them (text and http(s) links only: attribution.ts).
 import L from "leaflet";
 import { maplibreGL } from "@maplibre/maplibre-gl-leaflet";
+import { safeAttribution } from "./attribution.ts";
 
 const STYLESHEET = "/web/maplibre-gl.css";
 let stylesheet: Promise<void> | undefined;
@@ -23,37 +24,11 @@ function loadMapLibreStylesheet(): Promise<void> {
   return stylesheet;
 }
 
-/** Elements whose content is no text to show: dropped with it. */
-const HIDDEN_CONTENT = new Set(["SCRIPT", "STYLE", "TEMPLATE", "NOSCRIPT", "TITLE", "TEXTAREA"]);
-
-/**
- * An attribution as Leaflet may show it (Leaflet sets it as HTML): its text, and its links to
- * http(s) addresses; nothing else a style or TileJSON host writes reaches the page. MapLibre's
- * control sanitised it the same way.
- */
-function safeAttribution(html: string): string {
-  const parsed = new DOMParser().parseFromString(html, "text/html");
-  const out = document.createElement("span");
-  const copy = (from: Node, to: Node) => {
-    for (const node of from.childNodes) {
-      if (node.nodeType === Node.TEXT_NODE) to.appendChild(document.createTextNode(node.textContent ?? ""));
-      else if (node instanceof HTMLAnchorElement && /^https?:\/\//i.test(node.getAttribute("href") ?? "")) {
-        const link = document.createElement("a");
-        link.href = node.getAttribute("href")!;
-        link.target = "_blank";
-        link.rel = "noopener noreferrer";
-        copy(node, link);
-        to.appendChild(link);
-      } else if (node.nodeType === Node.ELEMENT_NODE && !HIDDEN_CONTENT.has(node.nodeName)) copy(node, to);
-    }
-  };
-  copy(parsed.body, out);
-  return out.innerHTML;
-}
-
 interface StyleLayerOptions {
-  /** Follows MapLibre's loading (true) and idle (false); false too when the style fails. */
+  /** Follows MapLibre's loading (true) and idle (false). */
   onBusy(busy: boolean): void;
+  /** The style could not be loaded: the offline map is drawn instead. */
+  onFailed(): void;
   /** The map was taken down meanwhile: nothing is added. */
   isStopped(): boolean;
 }
@@ -84,11 +59,13 @@ export async function addStyleLayer(map: L.Map, styleUrl: string, options: Style
   glMap.on("dataloading", () => options.onBusy(true));
   glMap.on("idle", () => options.onBusy(false));
   // A style that cannot be loaded (not found, refused by CORS, not a style) never becomes idle:
-  // the boundaries stay without it, and the console says why.
+  // the offline map is drawn instead, and the console says why.
+  let failed = false;
   glMap.on("error", (event) => {
-    if (glMap.isStyleLoaded()) return;
+    if (glMap.isStyleLoaded() || failed) return;
+    failed = true;
     console.error("The configured base map could not be loaded:", event.error);
-    options.onBusy(false);
+    options.onFailed();
   });
   return () => {
     attribution.remove();

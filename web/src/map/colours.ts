@@ -31,10 +31,27 @@ export interface BaseColours {
   land: string;
   provinceLine: string;
   regionLine: string;
+  /** The offline map's place names, and the halo that keeps them readable over lines and fills. */
+  label: string;
+  labelHalo: string;
 }
 
 export function baseColours(dark: boolean): BaseColours {
   return dark
-    ? { background: "#0b1d2e", land: "#1c2128", provinceLine: "#8b949e", regionLine: "#3d444d" }
-    : { background: "#cfe3f3", land: "#f6f8fa", provinceLine: "#57606a", regionLine: "#c5ccd3" };
+    ? {
+        background: "#0b1d2e",
+        land: "#1c2128",
+        provinceLine: "#8b949e",
+        regionLine: "#3d444d",
+        label: "#c9d1d9",
+        labelHalo: "#1c2128",
+      }
+    : {
+        background: "#cfe3f3",
+        land: "#f6f8fa",
+        provinceLine: "#57606a",
+        regionLine: "#c5ccd3",
+        label: "#3b4249",
+        labelHalo: "#f6f8fa",
+      };
 }

@@ -14,8 +14,15 @@ export interface Incident {
   exercise: boolean;
   title: string;
   place: string | null;
+  /** The place (woonplaats) alone. */
+  city: string | null;
   latitude: number;
   longitude: number;
+  /**
+   * How the position was found: 'place' (the centre of the place: incidents there share one point),
+   * 'street', 'address', 'postcode', 'hectometre'; null when not known.
+   */
+  precision: string | null;
   /** When it last had a message. */
   at: string;
   disciplineSlug: string | null;
@@ -40,6 +47,12 @@ function place(city: string | null, street?: string | null): string | null {
   return [street, city].filter(Boolean).join(", ") || null;
 }
 
+/** The precision of a dossier's position: that of its message the position came from. */
+function dossierPrecision(d: ResultOf<typeof DossierSummary>): string | null {
+  const source = d.messages.find((m) => m.latitude === d.latitude && m.longitude === d.longitude);
+  return source?.positionPrecision ?? null;
+}
+
 export function fromDossier(d: ResultOf<typeof DossierSummary>): Incident | null {
   if (d.latitude === null || d.longitude === null) return null;
   return {
@@ -47,8 +60,10 @@ export function fromDossier(d: ResultOf<typeof DossierSummary>): Incident | null
     exercise: false,
     title: d.title,
     place: place(d.city, d.street),
+    city: d.city,
     latitude: d.latitude,
     longitude: d.longitude,
+    precision: dossierPrecision(d),
     at: d.lastSended,
     disciplineSlug: d.discipline?.slug ?? null,
     disciplineName: d.discipline?.name ?? null,
@@ -69,8 +84,10 @@ export function fromExercise(m: ResultOf<typeof ExerciseSummary>): Incident | nu
     exercise: true,
     title: m.message,
     place: m.city,
+    city: m.city,
     latitude: m.latitude,
     longitude: m.longitude,
+    precision: m.positionPrecision,
     at: m.sended,
     disciplineSlug: m.discipline?.slug ?? null,
     disciplineName: m.discipline?.name ?? null,

@@ -136,7 +136,7 @@ export const mapScreen: Screen = (root, { api, config }) => {
   // feeds' layers are added once the boundaries are drawn (the weather colours the provinces).
   async function start(): Promise<void> {
     const boundaries = loadBoundaries();
-    base = createBaseMap(mapElement, boundaries, config.mapStyleUrl, t("map.label"));
+    base = createBaseMap(mapElement, boundaries, config, t("map.label"));
     stops.push(
       store.onChange(render),
       api.onReconnect(() => void reloadAll().catch(showProblem)),

@@ -2,7 +2,11 @@
 // query (the state on load and after a reconnect) and one subscription (its changes); nothing polls.
 import { graphql } from "../api/graphql.ts";
 
-/** What the list and the markers need of an incident. */
+/**
+ * What the list and the markers need of an incident. A dossier's position is that of its first
+ * message with one; how precise it is (the dossier has no positionPrecision of its own) is that
+ * message's positionPrecision, so the markers read their messages' positions.
+ */
 export const DossierSummary = graphql(`
   fragment DossierSummary on P2000Dossier {
     uuid
@@ -11,6 +15,11 @@ export const DossierSummary = graphql(`
     street
     latitude
     longitude
+    messages {
+      latitude
+      longitude
+      positionPrecision
+    }
     firstSended
     lastSended
     messageCount
@@ -40,6 +49,7 @@ export const ExerciseSummary = graphql(`
     city
     latitude
     longitude
+    positionPrecision
     discipline {
       slug
       name

@@ -9,6 +9,20 @@ addTexts({
   },
   "map.zoomIn": { nl: "Inzoomen", en: "Zoom in" },
   "map.zoomOut": { nl: "Uitzoomen", en: "Zoom out" },
+  "map.offlineAttribution": {
+    nl: "Offline kaart · grenzen © CBS · plaatsen © CBS, GeoNames (CC BY 4.0)",
+    en: "Offline map · boundaries © CBS · places © CBS, GeoNames (CC BY 4.0)",
+  },
+  "cluster.label": {
+    nl: "{count} meldingen in {place}, op het midden van de plaats: toon ze",
+    en: "{count} incidents in {place}, at the centre of the place: show them",
+  },
+  "cluster.heading": { nl: "{count} meldingen in {place}", en: "{count} incidents in {place}" },
+  "cluster.here": { nl: "deze plaats", en: "this place" },
+  "cluster.note": {
+    nl: "Op het midden van de plaats: de berichten noemen geen straat die bekend is.",
+    en: "At the centre of the place: the messages name no street that is known.",
+  },
   "map.list": { nl: "Nieuwste meldingen", en: "Newest incidents" },
   "map.count": { nl: "meldingen", en: "incidents" },
   "map.countOne": { nl: "melding", en: "incident" },

@@ -1,12 +1,14 @@
-// Where a monitor listens: the page's base map, on which a click places the centre and a slider (or
-// a typed number) sets the radius in kilometres; the circle is drawn as a polygon of great-circle
-// points. Keyboard users pan the map with the arrow keys and press "Use the map's centre". The same
-// map shows a preview's matches as points.
+// Where a monitor listens: an address (or street, postcode, place) typed with suggestions
+// (address-search.ts), or a click on the page's base map, places the centre, and a slider (or a
+// typed number) sets the radius in kilometres; the circle is drawn as a polygon of great-circle
+// points. Keyboard users type the address, or pan the map with the arrow keys and press "Use the
+// map's centre". The same map shows a preview's matches as points.
 import L from "leaflet";
 import { h } from "../../dom.ts";
 import { formatNumber, t } from "../../i18n.ts";
-import { createBaseMap, loadBoundaries } from "../../map/base-map.ts";
+import { createBaseMap, loadBoundaries, type BaseSource } from "../../map/base-map.ts";
 import type { FormField } from "../form.ts";
+import { addressSearch, type Suggestion } from "./address-search.ts";
 
 /** The circle's colour and the preview's points' (also what the browser test looks for). */
 export const CIRCLE_COLOUR = "#0969da";
@@ -54,10 +56,12 @@ function circleRing(centre: Place, radiusKm: number): L.LatLngTuple[] {
   return ring;
 }
 
-export function circleMap(styleUrl: string | null): CircleMap {
+export function circleMap(source: BaseSource, search: (text: string) => Promise<Suggestion[]>): CircleMap {
   let centre: Place | null = null;
+  /** What the person chose the centre by (a suggestion's label), while it is still there. */
+  let named: string | null = null;
   const mapElement = h("div", { class: "map monitor-map" });
-  const base = createBaseMap(mapElement, loadBoundaries(), styleUrl, t("monitors.map.label"));
+  const base = createBaseMap(mapElement, loadBoundaries(), source, t("monitors.map.label"));
   const { map } = base;
   const circle = L.polygon([], {
     pane: "signs",
@@ -91,7 +95,8 @@ export function circleMap(styleUrl: string | null): CircleMap {
     circle.setLatLngs(centre && radius() > 0 ? circleRing(centre, radius()) : []);
     base.changed();
     where.textContent = centre
-      ? t("monitors.map.placed")
+      ? t(named ? "monitors.map.placedAt" : "monitors.map.placed")
+          .replace("{name}", named ?? "")
           .replace("{lat}", centre.latitude.toFixed(5))
           .replace("{lon}", centre.longitude.toFixed(5))
           .replace("{km}", formatNumber(radius()))
@@ -104,10 +109,20 @@ export function circleMap(styleUrl: string | null): CircleMap {
     base.fit(L.latLngBounds(circleRing(centre, Math.max(radius(), 0.5))), { padding: [24, 24] });
   }
 
-  const placeAt = (longitude: number, latitude: number) => {
+  const placeAt = (longitude: number, latitude: number, name: string | null = null) => {
     centre = { latitude: Number(latitude.toFixed(5)), longitude: Number(longitude.toFixed(5)) };
+    named = name;
+    if (!name) address.clear();
     draw();
   };
+  const address = addressSearch({
+    id: "monitor-address",
+    search,
+    onChoose(suggestion) {
+      placeAt(suggestion.longitude, suggestion.latitude, suggestion.label);
+      fit();
+    },
+  });
   map.on("click", (event) => placeAt(event.latlng.lng, event.latlng.lat));
   useCentre.addEventListener("click", () => {
     const { lng, lat } = map.getCenter();
@@ -115,6 +130,8 @@ export function circleMap(styleUrl: string | null): CircleMap {
   });
   clear.addEventListener("click", () => {
     centre = null;
+    named = null;
+    address.clear();
     draw();
   });
   slider.addEventListener("input", () => {
@@ -131,6 +148,7 @@ export function circleMap(styleUrl: string | null): CircleMap {
     { class: "field monitor-circle" },
     h("legend", {}, t("monitors.map.legend")),
     h("p", { class: "field-hint" }, t("monitors.map.how")),
+    address.element,
     mapElement,
     h("div", { class: "monitor-map-actions" }, useCentre, clear),
     where,
@@ -162,6 +180,7 @@ export function circleMap(styleUrl: string | null): CircleMap {
     radius,
     set(place, radiusKm) {
       centre = place;
+      named = null;
       if (radiusKm !== null) {
         radiusInput.value = String(radiusKm);
         slider.value = String(Math.min(radiusKm, 50));

@@ -9,10 +9,12 @@ import { h } from "../../dom.ts";
 import { language, t, withLanguage } from "../../i18n.ts";
 import type { ConsoleContext } from "../console-context.ts";
 import { consoleForm, selectField, textField, type FormField } from "../form.ts";
+import type { Suggestion } from "./address-search.ts";
 import { circleMap, type CircleMap, type Place } from "./circle-map.ts";
 import { criteriaFor, PLACE_TYPES, urgencyChoices, type Query } from "./criteria-fields.ts";
 import {
   CreateMonitorMutation,
+  LocationSuggestionsQuery,
   P2000ReferenceQuery,
   PreviewQuery,
   UpdateMonitorMutation,
@@ -103,9 +105,25 @@ export function monitorForm(
     .then((data) => urgencyChoices(data.p2000Urgencies ?? []))
     .catch(() => []);
 
+  // Where the circle goes, as the person types it: public data, read with the page's credential.
+  const searchLocations = async (search: string): Promise<Suggestion[]> =>
+    (await context.api.request(LocationSuggestionsQuery, { search })).locationSuggestions.flatMap((found) =>
+      found.label && found.latitude !== null && found.longitude !== null
+        ? [
+            {
+              kind: found.kind,
+              label: found.label,
+              detail: found.detail,
+              latitude: found.latitude,
+              longitude: found.longitude,
+            },
+          ]
+        : [],
+    );
+
   function draw(draft: Draft): void {
     map?.remove();
-    map = PLACE_TYPES.has(draft.type) ? circleMap(config.mapStyleUrl) : null;
+    map = PLACE_TYPES.has(draft.type) ? circleMap(config, searchLocations) : null;
     map?.set(draft.place, draft.radius);
 
     const type = selectField({

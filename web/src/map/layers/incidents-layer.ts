@@ -1,10 +1,17 @@
 // P2000 incidents as circles: the colour is the discipline, the size and outline the urgency (A1/P1
 // biggest with a thick outline), an exercise grey and small. The open incident gets a ring. They
 // share the map's top pane (`signs`) with the traffic incidents, which is the one that takes clicks.
+//
+// Where an incident is depends on how its position was found (its precision). One placed on its
+// street, address, postcode or hectometre post is drawn apart at its own position. Those placed
+// only at their place (precision 'place': the messages named no street the registers know) all
+// sit on the place's centre; two or more there are one sign with their number (incident-cluster.ts),
+// which opens as a list of them.
 import L from "leaflet";
 import type { BaseMap } from "../base-map.ts";
 import { disciplineColour, EXERCISE_COLOUR } from "../colours.ts";
 import type { Incident } from "../incidents.ts";
+import { clusterLook, clusterMarker, clusterRadius, type ClusterMarker } from "./incident-cluster.ts";
 import { showLayer } from "./feed-layer.ts";
 
 export interface IncidentsLayer {
@@ -48,6 +55,20 @@ function marker(incident: Incident): L.CircleMarker {
 const look = (incident: Incident) =>
   [incident.latitude, incident.longitude, incident.urgencyRank, incident.exercise, incident.disciplineSlug].join(" ");
 
+/** Incidents placed at their place's centre, by that point; only points shared by two or more. */
+export function sharedPlaces(incidents: Incident[]): Map<string, Incident[]> {
+  const byPoint = new Map<string, Incident[]>();
+  for (const incident of incidents) {
+    if (incident.precision !== "place") continue;
+    const key = `${incident.latitude.toFixed(5)} ${incident.longitude.toFixed(5)}`;
+    const here = byPoint.get(key);
+    if (here) here.push(incident);
+    else byPoint.set(key, [incident]);
+  }
+  for (const [key, here] of byPoint) if (here.length < 2) byPoint.delete(key);
+  return byPoint;
+}
+
 export function addIncidentsLayer(base: BaseMap, onOpen: (id: string) => void): IncidentsLayer {
   const { map } = base;
   const group = L.layerGroup().addTo(map);
@@ -62,6 +83,8 @@ export function addIncidentsLayer(base: BaseMap, onOpen: (id: string) => void): 
   });
   // The markers drawn, by incident; a live message or a new selection changes a few, not all 500.
   const drawn = new Map<string, { circle: L.CircleMarker; look: string }>();
+  // The shared places' signs, by point.
+  const clusters = new Map<string, ClusterMarker>();
   let shown: Incident[] = [];
   // Leaflet's canvas draws in the order layers were added: newest last, on top (the list is newest
   // first), and the ring over them all.
@@ -70,7 +93,27 @@ export function addIncidentsLayer(base: BaseMap, onOpen: (id: string) => void): 
     ring.bringToFront();
   };
   return {
-    show(incidents, selected) {
+    show(all, selected) {
+      const shared = sharedPlaces(all);
+      const inCluster = new Map<string, string>();
+      for (const [key, here] of shared) for (const incident of here) inCluster.set(incident.id, key);
+      for (const [key, cluster] of clusters) {
+        const here = shared.get(key);
+        if (here && cluster.look === clusterLook(here)) {
+          cluster.members = here;
+          continue;
+        }
+        group.removeLayer(cluster.marker);
+        clusters.delete(key);
+      }
+      for (const [key, here] of shared) {
+        if (clusters.has(key)) continue;
+        const cluster = clusterMarker(here, onOpen);
+        group.addLayer(cluster.marker);
+        clusters.set(key, cluster);
+      }
+
+      const incidents = all.filter((incident) => !inCluster.has(incident.id));
       shown = incidents;
       const wanted = new Set(incidents.map((incident) => incident.id));
       for (const [id, one] of drawn) {
@@ -88,10 +131,17 @@ export function addIncidentsLayer(base: BaseMap, onOpen: (id: string) => void): 
         drawn.set(incident.id, { circle, look: look(incident) });
         added = true;
       }
+      // The open incident's ring: around its circle, or around the sign of the place it shares.
       const open = selected ? drawn.get(selected) : undefined;
-      if (open) ring.setLatLng(open.circle.getLatLng()).addTo(group);
+      const openCluster = selected ? clusters.get(inCluster.get(selected) ?? "") : undefined;
+      if (open) ring.setLatLng(open.circle.getLatLng()).setRadius(14).addTo(group);
+      else if (openCluster)
+        ring
+          .setLatLng(openCluster.marker.getLatLng())
+          .setRadius(clusterRadius(openCluster.members.length) + 5)
+          .addTo(group);
       else group.removeLayer(ring);
-      if (added || open) restack();
+      if (added || open || openCluster) restack();
       base.changed();
     },
     setVisible(visible) {
