@@ -1,8 +1,8 @@
 // A ready installation, the path the server, the CLIs, the benchmarks and the test harness take:
 // the database connected (lib/db/database.ts), migrated, graphile-worker's schema installed, the
-// operator environment made, and the reference data of the domains (places, starter capcodes,
-// highways, railway routes, province and safety-region boundaries, the aircraft fleet) loaded when
-// missing or changed.
+// operator environment made, and the reference data of the domains (places, the shipped address
+// index, starter capcodes, highways, railway routes, province and safety-region boundaries, the
+// aircraft fleet) loaded when missing or changed.
 // It sits above the domains it fills, so lib/db/ stays the ground floor.
 import path from "node:path";
 import pg from "pg";
@@ -13,6 +13,7 @@ import { ROOT_DIR, runMigrations } from "../db/migrate.ts";
 import { loadStarterCapcodes } from "../p2000/capcode-import.ts";
 import { loadBoundaries } from "../places/boundaries.ts";
 import { loadPlaces } from "../places/reference-data.ts";
+import { loadShippedAddresses } from "../addresses/shipped-index.ts";
 import { loadHighways } from "../feeds/traffic/highways.ts";
 import { loadRailRoutes } from "../feeds/rail/routes.ts";
 import { loadAircraftContent, loadAircraftFleet } from "../feeds/aircraft/fleet.ts";
@@ -42,6 +43,8 @@ export async function prepareDatabase(
       rows: [operator],
     } = await client.query("select environment_uuid, created from app_private.ensure_operator_environment()");
     await loadPlaces(client);
+    // after the places: a woonplaats's streets are linked to its place
+    await loadShippedAddresses(client);
     await loadStarterCapcodes(client, path.join(ROOT_DIR, "data", "capcodes-starter.csv"));
     await loadHighways(client, path.join(ROOT_DIR, "data", "highways.csv"));
     await loadRailRoutes(client, path.join(ROOT_DIR, "data", "rail-routes.csv"));
