@@ -329,7 +329,8 @@ function mapStyleUrl(): string | undefined {
 }
 
 /** PDOK's BRT-Achtergrondkaart (Kadaster, CC BY 4.0, no key): raster WMTS tiles in Web Mercator. */
-export const PDOK_TILE_URL = "https://service.pdok.nl/brt/achtergrondkaart/wmts/v2_0/standaard/EPSG:3857/{z}/{x}/{y}.png";
+export const PDOK_TILE_URL =
+  "https://service.pdok.nl/brt/achtergrondkaart/wmts/v2_0/standaard/EPSG:3857/{z}/{x}/{y}.png";
 /** The attribution the BRT-Achtergrondkaart's licence asks for. */
 export const PDOK_TILE_ATTRIBUTION =
   'Kaartgegevens © <a href="https://www.kadaster.nl/">Kadaster</a> (<a href="https://creativecommons.org/licenses/by/4.0/deed.nl">CC BY 4.0</a>)';

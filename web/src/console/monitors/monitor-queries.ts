@@ -167,6 +167,19 @@ export const P2000ReferenceQuery = graphql(`
   }
 `);
 
+/** Places, streets, postcodes and addresses as someone types where the monitor listens. */
+export const LocationSuggestionsQuery = graphql(`
+  query ConsoleLocationSuggestions($search: String!) {
+    locationSuggestions(search: $search, first: 8) {
+      kind
+      label
+      detail
+      latitude
+      longitude
+    }
+  }
+`);
+
 export const CapcodeSearchQuery = graphql(`
   query ConsoleCapcodeSearch($search: String!) {
     p2000Capcodes(filter: { search: $search }, first: 30) {

@@ -50,8 +50,8 @@ addTexts({
     en: "Map: click to choose the area's centre",
   },
   "monitors.map.how": {
-    nl: "Klik op de kaart om het midden te kiezen (of verschuif de kaart met de pijltjestoetsen en kies \u201cMidden van de kaart gebruiken\u201d). Zonder gebied: heel Nederland.",
-    en: "Click the map to place the centre (or move the map with the arrow keys and choose \u201cUse the map's centre\u201d). Without an area: all of the Netherlands.",
+    nl: "Typ een adres of klik op de kaart om het midden te kiezen (of verschuif de kaart met de pijltjestoetsen en kies \u201cMidden van de kaart gebruiken\u201d). Zonder gebied: heel Nederland.",
+    en: "Type an address or click the map to place the centre (or move the map with the arrow keys and choose \u201cUse the map's centre\u201d). Without an area: all of the Netherlands.",
   },
   "monitors.map.useCentre": { nl: "Midden van de kaart gebruiken", en: "Use the map's centre" },
   "monitors.map.clear": { nl: "Gebied weghalen", en: "Remove the area" },
@@ -60,6 +60,31 @@ addTexts({
     nl: "Binnen {km} km van {lat}, {lon}.",
     en: "Within {km} km of {lat}, {lon}.",
   },
+  "monitors.map.placedAt": {
+    nl: "Binnen {km} km van {name} ({lat}, {lon}).",
+    en: "Within {km} km of {name} ({lat}, {lon}).",
+  },
+  "monitors.address.label": { nl: "Adres of plaats", en: "Address or place" },
+  "monitors.address.hint": {
+    nl: "Typ een adres, straat, postcode of plaats en kies een suggestie (pijltjes en Enter, of klik): daar komt het midden van het gebied.",
+    en: "Type an address, street, postcode or place and pick a suggestion (arrow keys and Enter, or click): the area's centre goes there.",
+  },
+  "monitors.address.suggestions": { nl: "Suggesties", en: "Suggestions" },
+  "monitors.address.count": { nl: "{count} suggesties.", en: "{count} suggestions." },
+  "monitors.address.countOne": { nl: "1 suggestie.", en: "1 suggestion." },
+  "monitors.address.none": {
+    nl: "Niets gevonden voor \u201c{text}\u201d.",
+    en: "Nothing found for \u201c{text}\u201d.",
+  },
+  "monitors.address.chosen": {
+    nl: "Het midden staat op {label}.",
+    en: "The centre is at {label}.",
+  },
+  "monitors.address.failed": { nl: "Zoeken lukte niet: {message}", en: "The search failed: {message}" },
+  "monitors.address.kind.place": { nl: "Plaats", en: "Place" },
+  "monitors.address.kind.street": { nl: "Straat", en: "Street" },
+  "monitors.address.kind.postcode": { nl: "Postcode", en: "Postcode" },
+  "monitors.address.kind.address": { nl: "Adres", en: "Address" },
   "monitors.map.radius": { nl: "Straal (km)", en: "Radius (km)" },
   "monitors.map.radiusSlider": { nl: "Straal in kilometers", en: "Radius in kilometres" },
   "monitors.map.radiusHint": {
