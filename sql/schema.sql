@@ -65,6 +65,15 @@ create type app_hidden.notification_subject as (
 );
 comment on type app_hidden.notification_subject is 'What a notification of a feed event says: headline, fact lines, the webhook event type and its JSON payload. Each feed''s *_notification_subject function renders one for app_private.notify_feed_event, so every feed goes through the same delivery path.';
 
+create type app_hidden.p2000_address as (
+  street text,
+  house_number integer,
+  latitude double precision,
+  longitude double precision,
+  position_precision text
+);
+comment on type app_hidden.p2000_address is 'A street (and house number) of the address register that a P2000 text names, with its position and precision (address or street), as app_hidden.p2000_register_address returns it.';
+
 create type app_hidden.p2000_enrichment as (
   urgency_uuid uuid,
   discipline_uuid uuid,
@@ -300,7 +309,7 @@ create type app_public.location_suggestion as (
   uuid uuid,
   postcode text
 );
-comment on type app_public.location_suggestion is 'A place, postcode or address (fire station) with coordinates, for a location picker. kind: place, postcode or address.';
+comment on type app_public.location_suggestion is 'A place, street, address or postcode with coordinates, for a location picker. kind: place, street, address (of the address register, or a fire station''s) or postcode.';
 
 create type app_public.meteo_monthly_stats as (
   year integer,
@@ -575,6 +584,111 @@ create type app_public.user_email as (
 comment on type app_public.user_email is 'A user''s login e-mail address and whether it has been verified.';
 
 -- Tables
+
+create table app_hidden.address_numbers (
+  street_id bigint not null,
+  numbers integer[] not null,
+  latitudes double precision[] not null,
+  longitudes double precision[] not null,
+  constraint address_numbers_check CHECK (((cardinality(numbers) = cardinality(latitudes)) AND (cardinality(numbers) = cardinality(longitudes)))),
+  constraint address_numbers_pkey PRIMARY KEY (street_id),
+  constraint address_numbers_street_id_fkey FOREIGN KEY (street_id) REFERENCES app_hidden.address_streets(id) ON DELETE CASCADE
+);
+alter table app_hidden.address_numbers enable row level security;
+create policy select_all on app_hidden.address_numbers as permissive for select to app_analyst, app_visitor using (true);
+grant SELECT on app_hidden.address_numbers to app_analyst;
+grant SELECT on app_hidden.address_numbers to app_visitor;
+comment on table app_hidden.address_numbers is 'The house numbers of a street of app_hidden.address_streets with their points (the mean of the number''s address points: 12, 12a and 12-2 are one number), ascending: one row per street rather than one per address keeps about 10 million addresses in about 250,000 rows.';
+
+create table app_hidden.address_postcodes (
+  postcode text not null,
+  province text not null,
+  woonplaats text not null,
+  municipality text not null,
+  latitude double precision not null,
+  longitude double precision not null,
+  min_latitude double precision not null,
+  min_longitude double precision not null,
+  max_latitude double precision not null,
+  max_longitude double precision not null,
+  address_count integer not null,
+  source text not null,
+  constraint address_postcodes_address_count_check CHECK ((address_count > 0)),
+  constraint address_postcodes_pkey PRIMARY KEY (postcode, province),
+  constraint address_postcodes_postcode_check CHECK ((postcode ~ '^[1-9][0-9]{3}([A-Z]{2})?$'::text)),
+  constraint address_postcodes_source_check CHECK ((source = ANY (ARRAY['import'::text, 'shipped'::text])))
+);
+alter table app_hidden.address_postcodes enable row level security;
+CREATE INDEX address_postcodes_province_idx ON app_hidden.address_postcodes USING btree (province);
+create policy select_all on app_hidden.address_postcodes as permissive for select to app_analyst, app_visitor using (true);
+grant SELECT on app_hidden.address_postcodes to app_analyst;
+grant SELECT on app_hidden.address_postcodes to app_visitor;
+comment on table app_hidden.address_postcodes is 'Postcodes of the address register: PC6 (3511AB) and PC4 areas (3511), each with the centroid and extent of its addresses and the woonplaats and municipality most of them are in. Keyed by province too: a PC4 area on a provincial border has a row in each, the larger one counts.';
+
+create table app_hidden.address_streets (
+  id bigint not null,
+  province text not null,
+  municipality text not null,
+  woonplaats text not null,
+  name text not null,
+  street_key text not null,
+  place_key text not null,
+  place_uuid uuid,
+  latitude double precision not null,
+  longitude double precision not null,
+  min_latitude double precision not null,
+  min_longitude double precision not null,
+  max_latitude double precision not null,
+  max_longitude double precision not null,
+  address_count integer not null,
+  source text not null,
+  constraint address_streets_address_count_check CHECK ((address_count > 0)),
+  constraint address_streets_latitude_check CHECK (((latitude >= ('-90'::integer)::double precision) AND (latitude <= (90)::double precision))),
+  constraint address_streets_longitude_check CHECK (((longitude >= ('-180'::integer)::double precision) AND (longitude <= (180)::double precision))),
+  constraint address_streets_pkey PRIMARY KEY (id),
+  constraint address_streets_place_uuid_fkey FOREIGN KEY (place_uuid) REFERENCES app_public.places(uuid) ON DELETE SET NULL,
+  constraint address_streets_source_check CHECK ((source = ANY (ARRAY['import'::text, 'shipped'::text])))
+);
+alter table app_hidden.address_streets enable row level security;
+CREATE INDEX address_streets_key_pattern_idx ON app_hidden.address_streets USING btree (street_key text_pattern_ops);
+CREATE INDEX address_streets_municipality_idx ON app_hidden.address_streets USING btree (app_hidden.street_place_key(municipality), street_key);
+CREATE INDEX address_streets_place_idx ON app_hidden.address_streets USING btree (place_uuid, street_key);
+CREATE INDEX address_streets_place_key_idx ON app_hidden.address_streets USING btree (place_key, street_key);
+CREATE INDEX address_streets_province_idx ON app_hidden.address_streets USING btree (province);
+CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON app_hidden.address_streets FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_data_changed('places');
+create policy select_all on app_hidden.address_streets as permissive for select to app_analyst, app_visitor using (true);
+grant SELECT on app_hidden.address_streets to app_analyst;
+grant SELECT on app_hidden.address_streets to app_visitor;
+comment on table app_hidden.address_streets is 'One row per street of a woonplaats in the address register (BAG): its name, the key it is matched by (app_hidden.street_key), its place, the centroid of its address points (where P2000 pages naming the street are placed), their extent and count. Source: import (npm run import:addresses) or shipped (data/addresses/, loaded for provinces no import covers).';
+comment on column app_hidden.address_streets.place_key is 'app_hidden.street_place_key(woonplaats).';
+comment on column app_hidden.address_streets.place_uuid is 'The place (app_public.places) of the woonplaats (app_hidden.place_of_woonplaats); null when no place has its name.';
+comment on column app_hidden.address_streets.latitude is 'The centroid of the street''s address points in the woonplaats.';
+
+create table app_hidden.address_woonplaatsen (
+  woonplaats text not null,
+  municipality text not null,
+  province text not null,
+  place_uuid uuid,
+  latitude double precision not null,
+  longitude double precision not null,
+  min_latitude double precision not null,
+  min_longitude double precision not null,
+  max_latitude double precision not null,
+  max_longitude double precision not null,
+  address_count integer not null,
+  source text not null,
+  constraint address_woonplaatsen_address_count_check CHECK ((address_count > 0)),
+  constraint address_woonplaatsen_pkey PRIMARY KEY (woonplaats, municipality),
+  constraint address_woonplaatsen_place_uuid_fkey FOREIGN KEY (place_uuid) REFERENCES app_public.places(uuid) ON DELETE SET NULL,
+  constraint address_woonplaatsen_source_check CHECK ((source = ANY (ARRAY['import'::text, 'shipped'::text])))
+);
+alter table app_hidden.address_woonplaatsen enable row level security;
+CREATE INDEX address_woonplaatsen_place_idx ON app_hidden.address_woonplaatsen USING btree (place_uuid);
+CREATE INDEX address_woonplaatsen_province_idx ON app_hidden.address_woonplaatsen USING btree (province);
+create policy select_all on app_hidden.address_woonplaatsen as permissive for select to app_analyst, app_visitor using (true);
+grant SELECT on app_hidden.address_woonplaatsen to app_analyst;
+grant SELECT on app_hidden.address_woonplaatsen to app_visitor;
+comment on table app_hidden.address_woonplaatsen is 'Woonplaatsen of the address register with the centroid and extent of their addresses: the position cities and locationSuggestions give, and where a P2000 page that names only the place is put.';
 
 create table app_hidden.aircraft_route_paths (
   route_uuid uuid not null,
@@ -1000,8 +1114,12 @@ create table app_hidden.related_signal_windows (
   aircraft_after interval default '01:00:00'::interval not null,
   nl_alert_after interval default '01:00:00'::interval not null,
   nl_alert_longest interval default '3 days'::interval not null,
+  place_metres integer default 3000 not null,
+  road_metres integer default 5000 not null,
   constraint related_signal_windows_aircraft_metres_check CHECK (((aircraft_metres >= 0) AND (aircraft_metres <= 20000))),
   constraint related_signal_windows_pkey PRIMARY KEY (singleton),
+  constraint related_signal_windows_place_metres_check CHECK (((place_metres >= 0) AND (place_metres <= 20000))),
+  constraint related_signal_windows_road_metres_check CHECK (((road_metres >= 0) AND (road_metres <= 20000))),
   constraint related_signal_windows_singleton_check CHECK (singleton),
   constraint related_signal_windows_traffic_metres_check CHECK (((traffic_metres >= 0) AND (traffic_metres <= 10000)))
 );
@@ -1019,6 +1137,8 @@ comment on column app_hidden.related_signal_windows.aircraft_metres is 'A helico
 comment on column app_hidden.related_signal_windows.aircraft_after is 'A landing or take-off at most this long after the first message (1 hour: dispatch to landing takes 10-30 minutes, treatment on the scene before the take-off up to half an hour more).';
 comment on column app_hidden.related_signal_windows.nl_alert_after is 'An NL-Alert that started at most this long after the last message (1 hour: an alert for a fire''s smoke follows the first alarms).';
 comment on column app_hidden.related_signal_windows.nl_alert_longest is 'How long before the first message an NL-Alert that still runs may have started (3 days; a bound for the start-time index, longer alerts are rare).';
+comment on column app_hidden.related_signal_windows.place_metres is 'How far traffic incidents and helicopters are looked for around a dossier whose messages are placed only at their place (3,000: the centroid of a town''s addresses lies within a few kilometres of its streets; a village''s much nearer).';
+comment on column app_hidden.related_signal_windows.road_metres is 'How far a traffic incident on the road the dossier''s messages name (A28, N33) may lie from the dossier''s position (5,000: a page placed at its place or at a hectometre post still finds the crash on that road near it).';
 
 create table app_hidden.rss_feed_item_counts (
   feed_uuid uuid not null,
@@ -1149,6 +1269,25 @@ create table app_hidden.traffic_monitor_criteria (
 alter table app_hidden.traffic_monitor_criteria enable row level security;
 CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON app_hidden.traffic_monitor_criteria FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_data_changed('monitors');
 comment on table app_hidden.traffic_monitor_criteria is 'Active accident monitors in matchable form (incident types, roads, circle). A trigger on monitors keeps it, using app_hidden.accident_criteria_of. Its row type is also what app_hidden.traffic_incident_passes takes, so live matching and trafficIncidentsForMonitor apply one definition.';
+
+create table app_private.address_import_rows (
+  import_uuid uuid not null,
+  province text not null,
+  municipality text not null,
+  woonplaats text not null,
+  street text not null,
+  house_number integer not null,
+  postcode text,
+  latitude double precision not null,
+  longitude double precision not null,
+  constraint address_import_rows_house_number_check CHECK ((house_number > 0)),
+  constraint address_import_rows_latitude_check CHECK (((latitude >= (50)::double precision) AND (latitude <= (54)::double precision))),
+  constraint address_import_rows_longitude_check CHECK (((longitude >= (3)::double precision) AND (longitude <= (8)::double precision))),
+  constraint address_import_rows_postcode_check CHECK ((postcode ~ '^[1-9][0-9]{3}[A-Z]{2}$'::text))
+);
+alter table app_private.address_import_rows enable row level security;
+CREATE INDEX address_import_rows_import_idx ON app_private.address_import_rows USING btree (import_uuid, province);
+comment on table app_private.address_import_rows is 'Rows of an address import in progress (lib/addresses/import.ts), one per address; app_private.replace_province_addresses turns a province''s rows into the lookup tables and deletes them. Unlogged: a crash loses only an import, which is run again.';
 
 create table app_private.api_token_secrets (
   api_token_uuid uuid not null,
@@ -2481,7 +2620,7 @@ create table app_public.p2000_messages (
   constraint p2000_messages_message_check CHECK (((length(message) >= 1) AND (length(message) <= 2000))),
   constraint p2000_messages_pkey PRIMARY KEY (uuid),
   constraint p2000_messages_place_uuid_fkey FOREIGN KEY (place_uuid) REFERENCES app_public.places(uuid),
-  constraint p2000_messages_position_precision_check CHECK ((position_precision = ANY (ARRAY['street'::text, 'place'::text, 'hectometre'::text]))),
+  constraint p2000_messages_position_precision_check CHECK ((position_precision = ANY (ARRAY['address'::text, 'street'::text, 'postcode'::text, 'hectometre'::text, 'place'::text]))),
   constraint p2000_messages_region_uuid_fkey FOREIGN KEY (region_uuid) REFERENCES app_public.p2000_regions(uuid),
   constraint p2000_messages_urgency_uuid_fkey FOREIGN KEY (urgency_uuid) REFERENCES app_public.p2000_urgencies(uuid)
 );
@@ -2523,7 +2662,7 @@ comment on column app_public.p2000_messages.normalized_text is '@behavior -*';
 comment on column app_public.p2000_messages.call_numbers is '@behavior -*';
 comment on column app_public.p2000_messages.dossier_uuid is '@behavior -*';
 comment on column app_public.p2000_messages.source is '@behavior -*';
-comment on column app_public.p2000_messages.position_precision is 'How precise latitude and longitude are: street (on the street the message names, nearer the house number where the road register has one), place (the centre of the place), hectometre (the hectometre post on the road); null without a position.';
+comment on column app_public.p2000_messages.position_precision is 'How latitude and longitude were found: address (the point of the house number the message names, address register), street (the centroid of the street''s addresses in the place, address register; or the road register''s street, nearer the house number), postcode (the centroid of the postcode''s addresses), hectometre (the hectometre post on the road), place (the centroid of the place''s addresses, or the place''s point); null without a position. docs/p2000.md#where-a-message-is-placed.';
 
 create table app_public.p2000_qualifications (
   uuid uuid not null,
@@ -6149,6 +6288,7 @@ declare
   found_longitude double precision;
   found_precision text;
   house_number integer;
+  address app_hidden.p2000_address;
   street_match text;
 begin
   -- Lower-case words of the text, and the text as " word word ": keyword rules test these
@@ -6157,14 +6297,14 @@ begin
   padded := ' ' || array_to_string(words, ' ') || ' ';
 
   -- Urgency, wherever the dispatcher wrote it. At the start, after "Herhaalde alarmering",
-  -- "Herhaling" or "Oefening" if one comes first: "P 1", "PRIO 1", "P1" and a bare 1-3 are P1-P3,
+  -- "Tweede alarmering", "Herhaling" or "Oefening" if one comes first: "P 1", "PRIO 1", "P1" and a bare 1-3 are P1-P3,
   -- A0-A2, B1 and B2 as written (not a road there: "A2 li 223,5", "A12"). Further on only the
   -- unmistakable forms: "prio 2" and "P 2" with its space ("parkeergarage P3" is no priority).
   -- Any case ("p 1 bzo-02", "a1"). The text after the leading code is the body the road is read
   -- from, so that "A1" is no road.
   -- (No capture groups in the leading pattern: with them PostgreSQL's matcher backtracks through
   -- the alternatives and costs a hundred times as much; the code is read from the match instead.)
-  lead := (regexp_match(t, '^(?:(?:herhaalde\s+alarmering|herhaling|oefening)\s*:?\s*)?(?:(?:prio|p)\s*:?\s*[123]|[ab]\s?[0-2]|[123](?=\s))\M', 'i'))[1];
+  lead := (regexp_match(t, '^(?:(?:herhaalde\s+alarmering|tweede\s+alarmering|herhaling|oefening)\s*:?\s*)?(?:(?:prio|p)\s*:?\s*[123]|[ab]\s?[0-2]|[123](?=\s))\M', 'i'))[1];
   if lead is not null then
     compact := translate(lower(lead), ' :', '');
     code_letter := substr(compact, length(compact) - 1, 1);
@@ -6225,7 +6365,8 @@ begin
       when explicit_priority then 'Brandweer'
       when words && array['br', 'brandweer', 'brand'] then 'Brandweer'
       when words && array['knrm'] then 'KNRM'
-      when words && array['politie'] then 'Politie'
+      -- police pages carry their incident number as "icnum"
+      when words && array['politie', 'icnum'] then 'Politie'
     end;
     select d.uuid into r.discipline_uuid from app_public.p2000_disciplines d where d.name = discipline_name;
   else
@@ -6246,7 +6387,7 @@ begin
 
   -- Tests and exercises.
   r.exercise_type := case
-    when words && array['testoproep', 'testbericht', 'testpage'] or t ~* '^((p|prio)\s*[123]\s+)?test\M' then 'test'
+    when words && array['testoproep', 'testbericht', 'testpage', 'systeemtest'] or t ~* '^((p|prio)\s*[123]\s+)?test\M' then 'test'
     when strpos(lower(t), 'proefalarm') > 0 then 'proefalarm'
     when words && array['oefening', 'oefenalarm'] then 'oefening'
     when all_test_codes then 'test'
@@ -6261,8 +6402,13 @@ begin
   m := regexp_match(t, '\mGRIP\s*([1-5])\M', 'i');
   r.grip_level := m[1]::smallint;
 
-  m := regexp_match(t, '\m([1-9][0-9]{3}) ?([A-Z]{2})\M');
-  if m is not null and m[2] not in ('SA', 'SD', 'SS') then r.postcode := m[1] || m[2]; end if;
+  -- Postcode: "3511AB", "3511 AB", and in a lower-case feed "3511 ab" where the register or the
+  -- postcode table knows it ("1234 en" is no postcode).
+  m := regexp_match(lower(t), '\m([1-9][0-9]{3}) ?([a-z]{2})\M');
+  if m is not null and m[2] not in ('sa', 'sd', 'ss')
+     and (strpos(t, m[1] || upper(m[2])) > 0 or strpos(t, m[1] || ' ' || upper(m[2])) > 0 or exists (select 1 from app_public.postcodes p where p.postcode = m[1] || upper(m[2]))) then
+    r.postcode := m[1] || upper(m[2]);
+  end if;
 
   -- Roads: "A12 Re 45,6", "a2 li 223.5", "N59 42,3" (in the body: not the urgency code at the start).
   m := regexp_match(body, '\m([ANS])\s?([0-9]{1,3})\M', 'i');
@@ -6274,19 +6420,6 @@ begin
     end if;
     m := regexp_match(body, '\m(Li|Re|HRL|HRR)\M', 'i');
     r.carriageway := case upper(m[1]) when 'LI' then 'Li' when 'HRL' then 'Li' when 'RE' then 'Re' when 'HRR' then 'Re' end;
-  end if;
-
-  -- Street: a word with a Dutch street suffix, with a title word before it ("Burgemeester ...").
-  -- Matched in the lower-case text (a case-insensitive match of this pattern costs twice as much),
-  -- then taken from the text as written. "Herhaalde alarmering" is no street: the word is masked
-  -- (same length, so positions still match the text) rather than excluded by a lookahead in the
-  -- pattern, and regexp_substr needs no capture group: with either, PostgreSQL's matcher costs
-  -- about seven times as much, the largest single part of the enrichment.
-  street_match := regexp_substr(replace(lower(t), 'alarmering', 'alarmer#ng'),
-    '(?:\m(?:burgemeester|dokter|dr\.|sint|st\.|prins|prinses|koning|koningin|graaf|professor|prof\.|van|de|den)\s+)?'
-    '\m[a-zà-ÿ''’-]*(?:straat|weg|laan|plein|kade|singel|dijk|gracht|pad|dreef|hof|baan|boulevard|steeg|wal|markt|ring|allee|plantsoen|erf|haven|brug|park|oord)\M');
-  if street_match is not null and street_match !~ '^(auto)?snelweg$|^rijksweg$' then
-    r.street := app_hidden.proper_case(substr(t, strpos(lower(t), street_match), length(street_match)));
   end if;
 
   -- Place: a P2000 abbreviation (VLAARD), else the place name that ends last in the text (the
@@ -6341,19 +6474,51 @@ begin
     end if;
     r.place_uuid := place.uuid;
     r.city := place.name;
-    r.latitude := place.latitude;
-    r.longitude := place.longitude;
+    -- the centroid of the woonplaats's addresses where the register has it (one index probe),
+    -- else the place's point
+    select w.latitude, w.longitude into found_latitude, found_longitude from app_hidden.address_woonplaatsen w
+     where w.place_uuid = place.uuid order by w.address_count desc limit 1;
+    r.latitude := coalesce(found_latitude, place.latitude);
+    r.longitude := coalesce(found_longitude, place.longitude);
     r.position_precision := 'place';
+    found_latitude := null;
+    found_longitude := null;
   end if;
 
   -- Position: the hectometre post of the road named (the streets migration's lookups, one index
-  -- probe each), else the street named in the place, nearer the house number written right after
-  -- it ("Wilhelminastraat 49 Venlo"; not a call number, not a postcode "3111 AB"), else the
-  -- place's centre (above).
+  -- probe each); else the address of the register the text names in its place (the house
+  -- number's point, else the street's; docs/roads-and-places.md#addresses); else the street of
+  -- the road register, nearer the house number written right after it ("Wilhelminastraat 49
+  -- Venlo"; not a call number, not a postcode "3111 AB"); else the postcode's centroid; else the
+  -- place's (above).
   if r.road is not null and r.hectometer is not null then
     select p.latitude, p.longitude, p.position_precision into found_latitude, found_longitude, found_precision
       from app_hidden.p2000_hectometre_position(r.road, r.hectometer, r.carriageway) p;
   end if;
+  if found_latitude is null and r.place_uuid is not null then
+    address := app_hidden.p2000_register_address(t, r.place_uuid, r.city);
+    if address.street is not null then
+      r.street := address.street;
+      found_latitude := address.latitude;
+      found_longitude := address.longitude;
+      found_precision := address.position_precision;
+    end if;
+  end if;
+
+  -- Street: a word with a Dutch street suffix, with a title word before it ("Burgemeester ...").
+  -- Matched in the lower-case text (a case-insensitive match of this pattern costs twice as much),
+  -- then taken from the text as written. "Herhaalde alarmering" is no street: the word is masked
+  -- (same length, so positions still match the text) rather than excluded by a lookahead in the
+  -- pattern, and regexp_substr needs no capture group: with either, PostgreSQL's matcher costs
+  -- about seven times as much, the largest single part of the enrichment.
+  -- (Only where the register named none: the pattern is the enrichment's costliest step.)
+  street_match := case when r.street is null then regexp_substr(replace(lower(t), 'alarmering', 'alarmer#ng'),
+    '(?:\m(?:burgemeester|dokter|dr\.|sint|st\.|prins|prinses|koning|koningin|graaf|professor|prof\.|van|de|den)\s+)?'
+    '\m[a-zà-ÿ''’-]*(?:straat|weg|laan|plein|kade|singel|dijk|gracht|pad|dreef|hof|baan|boulevard|steeg|wal|markt|ring|allee|plantsoen|erf|haven|brug|park|oord)\M') end;
+  if r.street is null and street_match is not null and street_match !~ '^(auto)?snelweg$|^rijksweg$' then
+    r.street := app_hidden.proper_case(substr(t, strpos(lower(t), street_match), length(street_match)));
+  end if;
+
   -- Only where streets were imported (npm run import:streets): without them every fallback of the
   -- lookup would run for every message that names a street, a quarter of the enrichment's cost.
   if found_latitude is null and r.street is not null and (r.place_uuid is not null or r.city is not null)
@@ -6363,6 +6528,10 @@ begin
     house_number := m[1]::integer;
     select p.latitude, p.longitude, p.position_precision into found_latitude, found_longitude, found_precision
       from app_hidden.p2000_street_position(r.street, r.city, r.place_uuid, house_number) p;
+  end if;
+  if found_latitude is null and r.postcode is not null then
+    select p.latitude, p.longitude, 'postcode' into found_latitude, found_longitude, found_precision
+      from app_public.postcodes p where p.postcode = r.postcode;
   end if;
   if found_latitude is not null then
     r.latitude := found_latitude;
@@ -6389,7 +6558,7 @@ begin
 
   -- Incident number: after bon/rit/icnum, or a trailing 5-8 digit number (not for the fire
   -- brigade, whose texts end in call numbers).
-  m := regexp_match(t, '\m(?:bon|rit|icnum|incident|incidentnummer)\s*:?\s*([0-9]{4,8})\M', 'i');
+  m := regexp_match(t, '\m(?:bon|rit|icnum|incident|incidentnummer)\s*:?\s*([0-9]{4,12})\M', 'i');
   r.incident_number := coalesce(m[1],
     case when discipline_name is distinct from 'Brandweer' then (regexp_match(t, '\m([0-9]{5,8})$'))[1] end);
 
@@ -6656,6 +6825,90 @@ grant execute on function app_hidden.p2000_referenced_dossier(dossier_ref app_pu
 grant execute on function app_hidden.p2000_referenced_dossier(dossier_ref app_public.p2000_message_dossier_ref, message_ref app_public.p2000_message_ref) to app_visitor;
 comment on function app_hidden.p2000_referenced_dossier(dossier_ref app_public.p2000_message_dossier_ref, message_ref app_public.p2000_message_ref) is 'The dossier named by a dossier reference or by one of its messages. Giving both, or neither, is a BAD_USER_INPUT error.';
 
+CREATE OR REPLACE FUNCTION app_hidden.p2000_register_address(message text, place_uuid uuid, city text)
+ RETURNS app_hidden.p2000_address
+ LANGUAGE plpgsql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  keys text[] := app_hidden.p2000_text_street_keys(message);
+  grams text[];
+  starts integer[];
+  lengths integer[];
+  found record;
+  number_key text;
+  number_digits text;
+  after_number text;
+  point record;
+  result app_hidden.p2000_address;
+begin
+  if place_uuid is null or keys is null or cardinality(keys) = 0 then
+    return null;
+  end if;
+  -- Every run of one to six words that neither begins nor ends with a number: each is a street
+  -- key to look up, one index probe each.
+  select array_agg(array_to_string(keys[i:i + n - 1], ' ')), array_agg(i), array_agg(n)
+    into grams, starts, lengths
+    from generate_subscripts(keys, 1) as i, generate_series(1, 6) as n
+   where i + n - 1 <= cardinality(keys) and translate(keys[i + n - 1], '0123456789', '') <> ''
+     and translate(keys[i], '0123456789', '') <> '';
+  -- The longest street name of the place that the text contains, wherever it stands (before or
+  -- after the place); of equal length, the one written last (the address ends the text), then
+  -- the longer street.
+  select s.id, s.name, s.street_key, s.latitude, s.longitude, g.start, g.len into found
+    from unnest(grams, starts, lengths) as g (key, start, len)
+    join app_hidden.address_streets s on s.place_uuid = p2000_register_address.place_uuid and s.street_key = g.key
+   order by length(g.key) desc, g.start desc, s.address_count desc
+   limit 1;
+  -- Else the street of that name in the municipality the text names ("Hoofdweg Midden-Groningen"),
+  -- where one woonplaats has it.
+  if found.id is null and city is not null then
+    select s.id, s.name, s.street_key, s.latitude, s.longitude, g.start, g.len into found
+      from unnest(grams, starts, lengths) as g (key, start, len)
+      join app_hidden.address_streets s
+        on app_hidden.street_place_key(s.municipality) = app_hidden.street_place_key(city) and s.street_key = g.key
+     order by length(g.key) desc, g.start desc, s.address_count desc
+     limit 1;
+    if found.id is not null and (select count(*) from app_hidden.address_streets s
+          where app_hidden.street_place_key(s.municipality) = app_hidden.street_place_key(city)
+            and s.street_key = found.street_key) > 1 then
+      found := null;
+    end if;
+  end if;
+  if found.id is null then
+    return null;
+  end if;
+  result := (found.name, null, found.latitude, found.longitude, 'street');
+  -- A house number right after the street ("Kerkstraat 12", "Kerkstraat 12a"), not a postcode's
+  -- digits ("Kerkstraat 9711 AB").
+  -- (String functions, no regex: PostgreSQL keeps only 32 compiled regexes per session, and the
+  -- enrichment's own fill that cache.)
+  number_key := keys[found.start + found.len];
+  number_digits := rtrim(number_key, 'abcdefghijklmnopqrstuvwxyz');
+  after_number := keys[found.start + found.len + 1];
+  if length(number_digits) between 1 and 5 and translate(number_digits, '0123456789', '') = ''
+     and left(number_digits, 1) <> '0' and length(number_key) - length(number_digits) <= 1
+     and not (length(number_key) = 4 and length(after_number) = 2
+              and translate(after_number, 'abcdefghijklmnopqrstuvwxyz', '') = '') then
+    result.house_number := number_digits::integer;
+    select n.latitudes[x.i] as latitude, n.longitudes[x.i] as longitude into point
+      from app_hidden.address_numbers n
+      cross join lateral (select array_position(n.numbers, result.house_number) as i) x
+     where n.street_id = found.id and x.i is not null;
+    if point.latitude is not null then
+      result.latitude := point.latitude;
+      result.longitude := point.longitude;
+      result.position_precision := 'address';
+    end if;
+  end if;
+  return result;
+end;
+$function$;
+grant execute on function app_hidden.p2000_register_address(message text, place_uuid uuid, city text) to app_analyst;
+grant execute on function app_hidden.p2000_register_address(message text, place_uuid uuid, city text) to app_visitor;
+comment on function app_hidden.p2000_register_address(message text, place_uuid uuid, city text) is 'The street of the address register that a P2000 text names in its place, read as a dispatcher reads it: the longest street name of the place that the text contains (any case or accents, street-type abbreviations and titles written out, before or after the place), else the one street of that name in the municipality the text names; with the house number written right after it, the address''s point (precision address), else the centroid of the street''s addresses (precision street). Null when the text names no street of the register there.';
+
 CREATE OR REPLACE FUNCTION app_hidden.p2000_rollup_statements(changes text)
  RETURNS text[]
  LANGUAGE sql
@@ -6800,6 +7053,30 @@ grant execute on function app_hidden.p2000_street_position(street text, city tex
 grant execute on function app_hidden.p2000_street_position(street text, city text, place_uuid uuid, house_number integer) to app_visitor;
 comment on function app_hidden.p2000_street_position(street text, city text, place_uuid uuid, house_number integer) is 'Where a P2000 message that names a street and a place is placed (for app_hidden.p2000_enrich): the street''s point in app_hidden.streets (by the place found, else the woonplaats or municipality of that name, else the one street of the place whose name ends in the words given), and with a house number the point along the segment whose NWB number range holds it (or ends nearest to it). Precision ''street''; null when the street is not known there, and then the place''s centre stays.';
 
+CREATE OR REPLACE FUNCTION app_hidden.p2000_text_street_keys(message text)
+ RETURNS text[]
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE STRICT
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  -- The words of the text as street keys (app_hidden.street_key: lower case, no accents, titles
+  -- written out), with the street-type abbreviations of pages written out too: "Kerkstr",
+  -- "Stationsln", "Dorpswg", "Marktpln". (String functions, not a regex per word: the enrichment
+  -- runs this for every page.)
+  select array(
+    select case
+             when length(w) > 4 and right(w, 3) = 'str' then left(w, -3) || 'straat'
+             when length(w) > 4 and right(w, 3) = 'pln' then left(w, -3) || 'plein'
+             when length(w) > 3 and right(w, 2) = 'ln' then left(w, -2) || 'laan'
+             when length(w) > 3 and right(w, 2) = 'wg' then left(w, -2) || 'weg'
+             else w end
+      from unnest(string_to_array(app_hidden.street_key(message), ' ')) with ordinality as x (w, i)
+     order by x.i)
+$function$;
+grant execute on function app_hidden.p2000_text_street_keys(message text) to app_analyst;
+grant execute on function app_hidden.p2000_text_street_keys(message text) to app_visitor;
+comment on function app_hidden.p2000_text_street_keys(message text) is 'The words of a P2000 text as street keys, in order: app_hidden.street_key''s normal form, and the street-type abbreviations pages use written out (str: straat, ln: laan, wg: weg, pln: plein).';
+
 CREATE OR REPLACE FUNCTION app_hidden.p2000_throttle_suppression(rules jsonb, in_dossier boolean, dossier_notified bigint, period_notified bigint)
  RETURNS text
  LANGUAGE sql
@@ -6876,6 +7153,29 @@ $function$;
 grant execute on function app_hidden.parse_json_input(value text, argument text) to app_analyst;
 grant execute on function app_hidden.parse_json_input(value text, argument text) to app_visitor;
 comment on function app_hidden.parse_json_input(value text, argument text) is 'Parses a JSON string argument of the API (a monitor''s query, channels or notificationRules) into jsonb. Invalid JSON raises a BAD_USER_INPUT error that names the argument, not PostgreSQL''s own error.';
+
+CREATE OR REPLACE FUNCTION app_hidden.place_of_woonplaats(woonplaats text, municipality text)
+ RETURNS uuid
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  -- "Bergen (NH)" is the place Bergen with the alias "Bergen NH"; "Hoogvliet Rotterdam" is Hoogvliet.
+  -- (the spellings as rows joined by equality: one index probe each, where an IN list of
+  -- expressions made the planner read every place name)
+  select c.uuid
+    from (select app_hidden.street_place_key(woonplaats) as k) as w
+    cross join lateral (values (w.k), (btrim(regexp_replace(w.k, '[()]', '', 'g'))),
+                               (btrim(regexp_replace(w.k, '\s*\(.*$', '')))) as spelling (name)
+    join app_hidden.place_names n on n.name = spelling.name
+    join app_public.places c on c.uuid = n.place_uuid
+   order by app_hidden.street_place_key(c.municipality) = app_hidden.street_place_key(place_of_woonplaats.municipality) desc nulls last,
+            n.name = w.k desc, c.population desc nulls last, c.uuid
+   limit 1
+$function$;
+grant execute on function app_hidden.place_of_woonplaats(woonplaats text, municipality text) to app_analyst;
+grant execute on function app_hidden.place_of_woonplaats(woonplaats text, municipality text) to app_visitor;
+comment on function app_hidden.place_of_woonplaats(woonplaats text, municipality text) is 'The place (app_public.places) a woonplaats of the address register is: by name or alias ("Bergen (NH)" is Bergen, alias "Bergen NH"), the one in the same municipality first, then the biggest.';
 
 CREATE OR REPLACE FUNCTION app_hidden.proper_case(value text)
  RETURNS text
@@ -6981,6 +7281,61 @@ $function$;
 grant execute on function app_hidden.region_by_key(key text) to app_analyst;
 grant execute on function app_hidden.region_by_key(key text) to app_visitor;
 comment on function app_hidden.region_by_key(key text) is 'A safety region by uuid, number ("7" becomes "07") or slug, so the fire brigade filters and importers accept any of the three.';
+
+CREATE OR REPLACE FUNCTION app_hidden.register_suggestions(search text)
+ RETURNS TABLE(kind text, label text, detail text, latitude double precision, longitude double precision, postcode text, rank integer, weight integer)
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  with words as (
+    select string_to_array(app_hidden.street_key(search), ' ') as w
+  ), numbered as (
+    -- the first word after the first that is a house number ("12", "12a")
+    select w, (select min(i) from generate_subscripts(w, 1) as i
+                where i > 1 and length(rtrim(w[i], 'abcdefghijklmnopqrstuvwxyz')) between 1 and 5
+                  and translate(rtrim(w[i], 'abcdefghijklmnopqrstuvwxyz'), '0123456789', '') = ''
+                  and length(w[i]) - length(rtrim(w[i], 'abcdefghijklmnopqrstuvwxyz')) <= 1) as at
+      from words
+  ), splits as (
+    -- the street's words, then the place's: around the number, or without one at every split
+    select array_to_string(w[1:at - 1], ' ') as street, rtrim(w[at], 'abcdefghijklmnopqrstuvwxyz')::integer as house_number,
+           nullif(array_to_string(w[at + 1:], ' '), '') as place
+      from numbered where at is not null
+    union all
+    select array_to_string(w[1:k], ' '), null, nullif(array_to_string(w[k + 1:], ' '), '')
+      from numbered, generate_series(1, cardinality(w)) as k where at is null
+  ), streets as (
+    select s.*, sp.house_number, s.street_key = sp.street as whole
+      from splits sp
+      cross join lateral (
+        -- the street's prefix in its index (keys are letters, digits and spaces: no LIKE escapes
+        -- needed), the place's prefix on the woonplaats or the municipality
+        select s.id, s.name, s.street_key, s.woonplaats, s.municipality, s.latitude, s.longitude, s.address_count
+          from app_hidden.address_streets s
+         where length(sp.street) >= 2 and s.street_key like sp.street || '%'
+           and (sp.place is null or app_hidden.street_key(s.woonplaats) like sp.place || '%'
+                or app_hidden.street_key(s.municipality) like sp.place || '%')
+         order by s.street_key = sp.street desc, s.address_count desc
+         limit 20) s
+  )
+  select 'address', s.name || ' ' || s.house_number,
+         s.woonplaats || case when s.municipality <> s.woonplaats then ', ' || s.municipality else '' end,
+         n.latitudes[x.i], n.longitudes[x.i], null::text, case when s.whole then 0 else 1 end, s.address_count
+    from streets s
+    join app_hidden.address_numbers n on n.street_id = s.id
+    cross join lateral (select array_position(n.numbers, s.house_number) as i) x
+   where s.house_number is not null and x.i is not null
+  union all
+  select 'street', s.name,
+         s.woonplaats || case when s.municipality <> s.woonplaats then ', ' || s.municipality else '' end,
+         s.latitude, s.longitude, null, case when s.whole then 2 else 4 end, s.address_count
+    from streets s
+   where s.house_number is null
+$function$;
+grant execute on function app_hidden.register_suggestions(search text) to app_analyst;
+grant execute on function app_hidden.register_suggestions(search text) to app_visitor;
+comment on function app_hidden.register_suggestions(search text) is 'Streets and addresses of the address register for what someone types ("stationsweg 12 amst": Stationsweg 12, Amstelveen): the words before a house number are a street''s prefix, those after it a woonplaats''s or municipality''s prefix; without a number every split is tried. rank: 0 an address on the street as typed, 1 on a longer street, 2 the street as typed, 4 a longer street; weight: the street''s addresses.';
 
 CREATE OR REPLACE FUNCTION app_hidden.related_signal_notification_subject(d app_public.p2000_dossiers, s app_public.p2000_related_signal)
  RETURNS app_hidden.notification_subject
@@ -9888,6 +10243,27 @@ AS $function$
 $function$;
 comment on function app_private.p2000_enrich_messages(messages json) is 'What app_hidden.p2000_enrich says of each message of a batch [{message, capcodes}], in order.';
 
+CREATE OR REPLACE FUNCTION app_private.publish_address_postcodes(province text)
+ RETURNS void
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+begin
+  -- The spec's postcodes read: the register's centroids, the larger province's where a PC4 crosses.
+  insert into app_public.postcodes as t (postcode, city, municipality, latitude, longitude)
+  select distinct on (p.postcode) p.postcode, p.woonplaats, p.municipality, p.latitude, p.longitude
+    from app_hidden.address_postcodes p
+   where p.postcode in (select q.postcode from app_hidden.address_postcodes q where q.province = publish_address_postcodes.province)
+   order by p.postcode, p.address_count desc
+  on conflict (postcode) do update
+    set city = excluded.city, municipality = excluded.municipality, latitude = excluded.latitude, longitude = excluded.longitude
+    where (t.city, t.municipality, t.latitude, t.longitude)
+          is distinct from (excluded.city, excluded.municipality, excluded.latitude, excluded.longitude);
+
+end;
+$function$;
+comment on function app_private.publish_address_postcodes(province text) is 'Importer step: the postcodes of a province of the address register written to app_public.postcodes (the postcodes query reads it), the centroid of the larger province where a PC4 area crosses a border; rows that did not change are not written.';
+
 CREATE OR REPLACE FUNCTION app_private.purge_expired_auth_data()
  RETURNS void
  LANGUAGE sql
@@ -10016,6 +10392,28 @@ begin
 end;
 $function$;
 comment on function app_private.reenrich_p2000_messages(after_uuid uuid, batch_size integer, OUT last_uuid uuid, OUT scanned integer, OUT changed integer) is 'Enriches up to batch_size stored messages again (uuid order, after after_uuid; null starts at the first) with the current app_hidden.p2000_enrich, and updates the ones whose enrichment changed, so that only their roll-ups move. Returns the cursor for the next batch (last_uuid), how many were read and how many changed. `npm run p2000:reenrich` (lib/p2000/reenrich.ts) calls it batch after batch, each in its own short transaction; dossiers are kept as they are.';
+
+CREATE OR REPLACE FUNCTION app_private.refresh_address_woonplaatsen(province text, source text)
+ RETURNS void
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+begin
+  delete from app_hidden.address_woonplaatsen w where w.province = refresh_address_woonplaatsen.province;
+  insert into app_hidden.address_woonplaatsen (woonplaats, municipality, province, place_uuid, latitude, longitude,
+      min_latitude, min_longitude, max_latitude, max_longitude, address_count, source)
+  select s.woonplaats, s.municipality, refresh_address_woonplaatsen.province, min(s.place_uuid::text)::uuid,
+         round((sum(s.latitude * s.address_count) / sum(s.address_count))::numeric, 7)::double precision,
+         round((sum(s.longitude * s.address_count) / sum(s.address_count))::numeric, 7)::double precision,
+         min(s.min_latitude), min(s.min_longitude), max(s.max_latitude), max(s.max_longitude),
+         sum(s.address_count)::integer, refresh_address_woonplaatsen.source
+    from app_hidden.address_streets s
+   where s.province = refresh_address_woonplaatsen.province
+   group by s.woonplaats, s.municipality;
+
+end;
+$function$;
+comment on function app_private.refresh_address_woonplaatsen(province text, source text) is 'Importer step: a province''s rows of app_hidden.address_woonplaatsen made again from its streets.';
 
 CREATE OR REPLACE FUNCTION app_private.refresh_analytics_cache()
  RETURNS integer
@@ -10167,6 +10565,91 @@ AS $function$
 $function$;
 comment on function app_private.reissue_refresh_token(session_uuid uuid, new_hash bytea) is 'switchEnvironment''s last step: spends every unused refresh token of the session and stores the new one, so that only the pair issued with the switch stays usable.';
 
+CREATE OR REPLACE FUNCTION app_private.replace_province_addresses(import_uuid uuid, province text, source text, OUT streets integer, OUT addresses integer, OUT postcodes integer)
+ RETURNS record
+ LANGUAGE plpgsql
+ SET work_mem TO '256MB'
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+begin
+  delete from app_hidden.address_streets s where s.province = replace_province_addresses.province;
+  delete from app_hidden.address_postcodes p where p.province = replace_province_addresses.province;
+
+  -- One point per house number of a street (12, 12a and 12-2 are one number), the street keyed as
+  -- P2000 texts are compared; the key computed once per street name, not per address.
+  create temporary table numbers on commit drop as
+  -- (materialized: else the planner calls street_key for every address, as a filter of the scan)
+  with keyed as materialized (
+    select n.*, app_hidden.street_key(n.street) as street_key
+      from (select distinct r.municipality, r.woonplaats, r.street from app_private.address_import_rows r
+             where r.import_uuid = replace_province_addresses.import_uuid
+               and r.province = replace_province_addresses.province) as n
+  )
+  select r.municipality, r.woonplaats, k.street_key, r.house_number,
+         mode() within group (order by r.street) as street,
+         avg(r.latitude) as latitude, avg(r.longitude) as longitude, count(*)::integer as address_count
+    from app_private.address_import_rows r
+    join keyed k on (k.municipality, k.woonplaats, k.street) = (r.municipality, r.woonplaats, r.street)
+   where r.import_uuid = replace_province_addresses.import_uuid and r.province = replace_province_addresses.province
+     and k.street_key is not null
+   group by r.municipality, r.woonplaats, k.street_key, r.house_number;
+
+  with per_street as (
+    select n.municipality, n.woonplaats, n.street_key,
+           mode() within group (order by n.street) as name,
+           sum(n.latitude * n.address_count) / sum(n.address_count) as latitude,
+           sum(n.longitude * n.address_count) / sum(n.address_count) as longitude,
+           min(n.latitude) as min_latitude, min(n.longitude) as min_longitude,
+           max(n.latitude) as max_latitude, max(n.longitude) as max_longitude,
+           sum(n.address_count)::integer as address_count,
+           array_agg(n.house_number order by n.house_number) as numbers,
+           array_agg(round(n.latitude::numeric, 7)::double precision order by n.house_number) as latitudes,
+           array_agg(round(n.longitude::numeric, 7)::double precision order by n.house_number) as longitudes
+      from numbers n
+     group by n.municipality, n.woonplaats, n.street_key
+  ), places as (
+    select w.municipality, w.woonplaats, app_hidden.place_of_woonplaats(w.woonplaats, w.municipality) as place_uuid
+      from (select distinct s.municipality, s.woonplaats from per_street s) w
+  ), inserted as (
+    insert into app_hidden.address_streets (province, municipality, woonplaats, name, street_key, place_key, place_uuid,
+        latitude, longitude, min_latitude, min_longitude, max_latitude, max_longitude, address_count, source)
+    select replace_province_addresses.province, s.municipality, s.woonplaats, s.name, s.street_key,
+           app_hidden.street_place_key(s.woonplaats), p.place_uuid,
+           round(s.latitude::numeric, 7)::double precision, round(s.longitude::numeric, 7)::double precision,
+           s.min_latitude, s.min_longitude, s.max_latitude, s.max_longitude, s.address_count, replace_province_addresses.source
+      from per_street s join places p on (p.municipality, p.woonplaats) = (s.municipality, s.woonplaats)
+    returning id, municipality, woonplaats, street_key
+  )
+  insert into app_hidden.address_numbers (street_id, numbers, latitudes, longitudes)
+  select i.id, s.numbers, s.latitudes, s.longitudes
+    from inserted i join per_street s on (s.municipality, s.woonplaats, s.street_key) = (i.municipality, i.woonplaats, i.street_key);
+  get diagnostics streets = row_count;
+  select coalesce(sum(n.address_count), 0)::integer into addresses from numbers n;
+
+  perform app_private.refresh_address_woonplaatsen(replace_province_addresses.province, replace_province_addresses.source);
+
+  insert into app_hidden.address_postcodes (postcode, province, woonplaats, municipality, latitude, longitude,
+      min_latitude, min_longitude, max_latitude, max_longitude, address_count, source)
+  select c.code, replace_province_addresses.province,
+         mode() within group (order by r.woonplaats), mode() within group (order by r.municipality),
+         round(avg(r.latitude)::numeric, 7)::double precision, round(avg(r.longitude)::numeric, 7)::double precision,
+         min(r.latitude), min(r.longitude), max(r.latitude), max(r.longitude), count(*)::integer,
+         replace_province_addresses.source
+    from app_private.address_import_rows r
+    cross join lateral (values (r.postcode), (left(r.postcode, 4))) as c (code)
+   where r.import_uuid = replace_province_addresses.import_uuid and r.province = replace_province_addresses.province
+     and r.postcode is not null
+   group by c.code;
+  get diagnostics postcodes = row_count;
+
+  perform app_private.publish_address_postcodes(replace_province_addresses.province);
+
+  delete from app_private.address_import_rows r
+   where r.import_uuid = replace_province_addresses.import_uuid and r.province = replace_province_addresses.province;
+end;
+$function$;
+comment on function app_private.replace_province_addresses(import_uuid uuid, province text, source text, OUT streets integer, OUT addresses integer, OUT postcodes integer) is 'Importer step, once per province of an address import, in one transaction: the province''s streets, house numbers, postcodes and woonplaatsen are replaced by those of the import''s rows (app_private.address_import_rows), which are then deleted. Returns the streets, addresses and postcodes written.';
+
 CREATE OR REPLACE FUNCTION app_private.reset_password(token_hash bytea, password_hash text)
  RETURNS uuid
  LANGUAGE plpgsql
@@ -10294,6 +10777,43 @@ begin
 end;
 $function$;
 comment on function app_private.rotate_web_client_token(secret text, secret_hash bytea, token_preview text) is '`npm run token -- web-client rotate`: revokes the web-client token at once (if any) and makes a new one with the given secret; also how a revoked credential comes back. Returns the new token.';
+
+CREATE OR REPLACE FUNCTION app_private.store_shipped_addresses(provinces text[])
+ RETURNS integer
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  province text;
+  stored integer;
+begin
+  with places as (
+    select w.municipality, w.woonplaats, app_hidden.place_of_woonplaats(w.woonplaats, w.municipality) as place_uuid
+      from (select distinct s.municipality, s.woonplaats from pg_temp.shipped_address_streets s) w
+  ), inserted as (
+    insert into app_hidden.address_streets (province, municipality, woonplaats, name, street_key, place_key, place_uuid,
+        latitude, longitude, min_latitude, min_longitude, max_latitude, max_longitude, address_count, source)
+    select s.province, s.municipality, s.woonplaats, s.name, s.street_key, app_hidden.street_place_key(s.woonplaats),
+           p.place_uuid, s.latitude, s.longitude, s.min_latitude, s.min_longitude, s.max_latitude, s.max_longitude,
+           s.address_count, 'shipped'
+      from pg_temp.shipped_address_streets s
+      join places p on (p.municipality, p.woonplaats) = (s.municipality, s.woonplaats)
+     where s.province = any (provinces)
+    returning id, municipality, woonplaats, street_key
+  )
+  insert into app_hidden.address_numbers (street_id, numbers, latitudes, longitudes)
+  select i.id, s.numbers, s.latitudes, s.longitudes
+    from inserted i
+    join pg_temp.shipped_address_streets s on (s.municipality, s.woonplaats, s.street_key) = (i.municipality, i.woonplaats, i.street_key);
+  get diagnostics stored = row_count;
+  foreach province in array provinces loop
+    perform app_private.refresh_address_woonplaatsen(province, 'shipped');
+    perform app_private.publish_address_postcodes(province);
+  end loop;
+  return stored;
+end;
+$function$;
+comment on function app_private.store_shipped_addresses(provinces text[]) is 'Loader step of the shipped address index (data/addresses/): the streets and house numbers of the given provinces from pg_temp.shipped_address_streets, then their woonplaatsen and public postcodes. Returns the streets stored.';
 
 CREATE OR REPLACE FUNCTION app_private.upsert_aircraft_content(items jsonb)
  RETURNS integer
@@ -10953,8 +11473,11 @@ AS $function$
                       where lower(q.name) = lower(p.name) and q.uuid <> p.uuid and q.municipality = p.municipality)
                 then p.name || ' (' || p.municipality || ', ' || coalesce(p.province, '?') || ')'
               else p.name || ' (' || coalesce(p.municipality, p.province, '?') || ')' end,
-         p.province, p.latitude, p.longitude, p.population, p.municipality
-    from best b join app_public.places p on p.uuid = b.place_uuid, term
+         -- the centroid of the woonplaats's addresses where the address register has it
+         p.province, coalesce(w.latitude, p.latitude), coalesce(w.longitude, p.longitude), p.population, p.municipality
+    from best b join app_public.places p on p.uuid = b.place_uuid
+    left join lateral (select a.latitude, a.longitude from app_hidden.address_woonplaatsen a
+                        where a.place_uuid = p.uuid order by a.address_count desc limit 1) w on true, term
    order by b.rank, similarity(lower(p.name), term.t) desc, p.population desc nulls last, p.name
    limit app_hidden.page_limit(first, 50, 10)
 $function$;
@@ -11307,15 +11830,20 @@ AS $function$
   with term as (select app_hidden.require_search(search, 2) as t),
   candidates as (
     select 'place' as kind, c.display_name as label, c.province as detail, c.latitude, c.longitude, c.uuid, null::text as postcode,
-           case when lower(c.name) like term.t || '%' then 0 else 2 end as rank, coalesce(c.population, 0) as weight
+           case when lower(c.name) like term.t || '%' then 1 else 3 end as rank, coalesce(c.population, 0) as weight
       from term, app_public.cities(search, 20) c
     union all
     select 'postcode', p.postcode, concat_ws(', ', p.city, p.municipality), p.latitude, p.longitude, null, p.postcode, 1, 0
       from term, app_public.postcodes p
      where term.t ~ '^[1-9][0-9]' and p.postcode like upper(replace(term.t, ' ', '')) || '%'
     union all
+    select r.kind, r.label, r.detail, r.latitude, r.longitude, null, r.postcode, r.rank, r.weight
+      from term, app_hidden.register_suggestions(term.t) r
+     where term.t !~ '^[1-9][0-9]'
+    union all
+    -- fire stations: addresses where no register covers the province
     select 'address', concat_ws(' ', s.street, s.house_number), concat_ws(', ', s.zip_code, s.city, s.name), s.latitude, s.longitude,
-           s.uuid, s.zip_code, case when lower(concat_ws(' ', s.street, s.house_number)) like term.t || '%' then 1 else 3 end, 0
+           s.uuid, s.zip_code, case when lower(concat_ws(' ', s.street, s.house_number)) like term.t || '%' then 3 else 5 end, 0
       from term, app_public.fire_stations s
      where s.latitude is not null and s.street is not null
        and (lower(s.street) like term.t || '%' or lower(concat_ws(' ', s.street, s.house_number, s.city)) like '%' || term.t || '%')
@@ -11328,7 +11856,7 @@ $function$;
 grant execute on function app_public.location_suggestions(search text, first integer) to app_analyst;
 grant execute on function app_public.location_suggestions(search text, first integer) to app_visitor;
 comment on function app_public.location_suggestions(search text, first integer) is '@notNull
-Places, postcodes and addresses as someone types (at least 2 characters): prefix matches first, then similar names, bigger places first; first 1-20, default 10.';
+Places, streets, addresses and postcodes as someone types (at least 2 characters), from the address register where it is imported or shipped: an address on the street as typed first ("stationsweg 12 amst": Stationsweg 12, Amstelveen), then places and postcodes by prefix, the street as typed, similar place names, longer streets, then fire stations'' addresses; bigger places and streets first. kind: place, street, address or postcode. first 1-20, default 10.';
 
 CREATE OR REPLACE FUNCTION app_public.me()
  RETURNS app_public.users
@@ -12071,6 +12599,17 @@ CREATE OR REPLACE FUNCTION app_public.p2000_dossier_related_signals(d app_public
  STABLE PARALLEL SAFE
 AS $function$
   with w as (select * from app_hidden.related_signal_windows),
+       -- how the dossier's position was found, and the road its messages name: a position that is
+       -- only the place's is searched wider, and a crash on the road named counts further away
+       placed as (
+         select bool_and(m.position_precision = 'place') as at_place_only, max(m.road) as road
+           from app_public.p2000_messages m
+          where m.dossier_uuid = d.uuid and m.latitude is not null),
+       reach as (
+         select case when placed.at_place_only then greatest(w.traffic_metres, w.place_metres) else w.traffic_metres end as traffic,
+                case when placed.at_place_only then greatest(w.aircraft_metres, w.place_metres) else w.aircraft_metres end as aircraft,
+                placed.road
+           from w, placed),
        -- the dossier's province: the place of its first message that names one
        province as (
          select mp.uuid, mp.name
@@ -12083,23 +12622,24 @@ AS $function$
   select s.* from (
     select 'traffic_incident', t.uuid, t.sort_at, t.type || coalesce(' on ' || t.road_number, ''), t.latitude, t.longitude,
            round(1000 * app_hidden.distance_km(d.latitude, d.longitude, t.latitude, t.longitude))::int, t.road_number
-      from w, app_public.traffic_incidents t
+      from w, reach, app_public.traffic_incidents t
      where t.sort_at >= d.first_sended - w.traffic_before and t.sort_at <= d.last_sended + w.traffic_after
-       and 1000 * app_hidden.distance_km(d.latitude, d.longitude, t.latitude, t.longitude) <= w.traffic_metres
+       and 1000 * app_hidden.distance_km(d.latitude, d.longitude, t.latitude, t.longitude)
+           <= case when t.road_number = reach.road then greatest(reach.traffic, w.road_metres) else reach.traffic end
     union all
     select 'aircraft_landing', r.uuid, r.landed_at, a.registration || ' (' || a.kind || ') landed',
            r.end_latitude, r.end_longitude,
            round(1000 * app_hidden.distance_km(d.latitude, d.longitude, r.end_latitude, r.end_longitude))::int, null
-      from w, app_public.aircraft_routes r join app_public.aircraft_fleet a on a.icao = r.icao
+      from w, reach, app_public.aircraft_routes r join app_public.aircraft_fleet a on a.icao = r.icao
      where r.landed_at >= d.first_sended and r.landed_at <= d.first_sended + w.aircraft_after
-       and 1000 * app_hidden.distance_km(d.latitude, d.longitude, r.end_latitude, r.end_longitude) <= w.aircraft_metres
+       and 1000 * app_hidden.distance_km(d.latitude, d.longitude, r.end_latitude, r.end_longitude) <= reach.aircraft
     union all
     select 'aircraft_takeoff', r.uuid, r.took_off_at, a.registration || ' (' || a.kind || ') took off',
            r.start_latitude, r.start_longitude,
            round(1000 * app_hidden.distance_km(d.latitude, d.longitude, r.start_latitude, r.start_longitude))::int, null
-      from w, app_public.aircraft_routes r join app_public.aircraft_fleet a on a.icao = r.icao
+      from w, reach, app_public.aircraft_routes r join app_public.aircraft_fleet a on a.icao = r.icao
      where r.took_off_at >= d.first_sended and r.took_off_at <= d.first_sended + w.aircraft_after
-       and 1000 * app_hidden.distance_km(d.latitude, d.longitude, r.start_latitude, r.start_longitude) <= w.aircraft_metres
+       and 1000 * app_hidden.distance_km(d.latitude, d.longitude, r.start_latitude, r.start_longitude) <= reach.aircraft
     union all
     select 'nl_alert', n.uuid, n.start_at, left(n.message, 500), null::float8, null::float8, 0, null
       from w, app_public.nl_alerts n
@@ -12126,7 +12666,7 @@ grant execute on function app_public.p2000_dossier_related_signals(d app_public.
 grant execute on function app_public.p2000_dossier_related_signals(d app_public.p2000_dossier) to app_visitor;
 comment on function app_public.p2000_dossier_related_signals(d app_public.p2000_dossier) is '@behavior -queryField +typeField
 @notNull
-The signals of the other feeds that belong with the dossier, oldest first: traffic incidents near its position around its time, helicopter landings and take-offs nearby in the hour after its first message, NL-Alerts whose area covers it while it runs, and the weather warning in force in its province. Empty for a dossier without a position. The windows are app_hidden.related_signal_windows.';
+The signals of the other feeds that belong with the dossier, oldest first: traffic incidents near its position around its time (further where its messages are placed only at their place, and further still on the road they name), helicopter landings and take-offs nearby in the hour after its first message, NL-Alerts whose area covers it while it runs, and the weather warning in force in its province. Empty for a dossier without a position. The windows are app_hidden.related_signal_windows.';
 
 CREATE OR REPLACE FUNCTION app_public.p2000_dossier_timeline(filter app_public.p2000_dossier_timeline_filter, first integer DEFAULT 50, page integer DEFAULT 1)
  RETURNS SETOF app_public.p2000_dossier_events
