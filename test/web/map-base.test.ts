@@ -270,7 +270,7 @@ describe("the base map with the tile server out of reach", () => {
     expect(country).toEqual(expect.arrayContaining(["Amsterdam", "Rotterdam", "Utrecht", "Groningen", "Maastricht"]));
     expect(country).not.toContain("Schiedam");
     expect(await page.$eval(".leaflet-control-attribution", (element) => element.textContent)).toBe(
-      "Offline map · boundaries © CBS · places © CBS, GeoNames (CC BY 4.0)",
+      "Offline map · © CBS, GeoNames (CC BY 4.0)",
     );
     await screenshot(page, "map-offline-country");
 
@@ -296,7 +296,7 @@ describe("the base map with the tile server out of reach", () => {
       "the offline map",
     );
     expect(await page.$eval(".leaflet-control-attribution", (element) => element.textContent)).toBe(
-      "Offline kaart · grenzen © CBS · plaatsen © CBS, GeoNames (CC BY 4.0)",
+      "Offline kaart · © CBS, GeoNames (CC BY 4.0)",
     );
     expect(await placeNames(page)).toContain("Amsterdam");
     await screenshot(page, "map-offline-country-dark");

@@ -4,7 +4,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import type { Browser } from "puppeteer-core";
 import { launchBrowser, LAUNCH_TIMEOUT, newWatchedPage, screenshot, seriousAxeViolations } from "../helpers/browser.ts";
-import { loadConfig } from "../../lib/config.ts";
+import { loadConfig, PDOK_TILE_ATTRIBUTION, PDOK_TILE_URL } from "../../lib/config.ts";
+import { webContentSecurityPolicy } from "../../lib/web/web-routes.ts";
 import { useTestService } from "../helpers/service.ts";
 
 const ctx = useTestService();
@@ -40,7 +41,65 @@ describe("the web application's files", () => {
     const response = await fetch(new URL("/web/config.json", ctx.service.url));
     expect(response.headers.get("cache-control")).toBe("no-store");
     const config = (await response.json()) as Record<string, unknown>;
-    expect(config).toMatchObject({ graphqlPath: "/graphql", mapStyleUrl: null });
+    // The tests' environment turns the tiles off (test/global-setup.ts): the offline map.
+    expect(config).toMatchObject({
+      graphqlPath: "/graphql",
+      mapStyleUrl: null,
+      mapTileUrl: null,
+      mapTileAttribution: null,
+    });
+  });
+
+  /** loadConfig() with these environment variables set (undefined: unset), as they were afterwards. */
+  function configWith(env: Record<string, string | undefined>) {
+    const saved = Object.fromEntries(Object.keys(env).map((name) => [name, process.env[name]]));
+    const set = (values: Record<string, string | undefined>) => {
+      for (const [name, value] of Object.entries(values)) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+    };
+    set(env);
+    try {
+      return loadConfig();
+    } finally {
+      set(saved);
+    }
+  }
+
+  test("MAP_TILE_URL: PDOK's base map with Kadaster's attribution unless set; empty is none; its origin's images are let in", () => {
+    const pdok = configWith({ MAP_TILE_URL: undefined, MAP_TILE_ATTRIBUTION: undefined }).web;
+    expect(pdok).toMatchObject({ mapTileUrl: PDOK_TILE_URL, mapTileAttribution: PDOK_TILE_ATTRIBUTION });
+    expect(webContentSecurityPolicy(pdok)).toContain("img-src 'self' data: blob: https://service.pdok.nl;");
+    expect(webContentSecurityPolicy(pdok)).toContain("connect-src 'self';");
+    // Another of PDOK's layers keeps Kadaster's attribution; another host has what the operator says.
+    const grey = PDOK_TILE_URL.replace("/standaard/", "/grijs/");
+    expect(configWith({ MAP_TILE_URL: grey, MAP_TILE_ATTRIBUTION: undefined }).web.mapTileAttribution).toBe(
+      PDOK_TILE_ATTRIBUTION,
+    );
+    const own = configWith({
+      MAP_TILE_URL: "https://{s}.tiles.example.org/base/{z}/{x}/{-y}.png",
+      MAP_TILE_ATTRIBUTION: "© Example",
+    }).web;
+    expect(own).toMatchObject({ mapTileAttribution: "© Example" });
+    expect(webContentSecurityPolicy(own)).toContain("img-src 'self' data: blob: https://*.tiles.example.org;");
+    const none = configWith({ MAP_TILE_URL: "", MAP_TILE_ATTRIBUTION: undefined }).web;
+    expect(none).toMatchObject({ mapTileUrl: undefined, mapTileAttribution: undefined });
+    expect(webContentSecurityPolicy(none)).toContain("img-src 'self' data: blob:;");
+    // A style overrides the tiles: they are not let in.
+    const styled = configWith({ MAP_TILE_URL: undefined, MAP_STYLE_URL: "https://styles.example.org/base.json" }).web;
+    expect(webContentSecurityPolicy(styled)).not.toContain("service.pdok.nl");
+  });
+
+  test.each([
+    "service.pdok.nl/{z}/{x}/{y}.png",
+    "ftp://tiles.example.org/{z}/{x}/{y}.png",
+    "https://tiles.example.org/tile.png",
+    "https://tiles.example.org/{z}/{x}.png",
+  ])("MAP_TILE_URL %s is refused at start", (value) => {
+    expect(() => configWith({ MAP_TILE_URL: value })).toThrow(
+      /MAP_TILE_URL must be an http\(s\) URL template of raster tiles with \{z\}, \{x\} and \{y\}/,
+    );
   });
 
   test.each(["tiles.example.org/style.json", "ftp://tiles.example.org/style.json", "javascript:alert(1)"])(

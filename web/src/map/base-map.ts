@@ -186,8 +186,9 @@ export function createBaseMap(
   resizes.observe(container);
   const zoom = L.control.zoom({ position: "topright", zoomInTitle: t("map.zoomIn"), zoomOutTitle: t("map.zoomOut") });
   pressedBySpace(zoom.addTo(map));
-  // How far is far on this map (the offline map has no streets to tell it by).
-  L.control.scale({ position: "bottomleft", imperial: false, maxWidth: 120 }).addTo(map);
+  // How far is far on this map (the offline map has no streets to tell it by); top left, where a
+  // long attribution on a phone does not reach.
+  L.control.scale({ position: "topleft", imperial: false, maxWidth: 100 }).addTo(map);
   // The map is keyboard reachable (Leaflet's arrows pan, +/- zoom); its name says what it shows.
   container.setAttribute("role", "region");
   container.setAttribute("aria-label", label);

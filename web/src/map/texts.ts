@@ -10,8 +10,8 @@ addTexts({
   "map.zoomIn": { nl: "Inzoomen", en: "Zoom in" },
   "map.zoomOut": { nl: "Uitzoomen", en: "Zoom out" },
   "map.offlineAttribution": {
-    nl: "Offline kaart · grenzen © CBS · plaatsen © CBS, GeoNames (CC BY 4.0)",
-    en: "Offline map · boundaries © CBS · places © CBS, GeoNames (CC BY 4.0)",
+    nl: "Offline kaart · © CBS, GeoNames (CC BY 4.0)",
+    en: "Offline map · © CBS, GeoNames (CC BY 4.0)",
   },
   "cluster.label": {
     nl: "{count} meldingen in {place}, op het midden van de plaats: toon ze",

@@ -131,7 +131,8 @@ export function addressSearch(options: {
     if (!suggestion) return;
     input.value = suggestion.label;
     open(false);
-    status.textContent = t("monitors.address.chosen").replace("{label}", suggestion.label);
+    // The circle's own line says where the centre now is (aria-live there).
+    status.textContent = "";
     options.onChoose(suggestion);
   }
 

@@ -76,10 +76,6 @@ addTexts({
     nl: "Niets gevonden voor \u201c{text}\u201d.",
     en: "Nothing found for \u201c{text}\u201d.",
   },
-  "monitors.address.chosen": {
-    nl: "Het midden staat op {label}.",
-    en: "The centre is at {label}.",
-  },
   "monitors.address.failed": { nl: "Zoeken lukte niet: {message}", en: "The search failed: {message}" },
   "monitors.address.kind.place": { nl: "Plaats", en: "Place" },
   "monitors.address.kind.street": { nl: "Straat", en: "Street" },

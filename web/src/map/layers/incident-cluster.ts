@@ -144,7 +144,6 @@ export function clusterMarker(incidents: Incident[], onOpen: (id: string) => voi
   marker.on("add", () => {
     const element = marker.getElement();
     element?.setAttribute("aria-label", fill("cluster.label", incidents.length, first.city));
-    element?.setAttribute("aria-haspopup", "true");
     element?.setAttribute("aria-expanded", "false");
     // Leaflet presses it with Enter; a button is pressed with Space too.
     element?.addEventListener("keydown", (event) => {
