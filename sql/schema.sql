@@ -6836,7 +6836,13 @@ declare
   grams text[];
   starts integer[];
   lengths integer[];
-  found record;
+  match_id bigint;
+  match_name text;
+  match_key text;
+  match_latitude double precision;
+  match_longitude double precision;
+  match_start integer;
+  match_length integer;
   number_key text;
   number_digits text;
   after_number text;
@@ -6856,37 +6862,39 @@ begin
   -- The longest street name of the place that the text contains, wherever it stands (before or
   -- after the place); of equal length, the one written last (the address ends the text), then
   -- the longer street.
-  select s.id, s.name, s.street_key, s.latitude, s.longitude, g.start, g.len into found
+  select s.id, s.name, s.street_key, s.latitude, s.longitude, g.start, g.len
+      into match_id, match_name, match_key, match_latitude, match_longitude, match_start, match_length
     from unnest(grams, starts, lengths) as g (key, start, len)
     join app_hidden.address_streets s on s.place_uuid = p2000_register_address.place_uuid and s.street_key = g.key
    order by length(g.key) desc, g.start desc, s.address_count desc
    limit 1;
   -- Else the street of that name in the municipality the text names ("Hoofdweg Midden-Groningen"),
   -- where one woonplaats has it.
-  if found.id is null and city is not null then
-    select s.id, s.name, s.street_key, s.latitude, s.longitude, g.start, g.len into found
+  if match_id is null and city is not null then
+    select s.id, s.name, s.street_key, s.latitude, s.longitude, g.start, g.len
+      into match_id, match_name, match_key, match_latitude, match_longitude, match_start, match_length
       from unnest(grams, starts, lengths) as g (key, start, len)
       join app_hidden.address_streets s
         on app_hidden.street_place_key(s.municipality) = app_hidden.street_place_key(city) and s.street_key = g.key
      order by length(g.key) desc, g.start desc, s.address_count desc
      limit 1;
-    if found.id is not null and (select count(*) from app_hidden.address_streets s
+    if match_id is not null and (select count(*) from app_hidden.address_streets s
           where app_hidden.street_place_key(s.municipality) = app_hidden.street_place_key(city)
-            and s.street_key = found.street_key) > 1 then
-      found := null;
+            and s.street_key = match_key) > 1 then
+      match_id := null;
     end if;
   end if;
-  if found.id is null then
+  if match_id is null then
     return null;
   end if;
-  result := (found.name, null, found.latitude, found.longitude, 'street');
+  result := (match_name, null, match_latitude, match_longitude, 'street');
   -- A house number right after the street ("Kerkstraat 12", "Kerkstraat 12a"), not a postcode's
   -- digits ("Kerkstraat 9711 AB").
   -- (String functions, no regex: PostgreSQL keeps only 32 compiled regexes per session, and the
   -- enrichment's own fill that cache.)
-  number_key := keys[found.start + found.len];
+  number_key := keys[match_start + match_length];
   number_digits := rtrim(number_key, 'abcdefghijklmnopqrstuvwxyz');
-  after_number := keys[found.start + found.len + 1];
+  after_number := keys[match_start + match_length + 1];
   if length(number_digits) between 1 and 5 and translate(number_digits, '0123456789', '') = ''
      and left(number_digits, 1) <> '0' and length(number_key) - length(number_digits) <= 1
      and not (length(number_key) = 4 and length(after_number) = 2
@@ -6895,7 +6903,7 @@ begin
     select n.latitudes[x.i] as latitude, n.longitudes[x.i] as longitude into point
       from app_hidden.address_numbers n
       cross join lateral (select array_position(n.numbers, result.house_number) as i) x
-     where n.street_id = found.id and x.i is not null;
+     where n.street_id = match_id and x.i is not null;
     if point.latitude is not null then
       result.latitude := point.latitude;
       result.longitude := point.longitude;

@@ -122,7 +122,9 @@ export async function importAddresses(
     }
   } finally {
     // rows of a failed import are of no use to anybody
-    await client.query("delete from app_private.address_import_rows where import_uuid = $1", [importUuid]).catch(() => {});
+    await client
+      .query("delete from app_private.address_import_rows where import_uuid = $1", [importUuid])
+      .catch(() => {});
     client.release();
   }
   await analyzeTables(pool, ADDRESS_TABLES);

@@ -4,8 +4,9 @@
 // plain (.csv), gzip (.csv.gz) or Zstandard (.csv.zst). Read as a stream: the national file holds
 // about 10 million addresses.
 import { parse } from "csv-parse";
+import * as fzstd from "fzstd";
 import path from "node:path";
-import { pipeline, type Readable, type Transform } from "node:stream";
+import { pipeline, type Readable, Transform } from "node:stream";
 import zlib from "node:zlib";
 import { number, text, type RawRecord } from "../db/table-import.ts";
 
@@ -33,10 +34,38 @@ export interface RegisterAddress {
   longitude: number;
 }
 
+/**
+ * Zstandard as a stream, through fzstd: Node's own zstd decompressor ends without an error on a
+ * truncated file, which would replace a province with the half that was read.
+ */
+function zstdDecompressor(): Transform {
+  let decompressor: fzstd.Decompress;
+  const stream = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      try {
+        decompressor.push(chunk);
+        done();
+      } catch (error) {
+        done(error as Error);
+      }
+    },
+    flush(done) {
+      try {
+        decompressor.push(new Uint8Array(0), true);
+        done();
+      } catch (error) {
+        done(new Error(`the Zstandard file ends too soon (${(error as Error).message})`));
+      }
+    },
+  });
+  decompressor = new fzstd.Decompress((data) => stream.push(data));
+  return stream;
+}
+
 /** The decompressor a file's name asks for, or null for plain CSV. */
 export function decompressorFor(file: string): Transform | null {
   const extension = path.extname(file).toLowerCase();
-  if (extension === ".zst") return zlib.createZstdDecompress();
+  if (extension === ".zst") return zstdDecompressor();
   if (extension === ".gz") return zlib.createGunzip();
   return null;
 }

@@ -143,7 +143,9 @@ export async function buildShippedIndex(
   // Points to 6 decimals (0.1 m) in the arrays: the register's own precision is a metre or so.
   await copyOut(
     client,
-    `copy (select ${STREET_COLUMNS.slice(0, 12).map((c) => `s.${c}`).join(", ")}, n.numbers,
+    `copy (select ${STREET_COLUMNS.slice(0, 12)
+      .map((c) => `s.${c}`)
+      .join(", ")}, n.numbers,
                   array(select round(x::numeric, 6) from unnest(n.latitudes) x),
                   array(select round(x::numeric, 6) from unnest(n.longitudes) x)
              from app_hidden.address_streets s join app_hidden.address_numbers n on n.street_id = s.id
@@ -157,6 +159,10 @@ export async function buildShippedIndex(
              from app_hidden.address_postcodes where province in (${list}) order by province, postcode) to stdout`,
     path.join(dir, "postcodes.tsv.zst"),
   );
-  const manifest: ShippedIndexManifest = { provinces: [...provinces].sort(), register, built: new Date().toISOString() };
+  const manifest: ShippedIndexManifest = {
+    provinces: [...provinces].sort(),
+    register,
+    built: new Date().toISOString(),
+  };
   fs.writeFileSync(path.join(dir, "manifest.json"), JSON.stringify(manifest, null, 2) + "\n");
 }

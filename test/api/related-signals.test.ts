@@ -185,18 +185,42 @@ describe("P2000Dossier.relatedSignals", () => {
     expect(times).toEqual([...times].sort((a, b) => a - b));
   });
 
+  const trafficTitles = async () => {
+    const { body } = await ctx.service.graphql(
+      `query ($m: String!) { p2000Dossiers(filter: { message: { uuid: $m } }) { relatedSignals { kind title } } }`,
+      { token, variables: { m: messageUuid } },
+    );
+    expect(body.errors).toBeUndefined();
+    return (body.data.p2000Dossiers[0].relatedSignals as Array<{ kind: string; title: string }>)
+      .filter((s) => s.kind === "traffic_incident")
+      .map((s) => s.title);
+  };
+
   test("the windows are settings: a DBA narrows the distance for traffic, and the accident leaves", async () => {
-    await ctx.db.asOwner("update app_hidden.related_signal_windows set traffic_metres = 100");
+    await ctx.db.asOwner("update app_hidden.related_signal_windows set traffic_metres = 100, place_metres = 100");
     try {
-      const { body } = await ctx.service.graphql(
-        `query ($m: String!) { p2000Dossiers(filter: { message: { uuid: $m } }) { relatedSignals { kind } } }`,
-        { token, variables: { m: messageUuid } },
-      );
-      expect(body.data.p2000Dossiers[0].relatedSignals.map((s: { kind: string }) => s.kind)).not.toContain(
-        "traffic_incident",
-      );
+      expect(await trafficTitles()).toEqual([]);
     } finally {
-      await ctx.db.asOwner("update app_hidden.related_signal_windows set traffic_metres = 500");
+      await ctx.db.asOwner("update app_hidden.related_signal_windows set traffic_metres = 500, place_metres = 3000");
+    }
+  });
+
+  test("a page placed only at its place is searched wider, and one naming a road finds the crash on that road", async () => {
+    // The message names Utrecht and no street: its position is the place's (precision place), so
+    // the place's reach counts, not the street's.
+    await ctx.db.asOwner("update app_hidden.related_signal_windows set traffic_metres = 100, place_metres = 500");
+    try {
+      expect(await trafficTitles()).toEqual(["accident on A12"]);
+      // The crash 5 km away on the A2 belongs with a dossier whose page names the A2.
+      await ctx.db.asOwner("update app_hidden.related_signal_windows set place_metres = 100, road_metres = 6000");
+      expect(await trafficTitles()).toEqual([]);
+      await ctx.db.asOwner("update app_public.p2000_messages set road = 'A2' where uuid = $1", [messageUuid]);
+      expect(await trafficTitles()).toEqual(["accident on A2"]);
+    } finally {
+      await ctx.db.asOwner("update app_public.p2000_messages set road = null where uuid = $1", [messageUuid]);
+      await ctx.db.asOwner(
+        "update app_hidden.related_signal_windows set traffic_metres = 500, place_metres = 3000, road_metres = 5000",
+      );
     }
   });
 

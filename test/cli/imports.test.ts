@@ -54,7 +54,8 @@ describe("npm run import:postcodes", () => {
     const pc4 = await cli("import-postcodes.ts", "postcodes-pc4.csv");
     expect(pc4.stdout).toContain("2 rows: 2 postcodes imported or updated, 0 rejected.");
     const { rows } = await ctx.db.asOwner(
-      "select postcode, city, municipality, round(latitude::numeric, 2)::float as lat from app_public.postcodes order by postcode",
+      // (the shipped address index's postcodes of five provinces are there too; these are Zuid-Holland's)
+      "select postcode, city, municipality, round(latitude::numeric, 2)::float as lat from app_public.postcodes where postcode like '30%' or postcode like '31%' order by postcode",
     );
     expect(rows).toEqual([
       { postcode: "3011", city: "Rotterdam", municipality: "Rotterdam", lat: 51.92 },
