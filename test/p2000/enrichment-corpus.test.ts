@@ -36,7 +36,7 @@ beforeAll(async () => {
       `select u.code as urgency, d.name as discipline, r.number as region, m.street, m.postcode, m.city, m.road, m.hectometer,
               m.carriageway, m.grip_level as "gripLevel", m.exercise_type as "exerciseType", c.code as category,
               m.incident_number as "incidentNumber", m.call_numbers as "callNumbers", m.dossier_uuid is not null as dossier,
-              m.latitude is not null and m.longitude is not null as "hasCoordinates"
+              m.latitude is not null and m.longitude is not null as "hasCoordinates", m.position_precision as "positionPrecision"
          from app_public.p2000_messages m
          left join app_public.p2000_urgencies u on u.uuid = m.urgency_uuid
          left join app_public.p2000_disciplines d on d.uuid = m.discipline_uuid
