@@ -39,7 +39,6 @@ export interface RegisterAddress {
  * truncated file, which would replace a province with the half that was read.
  */
 function zstdDecompressor(): Transform {
-  let decompressor: fzstd.Decompress;
   const stream = new Transform({
     transform(chunk: Buffer, _encoding, done) {
       try {
@@ -58,7 +57,8 @@ function zstdDecompressor(): Transform {
       }
     },
   });
-  decompressor = new fzstd.Decompress((data) => stream.push(data));
+  // (the stream's callbacks run only once data comes, after this line)
+  const decompressor = new fzstd.Decompress((data) => stream.push(data));
   return stream;
 }
 

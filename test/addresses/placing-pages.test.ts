@@ -171,6 +171,35 @@ describe("locationSuggestions and postcodes", () => {
   });
 });
 
+describe("what a better position changes", () => {
+  test("a monitor's circle around a home catches the page at its street, not the town's other pages", async () => {
+    // Two pages of Zierikzee: one on the Gouweveerseweg, 2 km out of the centre, one naming only
+    // the town (at the centroid of its addresses), as the other pages of this file.
+    await placed("A1 AMBU 19123 Gouweveerseweg Zierikzee bon 51234");
+    await placed("A1 AMBU 19124 Zierikzee bon 51235");
+    const home = await register("Gouweveerseweg", "Zierikzee");
+    const user = (await signUp(ctx.service, "neighbour@example.org")).accessToken;
+    const { body } = await ctx.service.graphql(
+      `query ($i: CreateMonitorInput!) { monitorPreview(input: $i, days: 1) { matches messages { message positionPrecision } } }`,
+      {
+        token: user,
+        variables: {
+          i: {
+            name: "Home",
+            location: { latitude: home.latitude, longitude: home.longitude },
+            radius: 0.2,
+            query: "{}",
+          },
+        },
+      },
+    );
+    expect(body.errors).toBeUndefined();
+    expect(body.data.monitorPreview.messages).toEqual([
+      { message: "A1 AMBU 19123 Gouweveerseweg Zierikzee bon 51234", positionPrecision: "street" },
+    ]);
+  });
+});
+
 describe("who may add pages", () => {
   test("createP2000Message places the page the same way", async () => {
     const admin = (await signUp(ctx.service, "dispatcher@example.org")).accessToken;
