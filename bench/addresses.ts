@@ -1,4 +1,5 @@
-// The address register benchmark: `npm run bench:addresses -- [--copies 7] [--seconds 10] [--pages 30000]`.
+// The address register benchmark:
+// `npm run bench:addresses -- [--copies 7] [--seconds 10] [--pages 30000] [--history 100000]`.
 // On a database of its own (bench/.data-addresses, made anew each run) it measures:
 // - the shipped index's load on a first start (data/addresses/, five provinces);
 // - `import:addresses`' path over the five province files of ../shared/data/bag-addresses/: time,
@@ -7,7 +8,8 @@
 //   10 million addresses, the national file's size), then type-ahead (locationSuggestions as
 //   people type an address: "stationsweg", "stationsweg 12", "stationsweg 12 amst") over SQL as the
 //   visitor role and over HTTP with an API token, one client, p50/p95/p99;
-// - the FLEX reader's rate over pages that name streets of the register, with that index;
+// - the FLEX reader's rate over pages that name streets of the register, with that index, after a
+//   history of `--history` synthetic messages;
 // - the accuracy over the truth set (bench/address-truth/, ADDRESS_TRUTH for another path), per
 //   province, when one is at hand.
 // Figures go to bench/results/addresses-latest.md (docs/benchmarks.md shows them).
@@ -22,7 +24,7 @@ import { createApiToken } from "../lib/auth/api-tokens.ts";
 import { createFlexIngester } from "../lib/p2000/flex-ingest.ts";
 import { flexLine } from "../lib/p2000/synthetic-pager-traffic.ts";
 import { startService } from "../service.ts";
-import { BENCH_DIR, openBenchDatabase, seeded } from "./bench-database.ts";
+import { BENCH_DIR, loadFlexHistory, openBenchDatabase, seeded } from "./bench-database.ts";
 import { machine, percentile, writeResults } from "./results.ts";
 
 const { values } = parseArgs({
@@ -30,16 +32,31 @@ const { values } = parseArgs({
     copies: { type: "string", default: "7" },
     seconds: { type: "string", default: "10" },
     pages: { type: "string", default: "30000" },
+    history: { type: "string", default: "100000" },
   },
 });
 const COPIES = Number(values.copies);
 const SECONDS = Number(values.seconds);
 const PAGES = Number(values.pages);
+const HISTORY = Number(values.history);
 const REGISTER_DIR = path.resolve(BENCH_DIR, "../../shared/data/bag-addresses");
 const TRUTH = process.env.ADDRESS_TRUTH ?? path.join(BENCH_DIR, "address-truth", "truth.json");
 const log = (line: string) => console.log(line);
 const random = seeded(42);
 
+// The service measured as bench/server-process.ts runs it: no public feeds (this machine may not
+// reach them), budgets far above one client, and the response cache off (each search executes).
+Object.assign(process.env, {
+  TRAFFIC_FEED_ENABLED: "false",
+  AMBER_FEED_ENABLED: "false",
+  NL_ALERT_FEED_ENABLED: "false",
+  METEO_FEED_ENABLED: "false",
+  RAIL_FEED_ENABLED: "false",
+  AIRCRAFT_JSON_URL: "",
+  RATE_LIMIT_PER_TOKEN: "1000000000",
+  RATE_LIMIT_PER_ADDRESS: "1000000000",
+  RESPONSE_CACHE_MB: "0",
+});
 const { config, database, owner } = await openBenchDatabase("addresses", 54344, true);
 const client = new pg.Client({ connectionString: database.ownerUrl });
 await client.connect();
@@ -201,6 +218,10 @@ const lines = Array.from({ length: PAGES }, (_, i) => {
   const number = street.numbers[Math.floor(random() * street.numbers.length)];
   return flexLine(new Date(sended.getTime() + i * 100), ["1420999"], forms[i % forms.length](street, number), i);
 });
+// A history first (synthetic national traffic, as bench:p2000 and bench:enrichment load it): on an
+// empty database the reader's ANALYZE of every 10% of growth would be most of what is measured.
+const history = await loadFlexHistory(owner, HISTORY, 2700);
+log(`History: ${JSON.stringify(history)}`);
 const ingester = createFlexIngester(owner, { source: "bench" });
 started = performance.now();
 for (const line of lines) await ingester.push(line);
@@ -273,7 +294,8 @@ log(
       `(about ${imported.nationalMegabytes} MB nationally).`,
     `- National-size index: ${national.streets.toLocaleString("en")} streets, ` +
       `${national.addresses.toLocaleString("en")} addresses (the five provinces and ${COPIES} renamed copies).`,
-    `- FLEX reader over ${flex.pages.toLocaleString("en")} pages naming register streets: ${flex.perSecond.toLocaleString("en")} ` +
+    `- FLEX reader over ${flex.pages.toLocaleString("en")} pages naming register streets, on a history of ` +
+      `${HISTORY.toLocaleString("en")} messages: ${flex.perSecond.toLocaleString("en")} ` +
       `messages a second; positions: ${Object.entries(flex.precision)
         .map(([k, v]) => `${k} ${v}`)
         .join(", ")}.`,

@@ -642,6 +642,8 @@ create table app_hidden.address_streets (
   max_longitude double precision not null,
   address_count integer not null,
   source text not null,
+  woonplaats_key text generated always as (app_hidden.street_key(woonplaats)) stored,
+  municipality_key text generated always as (app_hidden.street_key(municipality)) stored,
   constraint address_streets_address_count_check CHECK ((address_count > 0)),
   constraint address_streets_latitude_check CHECK (((latitude >= ('-90'::integer)::double precision) AND (latitude <= (90)::double precision))),
   constraint address_streets_longitude_check CHECK (((longitude >= ('-180'::integer)::double precision) AND (longitude <= (180)::double precision))),
@@ -7317,20 +7319,28 @@ AS $function$
     select s.*, sp.house_number, s.street_key = sp.street as whole
       from splits sp
       cross join lateral (
-        -- the street's prefix in its index (keys are letters, digits and spaces: no LIKE escapes
-        -- needed), the place's prefix on the woonplaats or the municipality
+        -- The streets whose key starts with the typed street, walked in the key's index order (the
+        -- pattern operators, which a generic plan can use too, unlike LIKE with a parameter): the
+        -- street as typed comes first, and 200 are plenty to rank; the place's prefix on the
+        -- woonplaats or the municipality.
         select s.id, s.name, s.street_key, s.woonplaats, s.municipality, s.latitude, s.longitude, s.address_count
           from app_hidden.address_streets s
-         where length(sp.street) >= 2 and s.street_key like sp.street || '%'
-           and (sp.place is null or app_hidden.street_key(s.woonplaats) like sp.place || '%'
-                or app_hidden.street_key(s.municipality) like sp.place || '%')
-         order by s.street_key = sp.street desc, s.address_count desc
-         limit 20) s
+         where length(sp.street) >= 2
+           and s.street_key ~>=~ sp.street and s.street_key ~<~ (sp.street || '~')
+           and (sp.place is null or s.woonplaats_key ~>=~ sp.place and s.woonplaats_key ~<~ (sp.place || '~')
+                or s.municipality_key ~>=~ sp.place and s.municipality_key ~<~ (sp.place || '~'))
+         order by s.street_key
+         limit 200) s
+  ), ranked as (
+    -- the 20 best of each split: the street as typed, then the biggest
+    select * from (
+      select s.*, row_number() over (partition by s.house_number, s.whole order by s.address_count desc) as n from streets s
+    ) x where x.n <= 20
   )
   select 'address', s.name || ' ' || s.house_number,
          s.woonplaats || case when s.municipality <> s.woonplaats then ', ' || s.municipality else '' end,
          n.latitudes[x.i], n.longitudes[x.i], null::text, case when s.whole then 0 else 1 end, s.address_count
-    from streets s
+    from ranked s
     join app_hidden.address_numbers n on n.street_id = s.id
     cross join lateral (select array_position(n.numbers, s.house_number) as i) x
    where s.house_number is not null and x.i is not null
@@ -7338,7 +7348,7 @@ AS $function$
   select 'street', s.name,
          s.woonplaats || case when s.municipality <> s.woonplaats then ', ' || s.municipality else '' end,
          s.latitude, s.longitude, null, case when s.whole then 2 else 4 end, s.address_count
-    from streets s
+    from ranked s
    where s.house_number is null
 $function$;
 grant execute on function app_hidden.register_suggestions(search text) to app_analyst;

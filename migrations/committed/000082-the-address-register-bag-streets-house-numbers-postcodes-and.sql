@@ -1,5 +1,5 @@
 --! Previous: sha1:5d3e8df9ba442511c26996eaef8bc3b54b2c3ff2
---! Hash: sha1:5064f0566f4b6b7fb177addc7d1829521b6510be
+--! Hash: sha1:bc2b67924e7b105da9f7a1ac09e213a2ea1a6b51
 --! Message: The address register (BAG): streets, house numbers, postcodes and woonplaatsen; pages placed at their address, street or postcode; address suggestions; related signals by precision
 
 -- The national address register (BAG, Kadaster, CC0) for the lookups that place P2000 pages at
@@ -40,7 +40,10 @@ create table if not exists app_hidden.address_streets (
   max_latitude double precision not null,
   max_longitude double precision not null,
   address_count integer not null check (address_count > 0),
-  source text not null check (source in ('import', 'shipped'))
+  source text not null check (source in ('import', 'shipped')),
+  -- the woonplaats and municipality as typed text is compared with (type-ahead)
+  woonplaats_key text generated always as (app_hidden.street_key(woonplaats)) stored,
+  municipality_key text generated always as (app_hidden.street_key(municipality)) stored
 );
 create index if not exists address_streets_place_idx on app_hidden.address_streets (place_uuid, street_key);
 create index if not exists address_streets_place_key_idx on app_hidden.address_streets (place_key, street_key);
@@ -789,20 +792,28 @@ as $$
     select s.*, sp.house_number, s.street_key = sp.street as whole
       from splits sp
       cross join lateral (
-        -- the street's prefix in its index (keys are letters, digits and spaces: no LIKE escapes
-        -- needed), the place's prefix on the woonplaats or the municipality
+        -- The streets whose key starts with the typed street, walked in the key's index order (the
+        -- pattern operators, which a generic plan can use too, unlike LIKE with a parameter): the
+        -- street as typed comes first, and 200 are plenty to rank; the place's prefix on the
+        -- woonplaats or the municipality.
         select s.id, s.name, s.street_key, s.woonplaats, s.municipality, s.latitude, s.longitude, s.address_count
           from app_hidden.address_streets s
-         where length(sp.street) >= 2 and s.street_key like sp.street || '%'
-           and (sp.place is null or app_hidden.street_key(s.woonplaats) like sp.place || '%'
-                or app_hidden.street_key(s.municipality) like sp.place || '%')
-         order by s.street_key = sp.street desc, s.address_count desc
-         limit 20) s
+         where length(sp.street) >= 2
+           and s.street_key ~>=~ sp.street and s.street_key ~<~ (sp.street || '~')
+           and (sp.place is null or s.woonplaats_key ~>=~ sp.place and s.woonplaats_key ~<~ (sp.place || '~')
+                or s.municipality_key ~>=~ sp.place and s.municipality_key ~<~ (sp.place || '~'))
+         order by s.street_key
+         limit 200) s
+  ), ranked as (
+    -- the 20 best of each split: the street as typed, then the biggest
+    select * from (
+      select s.*, row_number() over (partition by s.house_number, s.whole order by s.address_count desc) as n from streets s
+    ) x where x.n <= 20
   )
   select 'address', s.name || ' ' || s.house_number,
          s.woonplaats || case when s.municipality <> s.woonplaats then ', ' || s.municipality else '' end,
          n.latitudes[x.i], n.longitudes[x.i], null::text, case when s.whole then 0 else 1 end, s.address_count
-    from streets s
+    from ranked s
     join app_hidden.address_numbers n on n.street_id = s.id
     cross join lateral (select array_position(n.numbers, s.house_number) as i) x
    where s.house_number is not null and x.i is not null
@@ -810,7 +821,7 @@ as $$
   select 'street', s.name,
          s.woonplaats || case when s.municipality <> s.woonplaats then ', ' || s.municipality else '' end,
          s.latitude, s.longitude, null, case when s.whole then 2 else 4 end, s.address_count
-    from streets s
+    from ranked s
    where s.house_number is null
 $$;
 comment on function app_hidden.register_suggestions(text) is 'Streets and addresses of the address register for what someone types ("stationsweg 12 amst": Stationsweg 12, Amstelveen): the words before a house number are a street''s prefix, those after it a woonplaats''s or municipality''s prefix; without a number every split is tried. rank: 0 an address on the street as typed, 1 on a longer street, 2 the street as typed, 4 a longer street; weight: the street''s addresses.';
