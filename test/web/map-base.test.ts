@@ -124,11 +124,11 @@ const zoomOf = (page: Page) => page.$eval(".map", (map) => Number((map as HTMLEl
 
 /**
  * Zooms in with the keyboard (Shift + "+", 1.5 levels a press) around the map's centre to at least
- * `level`, each step centred on an incident again (a centre found at a lower zoom is less exact).
+ * `level`, centred on an incident before and after (a centre found at a lower zoom is less exact).
  */
 async function zoomIn(page: Page, level: number, on: string): Promise<void> {
+  await centreOn(page, on);
   while ((await zoomOf(page)) < level) {
-    await centreOn(page, on);
     await page.focus(".map");
     await page.keyboard.down("Shift");
     await page.keyboard.press("Equal");
@@ -154,104 +154,124 @@ const basemapOf = (page: Page) => page.$eval(".map", (map) => (map as HTMLElemen
 const placeNames = (page: Page) =>
   page.$eval(".place-labels", (canvas) => ((canvas as HTMLElement).dataset.names ?? "").split("|"));
 
+/** A test that zooms the map in step by step, each step animated and its tiles loaded. */
+const ZOOMING = 180_000;
 const CLUSTER = "3 incidents in Schiedam, at the centre of the place: show them";
 
 describe("the base map with tiles", () => {
-  test("the tiles are drawn under the boundaries and the incidents, with Kadaster's attribution, at the country, a city and its streets", async () => {
-    const policy = (await fetch(new URL("/", ctx.service.url))).headers.get("content-security-policy") ?? "";
-    expect(policy).toContain(`img-src 'self' data: blob: ${tiles.url}`);
-    expect(policy).toContain("connect-src 'self';");
-    const config = (await (await fetch(new URL("/web/config.json", ctx.service.url))).json()) as Record<
-      string,
-      unknown
-    >;
-    expect(config).toMatchObject({ mapTileUrl: tiles.template, mapStyleUrl: null });
+  test(
+    "the tiles are drawn under the boundaries and the incidents, with Kadaster's attribution, at the country, a city and its streets",
+    async () => {
+      const policy = (await fetch(new URL("/", ctx.service.url))).headers.get("content-security-policy") ?? "";
+      expect(policy).toContain(`img-src 'self' data: blob: ${tiles.url}`);
+      expect(policy).toContain("connect-src 'self';");
+      const config = (await (await fetch(new URL("/web/config.json", ctx.service.url))).json()) as Record<
+        string,
+        unknown
+      >;
+      expect(config).toMatchObject({ mapTileUrl: tiles.template, mapStyleUrl: null });
 
-    const { page, problems } = await openMap(ctx.service.url, "/?lang=en&off=traffic,weather,alerts,aircraft");
-    expect(await basemapOf(page)).toBe("tiles");
-    // Tiles in view, as images of the tile server, loaded.
-    expect(tiles.requests.length).toBeGreaterThan(3);
-    expect(await page.$$eval(".base-tiles img.leaflet-tile-loaded", (images) => images.length)).toBeGreaterThan(3);
-    // The tiles' land (as the tile server drew it), once Leaflet has faded them in.
-    const map = (await (await page.$(".map"))!.boundingBox())!;
-    await waitUntil(
-      () => pixelsOf(page, [...TILE_LAND], 3),
-      (count) => count > map.width * map.height * 0.15,
-      "the tiles' land over a sixth of the map",
-    );
-    // No offline map under them: no place names of its own.
-    expect(await page.$(".place-labels")).toBeNull();
-    const attribution = await page.$eval(".leaflet-control-attribution", (element) => element.textContent ?? "");
-    expect(attribution).toBe("Kaartgegevens © Kadaster (CC BY 4.0)");
-    expect(
-      await page.$$eval(".leaflet-control-attribution a", (links) => links.map((link) => link.getAttribute("href"))),
-    ).toEqual(["https://www.kadaster.nl/", "https://creativecommons.org/licenses/by/4.0/deed.nl"]);
-    await screenshot(page, "map-tiles-country");
+      const { page, problems } = await openMap(ctx.service.url, "/?lang=en&off=traffic,weather,alerts,aircraft");
+      expect(await basemapOf(page)).toBe("tiles");
+      // Tiles in view, as images of the tile server, loaded.
+      expect(tiles.requests.length).toBeGreaterThan(3);
+      expect(await page.$$eval(".base-tiles img.leaflet-tile-loaded", (images) => images.length)).toBeGreaterThan(3);
+      // The tiles' land (as the tile server drew it), once Leaflet has faded them in.
+      const map = (await (await page.$(".map"))!.boundingBox())!;
+      await waitUntil(
+        () => pixelsOf(page, [...TILE_LAND], 3),
+        (count) => count > map.width * map.height * 0.1,
+        "the tiles' land over a tenth of the map",
+      );
+      // No offline map under them: no place names of its own.
+      expect(await page.$(".place-labels")).toBeNull();
+      const attribution = await page.$eval(".leaflet-control-attribution", (element) => element.textContent ?? "");
+      expect(attribution).toBe("Kaartgegevens © Kadaster (CC BY 4.0)");
+      expect(
+        await page.$$eval(".leaflet-control-attribution a", (links) => links.map((link) => link.getAttribute("href"))),
+      ).toEqual(["https://www.kadaster.nl/", "https://creativecommons.org/licenses/by/4.0/deed.nl"]);
+      await screenshot(page, "map-tiles-country");
 
-    await zoomIn(page, 13, FIRE_ON_STREET);
-    // The two incidents on their streets, each at its own position; the three at Schiedam's centre one sign.
-    const fire = await drawn(page, FIRE_RED);
-    const police = await drawn(page, POLICE_BLUE);
-    expect(fire.count).toBeGreaterThan(20);
-    expect(police.count).toBeGreaterThan(20);
-    expect(Math.hypot(fire.x - police.x, fire.y - police.y)).toBeGreaterThan(15);
-    expect(await page.$$eval(".incident-cluster-icon", (signs) => signs.map((sign) => sign.textContent))).toEqual([
-      "3",
-    ]);
-    await page.locator(`::-p-aria([role='button'][name='${CLUSTER}'])`).wait();
-    await screenshot(page, "map-tiles-city");
+      await zoomIn(page, 13, FIRE_ON_STREET);
+      await screenshot(page, "map-tiles-city");
+      // The two incidents on their streets, each at its own position; the three at Schiedam's centre one sign.
+      const fire = await waitUntil(
+        () => drawn(page, FIRE_RED),
+        (found) => found.count > 20,
+        "the fire's marker",
+      );
+      const police = await waitUntil(
+        () => drawn(page, POLICE_BLUE),
+        (found) => found.count > 20,
+        "the police incident's marker",
+      );
+      expect(Math.hypot(fire.x - police.x, fire.y - police.y)).toBeGreaterThan(15);
+      expect(
+        await page.$$eval(".incident-cluster-icon", (signs) => signs.map((sign) => sign.getAttribute("aria-label"))),
+      ).toEqual([CLUSTER]);
+      await page.locator(`::-p-aria([role='button'][name='${CLUSTER}'])`).wait();
 
-    await zoomIn(page, 16, FIRE_ON_STREET);
-    expect(await page.$$eval(".base-tiles img.leaflet-tile-loaded", (images) => images.length)).toBeGreaterThan(3);
-    await screenshot(page, "map-tiles-street");
-    expect(problems).toEqual([]);
-  });
+      await zoomIn(page, 16, FIRE_ON_STREET);
+      expect(await page.$$eval(".base-tiles img.leaflet-tile-loaded", (images) => images.length)).toBeGreaterThan(3);
+      await screenshot(page, "map-tiles-street");
+      expect(problems).toEqual([]);
+    },
+    ZOOMING,
+  );
 
-  test("the place's sign opens as a list of its incidents by mouse and keyboard; one of them opens its panel", async () => {
-    const { page, problems } = await openMap(ctx.service.url, "/?lang=en&off=traffic,weather,alerts,aircraft");
-    await zoomIn(page, 12, FIRE_ON_STREET);
-    const sign = `::-p-aria([role='button'][name='${CLUSTER}'])`;
-    await page.locator(sign).click();
-    const items = () =>
-      page.$$eval(".incident-cluster-popup button.cluster-incident", (buttons) => buttons.map((b) => b.textContent));
-    const listed = await waitUntil(items, (found) => found.length === 3, "the sign's list");
-    // Newest first, as the list beside the map; the incidents on their streets are not in it.
-    expect(listed[0]).toContain(AT_PLACE[2]);
-    expect(listed[2]).toContain(AT_PLACE[0]);
-    expect(await page.$eval(".cluster-heading", (heading) => heading.textContent)).toBe("3 incidents in Schiedam");
-    // The focus moved into the list.
-    expect(await page.evaluate(() => document.activeElement?.className)).toBe("cluster-incident");
-    expect(await seriousAxeViolations(page)).toEqual([]);
-    await screenshot(page, "map-cluster-open");
+  test(
+    "the place's sign opens as a list of its incidents by mouse and keyboard; one of them opens its panel",
+    async () => {
+      const { page, problems } = await openMap(ctx.service.url, "/?lang=en&off=traffic,weather,alerts,aircraft");
+      await zoomIn(page, 12, FIRE_ON_STREET);
+      const sign = `::-p-aria([role='button'][name='${CLUSTER}'])`;
+      await page.locator(sign).click();
+      const items = () =>
+        page.$$eval(".incident-cluster-popup button.cluster-incident", (buttons) => buttons.map((b) => b.textContent));
+      const listed = await waitUntil(items, (found) => found.length === 3, "the sign's list");
+      // Newest first, as the list beside the map; the incidents on their streets are not in it.
+      expect(listed[0]).toContain(AT_PLACE[2]);
+      expect(listed[2]).toContain(AT_PLACE[0]);
+      expect(await page.$eval(".cluster-heading", (heading) => heading.textContent)).toBe("3 incidents in Schiedam");
+      // The focus moved into the list.
+      expect(await page.evaluate(() => document.activeElement?.className)).toBe("cluster-incident");
+      expect(await seriousAxeViolations(page)).toEqual([]);
+      await screenshot(page, "map-cluster-open");
 
-    // Escape closes it and gives the focus back to the sign; Enter opens it again.
-    await page.keyboard.press("Escape");
-    await waitUntil(items, (found) => found.length === 0, "the list to close");
-    expect(await page.evaluate(() => document.activeElement?.getAttribute("aria-label"))).toBe(CLUSTER);
-    await page.keyboard.press("Enter");
-    await waitUntil(items, (found) => found.length === 3, "the list again, by keyboard");
-    // Down the list and open the second.
-    await page.keyboard.press("Tab");
-    await page.keyboard.press("Enter");
-    await page.locator(`::-p-aria([role='dialog'][name='${AT_PLACE[1]}'])`).wait();
-    // The list fades out and is gone.
-    await waitUntil(items, (found) => found.length === 0, "the list to close after a choice");
-    expect(new URL(page.url()).searchParams.get("incident")).toEqual(expect.any(String));
-    expect(problems).toEqual([]);
-  });
+      // Escape closes it and gives the focus back to the sign; Enter opens it again.
+      await page.keyboard.press("Escape");
+      await waitUntil(items, (found) => found.length === 0, "the list to close");
+      expect(await page.evaluate(() => document.activeElement?.getAttribute("aria-label"))).toBe(CLUSTER);
+      await page.keyboard.press("Enter");
+      await waitUntil(items, (found) => found.length === 3, "the list again, by keyboard");
+      // Down the list and open the second.
+      await page.keyboard.press("Tab");
+      await page.keyboard.press("Enter");
+      await page.locator(`::-p-aria([role='dialog'][name='${AT_PLACE[1]}'])`).wait();
+      // The list fades out and is gone.
+      await waitUntil(items, (found) => found.length === 0, "the list to close after a choice");
+      expect(new URL(page.url()).searchParams.get("incident")).toEqual(expect.any(String));
+      expect(problems).toEqual([]);
+    },
+    ZOOMING,
+  );
 
-  test("in the dark the tiles are dimmed under the page's dark colours", async () => {
-    const { page, problems } = await openMap(ctx.service.url, "/?lang=en&off=traffic,weather,alerts,aircraft", {
-      viewport: DESKTOP,
-      colorScheme: "dark",
-    });
-    expect(await page.$eval(".base-tiles", (layer) => getComputedStyle(layer).filter)).toContain("invert(1)");
-    expect(await pixelsOf(page, [...TILE_LAND], 3)).toBe(0);
-    await zoomIn(page, 13, FIRE_ON_STREET);
-    await screenshot(page, "map-tiles-city-dark");
-    expect(await seriousAxeViolations(page)).toEqual([]);
-    expect(problems).toEqual([]);
-  });
+  test(
+    "in the dark the tiles are dimmed under the page's dark colours",
+    async () => {
+      const { page, problems } = await openMap(ctx.service.url, "/?lang=en&off=traffic,weather,alerts,aircraft", {
+        viewport: DESKTOP,
+        colorScheme: "dark",
+      });
+      expect(await page.$eval(".base-tiles", (layer) => getComputedStyle(layer).filter)).toContain("invert(1)");
+      expect(await pixelsOf(page, [...TILE_LAND], 3)).toBe(0);
+      await zoomIn(page, 13, FIRE_ON_STREET);
+      await screenshot(page, "map-tiles-city-dark");
+      expect(await seriousAxeViolations(page)).toEqual([]);
+      expect(problems).toEqual([]);
+    },
+    ZOOMING,
+  );
 });
 
 describe("the base map with the tile server out of reach", () => {
@@ -259,31 +279,35 @@ describe("the base map with the tile server out of reach", () => {
   const besidesTiles = (watched: WatchedPage) =>
     watched.problems.filter((problem) => !problem.includes(deadTiles) && !/Failed to load resource/.test(problem));
 
-  test("the offline map is drawn instead, with the places' names, at the country, a city and its streets", async () => {
-    const watched = await openMap(unreachable!.url, "/?lang=en&off=traffic,weather,alerts,aircraft");
-    const { page } = watched;
-    expect(await basemapOf(page)).toBe("offline");
-    // The tiles were asked for and failed: the page went on without them.
-    expect(watched.problems.some((problem) => problem.includes(deadTiles))).toBe(true);
-    expect(await page.$$eval(".base-tiles", (layers) => layers.length)).toBe(0);
-    const country = await placeNames(page);
-    expect(country).toEqual(expect.arrayContaining(["Amsterdam", "Rotterdam", "Utrecht", "Groningen", "Maastricht"]));
-    expect(country).not.toContain("Schiedam");
-    expect(await page.$eval(".leaflet-control-attribution", (element) => element.textContent)).toBe(
-      "Offline map · © CBS, GeoNames (CC BY 4.0)",
-    );
-    await screenshot(page, "map-offline-country");
+  test(
+    "the offline map is drawn instead, with the places' names, at the country, a city and its streets",
+    async () => {
+      const watched = await openMap(unreachable!.url, "/?lang=en&off=traffic,weather,alerts,aircraft");
+      const { page } = watched;
+      expect(await basemapOf(page)).toBe("offline");
+      // The tiles were asked for and failed: the page went on without them.
+      expect(watched.problems.some((problem) => problem.includes(deadTiles))).toBe(true);
+      expect(await page.$$eval(".base-tiles", (layers) => layers.length)).toBe(0);
+      const country = await placeNames(page);
+      expect(country).toEqual(expect.arrayContaining(["Amsterdam", "Rotterdam", "Utrecht", "Groningen", "Maastricht"]));
+      expect(country).not.toContain("Schiedam");
+      expect(await page.$eval(".leaflet-control-attribution", (element) => element.textContent)).toBe(
+        "Offline map · © CBS, GeoNames (CC BY 4.0)",
+      );
+      await screenshot(page, "map-offline-country");
 
-    await zoomIn(page, 11.5, FIRE_ON_STREET);
-    const city = await placeNames(page);
-    expect(city).toEqual(expect.arrayContaining(["Schiedam", "Vlaardingen"]));
-    await page.locator(`::-p-aria([role='button'][name='${CLUSTER}'])`).wait();
-    await screenshot(page, "map-offline-city");
+      await zoomIn(page, 11.5, FIRE_ON_STREET);
+      const city = await placeNames(page);
+      expect(city).toEqual(expect.arrayContaining(["Schiedam", "Vlaardingen"]));
+      await page.locator(`::-p-aria([role='button'][name='${CLUSTER}'])`).wait();
+      await screenshot(page, "map-offline-city");
 
-    await zoomIn(page, 16, FIRE_ON_STREET);
-    await screenshot(page, "map-offline-street");
-    expect(besidesTiles(watched)).toEqual([]);
-  });
+      await zoomIn(page, 16, FIRE_ON_STREET);
+      await screenshot(page, "map-offline-street");
+      expect(besidesTiles(watched)).toEqual([]);
+    },
+    ZOOMING,
+  );
 
   test("in Dutch and dark, the offline map's names and attribution follow", async () => {
     const watched = await openMap(unreachable!.url, "/?lang=nl&off=traffic,weather,alerts,aircraft", {

@@ -86,9 +86,11 @@ export function addIncidentsLayer(base: BaseMap, onOpen: (id: string) => void): 
   // The shared places' signs, by point.
   const clusters = new Map<string, ClusterMarker>();
   let shown: Incident[] = [];
-  // Leaflet's canvas draws in the order layers were added: newest last, on top (the list is newest
-  // first), and the ring over them all.
+  // Leaflet's canvas draws in the order layers were added: the places' signs at the bottom (the
+  // incidents on streets near a place's centre stay in sight over them), then the incidents,
+  // newest last, on top (the list is newest first), and the ring over them all.
   const restack = () => {
+    for (const cluster of clusters.values()) cluster.sign.bringToFront();
     for (let index = shown.length - 1; index >= 0; index--) drawn.get(shown[index].id)?.circle.bringToFront();
     ring.bringToFront();
   };
@@ -103,14 +105,16 @@ export function addIncidentsLayer(base: BaseMap, onOpen: (id: string) => void): 
           cluster.members = here;
           continue;
         }
-        group.removeLayer(cluster.marker);
+        group.removeLayer(cluster.sign).removeLayer(cluster.marker);
         clusters.delete(key);
       }
+      let added = false;
       for (const [key, here] of shared) {
         if (clusters.has(key)) continue;
         const cluster = clusterMarker(here, onOpen);
-        group.addLayer(cluster.marker);
+        group.addLayer(cluster.sign).addLayer(cluster.marker);
         clusters.set(key, cluster);
+        added = true;
       }
 
       const incidents = all.filter((incident) => !inCluster.has(incident.id));
@@ -121,7 +125,6 @@ export function addIncidentsLayer(base: BaseMap, onOpen: (id: string) => void): 
         group.removeLayer(one.circle);
         drawn.delete(id);
       }
-      let added = false;
       for (const incident of incidents) {
         const one = drawn.get(incident.id);
         if (one?.look === look(incident)) continue;
