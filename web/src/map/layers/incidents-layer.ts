@@ -69,6 +69,9 @@ export function sharedPlaces(incidents: Incident[]): Map<string, Incident[]> {
   return byPoint;
 }
 
+/** From this zoom on (a city), the places' signs lie under the incidents placed on streets. */
+const SIGNS_UNDER_FROM_ZOOM = 11;
+
 export function addIncidentsLayer(base: BaseMap, onOpen: (id: string) => void): IncidentsLayer {
   const { map } = base;
   const group = L.layerGroup().addTo(map);
@@ -86,14 +89,22 @@ export function addIncidentsLayer(base: BaseMap, onOpen: (id: string) => void): 
   // The shared places' signs, by point.
   const clusters = new Map<string, ClusterMarker>();
   let shown: Incident[] = [];
-  // Leaflet's canvas draws in the order layers were added: the places' signs at the bottom (the
-  // incidents on streets near a place's centre stay in sight over them), then the incidents,
-  // newest last, on top (the list is newest first), and the ring over them all.
+  // Leaflet's canvas draws in the order layers were added: the incidents newest last, on top (the
+  // list is newest first), and the ring over them all. The places' signs go under the incidents
+  // from a city's zoom on (the incidents on streets near a place's centre stay in sight around
+  // them), over them further out, where a city's incidents all overlap and the number says most.
+  const signsOnTop = () => map.getZoom() < SIGNS_UNDER_FROM_ZOOM;
+  let stackedOnTop = signsOnTop();
   const restack = () => {
-    for (const cluster of clusters.values()) cluster.sign.bringToFront();
+    stackedOnTop = signsOnTop();
+    if (!stackedOnTop) for (const cluster of clusters.values()) cluster.sign.bringToFront();
     for (let index = shown.length - 1; index >= 0; index--) drawn.get(shown[index].id)?.circle.bringToFront();
+    if (stackedOnTop) for (const cluster of clusters.values()) cluster.sign.bringToFront();
     ring.bringToFront();
   };
+  map.on("zoomend", () => {
+    if (signsOnTop() !== stackedOnTop && map.hasLayer(group)) restack();
+  });
   return {
     show(all, selected) {
       const shared = sharedPlaces(all);
