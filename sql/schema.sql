@@ -652,7 +652,7 @@ create table app_hidden.address_streets (
   constraint address_streets_source_check CHECK ((source = ANY (ARRAY['import'::text, 'shipped'::text])))
 );
 alter table app_hidden.address_streets enable row level security;
-CREATE INDEX address_streets_key_pattern_idx ON app_hidden.address_streets USING btree (street_key text_pattern_ops);
+CREATE INDEX address_streets_key_pattern_idx ON app_hidden.address_streets USING btree (street_key text_pattern_ops) INCLUDE (woonplaats_key, municipality_key, address_count);
 CREATE INDEX address_streets_municipality_idx ON app_hidden.address_streets USING btree (app_hidden.street_place_key(municipality), street_key);
 CREATE INDEX address_streets_place_idx ON app_hidden.address_streets USING btree (place_uuid, street_key);
 CREATE INDEX address_streets_place_key_idx ON app_hidden.address_streets USING btree (place_key, street_key);
@@ -7296,6 +7296,7 @@ CREATE OR REPLACE FUNCTION app_hidden.register_suggestions(search text)
  RETURNS TABLE(kind text, label text, detail text, latitude double precision, longitude double precision, postcode text, rank integer, weight integer)
  LANGUAGE sql
  STABLE PARALLEL SAFE
+ SET enable_bitmapscan TO 'off'
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
   with words as (
@@ -7315,34 +7316,37 @@ AS $function$
     union all
     select array_to_string(w[1:k], ' '), null, nullif(array_to_string(w[k + 1:], ' '), '')
       from numbered, generate_series(1, cardinality(w)) as k where at is null
-  ), streets as (
-    select s.*, sp.house_number, s.street_key = sp.street as whole
+  ), candidates as (
+    -- The streets whose key starts with the typed street, walked in the key's index order (the
+    -- pattern operators, which a generic plan can use too, unlike LIKE with a parameter), the
+    -- place's prefix on the woonplaats or the municipality: all from the index (an index-only
+    -- scan), and 200 are plenty to rank.
+    select c.id, c.address_count, sp.house_number, c.street_key = sp.street as whole
       from splits sp
       cross join lateral (
-        -- The streets whose key starts with the typed street, walked in the key's index order (the
-        -- pattern operators, which a generic plan can use too, unlike LIKE with a parameter): the
-        -- street as typed comes first, and 200 are plenty to rank; the place's prefix on the
-        -- woonplaats or the municipality.
-        select s.id, s.name, s.street_key, s.woonplaats, s.municipality, s.latitude, s.longitude, s.address_count
+        select s.id, s.street_key, s.address_count
           from app_hidden.address_streets s
          where length(sp.street) >= 2
            and s.street_key ~>=~ sp.street and s.street_key ~<~ (sp.street || '~')
            and (sp.place is null or s.woonplaats_key ~>=~ sp.place and s.woonplaats_key ~<~ (sp.place || '~')
                 or s.municipality_key ~>=~ sp.place and s.municipality_key ~<~ (sp.place || '~'))
          order by s.street_key
-         limit 200) s
+         limit 200) c
   ), ranked as (
-    -- the 20 best of each split: the street as typed, then the biggest
-    select * from (
-      select s.*, row_number() over (partition by s.house_number, s.whole order by s.address_count desc) as n from streets s
-    ) x where x.n <= 20
+    -- the 20 best of each kind: the street as typed, then the biggest; then their rows
+    select x.house_number, x.whole, s.*
+      from (select c.*, row_number() over (partition by c.house_number, c.whole order by c.address_count desc) as n
+              from candidates c) x
+      -- (LIMIT 1: a lateral subquery without one is pulled up into a hash join over every street)
+      cross join lateral (select s.* from app_hidden.address_streets s where s.id = x.id limit 1) s
+     where x.n <= 20
   )
   select 'address', s.name || ' ' || s.house_number,
          s.woonplaats || case when s.municipality <> s.woonplaats then ', ' || s.municipality else '' end,
-         n.latitudes[x.i], n.longitudes[x.i], null::text, case when s.whole then 0 else 1 end, s.address_count
+         x.latitudes[x.i], x.longitudes[x.i], null::text, case when s.whole then 0 else 1 end, s.address_count
     from ranked s
-    join app_hidden.address_numbers n on n.street_id = s.id
-    cross join lateral (select array_position(n.numbers, s.house_number) as i) x
+    cross join lateral (select n.latitudes, n.longitudes, array_position(n.numbers, s.house_number) as i
+                          from app_hidden.address_numbers n where n.street_id = s.id limit 1) x
    where s.house_number is not null and x.i is not null
   union all
   select 'street', s.name,

@@ -9,7 +9,6 @@ import { once } from "node:events";
 import type { Readable } from "node:stream";
 import type pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
-import { analyzeTables } from "../db/fresh-statistics.ts";
 import { registerAddress, registerRecords, type RegisterAddress } from "./register-file.ts";
 
 export type AddressSource = "import" | "shipped";
@@ -53,13 +52,21 @@ function copyLine(importUuid: string, a: RegisterAddress): string {
   );
 }
 
-export const ADDRESS_TABLES = [
+const ADDRESS_TABLES = [
   "app_hidden.address_streets",
   "app_hidden.address_numbers",
   "app_hidden.address_postcodes",
   "app_hidden.address_woonplaatsen",
   "app_public.postcodes",
 ];
+
+/**
+ * VACUUM (ANALYZE) of the lookup tables after their rows were replaced: the statistics for the
+ * planner, and the visibility map, without which type-ahead's index-only scans read the table.
+ */
+export async function vacuumAddressTables(db: Pick<pg.ClientBase, "query">): Promise<void> {
+  await db.query(`vacuum (analyze) ${ADDRESS_TABLES.join(", ")}`);
+}
 
 /** Streams one register file in and replaces the provinces it holds. */
 export async function importAddresses(
@@ -127,7 +134,7 @@ export async function importAddresses(
       .catch(() => {});
     client.release();
   }
-  await analyzeTables(pool, ADDRESS_TABLES);
+  await vacuumAddressTables(pool);
   return result;
 }
 

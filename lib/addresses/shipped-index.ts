@@ -17,8 +17,7 @@ import zlib from "node:zlib";
 import type pg from "pg";
 import { from as copyFrom, to as copyTo } from "pg-copy-streams";
 import { ROOT_DIR } from "../db/migrate.ts";
-import { analyzeTables } from "../db/fresh-statistics.ts";
-import { ADDRESS_TABLES } from "./import.ts";
+import { vacuumAddressTables } from "./import.ts";
 
 export const SHIPPED_INDEX_DIR = path.join(ROOT_DIR, "data", "addresses");
 
@@ -121,7 +120,7 @@ export async function loadShippedAddresses(client: pg.ClientBase, dir = SHIPPED_
     await client.query("rollback");
     throw error;
   }
-  await analyzeTables(client, ADDRESS_TABLES);
+  await vacuumAddressTables(client);
   return missing;
 }
 

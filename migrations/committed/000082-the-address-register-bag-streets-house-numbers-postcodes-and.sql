@@ -1,5 +1,5 @@
 --! Previous: sha1:5d3e8df9ba442511c26996eaef8bc3b54b2c3ff2
---! Hash: sha1:bc2b67924e7b105da9f7a1ac09e213a2ea1a6b51
+--! Hash: sha1:95a3cb45cdc97e831946cbf5a792e305f177cc11
 --! Message: The address register (BAG): streets, house numbers, postcodes and woonplaatsen; pages placed at their address, street or postcode; address suggestions; related signals by precision
 
 -- The national address register (BAG, Kadaster, CC0) for the lookups that place P2000 pages at
@@ -48,7 +48,9 @@ create table if not exists app_hidden.address_streets (
 create index if not exists address_streets_place_idx on app_hidden.address_streets (place_uuid, street_key);
 create index if not exists address_streets_place_key_idx on app_hidden.address_streets (place_key, street_key);
 create index if not exists address_streets_municipality_idx on app_hidden.address_streets (app_hidden.street_place_key(municipality), street_key);
-create index if not exists address_streets_key_pattern_idx on app_hidden.address_streets (street_key text_pattern_ops);
+-- type-ahead reads the street key's prefix and the place's from the index alone
+create index if not exists address_streets_key_pattern_idx on app_hidden.address_streets (street_key text_pattern_ops)
+  include (woonplaats_key, municipality_key, address_count);
 create index if not exists address_streets_province_idx on app_hidden.address_streets (province);
 alter table app_hidden.address_streets enable row level security;
 drop policy if exists select_all on app_hidden.address_streets;
@@ -769,6 +771,9 @@ create or replace function app_hidden.register_suggestions(search text)
   returns table (kind text, label text, detail text, latitude double precision, longitude double precision,
                  postcode text, rank integer, weight integer)
   language sql stable parallel safe
+  -- the prefix walked in index order, from the index alone: a bitmap scan would read a heap page
+  -- for each street of the prefix (hundreds for "kerkstraat" nationally) and sort them
+  set enable_bitmapscan to off
   set search_path to pg_catalog, public, pg_temp
 as $$
   with words as (
@@ -788,34 +793,37 @@ as $$
     union all
     select array_to_string(w[1:k], ' '), null, nullif(array_to_string(w[k + 1:], ' '), '')
       from numbered, generate_series(1, cardinality(w)) as k where at is null
-  ), streets as (
-    select s.*, sp.house_number, s.street_key = sp.street as whole
+  ), candidates as (
+    -- The streets whose key starts with the typed street, walked in the key's index order (the
+    -- pattern operators, which a generic plan can use too, unlike LIKE with a parameter), the
+    -- place's prefix on the woonplaats or the municipality: all from the index (an index-only
+    -- scan), and 200 are plenty to rank.
+    select c.id, c.address_count, sp.house_number, c.street_key = sp.street as whole
       from splits sp
       cross join lateral (
-        -- The streets whose key starts with the typed street, walked in the key's index order (the
-        -- pattern operators, which a generic plan can use too, unlike LIKE with a parameter): the
-        -- street as typed comes first, and 200 are plenty to rank; the place's prefix on the
-        -- woonplaats or the municipality.
-        select s.id, s.name, s.street_key, s.woonplaats, s.municipality, s.latitude, s.longitude, s.address_count
+        select s.id, s.street_key, s.address_count
           from app_hidden.address_streets s
          where length(sp.street) >= 2
            and s.street_key ~>=~ sp.street and s.street_key ~<~ (sp.street || '~')
            and (sp.place is null or s.woonplaats_key ~>=~ sp.place and s.woonplaats_key ~<~ (sp.place || '~')
                 or s.municipality_key ~>=~ sp.place and s.municipality_key ~<~ (sp.place || '~'))
          order by s.street_key
-         limit 200) s
+         limit 200) c
   ), ranked as (
-    -- the 20 best of each split: the street as typed, then the biggest
-    select * from (
-      select s.*, row_number() over (partition by s.house_number, s.whole order by s.address_count desc) as n from streets s
-    ) x where x.n <= 20
+    -- the 20 best of each kind: the street as typed, then the biggest; then their rows
+    select x.house_number, x.whole, s.*
+      from (select c.*, row_number() over (partition by c.house_number, c.whole order by c.address_count desc) as n
+              from candidates c) x
+      -- (LIMIT 1: a lateral subquery without one is pulled up into a hash join over every street)
+      cross join lateral (select s.* from app_hidden.address_streets s where s.id = x.id limit 1) s
+     where x.n <= 20
   )
   select 'address', s.name || ' ' || s.house_number,
          s.woonplaats || case when s.municipality <> s.woonplaats then ', ' || s.municipality else '' end,
-         n.latitudes[x.i], n.longitudes[x.i], null::text, case when s.whole then 0 else 1 end, s.address_count
+         x.latitudes[x.i], x.longitudes[x.i], null::text, case when s.whole then 0 else 1 end, s.address_count
     from ranked s
-    join app_hidden.address_numbers n on n.street_id = s.id
-    cross join lateral (select array_position(n.numbers, s.house_number) as i) x
+    cross join lateral (select n.latitudes, n.longitudes, array_position(n.numbers, s.house_number) as i
+                          from app_hidden.address_numbers n where n.street_id = s.id limit 1) x
    where s.house_number is not null and x.i is not null
   union all
   select 'street', s.name,
