@@ -120,7 +120,7 @@ async function mapIdle(page: Page): Promise<void> {
   await page.locator(".map[data-idle='true']").wait();
 }
 
-const zoomOf = (page: Page) => page.$eval(".map", (map) => Number((map as HTMLElement).dataset.zoom));
+const zoomOf = (page: Page) => page.$eval(".map", (map) => Number(map.getAttribute("data-zoom")));
 
 /**
  * Zooms in with the keyboard (Shift + "+", 1.5 levels a press) around the map's centre to at least
@@ -150,9 +150,9 @@ async function centreOn(page: Page, text: string): Promise<void> {
   await mapIdle(page);
 }
 
-const basemapOf = (page: Page) => page.$eval(".map", (map) => (map as HTMLElement).dataset.baseMap);
+const basemapOf = (page: Page) => page.$eval(".map", (map) => map.getAttribute("data-base-map"));
 const placeNames = (page: Page) =>
-  page.$eval(".place-labels", (canvas) => ((canvas as HTMLElement).dataset.names ?? "").split("|"));
+  page.$eval(".place-labels", (canvas) => (canvas.getAttribute("data-names") ?? "").split("|"));
 
 /** A test that zooms the map in step by step, each step animated and its tiles loaded. */
 const ZOOMING = 180_000;
@@ -234,14 +234,14 @@ describe("the base map with tiles", () => {
       expect(listed[2]).toContain(AT_PLACE[0]);
       expect(await page.$eval(".cluster-heading", (heading) => heading.textContent)).toBe("3 incidents in Schiedam");
       // The focus moved into the list.
-      expect(await page.evaluate(() => document.activeElement?.className)).toBe("cluster-incident");
+      expect(await page.evaluate("document.activeElement?.className")).toBe("cluster-incident");
       expect(await seriousAxeViolations(page)).toEqual([]);
       await screenshot(page, "map-cluster-open");
 
       // Escape closes it and gives the focus back to the sign; Enter opens it again.
       await page.keyboard.press("Escape");
       await waitUntil(items, (found) => found.length === 0, "the list to close");
-      expect(await page.evaluate(() => document.activeElement?.getAttribute("aria-label"))).toBe(CLUSTER);
+      expect(await page.evaluate("document.activeElement?.getAttribute('aria-label')")).toBe(CLUSTER);
       await page.keyboard.press("Enter");
       await waitUntil(items, (found) => found.length === 3, "the list again, by keyboard");
       // Down the list and open the second.
@@ -263,7 +263,9 @@ describe("the base map with tiles", () => {
         viewport: DESKTOP,
         colorScheme: "dark",
       });
-      expect(await page.$eval(".base-tiles", (layer) => getComputedStyle(layer).filter)).toContain("invert(1)");
+      expect(await page.evaluate("getComputedStyle(document.querySelector('.base-tiles')).filter")).toContain(
+        "invert(1)",
+      );
       expect(await pixelsOf(page, [...TILE_LAND], 3)).toBe(0);
       await zoomIn(page, 13, FIRE_ON_STREET);
       await screenshot(page, "map-tiles-city-dark");
