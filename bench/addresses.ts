@@ -15,6 +15,7 @@
 // Figures go to bench/results/addresses-latest.md (docs/benchmarks.md shows them).
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import pg from "pg";
@@ -43,6 +44,9 @@ const REGISTER_DIR = path.resolve(BENCH_DIR, "../../shared/data/bag-addresses");
 const TRUTH = process.env.ADDRESS_TRUTH ?? path.join(BENCH_DIR, "address-truth", "truth.json");
 const log = (line: string) => console.log(line);
 const random = seeded(42);
+// The machine's load when the run starts and ends: two shared cores, so a figure measured beside
+// other work (a test suite, a browser) says so.
+const loadAtStart = +os.loadavg()[0].toFixed(2);
 
 // The service measured as bench/server-process.ts runs it: no public feeds (this machine may not
 // reach them), budgets far above one client, and the response cache off (each search executes).
@@ -271,9 +275,11 @@ if (fs.existsSync(TRUTH)) {
 }
 accuracy.forEach((line) => log(line));
 
+const load = { start: loadAtStart, end: +os.loadavg()[0].toFixed(2) };
 const result = {
   date: new Date().toISOString(),
   machine: machine(),
+  load,
   shipped,
   imported,
   national: { copies: COPIES, ...national },
@@ -285,7 +291,8 @@ const result = {
 };
 log(
   `Wrote ${writeResults("addresses", "addresses-latest.md", result, [
-    `Address register benchmark, ${result.date.slice(0, 10)}, ${result.machine}.`,
+    `Address register benchmark, ${result.date.slice(0, 10)}, ${result.machine}; load average ${load.start} at ` +
+      `the start and ${load.end} at the end (above 2, other work shared the cores).`,
     "",
     `- Shipped index (${shipped.provinces.join(", ")}) loaded on a first start in ${shipped.seconds} s.`,
     `- import:addresses of ${imported.files} province files: ${imported.rows.toLocaleString("en")} addresses in ` +
