@@ -170,18 +170,20 @@ export function createBaseMap(
   // Leaflet reads its element's size when made and on window resizes only. The console makes its
   // map before its form is on the page, and the page's layout changes sizes by itself: the map
   // follows its element's size, and the last bounds asked for are fitted again once it has one.
+  // A fit asked for while the map had no size waits for one; once fitted, a later resize (the
+  // element hidden and shown again, a screenshot's new viewport) keeps the view people moved to.
   let lastFit: [L.LatLngBoundsExpression, L.FitBoundsOptions] = [NETHERLANDS, { padding: [8, 8] }];
+  let fitPending = false;
   const sized = () => container.clientWidth > 0 && container.clientHeight > 0;
   const fit = (bounds: L.LatLngBoundsExpression, options: L.FitBoundsOptions = {}) => {
     lastFit = [bounds, options];
-    if (sized()) map.fitBounds(bounds, { ...options, animate: false });
+    fitPending = !sized();
+    if (!fitPending) map.fitBounds(bounds, { ...options, animate: false });
   };
   fit(...lastFit);
-  let wasSized = sized();
   const resizes = new ResizeObserver(() => {
     map.invalidateSize({ animate: false });
-    if (!wasSized && sized()) fit(...lastFit);
-    wasSized = sized();
+    if (fitPending && sized()) fit(...lastFit);
   });
   resizes.observe(container);
   const zoom = L.control.zoom({ position: "topright", zoomInTitle: t("map.zoomIn"), zoomOutTitle: t("map.zoomOut") });
