@@ -6291,6 +6291,7 @@ declare
   found_precision text;
   house_number integer;
   address app_hidden.p2000_address;
+  registered_place boolean := false;
   street_match text;
 begin
   -- Lower-case words of the text, and the text as " word word ": keyword rules test these
@@ -6483,6 +6484,7 @@ begin
     r.latitude := coalesce(found_latitude, place.latitude);
     r.longitude := coalesce(found_longitude, place.longitude);
     r.position_precision := 'place';
+    registered_place := found_latitude is not null;
     found_latitude := null;
     found_longitude := null;
   end if;
@@ -6497,7 +6499,9 @@ begin
     select p.latitude, p.longitude, p.position_precision into found_latitude, found_longitude, found_precision
       from app_hidden.p2000_hectometre_position(r.road, r.hectometer, r.carriageway) p;
   end if;
-  if found_latitude is null and r.place_uuid is not null then
+  -- (Only where the register covers the place: elsewhere every key of the text would be probed
+  -- in vain, for every page.)
+  if found_latitude is null and registered_place then
     address := app_hidden.p2000_register_address(t, r.place_uuid, r.city);
     if address.street is not null then
       r.street := address.street;
@@ -6864,10 +6868,14 @@ begin
   -- The longest street name of the place that the text contains, wherever it stands (before or
   -- after the place); of equal length, the one written last (the address ends the text), then
   -- the longer street.
+  -- (A lateral subquery with a LIMIT, so that each key is an index probe whatever the plan: the
+  -- enrichment runs with generic plans, which otherwise may hash the place's streets.)
   select s.id, s.name, s.street_key, s.latitude, s.longitude, g.start, g.len
       into match_id, match_name, match_key, match_latitude, match_longitude, match_start, match_length
     from unnest(grams, starts, lengths) as g (key, start, len)
-    join app_hidden.address_streets s on s.place_uuid = p2000_register_address.place_uuid and s.street_key = g.key
+    cross join lateral (select s.* from app_hidden.address_streets s
+                         where s.place_uuid = p2000_register_address.place_uuid and s.street_key = g.key
+                         order by s.address_count desc limit 1) s
    order by length(g.key) desc, g.start desc, s.address_count desc
    limit 1;
   -- Else the street of that name in the municipality the text names ("Hoofdweg Midden-Groningen"),
@@ -6876,8 +6884,10 @@ begin
     select s.id, s.name, s.street_key, s.latitude, s.longitude, g.start, g.len
       into match_id, match_name, match_key, match_latitude, match_longitude, match_start, match_length
       from unnest(grams, starts, lengths) as g (key, start, len)
-      join app_hidden.address_streets s
-        on app_hidden.street_place_key(s.municipality) = app_hidden.street_place_key(city) and s.street_key = g.key
+      cross join lateral (select s.* from app_hidden.address_streets s
+                           where app_hidden.street_place_key(s.municipality) = app_hidden.street_place_key(city)
+                             and s.street_key = g.key
+                           order by s.address_count desc limit 1) s
      order by length(g.key) desc, g.start desc, s.address_count desc
      limit 1;
     if match_id is not null and (select count(*) from app_hidden.address_streets s
