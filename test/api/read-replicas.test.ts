@@ -67,6 +67,24 @@ async function storeMessage(): Promise<string> {
   return message;
 }
 
+/**
+ * Waits until nothing is left to announce and the replica has replayed all of it: the worker's jobs
+ * after a stored page (dossiers, matching) announce changes of their own, and on a busy machine they
+ * may come after a test pauses the replica, which would then rightly keep none of its answers.
+ */
+async function settled(): Promise<void> {
+  await service.workerIdle();
+  await cached.workerIdle();
+  const { rows } = await replicated.db.asOwner<{ lsn: string }>("select pg_current_wal_insert_lsn()::text as lsn");
+  const primary = lsnValue(rows[0]!.lsn);
+  await waitUntil(
+    async () => (await replicated.onReplica("select pg_last_wal_replay_lsn()::text as lsn")).rows[0].lsn as string,
+    (replayed) => lsnValue(replayed) >= primary,
+    "the replica to replay the primary's changes",
+    15_000,
+  );
+}
+
 /** Resumes the replica's replay and waits until it takes reads again. */
 async function resumeReplay(): Promise<void> {
   await replicated.onReplica("select pg_wal_replay_resume()");
@@ -189,6 +207,7 @@ describe("the response cache on a replica, by domain", () => {
   test("a change of another domain does not stop a replica's answer from being kept", async () => {
     const token = (await cached.newToken()).secret;
     await waitUntil(replicaInService, (inService) => inService === true, "the replica in service", 15_000);
+    await settled();
     await replicated.onReplica("select pg_wal_replay_pause()");
     try {
       // Announced in the "service" domain (which no P2000 read reads), and not replayed by the replica.
