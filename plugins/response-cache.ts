@@ -68,7 +68,7 @@ export function makeResponseCachePlugin(cache: ResponseCache, known: KnownReques
           if (hit) {
             graphqlCacheRequests.inc({ operation, outcome: "hit" });
             if (req) answered.set(req, { answer: hit, keyTail, perEnvironment, operation });
-            return hit.result as ReturnType<typeof next>;
+            return JSON.parse(hit.body.toString()) as ReturnType<typeof next>;
           }
           graphqlCacheRequests.inc({ operation, outcome: "miss" });
           const snapshot = cache.snapshot(domains);

@@ -5,8 +5,10 @@
 // lib/http/cached-answers.ts can answer from the cache without grafserv's work per request.
 //
 // An entry says only where to look: the answer itself is the cache's, which drops it when its data
-// changes. The index is bounded by its number of entries (least recently used out), and keeps a
-// hash of the request's bytes, not the bytes: a POST body may be 100 KB.
+// changes. The index is bounded by the bytes its entries take (least recently used out), and keeps
+// a hash of the request's bytes, not the bytes: a POST body may be 100 KB. An entry's size is
+// counted from its strings (the key tail holds the variables, which a client chooses) plus a fixed
+// share for the Map's slot and the objects; the headers are few distinct objects, shared.
 import { createHash } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 
@@ -48,28 +50,61 @@ function hashOf(parts: string[], body?: Buffer): string {
   return hash.digest("base64url");
 }
 
+/** What an entry costs beyond its strings: the Map's slot, the entry object, the hash's string header. */
+const ENTRY_OVERHEAD_BYTES = 160;
+
+/** The bytes an entry holds (V8 keeps a one-byte string's characters in a byte each, two-byte ones in two). */
+function entryBytes(identity: string, request: KnownRequest): number {
+  return ENTRY_OVERHEAD_BYTES + identity.length + 2 * (request.keyTail.length + request.operation.length);
+}
+
 export class KnownRequests {
   /** Insertion order is use order, as in the response cache. */
-  private readonly entries = new Map<string, KnownRequest>();
+  private readonly entries = new Map<string, { request: KnownRequest; bytes: number }>();
+  /** One object per distinct set of headers: every entry of a media type shares it. */
+  private readonly sharedHeaders = new Map<string, Readonly<Record<string, string>>>();
+  private readonly maxBytes: number;
+  private bytes = 0;
 
-  private readonly maxEntries: number;
+  constructor(maxBytes: number) {
+    this.maxBytes = maxBytes;
+  }
 
-  constructor(maxEntries: number) {
-    this.maxEntries = maxEntries;
+  /** Bytes the entries take (a metric of the response cache's memory). */
+  get bytesHeld(): number {
+    return this.bytes;
   }
 
   remember(identity: string, request: KnownRequest): void {
-    this.entries.delete(identity);
-    this.entries.set(identity, request);
-    if (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
+    this.forget(identity);
+    const headersKey = JSON.stringify(request.headers);
+    let headers = this.sharedHeaders.get(headersKey);
+    if (!headers) {
+      headers = request.headers;
+      // a client cannot choose the headers grafserv answers with, but bound them anyway
+      if (this.sharedHeaders.size < 64) this.sharedHeaders.set(headersKey, headers);
+    }
+    const entry = { request: { ...request, headers }, bytes: entryBytes(identity, request) };
+    this.entries.set(identity, entry);
+    this.bytes += entry.bytes;
+    for (const oldest of this.entries.keys()) {
+      if (this.bytes <= this.maxBytes) break;
+      this.forget(oldest);
+    }
   }
 
   recall(identity: string): KnownRequest | undefined {
-    const request = this.entries.get(identity);
-    if (request) {
-      this.entries.delete(identity);
-      this.entries.set(identity, request);
-    }
-    return request;
+    const entry = this.entries.get(identity);
+    if (!entry) return undefined;
+    this.entries.delete(identity);
+    this.entries.set(identity, entry);
+    return entry.request;
+  }
+
+  private forget(identity: string): void {
+    const entry = this.entries.get(identity);
+    if (!entry) return;
+    this.entries.delete(identity);
+    this.bytes -= entry.bytes;
   }
 }

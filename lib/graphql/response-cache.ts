@@ -27,10 +27,13 @@ import type { Domain } from "./cache-domains.ts";
 const DATA_CHANGED_CHANNEL = "data_changed";
 
 export interface CachedAnswer {
-  /** The answer as sent: JSON of the execution result. */
+  /**
+   * The answer as sent: JSON of the execution result. Only the bytes are kept, not the result's
+   * objects, which take several times as much memory and which the bound would not count; the
+   * execute middleware parses them again on the rare hit that reaches it (most are answered
+   * before grafserv, lib/http/cached-answers.ts).
+   */
   readonly body: Buffer;
-  /** The answer as executed, for the middleware that returns it. */
-  readonly result: unknown;
   /** A strong entity tag of the body (equal on every instance for the same answer). */
   readonly etag: string;
   readonly domains: readonly Domain[];
@@ -145,7 +148,7 @@ export class ResponseCache {
     if (domains.some((domain, i) => (this.generations.get(domain) ?? 0) !== snapshot.generations[i])) return undefined;
     const body = Buffer.from(JSON.stringify(result));
     if (body.length > this.maxBytes / 4) return undefined;
-    const entry: CachedAnswer = { body, result, etag: entityTag(body), domains, expires: Date.now() + this.maxAgeMs };
+    const entry: CachedAnswer = { body, etag: entityTag(body), domains, expires: Date.now() + this.maxAgeMs };
     this.remove(key);
     this.add(key, entry);
     for (const oldest of this.entries.keys()) {
