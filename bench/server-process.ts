@@ -2,6 +2,7 @@
 // so that the load generator does not share its event loop (on two cores it still shares the
 // CPUs, which the figures say).
 import { spawn } from "node:child_process";
+import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import readline from "node:readline";
@@ -12,6 +13,8 @@ const ROOT = path.join(path.dirname(new URL(import.meta.url).pathname), "..");
 export interface ServerProcess {
   graphqlUrl: string;
   pid: number;
+  /** Resolves with the exit code when the process has ended (however it ended). */
+  exited: Promise<number | null>;
   stop(): Promise<void>;
 }
 
@@ -30,8 +33,14 @@ export async function startServerProcess(options: {
   dataDir: string;
   pgPort: number;
   env?: Record<string, string>;
+  /**
+   * Where its log goes: appended to this file (stderr, and stdout after "Ready in"); by default
+   * stderr is this process's. A long run (bench/soak.ts) counts the lines instead of printing them.
+   */
+  logFile?: string;
 }): Promise<ServerProcess> {
   const port = await freePort();
+  const logFd = options.logFile === undefined ? undefined : fs.openSync(options.logFile, "a");
   // With the V8 flags npm start gives it: the service as operators run it.
   const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, "server.ts"], {
     cwd: ROOT,
@@ -59,18 +68,31 @@ export async function startServerProcess(options: {
       RESPONSE_CACHE_MB: "0",
       ...options.env,
     },
-    stdio: ["ignore", "pipe", "inherit"],
+    stdio: ["ignore", "pipe", logFd ?? "inherit"],
   });
+  if (logFd !== undefined) fs.closeSync(logFd); // the child has its own copy
   const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+  let ready = false;
   await new Promise<void>((resolve, reject) => {
     readline.createInterface({ input: child.stdout! }).on("line", (line) => {
-      if (line.startsWith("Ready in")) resolve();
+      if (ready && options.logFile) fs.appendFileSync(options.logFile, line + "\n");
+      if (line.startsWith("Ready in")) {
+        ready = true;
+        resolve();
+      }
     });
-    void exited.then((code) => reject(new Error(`server.ts exited (code ${code}) before it was ready`)));
+    void exited.then((code) =>
+      reject(
+        new Error(
+          `server.ts exited (code ${code}) before it was ready${options.logFile ? `; its log: ${options.logFile}` : ""}`,
+        ),
+      ),
+    );
   });
   return {
     graphqlUrl: `http://127.0.0.1:${port}/graphql`,
     pid: child.pid!,
+    exited,
     async stop() {
       child.kill("SIGTERM");
       await exited;
