@@ -653,9 +653,9 @@ create table app_hidden.address_streets (
 );
 alter table app_hidden.address_streets enable row level security;
 CREATE INDEX address_streets_key_pattern_idx ON app_hidden.address_streets USING btree (street_key text_pattern_ops) INCLUDE (woonplaats_key, municipality_key, address_count);
-CREATE INDEX address_streets_municipality_idx ON app_hidden.address_streets USING btree (app_hidden.street_place_key(municipality), street_key);
-CREATE INDEX address_streets_place_idx ON app_hidden.address_streets USING btree (place_uuid, street_key);
+CREATE INDEX address_streets_municipality_pattern_idx ON app_hidden.address_streets USING btree (app_hidden.street_place_key(municipality), street_key text_pattern_ops);
 CREATE INDEX address_streets_place_key_idx ON app_hidden.address_streets USING btree (place_key, street_key);
+CREATE INDEX address_streets_place_pattern_idx ON app_hidden.address_streets USING btree (place_uuid, street_key text_pattern_ops);
 CREATE INDEX address_streets_province_idx ON app_hidden.address_streets USING btree (province);
 CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON app_hidden.address_streets FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_data_changed('places');
 create policy select_all on app_hidden.address_streets as permissive for select to app_analyst, app_visitor using (true);
@@ -6839,9 +6839,6 @@ CREATE OR REPLACE FUNCTION app_hidden.p2000_register_address(message text, place
 AS $function$
 declare
   keys text[] := app_hidden.p2000_text_street_keys(message);
-  grams text[];
-  starts integer[];
-  lengths integer[];
   match_id bigint;
   match_name text;
   match_key text;
@@ -6853,45 +6850,50 @@ declare
   number_digits text;
   after_number text;
   point record;
+  -- the key of the municipality the text names, computed once (street_place_key runs a regex)
+  city_key text := app_hidden.street_place_key(city);
   result app_hidden.p2000_address;
 begin
   if place_uuid is null or keys is null or cardinality(keys) = 0 then
     return null;
   end if;
-  -- Every run of one to six words that neither begins nor ends with a number: each is a street
-  -- key to look up, one index probe each.
-  select array_agg(array_to_string(keys[i:i + n - 1], ' ')), array_agg(i), array_agg(n)
-    into grams, starts, lengths
-    from generate_subscripts(keys, 1) as i, generate_series(1, 6) as n
-   where i + n - 1 <= cardinality(keys) and translate(keys[i + n - 1], '0123456789', '') <> ''
-     and translate(keys[i], '0123456789', '') <> '';
   -- The longest street name of the place that the text contains, wherever it stands (before or
   -- after the place); of equal length, the one written last (the address ends the text), then
-  -- the longer street.
-  -- (A lateral subquery with a LIMIT, so that each key is an index probe whatever the plan: the
-  -- enrichment runs with generic plans, which otherwise may hash the place's streets.)
-  select s.id, s.name, s.street_key, s.latitude, s.longitude, g.start, g.len
+  -- the longer street. One index probe per word of the text: the place's streets whose key is
+  -- that word or begins with it and a space (the range [word, word || '!') in byte order), kept
+  -- when the text's next words are the rest of the key. (Probing every run of one to six words
+  -- instead cost about 60 probes a page. OFFSET 0 keeps the lateral subquery from being pulled
+  -- up, so each word is its own range probe whatever the plan: flattened, the generic plans the
+  -- enrichment runs with read all the place's streets and filter them per word.)
+  select s.id, s.name, s.street_key, s.latitude, s.longitude, w.start, s.words
       into match_id, match_name, match_key, match_latitude, match_longitude, match_start, match_length
-    from unnest(grams, starts, lengths) as g (key, start, len)
-    cross join lateral (select s.* from app_hidden.address_streets s
-                         where s.place_uuid = p2000_register_address.place_uuid and s.street_key = g.key
-                         order by s.address_count desc limit 1) s
-   order by length(g.key) desc, g.start desc, s.address_count desc
+    from generate_subscripts(keys, 1) as w (start)
+    cross join lateral (select s.id, s.name, s.street_key, s.latitude, s.longitude, s.address_count,
+                               cardinality(string_to_array(s.street_key, ' ')) as words
+                          from app_hidden.address_streets s
+                         where s.place_uuid = p2000_register_address.place_uuid
+                           and s.street_key ~>=~ keys[w.start] and s.street_key ~<~ (keys[w.start] || '!')
+                        offset 0) s
+   where app_hidden.p2000_street_key_at(keys, w.start, s.street_key, s.words)
+   order by length(s.street_key) desc, w.start desc, s.address_count desc
    limit 1;
   -- Else the street of that name in the municipality the text names ("Hoofdweg Midden-Groningen"),
   -- where one woonplaats has it.
   if match_id is null and city is not null then
-    select s.id, s.name, s.street_key, s.latitude, s.longitude, g.start, g.len
+    select s.id, s.name, s.street_key, s.latitude, s.longitude, w.start, s.words
       into match_id, match_name, match_key, match_latitude, match_longitude, match_start, match_length
-      from unnest(grams, starts, lengths) as g (key, start, len)
-      cross join lateral (select s.* from app_hidden.address_streets s
-                           where app_hidden.street_place_key(s.municipality) = app_hidden.street_place_key(city)
-                             and s.street_key = g.key
-                           order by s.address_count desc limit 1) s
-     order by length(g.key) desc, g.start desc, s.address_count desc
+      from generate_subscripts(keys, 1) as w (start)
+      cross join lateral (select s.id, s.name, s.street_key, s.latitude, s.longitude, s.address_count,
+                                 cardinality(string_to_array(s.street_key, ' ')) as words
+                            from app_hidden.address_streets s
+                           where app_hidden.street_place_key(s.municipality) = city_key
+                             and s.street_key ~>=~ keys[w.start] and s.street_key ~<~ (keys[w.start] || '!')
+                        offset 0) s
+     where app_hidden.p2000_street_key_at(keys, w.start, s.street_key, s.words)
+     order by length(s.street_key) desc, w.start desc, s.address_count desc
      limit 1;
     if match_id is not null and (select count(*) from app_hidden.address_streets s
-          where app_hidden.street_place_key(s.municipality) = app_hidden.street_place_key(city)
+          where app_hidden.street_place_key(s.municipality) = city_key
             and s.street_key = match_key) > 1 then
       match_id := null;
     end if;
@@ -6985,6 +6987,20 @@ $function$;
 grant execute on function app_hidden.p2000_single_capcode(filter app_public.p2000_message_filter) to app_analyst;
 grant execute on function app_hidden.p2000_single_capcode(filter app_public.p2000_message_filter) to app_visitor;
 comment on function app_hidden.p2000_single_capcode(filter app_public.p2000_message_filter) is 'The capcode of a filter that names exactly one (by uuid or by number), else null. p2000Messages then pages from that capcode''s links and p2000MessagesCount reads its daily roll-up, instead of scanning messages.';
+
+CREATE OR REPLACE FUNCTION app_hidden.p2000_street_key_at(keys text[], start integer, street_key text, words integer)
+ RETURNS boolean
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+AS $function$
+  select words between 1 and 6 and start + words - 1 <= cardinality(keys)
+     and translate(keys[start], '0123456789', '') <> ''
+     and translate(keys[start + words - 1], '0123456789', '') <> ''
+     and array_to_string(keys[start:start + words - 1], ' ') = street_key
+$function$;
+grant execute on function app_hidden.p2000_street_key_at(keys text[], start integer, street_key text, words integer) to app_analyst;
+grant execute on function app_hidden.p2000_street_key_at(keys text[], start integer, street_key text, words integer) to app_visitor;
+comment on function app_hidden.p2000_street_key_at(keys text[], start integer, street_key text, words integer) is 'Whether the words of a P2000 text from a position on are a street key of the address register (app_hidden.p2000_register_address), and its first and last words no numbers.';
 
 CREATE OR REPLACE FUNCTION app_hidden.p2000_street_position(street text, city text, place_uuid uuid, house_number integer DEFAULT NULL::integer)
  RETURNS app_hidden.p2000_position
