@@ -38,6 +38,7 @@ import type { ResponseCache } from "./lib/graphql/response-cache.ts";
 import type { KnownRequests } from "./lib/graphql/known-requests.ts";
 import { MAX_GRAPHQL_BODY_BYTES } from "./lib/http/graphql-sse.ts";
 import type { ReadReplicas } from "./lib/db/read-replicas.ts";
+import type { SubscriptionSlots } from "./lib/graphql/subscription-slots.ts";
 import { replicaContext } from "./lib/graphql/replica-routing.ts";
 
 export interface PresetOptions {
@@ -60,6 +61,8 @@ export interface PresetOptions {
   trustProxy?: boolean;
   /** The LISTEN connection of subscriptions; its owner releases it (PostGraphile leaves a given pool's to us). */
   pgSubscriber?: PgSubscriber;
+  /** The instance's subscription slots, which /ready reports (lib/graphql/subscription-slots.ts). */
+  subscriptionSlots?: SubscriptionSlots;
 }
 
 export function makePreset(options: PresetOptions): GraphileConfig.Preset {
@@ -88,6 +91,7 @@ export function makePreset(options: PresetOptions): GraphileConfig.Preset {
       makeSubscriptionGuardPlugin({
         perToken: options.api.subscriptionsPerToken,
         perWebClientAddress: options.api.subscriptionsPerWebClientAddress,
+        slots: options.subscriptionSlots,
       }),
       // Last: its execute middleware runs inside the others (metrics time hits; refusals come first).
       ...(options.responseCache

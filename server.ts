@@ -2,26 +2,32 @@
 // SIGINT/SIGTERM. The steps live in lib/; this file only orders them and talks to the operator.
 import { allScopes, createApiToken } from "./lib/auth/api-tokens.ts";
 import { loadConfig } from "./lib/config.ts";
+import { configureLog, log } from "./lib/ops/log.ts";
 import { queueDemoData } from "./lib/setup/demo-data.ts";
 import { prepareDatabase, type Database } from "./lib/setup/installation.ts";
 import { startService } from "./service.ts";
 
-function redact(url: string): string {
+/** The analyst's login without its password, which stays in DATA_DIR/secrets.json: the log may be shipped elsewhere. */
+function withoutPassword(url: string): string {
   const parsed = new URL(url);
-  if (parsed.password) parsed.password = "***";
+  parsed.password = "";
   return parsed.toString();
 }
 
 async function main() {
   const config = loadConfig();
+  configureLog(config.log);
   const started = Date.now();
-  console.log(
+  // The log takes the password out of DATABASE_URL (lib/ops/log.ts).
+  log.info(
     config.database.url
-      ? `Using the database at ${redact(config.database.url)}`
+      ? `Using the database at ${config.database.url}`
       : `Starting the embedded PostgreSQL (data in ${config.database.dataDir})`,
   );
+  let stopping = false;
   const database: Database = await prepareDatabase(config.database, (line) => {
-    if (/FATAL|PANIC/.test(line)) console.error(`[postgres] ${line}`);
+    // While the service stops, PostgreSQL ending its sessions is no news.
+    log.at(/FATAL|PANIC/.test(line) && !stopping ? "error" : "debug", `[postgres] ${line}`);
   });
 
   let service;
@@ -32,17 +38,17 @@ async function main() {
     throw error;
   }
 
-  let shuttingDown = false;
   const shutdown = async (signal: string) => {
-    if (shuttingDown) return;
-    shuttingDown = true;
-    console.log(`${signal} received: finishing requests and jobs, then stopping.`);
+    if (stopping) return;
+    stopping = true;
+    log.info(`Stopping (${signal}): finishing requests and jobs…`);
     try {
       await service.stop();
       await database.close();
+      log.info("Stopped.");
       process.exit(0);
     } catch (error) {
-      console.error("Shutdown failed:", error);
+      log.error(`Stopping failed: ${(error as Error).message}`, { stack: (error as Error).stack });
       process.exit(1);
     }
   };
@@ -53,22 +59,21 @@ async function main() {
     process.on(signal, () => void shutdown(signal));
   }
 
-  if (config.processRole === "worker")
-    console.log(`\nWorker only (PROCESS_ROLE=worker); health at ${service.url}/health`);
+  if (config.processRole === "worker") log.info(`\nWorker only (PROCESS_ROLE=worker); health at ${service.url}/health`);
   else {
-    console.log(`\nLive map:         ${service.url}/`);
-    console.log(`GraphQL endpoint: POST ${service.graphqlUrl}`);
+    log.info(`\nLive map:         ${service.url}/`);
+    log.info(`GraphQL endpoint: POST ${service.graphqlUrl}`);
   }
-  if (service.graphiqlUrl) console.log(`GraphiQL IDE:     ${service.graphiqlUrl}`);
-  console.log(
+  if (service.graphiqlUrl) log.info(`GraphiQL IDE:     ${service.graphiqlUrl}`);
+  log.info(
     database.analystUrl
-      ? `Database (read-only analyst): psql "${database.analystUrl}"`
+      ? `Database (read-only analyst): psql "${withoutPassword(database.analystUrl)}" (password: "analystPassword" in ${config.database.dataDir}/secrets.json)`
       : `Database: psql "$DATABASE_URL" (owner); analysts log in as app_analyst`,
   );
 
   if (database.firstStart && database.embedded && config.demoData) {
     await queueDemoData(service.ownerPool);
-    console.log(
+    log.info(
       '\nLoading 3 days of synthetic demo P2000 messages, weather, traffic, alerts and flights in the background, then live demo P2000 messages and helicopter positions every minute (source "demo"; DEMO_DATA=false turns this off).',
     );
   }
@@ -78,15 +83,18 @@ async function main() {
       name: "development",
       scopes: await allScopes(service.ownerPool),
     });
-    console.log("\nFirst start: a development API token with every scope (shown only this once):");
-    console.log(`  ${plainToken}`);
-    console.log(`Try: curl -s ${service.graphqlUrl} -H 'Content-Type: application/json' \\`);
-    console.log(`       -H 'Authorization: Bearer ${plainToken}' -d '{"query":"{ p2000Regions { number name } }"}'`);
+    // The one secret the log shows, by design, and once: the example refers to it.
+    log.info("\nFirst start: a development API token with every scope (shown only this once):");
+    log.info(`  ${plainToken}`);
+    log.info(
+      `Try it with TOKEN set to that token: curl -s ${service.graphqlUrl} -H 'Content-Type: application/json' \\`,
+    );
+    log.info(`       -H "Authorization: Bearer $TOKEN" -d '{"query":"{ p2000Regions { number name } }"}'`);
   }
-  console.log(`\nReady in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
+  log.info(`\nReady in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
 }
 
 main().catch((error) => {
-  console.error(error instanceof Error ? error.message : error);
+  log.error(error instanceof Error ? error.message : String(error));
   process.exit(1);
 });

@@ -7,7 +7,6 @@ import type { AddressInfo, Socket } from "node:net";
 import express from "express";
 import type pg from "pg";
 import { postgraphile } from "postgraphile";
-import { PgSubscriber } from "postgraphile/adaptors/pg";
 import { makePreset } from "./graphile.config.ts";
 import type { AccountDeps } from "./lib/accounts/flows.ts";
 import { loadAiDefaults, SHIPPED_AI_DEFAULTS } from "./lib/ai/defaults.ts";
@@ -18,11 +17,13 @@ import { authRoutes } from "./lib/accounts/link-routes.ts";
 import type { Config } from "./lib/config.ts";
 import type { Database } from "./lib/setup/installation.ts";
 import { resilientPool } from "./lib/db/pool.ts";
+import { WholePgSubscriber } from "./lib/db/pg-subscriber.ts";
 import { feedRoute } from "./lib/monitors/feed-route.ts";
 import { pushWorkerRoute } from "./lib/monitors/push-worker-route.ts";
 import { RateLimiter } from "./lib/http/rate-limiter.ts";
 import { ResponseCache } from "./lib/graphql/response-cache.ts";
 import { KnownRequests } from "./lib/graphql/known-requests.ts";
+import { SubscriptionSlots } from "./lib/graphql/subscription-slots.ts";
 import { ReadReplicas } from "./lib/db/read-replicas.ts";
 import { makeCachedAnswers } from "./lib/http/cached-answers.ts";
 import { prereadBody, PrereadBodyGrafserv } from "./lib/http/preread-body.ts";
@@ -30,6 +31,7 @@ import { makeRequestBudgetGuard } from "./lib/http/request-budgets.ts";
 import { makeOpsRoutes } from "./lib/http/ops-routes.ts";
 import { webRoutes } from "./lib/web/web-routes.ts";
 import { countHttpRequest } from "./lib/ops/http-metrics.ts";
+import { configureLog, log } from "./lib/ops/log.ts";
 import { makeUnavailableGuard } from "./lib/http/unavailable-guard.ts";
 import {
   GRAPHQL_METHODS,
@@ -72,6 +74,8 @@ function listen(server: Server, port: number, host: string): Promise<AddressInfo
 }
 
 export async function startService(given: Config, database: Database): Promise<Service> {
+  // LOG_LEVEL and LOG_FORMAT are the process's (server.ts sets them before its first line too).
+  configureLog(given.log);
   // Web Push's VAPID keys: the configured pair, or the embedded default's kept pair (lib/db/secrets.ts).
   const config: Config = { ...given, delivery: { ...given.delivery, webPush: webPushFor(given) } };
   // Lost connections are reported once per change of state by the availability probe, not per client.
@@ -94,7 +98,7 @@ export async function startService(given: Config, database: Database): Promise<S
     authUrl: database.authUrl,
     primary: authPool,
     connections: REQUEST_CONNECTIONS,
-    log: (line) => console.error(line),
+    log: (line) => log.warning(line),
   });
   const api =
     config.processRole !== "worker" ? await startApi(config, ownerPool, authPool, availability, replicas) : undefined;
@@ -106,6 +110,7 @@ export async function startService(given: Config, database: Database): Promise<S
     currentSchema: () => (api ? api.currentSchema() : {}),
     metricsPublic: config.http.metricsPublic,
     replicaStatuses: () => replicas.statuses(),
+    subscriptions: api ? () => api.subscriptions.census() : undefined,
   });
   const server = createServer((req, res) => {
     countHttpRequest(req, res);
@@ -134,6 +139,9 @@ export async function startService(given: Config, database: Database): Promise<S
     ownerPool,
     stop() {
       stopping ??= (async () => {
+        // First: from now on connections end because the service (or the process manager, which
+        // may stop PostgreSQL beside it) stops them, not because the database is gone.
+        await availability.stop();
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();
         // Subscriptions never end by themselves: their sockets and streams are closed.
@@ -142,7 +150,6 @@ export async function startService(given: Config, database: Database): Promise<S
         await worker?.stop();
         await api?.stop();
         await replicas.stop();
-        await availability.stop();
         await Promise.all([ownerPool.end(), authPool.end()]);
       })();
       return stopping;
@@ -158,6 +165,8 @@ interface Api {
   handle(req: IncomingMessage, res: ServerResponse): void;
   upgrade(req: IncomingMessage, socket: Socket, head: Buffer): void;
   closeStreams(): void;
+  /** The slots SUBSCRIPTIONS_PER_TOKEN counts, against the subscribers that follow a live execution. */
+  subscriptions: SubscriptionSlots;
   currentSchema(): unknown;
   ready(): Promise<void>;
   stop(): Promise<void>;
@@ -190,7 +199,8 @@ async function startApi(
     apiTokens,
     webRequireSignIn: config.web.requireSignIn,
   });
-  const pgSubscriber = new PgSubscriber(authPool);
+  const pgSubscriber = new WholePgSubscriber(authPool);
+  const subscriptions = new SubscriptionSlots();
   await replicas.start();
   const responseCache = new ResponseCache({
     pool: authPool,
@@ -212,6 +222,7 @@ async function startApi(
       trustProxy: config.http.requestBudgets.trustProxy,
       aiDefaults: loadAiDefaults(config.api.aiDefaultsFile ?? SHIPPED_AI_DEFAULTS),
       pgSubscriber,
+      subscriptionSlots: subscriptions,
       responseCache: { cache: responseCache, known: knownRequests },
       replicas,
     }),
@@ -307,6 +318,7 @@ async function startApi(
     closeStreams() {
       for (const socket of streams) socket.destroy();
     },
+    subscriptions,
     currentSchema: () => serv.getSchema(),
     ready: async () => {
       await serv.ready();

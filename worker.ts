@@ -1,27 +1,82 @@
 // graphile-worker in the server's process, on the owner pool. Signals are the server's business:
 // it stops the worker itself, after the HTTP server has stopped accepting requests.
 import type pg from "pg";
-import { consoleLogFactory, Logger, run, type Runner } from "graphile-worker";
-import { LOG_LEVELS, type LogLevel, type WorkerConfig } from "./lib/config.ts";
+import { Logger, run, type Job, type Runner } from "graphile-worker";
+import type { WorkerConfig } from "./lib/config.ts";
 import { isConnectionError, type DatabaseAvailability } from "./lib/db/availability.ts";
+import { log, logs, type LogFields, type LogLevel } from "./lib/ops/log.ts";
 import { crontabFor, makeTaskList, POLL_TASKS, type TaskConfig } from "./tasks/index.ts";
 import { startPollers } from "./tasks/poll-schedule.ts";
 
-function workerLogger(least: LogLevel, availability: DatabaseAvailability | undefined): Logger {
-  const threshold = LOG_LEVELS.indexOf(least);
-  return new Logger((scope) => {
-    const print = consoleLogFactory(scope);
-    return (level, message, meta) => {
-      // While the database is away the worker retries every poll; the availability probe says so
-      // once (and once when it is back), so its failures are not repeated here each time.
-      const error = (meta as { error?: unknown } | undefined)?.error;
-      if (availability && (isConnectionError(error) || isConnectionError({ message }))) {
-        availability.notice(error ?? { message });
-        if (!availability.isUp) return;
-      }
-      // Job details (meta) only with errors: at info level they would swamp the log.
-      if (LOG_LEVELS.indexOf(level as LogLevel) <= threshold) print(level, message, level === "error" ? meta : {});
-    };
+/** What graphile-worker passes with a line: the job and error of a failed task, the job of a completed one. */
+interface WorkerMeta {
+  failure?: boolean;
+  success?: boolean;
+  job?: Job;
+  error?: unknown;
+}
+
+function jobFields(job: Job): LogFields {
+  return { task: job.task_identifier, jobId: job.id, attempt: job.attempts, maxAttempts: job.max_attempts };
+}
+
+/** The error's stack, for debug level only: the one line of a failure says what an operator needs. */
+function stackOf(error: unknown): LogFields {
+  return logs("debug") && error instanceof Error && error.stack ? { stack: error.stack } : {};
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** A failed job in one line: task, job id, attempt k of n and the error's message (its first line). */
+function failedJobLine(job: Job, error: unknown): { message: string; final: boolean } {
+  const reason = errorMessage(error).split("\n")[0];
+  const final = job.attempts >= job.max_attempts;
+  const next = final ? "no attempts left" : "tried again later";
+  return {
+    message: `Task ${job.task_identifier} (job ${job.id}) failed, attempt ${job.attempts} of ${job.max_attempts} (${next}): ${reason}`,
+    final,
+  };
+}
+
+/**
+ * graphile-worker's lines in the service's log: a completed job is a debug line (every matching and
+ * delivery job is one: at info they were nine lines in ten), a failed job one warning (one error
+ * when no attempt is left) with its reason, and what a task logs (helpers.logger) carries its task
+ * and job id as fields.
+ */
+function workerLogger(availability: DatabaseAvailability | undefined): Logger {
+  return new Logger((scope) => (workerLevel, message, meta) => {
+    // graphile-worker's levels are named as the service's.
+    const level = workerLevel as string as LogLevel;
+    const { failure, success, job, error, ...rest } = (meta ?? {}) as WorkerMeta & LogFields;
+    // A task's own lines (helpers.logger) say which task and job; graphile-worker's other lines
+    // carry internals (its options, pools) that are no log fields.
+    const fields: LogFields = scope.label === "job" ? { task: scope.taskIdentifier, jobId: scope.jobId, ...rest } : {};
+    // While the database is away the worker retries every poll; the availability probe says so
+    // once (and once when it is back), so its failures are not repeated here each time. Nor are
+    // they said while the service stops: its connections end then.
+    if (availability && (isConnectionError(error) || isConnectionError({ message }))) {
+      availability.notice(error ?? { message });
+      if (!availability.isUp || availability.stopping) return log.debug(message, fields);
+    }
+    if (success && job) return log.debug(message, jobFields(job));
+    if (failure && job) {
+      const line = failedJobLine(job, error);
+      return log.at(line.final ? "error" : "warning", line.message, {
+        ...jobFields(job),
+        error: errorMessage(error),
+        ...stackOf(error),
+      });
+    }
+    // A task's warnings and errors name the task and the job, as a failed job's line does.
+    const said = scope.label === "job" && (level === "warning" || level === "error");
+    log.at(
+      level,
+      said ? `Task ${scope.taskIdentifier} (job ${scope.jobId}): ${message}` : message,
+      error === undefined ? fields : { ...fields, error: errorMessage(error), ...stackOf(error) },
+    );
   });
 }
 
@@ -33,11 +88,11 @@ export interface SupervisedWorker {
 
 export async function startWorker(
   ownerPool: pg.Pool,
-  { concurrency, logLevel }: WorkerConfig,
+  { concurrency }: WorkerConfig,
   tasks: TaskConfig,
   availability?: DatabaseAvailability,
 ): Promise<SupervisedWorker> {
-  const logger = workerLogger(logLevel, availability);
+  const logger = workerLogger(availability);
   const start = async () => {
     const runner = await run({
       pgPool: ownerPool,
@@ -74,7 +129,7 @@ export async function startWorker(
     const ended = (error?: unknown) => {
       if (stopping || current !== runner) return;
       running = false;
-      console.error(`The worker stopped${error ? ` (${(error as Error).message ?? error})` : ""}; starting it again.`);
+      log.warning(`The worker stopped${error ? ` (${(error as Error).message ?? error})` : ""}; starting it again.`);
       void (async () => {
         for (let attempt = 1; !stopping; attempt++) {
           await new Promise((resolve) => setTimeout(resolve, Math.min(250 * attempt, 5000)));
@@ -82,7 +137,7 @@ export async function startWorker(
           try {
             runner = await start();
             running = true;
-            console.error(`The worker runs again (attempt ${attempt}).`);
+            log.info(`The worker runs again (attempt ${attempt}).`);
             supervise(runner);
             return;
           } catch {

@@ -20,7 +20,7 @@ export async function openBenchDatabase(name: string, pgPort: number, fresh: boo
   const config = mergeConfig(loadConfig(), {
     database: { url: undefined, dataDir, embeddedPgPort: pgPort },
     http: { port: 0 },
-    worker: { logLevel: "error" },
+    log: { level: "error" },
     demoData: false,
   });
   const database = await prepareDatabase(config.database);

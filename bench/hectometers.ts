@@ -22,7 +22,7 @@ const BENCH_DIR = path.dirname(new URL(import.meta.url).pathname);
 const config = mergeConfig(loadConfig(), {
   database: { url: undefined, dataDir: path.join(BENCH_DIR, ".data-hectometers"), embeddedPgPort: 54341 },
   http: { port: 0 },
-  worker: { logLevel: "error" },
+  log: { level: "error" },
   demoData: false,
 });
 fs.mkdirSync(config.database.dataDir, { recursive: true, mode: 0o755 });

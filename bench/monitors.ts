@@ -12,6 +12,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import pg from "pg";
 import { loadConfig, mergeConfig } from "../lib/config.ts";
+import { configureLog } from "../lib/ops/log.ts";
 import { prepareDatabase } from "../lib/setup/installation.ts";
 import { parseFlexLine } from "../lib/p2000/flex-parser.ts";
 import { generatePagerTraffic } from "../lib/p2000/synthetic-pager-traffic.ts";
@@ -38,7 +39,7 @@ fs.mkdirSync(DATA_DIR, { recursive: true, mode: 0o755 });
 const config = mergeConfig(loadConfig(), {
   database: { url: undefined, dataDir: DATA_DIR, embeddedPgPort: 54340 },
   http: { port: 0 },
-  worker: { logLevel: "error" },
+  log: { level: "error" },
   delivery: { allowPrivateTargets: true, smtpUrl: undefined },
 });
 const database = await prepareDatabase(config.database);
@@ -147,6 +148,7 @@ for (const line of generatePagerTraffic({
     pages.push({ text: parsed.page.text, capcodes: parsed.page.capcodes });
   if (pages.length >= RATE * SECONDS) break;
 }
+configureLog(config.log); // the worker's errors only
 const worker = await startWorker(owner, config.worker, config);
 const inserted = new Map<string, number>();
 const started = performance.now();

@@ -41,7 +41,7 @@ fs.mkdirSync(DATA_DIR, { recursive: true, mode: 0o755 });
 const config = mergeConfig(loadConfig(), {
   database: { url: undefined, dataDir: DATA_DIR, embeddedPgPort: 54339 },
   http: { port: 0 },
-  worker: { logLevel: "error" },
+  log: { level: "error" },
 });
 const database = await prepareDatabase(config.database);
 const owner = new pg.Pool({ connectionString: database.ownerUrl, max: 2 * FLEX_READER_CONNECTIONS }); // two readers load the history

@@ -241,7 +241,7 @@ async function main(): Promise<void> {
   const config = mergeConfig(loadConfig(), {
     database: { url: undefined, dataDir: DATA_DIR, embeddedPgPort: PG_PORT },
     http: { port: 0 },
-    worker: { logLevel: "error" },
+    log: { level: "error" },
     demoData: false,
   });
   // The statement log is read from the server's stderr, which only the process that starts it sees.

@@ -21,7 +21,7 @@ const RECORDS = Number(values.records);
 const BENCH_DIR = path.dirname(new URL(import.meta.url).pathname);
 const config = mergeConfig(loadConfig(), {
   database: { url: undefined, dataDir: path.join(BENCH_DIR, ".data-traffic"), embeddedPgPort: 54343 },
-  worker: { logLevel: "error" },
+  log: { level: "error" },
   demoData: false,
 });
 fs.mkdirSync(config.database.dataDir, { recursive: true, mode: 0o755 });

@@ -10,6 +10,7 @@ import type { RailPollConfig } from "./feeds/rail/poll.ts";
 import type { RssPollConfig } from "./feeds/rss/poll.ts";
 import type { TrafficPollConfig } from "./feeds/traffic/poll.ts";
 import type { RequestBudgets } from "./http/request-budgets.ts";
+import { LOG_FORMATS, LOG_LEVELS, type LogConfig } from "./ops/log.ts";
 
 /** KNMI Data Platform: the newest file of the 48-hour province warnings (needs METEO_API_KEY). */
 export const KNMI_WARNINGS_LISTING_URL =
@@ -109,8 +110,6 @@ export interface AccountsConfig {
 /** graphile-worker (worker.ts). */
 export interface WorkerConfig {
   concurrency: number;
-  /** Least severe log level printed by the worker: error, warning, info or debug. */
-  logLevel: LogLevel;
 }
 
 /** HTTP API of the SMS provider: POST JSON { from, to, text, reference } (see docs/monitors.md). */
@@ -199,6 +198,8 @@ export interface Config {
   worker: WorkerConfig;
   delivery: DeliveryConfig;
   feeds: FeedsConfig;
+  /** The whole process's log (lib/ops/log.ts): LOG_LEVEL and LOG_FORMAT. */
+  log: LogConfig;
 }
 
 /** Part of a Config for tests and benchmarks: any group, or any setting within one, may be left out. */
@@ -229,15 +230,17 @@ function merged(config: Record<string, unknown>, overrides: Record<string, unkno
   return result;
 }
 
-export const LOG_LEVELS = ["error", "warning", "info", "debug"] as const;
-export type LogLevel = (typeof LOG_LEVELS)[number];
-
-function logLevel(): LogLevel {
-  const raw = text("LOG_LEVEL") ?? "info";
-  if (!(LOG_LEVELS as readonly string[]).includes(raw)) {
-    throw new Error(`LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")} (got "${raw}").`);
+/** LOG_LEVEL (error, warning, info or debug; default info) and LOG_FORMAT (text or json; default text). */
+function logConfig(): LogConfig {
+  const level = text("LOG_LEVEL") ?? "info";
+  if (!(LOG_LEVELS as readonly string[]).includes(level)) {
+    throw new Error(`LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")} (got "${level}").`);
   }
-  return raw as LogLevel;
+  const format = text("LOG_FORMAT") ?? "text";
+  if (!(LOG_FORMATS as readonly string[]).includes(format)) {
+    throw new Error(`LOG_FORMAT must be one of ${LOG_FORMATS.join(", ")} (got "${format}").`);
+  }
+  return { level, format } as LogConfig;
 }
 
 function processRole(): Config["processRole"] {
@@ -462,7 +465,6 @@ export function loadConfig(): Config {
     },
     worker: {
       concurrency: integer("WORKER_CONCURRENCY", 8, 1, 64),
-      logLevel: logLevel(),
     },
     delivery: {
       publicUrl,
@@ -517,5 +519,6 @@ export function loadConfig(): Config {
         intervalSeconds: integer("AIRCRAFT_POLL_SECONDS", 5, 1, 60),
       },
     },
+    log: logConfig(),
   };
 }

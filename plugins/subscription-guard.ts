@@ -5,6 +5,10 @@
 // event that leaves the subscriber nothing (an empty list of new messages, an aircraft no longer
 // tracked). Each event's read runs with the token's settings and checks the token too
 // (lib/graphql/pg-request-adaptor.ts), so a revocation missed here still ends at the next event.
+// However a subscription ends (its execution done or failed, the database gone, the client gone,
+// the token revoked, the server stopping), its place and its watcher are freed once
+// (lib/graphql/subscription-slots.ts); an end because the database went is SERVICE_UNAVAILABLE
+// with a retry hint, as any answer during an outage is (docs/live.md, How a subscription ends).
 //
 // Identical subscriptions (same document, operation and variables) share one execution on this
 // instance, whatever their API token: an event is read once and its result sent to each of them
@@ -21,8 +25,11 @@ import { GraphQLError, print, type DocumentNode, type ExecutionResult } from "gr
 import type { RequestAuth } from "../lib/auth/context.ts";
 import { Broadcast } from "../lib/graphql/broadcast.ts";
 import { namesMonitor } from "../lib/graphql/root-fields.ts";
+import { isConnectionError } from "../lib/db/availability.ts";
+import { describeError } from "../lib/graphql/errors.ts";
+import { SubscriptionSlots } from "../lib/graphql/subscription-slots.ts";
 import { clientAddress } from "../lib/http/client-address.ts";
-import { openSubscriptions, sharedSubscriptionExecutions } from "../lib/ops/metrics.ts";
+import { sharedSubscriptionExecutions } from "../lib/ops/metrics.ts";
 
 declare global {
   namespace Grafast {
@@ -78,9 +85,23 @@ function leavesNothing(result: ExecutionResult): boolean {
 }
 
 /**
- * The subscription's results, ended with an UNAUTHENTICATED error when `revoked` settles first.
- * A plain iterator rather than an async generator: a generator would only see the client's
- * `return()` at its next event, holding the LISTEN subscription open until then.
+ * The end of a subscription whose database went away (its LISTEN connection lost, or a read that
+ * met the outage): SERVICE_UNAVAILABLE with the retry hint of every other answer during an outage
+ * (lib/graphql/errors.ts), the documented way such subscriptions end, not an internal error.
+ */
+export const DATABASE_GONE_MESSAGE =
+  "The database is unavailable, so this subscription has ended: subscribe again in a few seconds and fetch what you missed.";
+
+function databaseGone(error: unknown): GraphQLError {
+  return new GraphQLError(DATABASE_GONE_MESSAGE, { extensions: describeError(error).extensions });
+}
+
+/**
+ * The subscription's results, ended with an UNAUTHENTICATED error when `revoked` settles first, or
+ * with SERVICE_UNAVAILABLE when the database goes. A plain iterator rather than an async generator:
+ * a generator would only see the client's `return()` at its next event, holding the LISTEN
+ * subscription open until then. Every way it ends runs `cleanUp` once: a next() that throws too,
+ * since neither graphql-ws nor graphql-sse calls return() after that.
  */
 function guardedResults(
   results: AsyncIterator<ExecutionResult>,
@@ -101,7 +122,14 @@ function guardedResults(
     },
     async next(): Promise<IteratorResult<ExecutionResult>> {
       while (!ended) {
-        const next = await Promise.race([results.next(), revokedResult]);
+        let next: IteratorResult<ExecutionResult> | "revoked";
+        try {
+          next = await Promise.race([results.next(), revokedResult]);
+        } catch (error) {
+          await end();
+          if (!isConnectionError(error)) throw error;
+          return { done: false, value: { errors: [databaseGone(error)] } };
+        }
         if (next === "revoked") {
           await end();
           return {
@@ -167,7 +195,8 @@ function revocationOf(context: LiveContext, tokenUuid: string): { revoked: Promi
     stop: () => {
       stopped = true;
       clearTimeout(timer);
-      void changes.return?.();
+      // An iterator that already failed may answer return() with its error again.
+      void Promise.resolve(changes.return?.()).catch(() => {});
     },
   };
 }
@@ -199,17 +228,12 @@ export function makeSubscriptionGuardPlugin(options: {
   perToken: number;
   /** The web-client credential's limit at one address: one map page holds up to 17. */
   perWebClientAddress: number;
+  /** The instance's slots, which /ready reports; a plugin of its own when not given. */
+  slots?: SubscriptionSlots;
 }): GraphileConfig.Plugin {
-  /** Open subscriptions by holder (SubscriptionHolder's key). */
-  const openByHolder = new Map<string, number>();
+  const slots = options.slots ?? new SubscriptionSlots();
   /** The shared executions, by sharingKey; a pending one is a promise, so that two at once make one. */
   const shared = new Map<string, Promise<Broadcast<ExecutionResult> | ExecutionResult>>();
-  const release = (holder: string) => {
-    openSubscriptions.dec();
-    const left = (openByHolder.get(holder) ?? 1) - 1;
-    if (left > 0) openByHolder.set(holder, left);
-    else openByHolder.delete(holder);
-  };
   return {
     name: "SubscriptionGuardPlugin",
     version: "1.0.0",
@@ -223,8 +247,8 @@ export function makeSubscriptionGuardPlugin(options: {
           // Without an API token the request was refused before (plugins/require-api-token.ts).
           if (!tokenUuid) return next();
           const { key: holder, address } = context.subscriptionHolder ?? { key: tokenUuid };
-          const open = openByHolder.get(holder) ?? 0;
-          if (open >= (address === undefined ? options.perToken : options.perWebClientAddress)) {
+          const slot = slots.take(holder, address === undefined ? options.perToken : options.perWebClientAddress);
+          if (slot === undefined) {
             const who =
               address === undefined
                 ? "This API token already holds"
@@ -233,15 +257,13 @@ export function makeSubscriptionGuardPlugin(options: {
             return {
               errors: [
                 new GraphQLError(
-                  `${who} ${open} open subscriptions, the most ${most} may hold on one server ` +
+                  `${who} ${slots.heldBy(holder)} open subscriptions, the most ${most} may hold on one server ` +
                     `(${address === undefined ? "SUBSCRIPTIONS_PER_TOKEN" : "WEB_CLIENT_SUBSCRIPTIONS_PER_ADDRESS"}); end one first.`,
                   { extensions: { code: "TOO_MANY_SUBSCRIPTIONS" } },
                 ),
               ],
             };
           }
-          openByHolder.set(holder, open + 1);
-          openSubscriptions.inc();
           const crowd = !namesMonitor(event.args.document, event.args.variableValues);
           const key = sharingKey(crowd ? null : tokenUuid, event.args);
           let followed: AsyncIterableIterator<ExecutionResult> | undefined;
@@ -268,22 +290,28 @@ export function makeSubscriptionGuardPlugin(options: {
               }
               const outcome = await execution;
               if (!(outcome instanceof Broadcast)) {
-                release(holder);
+                slot.free();
                 return outcome;
               }
               // A broadcast that closed in between is forgotten; the next attempt starts a new one.
-              followed = outcome.join();
-              if (followed === undefined && shared.get(key) === execution) shared.delete(key);
+              const following = slots.following();
+              followed = outcome.join(following);
+              if (followed === undefined) {
+                following();
+                if (shared.get(key) === execution) shared.delete(key);
+              }
             }
+            const revocation = revocationOf(context, tokenUuid);
+            return guardedResults(followed, revocation.revoked, () => {
+              revocation.stop();
+              slot.free();
+            }) as unknown as Awaited<ReturnType<typeof next>>;
           } catch (error) {
-            release(holder);
+            // Nothing was handed over that could free the slot: free it here (and leave the execution).
+            slot.free();
+            await followed?.return?.();
             throw error;
           }
-          const revocation = revocationOf(context, tokenUuid);
-          return guardedResults(followed, revocation.revoked, () => {
-            revocation.stop();
-            release(holder);
-          }) as unknown as Awaited<ReturnType<typeof next>>;
         },
       },
     },

@@ -1,6 +1,7 @@
 // Sends one queued e-mail (app_private.emails) through SMTP_URL with nodemailer. Without SMTP_URL
-// the mail stays in the table with status "outbox" and is written to the log, so a local user can
-// follow its link. Sent mail loses its body: the links in it are credentials.
+// the mail stays in the table with status "outbox" and its link is written to the log, on one line
+// that stands out among the others (the README sends a new user there for the verification link),
+// so a local user can follow it. Sent mail loses its body: the links in it are credentials.
 import type { Transporter } from "nodemailer";
 import type { Task } from "graphile-worker";
 import type { DeliveryConfig } from "../lib/config.ts";
@@ -9,6 +10,9 @@ import type { DeliveryConfig } from "../lib/config.ts";
 export interface MailSettings extends Pick<DeliveryConfig, "mailFrom"> {
   mailer: Transporter | null;
 }
+
+/** How the log line of a mail kept in the outbox starts: easy to spot, and to grep for. */
+export const OUTBOX_PREFIX = ">>> E-MAIL";
 
 export function makeEmailsSend(settings: MailSettings): Task {
   const transport = settings.mailer;
@@ -22,8 +26,16 @@ export function makeEmailsSend(settings: MailSettings): Task {
     );
     if (!email) return; // Already sent (a retried job) or purged.
     if (!transport) {
+      // Every account mail carries one link; a mail without one is shown whole, on the same line.
+      const link = /https?:\/\/\S+/.exec(email.text_body)?.[0];
+      const content = link ?? email.text_body.replace(/\s+/g, " ").trim();
       helpers.logger.info(
-        `E-mail kept in the outbox (no SMTP_URL) to ${email.to_address}: ${email.subject}\n${email.text_body}`,
+        `${OUTBOX_PREFIX} (no SMTP_URL, not sent) to ${email.to_address}, "${email.subject}": ${content}`,
+        {
+          to: email.to_address,
+          subject: email.subject,
+          ...(link ? { link } : {}),
+        },
       );
       await helpers.query("update app_private.emails set status = 'outbox' where uuid = $1", [uuid]);
       return;

@@ -4,9 +4,11 @@
 // failures with exponential backoff, and the last attempt (or a permanent error) marks it failed;
 // a receiver that says the channel is gone for good (Web Push 404/410) disables the channel.
 // Outcomes are counted here (nlis_notification_deliveries_total), where it is known whether a
-// failure will be retried, and before recording, so a send whose record fails still counts.
+// failure will be retried, and before recording, so a send whose record fails still counts. A
+// failure is one line in the service's log with its reason (the worker's line for a retried one);
+// the delivery log keeps the detail.
 import type { Task } from "graphile-worker";
-import { attemptDelivery } from "../lib/monitors/notification-delivery.ts";
+import { attemptDelivery, failureReason } from "../lib/monitors/notification-delivery.ts";
 import type { NotificationSettings, PendingNotification } from "../lib/monitors/notification.ts";
 import { notificationDeliveries } from "../lib/ops/metrics.ts";
 
@@ -38,10 +40,13 @@ export function makeNotificationsDeliver(settings: NotificationSettings): Task {
       final,
     ]);
     if (failure === null) return;
+    const reason = `notification ${uuid}: ${failureReason(notification, failure)}`;
     if (final) {
-      helpers.logger.warn(`Notification ${uuid} failed for good: ${failure.message}`);
+      const { attempts, max_attempts } = helpers.job;
+      helpers.logger.warn(`Notification failed for good, attempt ${attempts} of ${max_attempts}: ${reason}`);
       return;
     }
-    throw failure;
+    // graphile-worker logs it (worker.ts: task, job, attempt k of n and this message) and retries.
+    throw new Error(reason);
   };
 }

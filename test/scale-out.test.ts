@@ -39,7 +39,7 @@ async function startInstance(role: "api" | "worker"): Promise<Instance> {
       AUTH_DATABASE_URL: ctx.db.authUrl,
       JWT_SECRET: TEST_JWT_SECRET,
       DEMO_DATA: "false",
-      LOG_LEVEL: "info",
+      LOG_LEVEL: "debug", // completed jobs are debug lines (lib/ops/log.ts)
       WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
       GRAPHILE_ENV: "production",
       TRAFFIC_FEED_ENABLED: "false",

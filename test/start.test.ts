@@ -1,5 +1,6 @@
 // The README's first command, as a new user runs it: `npm start` on a fresh DATA_DIR answers,
-// prints a working development token once, stops cleanly on SIGTERM, and keeps its data. And as
+// prints a working development token once and no password, stops cleanly on SIGTERM (also when
+// the process manager signals PostgreSQL as well) and says so, and keeps its data. And as
 // an operator runs it on their own server (the test run's server: PostgreSQL 15 in CI's second
 // pass): DATABASE_URL and ROOT_DATABASE_URL, roles and database created on the first start.
 import { afterAll, expect, test } from "@jest/globals";
@@ -140,6 +141,13 @@ async function demoFeedsArrive(port: number, token: string) {
   expect(flights.aircraftRoutes).toContainEqual({ startPlace: "Amsterdam", endPlace: "Haarlem", status: "completed" });
 }
 
+/** The stop as a process manager makes it (systemd's control group): SIGTERM to the service and to its PostgreSQL. */
+function stopAsProcessManager(started: Started) {
+  const postmaster = Number(fs.readFileSync(path.join(dataDir, "postgres", "postmaster.pid"), "utf8").split("\n")[0]);
+  process.kill(postmaster, "SIGTERM");
+  started.child.kill("SIGTERM");
+}
+
 test("npm start serves, stops on SIGTERM with exit 0, and restarts with its data", async () => {
   const env = { DATA_DIR: dataDir, PORT: String(await freePort()), EMBEDDED_PG_PORT: String(await freePort()) };
   const port = Number(env.PORT);
@@ -147,9 +155,21 @@ test("npm start serves, stops on SIGTERM with exit 0, and restarts with its data
   const first = await npmStart(env);
   expect(first.output()).toContain(`POST http://localhost:${port}/graphql`);
   expect(first.output()).toContain(`http://localhost:${port}/graphiql`);
-  expect(first.output()).toMatch(/psql "postgres:\/\/app_analyst:/);
+  // The analyst's psql command, and where its password is: no password in the log.
+  expect(first.output()).toContain(
+    `psql "postgres://app_analyst@127.0.0.1:${env.EMBEDDED_PG_PORT}/incidents" (password: "analystPassword" in ${dataDir}/secrets.json)`,
+  );
+  const secrets = JSON.parse(fs.readFileSync(path.join(dataDir, "secrets.json"), "utf8")) as Record<string, string>;
+  for (const [name, secret] of Object.entries(secrets)) {
+    if (name !== "vapidPublicKey")
+      expect({ name, printed: first.output().includes(secret) }).toEqual({ name, printed: false });
+  }
   const token = /First start: .*\n\s+(nlis_\w+)/.exec(first.output())?.[1];
   expect(token).toBeDefined();
+  // Shown once: the example refers to it.
+  expect(first.output().split(token!)).toHaveLength(2);
+  // The log is about what matters: no completed job at the default level (the demo data is many).
+  expect(first.output()).not.toContain("Completed task");
 
   const withToken = await regions(port, token);
   expect(withToken.status).toBe(200);
@@ -162,9 +182,14 @@ test("npm start serves, stops on SIGTERM with exit 0, and restarts with its data
   await demoWeatherArrives(port, token!);
   await demoFeedsArrive(port, token!);
 
-  first.child.kill("SIGTERM");
+  const beforeStop = first.output().length;
+  stopAsProcessManager(first);
   expect(await first.exited).toBe(0);
-  expect(first.output()).toContain("SIGTERM received");
+  // A stop is logged as a stop, not as an outage.
+  const stopLines = first.output().slice(beforeStop).trim().split("\n");
+  expect(stopLines[0]).toBe("Stopping (SIGTERM): finishing requests and jobs…");
+  expect(stopLines.at(-1)).toBe("Stopped.");
+  expect(stopLines.filter((line) => /^(ERROR|WARNING) /.test(line))).toEqual([]);
 
   const second = await npmStart(env);
   expect(second.output()).not.toContain("First start");
@@ -175,6 +200,7 @@ test("npm start serves, stops on SIGTERM with exit 0, and restarts with its data
 
   second.child.kill("SIGINT");
   expect(await second.exited).toBe(0);
+  expect(second.output()).toMatch(/Stopping \(SIGINT\): finishing requests and jobs…\n(.*\n)*Stopped\.\n$/);
 }, 180_000);
 
 test("npm start on DATABASE_URL and ROOT_DATABASE_URL creates its roles and database and serves", async () => {

@@ -7,8 +7,11 @@
 // connection of its own (not one of the pools'), so a busy pool, whose requests wait their turn,
 // is never taken for a database that is gone; and a probe that only times out counts after three
 // in a row, so a busy machine is not taken for one either (a connection that stalls in its
-// password exchange ends in "timeout expired", a timeout like the others).
+// password exchange ends in "timeout expired", a timeout like the others). Once the service stops,
+// connections ending are its own doing (or the process manager's, which stops PostgreSQL beside
+// it): nothing more is said of them.
 import pg from "pg";
+import { log as serviceLog } from "../ops/log.ts";
 
 const PROBE_UP_MS = 1000;
 const PROBE_DOWN_MS = 250;
@@ -38,11 +41,12 @@ export function isConnectionError(error: unknown): boolean {
     if (code.startsWith("08") || ["57P01", "57P02", "57P03"].includes(code)) return true;
   }
   // Not "timeout exceeded when trying to connect": pg-pool says that of a pool whose connections
-  // are all busy too.
+  // are all busy too. "Underlying pubsub channel interrupted" is PostGraphile's PgSubscriber ending
+  // the subscriptions of its lost LISTEN connection.
   const message = (error as { message?: unknown } | null)?.message;
   return (
     typeof message === "string" &&
-    /Connection terminated|Client has encountered a connection error|the database system is (starting up|shutting down|in recovery mode)/i.test(
+    /Connection terminated|Client has encountered a connection error|the database system is (starting up|shutting down|in recovery mode)|Underlying pubsub channel interrupted/i.test(
       message,
     )
   );
@@ -69,7 +73,7 @@ export class DatabaseAvailability {
 
   constructor(
     connectionString: string,
-    log: (line: string) => void = (line) => console.error(line),
+    log: (line: string) => void = (line) => serviceLog.warning(line),
     timing: ProbeTiming = PROBE_TIMING,
   ) {
     this.connectionString = connectionString;
@@ -79,6 +83,11 @@ export class DatabaseAvailability {
 
   get isUp(): boolean {
     return this.up;
+  }
+
+  /** True once stop() was called: the service is stopping, so lost connections are expected. */
+  get stopping(): boolean {
+    return this.stopped;
   }
 
   start(): void {
@@ -97,7 +106,7 @@ export class DatabaseAvailability {
   }
 
   private set(up: boolean, error?: unknown): void {
-    if (up === this.up) return;
+    if (up === this.up || this.stopped) return;
     this.up = up;
     this.log(
       up

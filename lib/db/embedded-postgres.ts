@@ -11,6 +11,7 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { log as serviceLog } from "../ops/log.ts";
 import { pgUrl } from "./pg-url.ts";
 
 export interface EmbeddedCluster {
@@ -218,11 +219,11 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     void current.exited.then(async (how) => {
       if (stopping) return;
       const since = Date.now();
-      console.error(`The embedded PostgreSQL stopped unexpectedly (${how}); starting it again.`);
+      serviceLog.error(`The embedded PostgreSQL stopped unexpectedly (${how}); starting it again.`);
       for (let attempt = 1; !stopping; attempt++) {
         try {
           server = await launch(binaries.postgres, args, clusterDir, log);
-          console.error(
+          serviceLog.warning(
             `The embedded PostgreSQL is back (after ${((Date.now() - since) / 1000).toFixed(1)} s, attempt ${attempt}).`,
           );
           supervise(server);

@@ -4,6 +4,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Logger, migrate, run, type Settings } from "graphile-migrate";
+import { log } from "../ops/log.ts";
 import { pgUrl } from "./pg-url.ts";
 
 export const ROOT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -18,7 +19,7 @@ function gmrc(): Settings {
 // idle pools for a while; their connections ending when we stop the embedded server is expected.
 const quietLogger = new Logger(() => (level, message) => {
   if (message.includes("terminating connection due to administrator command")) return;
-  if (level === "error" || level === "warning") console.error(`graphile-migrate: ${message}`);
+  if (level === "error" || level === "warning") log.at(level, `graphile-migrate: ${message}`);
 });
 
 /** Applies every committed migration that has not run yet (never the current one). */

@@ -17,10 +17,14 @@ export class Broadcast<T> {
     this.maxBacklog = maxBacklog;
   }
 
-  /** A new follower, or undefined when the broadcast has closed (make a new one). */
-  join(): AsyncIterableIterator<T> | undefined {
+  /**
+   * A new follower, or undefined when the broadcast has closed (make a new one). `onEnd` is called
+   * once when the follower ends, whatever ends it (its return(), the source's end or error, its
+   * backlog), even if nobody reads it any more.
+   */
+  join(onEnd?: () => void): AsyncIterableIterator<T> | undefined {
     if (this.closed) return undefined;
-    const follower = new Follower<T>(() => this.leave(follower), this.maxBacklog);
+    const follower = new Follower<T>(() => this.leave(follower), this.maxBacklog, onEnd);
     this.followers.add(follower);
     void this.read();
     return follower;
@@ -64,10 +68,12 @@ class Follower<T> implements AsyncIterableIterator<T> {
   private error: unknown;
   private readonly onLeave: () => void;
   private readonly maxBacklog: number;
+  private readonly onEnd: (() => void) | undefined;
 
-  constructor(onLeave: () => void, maxBacklog: number) {
+  constructor(onLeave: () => void, maxBacklog: number, onEnd: (() => void) | undefined) {
     this.onLeave = onLeave;
     this.maxBacklog = maxBacklog;
+    this.onEnd = onEnd;
   }
 
   [Symbol.asyncIterator]() {
@@ -92,6 +98,7 @@ class Follower<T> implements AsyncIterableIterator<T> {
     if (this.ended) return;
     this.ended = true;
     this.error = error;
+    this.onEnd?.();
     if (this.waiting) {
       const [resolve, reject] = [this.waiting, this.failWaiting!];
       this.waiting = this.failWaiting = undefined;

@@ -6,6 +6,7 @@ import { randomBytes } from "node:crypto";
 import { GraphQLError } from "graphql";
 import { isSafeError, SafeError } from "grafast";
 import { isConnectionError, RETRY_AFTER_SECONDS, SERVICE_UNAVAILABLE } from "../db/availability.ts";
+import { log } from "../ops/log.ts";
 
 /** SQLSTATE raised by our SQL functions → extensions.code. Keep in step with migrations' header. */
 export const SQLSTATE_CODES: Record<string, string> = {
@@ -77,7 +78,10 @@ export function describeError(error: unknown, where?: string): PublicError {
     return { message: known.message, extensions: { code: known.code } };
   }
   const logId = randomBytes(6).toString("hex");
-  console.error(`[error ${logId}] ${where ? `at ${where}: ` : ""}`, error);
+  log.error(`[error ${logId}] ${where ? `at ${where}: ` : ""}${(error as Error)?.message ?? String(error)}`, {
+    logId,
+    stack: (error as Error)?.stack,
+  });
   return { message: `Internal error (log id ${logId}).`, extensions: { code: "INTERNAL_SERVER_ERROR", logId } };
 }
 

@@ -3,7 +3,11 @@
 //   GET /health   200 while the process runs (liveness: it needs nothing else);
 //   GET /ready    200 or 503 with the checks (lib/ops/readiness.ts), and the read replicas' state
 //                 (numbered: their host names stay in the log and /metrics; a replica left out
-//                 does not make the instance unready, the primary reads instead);
+//                 does not make the instance unready, the primary reads instead), and the
+//                 subscriptions' slots held against the subscribers that follow a live execution
+//                 (lib/graphql/subscription-slots.ts: more slots than subscribers for longer than a
+//                 subscription takes to start are slots nobody will free; reported, not a check,
+//                 since queries are served all the same);
 //   GET /metrics  Prometheus text (lib/ops/metrics.ts), to loopback callers unless METRICS_PUBLIC.
 // /health and /ready reveal only status, so they are public. /metrics names operations, tasks and
 // feeds, so by default only a scraper on the same host (or a sidecar) reads it. The caller is told
@@ -12,8 +16,10 @@ import { BlockList, isIP } from "node:net";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { sampleDatabaseMetrics, type MetricsPools } from "../ops/database-metrics.ts";
 import { registry } from "../ops/metrics.ts";
+import { log } from "../ops/log.ts";
 import { makeReadinessCheck, type ReadinessSources } from "../ops/readiness.ts";
 import type { ReplicaStatus } from "../db/read-replicas.ts";
+import type { SubscriptionCensus } from "../graphql/subscription-slots.ts";
 
 export interface OpsRouteOptions extends Omit<ReadinessSources, "ownerPool"> {
   pools: MetricsPools;
@@ -21,6 +27,8 @@ export interface OpsRouteOptions extends Omit<ReadinessSources, "ownerPool"> {
   metricsPublic: boolean;
   /** The read replicas (READ_REPLICA_URLS), in their order; none when unset. */
   replicaStatuses?: () => ReplicaStatus[];
+  /** The API's subscriptions; none in a worker-only process. */
+  subscriptions?: () => SubscriptionCensus;
 }
 
 const loopback = new BlockList();
@@ -77,6 +85,7 @@ export function makeOpsRoutes(options: OpsRouteOptions) {
         status: ready ? "ready" : "not ready",
         checks,
         ...(replicas.length > 0 ? { replicas } : {}),
+        ...(options.subscriptions ? { subscriptions: options.subscriptions() } : {}),
       });
     }
     if (!mayReadMetrics(req.socket.remoteAddress, options.metricsPublic)) {
@@ -100,7 +109,7 @@ export function makeOpsRoutes(options: OpsRouteOptions) {
       return true;
     }
     answer(req, res, path).catch((error: unknown) => {
-      console.error(`${path} failed:`, error);
+      log.error(`${path} failed: ${(error as Error)?.message ?? String(error)}`, { stack: (error as Error)?.stack });
       if (!res.headersSent) send(req, res, 500, "text/plain; charset=utf-8", "Internal error.\n");
       else res.destroy();
     });

@@ -61,6 +61,22 @@ function redact(settings: NotificationSettings, n: PendingNotification, text: st
   return result;
 }
 
+/**
+ * A failure in the words of one log line: the channel type, where it sends (a URL's origin only,
+ * since the rest of a URL may hold a token; else the channel's id) and what happened (the status
+ * the receiver answered, or the error's first line). The delivery log keeps the whole answer.
+ */
+export function failureReason(n: PendingNotification, failure: DeliveryError): string {
+  let target = `channel ${n.channel_uuid}`;
+  const url = n.url ?? n.server_url;
+  if (url && URL.canParse(url)) target = `${new URL(url).origin}/…`;
+  const what =
+    failure.responseCode !== null
+      ? `answered ${failure.responseCode}`
+      : `failed: ${failure.message.split("\n")[0].slice(0, 200)}`;
+  return `${n.channel_type} ${target} ${what}`;
+}
+
 /** One timed attempt: what the receiving end answered, and the failure (null when it was delivered). */
 export interface DeliveryAttempt extends DeliveryResult {
   failure: DeliveryError | null;

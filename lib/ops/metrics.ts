@@ -72,7 +72,13 @@ export const notificationDeliveries = new Counter({
 
 export const openSubscriptions = new Gauge({
   name: "nlis_subscriptions_open",
-  help: "Open GraphQL subscriptions on this instance (WebSocket and SSE).",
+  help: "Open GraphQL subscriptions on this instance (WebSocket and SSE): the places SUBSCRIPTIONS_PER_TOKEN counts.",
+  registers,
+});
+
+export const liveSubscriptions = new Gauge({
+  name: "nlis_subscriptions_live",
+  help: "Subscribers following a live execution on this instance; nlis_subscriptions_open staying above it means places held by subscriptions that have ended.",
   registers,
 });
 

@@ -10,7 +10,7 @@
 // then sends values that a mutation may accept (SQL-ish text, unicode, boundary numbers, long lists)
 // and checks the answers only. Failures are collected and reported grouped by operation and
 // argument; FUZZ_REPORT=<file> also writes every failure as JSON.
-import { afterAll, beforeAll, expect, jest, test } from "@jest/globals";
+import { afterAll, beforeAll, expect, test } from "@jest/globals";
 import {
   buildSchema,
   getNamedType,
@@ -31,6 +31,7 @@ import {
 import fs from "node:fs";
 import path from "node:path";
 import { ROOT_DIR } from "../../lib/db/migrate.ts";
+import { writeLogTo } from "../../lib/ops/log.ts";
 import { useTestService } from "../helpers/service.ts";
 import { signUp, type TestUser } from "../helpers/users.ts";
 
@@ -884,7 +885,7 @@ async function fingerprint(): Promise<Record<string, string>> {
 
 let before: Record<string, string>;
 let phase1Seconds = 0;
-let errorSpy: ReturnType<typeof jest.spyOn>;
+let undoLog: (() => void) | undefined;
 
 async function gql(query: string, token: string, variables: Record<string, unknown> = {}): Promise<any> {
   const { body } = await ctx.service.graphql(query, { token, variables });
@@ -893,15 +894,13 @@ async function gql(query: string, token: string, variables: Record<string, unkno
 }
 
 beforeAll(async () => {
-  errorSpy = jest.spyOn(console, "error").mockImplementation((...args: unknown[]) => {
-    const first = String(args[0] ?? "");
+  // The service's error lines (lib/ops/log.ts): an internal error's names its log id.
+  undoLog = writeLogTo((level, line) => {
+    if (level !== "error") return;
+    const first = line.split("\n")[0];
     const id = /\[error ([0-9a-f]+)\]/.exec(first)?.[1];
-    const detail = args
-      .slice(1)
-      .map((arg) => (arg instanceof Error ? `${(arg as { code?: string }).code ?? ""} ${arg.message}` : String(arg)))
-      .join(" ");
-    if (id) loggedCauses.set(id, normalise(`${first.replace(/\[error [0-9a-f]+\]\s*/, "")}${detail}`.split("\n")[0]));
-    else if (otherServerLogs.length < 20) otherServerLogs.push(`${first} ${detail}`.split("\n")[0].slice(0, 200));
+    if (id) loggedCauses.set(id, normalise(first.replace(/^ERROR \[error [0-9a-f]+\]\s*/, "")));
+    else if (otherServerLogs.length < 20) otherServerLogs.push(first.slice(0, 200));
   });
 
   apiToken = (
@@ -1021,7 +1020,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(() => {
-  errorSpy?.mockRestore();
+  undoLog?.();
 });
 
 function report(phase: string): string[] {

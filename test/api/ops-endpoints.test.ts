@@ -82,7 +82,11 @@ describe("/health and /ready", () => {
       expect(first.body.checks).toEqual({ database: true, migrations: true, worker: true, schema: false });
     expect(await waitUntil(ready, (answer) => answer.status === 200, "/ready")).toEqual({
       status: 200,
-      body: { status: "ready", checks: { database: true, migrations: true, worker: true, schema: true } },
+      body: {
+        status: "ready",
+        checks: { database: true, migrations: true, worker: true, schema: true },
+        subscriptions: { open: 0, live: 0 },
+      },
     });
   });
 
@@ -103,7 +107,11 @@ describe("/health and /ready", () => {
       await new Promise((resolve) => setTimeout(resolve, 1100));
       expect(await ready()).toEqual({
         status: 503,
-        body: { status: "not ready", checks: { database: true, migrations: false, worker: true, schema: true } },
+        body: {
+          status: "not ready",
+          checks: { database: true, migrations: false, worker: true, schema: true },
+          subscriptions: { open: 0, live: 0 },
+        },
       });
     } finally {
       await ctx.db.asOwner(

@@ -77,7 +77,7 @@ describe("shared by API instances through PostgreSQL", () => {
           host: "127.0.0.1",
           requestBudgets: { perToken: 5, perAddress: 4, trustProxy: true },
         },
-        worker: { logLevel: "warning" },
+        log: { level: "warning" },
         accounts: { jwtSecret: TEST_JWT_SECRET },
         delivery: { smtpUrl: undefined },
       }),

@@ -2,7 +2,8 @@
 // behave as a database may: one that refuses connections is down at the first probe; one that
 // accepts and then stalls (a host under load, a password exchange that does not finish in time) is
 // down only after three probes in a row time out, so one slow moment on a busy machine does not
-// answer every client 503; and a real database is up.
+// answer every client 503; and a real database is up. Once the service stops, nothing of it is
+// said: the connections that end then are its own doing.
 import { createServer, type Server, type Socket } from "node:net";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
@@ -119,5 +120,15 @@ describe("DatabaseAvailability", () => {
     } finally {
       await availability.stop();
     }
+  });
+
+  test("once stopped (the service stops), connections ending are no outage: nothing is said, nothing is 503", async () => {
+    const { availability, log } = watch(ctx.db.ownerUrl);
+    await availability.stop();
+    expect(availability.stopping).toBe(true);
+    availability.notice(new Error("Connection terminated unexpectedly"));
+    availability.notice(Object.assign(new Error("terminating connection"), { code: "57P01" }));
+    expect(availability.isUp).toBe(true);
+    expect(log).toEqual([]);
   });
 });

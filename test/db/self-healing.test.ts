@@ -4,43 +4,17 @@
 // back; and every write that was acknowledged is there afterwards. Runs on a cluster of its own
 // (the suite's shared one must not be killed).
 import { afterAll, beforeAll, expect, test } from "@jest/globals";
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import pg from "pg";
-import { loadConfig, mergeConfig } from "../../lib/config.ts";
-import { prepareDatabase } from "../../lib/setup/installation.ts";
-import type { TestDatabase } from "../helpers/database.ts";
-import { freePort } from "../helpers/ports.ts";
+import { KILLABLE_CLUSTER_TIMEOUT, startKillableCluster, type KillableCluster } from "../helpers/killable-cluster.ts";
 import { startTestService, type TestService } from "../helpers/service.ts";
 import { signUp } from "../helpers/users.ts";
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "incidents-healing-"));
-fs.chmodSync(dataDir, 0o755);
-let database: TestDatabase;
+let cluster: KillableCluster;
 let service: TestService;
-let owner: pg.Pool;
-let databaseName: string;
 
 beforeAll(async () => {
-  const config = mergeConfig(loadConfig().database, {
-    url: undefined,
-    authUrl: undefined,
-    rootUrl: undefined,
-    dataDir,
-    embeddedPgPort: await freePort(),
-  });
-  databaseName = config.name;
-  const prepared = await prepareDatabase(config);
-  owner = new pg.Pool({ connectionString: prepared.ownerUrl, max: 2 });
-  owner.on("error", () => {});
-  database = {
-    ...prepared,
-    name: databaseName,
-    asOwner: (sql, params) => owner.query(sql, params),
-    drop: async () => {},
-  };
-  service = await startTestService(database, {
+  cluster = await startKillableCluster("healing");
+  service = await startTestService(cluster.database, {
     feeds: {
       traffic: { enabled: false },
       amber: { enabled: false },
@@ -49,18 +23,12 @@ beforeAll(async () => {
       rail: { enabled: false },
     },
   });
-}, 300_000); // initdb and every migration on a cluster of its own: minutes on a busy machine
+}, KILLABLE_CLUSTER_TIMEOUT);
 
 afterAll(async () => {
   await service?.stop();
-  await owner?.end();
-  await database?.close();
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  await cluster?.close();
 });
-
-function postmasterPid(): number {
-  return Number(fs.readFileSync(path.join(dataDir, "postgres", "postmaster.pid"), "utf8").split("\n")[0]);
-}
 
 test("PostgreSQL killed under load: 503s meanwhile, back within 5 s of the database, no acknowledged write lost", async () => {
   const admin = await signUp(service, "admin@example.org", { admin: true });
@@ -111,25 +79,7 @@ test("PostgreSQL killed under load: 503s meanwhile, back within 5 s of the datab
   await new Promise((resolve) => setTimeout(resolve, 1500));
   const before = acknowledged.length;
   expect(before).toBeGreaterThan(0);
-  const killedPid = postmasterPid();
-  process.kill(killedPid, "SIGKILL");
-
-  // The database is back when a new postmaster answers on its own (not through the service).
-  let databaseBackAt = 0;
-  for (const deadline = Date.now() + 60_000; !databaseBackAt && Date.now() < deadline;) {
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    try {
-      if (postmasterPid() === killedPid) continue;
-      const probe = new pg.Client({ connectionString: database.ownerUrl });
-      await probe.connect();
-      await probe.query("select 1");
-      await probe.end();
-      databaseBackAt = Date.now();
-    } catch {
-      // not yet
-    }
-  }
-  expect(databaseBackAt).toBeGreaterThan(0);
+  const databaseBackAt = await cluster.killPostgres();
   const ackedWhenBack = acknowledged.length;
   for (const deadline = databaseBackAt + 5_000; acknowledged.length === ackedWhenBack && Date.now() < deadline;) {
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -153,7 +103,7 @@ test("PostgreSQL killed under load: 503s meanwhile, back within 5 s of the datab
   }
   expect(ready).toBe(200);
   // Nothing acknowledged is lost.
-  const { rows } = await owner.query(
+  const { rows } = await cluster.owner.query(
     "select count(*)::int as n from app_public.p2000_messages where uuid = any ($1::uuid[])",
     [acknowledged],
   );
@@ -164,11 +114,11 @@ test("connections cut by the server (as a restart of an external PostgreSQL does
   const token = (await service.newToken()).secret;
   const regions = async () => (await service.graphql("{ p2000Regions(first: 1) { number } }", { token })).status;
   expect(await regions()).toBe(200);
-  const root = new pg.Client({ connectionString: database.rootUrl });
+  const root = new pg.Client({ connectionString: cluster.database.rootUrl });
   await root.connect();
   const { rows } = await root.query(
     "select count(pg_terminate_backend(pid))::int as cut from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()",
-    [databaseName],
+    [cluster.database.name],
   );
   await root.end();
   expect(rows[0].cut).toBeGreaterThan(0);

@@ -11,8 +11,8 @@ export type Transport = "websocket" | "sse";
 export interface Watch {
   /** The `data` of every event, in order. */
   events: Array<Record<string, any>>;
-  /** Errors the server sent (in an event or as the operation's refusal), each { message, code }. */
-  errors: Array<{ message: string; code: unknown }>;
+  /** Errors the server sent (in an event or as the operation's refusal), each { message, code, retryAfter }. */
+  errors: Array<{ message: string; code: unknown; retryAfter?: unknown }>;
   /** True once the server ended the subscription (completed it or refused it). */
   ended: boolean;
   stop(): Promise<void>;
@@ -76,7 +76,11 @@ export function watch(transport: Transport, graphqlUrl: string, options: WatchOp
   };
   const record = (error: any) => {
     for (const e of Array.isArray(error) ? error : (error?.errors ?? [error])) {
-      result.errors.push({ message: e?.message ?? String(e), code: e?.extensions?.code });
+      result.errors.push({
+        message: e?.message ?? String(e),
+        code: e?.extensions?.code,
+        retryAfter: e?.extensions?.retryAfter,
+      });
     }
   };
   void (async () => {

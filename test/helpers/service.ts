@@ -61,7 +61,7 @@ export async function startTestService(database: TestDatabase, overrides: Config
     api: { graphiql: true, responseCache: { maxBytes: 0, maxAgeMs: 15_000 } },
     // No live demo ticking in tests unless one asks for it (test/tasks/demo-live.test.ts).
     demoData: false,
-    worker: { logLevel: "warning" },
+    log: { level: "warning" },
     accounts: { jwtSecret: TEST_JWT_SECRET },
     delivery: {
       publicUrl: `http://127.0.0.1:${port}`,

@@ -4,7 +4,9 @@
 // The page shows the incidents in its list and as markers (counted in the map's pixels), a message
 // stored while it is open appears without a reload, filters and the open incident live in the URL,
 // the panel shows an incident's messages, timeline and related signals, the province with a warning
-// is coloured, and the page works at phone width and in dark mode with nothing reported.
+// is coloured, the page comes back by itself when the service ends its subscriptions (its database
+// connection lost) and shows what it missed, and the page works at phone width and in dark mode
+// with nothing reported.
 import { gzipSync } from "node:zlib";
 import pg from "pg";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "@jest/globals";
@@ -82,6 +84,9 @@ const EXERCISE = "Oefening P 2 BRT-01 Brand woning Kerkstraat Schiedam";
 const LIVE = "A1 Maerlantstraat 6531AT Nijmegen 69972";
 /** Stored while the page's connection is cut. */
 const MISSED = "A1 Assendorperstraat Zwolle 40123";
+/** Stored while the service has ended the page's subscriptions (its LISTEN connection lost), and after. */
+const MISSED_WHILE_ENDED = "A1 Ambulance Deventer bon 74123";
+const LIVE_AGAIN = "A1 Ambulance Kampen bon 82612";
 
 beforeAll(async () => {
   feed = await startFeedServer();
@@ -457,5 +462,49 @@ describe("the live map", () => {
     } finally {
       await proxy.stop();
     }
+  });
+
+  test("subscriptions the service ends when its database connection goes come back by themselves, and fetch what was missed", async () => {
+    const { page, problems } = await openMap("/?lang=en");
+    await listed(page, (list) => list.length > 0);
+    const status = () => page.$eval(".connection", (element) => element.textContent ?? "");
+    await waitUntil(status, (text) => text === "Live", "the live connection");
+
+    // The service's LISTEN connections cut, as a database restart does: the service ends every
+    // subscription with SERVICE_UNAVAILABLE while the WebSocket stays open.
+    const root = new pg.Client({ connectionString: ctx.db.rootUrl });
+    await root.connect();
+    try {
+      const { rows } = await root.query(
+        `select count(pg_terminate_backend(pid))::int as cut from pg_stat_activity
+          where datname = $1 and query ~* '^\\s*(un)?listen '`,
+        [ctx.db.name],
+      );
+      expect(rows[0].cut).toBeGreaterThan(0);
+    } finally {
+      await root.end();
+    }
+    // Nobody listens now: only the page's fetch after it subscribed again can show this one.
+    await storeP2000Pages(ctx.db, [
+      { message: MISSED_WHILE_ENDED, sended: new Date().toISOString(), capcodes: ["000923129"] },
+    ]);
+    await listed(page, (list) => list.some((name) => name.includes("Deventer")));
+    expect(await status()).toBe("Live");
+    // And live again: a message stored now appears without a reload (stored again until the
+    // subscription's LISTEN is back: one stored before would only be fetched at the next resume).
+    await waitUntil(
+      async () => {
+        await storeP2000Pages(ctx.db, [
+          { message: LIVE_AGAIN, sended: new Date().toISOString(), capcodes: ["000923129"] },
+        ]);
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+        return page.$$eval("button.incident", (buttons) =>
+          buttons.some((b) => (b.textContent ?? "").includes("Kampen")),
+        );
+      },
+      Boolean,
+      "a live message after the subscriptions came back",
+    );
+    expect(problems).toEqual([]);
   });
 });

@@ -5,6 +5,7 @@ import type pg from "pg";
 import { FeedDocumentError, parseJson } from "../records.ts";
 import { parseAmberAlerts, type AmberAlertsDocument } from "./amber-parser.ts";
 import { parseNlAlerts, type NlAlertsDocument } from "./nl-alert-parser.ts";
+import { log as serviceLog } from "../../ops/log.ts";
 
 export type AlertsDocument =
   { kind: "amber"; document: AmberAlertsDocument } | { kind: "nl-alert"; document: NlAlertsDocument };
@@ -47,7 +48,7 @@ export async function storeAmberAlerts(
   document: AmberAlertsDocument,
   source: string,
   { complete }: { complete: boolean },
-  log: (line: string) => void = console.error,
+  log: (line: string) => void = (line) => serviceLog.error(line),
 ): Promise<AmberStored> {
   const rows = document.alerts.map((a) => ({
     alert_id: a.alertId,

@@ -3,10 +3,16 @@
 // own API token (WEB_REQUIRE_SIGN_IN), or a source asked before each request (the console's user
 // session, which refreshes its access token before it expires). The connection's state (connecting, live,
 // offline) is published so the shell can show it; after a reconnect every subscriber is told, so it
-// can fetch what it missed while the socket was down.
+// can fetch what it missed while the socket was down. Subscriptions the service ended because its
+// database went away are made again by themselves (./resuming.ts), and the subscribers are told the
+// same way.
 import { createClient, type Client } from "graphql-ws";
 import { print } from "graphql";
 import type { TadaDocumentNode } from "gql.tada";
+import { resumingSubscription } from "./resuming.ts";
+
+/** Subscriptions resumed within this long of each other are announced once (one refetch). */
+const RESUMES_SETTLE_MS = 200;
 
 /** idle: no subscription has opened the socket yet (a screen without live data). */
 export type ConnectionState = "idle" | "connecting" | "live" | "offline";
@@ -37,6 +43,12 @@ export class Api {
   readonly #stateListeners = new Set<(state: ConnectionState) => void>();
   readonly #reconnectListeners = new Set<() => void>();
   #everConnected = false;
+  #resumeAnnouncement: ReturnType<typeof setTimeout> | undefined;
+  /**
+   * The page's place in the spread of resumptions, the same for all its subscriptions: pages come
+   * back at different moments, a page's subscriptions together.
+   */
+  readonly #resumeJitter = Math.random();
   #onUnauthenticated: (() => void) | undefined;
   readonly #onCredentialRefused: (() => void) | undefined;
 
@@ -65,7 +77,10 @@ export class Api {
     this.#onUnauthenticated = listener;
   }
 
-  /** Called after the socket came back from a loss, to fetch what was missed. */
+  /**
+   * Called after the socket came back from a loss, or subscriptions the service had ended were
+   * made again, to fetch what was missed.
+   */
   onReconnect(listener: () => void): () => void {
     this.#reconnectListeners.add(listener);
     return () => this.#reconnectListeners.delete(listener);
@@ -105,25 +120,37 @@ export class Api {
     return body.data;
   }
 
-  /** Each result of a subscription, until the returned function is called. */
+  /**
+   * Each result of a subscription, until the returned function is called; after an end the page
+   * comes back from (the service's database gone), subscribed again by itself.
+   */
   subscribe<Result, Variables>(
     document: TadaDocumentNode<Result, Variables>,
     variables: Variables,
     onData: (data: Result) => void,
     onError: (error: ApiError) => void = () => {},
   ): () => void {
-    return this.#socket().subscribe<Result>(
-      { query: print(document), variables: variables as Record<string, unknown> },
+    const payload = { query: print(document), variables: variables as Record<string, unknown> };
+    return resumingSubscription<Result>(
+      (sink) => this.#socket().subscribe<Result>(payload, sink),
       {
-        next: (result) => {
-          const first = (result.errors as GraphqlErrorBody[] | undefined)?.[0];
-          if (first) onError(new ApiError(first.message, first.extensions?.code, 200));
-          else if (result.data) onData(result.data);
+        data: onData,
+        problem: (error) => {
+          const code = error.extensions?.code;
+          onError(new ApiError(error.message, code, code === "NETWORK_ERROR" ? 0 : 200));
         },
-        error: () => onError(new ApiError("The live connection was lost.", "NETWORK_ERROR", 0)),
-        complete: () => {},
+        resumed: () => this.#announceResume(),
       },
+      undefined,
+      () => this.#resumeJitter,
     );
+  }
+
+  #announceResume(): void {
+    clearTimeout(this.#resumeAnnouncement);
+    this.#resumeAnnouncement = setTimeout(() => {
+      for (const listener of this.#reconnectListeners) listener();
+    }, RESUMES_SETTLE_MS);
   }
 
   #socket(): Client {
