@@ -238,15 +238,39 @@ const rssMb = (pid: number) => {
     return NaN; // ended in between (a killed worker)
   }
 };
+/**
+ * What the API's RSS is made of, from its /metrics (prom-client's process metrics): V8's heap
+ * (used, and the young generation's size: the semi-spaces the service's V8 flags let grow) and
+ * memory outside it (Buffers: the response cache's answers, sockets).
+ */
+const apiHeapMb = async (): Promise<{ heapUsed: number; newSpace: number; external: number } | undefined> => {
+  try {
+    const text = await (await fetch(api.graphqlUrl.replace(/\/graphql$/, "/metrics"))).text();
+    const value = (pattern: RegExp) => Number(pattern.exec(text)?.[1] ?? NaN) / 2 ** 20;
+    return {
+      heapUsed: value(/^nodejs_heap_size_used_bytes (\S+)$/m),
+      newSpace: value(/^nodejs_heap_space_size_total_bytes\{space="new"\} (\S+)$/m),
+      external: value(/^nodejs_external_memory_bytes (\S+)$/m),
+    };
+  } catch {
+    return undefined; // not answering in between
+  }
+};
 const started = Date.now();
-const samples: Array<{ at: number; api: number; worker: number; backends?: number }> = [];
+const samples: Array<{
+  at: number;
+  api: number;
+  worker: number;
+  backends?: number;
+  heap?: Awaited<ReturnType<typeof apiHeapMb>>;
+}> = [];
 const sample = async () => {
   const at = Date.now() - started;
   const backends = await owner
     .query("select count(*)::int as n from pg_stat_activity where backend_type = 'client backend'")
     .then(({ rows }) => rows[0].n as number)
     .catch(() => undefined);
-  samples.push({ at, api: rssMb(api.pid), worker: rssMb(worker.pid), backends });
+  samples.push({ at, api: rssMb(api.pid), worker: rssMb(worker.pid), backends, heap: await apiHeapMb() });
 };
 await sample();
 const sampler = setInterval(() => void sample(), 10_000);
@@ -434,7 +458,15 @@ const reads = [...READ_NAMES, "createP2000Message"]
 const cpu = cpuSplit(cpuBefore, cpuAfter, requests.size);
 
 // RSS per window: the highest sample of each process in it.
-const rss: Array<{ fromMinute: number; apiMaxMb: number; workerMaxMb: number; backendsMax: number | null }> = [];
+const rss: Array<{
+  fromMinute: number;
+  apiMaxMb: number;
+  apiHeapUsedMaxMb: number;
+  apiNewSpaceMaxMb: number;
+  apiExternalMaxMb: number;
+  workerMaxMb: number;
+  backendsMax: number | null;
+}> = [];
 for (let from = 0; from < ended - started; from += RSS_WINDOW_MS) {
   const inWindow = samples.filter((s) => s.at >= from && s.at < from + RSS_WINDOW_MS);
   if (inWindow.length === 0) continue;
@@ -443,6 +475,9 @@ for (let from = 0; from < ended - started; from += RSS_WINDOW_MS) {
   rss.push({
     fromMinute: from / 60_000,
     apiMaxMb: max(inWindow.map((s) => s.api)),
+    apiHeapUsedMaxMb: max(inWindow.map((s) => s.heap?.heapUsed ?? NaN)),
+    apiNewSpaceMaxMb: max(inWindow.map((s) => s.heap?.newSpace ?? NaN)),
+    apiExternalMaxMb: max(inWindow.map((s) => s.heap?.external ?? NaN)),
     workerMaxMb: max(inWindow.map((s) => s.worker)),
     backendsMax: backends.length ? Math.max(...backends) : null,
   });
@@ -581,11 +616,16 @@ const markdown = [
   ),
   ...reads.filter((r) => r.errors.length).map((r) => `- ${r.kind}: ${r.errors.join(" / ")}`),
   "",
-  `RSS (VmRSS, highest sample of each ${RSS_WINDOW_MS / 60_000}-minute window; PostgreSQL client backends):`,
+  `RSS (VmRSS, highest sample of each ${RSS_WINDOW_MS / 60_000}-minute window; of the API's, the highest V8 heap in use, ` +
+    `young generation and memory outside the heap; PostgreSQL client backends):`,
   "",
-  "| from min | API MB | worker MB | backends |",
-  "| --- | --- | --- | --- |",
-  ...rss.map((r) => `| ${r.fromMinute} | ${r.apiMaxMb} | ${r.workerMaxMb} | ${r.backendsMax ?? ""} |`),
+  "| from min | API MB | API heap used | API young generation | API external | worker MB | backends |",
+  "| --- | --- | --- | --- | --- | --- | --- |",
+  ...rss.map(
+    (r) =>
+      `| ${r.fromMinute} | ${r.apiMaxMb} | ${r.apiHeapUsedMaxMb} | ${r.apiNewSpaceMaxMb} | ${r.apiExternalMaxMb} | ` +
+      `${r.workerMaxMb} | ${r.backendsMax ?? ""} |`,
+  ),
   "",
   `Highest RSS: API ${result.rssMaxMb.api} MB (issue 43's budget: ${API_RSS_BUDGET_MB} MB, ` +
     `${result.rssMaxMb.api <= API_RSS_BUDGET_MB ? "within" : "**over**"}), worker ${result.rssMaxMb.worker} MB.`,
