@@ -6,7 +6,7 @@ import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import readline from "node:readline";
-import { SERVICE_NODE_FLAGS } from "../lib/ops/node-flags.ts";
+import { SERVICE_ENVIRONMENT, SERVICE_NODE_FLAGS } from "../lib/ops/node-flags.ts";
 
 const ROOT = path.join(path.dirname(new URL(import.meta.url).pathname), "..");
 
@@ -41,10 +41,11 @@ export async function startServerProcess(options: {
 }): Promise<ServerProcess> {
   const port = await freePort();
   const logFd = options.logFile === undefined ? undefined : fs.openSync(options.logFile, "a");
-  // With the V8 flags npm start gives it: the service as operators run it.
+  // With the V8 flags and environment npm start gives it: the service as operators run it.
   const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, "server.ts"], {
     cwd: ROOT,
     env: {
+      ...SERVICE_ENVIRONMENT,
       ...process.env,
       DATA_DIR: options.dataDir,
       EMBEDDED_PG_PORT: String(options.pgPort),

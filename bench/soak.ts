@@ -33,6 +33,7 @@ import { queueDemoData } from "../lib/setup/demo-data.ts";
 import { cpuSplit, describeCpu, makeCpuSampler } from "./cpu-accounting.ts";
 import { openBenchDatabase } from "./bench-database.ts";
 import { machine, summary, writeResults } from "./results.ts";
+import { summariseHeapSnapshot } from "./heap-summary.ts";
 import { startServerProcess } from "./server-process.ts";
 import { FAULT_KINDS, killPostgres, killWorker, receiverOutage, type Fault, type FaultKind } from "./soak/faults.ts";
 import { checkReads, READ_NAMES, startReaders } from "./soak/readers.ts";
@@ -59,6 +60,7 @@ const { values } = parseArgs({
     "drain-seconds": { type: "string", default: "60" },
     demo: { type: "boolean", default: true },
     fresh: { type: "boolean", default: false },
+    "heap-snapshot": { type: "boolean", default: false },
   },
 });
 const RUN_MS = (values.hours ? Number(values.hours) * 60 : Number(values.minutes ?? 15)) * 60_000;
@@ -83,6 +85,19 @@ const API_RSS_BUDGET_MB = 400;
 const RSS_WINDOW_MS = RUN_MS >= 30 * 60_000 ? 10 * 60_000 : 60_000;
 const log = (line: string) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${line}`);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The heap snapshot a process writes into `dir` (a file not in `before`), once its size stays put. */
+async function waitForHeapSnapshot(dir: string, before: Set<string>): Promise<string> {
+  let last = -1;
+  for (const deadline = Date.now() + 5 * 60_000; Date.now() < deadline; await sleep(2000)) {
+    const name = fs.readdirSync(dir).find((f) => f.endsWith(".heapsnapshot") && !before.has(f));
+    if (!name) continue;
+    const size = fs.statSync(path.join(dir, name)).size;
+    if (size > 0 && size === last) return path.join(dir, name);
+    last = size;
+  }
+  throw new Error(`No heap snapshot in ${dir} after 5 minutes`);
+}
 
 checkReads();
 /** Jobs left at the end are counted from here (an earlier run's may still be locked by the worker it killed). */
@@ -119,6 +134,10 @@ const serviceEnv = (role: "api" | "worker") => ({
   RESPONSE_CACHE_MB: "64",
   LOG_LEVEL: "info",
   SUBSCRIPTIONS_PER_TOKEN: String(Math.ceil(SUBSCRIBERS / TOKENS)),
+  // --heap-snapshot: the API writes one on SIGUSR2, into the logs' directory
+  ...(role === "api" && values["heap-snapshot"]
+    ? { NODE_OPTIONS: `--heapsnapshot-signal=SIGUSR2 --diagnostic-dir=${logDir}` }
+    : {}),
 });
 const startWorkerProcess = () =>
   startServerProcess({
@@ -325,6 +344,16 @@ for (const planned of schedule) {
 }
 await sleep(started + RUN_MS - Date.now());
 const ended = Date.now();
+// What the API's heap holds at the end of the load (before the drain), when asked for: it pauses
+// the API for seconds, so the run's latencies are taken with it.
+let heap: ReturnType<typeof summariseHeapSnapshot> | undefined;
+if (values["heap-snapshot"]) {
+  const before = new Set(fs.readdirSync(logDir));
+  process.kill(api.pid, "SIGUSR2");
+  const file = await waitForHeapSnapshot(logDir, before);
+  heap = summariseHeapSnapshot(file);
+  log(`Heap snapshot of the API: ${path.relative(process.cwd(), file)} (${heap.totalMb} MB of objects)`);
+}
 log("Load over; stopping the writer and readers, waiting for deliveries ...");
 await writer.stop();
 await readers.stop();
@@ -468,7 +497,8 @@ const rss: Array<{
   backendsMax: number | null;
 }> = [];
 for (let from = 0; from < ended - started; from += RSS_WINDOW_MS) {
-  const inWindow = samples.filter((s) => s.at >= from && s.at < from + RSS_WINDOW_MS);
+  // while the load ran (a heap snapshot after it takes hundreds of megabytes to write)
+  const inWindow = samples.filter((s) => s.at >= from && s.at < from + RSS_WINDOW_MS && s.at <= ended - started);
   if (inWindow.length === 0) continue;
   const max = (values: number[]) => Math.round(Math.max(...values.filter((v) => !Number.isNaN(v))));
   const backends = inWindow.map((s) => s.backends).filter((n): n is number => n !== undefined);
@@ -563,6 +593,7 @@ const result = {
     api: Math.round(Math.max(...rss.map((r) => r.apiMaxMb))),
     worker: Math.round(Math.max(...rss.map((r) => r.workerMaxMb))),
   },
+  heap,
   cpu,
   log: {
     apiLines: logLines.api.lines.length,
@@ -630,6 +661,18 @@ const markdown = [
   `Highest RSS: API ${result.rssMaxMb.api} MB (issue 43's budget: ${API_RSS_BUDGET_MB} MB, ` +
     `${result.rssMaxMb.api <= API_RSS_BUDGET_MB ? "within" : "**over**"}), worker ${result.rssMaxMb.worker} MB.`,
   "",
+  ...(heap
+    ? [
+        `The API's heap at the end of the load (a snapshot, ${heap.totalMb} MB of objects; own sizes by kind):`,
+        "",
+        "| kind | constructor | objects | MB |",
+        "| --- | --- | --- | --- |",
+        ...heap.groups.map(
+          (g) => `| ${g.type} | ${g.name.replace(/\|/g, "\\|").slice(0, 60)} | ${g.count} | ${g.selfMb} |`,
+        ),
+        "",
+      ]
+    : []),
   `${describeCpu(cpu)} (per HTTP request; the worker process counts as other).`,
   "",
   `Log lines: API ${result.log.apiLines} (${result.log.apiErrorLines} with "error"), worker ${result.log.workerLines} ` +

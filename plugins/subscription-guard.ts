@@ -23,6 +23,7 @@ import type { IncomingMessage } from "node:http";
 import { isAsyncIterable } from "grafast";
 import { GraphQLError, print, type DocumentNode, type ExecutionResult } from "graphql";
 import type { RequestAuth } from "../lib/auth/context.ts";
+import { ABORTED, unlessAborted } from "../lib/async/unless-aborted.ts";
 import { Broadcast } from "../lib/graphql/broadcast.ts";
 import { namesMonitor } from "../lib/graphql/root-fields.ts";
 import { isConnectionError } from "../lib/db/availability.ts";
@@ -115,22 +116,24 @@ function guardedResults(
     cleanUp();
     await results.return?.();
   };
-  const revokedResult = revoked.then(() => "revoked" as const);
+  // one reaction to `revoked` for the subscription's life, not one per event (lib/async/unless-aborted.ts)
+  const revocation = new AbortController();
+  void revoked.then(() => revocation.abort());
   return {
     [Symbol.asyncIterator]() {
       return this;
     },
     async next(): Promise<IteratorResult<ExecutionResult>> {
       while (!ended) {
-        let next: IteratorResult<ExecutionResult> | "revoked";
+        let next: IteratorResult<ExecutionResult> | typeof ABORTED;
         try {
-          next = await Promise.race([results.next(), revokedResult]);
+          next = await unlessAborted(results.next(), revocation.signal);
         } catch (error) {
           await end();
           if (!isConnectionError(error)) throw error;
           return { done: false, value: { errors: [databaseGone(error)] } };
         }
-        if (next === "revoked") {
+        if (next === ABORTED) {
           await end();
           return {
             done: false,
@@ -140,6 +143,13 @@ function guardedResults(
         if (next.done) {
           await end();
           break;
+        }
+        // An event whose reads met the outage ends the subscription as the lost LISTEN connection
+        // does: one SERVICE_UNAVAILABLE end, whichever of the two the subscriber hears first.
+        const outage = next.value.errors?.find((error) => isConnectionError(error.originalError ?? error));
+        if (outage) {
+          await end();
+          return { done: false, value: { errors: [databaseGone(outage.originalError ?? outage)] } };
         }
         if (!leavesNothing(next.value)) return next;
       }

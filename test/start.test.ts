@@ -11,7 +11,7 @@ import path from "node:path";
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { ROOT_DIR } from "../lib/db/migrate.ts";
-import { SERVICE_NODE_FLAGS } from "../lib/ops/node-flags.ts";
+import { SERVICE_ENVIRONMENT, SERVICE_NODE_FLAGS } from "../lib/ops/node-flags.ts";
 import { pgUrl } from "../lib/db/pg-url.ts";
 import { waitUntil } from "./helpers/wait.ts";
 import { freePort } from "./helpers/ports.ts";
@@ -241,11 +241,14 @@ test("npm start on DATABASE_URL and ROOT_DATABASE_URL creates its roles and data
   }
 }, 120_000);
 
-test("npm start and npm run worker give node the service's V8 flags (lib/ops/node-flags.ts), as the benches do", () => {
+test("npm start and npm run worker give node the service's V8 flags and environment (lib/ops/node-flags.ts), as the benches do", () => {
   const { scripts } = JSON.parse(fs.readFileSync(path.join(ROOT_DIR, "package.json"), "utf8")) as {
     scripts: Record<string, string>;
   };
   for (const script of ["start", "worker"]) {
     expect(scripts[script]).toContain(`exec node ${SERVICE_NODE_FLAGS.join(" ")} server.ts`);
+    // the operator's own value wins
+    for (const [name, value] of Object.entries(SERVICE_ENVIRONMENT))
+      expect(scripts[script]).toContain(`${name}=\${${name}:-${value}}`);
   }
 });

@@ -7,21 +7,19 @@
 // client is never told to subscribe again. Here, the first iterator that hears the interruption
 // ends all the others that were open with it, and a skipped one is returned, so its listener goes.
 import { PgSubscriber } from "postgraphile/adaptors/pg";
+import { ABORTED, unlessAborted } from "../async/unless-aborted.ts";
 import { isConnectionError } from "./availability.ts";
 
 /** The subscriptions opened on one LISTEN connection: they end together when it is lost. */
 interface Generation {
-  lost: Promise<never>;
+  /** Aborted, with the connection's error as its reason, when the connection is lost. */
+  lost: AbortSignal;
   end(error: unknown): void;
 }
 
 function newGeneration(): Generation {
-  let end!: (error: unknown) => void;
-  const lost = new Promise<never>((_, reject) => {
-    end = reject;
-  });
-  lost.catch(() => {}); // read by each iterator's race; nobody need be waiting
-  return { lost, end };
+  const controller = new AbortController();
+  return { lost: controller.signal, end: (error) => controller.abort(error) };
 }
 
 export class WholePgSubscriber extends PgSubscriber {
@@ -37,7 +35,9 @@ export class WholePgSubscriber extends PgSubscriber {
       },
       next: async () => {
         try {
-          return await Promise.race([inner.next(), generation.lost]);
+          const next = await unlessAborted(inner.next(), generation.lost);
+          if (next === ABORTED) throw generation.lost.reason;
+          return next;
         } catch (error) {
           if (isConnectionError(error) && generation === this.#generation) {
             this.#generation = newGeneration();

@@ -1,4 +1,4 @@
-// The V8 flags the service's process is started with: on its command line in `npm start` and
+// The V8 flags and environment the service's process is started with: on its command line in `npm start` and
 // `npm run worker` (package.json, which test/start.test.ts holds to this list) and by the benches
 // (bench/server-process.ts). They must be given when the process starts: V8 sizes its heap then.
 //
@@ -10,3 +10,11 @@
 // 64 MB, at one client (docs/benchmarks.md, "Analytics"). The space grows only under that
 // allocation rate, so an idle service is no larger; a busy one holds up to 128 MB more.
 export const SERVICE_NODE_FLAGS = ["--max-semi-space-size=64"] as const;
+
+// MALLOC_ARENA_MAX=2: glibc's malloc keeps an arena per thread that allocates (up to eight per
+// core), and Node's threads (libuv's pool: DNS, crypto, compression; V8's platform workers) each
+// hold on to theirs: with two, the API process at the soak's load (bench/soak.ts: 8 readers, 200
+// subscribers, 2 pages a second) stayed at 354–382 MB of RSS against 388–405 MB with glibc's
+// default, in runs of four minutes the same hour (docs/operations.md#memory). It must be in the
+// environment when the process starts (npm start's script sets it unless the operator did).
+export const SERVICE_ENVIRONMENT = { MALLOC_ARENA_MAX: "2" } as const;

@@ -3,7 +3,7 @@
 // neither graphql-ws nor graphql-sse calls return() after that), and the end when the database
 // goes is SERVICE_UNAVAILABLE with a retry hint rather than an internal error.
 import { describe, expect, test } from "@jest/globals";
-import { parse, type ExecutionResult } from "graphql";
+import { GraphQLError, parse, type ExecutionResult } from "graphql";
 import { RETRY_AFTER_SECONDS } from "../../lib/db/availability.ts";
 import { SubscriptionSlots } from "../../lib/graphql/subscription-slots.ts";
 import { DATABASE_GONE_MESSAGE, makeSubscriptionGuardPlugin } from "../../plugins/subscription-guard.ts";
@@ -112,6 +112,22 @@ describe("the subscription guard", () => {
     expect(watchers.size).toBe(0);
     // The token's one place is free again.
     expect(Symbol.asyncIterator in (await open()).outcome).toBe(true);
+  });
+
+  test("an event whose reads met the outage ends it the same way: one SERVICE_UNAVAILABLE, then done", async () => {
+    const { slots, watchers, open } = guard();
+    const { results, outcome } = await open();
+    const subscriber = iteratorOf(outcome);
+    const ending = subscriber.next();
+    const refused = Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" });
+    await results.push({ errors: [new GraphQLError(refused.message, { originalError: refused })] });
+    const end = (await ending) as IteratorYieldResult<ExecutionResult>;
+    expect(end.value.errors!.map((e) => ({ message: e.message, extensions: e.extensions }))).toEqual([
+      { message: DATABASE_GONE_MESSAGE, extensions: { code: "SERVICE_UNAVAILABLE", retryAfter: RETRY_AFTER_SECONDS } },
+    ]);
+    expect(await subscriber.next()).toEqual({ done: true, value: undefined });
+    expect(slots.census()).toEqual({ open: 0, live: 0 });
+    expect(watchers.size).toBe(0);
   });
 
   test("next() throwing anything else passes the error on, and frees the slot all the same", async () => {
