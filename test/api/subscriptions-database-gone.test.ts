@@ -11,7 +11,7 @@ import { RETRY_AFTER_SECONDS } from "../../lib/db/availability.ts";
 import { KILLABLE_CLUSTER_TIMEOUT, startKillableCluster, type KillableCluster } from "../helpers/killable-cluster.ts";
 import { watch, type Transport, type Watch } from "../helpers/live-clients.ts";
 import { storeP2000Pages } from "../helpers/p2000.ts";
-import { startTestService, type TestService } from "../helpers/service.ts";
+import { FEEDS_OFF, startTestService, type TestService } from "../helpers/service.ts";
 import { waitUntil } from "../helpers/wait.ts";
 
 /** Small limits, so that slots leaked by the first round refuse the second. */
@@ -35,13 +35,7 @@ beforeAll(async () => {
     api: { subscriptionsPerToken: PER_TOKEN, subscriptionsPerWebClientAddress: PER_ADDRESS },
     // The web credential's subscriptions count per address, told by X-Forwarded-For here.
     http: { requestBudgets: { trustProxy: true } },
-    feeds: {
-      traffic: { enabled: false },
-      amber: { enabled: false },
-      nlAlert: { enabled: false },
-      meteo: { enabled: false },
-      rail: { enabled: false },
-    },
+    feeds: FEEDS_OFF,
   });
 }, KILLABLE_CLUSTER_TIMEOUT);
 

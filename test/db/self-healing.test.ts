@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, expect, test } from "@jest/globals";
 import pg from "pg";
 import { KILLABLE_CLUSTER_TIMEOUT, startKillableCluster, type KillableCluster } from "../helpers/killable-cluster.ts";
-import { startTestService, type TestService } from "../helpers/service.ts";
+import { FEEDS_OFF, startTestService, type TestService } from "../helpers/service.ts";
 import { signUp } from "../helpers/users.ts";
 
 let cluster: KillableCluster;
@@ -15,13 +15,7 @@ let service: TestService;
 beforeAll(async () => {
   cluster = await startKillableCluster("healing");
   service = await startTestService(cluster.database, {
-    feeds: {
-      traffic: { enabled: false },
-      amber: { enabled: false },
-      nlAlert: { enabled: false },
-      meteo: { enabled: false },
-      rail: { enabled: false },
-    },
+    feeds: FEEDS_OFF,
   });
 }, KILLABLE_CLUSTER_TIMEOUT);
 

@@ -38,6 +38,16 @@ export function errorOf(body: GraphQLResponse["body"]): { message: string | unde
   return { message: body.errors?.[0]?.message, code: body.errors?.[0]?.extensions?.code };
 }
 
+/** Settings with no feed polling the internet (a test whose log or outage would see their failures). */
+export const FEEDS_OFF = {
+  traffic: { enabled: false },
+  amber: { enabled: false },
+  nlAlert: { enabled: false },
+  meteo: { enabled: false },
+  rail: { enabled: false },
+  aircraft: { url: undefined },
+} as const;
+
 export const TEST_JWT_SECRET = "test-secret-that-is-long-enough-for-hs256";
 
 /**

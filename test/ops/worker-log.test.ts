@@ -7,7 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from "@jest/g
 import { mails } from "../../lib/accounts/emails.ts";
 import { configureLog, writeLogTo, type LogLevel } from "../../lib/ops/log.ts";
 import { OUTBOX_PREFIX } from "../../tasks/emails__send.ts";
-import { useTestService } from "../helpers/service.ts";
+import { FEEDS_OFF, useTestService } from "../helpers/service.ts";
 import { waitUntil } from "../helpers/wait.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "../helpers/webhook-receiver.ts";
 
@@ -26,14 +26,7 @@ const ctx = useTestService(() => ({
   log: { level: "info", format: "text" },
   delivery: { allowPrivateTargets: true },
   // No feed polls the internet from here: their failures would be lines of their own.
-  feeds: {
-    traffic: { enabled: false },
-    amber: { enabled: false },
-    nlAlert: { enabled: false },
-    meteo: { enabled: false },
-    rail: { enabled: false },
-    aircraft: { url: undefined },
-  },
+  feeds: FEEDS_OFF,
 }));
 beforeEach(() => {
   lines.length = 0;
