@@ -16,8 +16,10 @@
 // - --subscribers graphql-ws subscribers (200) of the P2000 message subscription on --tokens API
 //   tokens (10), resubscribing after any end (subscribers.ts).
 // Faults (faults.ts), every --fault-every-minutes (10) in turn from --faults
-// (postgres,worker,receiver); a run shorter than two such intervals has one fault, the first of
-// the list, at its midpoint. Each is given time to settle before the run ends.
+// (postgres,worker,receiver; add disk to fill the database's disk for --disk-full-minutes (2) to
+// --disk-reserve-mb (8) free: then, as root, the cluster is new on a tmpfs of --disk-mb (2048));
+// a run shorter than two such intervals has one fault, the first of the list, at its midpoint.
+// Each is given time to settle before the run ends.
 // What it reports: writes acknowledged against stored (lost writes); webhook deliveries missing
 // or doubled (each stored page to each of its monitors exactly once, by Webhook-Id, with a valid
 // signature); subscribers not back --back-within-seconds (10) after each fault's recovery; 5xx
@@ -31,11 +33,22 @@ import { parseArgs } from "node:util";
 import { createApiToken } from "../lib/auth/api-tokens.ts";
 import { queueDemoData } from "../lib/setup/demo-data.ts";
 import { cpuSplit, describeCpu, makeCpuSampler } from "./cpu-accounting.ts";
-import { openBenchDatabase } from "./bench-database.ts";
+import { BENCH_DIR, openBenchDatabase } from "./bench-database.ts";
 import { machine, summary, writeResults } from "./results.ts";
 import { summariseHeapSnapshot } from "./heap-summary.ts";
 import { startServerProcess } from "./server-process.ts";
-import { FAULT_KINDS, killPostgres, killWorker, receiverOutage, type Fault, type FaultKind } from "./soak/faults.ts";
+import {
+  DEFAULT_FAULT_KINDS,
+  diskNearlyFull,
+  FAULT_KINDS,
+  killPostgres,
+  killWorker,
+  mountSoakDisk,
+  receiverOutage,
+  unmountSoakDisk,
+  type Fault,
+  type FaultKind,
+} from "./soak/faults.ts";
 import { checkReads, READ_NAMES, startReaders } from "./soak/readers.ts";
 import { WebhookReceiver } from "./soak/receiver.ts";
 import { RequestLog } from "./soak/requests.ts";
@@ -48,8 +61,11 @@ const { values } = parseArgs({
     hours: { type: "string" },
     minutes: { type: "string" },
     "fault-every-minutes": { type: "string", default: "10" },
-    faults: { type: "string", default: FAULT_KINDS.join(",") },
+    faults: { type: "string", default: DEFAULT_FAULT_KINDS.join(",") },
     "receiver-down-minutes": { type: "string", default: "2" },
+    "disk-mb": { type: "string", default: "2048" },
+    "disk-full-minutes": { type: "string", default: "2" },
+    "disk-reserve-mb": { type: "string", default: "8" },
     "writes-per-second": { type: "string", default: "2" },
     monitors: { type: "string", default: "40" },
     readers: { type: "string", default: "8" },
@@ -69,6 +85,9 @@ const FAULTS = values.faults.split(",").filter(Boolean) as FaultKind[];
 for (const kind of FAULTS)
   if (!FAULT_KINDS.includes(kind)) throw new Error(`--faults takes ${FAULT_KINDS.join(", ")} (got "${kind}")`);
 const RECEIVER_DOWN_S = Math.round(Number(values["receiver-down-minutes"]) * 60);
+/** With the disk fault, the cluster lives on a file system of the soak's own (faults.ts), new each run. */
+const DISK = FAULTS.includes("disk");
+const DISK_FULL_S = Math.round(Number(values["disk-full-minutes"]) * 60);
 const WRITES_PER_SECOND = Number(values["writes-per-second"]);
 const MONITORS = Number(values.monitors);
 const READERS = Number(values.readers);
@@ -104,8 +123,15 @@ checkReads();
 const runStartedAt = Date.now();
 
 // The database, its logs, and the demo (queued once per data directory, loaded by the worker).
-const { dataDir, config, database, owner } = await openBenchDatabase("soak", 54372, values.fresh ?? false);
-const logDir = path.join(dataDir, "logs");
+// With the disk fault, on a new file system of its own (its logs beside it, off the disk it fills).
+const diskDir = path.join(BENCH_DIR, ".data-soak-disk");
+if (DISK) mountSoakDisk(diskDir, Number(values["disk-mb"]));
+const { dataDir, config, database, owner } = await openBenchDatabase(
+  DISK ? "soak-disk" : "soak",
+  54372,
+  !DISK && (values.fresh ?? false),
+);
+const logDir = DISK ? `${dataDir}-logs` : path.join(dataDir, "logs");
 fs.mkdirSync(logDir, { recursive: true });
 const logFiles = { api: path.join(logDir, "api.log"), worker: path.join(logDir, "worker.log") };
 for (const file of Object.values(logFiles)) fs.writeFileSync(file, "");
@@ -300,7 +326,12 @@ const cpuBefore = cpuSample(api.pid);
 // A receiver that was away has deliveries in graphile-worker's backoff (e^attempts seconds: after
 // 30 s away the next try may be 55 s off, after longer up to 148 s, the sixth and last attempt).
 const RETRY_AFTER_OUTAGE_MS = RECEIVER_DOWN_S <= 30 ? 60_000 : 180_000;
-const settleMs = (kind: FaultKind) => (kind === "receiver" ? RECEIVER_DOWN_S * 1000 + RETRY_AFTER_OUTAGE_MS : 60_000);
+const settleMs = (kind: FaultKind) =>
+  kind === "receiver"
+    ? RECEIVER_DOWN_S * 1000 + RETRY_AFTER_OUTAGE_MS
+    : kind === "disk"
+      ? DISK_FULL_S * 1000 + 60_000
+      : 60_000;
 const schedule: Array<{ at: number; kind: FaultKind }> = [];
 if (FAULTS.length > 0) {
   if (RUN_MS >= 2 * FAULT_EVERY_MS) {
@@ -327,7 +358,9 @@ for (const planned of schedule) {
     const killed = await killWorker(worker, receiver, startWorkerProcess);
     worker = killed.worker;
     fault = killed.fault;
-  } else fault = await receiverOutage(receiver, RECEIVER_DOWN_S);
+  } else if (planned.kind === "disk")
+    fault = await diskNearlyFull(dataDir, database.ownerUrl, DISK_FULL_S, Number(values["disk-reserve-mb"]));
+  else fault = await receiverOutage(receiver, RECEIVER_DOWN_S);
   const entry: (typeof faults)[number] = fault;
   faults.push(entry);
   log(`  ${fault.detail}; back after ${((fault.recoveredAt - fault.startedAt) / 1000).toFixed(1)} s`);
@@ -447,12 +480,15 @@ await api.stop();
 await worker.stop();
 await owner.end();
 await database.close();
+if (DISK) unmountSoakDisk(diskDir);
 
-// Requests: those that ended inside a window of PostgreSQL's absence (from the kill to
-// FAULT_GRACE_MS after it answers again) are counted apart; latencies are of 200s without a
-// GraphQL error, outside the windows. The other faults must not touch the API or its subscribers:
-// what happens during them counts as outside.
-const windows = faults.filter((f) => f.kind === "postgres").map((f) => [f.startedAt, f.recoveredAt + FAULT_GRACE_MS]);
+// Requests: those that ended inside a window of PostgreSQL's absence or want of disk (from the
+// kill or the filling to FAULT_GRACE_MS after it answers again) are counted apart; latencies are
+// of 200s without a GraphQL error, outside the windows. The other faults must not touch the API or
+// its subscribers: what happens during them counts as outside.
+const windows = faults
+  .filter((f) => f.kind === "postgres" || f.kind === "disk")
+  .map((f) => [f.startedAt, f.recoveredAt + FAULT_GRACE_MS]);
 const inFault = (at: number) => windows.some(([from, to]) => at >= from && at <= to);
 const seconds = (ended - started) / 1000;
 const byKind = new Map<string, { latencies: number[]; failed: number; failedInFaults: number }>();
@@ -556,7 +592,6 @@ const result = {
     subscribersBackWithin: f.subscribersBack,
     allSubscribersBackAfterSeconds: f.allBackAfterMs === undefined ? null : +(f.allBackAfterMs / 1000).toFixed(1),
   })),
-  diskNearlyFull: "not run (see bench/soak/faults.ts)",
   writes: {
     sent: pages.length,
     acknowledged: acknowledged.length,
@@ -618,8 +653,7 @@ const markdown = [
       `| ${f.kind}: ${f.detail} | ${f.atMinute} | ${f.backAfterSeconds} | ${f.subscribersBackWithin} of ${SUBSCRIBERS} | ${f.allSubscribersBackAfterSeconds ?? "not within 60"} |`,
   ),
   "",
-  "Disk nearly full: not run (it would fill a shared machine's disk).",
-  "",
+  ...(DISK ? [] : ["Disk nearly full: not run (`--faults …,disk` runs it, as root, on a file system of its own).", ""]),
   `Writes: ${result.writes.sent} sent, ${result.writes.acknowledged} acknowledged, ${result.writes.stored} stored, ` +
     `**${result.writes.lost} lost**, ${storedUnacknowledged} stored without an acknowledgement.`,
   "",
@@ -637,7 +671,7 @@ const markdown = [
   `HTTP 5xx: **${serverErrors.outside} outside the faults' windows**, ${serverErrors.inside} inside; no answer: ` +
     `${serverErrors.noAnswerOutside} outside, ${serverErrors.noAnswerInside} inside` +
     (serverErrorsOutside.length ? ` (first outside: ${serverErrorsOutside.join("; ")})` : "") +
-    `. A window runs from PostgreSQL's kill to ${FAULT_GRACE_MS / 1000} s after it answers again (the other faults must not touch the API).`,
+    `. A window runs from PostgreSQL's kill or the disk's filling to ${FAULT_GRACE_MS / 1000} s after it answers again (the other faults must not touch the API).`,
   "",
   "| request | answers | per s | p50 ms | p95 ms | p99 ms | max ms | failed outside faults | failed inside |",
   "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",

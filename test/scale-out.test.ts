@@ -152,7 +152,7 @@ test("an API token revoked in the database (as deleteApiToken or a DBA does) is 
   // A repeated read answered from the response cache runs no SQL: it is refused once the
   // announcement arrives, milliseconds after the commit (CI once saw it answered in between).
   const refusedWithin = Date.now() + 2_000;
-  let answers: string[] = [];
+  let answers: string[];
   do answers = [await regions(apis[1], plainToken), await regions(apis[0], plainToken)];
   while (answers.includes("ok") && Date.now() < refusedWithin);
   expect(answers).toEqual(["UNAUTHENTICATED", "UNAUTHENTICATED"]);

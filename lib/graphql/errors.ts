@@ -21,6 +21,9 @@ export const SQLSTATE_CODES: Record<string, string> = {
 /** PostgreSQL's own errors that mean something to a client, with our own wording. */
 const POSTGRES_ERRORS: Record<string, { code: string; message: string }> = {
   "57014": { code: "TIMEOUT", message: "The query took too long and was cancelled; narrow it down." },
+  // The database's disk is full: nothing was stored, and the client may try again later (HTTP 503,
+  // plugins/graphql-error-codes.ts); PostgreSQL's log tells the operator.
+  "53100": { code: SERVICE_UNAVAILABLE.code, message: "The database has no room to store this now; try again later." },
   "42501": { code: "FORBIDDEN", message: "You are not allowed to do this." },
   // Class 22, data exceptions: an argument PostgreSQL cannot take (plugins/input-guard.ts names
   // the argument for text; these are what reaches the database, such as a year 99999).
