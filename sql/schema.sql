@@ -10578,6 +10578,7 @@ CREATE OR REPLACE FUNCTION app_private.register_user(email text, display_name te
 AS $function$
 declare
   address citext := lower(btrim(email));
+  person text := coalesce(nullif(btrim(display_name), ''), split_part(lower(btrim(email)), '@', 1));
 begin
   if address is null or length(address) > 320 or address !~ '^[^@\s]+@[^@\s]+\.[^@\s]+$' then
     raise exception 'That is not an e-mail address.' using errcode = 'XINPT';
@@ -10586,12 +10587,12 @@ begin
     raise exception 'An account with this e-mail address already exists; log in or reset the password.' using errcode = 'XCONF';
   end if;
   insert into app_public.users (display_name, email_address)
-    values (coalesce(nullif(btrim(display_name), ''), split_part(address, '@', 1)), address)
+    values (person, address)
     returning uuid into user_uuid;
   insert into app_private.user_secrets (user_uuid, password_hash, password_changed_at)
     values (user_uuid, password_hash, case when password_hash is not null then now() end);
   insert into app_public.organizations (name)
-    values (coalesce(nullif(btrim(organization_name), ''), split_part(address, '@', 1) || '''s organization'))
+    values (coalesce(nullif(btrim(organization_name), ''), left(person, 185) || '''s organization'))
     returning uuid into organization_uuid;
   insert into app_hidden.organization_memberships (organization_uuid, user_uuid, role)
     values (organization_uuid, user_uuid, 'owner');
@@ -10601,7 +10602,7 @@ begin
   insert into app_private.request_identities (request_uuid, user_uuid) values (request_uuid, user_uuid);
 end;
 $function$;
-comment on function app_private.register_user(email text, display_name text, password_hash text, organization_name text, environment_name text, request_uuid uuid, OUT user_uuid uuid, OUT organization_uuid uuid, OUT environment_uuid uuid) is 'register''s SQL step: creates the user (its argon2 hash, if any, in user_secrets), an organization it owns and an environment, and records the request''s identity (app_private.request_identities) so the same answer can show them. It refuses a malformed address and one that already has an account.';
+comment on function app_private.register_user(email text, display_name text, password_hash text, organization_name text, environment_name text, request_uuid uuid, OUT user_uuid uuid, OUT organization_uuid uuid, OUT environment_uuid uuid) is 'register''s SQL step: creates the user (its argon2 hash, if any, in user_secrets), an organization it owns (named "<display name>''s organization" when no name is given) and an environment, and records the request''s identity (app_private.request_identities) so the same answer can show them. It refuses a malformed address and one that already has an account.';
 
 CREATE OR REPLACE FUNCTION app_private.reissue_refresh_token(session_uuid uuid, new_hash bytea)
  RETURNS void
@@ -13155,6 +13156,19 @@ AS $function$ select app_hidden.p2000_dossier_view(d) from app_public.p2000_doss
 grant execute on function app_public.p2000_messages_dossier(m app_public.p2000_messages) to app_analyst;
 grant execute on function app_public.p2000_messages_dossier(m app_public.p2000_messages) to app_visitor;
 comment on function app_public.p2000_messages_dossier(m app_public.p2000_messages) is 'The incident this message belongs to (none for tests and exercises).';
+
+CREATE OR REPLACE FUNCTION app_public.p2000_messages_is_demo(m app_public.p2000_messages)
+ RETURNS boolean
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select m.source = 'demo'
+$function$;
+grant execute on function app_public.p2000_messages_is_demo(m app_public.p2000_messages) to app_analyst;
+grant execute on function app_public.p2000_messages_is_demo(m app_public.p2000_messages) to app_visitor;
+comment on function app_public.p2000_messages_is_demo(m app_public.p2000_messages) is '@notNull
+True for the demo''s synthetic pages (DEMO_DATA), which no pager sent.';
 
 CREATE OR REPLACE FUNCTION app_public.p2000_messages_of_batch(message_uuids uuid[], filter app_public.p2000_message_filter DEFAULT NULL::app_public.p2000_message_filter)
  RETURNS SETOF app_public.p2000_messages

@@ -62,6 +62,15 @@ describe("scopes", () => {
 });
 
 describe("registration", () => {
+  test("an organization left unnamed is named after the person, not their e-mail address", async () => {
+    const body = await gql(
+      `mutation { register(input: { email: "eva.devries@example.org", displayName: "Eva de Vries" }) {
+      organization { name } } }`,
+      allScopes,
+    );
+    expect(body.data.register.organization).toEqual({ name: "Eva de Vries's organization" });
+  });
+
   test("without a password, with defaults, and a verification e-mail kept in the outbox", async () => {
     const body = await gql(
       `mutation { register(input: { email: "Nopass@Example.org" }) {
