@@ -17,8 +17,8 @@
 //   tokens (10), resubscribing after any end (subscribers.ts).
 // Faults (faults.ts), every --fault-every-minutes (10) in turn from --faults
 // (postgres,worker,receiver; add disk to fill the database's disk for --disk-full-minutes (2) to
-// --disk-reserve-mb (8) free: then, as root, the cluster is new on a tmpfs of --disk-mb (2048));
-// a run shorter than two such intervals has one fault, the first of the list, at its midpoint.
+// --disk-reserve-mb (1) free, so that writes run out of room within it: then, as root, the
+// cluster is new on a tmpfs of --disk-mb (2048)); a run shorter than two such intervals has one fault, the first of the list, at its midpoint.
 // Each is given time to settle before the run ends.
 // What it reports: writes acknowledged against stored (lost writes); webhook deliveries missing
 // or doubled (each stored page to each of its monitors exactly once, by Webhook-Id, with a valid
@@ -65,7 +65,7 @@ const { values } = parseArgs({
     "receiver-down-minutes": { type: "string", default: "2" },
     "disk-mb": { type: "string", default: "2048" },
     "disk-full-minutes": { type: "string", default: "2" },
-    "disk-reserve-mb": { type: "string", default: "8" },
+    "disk-reserve-mb": { type: "string", default: "1" },
     "writes-per-second": { type: "string", default: "2" },
     monitors: { type: "string", default: "40" },
     readers: { type: "string", default: "8" },
