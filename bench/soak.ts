@@ -18,8 +18,8 @@
 // Faults (faults.ts), every --fault-every-minutes (10) in turn from --faults
 // (postgres,worker,receiver; add disk to fill the database's disk for --disk-full-minutes (2) to
 // --disk-reserve-mb (1) free, so that writes run out of room within it: then, as root, the
-// cluster is new on a tmpfs of --disk-mb (2048)); a run shorter than two such intervals has one fault, the first of the list, at its midpoint.
-// Each is given time to settle before the run ends.
+// cluster is new on a tmpfs of --disk-mb (2048)); a run shorter than two such intervals has one
+// fault, the first of the list, at its midpoint. Each is given time to settle before the run ends.
 // What it reports: writes acknowledged against stored (lost writes); webhook deliveries missing
 // or doubled (each stored page to each of its monitors exactly once, by Webhook-Id, with a valid
 // signature); subscribers not back --back-within-seconds (10) after each fault's recovery; 5xx
