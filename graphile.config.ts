@@ -16,6 +16,7 @@ import { accountRequestFor } from "./lib/accounts/request.ts";
 import { makeAccountMutationsPlugin } from "./plugins/account-mutations.ts";
 import { makeAiDefaultsPlugin } from "./plugins/ai-defaults.ts";
 import { makeWebPushPlugin } from "./plugins/web-push.ts";
+import { makeInstallationPlugin } from "./plugins/installation.ts";
 import { makeMonitorMutationsPlugin, type MonitorMutationOptions } from "./plugins/monitor-mutations.ts";
 import { makeMonitorFeedsPlugin } from "./plugins/monitor-feeds.ts";
 import { MonitorPreviewPlugin } from "./plugins/monitor-preview.ts";
@@ -65,6 +66,45 @@ export interface PresetOptions {
   subscriptionSlots?: SubscriptionSlots;
 }
 
+/**
+ * What GraphiQL (Ruru, /graphiql) opens on the first time (issue 44): a short public read and the
+ * Authorization header it needs, so the first query is not a 401 for want of knowing. A person's
+ * own work replaces them (Ruru keeps the tabs in the browser's localStorage).
+ */
+export const GRAPHIQL_DEFAULT_QUERY = `# The newest P2000 pages. Public reads like this one need an API token:
+# make one in the console (/console, "API tokens") and paste it into the
+# Headers tab below, in place of <your API token>. Then press the play button.
+#
+# The token stays in this browser (its localStorage; switch "Persist headers"
+# off in the settings to keep it for this tab only) and is sent only to /graphql.
+# Account operations (monitors, channels, createApiToken) take a user's access
+# token from login instead: see docs/api.md "Authentication".
+query LatestPages {
+  p2000Messages(first: 5) {
+    sended
+    message
+    urgency { code name }
+    region { name }
+    city
+  }
+}
+`;
+export const GRAPHIQL_DEFAULT_HEADERS = `{\n  "Authorization": "Bearer <your API token>"\n}\n`;
+
+/**
+ * Ruru's client settings. shouldPersistHeaders (GraphiQL's prop, which Ruru passes through but does
+ * not type): the headers, so the token, are kept in this browser's localStorage until its user
+ * switches that off; the server never stores them.
+ */
+type RuruClientConfig = NonNullable<NonNullable<GraphileConfig.Preset["ruru"]>["clientConfig"]>;
+const RURU_CLIENT_CONFIG: Partial<RuruClientConfig> & { shouldPersistHeaders: boolean } = {
+  defaultQuery: GRAPHIQL_DEFAULT_QUERY,
+  defaultHeaders: GRAPHIQL_DEFAULT_HEADERS,
+  isHeadersEditorEnabled: true,
+  showPersistHeadersSettings: true,
+  shouldPersistHeaders: true,
+};
+
 export function makePreset(options: PresetOptions): GraphileConfig.Preset {
   return {
     extends: [PostGraphileAmberPreset, AnalyticsPreset],
@@ -87,6 +127,8 @@ export function makePreset(options: PresetOptions): GraphileConfig.Preset {
       MonitorPreviewPlugin,
       makeAiDefaultsPlugin(options.aiDefaults),
       makeWebPushPlugin(options.monitors.delivery?.webPush.publicKey),
+      // What this installation can deliver (config.delivery) and whether it has demo data (read as the owner).
+      makeInstallationPlugin({ delivery: options.monitors.delivery, ownerPool: options.accounts.ownerPool }),
       SubscriptionsPlugin,
       makeSubscriptionGuardPlugin({
         perToken: options.api.subscriptionsPerToken,
@@ -127,6 +169,8 @@ export function makePreset(options: PresetOptions): GraphileConfig.Preset {
         pubsub: options.pgSubscriber !== undefined,
       }),
     ],
+    // Ruru's type asks for every GraphiQL prop; the ones left out keep their defaults.
+    ruru: { clientConfig: RURU_CLIENT_CONFIG as RuruClientConfig },
     grafserv: {
       graphqlPath: "/graphql",
       graphiql: options.api.graphiql,

@@ -62,6 +62,7 @@ async function main() {
   if (config.processRole === "worker") log.info(`\nWorker only (PROCESS_ROLE=worker); health at ${service.url}/health`);
   else {
     log.info(`\nLive map:         ${service.url}/`);
+    log.info(`Console:          ${service.url}/console (register, API tokens, channels, monitors)`);
     log.info(`GraphQL endpoint: POST ${service.graphqlUrl}`);
   }
   if (service.graphiqlUrl) log.info(`GraphiQL IDE:     ${service.graphiqlUrl}`);

@@ -41,7 +41,7 @@ import pg from "pg";
 import type { Browser, Page } from "puppeteer-core";
 import { createFlexIngester, FLEX_READER_CONNECTIONS } from "../lib/p2000/flex-ingest.ts";
 import { flexLine } from "../lib/p2000/synthetic-pager-traffic.ts";
-import { initialScripts, webBuildOptions } from "../lib/web/web-build.ts";
+import { entryOutputs, initialScripts, webBuildOptions } from "../lib/web/web-build.ts";
 import { MAP_INCIDENTS } from "../web/src/map/map-limits.ts";
 import { DESKTOP, launchBrowser } from "../test/helpers/browser.ts";
 import { openBenchDatabase } from "./bench-database.ts";
@@ -102,7 +102,8 @@ async function bundleSizes() {
         };
       };
       const later = Object.keys(metafile.outputs).filter((file) => file.endsWith(".js") && !initial.has(file));
-      const css = fs.readFileSync(path.join(out, "app.css"));
+      // app-<hash>.css (lib/web/web-build.ts).
+      const css = fs.readFileSync(path.join(process.cwd(), entryOutputs(metafile).stylesheet!));
       return { initial: size([...initial]), later: size(later), css, metafile, initialFiles: [...initial] };
     };
     const whole = await bundle("whole", []);
@@ -251,7 +252,7 @@ async function paint(page: Page): Promise<Paint> {
   await page.waitForFunction("window.__paint.paintedAt !== null", { polling: 50, timeout: 60_000 });
   return (await page.evaluate(
     `({ ...window.__paint, count: document.querySelector(".incident-count")?.textContent ?? "",
-        scriptAt: performance.getEntriesByType("resource").find((e) => e.name.endsWith("/app.js"))?.responseEnd ?? null })`,
+        scriptAt: performance.getEntriesByType("resource").find((e) => e.name.includes("/web/app-") && e.name.endsWith(".js"))?.responseEnd ?? null })`,
   )) as Paint;
 }
 

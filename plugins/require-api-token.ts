@@ -9,8 +9,16 @@
 // an API token too, and only the streams carry them (guardOperation, shared with the SSE handler).
 // The check runs in grafserv's request-body middleware, for HTTP and WebSocket, because only there
 // can it still choose an HTTP request's status; the SSE handler calls guardOperation itself.
+//
+// The other way round (issue 44): an operation that needs a user's access token (the account
+// operations: monitors, channels, createApiToken …) raises "Not authenticated. Send Authorization:
+// Bearer <token>." (XAUTH in app_hidden.require_user_uuid, or the account flows) when no user signed
+// in. That text stays for a request without a token (spec §7); for a request that sent a valid API
+// token it misleads, so the execute middleware below says which token the operation wants instead.
 import type { IncomingMessage } from "node:http";
-import { parse, type DocumentNode } from "graphql";
+import { GraphQLError, parse, type DocumentNode } from "graphql";
+import { isAsyncIterable } from "grafast";
+import { NOT_AUTHENTICATED } from "../lib/accounts/flows.ts";
 import type { Authenticate, RequestAuth } from "../lib/auth/context.ts";
 import { rememberAuth } from "../lib/auth/context.ts";
 import { isConnectionError, RETRY_AFTER_SECONDS, SERVICE_UNAVAILABLE } from "../lib/db/availability.ts";
@@ -38,6 +46,29 @@ const UNAUTHENTICATED_MESSAGES = {
 
 function needsApiToken(field: string): boolean {
   return !field.startsWith("__") && !userTokenFields.has(field);
+}
+
+/** What an API token gets from an operation that needs a user's sign-in (issue 44). */
+export const USER_TOKEN_NEEDED = "This operation needs a user's access token (from login); an API token cannot use it.";
+
+/**
+ * The errors of an operation run with an API token, with "Not authenticated" (no user signed in)
+ * said as what it is: the operation wants a user's access token, not the API token sent.
+ */
+function sayUserTokenNeeded<T extends { errors?: readonly GraphQLError[] }>(result: T): T {
+  if (!result.errors?.some((error) => error.message === NOT_AUTHENTICATED)) return result;
+  const errors = result.errors.map((error) =>
+    error.message === NOT_AUTHENTICATED
+      ? new GraphQLError(USER_TOKEN_NEEDED, {
+          nodes: error.nodes,
+          source: error.source,
+          positions: error.positions,
+          path: error.path,
+          originalError: userError(USER_TOKEN_NEEDED, "UNAUTHENTICATED"),
+        })
+      : error,
+  );
+  return { ...result, errors };
 }
 
 /** Where an operation arrived: subscriptions need a stream, and the streams carry nothing else. */
@@ -80,10 +111,17 @@ export function guardOperation(
       { statusCode: 400 },
     );
   }
-  if (type === "subscription" || [...rootQueryFields(document, operation)].some(needsApiToken)) {
-    requireApiToken(auth);
+  const reads = [...rootQueryFields(document, operation)].filter(needsApiToken);
+  if (type === "subscription" || reads.length > 0) {
+    requireApiToken(auth, type !== "subscription" && reads.every((field) => SIGN_IN_SCREEN_READS.has(field)));
   }
 }
+
+/**
+ * Public reads the sign-in and registration screens make (whether e-mail leaves by SMTP or only the
+ * log, issue 44), which the web-client credential may make under WEB_REQUIRE_SIGN_IN too.
+ */
+const SIGN_IN_SCREEN_READS = new Set(["installation"]);
 
 const SIGN_IN_REQUIRED_MESSAGE =
   "This service's public data is for signed-in users (WEB_REQUIRE_SIGN_IN): the web-client credential serves " +
@@ -91,12 +129,13 @@ const SIGN_IN_REQUIRED_MESSAGE =
 
 /**
  * Throws UNAUTHENTICATED (401) unless the request carries a valid API token, and FORBIDDEN (403)
- * when that token is the web-client credential under WEB_REQUIRE_SIGN_IN.
+ * when that token is the web-client credential under WEB_REQUIRE_SIGN_IN (unless `signInScreenRead`).
  */
-export function requireApiToken(auth: RequestAuth): void {
+export function requireApiToken(auth: RequestAuth, signInScreenRead = false): void {
   if (auth.kind !== "apiToken")
     throw userError(UNAUTHENTICATED_MESSAGES[auth.kind], "UNAUTHENTICATED", { statusCode: 401 });
-  if (!auth.publicReads) throw userError(SIGN_IN_REQUIRED_MESSAGE, "FORBIDDEN", { statusCode: 403 });
+  if (!auth.publicReads && !signInScreenRead)
+    throw userError(SIGN_IN_REQUIRED_MESSAGE, "FORBIDDEN", { statusCode: 403 });
 }
 
 /** The Authorization of a WebSocket: the connection_init payload's (any case), else the upgrade request's header. */
@@ -142,6 +181,18 @@ export function makeRequireApiTokenPlugin(authenticate: Authenticate): GraphileC
             userTokenFields.add(scope.fieldName);
           }
           return field;
+        },
+      },
+    },
+    grafast: {
+      middleware: {
+        execute(next, event) {
+          const settings = (event.args.contextValue as { pgSettings?: Record<string, string> } | undefined)?.pgSettings;
+          if (!settings?.["app.api_token_uuid"]) return next();
+          return next.callback((error, result) => {
+            if (error !== null) throw error;
+            return isAsyncIterable(result) ? result : sayUserTokenNeeded(result);
+          });
         },
       },
     },

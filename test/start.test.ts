@@ -163,6 +163,7 @@ test(
     const first = await npmStart(env);
     expect(first.output()).toContain(`POST http://localhost:${port}/graphql`);
     expect(first.output()).toContain(`http://localhost:${port}/graphiql`);
+    expect(first.output()).toContain(`Console:          http://localhost:${port}/console`);
     // The analyst's psql command, and where its password is: no password in the log.
     expect(first.output()).toContain(
       `psql "postgres://app_analyst@127.0.0.1:${env.EMBEDDED_PG_PORT}/incidents" (password: "analystPassword" in ${dataDir}/secrets.json)`,

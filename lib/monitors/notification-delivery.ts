@@ -62,9 +62,48 @@ function redact(settings: NotificationSettings, n: PendingNotification, text: st
 }
 
 /**
+ * What a network or TLS error text means, in words (English, for the service's log): the codes
+ * Node's sockets, DNS and TLS give ("getaddrinfo ENOTFOUND ntfy.sh", "connect ECONNREFUSED
+ * 1.2.3.4:443", "certificate has expired") and the outbound guard's own ("No answer within
+ * 10000 ms."). Null for a text it does not know (which is then said as it is). The console says
+ * the same in the reader's language (web/src/console/channels/failure-text.ts).
+ */
+export function failureInWords(message: string): string | null {
+  const line = message.split("\n")[0];
+  let found: RegExpExecArray | null;
+  if ((found = /getaddrinfo (?:ENOTFOUND|EAI_NONAME|EAI_NODATA|EAI_FAIL) (\S+)/.exec(line)))
+    return `the receiver's host name ${found[1]} does not exist (DNS)`;
+  if ((found = /^(\S+) has no (?:IPv\d )?address\.?$/.exec(line)))
+    return `the receiver's host name ${found[1]} does not exist (DNS)`;
+  if ((found = /getaddrinfo EAI_AGAIN (\S+)/.exec(line)))
+    return `the receiver's host name ${found[1]} could not be looked up: DNS did not answer (tried again later)`;
+  if ((found = /ECONNREFUSED (\S+)/.exec(line)))
+    return `the receiver at ${found[1]} refused the connection (nothing listens there)`;
+  if (/ECONNREFUSED/.test(line)) return "the receiver refused the connection (nothing listens there)";
+  if ((found = /No answer within (\d+) ms/.exec(line)))
+    return `the receiver did not answer within ${Number(found[1]) / 1000} s (timeout)`;
+  if (/ETIMEDOUT|ESOCKETTIMEDOUT|\btimed out\b/i.test(line)) return "the receiver did not answer in time (timeout)";
+  if ((found = /(?:EHOSTUNREACH|ENETUNREACH)(?: (\S+))?/.exec(line)))
+    return `the receiver${found[1] ? ` at ${found[1]}` : ""} cannot be reached (no route to it)`;
+  if (/ECONNRESET|socket hang up|EPIPE/.test(line)) return "the receiver closed the connection before it answered";
+  if (/certificate has expired|CERT_HAS_EXPIRED/i.test(line)) return "the receiver's TLS certificate has expired";
+  if ((found = /Hostname\/IP does not match certificate's altnames: (?:Host|IP): (\S+?)\.? is not/.exec(line)))
+    return `the receiver's TLS certificate is not made out to ${found[1]}`;
+  if (/self[- ]signed certificate/i.test(line))
+    return "the receiver's TLS certificate is self-signed, so it is not trusted";
+  if (/unable to verify the first certificate|unable to get (?:local )?issuer certificate|UNABLE_TO_VERIFY/i.test(line))
+    return "the receiver's TLS certificate cannot be verified (its issuer is unknown or the chain is incomplete)";
+  if (/wrong version number|EPROTO|packet length too long|ERR_SSL/i.test(line))
+    return "the TLS connection to the receiver failed (does it speak https on that port?)";
+  return null;
+}
+
+/**
  * A failure in the words of one log line: the channel type, where it sends (a URL's origin only,
- * since the rest of a URL may hold a token; else the channel's id) and what happened (the status
- * the receiver answered, or the error's first line). The delivery log keeps the whole answer.
+ * since the rest of a URL may hold a token; else the channel's id) and what happened: the status
+ * the receiver answered ("answered 503"), or the error in words ("failed: the receiver's host
+ * name ntfy.sh does not exist (DNS)"), else the error's first line as it is. The delivery log
+ * keeps the whole answer.
  */
 export function failureReason(n: PendingNotification, failure: DeliveryError): string {
   let target = `channel ${n.channel_uuid}`;
@@ -73,7 +112,7 @@ export function failureReason(n: PendingNotification, failure: DeliveryError): s
   const what =
     failure.responseCode !== null
       ? `answered ${failure.responseCode}`
-      : `failed: ${failure.message.split("\n")[0].slice(0, 200)}`;
+      : `failed: ${failureInWords(failure.message) ?? failure.message.split("\n")[0].slice(0, 200)}`;
   return `${n.channel_type} ${target} ${what}`;
 }
 

@@ -3,13 +3,67 @@
 // asks as a page, so a shared link (/dashboards?region=17) opens the right screen; the page itself
 // says when a path is none of its screens. Every answer carries a strict Content-Security-Policy:
 // scripts and styles of this origin only, nothing inline, nothing evaluated.
+//
+// The files (issue 44): those named with a hash of their content (app-<hash>.js, app-<hash>.css,
+// the chunks, the boundaries, the place names; lib/web/web-build.ts) are kept by browsers for a
+// year (immutable), the others (index.html, the few fixed names such as MapLibre's worker) are
+// revalidated (no-cache, ETag). The build wrote brotli and gzip twins of the text files
+// (bin/build-web.ts): a browser that takes one gets it (Content-Encoding, the original's
+// Content-Type, Vary: Accept-Encoding), a client that sends no Accept-Encoding the plain file.
 import { existsSync } from "node:fs";
+import { access } from "node:fs/promises";
+import type { ServerResponse } from "node:http";
 import path from "node:path";
 import express from "express";
 import { tileTemplateUrl, type WebConfig } from "../config.ts";
 import { GRAPHQL_PATH } from "../http/graphql-sse.ts";
 
 const DIST = path.join(import.meta.dirname, "..", "..", "web", "dist");
+
+/** A built file named with esbuild's content hash (8 base32 letters before its extension): never changes. */
+const HASHED_NAME = /-[A-Z2-7]{8}\.[a-z]+$/;
+const IMMUTABLE = "public, max-age=31536000, immutable";
+
+/** The precompressed twins the build writes, in the service's order of preference. */
+const ENCODINGS = [
+  { encoding: "br", suffix: ".br" },
+  { encoding: "gzip", suffix: ".gz" },
+] as const;
+type Encoding = (typeof ENCODINGS)[number]["encoding"];
+
+/**
+ * The encoding to send of those `available`, by the request's Accept-Encoding: the one with the
+ * highest q-value above 0 (a coding named, else `*`), brotli before gzip when equal; none without
+ * the header (a client that says nothing gets the plain file).
+ */
+export function chooseEncoding(
+  acceptEncoding: string | undefined,
+  available: readonly Encoding[],
+): Encoding | undefined {
+  if (!acceptEncoding) return undefined;
+  const weights = new Map<string, number>();
+  for (const part of acceptEncoding.split(",")) {
+    const [coding, ...parameters] = part.trim().toLowerCase().split(";");
+    if (!coding) continue;
+    const q = parameters.map((p) => p.trim()).find((p) => p.startsWith("q="));
+    const weight = q === undefined ? 1 : Number(q.slice(2));
+    weights.set(coding.trim(), Number.isFinite(weight) ? weight : 0);
+  }
+  let chosen: Encoding | undefined;
+  let best = 0;
+  for (const { encoding } of ENCODINGS) {
+    if (!available.includes(encoding)) continue;
+    const weight = weights.get(encoding) ?? weights.get("*") ?? 0;
+    if (weight > best) [chosen, best] = [encoding, weight];
+  }
+  return chosen;
+}
+
+const exists = (file: string) =>
+  access(file).then(
+    () => true,
+    () => false,
+  );
 
 /** Screens of the page that e-mails and notifications link to with a token in the query. */
 const LINK_PAGES = new Set(["/auth/reset-password", "/respond"]);
@@ -82,9 +136,40 @@ export function webRoutes(options: WebRouteOptions): express.Router {
       next(error);
     }
   });
-  // app.js, app.css and the other files keep their names from build to build (only the chunks
-  // carry a hash): revalidated every time (ETag), which costs a 304.
-  router.use("/web", security, express.static(DIST, { index: false, cacheControl: true, maxAge: 0 }));
+  // The built files. A file answered through its .br or .gz twin keeps its own Content-Type; every
+  // answer's Cache-Control is set when a file is sent (a 404 is not kept).
+  const files = express.static(DIST, {
+    index: false,
+    cacheControl: false,
+    setHeaders(res: ServerResponse, file: string) {
+      const twin = ENCODINGS.find(({ suffix }) => file.endsWith(suffix));
+      const name = path.basename(twin ? file.slice(0, -twin.suffix.length) : file);
+      if (twin) {
+        res.setHeader("content-encoding", twin.encoding);
+        (res as express.Response).type(path.extname(name));
+      }
+      res.setHeader("cache-control", HASHED_NAME.test(name) ? IMMUTABLE : "no-cache");
+    },
+  });
+  router.use("/web", security, async (req, res, next) => {
+    // The folder is flat; the twins are no address of their own.
+    const name = /^\/([A-Za-z0-9][\w.-]*)$/.exec(req.path)?.[1];
+    if (!name || ENCODINGS.some(({ suffix }) => name.endsWith(suffix))) return next();
+    if (req.method === "GET" || req.method === "HEAD") {
+      const twins = await Promise.all(ENCODINGS.map(({ suffix }) => exists(path.join(DIST, name + suffix))));
+      const available = ENCODINGS.filter((_, i) => twins[i]);
+      if (available.length > 0) {
+        res.vary("Accept-Encoding");
+        const chosen = chooseEncoding(
+          req.get("accept-encoding"),
+          available.map(({ encoding }) => encoding),
+        );
+        const twin = available.find(({ encoding }) => encoding === chosen);
+        if (twin) req.url = `/${name}${twin.suffix}`;
+      }
+    }
+    files(req, res, next);
+  });
   // Mounted after every other route: what reaches it is a path of the page (no file extension).
   router.get(/^\/[^.]*$/, security, (req, res, next) => {
     if (!req.accepts("html")) return next();

@@ -60,6 +60,11 @@ const NOT_AUTHENTICATED = {
   message: "Not authenticated. Send Authorization: Bearer <token>.",
   code: "UNAUTHENTICATED",
 };
+/** What an API token gets from an operation that needs a user's access token (issue 44). */
+const USER_TOKEN_NEEDED = {
+  message: "This operation needs a user's access token (from login); an API token cannot use it.",
+  code: "UNAUTHENTICATED",
+};
 
 describe("updateMe", () => {
   const UPDATE_ME = "mutation ($n: String!) { updateMe(input: { displayName: $n }) { uuid displayName } }";
@@ -80,7 +85,7 @@ describe("updateMe", () => {
 
   test("without a user token: UNAUTHENTICATED, before the input is looked at", async () => {
     expect(errorOf(await gql(UPDATE_ME, undefined, { n: "Mallory" }))).toEqual(NOT_AUTHENTICATED);
-    expect(errorOf(await gql(UPDATE_ME, ada.apiToken, { n: "Mallory" }))).toEqual(NOT_AUTHENTICATED);
+    expect(errorOf(await gql(UPDATE_ME, ada.apiToken, { n: "Mallory" }))).toEqual(USER_TOKEN_NEEDED);
     expect(errorOf(await gql(UPDATE_ME, undefined, { n: "" }))).toEqual(NOT_AUTHENTICATED);
   });
 
@@ -136,7 +141,7 @@ describe("updateEnvironment", () => {
 
   test("without a user token: UNAUTHENTICATED, also for a uuid that is not one", async () => {
     expect(errorOf(await gql(UPDATE, undefined, { u: eve.environmentUuid, n: "x" }))).toEqual(NOT_AUTHENTICATED);
-    expect(errorOf(await gql(UPDATE, eve.apiToken, { u: eve.environmentUuid, n: "x" }))).toEqual(NOT_AUTHENTICATED);
+    expect(errorOf(await gql(UPDATE, eve.apiToken, { u: eve.environmentUuid, n: "x" }))).toEqual(USER_TOKEN_NEEDED);
     expect(errorOf(await gql(UPDATE, undefined, { u: "garbage", n: "" }))).toEqual(NOT_AUTHENTICATED);
     expect(await environmentName(eve.environmentUuid)).toBe("live");
   });
@@ -207,7 +212,7 @@ describe("changePassword", () => {
     test("without a user token: UNAUTHENTICATED, before the input is looked at", async () => {
       const variables = { c: TEST_PASSWORD, n: NEW_PASSWORD };
       expect(errorOf(await gql(CHANGE, undefined, variables))).toEqual(NOT_AUTHENTICATED);
-      expect(errorOf(await gql(CHANGE, grace.apiToken, variables))).toEqual(NOT_AUTHENTICATED);
+      expect(errorOf(await gql(CHANGE, grace.apiToken, variables))).toEqual(USER_TOKEN_NEEDED);
       expect(errorOf(await gql(CHANGE, undefined, { c: "wrong", n: "short" }))).toEqual(NOT_AUTHENTICATED);
     });
 

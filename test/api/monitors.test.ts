@@ -249,7 +249,7 @@ describe("a P2000 monitor around Schiedam", () => {
     const page = await fetch(new URL(link.pathname + link.search, ctx.service.url));
     expect(page.status).toBe(200);
     // The web application's respond screen (web/src/console/respond-screen.ts), kept out of caches.
-    expect(await page.text()).toContain("/web/app.js");
+    expect(await page.text()).toMatch(/\/web\/app-[A-Z2-7]{8}\.js/);
     expect(page.headers.get("cache-control")).toBe("no-store");
 
     const token = link.searchParams.get("token")!;

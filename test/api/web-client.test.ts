@@ -290,6 +290,13 @@ describe("WEB_REQUIRE_SIGN_IN", () => {
     expect(errorOf(refused.body).code).toBe("FORBIDDEN");
     expect(errorOf(refused.body).message).toMatch(/signed-in users.*your own API token/);
     expect(refused.body.data ?? null).toBeNull();
+    // What the sign-in screens read (where e-mail goes) it still may; with a public read beside it, not.
+    const screen = await instance.service.graphql("{ installation { emailDelivery } }", { token: webClient });
+    expect(screen.body).toEqual({ data: { installation: { emailDelivery: "log" } } });
+    const mixed = await instance.service.graphql("{ installation { emailDelivery } p2000Regions { number } }", {
+      token: webClient,
+    });
+    expect(mixed.status).toBe(403);
 
     const live = watch("sse", instance.service.graphqlUrl, { token: webClient, query: NEW_MESSAGES });
     await waitUntil(() => live.ended, Boolean, "the subscription's refusal");

@@ -214,7 +214,8 @@ test("a P2000 monitor: circle on the map, refusals beside their fields, a previe
   );
   expect(rows[0].query).toEqual({ keywords: ["bon", "woning"] });
   expect(rows[0].radius).toBe(15);
-  expect(rows[0].notification_rules).toEqual({ quietHours: QUIET });
+  // One notification per incident: a new monitor's default (issue 44).
+  expect(rows[0].notification_rules).toEqual({ quietHours: QUIET, maxPerDossier: 1 });
 
   // A FLEX message inside the circle: to the webhook receiver, then in the page's delivery log.
   const pool = new pg.Pool({ connectionString: ctx.db.ownerUrl, max: FLEX_READER_CONNECTIONS });

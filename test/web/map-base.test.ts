@@ -138,6 +138,9 @@ async function zoomIn(page: Page, level: number, on: string): Promise<void> {
   await centreOn(page, on);
 }
 
+/** The incident panel (a dialog named by the incident in words) showing this page's text. */
+const panelOf = (text: string) => `.incident-panel[role='dialog'] .page-text::-p-text(${text})`;
+
 /** Opens an incident from the list (the map pans to it), then closes its panel: the map is centred on it. */
 async function centreOn(page: Page, text: string): Promise<void> {
   await page.$$eval(
@@ -145,7 +148,7 @@ async function centreOn(page: Page, text: string): Promise<void> {
     (buttons, wanted) => buttons.find((button) => button.textContent?.includes(wanted))?.click(),
     text,
   );
-  await page.locator(`::-p-aria([role='dialog'][name='${text}'])`).wait();
+  await page.locator(panelOf(text)).wait();
   await page.keyboard.press("Escape");
   await mapIdle(page);
 }
@@ -247,7 +250,7 @@ describe("the base map with tiles", () => {
       // Down the list and open the second.
       await page.keyboard.press("Tab");
       await page.keyboard.press("Enter");
-      await page.locator(`::-p-aria([role='dialog'][name='${AT_PLACE[1]}'])`).wait();
+      await page.locator(panelOf(AT_PLACE[1])).wait();
       // The list fades out and is gone.
       await waitUntil(items, (found) => found.length === 0, "the list to close after a choice");
       expect(new URL(page.url()).searchParams.get("incident")).toEqual(expect.any(String));

@@ -244,6 +244,9 @@ async function mapIdle(page: Page): Promise<void> {
   await page.locator(".map[data-idle='true']").wait();
 }
 
+/** The incident panel (a dialog named by the incident in words) showing this page's text. */
+const panelOf = (text: string) => `.incident-panel[role='dialog'] .page-text::-p-text(${text})`;
+
 const FIRE_RED: [number, number, number] = [209, 36, 47];
 /** KNMI orange at the weather layer's opacity over the light base map's land. */
 const ORANGE_ON_LAND: [number, number, number] = [247, 188, 147];
@@ -281,7 +284,7 @@ describe("the live map", () => {
       async () => {
         const marker = await drawn(page, FIRE_RED);
         await page.mouse.click(marker.x, marker.y);
-        return page.waitForSelector(`::-p-aria([role='dialog'][name='${FIRE}'])`, { timeout: 3_000 }).catch(() => null);
+        return page.waitForSelector(panelOf(FIRE), { timeout: 3_000 }).catch(() => null);
       },
       Boolean,
       "the fire's panel after a click on its marker",
@@ -347,7 +350,7 @@ describe("the live map", () => {
     const utrecht = (await page.$$("button.incident")).at(-1)!;
     expect(await utrecht.evaluate((b) => b.textContent)).toContain("Utrecht");
     await utrecht.click();
-    const dialog = "::-p-aria([role='dialog'][name='A1 Ambulance Utrecht bon 81234'])";
+    const dialog = panelOf("A1 Ambulance Utrecht bon 81234");
     await page.locator(dialog).wait();
     expect(new URL(page.url()).searchParams.get("incident")).toBe(dossierOf[UTRECHT]);
     await waitUntil(
@@ -370,7 +373,7 @@ describe("the live map", () => {
 
     // The shared link opens the incident.
     await page.goto(new URL(`/?lang=en&incident=${dossierOf[FIRE]}`, ctx.service.url).href, { waitUntil: "load" });
-    await page.locator(`::-p-aria([role='dialog'][name='${FIRE}'])`).wait();
+    await page.locator(panelOf(FIRE)).wait();
     expect(problems).toEqual([]);
   });
 

@@ -16,10 +16,15 @@ export interface Route {
   prefix?: boolean;
   /** It signs in on its own, or needs no one: shown also when the map is for signed-in users only. */
   ownSignIn?: boolean;
+  /**
+   * It adds history entries within its path and follows Back and Forward there itself (the map's
+   * open incident): the shell does not draw it again for those.
+   */
+  ownHistory?: boolean;
 }
 
 export const routes: Route[] = [
-  { path: "/", screen: mapScreen, navKey: "nav.map" },
+  { path: "/", screen: mapScreen, navKey: "nav.map", ownHistory: true },
   { path: "/dashboards", screen: dashboardsScreen, navKey: "nav.dashboards" },
   { path: "/console", screen: consoleScreen, navKey: "nav.console", prefix: true, ownSignIn: true },
   // The pages behind the links in e-mails and notifications (their paths are in those links).

@@ -1,9 +1,12 @@
 // The page's one way to the API: queries and mutations over HTTP, subscriptions over graphql-ws.
 // The credential is the web-client API token from the service's configuration, a signed-in page's
 // own API token (WEB_REQUIRE_SIGN_IN), or a source asked before each request (the console's user
-// session, which refreshes its access token before it expires). The connection's state (connecting, live,
-// offline) is published so the shell can show it; after a reconnect every subscriber is told, so it
-// can fetch what it missed while the socket was down. Subscriptions the service ended because its
+// session, which refreshes its access token before it expires). The connection's state (idle,
+// connecting, live, offline) is published so the shell can show it; after a reconnect every
+// subscriber is told, so it can fetch what it missed while the socket was down. "Offline" means a
+// socket that the page needs was lost: the socket graphql-ws closes itself once a screen has ended
+// its last subscription (going from the map to the dashboards) is no loss, and the state is then
+// idle again, as on a screen that never subscribed. Subscriptions the service ended because its
 // database went away are made again by themselves (./resuming.ts), and the subscribers are told the
 // same way.
 import { createClient, type Client } from "graphql-ws";
@@ -13,8 +16,10 @@ import { resumingSubscription } from "./resuming.ts";
 
 /** Subscriptions resumed within this long of each other are announced once (one refetch). */
 const RESUMES_SETTLE_MS = 200;
+/** How long after the last subscription ended a socket's close is still taken as graphql-ws's own. */
+const RELEASE_CLOSE_MS = 5000;
 
-/** idle: no subscription has opened the socket yet (a screen without live data). */
+/** idle: no subscription needs the socket (a screen without live data, or all of them ended). */
 export type ConnectionState = "idle" | "connecting" | "live" | "offline";
 
 export class ApiError extends Error {
@@ -42,7 +47,15 @@ export class Api {
   #state: ConnectionState = "idle";
   readonly #stateListeners = new Set<(state: ConnectionState) => void>();
   readonly #reconnectListeners = new Set<() => void>();
-  #everConnected = false;
+  /** The subscriptions the screens hold now (each counted until its stop function is called). */
+  #active = 0;
+  /** The socket was lost while subscriptions needed it: its return is a reconnect. */
+  #lost = false;
+  /**
+   * The last subscription ended: the socket's coming close (graphql-ws's own, "Normal Closure") is
+   * no loss. Forgotten after a few seconds, in case a new subscription kept the socket open.
+   */
+  #released: ReturnType<typeof setTimeout> | undefined;
   #resumeAnnouncement: ReturnType<typeof setTimeout> | undefined;
   /**
    * The page's place in the spread of resumptions, the same for all its subscriptions: pages come
@@ -131,7 +144,8 @@ export class Api {
     onError: (error: ApiError) => void = () => {},
   ): () => void {
     const payload = { query: print(document), variables: variables as Record<string, unknown> };
-    return resumingSubscription<Result>(
+    this.#active += 1;
+    const stop = resumingSubscription<Result>(
       (sink) => this.#socket().subscribe<Result>(payload, sink),
       {
         data: onData,
@@ -144,6 +158,20 @@ export class Api {
       undefined,
       () => this.#resumeJitter,
     );
+    let stopped = false;
+    return () => {
+      if (stopped) return;
+      stopped = true;
+      stop();
+      this.#active -= 1;
+      if (this.#active > 0) return;
+      // graphql-ws closes the socket now (lazy): that close is not a loss. A socket that was not
+      // open (connecting, or trying again after a loss) is needed by no one any more.
+      clearTimeout(this.#released);
+      this.#released = setTimeout(() => (this.#released = undefined), RELEASE_CLOSE_MS);
+      this.#lost = false;
+      if (this.#state !== "live") this.#setState("idle");
+    };
   }
 
   #announceResume(): void {
@@ -169,14 +197,27 @@ export class Api {
       retryAttempts: Infinity,
       shouldRetry: () => true,
       on: {
-        connecting: () => this.#setState(this.#everConnected ? "offline" : "connecting"),
+        connecting: () => this.#setState(this.#lost ? "offline" : "connecting"),
         connected: () => {
-          const wasLost = this.#everConnected && this.#state === "offline";
-          this.#everConnected = true;
+          const wasLost = this.#lost;
+          this.#lost = false;
           this.#setState("live");
           if (wasLost) for (const listener of this.#reconnectListeners) listener();
         },
-        closed: () => this.#setState("offline"),
+        closed: (event) => {
+          const released = this.#released !== undefined && (event as CloseEvent | undefined)?.code === 1000;
+          clearTimeout(this.#released);
+          this.#released = undefined;
+          // Closed after the screens ended their subscriptions (a screen without live data took
+          // over): idle, or connecting again at once if a new screen subscribed meanwhile.
+          if (this.#active === 0 || released) {
+            this.#lost = false;
+            this.#setState(this.#active > 0 ? "connecting" : "idle");
+            return;
+          }
+          this.#lost = true;
+          this.#setState("offline");
+        },
       },
     });
     return this.#ws;

@@ -1,14 +1,16 @@
 // Notification channels of the current environment (issue 32): the list with a test send, recent
-// deliveries and Delete for each (channels/channel-list.ts), making one of every type the API has
-// (channels/channel-form.ts), and "Notify this browser" through Web Push (channels/web-push.ts).
+// deliveries and Delete for each (channels/channel-list.ts), and making one of every type the API
+// has and this installation can deliver (channels/channel-form.ts), "This browser" through Web
+// Push among them (channels/web-push.ts).
 import { statusLine } from "./form.ts";
 import { h, replaceChildren } from "../dom.ts";
 import { addTexts, t } from "../i18n.ts";
 import { ChannelsQuery, ChannelTypesQuery } from "./channels/channel-api.ts";
 import { channelForm } from "./channels/channel-form.ts";
+import { notificationPermission } from "./channels/web-push.ts";
 import { drawChannels } from "./channels/channel-list.ts";
-import { webPushSection } from "./channels/web-push.ts";
 import type { ConsoleScreen } from "./console-context.ts";
+import { installation } from "../api/installation.ts";
 
 addTexts({
   "channels.heading": { nl: "Kanalen", en: "Channels" },
@@ -31,11 +33,14 @@ export const channelsScreen: ConsoleScreen = (root, { session, api }) => {
 
   // Drawn once: the list's changes leave them be, with what is being typed and a secret just shown.
   async function showForms(): Promise<void> {
-    const { channelTypes, webPushPublicKey } = await api.request(ChannelTypesQuery);
+    const [{ channelTypes, webPushPublicKey }, offered, notifications] = await Promise.all([
+      api.request(ChannelTypesQuery),
+      installation(api),
+      notificationPermission(),
+    ]);
     replaceChildren(
       makeSlot,
-      channelForm(session, channelTypes, show),
-      channelTypes.some((type) => type.value === "webpush") ? webPushSection(session, webPushPublicKey, show) : null,
+      channelForm(session, channelTypes, show, { installation: offered, webPushPublicKey, notifications }),
     );
   }
 

@@ -1,5 +1,5 @@
 // Texts the console's screens share (each screen adds its own with addTexts).
-import { addTexts } from "../i18n.ts";
+import { addTexts, formatNumber, locale, t } from "../i18n.ts";
 
 addTexts({
   "console.nav.label": { nl: "Mijn account", en: "My account" },
@@ -27,3 +27,16 @@ addTexts({
   "console.copy": { nl: "Kopiëren", en: "Copy" },
   "console.copied": { nl: "Gekopieerd.", en: "Copied." },
 });
+
+const plurals = new Map<string, Intl.PluralRules>();
+
+/**
+ * A count with its noun in the reader's language: `{count}` in the key's `.one` or `.other` text
+ * (Intl.PluralRules: "1 attempt", "2 attempts"; "1 poging", "2 pogingen"), never "attempt(s)".
+ */
+export function countText(key: string, count: number): string {
+  const tag = locale();
+  let rules = plurals.get(tag);
+  if (!rules) plurals.set(tag, (rules = new Intl.PluralRules(tag)));
+  return t(`${key}.${rules.select(count) === "one" ? "one" : "other"}`).replace("{count}", formatNumber(count));
+}

@@ -1,8 +1,11 @@
 // The console's first screen: where the person is (environment and organisation) and the way to
-// a working alert: a channel to be told on, then a monitor that says what to be told about.
+// a working alert: a channel to be told on, then a monitor that says what to be told about. An
+// address not yet verified is said, with where the link went (the service's log when the
+// installation sends no e-mail).
 import { append, h } from "../dom.ts";
 import { addTexts, t } from "../i18n.ts";
 import type { ConsoleScreen } from "./console-context.ts";
+import { mailInLogNotice } from "./installation.ts";
 
 addTexts({
   "overview.heading": { nl: "Mijn account", en: "My account" },
@@ -11,9 +14,13 @@ addTexts({
     en: "Your e-mail address is not verified yet: open the link in the e-mail we sent.",
   },
   "overview.steps": { nl: "Zo krijg je een melding", en: "How to get an alert" },
+  "overview.unverifiedLog": {
+    nl: "Je e-mailadres is nog niet bevestigd: open de bevestigingslink.",
+    en: "Your e-mail address is not verified yet: open the verification link.",
+  },
   "overview.step.channels": {
-    nl: "Kies hoe je gewaarschuwd wordt: e-mail, een webhook, Telegram, deze browser…",
-    en: "Choose how you are told: e-mail, a webhook, Telegram, this browser…",
+    nl: "Kies hoe je gewaarschuwd wordt: deze browser, de app ntfy, een webhook, Home Assistant…",
+    en: "Choose how you are told: this browser, the ntfy app, a webhook, Home Assistant…",
   },
   "overview.step.monitors": {
     nl: "Zeg waarover: een cirkel op de kaart, regio's, disciplines, wegen, trefwoorden.",
@@ -25,12 +32,20 @@ addTexts({
   },
 });
 
-export const overviewScreen: ConsoleScreen = (root, { me, link }) => {
+export const overviewScreen: ConsoleScreen = (root, { me, link, api }) => {
   const step = (path: string, navKey: string, text: string) => h("li", {}, link(path, t(navKey)), `: ${text}`);
+  const unverified =
+    me?.me && !me.me.email.verified
+      ? h("p", { class: "notice warning", id: "overview-unverified" }, t("overview.unverified"))
+      : null;
+  if (unverified)
+    void mailInLogNotice(api).then((notice) => {
+      if (notice) unverified.textContent = `${t("overview.unverifiedLog")} ${notice}`;
+    });
   append(
     root,
     h("h1", {}, t("overview.heading")),
-    me?.me && !me.me.email.verified ? h("p", { class: "notice warning" }, t("overview.unverified")) : null,
+    unverified,
     h("h2", {}, t("overview.steps")),
     h(
       "ol",

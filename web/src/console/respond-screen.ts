@@ -2,12 +2,23 @@
 // two buttons that answer "going" or "cancelled" through respondOnTheWay, whose credential is the
 // link's signed token. Opening the link changes nothing (mail scanners follow links); only a button
 // press does. The token leaves the address bar at once, kept in memory for the buttons.
+//
+// The link is looked at as the page opens (issue 44), not only after a press: the token is
+// base64url(payload).base64url(HMAC), its payload "notification.monitor.incident.channel.expiry"
+// (app_private.responder_token). A missing, cut-off or malformed token, or one whose expiry has
+// passed, is said at once, without buttons. A well-formed token shows its incident (public data,
+// read with the page's credential) and the buttons. Only the service can check the signature (no
+// public operation checks a respond token without answering it), so a forged token whose form is
+// right is still refused only when a button is pressed, in the same words.
 import "./console.css";
+import "./monitors/monitor-texts.ts";
 import { graphql } from "../api/graphql.ts";
+import type { Api } from "../api/client.ts";
 import type { Screen } from "../context.ts";
-import { h } from "../dom.ts";
-import { addTexts, t, withLanguage } from "../i18n.ts";
+import { h, replaceChildren } from "../dom.ts";
+import { addTexts, formatDateTime, t, withLanguage } from "../i18n.ts";
 import { actionButton } from "./form.ts";
+import { disciplineName, urgencyName } from "./monitors/criteria-fields.ts";
 
 addTexts({
   "respond.heading": { nl: "Ga je?", en: "Are you going?" },
@@ -19,6 +30,22 @@ addTexts({
   "respond.cancelled": { nl: "Ik kom niet", en: "I am not coming" },
   "respond.saved.going": { nl: "Opgeslagen: je bent onderweg.", en: "Saved: you are on your way." },
   "respond.saved.cancelled": { nl: "Opgeslagen: je komt niet.", en: "Saved: you are not coming." },
+  "respond.invalid": { nl: "Deze reageerlink is niet geldig.", en: "This respond link is not valid." },
+  "respond.invalidWhy": {
+    nl: "Hij is onvolledig of veranderd. Open de link uit de melding zelf (sommige apps knippen lange links af).",
+    en: "It is incomplete or was changed. Open the link from the notification itself (some apps cut long links short).",
+  },
+  "respond.expired": { nl: "Deze reageerlink is verlopen.", en: "This respond link has expired." },
+  "respond.expiredWhy": {
+    nl: "Een reactie kan tot 24 uur na de melding; deze link gold tot {time}.",
+    en: "Answers are taken until 24 hours after the notification; this link was valid until {time}.",
+  },
+  "respond.gone": {
+    nl: "Deze reageerlink hoort bij een melding die niet meer bestaat.",
+    en: "This respond link belongs to a notification that no longer exists.",
+  },
+  "respond.validUntil": { nl: "Je kunt reageren tot {time}.", en: "You can answer until {time}." },
+  "respond.incident": { nl: "De melding", en: "The alert" },
 });
 
 const RespondMutation = graphql(`
@@ -29,7 +56,110 @@ const RespondMutation = graphql(`
   }
 `);
 
-export const respondScreen: Screen = (root, { session }) => {
+const IncidentQuery = graphql(`
+  query ConsoleRespondIncident($uuid: String!) {
+    p2000Dossiers(filter: { dossier: { uuid: $uuid } }, first: 1) {
+      uuid
+      title
+      lastSended
+      street
+      city
+      urgency {
+        code
+        name
+      }
+      discipline {
+        slug
+        name
+      }
+    }
+  }
+`);
+
+const MessageQuery = graphql(`
+  query ConsoleRespondMessage($uuid: String!) {
+    p2000Message(uuid: $uuid) {
+      uuid
+      message
+      sended
+      street
+      city
+      urgency {
+        code
+        name
+      }
+      discipline {
+        slug
+        name
+      }
+    }
+  }
+`);
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export type TokenCheck =
+  { state: "invalid" } | { state: "expired"; expires: Date } | { state: "ok"; incident: string; expires: Date };
+
+/**
+ * What can be told of a respond token without its key: its form (two base64url parts, the second
+ * a 32-byte HMAC, as respond_on_the_way checks them), its payload's five fields, and its expiry.
+ */
+export function checkToken(token: string, now: number = Date.now()): TokenCheck {
+  const parts = token.split(".");
+  if (parts.length !== 2 || !/^[A-Za-z0-9_-]+$/.test(parts[0]) || !/^[A-Za-z0-9_-]{43}$/.test(parts[1]))
+    return { state: "invalid" };
+  let claims: string[];
+  try {
+    const base64 = parts[0].replace(/-/g, "+").replace(/_/g, "/");
+    claims = atob(base64.padEnd(Math.ceil(base64.length / 4) * 4, "=")).split(".");
+  } catch {
+    return { state: "invalid" };
+  }
+  if (claims.length !== 5 || !claims.slice(0, 4).every((claim) => UUID.test(claim)) || !/^\d+$/.test(claims[4]))
+    return { state: "invalid" };
+  const expires = new Date(Number(claims[4]) * 1000);
+  if (expires.getTime() < now) return { state: "expired", expires };
+  return { state: "ok", incident: claims[2], expires };
+}
+
+/** The service's refusals of a respond link, in the reader's language. */
+function refusal(message: string): string {
+  if (message === "This respond link is not valid.") return t("respond.invalid");
+  if (message === "This respond link has expired.") return t("respond.expired");
+  if (message.startsWith("This respond link belongs to a notification")) return t("respond.gone");
+  return message;
+}
+
+/** The incident the link is about (its dossier, else its message), as public data; null when not found. */
+async function incidentOf(api: Api, uuid: string): Promise<HTMLElement | null> {
+  const [dossiers, message] = await Promise.all([
+    api.request(IncidentQuery, { uuid }).catch(() => null),
+    api.request(MessageQuery, { uuid }).catch(() => null),
+  ]);
+  const dossier = dossiers?.p2000Dossiers[0];
+  const found = dossier
+    ? { ...dossier, text: dossier.title, at: dossier.lastSended }
+    : message?.p2000Message
+      ? { ...message.p2000Message, text: message.p2000Message.message, at: message.p2000Message.sended }
+      : null;
+  if (!found) return null;
+  const facts = [
+    found.urgency ? urgencyName(found.urgency.code, found.urgency.name) : null,
+    found.discipline ? disciplineName(found.discipline.slug, found.discipline.name) : null,
+    [found.street, found.city].filter(Boolean).join(", ") || null,
+    formatDateTime(found.at),
+  ].filter(Boolean);
+  return h(
+    "section",
+    { class: "card respond-incident", id: "respond-incident", "aria-labelledby": "respond-incident-heading" },
+    h("h2", { id: "respond-incident-heading" }, t("respond.incident")),
+    h("p", { class: "row-title" }, found.text),
+    h("p", { class: "row-meta" }, facts.join(" · ")),
+  );
+}
+
+export const respondScreen: Screen = (root, { session, api }) => {
   const token = new URLSearchParams(location.search).get("token") ?? "";
   history.replaceState(null, "", withLanguage("/respond"));
   document.title = `${t("respond.heading")} · ${t("app.title")}`;
@@ -42,21 +172,49 @@ export const respondScreen: Screen = (root, { session }) => {
         const { respondOnTheWay } = await session.auth.request(RespondMutation, { token, status });
         say(t(`respond.saved.${respondOnTheWay?.status === "going" ? "going" : "cancelled"}`));
       },
-      say,
+      (message) => say(refusal(message)),
       { className: status === "going" ? "primary" : undefined },
     );
     button.value = status;
     return button;
   };
-  root.append(
-    h(
-      "section",
-      { class: "console-narrow respond", "aria-labelledby": "respond-heading" },
-      h("h1", { id: "respond-heading" }, t("respond.heading")),
+  const check = checkToken(token);
+  const section = h(
+    "section",
+    { class: "console-narrow respond", "aria-labelledby": "respond-heading" },
+    h("h1", { id: "respond-heading" }, t("respond.heading")),
+  );
+  if (check.state !== "ok") {
+    // Said at once, without buttons that could only fail.
+    section.append(
+      h(
+        "div",
+        { class: "notice warning", role: "alert", id: "respond-problem" },
+        h("p", {}, check.state === "expired" ? t("respond.expired") : t("respond.invalid")),
+        h(
+          "p",
+          {},
+          check.state === "expired"
+            ? t("respond.expiredWhy").replace("{time}", formatDateTime(check.expires.toISOString()))
+            : t("respond.invalidWhy"),
+        ),
+      ),
+    );
+  } else {
+    const incidentSlot = h("div", {});
+    section.append(
       h("p", {}, t("respond.why")),
+      incidentSlot,
       h("p", { class: "respond-buttons" }, answer("going"), answer("cancelled")),
       outcome,
-    ),
-  );
+      h(
+        "p",
+        { class: "field-hint" },
+        t("respond.validUntil").replace("{time}", formatDateTime(check.expires.toISOString())),
+      ),
+    );
+    void incidentOf(api, check.incident).then((incident) => replaceChildren(incidentSlot, incident));
+  }
+  root.append(section);
   return () => root.replaceChildren();
 };

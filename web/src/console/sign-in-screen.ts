@@ -6,6 +6,7 @@ import { h } from "../dom.ts";
 import { addTexts, t } from "../i18n.ts";
 import type { ConsoleScreen } from "./console-context.ts";
 import { consoleForm, emailField, textField } from "./form.ts";
+import { mailInLogNotice } from "./installation.ts";
 import { rememberAfterMagicLink } from "./magic-link-screen.ts";
 
 addTexts({
@@ -13,6 +14,14 @@ addTexts({
   "signIn.submit": { nl: "Inloggen", en: "Sign in" },
   "signIn.magicHeading": { nl: "Of: een inloglink per e-mail", en: "Or: a sign-in link by e-mail" },
   "signIn.magicSubmit": { nl: "Stuur mij een inloglink", en: "E-mail me a sign-in link" },
+  "signIn.magicSent": {
+    nl: "Als er een account bij dit adres hoort, hebben we er een inloglink naartoe gestuurd.",
+    en: "If an account exists for that address, we have sent it a sign-in link.",
+  },
+  "signIn.magicMade": {
+    nl: "Als er een account bij dit adres hoort, is er een inloglink voor gemaakt.",
+    en: "If an account exists for that address, a sign-in link was made for it.",
+  },
   "signIn.register": { nl: "Nog geen account? Registreer", en: "No account yet? Register" },
   "signIn.forgot": { nl: "Wachtwoord vergeten?", en: "Forgot your password?" },
   "signIn.verified": {
@@ -36,7 +45,7 @@ export function nextPath(): string {
   return next.startsWith("/console") && !next.startsWith("/console/sign-in") ? next : "/console";
 }
 
-export const signInScreen: ConsoleScreen = (root, { session, go, link }) => {
+export const signInScreen: ConsoleScreen = (root, { session, go, link, api }) => {
   const query = new URLSearchParams(location.search);
   const notices: HTMLElement[] = [];
   if (session.ended) {
@@ -85,11 +94,11 @@ export const signInScreen: ConsoleScreen = (root, { session, go, link }) => {
     submit: async () => {
       rememberAfterMagicLink(nextPath());
       const returnTo = new URL("/console/magic-link", location.origin).href;
-      const { requestMagicLinkLogin } = await session.auth.request(MagicLinkMutation, {
-        email: magicEmail.control.value,
-        returnTo,
-      });
-      return requestMagicLinkLogin;
+      // The API answers the same whether or not the address has an account; said in the page's language.
+      await session.auth.request(MagicLinkMutation, { email: magicEmail.control.value, returnTo });
+      // Where the link is when the installation sends no e-mail: the service's log.
+      const notice = await mailInLogNotice(api);
+      return notice ? `${t("signIn.magicMade")} ${notice}` : t("signIn.magicSent");
     },
   });
 

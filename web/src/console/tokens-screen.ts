@@ -21,6 +21,26 @@ addTexts({
     nl: "Geen: alleen openbare gegevens lezen, wat de meeste apps nodig hebben.",
     en: "None: read the public data only, which most apps need.",
   },
+  "tokens.scopes.auth": {
+    nl: "Voor een app die mensen laat registreren of inloggen",
+    en: "For an app that signs people up or in",
+  },
+  "tokens.scopes.authHint": {
+    nl: "Alleen voor een eigen website of app met een eigen inlogscherm voor zijn gebruikers (zoals deze console). Een dashboard of Home Assistant heeft ze niet nodig; wie zo'n sleutel heeft, kan namens je app accounts aanmaken en inlogpogingen doen.",
+    en: "Only for your own website or app with its own sign-up or sign-in screen for its users (as this console has). A dashboard or Home Assistant needs none of them; whoever holds such a token can make accounts and try sign-ins on your app's behalf.",
+  },
+  "tokens.scope.auth:register": {
+    nl: "Nieuwe gebruikers registreren: maakt een account, een organisatie en een omgeving, en stuurt de bevestigingsmail.",
+    en: "Register new users: makes an account, an organisation and an environment, and sends the verification e-mail.",
+  },
+  "tokens.scope.auth:login": {
+    nl: "Gebruikers laten inloggen met e-mailadres en wachtwoord, of ze een inloglink mailen.",
+    en: "Sign users in with their e-mail address and password, or e-mail them a sign-in link.",
+  },
+  "tokens.scope.auth:password_reset": {
+    nl: "Gebruikers die hun wachtwoord vergeten zijn een herstellink mailen.",
+    en: "E-mail users who forgot their password a link to choose a new one.",
+  },
   "tokens.validity": { nl: "Geldig", en: "Valid for" },
   "tokens.days": { nl: "{days} dagen", en: "{days} days" },
   "tokens.forever": { nl: "zonder einddatum", en: "without end" },
@@ -107,22 +127,44 @@ export const tokensScreen: ConsoleScreen = (root, { session }) => {
     },
   });
 
+  /**
+   * Each scope in words (the API's description for one this page does not know), the auth:*
+   * ones apart: only an app with its own sign-up or sign-in screen needs them.
+   */
+  function drawScopes(scopes: Array<{ name: string; description: string }>): void {
+    const box = (scope: { name: string; description: string }) => {
+      const key = `tokens.scope.${scope.name}`;
+      const words = t(key) === key ? scope.description : t(key);
+      return h(
+        "label",
+        { class: "checkbox" },
+        h("input", { type: "checkbox", value: scope.name }),
+        h("span", {}, h("code", {}, scope.name), `: ${words}`),
+      );
+    };
+    const auth = scopes.filter((scope) => scope.name.startsWith("auth:"));
+    const other = scopes.filter((scope) => !scope.name.startsWith("auth:"));
+    scopesSlot.append(
+      h("legend", {}, t("tokens.scopes")),
+      h("p", { class: "field-hint" }, t("tokens.scopesHint")),
+      ...other.map(box),
+      ...(auth.length
+        ? [
+            h(
+              "fieldset",
+              { class: "checkboxes token-auth-scopes", "aria-describedby": "token-auth-scopes-hint" },
+              h("legend", {}, t("tokens.scopes.auth")),
+              h("p", { class: "field-hint", id: "token-auth-scopes-hint" }, t("tokens.scopes.authHint")),
+              ...auth.map(box),
+            ),
+          ]
+        : []),
+    );
+  }
+
   async function show(): Promise<void> {
     const { apiTokens, apiScopes } = await session.api.request(TokensQuery);
-    if (!scopesSlot.childElementCount) {
-      scopesSlot.append(
-        h("legend", {}, t("tokens.scopes")),
-        h("p", { class: "field-hint" }, t("tokens.scopesHint")),
-        ...apiScopes.map((scope) =>
-          h(
-            "label",
-            { class: "checkbox" },
-            h("input", { type: "checkbox", value: scope.name }),
-            ` ${scope.name}: ${scope.description}`,
-          ),
-        ),
-      );
-    }
+    if (!scopesSlot.childElementCount) drawScopes(apiScopes);
     const tokens = apiTokens ?? [];
     replaceChildren(
       list,

@@ -25,9 +25,12 @@ import "./base-map.css";
 import { baseColours, type BaseColours } from "./colours.ts";
 import { loadPlaces, PlaceLabels, type PlacePoint } from "./place-labels.ts";
 import "./texts.ts";
+// The shipped boundaries, served under names with their content's hash (lib/web/web-build.ts).
+import provincesUrl from "../../../data/nl-provinces.geojson";
+import regionsUrl from "../../../data/safety-regions.geojson";
 
 /** The country with a little sea around it, as Leaflet's [[south, west], [north, east]]. */
-const NETHERLANDS: L.LatLngBoundsLiteral = [
+export const NETHERLANDS: L.LatLngBoundsLiteral = [
   [50.7, 3.2],
   [53.6, 7.3],
 ];
@@ -38,12 +41,12 @@ export interface Boundaries {
 }
 
 export async function loadBoundaries(): Promise<Boundaries> {
-  const load = async (file: string) => {
-    const response = await fetch(`/web/${file}`);
-    if (!response.ok) throw new Error(`/web/${file}: ${response.status}`);
+  const load = async (url: string) => {
+    const response = await fetch(url);
+    if (!response.ok) throw new Error(`${url}: ${response.status}`);
     return (await response.json()) as FeatureCollection;
   };
-  const [provinces, regions] = await Promise.all([load("nl-provinces.geojson"), load("safety-regions.geojson")]);
+  const [provinces, regions] = await Promise.all([load(provincesUrl), load(regionsUrl)]);
   return { provinces, regions };
 }
 
@@ -162,6 +165,11 @@ export function createBaseMap(
   });
   // The zoom, on the element (the tests read it; 7 shows the country, 12 a city, 16 its streets).
   map.on("zoomend", () => (container.dataset.zoom = String(map.getZoom())));
+  // And its centre, "latitude,longitude" (the tests check that a region's choice moved the map there).
+  map.on("moveend", () => {
+    const centre = map.getCenter();
+    container.dataset.centre = `${centre.lat.toFixed(4)},${centre.lng.toFixed(4)}`;
+  });
   for (const [name, zIndex] of Object.entries(PANES)) {
     const pane = map.createPane(name);
     pane.style.zIndex = String(zIndex);

@@ -1,16 +1,23 @@
 // The newest-first list beside the map (below it on a phone): each incident a button with its
-// discipline's colour, urgency, text, place and time, so a keyboard or screen reader reaches every
-// incident the map shows.
+// discipline's colour, urgency, service and kind of incident, place and time, and the pager's own
+// text, small (incident-words.ts), so a keyboard or screen reader reaches every incident the map
+// shows. Demo data carries a "demo" mark.
 import { h, replaceChildren } from "../dom.ts";
-import { formatDateTime, t } from "../i18n.ts";
-import { disciplineColour, EXERCISE_COLOUR } from "./colours.ts";
+import { t } from "../i18n.ts";
 import type { Incident } from "./incidents.ts";
+import { colourOf, incidentLines } from "./incident-words.ts";
 
 export interface IncidentList {
   element: HTMLElement;
   show(incidents: Incident[], selected: string | null): void;
   /** Focus the button of an incident (back from its panel). */
-  focus(id: string): boolean;
+  focus(id: string, options?: FocusOptions): boolean;
+  /** The button of an incident, when the list shows it. */
+  button(id: string): HTMLButtonElement | undefined;
+  /** Scrolls the list itself (on a wide screen it scrolls beside the map) by this many pixels. */
+  scrollBy(pixels: number): void;
+  /** Back to the newest: after a filter changed what the list holds. */
+  scrollToTop(): void;
 }
 
 export function createIncidentList(onOpen: (id: string) => void): IncidentList {
@@ -27,28 +34,19 @@ export function createIncidentList(onOpen: (id: string) => void): IncidentList {
 
   function item(incident: Incident, selected: boolean): HTMLElement {
     const dot = h("span", { class: "dot", "aria-hidden": "true" });
-    dot.style.background = incident.exercise ? EXERCISE_COLOUR : disciplineColour(incident.disciplineSlug);
-    const badge = incident.exercise ? t("map.exercise") : (incident.urgencyCode ?? incident.disciplineName);
+    dot.style.background = colourOf(incident);
     const button = h(
       "button",
       {
         type: "button",
         class: "incident",
         "data-id": incident.id,
+        "data-demo": incident.demo ? "true" : null,
         "aria-current": selected ? "true" : null,
         onclick: () => onOpen(incident.id),
       },
       dot,
-      h(
-        "span",
-        { class: "incident-text" },
-        h("span", { class: "incident-title" }, badge ? h("span", { class: "badge" }, badge) : null, incident.title),
-        h(
-          "span",
-          { class: "incident-meta" },
-          [incident.place, formatDateTime(incident.at)].filter(Boolean).join(" · "),
-        ),
-      ),
+      incidentLines(incident),
     );
     buttons.set(incident.id, button);
     return h("li", {}, button);
@@ -62,10 +60,17 @@ export function createIncidentList(onOpen: (id: string) => void): IncidentList {
       if (!incidents.length) replaceChildren(list, h("li", { class: "empty" }, t("map.empty")));
       else replaceChildren(list, ...incidents.map((incident) => item(incident, incident.id === selected)));
     },
-    focus(id) {
+    focus(id, options) {
       const button = buttons.get(id);
-      button?.focus();
+      button?.focus(options);
       return Boolean(button);
+    },
+    scrollToTop() {
+      list.scrollTop = 0;
+    },
+    button: (id) => buttons.get(id),
+    scrollBy(pixels) {
+      list.scrollTop += pixels;
     },
   };
 }

@@ -1,12 +1,24 @@
 // The open incident: its messages, timeline, GRIP level, place and the signals of the other feeds
 // that belong with it, live through the p2000Dossier subscription while it is open. A dialog that
 // does not block the map: it takes focus when it opens, Escape or its button closes it, and focus
-// goes back to where it came from.
+// goes back to where it came from. Its title says the incident in words (the urgency, the service
+// and the kind of incident), its first lines the place, the units paged and when it started, and
+// its messages keep the pager's own text. A demo page says so.
 import type { Api } from "../api/client.ts";
 import { readFragment, type FragmentOf, type ResultOf } from "../api/graphql.ts";
 import { h, replaceChildren } from "../dom.ts";
 import { formatDateTime, t } from "../i18n.ts";
-import { exerciseMessageUuid } from "./incidents.ts";
+import { describeDossier, describeExercise, exerciseMessageUuid, type Incident } from "./incidents.ts";
+import {
+  badgeText,
+  capcodeLabel,
+  demoMark,
+  headline,
+  kindName,
+  serviceName,
+  unitsPaged,
+  type CapcodeLike,
+} from "./incident-words.ts";
 import {
   DossierDetail,
   DossierQuery,
@@ -21,8 +33,10 @@ type MaskedDetail = FragmentOf<typeof DossierDetail>;
 
 export interface IncidentPanel {
   element: HTMLElement;
-  open(id: string): void;
-  close(): void;
+  /** Opens an incident; what is `known` of it (the list's) is shown until its details are loaded. */
+  open(id: string, known?: Incident): void;
+  /** Closes it; `quietly`: without telling (Back closed it, the screen knows). */
+  close(options?: { quietly?: boolean }): void;
   /** Fetch the open incident again (after the live connection was lost). */
   reload(): Promise<void>;
   readonly openId: string | null;
@@ -50,14 +64,63 @@ function timelineText(entry: Detail["timeline"][number]): string {
   return `${t(`timeline.${entry.kind}`)}${change}`;
 }
 
-function drawDossier(body: HTMLElement, dossier: Detail): void {
+/** "A1 (spoed)": the urgency code with what it means. */
+function urgencyText(incident: Incident): string | null {
+  if (!incident.urgencyCode) return null;
+  const level = incident.urgencyLevel ? t(`urgencyWord.${incident.urgencyLevel}`) : null;
+  return level && level !== `urgencyWord.${incident.urgencyLevel}`
+    ? `${incident.urgencyCode} (${level})`
+    : incident.urgencyCode;
+}
+
+/** The first lines: what, where, who was sent, when. */
+function keyFacts(incident: Incident, units: string[], extra: Array<[string, string | number | null | undefined]>) {
+  return facts([
+    [t("panel.service"), serviceName(incident.disciplineSlug, incident.disciplineName)],
+    [t("panel.kind"), kindName(incident.categoryCode, incident.categoryName)],
+    [t("panel.urgency"), urgencyText(incident)],
+    [t("panel.place"), incident.place],
+    [t("panel.units"), units.join(" · ")],
+    ...extra,
+  ]);
+}
+
+/** The demo's note, above the facts of a synthetic incident. */
+const demoNote = (incident: Incident) => (incident.demo ? h("p", { class: "demo-note" }, t("demo.note")) : null);
+
+/** One page as the pager showed it, with its time and the units it went to. */
+function messageItem(
+  message: { sended: string; message: string; isDemo: boolean },
+  capcodes: CapcodeLike[],
+  /** Its own units line: for a dossier of several messages (the facts above name them all). */
+  ownUnits: boolean,
+) {
+  const units = ownUnits ? unitsPaged(capcodes) : [];
+  const all = capcodes.map(capcodeLabel);
+  return h(
+    "li",
+    {},
+    h("time", { datetime: message.sended }, formatDateTime(message.sended)),
+    message.isDemo ? " " : null,
+    message.isDemo ? demoMark() : null,
+    h("p", { class: "page-text", lang: "nl" }, message.message),
+    units.length ? h("p", { class: "capcodes" }, `${t("panel.units")}: ${units.join(" · ")}`) : null,
+    // Every capcode the page went to (group calls and monitor codes too), for who wants them all.
+    all.length ? h("p", { class: "capcodes all-capcodes" }, `${t("panel.capcodes")}: ${all.join(" · ")}`) : null,
+  );
+}
+
+function drawDossier(title: HTMLElement, body: HTMLElement, dossier: Detail): void {
   const summary = readFragment(DossierSummary, dossier);
+  // A dossier without a position is not on the map, but a link can open its panel.
+  const incident = describeDossier(summary);
+  drawTitle(title, incident);
+  const messageCapcodes: CapcodeLike[][] = dossier.messages.map((message) => message.capcodes);
   replaceChildren(
     body,
-    facts([
-      [t("panel.urgency"), summary.urgency?.code],
+    demoNote(incident),
+    keyFacts(incident, unitsPaged(messageCapcodes.flat()), [
       [t("panel.grip"), summary.gripLevel],
-      [t("panel.place"), [summary.street, summary.city].filter(Boolean).join(", ")],
       [t("panel.region"), summary.region?.name],
       [t("panel.started"), formatDateTime(summary.firstSended)],
     ]),
@@ -66,16 +129,8 @@ function drawDossier(body: HTMLElement, dossier: Detail): void {
       h(
         "ol",
         { class: "messages" },
-        ...dossier.messages.map((message) =>
-          h(
-            "li",
-            {},
-            h("time", { datetime: message.sended }, formatDateTime(message.sended)),
-            h("p", {}, message.message),
-            message.capcodes.length
-              ? h("p", { class: "capcodes" }, message.capcodes.map((c) => c.description ?? c.name).join(" · "))
-              : null,
-          ),
+        ...dossier.messages.map((message, index) =>
+          messageItem(message, messageCapcodes[index], dossier.messages.length > 1),
         ),
       ),
     ),
@@ -117,13 +172,27 @@ function drawDossier(body: HTMLElement, dossier: Detail): void {
   );
 }
 
+/** The panel's title: the urgency, the service and the kind, and the demo mark. */
+function drawTitle(title: HTMLElement, incident: Incident): void {
+  const badge = badgeText(incident);
+  replaceChildren(
+    title,
+    badge ? h("span", { class: "badge" }, badge) : null,
+    badge ? " " : null,
+    headline(incident),
+    incident.demo ? " " : null,
+    incident.demo ? demoMark() : null,
+  );
+}
+
 export function createIncidentPanel(
   api: Api,
   onClosed: (id: string) => void,
   onError: (error: Error) => void,
 ): IncidentPanel {
   const heading = h("h2", { id: "incident-panel-heading", tabindex: "-1" });
-  const body = h("div", { class: "panel-body" });
+  // It scrolls on its own beside the map: focusable, so a keyboard scrolls it too.
+  const body = h("div", { class: "panel-body", tabindex: "0", role: "region", "aria-label": t("panel.details") });
   const closeButton = h("button", { type: "button", class: "close", "aria-label": t("panel.close") }, "×");
   const element = h(
     "div",
@@ -136,9 +205,7 @@ export function createIncidentPanel(
 
   const showDossier = (masked: MaskedDetail | undefined) => {
     if (!masked) return;
-    const dossier = readFragment(DossierDetail, masked);
-    heading.textContent = readFragment(DossierSummary, dossier).title;
-    drawDossier(body, dossier);
+    drawDossier(heading, body, readFragment(DossierDetail, masked));
   };
 
   async function load(id: string): Promise<void> {
@@ -147,15 +214,17 @@ export function createIncidentPanel(
       const { p2000Message } = await api.request(ExerciseQuery, { uuid: exercise });
       if (openId !== id || !p2000Message) return;
       const message = readFragment(ExerciseSummary, p2000Message);
-      heading.textContent = `${t("map.exercise")}: ${message.message}`;
+      const incident = describeExercise(message);
+      drawTitle(heading, incident);
+      const capcodes: CapcodeLike[] = p2000Message.capcodes;
       replaceChildren(
         body,
-        facts([
-          [t("panel.place"), message.city],
+        demoNote(incident),
+        keyFacts(incident, unitsPaged(capcodes), [
           [t("panel.region"), message.region?.name],
           [t("panel.started"), formatDateTime(message.sended)],
         ]),
-        section(t("panel.messages"), h("p", {}, message.message)),
+        section(t("panel.messages"), h("ol", { class: "messages" }, messageItem(message, capcodes, false))),
       );
       return;
     }
@@ -163,17 +232,17 @@ export function createIncidentPanel(
     if (openId === id) showDossier(p2000Dossiers[0]);
   }
 
-  function close(): void {
+  function close(options: { quietly?: boolean } = {}): void {
     const id = openId;
     if (!id) return;
     openId = null;
     unsubscribe?.();
     unsubscribe = undefined;
     element.hidden = true;
-    onClosed(id);
+    if (!options.quietly) onClosed(id);
   }
 
-  closeButton.addEventListener("click", close);
+  closeButton.addEventListener("click", () => close());
   element.addEventListener("keydown", (event) => {
     if (event.key === "Escape") close();
   });
@@ -183,14 +252,26 @@ export function createIncidentPanel(
     get openId() {
       return openId;
     },
-    open(id) {
-      if (openId === id) return heading.focus();
+    open(id, known) {
+      if (openId === id) return heading.focus({ preventScroll: true });
       unsubscribe?.();
       openId = id;
       element.hidden = false;
-      heading.textContent = t("panel.loading");
-      body.replaceChildren();
-      heading.focus();
+      // What the list knows is shown at once; the messages, units and timeline follow.
+      if (known) {
+        drawTitle(heading, known);
+        replaceChildren(
+          body,
+          demoNote(known),
+          keyFacts(known, [], []),
+          h("p", { class: "loading" }, t("panel.loading")),
+        );
+      } else {
+        heading.textContent = t("panel.loading");
+        body.replaceChildren();
+      }
+      // The screen puts the panel in view (map-screen.ts): the focus does not scroll the page.
+      heading.focus({ preventScroll: true });
       if (!exerciseMessageUuid(id)) {
         unsubscribe = api.subscribe(
           DossierSubscription,

@@ -12,7 +12,13 @@ export interface Incident {
   /** A dossier's uuid, or `exercise:<message uuid>`. */
   id: string;
   exercise: boolean;
+  /** One of the demo's synthetic pages (DEMO_DATA), which no pager sent. */
+  demo: boolean;
+  /** The text of its first page, as the pager showed it. */
   title: string;
+  /** What kind of incident (P2000Category: brand, medisch, ongeval, …), when the text says. */
+  categoryCode: string | null;
+  categoryName: string | null;
   place: string | null;
   /** The place (woonplaats) alone. */
   city: string | null;
@@ -53,16 +59,24 @@ function dossierPrecision(d: ResultOf<typeof DossierSummary>): string | null {
   return source?.positionPrecision ?? null;
 }
 
+/** An incident on the map: a dossier with a position. */
 export function fromDossier(d: ResultOf<typeof DossierSummary>): Incident | null {
-  if (d.latitude === null || d.longitude === null) return null;
+  return d.latitude === null || d.longitude === null ? null : describeDossier(d);
+}
+
+/** A dossier in the list's terms, placed or not (a panel opened by a link may show one without a position). */
+export function describeDossier(d: ResultOf<typeof DossierSummary>): Incident {
   return {
     id: d.uuid,
     exercise: false,
+    demo: d.messages.some((m) => m.isDemo),
     title: d.title,
+    categoryCode: d.category?.code ?? null,
+    categoryName: d.category?.name ?? null,
     place: place(d.city, d.street),
     city: d.city,
-    latitude: d.latitude,
-    longitude: d.longitude,
+    latitude: d.latitude ?? Number.NaN,
+    longitude: d.longitude ?? Number.NaN,
     precision: dossierPrecision(d),
     at: d.lastSended,
     disciplineSlug: d.discipline?.slug ?? null,
@@ -77,16 +91,24 @@ export function fromDossier(d: ResultOf<typeof DossierSummary>): Incident | null
   };
 }
 
+/** An exercise on the map: its message, with a position. */
 export function fromExercise(m: ResultOf<typeof ExerciseSummary>): Incident | null {
-  if (m.latitude === null || m.longitude === null) return null;
+  return m.latitude === null || m.longitude === null ? null : describeExercise(m);
+}
+
+/** An exercise message in the list's terms, placed or not. */
+export function describeExercise(m: ResultOf<typeof ExerciseSummary>): Incident {
   return {
     id: EXERCISE_PREFIX + m.uuid,
     exercise: true,
+    demo: m.isDemo,
     title: m.message,
-    place: m.city,
+    categoryCode: m.category?.code ?? null,
+    categoryName: m.category?.name ?? null,
+    place: place(m.city, m.street),
     city: m.city,
-    latitude: m.latitude,
-    longitude: m.longitude,
+    latitude: m.latitude ?? Number.NaN,
+    longitude: m.longitude ?? Number.NaN,
     precision: m.positionPrecision,
     at: m.sended,
     disciplineSlug: m.discipline?.slug ?? null,

@@ -1,17 +1,20 @@
 // The names of the places on the offline map (no tiles): the woonplaatsen of data/woonplaatsen.csv
-// (CBS names, GeoNames points and populations; bin/build-web.ts writes them to /web/places.json,
-// the most populous first). The country shows its big cities, a closer view ever smaller places,
-// and a name that would cover one already written is left out, so bigger places win. They are
-// written on a canvas of their own (a label is no sign to click, and a screen reader has the
-// map's name and the incident list), redrawn when the map has moved, hidden while it zooms.
+// (CBS names, GeoNames points and populations; lib/web/web-build.ts writes them to
+// /web/places-<hash>.json, the most populous first). The country shows its big cities, a closer
+// view ever smaller places, and a name that would cover one already written is left out, so
+// bigger places win. They are written on a canvas of their own (a label is no sign to click, and
+// a screen reader has the map's name and the incident list), redrawn when the map has moved,
+// hidden while it zooms.
 import L from "leaflet";
+// The URL of the place names the build makes from this file (lib/web/web-build.ts).
+import placesUrl from "../../../data/woonplaatsen.csv";
 
 /** [name, latitude, longitude, population (0 when unknown)], the most populous first. */
 export type PlacePoint = readonly [name: string, latitude: number, longitude: number, population: number];
 
 export async function loadPlaces(): Promise<PlacePoint[]> {
-  const response = await fetch("/web/places.json");
-  if (!response.ok) throw new Error(`/web/places.json: ${response.status}`);
+  const response = await fetch(placesUrl);
+  if (!response.ok) throw new Error(`${placesUrl}: ${response.status}`);
   return (await response.json()) as PlacePoint[];
 }
 

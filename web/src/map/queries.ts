@@ -5,7 +5,8 @@ import { graphql } from "../api/graphql.ts";
 /**
  * What the list and the markers need of an incident. A dossier's position is that of its first
  * message with one; how precise it is (the dossier has no positionPrecision of its own) is that
- * message's positionPrecision, so the markers read their messages' positions.
+ * message's positionPrecision, so the markers read their messages' positions. Its messages say too
+ * whether they are the demo's synthetic pages (isDemo), and its category what kind of incident it is.
  */
 export const DossierSummary = graphql(`
   fragment DossierSummary on P2000Dossier {
@@ -19,6 +20,11 @@ export const DossierSummary = graphql(`
       latitude
       longitude
       positionPrecision
+      isDemo
+    }
+    category {
+      code
+      name
     }
     firstSended
     lastSended
@@ -47,9 +53,15 @@ export const ExerciseSummary = graphql(`
     message
     sended
     city
+    street
     latitude
     longitude
     positionPrecision
+    isDemo
+    category {
+      code
+      name
+    }
     discipline {
       slug
       name
@@ -106,6 +118,11 @@ export const MessagesSubscription = graphql(
   [DossierSummary, ExerciseSummary],
 );
 
+/**
+ * An open incident: its messages with the capcodes they went to (named by their description, else
+ * by the discipline and region the capcode list has for them). The capcodes' fields are written
+ * out, not a fragment: the service's depth limit (7) counts each fragment as a level.
+ */
 export const DossierDetail = graphql(
   `
     fragment DossierDetail on P2000Dossier {
@@ -115,10 +132,19 @@ export const DossierDetail = graphql(
         uuid
         message
         sended
+        isDemo
         capcodes {
-          uuid
           name
           description
+          kind
+          location
+          discipline {
+            slug
+            name
+          }
+          region {
+            name
+          }
         }
       }
       timeline {
@@ -140,10 +166,11 @@ export const DossierDetail = graphql(
   [DossierSummary],
 );
 
+/** One dossier (first: 1, so the query's cost is one dossier's, not a page's). */
 export const DossierQuery = graphql(
   `
     query MapDossier($uuid: String!) {
-      p2000Dossiers(filter: { dossier: { uuid: $uuid } }) {
+      p2000Dossiers(first: 1, filter: { dossier: { uuid: $uuid } }) {
         ...DossierDetail
       }
     }
@@ -167,6 +194,19 @@ export const ExerciseQuery = graphql(
     query MapExercise($uuid: String!) {
       p2000Message(uuid: $uuid) {
         ...ExerciseSummary
+        capcodes {
+          name
+          description
+          kind
+          location
+          discipline {
+            slug
+            name
+          }
+          region {
+            name
+          }
+        }
       }
     }
   `,

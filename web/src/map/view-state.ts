@@ -1,6 +1,7 @@
 // What a person chose to see, kept in the URL's query so a view can be shared: the filters, the
 // feeds switched off and the open incident. The URL is rewritten in place (replaceState, no history
-// entry per click) and keeps every parameter it does not own, such as `lang`.
+// entry per click) and keeps every parameter it does not own, such as `lang`; opening an incident
+// is the one change that adds a history entry (pushViewState), so Back closes it.
 
 export const FEEDS = ["incidents", "traffic", "weather", "alerts", "aircraft"] as const;
 export type Feed = (typeof FEEDS)[number];
@@ -56,6 +57,21 @@ export function urlFor(state: ViewState, href: string): string {
 
 export function writeViewState(state: ViewState): void {
   history.replaceState(history.state, "", urlFor(state, location.href));
+}
+
+/** What marks a history entry the map added for an open incident. */
+interface IncidentEntry {
+  mapIncident: true;
+}
+
+/** A new history entry with this state (an incident opened), marked as the map's own. */
+export function pushViewState(state: ViewState): void {
+  history.pushState({ mapIncident: true } satisfies IncidentEntry, "", urlFor(state, location.href));
+}
+
+/** The history entry now is one the map added for an incident (Back leaves it for the map without). */
+export function ownEntry(): boolean {
+  return (history.state as Partial<IncidentEntry> | null)?.mapIncident === true;
 }
 
 export function feedOn(state: ViewState, feed: Feed): boolean {

@@ -3,7 +3,9 @@
 import type { UserSession } from "../../account/session.ts";
 import { h, replaceChildren } from "../../dom.ts";
 import { addTexts, formatDateTime, t } from "../../i18n.ts";
+import { countText } from "../console-texts.ts";
 import { ChannelDeliveriesQuery } from "./channel-api.ts";
+import { failureText } from "./failure-text.ts";
 
 addTexts({
   "channels.deliveries": { nl: "Recente leveringen", en: "Recent deliveries" },
@@ -14,7 +16,8 @@ addTexts({
   "channels.outcome.pending": { nl: "wacht", en: "pending" },
   "channels.outcome.retrying": { nl: "wordt opnieuw geprobeerd", en: "retrying" },
   "channels.deliveries.test": { nl: "Test", en: "Test" },
-  "channels.deliveries.attempts": { nl: "pogingen", en: "attempts" },
+  "channels.deliveries.attempts.one": { nl: "{count} poging", en: "{count} attempt" },
+  "channels.deliveries.attempts.other": { nl: "{count} pogingen", en: "{count} attempts" },
   "channels.answer": { nl: "antwoord {code}", en: "answer {code}" },
 });
 
@@ -71,8 +74,10 @@ export function channelDeliveries(session: UserSession, channelUuid: string, idB
                 delivery.responseCode
                   ? ` · ${t("channels.answer").replace("{code}", String(delivery.responseCode))}`
                   : "",
-                delivery.attempts > 1 ? ` · ${delivery.attempts} ${t("channels.deliveries.attempts")}` : "",
-                delivery.error ? h("span", { class: "delivery-error" }, delivery.error) : null,
+                delivery.attempts > 1 ? ` · ${countText("channels.deliveries.attempts", delivery.attempts)}` : "",
+                delivery.error
+                  ? h("span", { class: "delivery-error" }, failureText(delivery.error, delivery.responseCode))
+                  : null,
               ),
             )
           : [h("li", { class: "empty" }, t("channels.deliveries.none"))]),

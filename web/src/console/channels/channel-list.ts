@@ -8,7 +8,9 @@ import { addTexts, formatDateTime, t } from "../../i18n.ts";
 import { confirmDialog } from "../confirm.ts";
 import { actionButton } from "../form.ts";
 import { DeleteChannelMutation, SendTestMutation, type Channel, type TestResult } from "./channel-api.ts";
+import { countText } from "../console-texts.ts";
 import { channelDeliveries } from "./channel-deliveries.ts";
+import { failureText } from "./failure-text.ts";
 import { targetOf, typeLabel } from "./channel-kinds.ts";
 
 addTexts({
@@ -19,7 +21,7 @@ addTexts({
     nl: "De test is afgeleverd ({detail}).",
     en: "The test was delivered ({detail}).",
   },
-  "channels.testFailed": { nl: "De test is niet afgeleverd: {error}", en: "The test was not delivered: {error}" },
+  "channels.testFailed": { nl: "De test is niet afgeleverd. {error}", en: "The test was not delivered. {error}" },
   "channels.made": { nl: "gemaakt", en: "made" },
   "channels.disabled": {
     nl: "Uitgeschakeld op {time}: de ontvanger bestaat niet meer ({reason}). Maak het kanaal opnieuw.",
@@ -30,7 +32,8 @@ addTexts({
     en: "Delete the channel \u201c{name}\u201d? It is taken off every monitor too.",
   },
   "channels.deleted": { nl: "Kanaal \u201c{name}\u201d verwijderd.", en: "Channel \u201c{name}\u201d deleted." },
-  "channels.headersCount": { nl: "{count} extra header(s)", en: "{count} extra header(s)" },
+  "channels.headersCount.one": { nl: "{count} extra header", en: "{count} extra header" },
+  "channels.headersCount.other": { nl: "{count} extra headers", en: "{count} extra headers" },
 });
 
 /** The outcome of a test send as a sentence. */
@@ -43,7 +46,10 @@ export function testOutcome(result: TestResult): string {
     .join(", ");
   return result.delivered
     ? t("channels.testDelivered").replace("{detail}", detail)
-    : t("channels.testFailed").replace("{error}", result.error ?? result.reply ?? result.outcome);
+    : t("channels.testFailed").replace(
+        "{error}",
+        result.error ? failureText(result.error, result.responseCode) : (result.reply ?? result.outcome),
+      );
 }
 
 /** Draws the rows into `list`; `say` is the screen's status line, `changed` reads the list again. */
@@ -71,9 +77,7 @@ function channelRow(
   const id = `channel-${channel.uuid}`;
   const outcome = h("p", { class: "form-status channel-outcome", role: "status", id: `${id}-outcome` });
   const deliveries = channelDeliveries(session, channel.uuid, id);
-  const headers = channel.headers.length
-    ? t("channels.headersCount").replace("{count}", String(channel.headers.length))
-    : null;
+  const headers = channel.headers.length ? countText("channels.headersCount", channel.headers.length) : null;
 
   const test = actionButton(
     t("channels.test"),
@@ -131,7 +135,7 @@ function channelRow(
             { class: "notice warning" },
             t("channels.disabled")
               .replace("{time}", formatDateTime(channel.disabledAt))
-              .replace("{reason}", channel.disabledReason ?? ""),
+              .replace("{reason}", failureText(channel.disabledReason)),
           )
         : null,
       outcome,

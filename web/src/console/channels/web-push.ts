@@ -1,4 +1,5 @@
-// "Notify this browser": a webpush channel for the browser the page runs in. The browser asks the
+// "Notify this browser": a webpush channel for the browser the page runs in (the channel form's
+// first kind, "This browser (Web Push)", which it starts on where the browser can). The browser asks the
 // person's permission, the service's push worker (GET /push/sw.js, lib/monitors/push-worker-route.ts,
 // served with Service-Worker-Allowed: / so it may take the whole origin) is registered, the browser
 // subscribes at its vendor's push service with the service's VAPID key (webPushPublicKey), and the
@@ -11,7 +12,6 @@ import { consoleForm, textField } from "../form.ts";
 import { CreateChannelMutation } from "./channel-api.ts";
 
 addTexts({
-  "push.heading": { nl: "Meldingen in deze browser", en: "Notifications in this browser" },
   "push.why": {
     nl: "Deze browser (telefoon of computer) toont de meldingen van je monitors, ook als deze pagina dicht is. De browser vraagt eerst om toestemming.",
     en: "This browser (phone or computer) shows your monitors' notifications, even when this page is closed. The browser asks for your permission first.",
@@ -53,20 +53,39 @@ addTexts({
 const WORKER_PATH = "/push/sw.js";
 const WORKER_SCOPE = "/";
 
-/** The section, or why there is none: `publicKey` null means the server has no VAPID keys. */
-export function webPushSection(
+/** Whether this browser can take push notifications at all (a service worker, the Push API, notifications). */
+export function pushSupported(): boolean {
+  return "serviceWorker" in navigator && "PushManager" in window && "Notification" in window;
+}
+
+/**
+ * Whether this site may show notifications here: "granted", "denied" (blocked in the browser's
+ * site settings) or "prompt" (not asked yet). The Permissions API says it as the browser's settings
+ * have it (Notification.permission answers "denied" in some browsers that were never asked, such
+ * as headless Chromium).
+ */
+export async function notificationPermission(): Promise<PermissionState> {
+  if (!("Notification" in window)) return "denied";
+  try {
+    return (await navigator.permissions.query({ name: "notifications" })).state;
+  } catch {
+    return Notification.permission === "default" ? "prompt" : Notification.permission;
+  }
+}
+
+/**
+ * The form for this browser's channel, or why there is none: `publicKey` null means the server
+ * has no VAPID keys; `permission` is notificationPermission()'s answer.
+ */
+export function webPushForm(
   session: UserSession,
   publicKey: string | null,
+  permission: PermissionState,
   created: () => Promise<void>,
 ): HTMLElement {
-  const section = h(
-    "section",
-    { class: "card", "aria-labelledby": "push-heading" },
-    h("h2", { id: "push-heading" }, t("push.heading")),
-    h("p", {}, t("push.why")),
-  );
+  const section = h("div", { class: "web-push", id: "push-section" }, h("p", {}, t("push.why")));
   const notice = (key: string) => h("p", { class: "notice warning", id: "push-notice" }, t(key));
-  if (!("serviceWorker" in navigator) || !("PushManager" in window) || !("Notification" in window)) {
+  if (!pushSupported()) {
     section.append(notice("push.unsupported"));
     return section;
   }
@@ -74,7 +93,7 @@ export function webPushSection(
     section.append(notice("push.notSetUp"));
     return section;
   }
-  const blocked = Notification.permission === "denied" ? notice("push.blocked") : null;
+  const blocked = permission === "denied" ? notice("push.blocked") : null;
   if (blocked) section.append(blocked);
 
   const name = textField({

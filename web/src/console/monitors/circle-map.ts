@@ -2,7 +2,8 @@
 // (address-search.ts), or a click on the page's base map, places the centre, and a slider (or a
 // typed number) sets the radius in kilometres; the circle is drawn as a polygon of great-circle
 // points. Keyboard users type the address, or pan the map with the arrow keys and press "Use the
-// map's centre". The same map shows a preview's matches as points.
+// map's centre". The same map shows a preview's matches as points. A saved monitor's page shows
+// its circle on a small map of its own (areaMap).
 import L from "leaflet";
 import { h } from "../../dom.ts";
 import { formatNumber, t } from "../../i18n.ts";
@@ -37,7 +38,7 @@ export interface CircleMap {
  * A circle on the earth as a ring of 64 points, Leaflet's [latitude, longitude] (great-circle
  * destinations from the centre, as the API measures a monitor's radius).
  */
-function circleRing(centre: Place, radiusKm: number): L.LatLngTuple[] {
+export function circleRing(centre: Place, radiusKm: number): L.LatLngTuple[] {
   const lat = (centre.latitude * Math.PI) / 180;
   const lon = (centre.longitude * Math.PI) / 180;
   const angular = radiusKm / EARTH_RADIUS_KM;
@@ -212,4 +213,27 @@ export function circleMap(source: BaseSource, search: (text: string) => Promise<
     },
     remove: () => base.remove(),
   };
+}
+
+/** A monitor's circle on a small map, to look at (the monitor's page): drawn and zoomed to. */
+export function areaMap(
+  source: BaseSource,
+  centre: Place,
+  radiusKm: number,
+  label: string,
+): { element: HTMLElement; remove(): void } {
+  const element = h("div", { class: "map monitor-map monitor-area-map", id: "monitor-area-map" });
+  const base = createBaseMap(element, loadBoundaries(), source, label);
+  const ring = circleRing(centre, Math.max(radiusKm, 0.1));
+  L.polygon(ring, {
+    pane: "signs",
+    interactive: false,
+    color: CIRCLE_COLOUR,
+    weight: 2,
+    fillColor: CIRCLE_COLOUR,
+    fillOpacity: 0.12,
+  }).addTo(base.map);
+  base.fit(L.latLngBounds(ring), { padding: [28, 28] });
+  base.changed();
+  return { element, remove: () => base.remove() };
 }

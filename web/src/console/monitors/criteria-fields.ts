@@ -6,7 +6,7 @@
 import type { Api } from "../../api/client.ts";
 import { h } from "../../dom.ts";
 import { t } from "../../i18n.ts";
-import { textField, type FormField } from "../form.ts";
+import { selectField, textField, type FormField } from "../form.ts";
 import {
   CapcodeSearchQuery,
   HighwaysQuery,
@@ -147,9 +147,9 @@ function references(api: Api) {
     disciplines: async () =>
       ((await once()).p2000Disciplines ?? []).map((discipline) => ({
         value: discipline.slug,
-        label: discipline.name,
+        label: disciplineName(discipline.slug, discipline.name),
       })),
-    urgencies: async () => urgencyChoices((await once()).p2000Urgencies ?? []),
+    urgencyList: async () => (await once()).p2000Urgencies ?? [],
     highways,
     railRoutes: async () =>
       (await api.request(RailRoutesQuery)).railRoutes.map((route) => ({
@@ -178,16 +178,89 @@ function references(api: Api) {
   };
 }
 
+export type Urgency = { code: string; name: string; rank: number; level: string };
+
+/** A service in the reader's language, by its slug (as the map says it); the API's name for one it does not know. */
+export function disciplineName(slug: string, name: string): string {
+  const key = `monitors.discipline.${slug}`;
+  return t(key) === key ? name : t(key);
+}
+
+/** An urgency code's name in the reader's language ("A1 Urgent"); the API's (Dutch) name for one it does not know. */
+export function urgencyName(code: string, name: string): string {
+  const key = `monitors.urgency.${code}`;
+  return `${code} ${t(key) === key ? name : t(key)}`;
+}
+
 /** Urgency codes by rank, most urgent first, each once (A1 and P1 share a rank), exercises left out. */
-export function urgencyChoices(
-  urgencies: Array<{ code: string; name: string; rank: number; level: string }>,
-): Choice[] {
+export function urgencyChoices(urgencies: Urgency[]): Choice[] {
   const seen = new Set<string>();
   return [...urgencies]
     .filter((urgency) => urgency.level !== "exercise")
     .sort((a, b) => a.rank - b.rank || a.code.localeCompare(b.code))
     .filter((urgency) => !seen.has(urgency.code) && seen.add(urgency.code))
-    .map((urgency) => ({ value: urgency.code, label: `${urgency.code} ${urgency.name}` }));
+    .map((urgency) => ({ value: urgency.code, label: urgencyName(urgency.code, urgency.name) }));
+}
+
+/**
+ * The urgency levels "at least" offers, most urgent first: for each rank (A0; A1 and P1; A2 and P2;
+ * B1, B2 and P3), the codes of that rank and every more urgent one, which the query then lists.
+ */
+export function urgencyLevels(urgencies: Urgency[]): Array<{ rank: number; codes: string[] }> {
+  const codes = urgencyChoices(urgencies).map((choice) => choice.value);
+  const rankOf = new Map(urgencies.map((urgency) => [urgency.code, urgency.rank]));
+  const ranks = [...new Set(codes.map((code) => rankOf.get(code)!))].sort((a, b) => a - b);
+  return ranks.map((rank) => ({ rank, codes: codes.filter((code) => rankOf.get(code)! <= rank) }));
+}
+
+/** The words for "this urgency or more urgent", with the codes it takes. */
+export function urgencyLevelText(level: { rank: number; codes: string[] }): string {
+  const key = `monitors.atLeast.${level.rank}`;
+  return (t(key) === key ? t("monitors.atLeast.other") : t(key)).replace("{codes}", level.codes.join(", "));
+}
+
+/**
+ * Urgency as "at least": one choice, which stands for that level and every more urgent one
+ * (choosing A1's level means A0 and A1, and P1 of the same rank); the query gets the list of codes
+ * it implies. A saved list is shown as the least urgent level it reaches.
+ */
+function atLeastUrgency(load: () => Promise<Urgency[]>): Criterion {
+  const field = selectField({
+    id: "monitor-urgencies",
+    label: t("monitors.query.p2000.urgencyAtLeast"),
+    hint: t("monitors.urgencyAtLeastHint"),
+    apiNames: ["query.urgencies"],
+    choices: [{ value: "", text: t("monitors.rules.anyUrgency") }],
+  });
+  const select = field.control;
+  let levels: Array<{ rank: number; codes: string[] }> = [];
+  let wanted: string[] = [];
+  const show = () => {
+    // The most urgent level that holds every code saved (an older monitor may list A1 without A0).
+    const reached = levels.find((level) => wanted.every((code) => level.codes.includes(code))) ?? levels.at(-1);
+    select.value = wanted.length && reached ? String(reached.rank) : "";
+  };
+  void load()
+    .then((urgencies) => {
+      levels = urgencyLevels(urgencies);
+      select.append(...levels.map((level) => h("option", { value: String(level.rank) }, urgencyLevelText(level))));
+      show();
+    })
+    .catch(() => undefined);
+  return {
+    field,
+    // Before the list has come, what was saved stays as it was.
+    read: () =>
+      levels.length
+        ? levels.find((level) => String(level.rank) === select.value)?.codes
+        : wanted.length
+          ? wanted
+          : undefined,
+    fill: (value) => {
+      wanted = strings(value);
+      show();
+    },
+  };
 }
 
 export function criteriaFor(type: string, api: Api): Criteria {
@@ -196,7 +269,7 @@ export function criteriaFor(type: string, api: Api): Criteria {
     p2000: {
       regions: pick(type, "regions", lists.regions),
       disciplines: pick(type, "disciplines", lists.disciplines),
-      urgencies: pick(type, "urgencies", lists.urgencies),
+      urgencies: atLeastUrgency(lists.urgencyList),
       capcodes: picked(
         pickList({
           id: "monitor-capcodes",
@@ -255,4 +328,84 @@ export function criteriaFor(type: string, api: Api): Criteria {
       for (const [key, criterion] of Object.entries(criteria)) criterion.fill(query[key]);
     },
   };
+}
+
+/** One criterion of a saved monitor in words: its name and what it holds. */
+export interface Described {
+  key: string;
+  term: string;
+  values: string[];
+}
+
+/**
+ * A saved monitor's query in words, field by field in the form's order (the monitor's page): the
+ * reference lists' names for what it holds (safety regions, services, provinces, routes), the
+ * urgency as the "at least" level it stands for, and the words typed as they are.
+ */
+export async function describeQuery(type: string, query: Query, api: Api): Promise<Described[]> {
+  const lists = references(api);
+  const named = async (load: () => Promise<Choice[]>, values: string[]) => {
+    const choices = await load().catch((): Choice[] => []);
+    return values.map((value) => choices.find((choice) => choice.value === value)?.label ?? value);
+  };
+  const regionNames = async (values: string[]) => {
+    const regions = (await api.request(P2000ReferenceQuery).catch(() => null))?.p2000Regions ?? [];
+    return values.map((value) => {
+      const region = regions.find((one) => one.slug === value || String(one.number) === value);
+      return region ? `${region.number} ${region.name}` : value;
+    });
+  };
+  const fixedNames = async (values: string[]) => values.map((value) => t(`monitors.value.${value}`));
+  const describe: Record<string, Record<string, (values: string[]) => Promise<string[]>>> = {
+    p2000: {
+      regions: regionNames,
+      disciplines: async (values) => {
+        const all = (await api.request(P2000ReferenceQuery).catch(() => null))?.p2000Disciplines ?? [];
+        return values.map((value) => {
+          const found = all.find((one) => one.slug === value || one.name.toLowerCase() === value.toLowerCase());
+          return found ? disciplineName(found.slug, found.name) : value;
+        });
+      },
+      urgencies: async (values) => {
+        const urgencies = await lists.urgencyList().catch((): Urgency[] => []);
+        const level = urgencyLevels(urgencies).find(
+          (one) => one.codes.length === values.length && one.codes.every((code) => values.includes(code)),
+        );
+        if (level) return [urgencyLevelText(level)];
+        return values.map((code) => urgencyName(code, urgencies.find((one) => one.code === code)?.name ?? ""));
+      },
+      capcodes: async (values) => values,
+      keywords: async (values) => values,
+      excludeKeywords: async (values) => values,
+      includeExercises: async () => [t("monitors.page.yes")],
+    },
+    accident: { types: fixedNames, roads: async (values) => values },
+    aircraft: { kinds: fixedNames, registrations: async (values) => values },
+    meteo_weather: {
+      regions: (values) => named(lists.meteoRegions, values),
+      levels: fixedNames,
+    },
+    rail_disruptions: { routes: (values) => named(lists.railRoutes, values) },
+    matrix: {
+      roads: async (values) => values,
+      minDelayMinutes: async ([minutes]) => [t("monitors.page.minutes").replace("{count}", minutes)],
+    },
+    rss: { feeds: async (values) => values, keywords: async (values) => values },
+    nl_alert: { regions: regionNames },
+    amber_alert: { provinces: (values) => named(lists.provinces, values), kinds: fixedNames },
+  };
+  const fields = describe[type] ?? {};
+  const described: Described[] = [];
+  for (const [key, words] of Object.entries(fields)) {
+    const value = query[key];
+    if (value === undefined || value === null || value === false) continue;
+    const values = Array.isArray(value) ? value.map(String) : [String(value)];
+    if (!values.length) continue;
+    const term =
+      type === "p2000" && key === "urgencies"
+        ? t("monitors.query.p2000.urgencyAtLeast")
+        : t(`monitors.query.${type}.${key}`);
+    described.push({ key, term, values: await words(values) });
+  }
+  return described;
 }

@@ -3,16 +3,21 @@
 // reference lists, its channels and its notification rules in words. It builds the JSON strings the
 // API takes (query, channels, notificationRules); nothing is typed as JSON. "Preview" asks
 // monitorPreview with the same input and shows the past 30 days' matches on the map and per day;
-// "Save" creates or updates the monitor. Either way the API's BAD_USER_INPUT message is shown
-// beside the field it names, and nothing typed is lost.
+// "Save" creates or updates the monitor; when it has channels, it first asks the same preview and,
+// when that comes to more than NOISY_PER_DAY notifications a day, asks whether to save it anyway.
+// Either way the API's BAD_USER_INPUT message is shown beside the field it names, and nothing typed
+// is lost. A new monitor starts with one notification per incident (maxPerDossier 1), which the
+// person may raise or empty.
 import { h } from "../../dom.ts";
-import { language, t, withLanguage } from "../../i18n.ts";
+import { formatNumber, language, t, withLanguage } from "../../i18n.ts";
 import type { ConsoleContext } from "../console-context.ts";
+import { confirmDialog } from "../confirm.ts";
 import { consoleForm, selectField, textField, type FormField } from "../form.ts";
 import type { Suggestion } from "./address-search.ts";
 import { circleMap, type CircleMap, type Place } from "./circle-map.ts";
 import { criteriaFor, PLACE_TYPES, urgencyChoices, type Query } from "./criteria-fields.ts";
 import {
+  type Preview,
   CreateMonitorMutation,
   LocationSuggestionsQuery,
   P2000ReferenceQuery,
@@ -22,7 +27,7 @@ import {
   type Monitor,
   type MonitorType,
 } from "./monitor-queries.ts";
-import { previewPanel, previewSummary } from "./monitor-preview.ts";
+import { noisyWarning, perDay, previewPanel, previewSummary, type PreviewPanel } from "./monitor-preview.ts";
 import { notificationRules, type Rules } from "./notification-rules.ts";
 
 /** What the form holds across a change of type (which redraws the type's own fields). */
@@ -48,6 +53,10 @@ function parsed<T>(json: string | null | undefined, fallback: T): T {
 export function orderedTypes(types: MonitorType[]): MonitorType[] {
   return [...types].sort((a, b) => Number(b.value === "p2000") - Number(a.value === "p2000"));
 }
+
+/** A new monitor's rules: one notification per incident (what most people want of a pager monitor). */
+export const NEW_MONITOR_RULES: Rules = { maxPerDossier: 1 };
+const P2000_RULES = ["minUrgency", "maxPerDossier", "relatedSignals"];
 
 export function typeLabel(types: MonitorType[], value: string): string {
   const text = t(`monitors.type.${value}`);
@@ -168,8 +177,12 @@ export function monitorForm(
     });
     type.control.addEventListener("change", () => {
       const now = current();
-      // The criteria belong to the old type; the rest carries over.
-      draw({ ...now, query: {}, rules: now.rules });
+      // The criteria belong to the old type; the rest carries over, and the P2000 rules a type
+      // without them did not show (one notification per incident) stay for a way back.
+      const unshown = Object.fromEntries(
+        Object.entries(draft.rules).filter(([rule]) => draft.type !== "p2000" && P2000_RULES.includes(rule)),
+      );
+      draw({ ...now, query: {}, rules: { ...unshown, ...now.rules } });
       document.getElementById("monitor-type")?.focus();
     });
 
@@ -189,6 +202,16 @@ export function monitorForm(
 
     // Preview and Save share the form (its checks and its error display); the button pressed says which.
     let previewing = false;
+    /** The last preview, and the input it was asked for (Save asks again only when that changed). */
+    let previewed: { input: string; preview: Preview } | null = null;
+    const askPreview = async (): Promise<Preview | null> => {
+      const asked = input();
+      const key = JSON.stringify(asked);
+      if (previewed?.input === key) return previewed.preview;
+      const { monitorPreview } = await session.api.request(PreviewQuery, { input: asked });
+      if (monitorPreview) previewed = { input: key, preview: monitorPreview };
+      return monitorPreview ?? null;
+    };
     const previewButton = h(
       "button",
       { type: "button", class: "monitor-preview-button" },
@@ -205,19 +228,25 @@ export function monitorForm(
           previewing = false;
           previewButton.setAttribute("aria-busy", "true");
           try {
-            const { monitorPreview } = await session.api.request(PreviewQuery, { input: input() });
+            const monitorPreview = await askPreview();
             if (!monitorPreview) return;
-            preview.show(monitorPreview);
-            map?.showPoints(
-              monitorPreview.items.flatMap((item) =>
-                item.latitude !== null && item.longitude !== null
-                  ? [{ latitude: item.latitude, longitude: item.longitude, title: item.title }]
-                  : [],
-              ),
-            );
+            showPreview(preview, monitorPreview);
             return previewSummary(monitorPreview);
           } finally {
             previewButton.removeAttribute("aria-busy");
+          }
+        }
+        // Before a monitor with channels is saved: how many notifications a day it would send,
+        // and a question when that is many (a catch-all monitor sends hundreds).
+        if (chosen.values().length) {
+          const expected = await askPreview();
+          if (expected) showPreview(preview, expected);
+          if (expected && noisyWarning(expected)) {
+            const question = t("monitors.save.question")
+              .replace("{perDay}", formatNumber(Math.round(perDay(expected))))
+              .replace("{notifications}", formatNumber(expected.notifications))
+              .replace("{days}", formatNumber(expected.byDay.length));
+            if (!(await confirmDialog(question, t("monitors.save.anyway")))) return t("monitors.save.kept");
           }
         }
         const saved = monitor
@@ -227,6 +256,17 @@ export function monitorForm(
         if (saved) context.go(`/console/monitors/${saved.uuid}`);
       },
     });
+    function showPreview(panel: PreviewPanel, shown: Preview): void {
+      panel.show(shown);
+      map?.showPoints(
+        shown.items.flatMap((item) =>
+          item.latitude !== null && item.longitude !== null
+            ? [{ latitude: item.latitude, longitude: item.longitude, title: item.title }]
+            : [],
+        ),
+      );
+    }
+
     // The rules' fields were laid out by the form one after another; they go back into their group.
     const firstRule = rules.fields[0]?.element;
     firstRule?.before(rules.element);
@@ -267,7 +307,7 @@ export function monitorForm(
         : null,
     radius: monitor?.radius ?? null,
     query,
-    rules: parsed<Rules>(monitor?.notificationRules, {}),
+    rules: monitor ? parsed<Rules>(monitor.notificationRules, {}) : NEW_MONITOR_RULES,
   });
   return () => map?.remove();
 }

@@ -1,13 +1,19 @@
-// One monitor's page: what it listens to, pause and resume, edit, delete (after a question), its
-// feed URLs (made or replaced by rotateMonitorFeed and shown once, as a secret; ended by
-// revokeMonitorFeed), its delivery log and who responded.
+// One monitor's page: what it listens to (every criterion it has, in words, its rules, and its
+// circle on a small map), pause and resume, edit, delete (after a question), its feed URLs (made
+// or replaced by rotateMonitorFeed and shown once, as a secret; ended by revokeMonitorFeed), its
+// delivery log (failures said in words) and who responded.
 import { h, replaceChildren } from "../../dom.ts";
 import { formatDateTime, formatNumber, t, withLanguage } from "../../i18n.ts";
 import type { ConsoleContext } from "../console-context.ts";
 import { confirmDialog } from "../confirm.ts";
+import { countText } from "../console-texts.ts";
+import { failureText } from "../channels/failure-text.ts";
 import { actionButton } from "../form.ts";
 import { secretBox } from "../secret-box.ts";
+import { areaMap } from "./circle-map.ts";
+import { describeQuery, PLACE_TYPES, urgencyChoices, type Described, type Query } from "./criteria-fields.ts";
 import { typeLabel } from "./monitor-form.ts";
+import { describeRules, type Rules } from "./notification-rules.ts";
 import {
   DeleteMonitorMutation,
   DeliveriesQuery,
@@ -19,9 +25,33 @@ import {
   type Monitor,
   type MonitorsResult,
   type MonitorType,
+  P2000ReferenceQuery,
 } from "./monitor-queries.ts";
 
-export function monitorPage(root: HTMLElement, context: ConsoleContext, uuid: string): void {
+function parsed<T>(json: string | null | undefined, fallback: T): T {
+  try {
+    return (json ? JSON.parse(json) : fallback) as T;
+  } catch {
+    return fallback;
+  }
+}
+
+/** A term and its values as the description list's rows (several values as a list). */
+function factRows(term: string, values: Array<string | Node>, id?: string): HTMLElement[] {
+  return [
+    h("dt", {}, term),
+    h(
+      "dd",
+      { id },
+      values.length > 1
+        ? h("ul", { class: "monitor-values" }, ...values.map((value) => h("li", {}, value)))
+        : values[0],
+    ),
+  ];
+}
+
+/** Returns how to take the page down (its map). */
+export function monitorPage(root: HTMLElement, context: ConsoleContext, uuid: string): () => void {
   const { session } = context;
   const status = h("p", { class: "form-status", role: "status", id: "monitor-status" });
   const say = (message: string) => (status.textContent = message);
@@ -32,47 +62,101 @@ export function monitorPage(root: HTMLElement, context: ConsoleContext, uuid: st
   const deliveries = h("ul", { class: "rows", id: "monitor-deliveries" });
   const responders = h("ul", { class: "rows", id: "monitor-responders" });
   const heading = h("h1", {}, t("monitors.heading"));
+  const mapSlot = h("div", { class: "monitor-area" });
+  let map: ReturnType<typeof areaMap> | null = null;
+  /** The circle the map shows, so a redraw (after Pause) keeps the map that is there. */
+  let mapOf = "";
+  let disposed = false;
 
   async function load(): Promise<void> {
     const [data, { monitorTypes }] = await Promise.all([
       session.api.request(MonitorQuery, { uuid }),
       context.api.request(MonitorTypesQuery),
     ]);
+    if (disposed) return;
     if (!data.monitor) {
       replaceChildren(root, h("h1", {}, t("monitors.notFound")));
       return;
     }
-    draw(data.monitor, data.channels, monitorTypes);
+    const query = parsed<Query>(data.monitor.query, {});
+    // The criteria in words, and the urgency names the rules use: public reference data.
+    const [described, urgencies] = await Promise.all([
+      describeQuery(data.monitor.type, query, context.api),
+      data.monitor.type === "p2000"
+        ? context.api
+            .request(P2000ReferenceQuery)
+            .then((reference) => urgencyChoices(reference.p2000Urgencies ?? []))
+            .catch(() => [])
+        : Promise.resolve([]),
+    ]);
+    if (disposed) return;
+    draw(
+      data.monitor,
+      data.channels,
+      monitorTypes,
+      described,
+      describeRules(parsed<Rules>(data.monitor.notificationRules, {}), urgencies),
+    );
     await loadDeliveries();
   }
 
-  function draw(monitor: Monitor, channels: MonitorsResult["channels"], types: MonitorType[]): void {
+  function draw(
+    monitor: Monitor,
+    channels: MonitorsResult["channels"],
+    types: MonitorType[],
+    described: Described[],
+    rules: string[],
+  ): void {
     heading.textContent = monitor.name;
     document.title = `${monitor.name} · ${t("monitors.heading")}`;
     const names = new Map((channels ?? []).map((channel) => [channel.uuid, `${channel.name} (${channel.type})`]));
     const chosen = (JSON.parse(monitor.channels) as string[]).map((one) => names.get(one) ?? one);
-    const place =
+    const centre =
       monitor.location?.latitude != null && monitor.location.longitude != null
-        ? t("monitors.page.place")
-            .replace("{km}", formatNumber(monitor.radius ?? 0))
-            .replace("{lat}", monitor.location.latitude.toFixed(5))
-            .replace("{lon}", monitor.location.longitude.toFixed(5))
-        : t("monitors.page.everywhere");
+        ? { latitude: monitor.location.latitude, longitude: monitor.location.longitude }
+        : null;
+    // The area: the circle; else the regions or provinces it is limited to (listed below too);
+    // "all of the Netherlands" only when it has neither.
+    const areas = described.find((one) => one.key === "regions" || one.key === "provinces");
+    const place = centre
+      ? t("monitors.page.place")
+          .replace("{km}", formatNumber(monitor.radius ?? 0))
+          .replace("{lat}", centre.latitude.toFixed(5))
+          .replace("{lon}", centre.longitude.toFixed(5))
+      : areas
+        ? t("monitors.page.inRegions").replace("{names}", areas.values.join(", "))
+        : PLACE_TYPES.has(monitor.type) || monitor.type === "meteo_weather" || monitor.type === "amber_alert"
+          ? t("monitors.page.everywhere")
+          : null;
     replaceChildren(
       summary,
       h(
         "dl",
-        { class: "monitor-facts" },
-        h("dt", {}, t("monitors.form.type")),
-        h("dd", {}, typeLabel(types, monitor.type)),
-        h("dt", {}, t("monitors.page.state")),
-        h("dd", { id: "monitor-state" }, monitor.active ? t("monitors.active") : t("monitors.paused")),
-        h("dt", {}, t("monitors.page.where")),
-        h("dd", {}, place),
-        h("dt", {}, t("monitors.channels.legend")),
-        h("dd", {}, chosen.length ? chosen.join(", ") : t("monitors.channels.noneChosen")),
+        { class: "monitor-facts", id: "monitor-facts" },
+        ...factRows(t("monitors.form.type"), [typeLabel(types, monitor.type)]),
+        ...factRows(
+          t("monitors.page.state"),
+          [monitor.active ? t("monitors.active") : t("monitors.paused")],
+          "monitor-state",
+        ),
+        ...(place ? factRows(t("monitors.page.where"), [place], "monitor-where") : []),
+        ...(described.length
+          ? described.flatMap((one) => factRows(one.term, one.values, `monitor-criterion-${one.key}`))
+          : factRows(t("monitors.page.criteria"), [t("monitors.page.everything")])),
+        ...factRows(t("monitors.page.rules"), rules, "monitor-rules"),
+        ...factRows(t("monitors.channels.legend"), [
+          chosen.length ? chosen.join(", ") : t("monitors.channels.noneChosen"),
+        ]),
       ),
     );
+    // The circle on a small map (made once: a redraw after Pause keeps it).
+    const wanted = centre ? `${centre.latitude},${centre.longitude},${monitor.radius ?? 0}` : "";
+    if (wanted !== mapOf) {
+      map?.remove();
+      map = centre ? areaMap(context.config, centre, monitor.radius ?? 0, t("monitors.page.mapLabel")) : null;
+      replaceChildren(mapSlot, map?.element ?? null);
+      mapOf = wanted;
+    }
     const edit = h(
       "a",
       { href: withLanguage(`/console/monitors/${uuid}/edit`), class: "button-link" },
@@ -201,9 +285,10 @@ export function monitorPage(root: HTMLElement, context: ConsoleContext, uuid: st
                   [
                     formatDateTime(delivery.created),
                     delivery.channelName,
-                    delivery.responseCode ? `HTTP ${delivery.responseCode}` : null,
-                    t("monitors.deliveries.attempts").replace("{count}", String(delivery.attempts)),
-                    delivery.error,
+                    // A failure's words name the status themselves.
+                    delivery.responseCode && !delivery.error ? `HTTP ${delivery.responseCode}` : null,
+                    countText("monitors.deliveries.attempts", delivery.attempts),
+                    delivery.error ? failureText(delivery.error, delivery.responseCode) : null,
                   ]
                     .filter(Boolean)
                     .join(" · "),
@@ -224,7 +309,7 @@ export function monitorPage(root: HTMLElement, context: ConsoleContext, uuid: st
   root.append(
     h("p", {}, back),
     heading,
-    summary,
+    h("div", { class: "monitor-about" }, summary, mapSlot),
     actions,
     status,
     h(
@@ -250,4 +335,8 @@ export function monitorPage(root: HTMLElement, context: ConsoleContext, uuid: st
     ),
   );
   void load().catch((error: Error) => say(error.message));
+  return () => {
+    disposed = true;
+    map?.remove();
+  };
 }

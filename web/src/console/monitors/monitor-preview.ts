@@ -1,6 +1,7 @@
-// What a monitor would have done over the past 30 days (monitorPreview): the counts, a bar per day
-// (a list a screen reader reads as "26 Nov: 3") and the newest matches. The points go on the
-// form's map (circle-map.ts).
+// What a monitor would have done over the past 30 days (monitorPreview): the counts, how many
+// notifications that makes a day (with a warning when that is many), a bar per day (a list a
+// screen reader reads as "26 Nov: 3") and the newest matches. The points go on the form's map
+// (circle-map.ts).
 import { h, replaceChildren } from "../../dom.ts";
 import { dateFormat, formatDateTime, formatNumber, t } from "../../i18n.ts";
 import type { Preview } from "./monitor-queries.ts";
@@ -11,10 +12,41 @@ export interface PreviewPanel {
   clear(): void;
 }
 
+/**
+ * More notifications a day than this (on average over the preview's days) and the form asks before
+ * saving: a phone that buzzes more often than this is soon ignored, or muted.
+ */
+export const NOISY_PER_DAY = 10;
+
+/** The notifications the preview's rules let through, per day of its window. */
+export function perDay(preview: Preview): number {
+  return preview.notifications / Math.max(1, preview.byDay.length);
+}
+
+/** "about 3", "fewer than 1", in the reader's numbers. */
+export function aboutPerDay(preview: Preview): string {
+  const each = perDay(preview);
+  if (each === 0) return t("monitors.preview.none");
+  if (each < 1) return t("monitors.preview.lessThanOne");
+  return t("monitors.preview.about").replace("{count}", formatNumber(Math.round(each)));
+}
+
 export function previewSummary(preview: Preview): string {
-  return t(preview.matches === 1 ? "monitors.preview.summaryOne" : "monitors.preview.summary")
+  return `${t(preview.matches === 1 ? "monitors.preview.summaryOne" : "monitors.preview.summary")
     .replace("{matches}", formatNumber(preview.matches))
-    .replace("{notifications}", formatNumber(preview.notifications));
+    .replace("{notifications}", formatNumber(preview.notifications))} ${t("monitors.preview.perDay.sentence").replace(
+    "{perDay}",
+    aboutPerDay(preview),
+  )}`;
+}
+
+/** The warning for a monitor that would notify more than NOISY_PER_DAY a day; null when it would not. */
+export function noisyWarning(preview: Preview): string | null {
+  if (perDay(preview) <= NOISY_PER_DAY) return null;
+  return t("monitors.preview.noisy")
+    .replace("{perDay}", formatNumber(Math.round(perDay(preview))))
+    .replace("{notifications}", formatNumber(preview.notifications))
+    .replace("{days}", formatNumber(preview.byDay.length));
 }
 
 /** A bar as high as its share (set through the CSSOM: the page's CSP allows no style attributes). */
@@ -47,6 +79,9 @@ export function previewPanel(): PreviewPanel {
         element,
         h("h3", { id: "monitor-preview-heading" }, t("monitors.preview.heading")),
         h("p", { class: "monitor-preview-count" }, previewSummary(preview)),
+        noisyWarning(preview)
+          ? h("p", { class: "notice warning", id: "monitor-preview-noisy" }, noisyWarning(preview))
+          : null,
         preview.items.length
           ? h("p", { class: "field-hint" }, t("monitors.preview.onMap").replace("{count}", formatNumber(withPlace)))
           : null,

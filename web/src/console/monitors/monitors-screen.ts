@@ -34,7 +34,7 @@ export const monitorsScreen: ConsoleScreen = (root, context) => {
   } else {
     const match = new RegExp(`^/console/monitors/(${UUID})(/edit)?$`, "i").exec(path);
     if (!match) root.append(h("h1", {}, t("error.notFound")));
-    else if (!match[2]) monitorPage(root, context, match[1]);
+    else if (!match[2]) teardown = monitorPage(root, context, match[1]);
     else
       void Promise.all([
         context.session.api.request(MonitorQuery, { uuid: match[1] }),

@@ -3,7 +3,8 @@
 // minutes", "also tell me of related signals". The P2000-only rules are offered for P2000 monitors.
 // `read` builds the rules object the API takes; fields left empty are left out.
 import { h } from "../../dom.ts";
-import { t } from "../../i18n.ts";
+import { formatNumber, t } from "../../i18n.ts";
+import { countText } from "../console-texts.ts";
 import type { FormField } from "../form.ts";
 import type { Choice } from "./pick-list.ts";
 
@@ -155,4 +156,32 @@ export function notificationRules(type: string, urgencies: Promise<Choice[]>): R
       related.checked = rules.relatedSignals === true;
     },
   };
+}
+
+/** A saved monitor's rules as sentences (the monitor's page); none: every match is sent. */
+export function describeRules(rules: Rules, urgencies: Choice[]): string[] {
+  const said: string[] = [];
+  const quiet = rules.quietHours as { from?: string; to?: string } | undefined;
+  if (quiet?.from && quiet.to)
+    said.push(t("monitors.page.rule.quiet").replace("{from}", quiet.from).replace("{to}", quiet.to));
+  if (typeof rules.minUrgency === "string") {
+    const code = rules.minUrgency;
+    said.push(
+      t("monitors.page.rule.urgency").replace(
+        "{urgency}",
+        urgencies.find((choice) => choice.value === code)?.label ?? code,
+      ),
+    );
+  }
+  if (typeof rules.maxPerDossier === "number")
+    said.push(countText("monitors.page.rule.perIncident", rules.maxPerDossier));
+  const period = rules.maxPerPeriod as { count?: number; minutes?: number } | undefined;
+  if (period?.count && period.minutes)
+    said.push(
+      t("monitors.page.rule.period")
+        .replace("{count}", formatNumber(period.count))
+        .replace("{minutes}", formatNumber(period.minutes)),
+    );
+  if (rules.relatedSignals === true) said.push(t("monitors.page.rule.related"));
+  return said.length ? said : [t("monitors.page.rule.none")];
 }

@@ -8,9 +8,9 @@
 // list and gives the focus back to the button.
 import L from "leaflet";
 import { h } from "../../dom.ts";
-import { formatDateTime, t } from "../../i18n.ts";
-import { disciplineColour, EXERCISE_COLOUR } from "../colours.ts";
+import { t } from "../../i18n.ts";
 import type { Incident } from "../incidents.ts";
+import { colourOf, incidentLines } from "../incident-words.ts";
 
 export interface ClusterMarker {
   /** The disc, on the incidents' canvas. */
@@ -33,9 +33,6 @@ export function clusterLook(incidents: Incident[]): string {
     .map((incident) => [incident.id, incident.urgencyRank, incident.exercise, incident.disciplineSlug].join(" "))
     .join("|");
 }
-
-const colourOf = (incident: Incident) =>
-  incident.exercise ? EXERCISE_COLOUR : disciplineColour(incident.disciplineSlug);
 
 /** Each discipline's share of the incidents, the biggest first. */
 function sharesOf(incidents: Incident[]): Array<[colour: string, share: number]> {
@@ -126,7 +123,6 @@ function list(cluster: ClusterMarker, choose: (id: string) => void): HTMLElement
       ...members.map((incident) => {
         const dot = h("span", { class: "dot", "aria-hidden": "true" });
         dot.style.background = colourOf(incident);
-        const badge = incident.exercise ? t("map.exercise") : (incident.urgencyCode ?? incident.disciplineName);
         return h(
           "li",
           {},
@@ -134,17 +130,8 @@ function list(cluster: ClusterMarker, choose: (id: string) => void): HTMLElement
             "button",
             { type: "button", class: "cluster-incident", "data-id": incident.id, onclick: () => choose(incident.id) },
             dot,
-            h(
-              "span",
-              { class: "incident-text" },
-              h(
-                "span",
-                { class: "incident-title" },
-                badge ? h("span", { class: "badge" }, badge) : null,
-                incident.title,
-              ),
-              h("span", { class: "incident-meta" }, formatDateTime(incident.at)),
-            ),
+            // All at the same place: its name is the list's heading.
+            incidentLines(incident, { place: false }),
           ),
         );
       }),
@@ -194,6 +181,12 @@ export function clusterMarker(incidents: Incident[], onOpen: (id: string) => voi
     autoPanPadding: [16, 16],
   });
   sign.on("click", () => marker.openPopup());
+  // A pointer over the sign says what it holds, as a circle's tooltip does.
+  sign.bindTooltip(() => fill("cluster.heading", cluster.members.length, first.city), {
+    direction: "top",
+    offset: [0, -radius],
+    className: "incident-tooltip-box",
+  });
   marker.on("add", () => {
     const element = marker.getElement();
     element?.setAttribute("aria-label", fill("cluster.label", incidents.length, first.city));

@@ -1,6 +1,8 @@
 // P2000 incidents as circles: the colour is the discipline, the size and outline the urgency (A1/P1
-// biggest with a thick outline), an exercise grey and small. The open incident gets a ring. They
-// share the map's top pane (`signs`) with the traffic incidents, which is the one that takes clicks.
+// biggest with a thick outline), an exercise grey and small (the map's legend, legend.ts, says so).
+// The open incident gets a ring. A pointer over a circle shows its incident in words in Leaflet's
+// tooltip. They share the map's top pane (`signs`) with the traffic incidents, which is the one
+// that takes clicks.
 //
 // Where an incident is depends on how its position was found (its precision). One placed on its
 // street, address, postcode or hectometre post is drawn apart at its own position. Those placed
@@ -11,6 +13,7 @@ import L from "leaflet";
 import type { BaseMap } from "../base-map.ts";
 import { disciplineColour, EXERCISE_COLOUR } from "../colours.ts";
 import type { Incident } from "../incidents.ts";
+import { tooltipContent } from "../incident-words.ts";
 import { clusterLook, clusterMarker, clusterRadius, type ClusterMarker } from "./incident-cluster.ts";
 import { showLayer } from "./feed-layer.ts";
 
@@ -19,15 +22,16 @@ export interface IncidentsLayer {
   setVisible(visible: boolean): void;
 }
 
-/** The circle's radius by urgency rank (0 = A0, 1 = A1/P1 …), linear between these stops. */
+/** The circle's radius by urgency rank (0 = A0, 1 = A1/P1 …), linear between these stops (and the legend's). */
 const RADIUS_STOPS: ReadonlyArray<[number, number]> = [
   [0, 9],
   [1, 7.5],
   [2, 6],
-  [9, 4.5],
+  // B and P3 (rank 3) as small as an incident without urgency: three sizes people tell apart.
+  [3, 4.5],
 ];
 
-function radiusFor(rank: number): number {
+export function radiusFor(rank: number): number {
   const [first] = RADIUS_STOPS;
   if (rank <= first[0]) return first[1];
   for (let i = 1; i < RADIUS_STOPS.length; i++) {
@@ -88,6 +92,8 @@ export function addIncidentsLayer(base: BaseMap, onOpen: (id: string) => void): 
   const drawn = new Map<string, { circle: L.CircleMarker; look: string }>();
   // The shared places' signs, by point.
   const clusters = new Map<string, ClusterMarker>();
+  // The incidents as they are now, for the tooltips (a marker outlives changes it does not show).
+  const current = new Map<string, Incident>();
   let shown: Incident[] = [];
   // Leaflet's canvas draws in the order layers were added: the incidents newest last, on top (the
   // list is newest first), and the ring over them all. The places' signs go under the incidents
@@ -130,6 +136,8 @@ export function addIncidentsLayer(base: BaseMap, onOpen: (id: string) => void): 
 
       const incidents = all.filter((incident) => !inCluster.has(incident.id));
       shown = incidents;
+      current.clear();
+      for (const incident of incidents) current.set(incident.id, incident);
       const wanted = new Set(incidents.map((incident) => incident.id));
       for (const [id, one] of drawn) {
         if (wanted.has(id)) continue;
@@ -140,7 +148,14 @@ export function addIncidentsLayer(base: BaseMap, onOpen: (id: string) => void): 
         const one = drawn.get(incident.id);
         if (one?.look === look(incident)) continue;
         if (one) group.removeLayer(one.circle);
-        const circle = marker(incident).on("click", () => onOpen(incident.id));
+        const { id } = incident;
+        const circle = marker(incident)
+          .on("click", () => onOpen(id))
+          .bindTooltip(() => tooltipContent(current.get(id) ?? incident), {
+            direction: "top",
+            offset: [0, -radiusFor(incident.urgencyRank)],
+            className: "incident-tooltip-box",
+          });
         group.addLayer(circle);
         drawn.set(incident.id, { circle, look: look(incident) });
         added = true;

@@ -1,0 +1,141 @@
+// installation (issue 44): what this installation offers, so the web application and the console can
+// say it rather than let a person find out by failure: whether it shows the demo's synthetic data,
+// where e-mail goes (SMTP or only the service's log), and which channel types it can deliver, with
+// the settings an operator gives to enable the rest. A public read: it takes an API token (the web
+// application's credential too; plugins/require-api-token.ts).
+//
+// The delivery facts come from config.delivery as the service started with it (the Web Push keys as
+// lib/db/secrets.ts completed them); the senders in lib/monitors/channels/ refuse exactly these cases.
+// demoData is read from app_private.installation, which only the owner reads, through the owner pool
+// (as the account flows read app_private): one primary-key row per request. The response cache does
+// not list this field (lib/graphql/cache-domains.ts), so an operation asking for it is never cached:
+// its answer depends on the configuration and on a table no data_changed notification covers.
+import type pg from "pg";
+import { constant, lambda } from "postgraphile/grafast";
+import { extendSchema, gql } from "postgraphile/utils";
+import type { DeliveryConfig } from "../lib/config.ts";
+import type { ChannelType } from "../lib/monitors/notification.ts";
+
+/** The channel types createChannel takes, in the console's order (app_public.channel_types()). */
+export const CHANNEL_TYPES: readonly ChannelType[] = [
+  "email",
+  "sms",
+  "webhook",
+  "telegram",
+  "ntfy",
+  "pushover",
+  "gotify",
+  "discord",
+  "slack",
+  "webpush",
+  "mqtt",
+];
+
+export interface InstallationChannelType {
+  type: ChannelType;
+  deliverable: boolean;
+  /** The settings that enable it, null when deliverable. */
+  needs: string | null;
+}
+
+/** The settings each channel type needs, as its sender checks them; null when it needs none or has them. */
+function needsOf(type: ChannelType, delivery: DeliveryConfig | undefined): string | null {
+  switch (type) {
+    case "email":
+      return delivery?.smtpUrl ? null : "SMTP_URL";
+    case "sms":
+      return delivery?.sms.providerUrl ? null : "SMS_PROVIDER_URL (and SMS_PROVIDER_TOKEN if the provider wants one)";
+    case "telegram":
+      return delivery?.telegram.botToken ? null : "TELEGRAM_BOT_TOKEN";
+    case "pushover":
+      return delivery?.pushover.appToken ? null : "PUSHOVER_APP_TOKEN";
+    case "webpush":
+      // The embedded default generates a key pair (lib/db/secrets.ts); with DATABASE_URL they are set by hand.
+      return delivery?.webPush.publicKey && delivery.webPush.privateKey
+        ? null
+        : "VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY";
+    default:
+      return null;
+  }
+}
+
+/** Every channel type with whether `delivery` can deliver it (all undeliverable settings named). */
+export function channelTypesFor(delivery: DeliveryConfig | undefined): InstallationChannelType[] {
+  return CHANNEL_TYPES.map((type) => {
+    const needs = needsOf(type, delivery);
+    return { type, deliverable: needs === null, needs };
+  });
+}
+
+export interface InstallationOptions {
+  /** config.delivery as the service runs with it; undefined when printing the schema (nothing deliverable). */
+  delivery: DeliveryConfig | undefined;
+  /** A pool that may read app_private.installation (the owner's). */
+  ownerPool: pg.Pool;
+}
+
+export function makeInstallationPlugin(options: InstallationOptions): GraphileConfig.Plugin {
+  const channelTypes = channelTypesFor(options.delivery);
+  const emailDelivery = options.delivery?.smtpUrl ? "smtp" : "log";
+  const readDemoData = async (): Promise<boolean> => {
+    const { rows } = await options.ownerPool.query<{ demo: boolean }>(
+      "select demo_live_until is not null as demo from app_private.installation",
+    );
+    return rows[0]?.demo ?? false;
+  };
+  return extendSchema({
+    typeDefs: gql`
+      """
+      What this installation offers (issue 44): whether it shows demo data, how e-mail leaves, which channel types it can deliver.
+      """
+      type Installation {
+        """
+        True while this installation has the demo's synthetic data (DEMO_DATA): app_private.installation.demo_live_until is not null.
+        """
+        demoData: Boolean!
+        """
+        "smtp" when SMTP_URL is set; "log" when e-mails (verification links too) are only written to the service's log.
+        """
+        emailDelivery: String!
+        """
+        Every channel type createChannel takes, in the console's order, with whether this installation can deliver it.
+        """
+        channelTypes: [InstallationChannelType!]!
+      }
+      type InstallationChannelType {
+        """
+        The channel type as createChannel takes it (email, sms, webhook, telegram, ntfy, pushover, gotify, discord, slack, webpush, mqtt).
+        """
+        type: String!
+        """
+        False when the operator has not configured what it needs.
+        """
+        deliverable: Boolean!
+        """
+        The settings an operator gives to enable it (environment variables, e.g. "SMTP_URL"), null when deliverable.
+        """
+        needs: String
+      }
+      extend type Query {
+        """
+        What this installation offers: demo data, how e-mail leaves, which channel types it can deliver. Needs an API token.
+        """
+        installation: Installation!
+      }
+    `,
+    objects: {
+      Query: {
+        plans: {
+          installation: () => constant(true),
+        },
+      },
+      Installation: {
+        plans: {
+          demoData: () => lambda(null, readDemoData),
+          emailDelivery: () => constant(emailDelivery),
+          channelTypes: () => constant(channelTypes),
+        },
+      },
+    },
+  });
+}
