@@ -1,8 +1,10 @@
-// Channel and monitor mutations (spec 4.2), respondOnTheWay and sendTestNotification. The SQL
+// Channel and monitor mutations (spec 4.2), respondOnTheWay (with respondLink, the read the respond
+// page makes as it opens) and sendTestNotification. The SQL
 // functions of app_accounts check the caller, the environment and every field; Node adds what needs
 // it: the DNS check of webhook targets, the random signing secret, shown once in
 // CreateChannelPayload, and the sending of a test notification through the real delivery code.
-import { access, type FieldArgs } from "postgraphile/grafast";
+import { loadOneWithPgClient, type PgClient } from "postgraphile/@dataplan/pg";
+import { access, type FieldArgs, type Step } from "postgraphile/grafast";
 import { extendSchema, gql } from "postgraphile/utils";
 import type { DeliveryConfig } from "../lib/config.ts";
 import { userError } from "../lib/graphql/errors.ts";
@@ -28,6 +30,26 @@ interface TestNotificationResult {
   reply: string | null;
   latencyMs: number;
   error: string | null;
+}
+
+/** What app_accounts.respond_link answers: the respond link's incident, expiry and current answer. */
+interface RespondLinkRow {
+  dossier_uuid: string | null;
+  message_uuid: string | null;
+  expires_at: Date | string;
+  status: string | null;
+}
+
+// One query per link (a page asks for one), as the request's visitor; the SQL checks the token.
+function loadRespondLinks(client: PgClient, tokens: ReadonlyArray<string>) {
+  return tokens.map(async (token) => {
+    const { rows } = await client.query<RespondLinkRow>({
+      text: "select * from app_accounts.respond_link($1)",
+      values: [token],
+    });
+    // node-postgres reads timestamptz as a Date; DateTime is sent as ISO 8601.
+    return { ...rows[0], expires_at: new Date(rows[0].expires_at).toISOString() };
+  });
 }
 
 const MONITOR_FIELDS = `
@@ -168,6 +190,25 @@ export function makeMonitorMutationsPlugin(options: MonitorMutationOptions): Gra
           """Why it failed; null when delivered."""
           error: String
         }
+        """What a notification's respond link is about, as the respond page shows it before any answer."""
+        type RespondLink {
+          """The incident's dossier, when the notification was about one (else messageUuid is set)."""
+          dossierUuid: UUID
+          """The P2000 message the notification was about, when it had no dossier."""
+          messageUuid: UUID
+          """Until when the link takes an answer (24 hours after the notification)."""
+          expiresAt: DateTime!
+          """The recipient's current answer for this incident: going or cancelled; null before any."""
+          status: String
+        }
+        extend type Query {
+          """
+          Checks a notification's respond link as respondOnTheWay does (the token is the credential; no API token or
+          login) and says what it is about, writing nothing. A malformed, tampered or expired link answers
+          UNAUTHENTICATED, one whose notification is gone NOT_FOUND.
+          """
+          respondLink(token: String!): RespondLink
+        }
         extend type Mutation {
           """Adds a notification channel to the current environment."""
           createChannel(input: CreateChannelInput!): CreateChannelPayload
@@ -188,6 +229,23 @@ export function makeMonitorMutationsPlugin(options: MonitorMutationOptions): Gra
         }
       `,
       objects: {
+        Query: {
+          plans: {
+            // Like respondOnTheWay, the signed token is the credential: no API token (plugins/require-api-token.ts).
+            respondLink: {
+              scope: { isUserTokenField: true },
+              plan: (_, fieldArgs) =>
+                loadOneWithPgClient(responders.executor, fieldArgs.getRaw("token") as Step<string>, loadRespondLinks),
+            },
+          },
+        },
+        RespondLink: {
+          plans: {
+            dossierUuid: ($link) => access($link, "dossier_uuid"),
+            messageUuid: ($link) => access($link, "message_uuid"),
+            expiresAt: ($link) => access($link, "expires_at"),
+          },
+        },
         Mutation: {
           plans: {
             createChannel: (_, fieldArgs) =>

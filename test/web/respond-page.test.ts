@@ -2,8 +2,9 @@
 // real browser, the way a responder meets it: a P2000 message matches a
 // monitor, the service mails a notification to a real SMTP sink, and headless Chromium on a phone
 // sized screen opens the respond link from that mail. Opening it stores nothing (mail scanners
-// follow links); tapping "going" or "not coming" records the responder and the page says so; an
-// expired or cut-off link is said as the page opens (no buttons), a tampered one when tapped.
+// follow links); tapping "going" or "not coming" records the responder and the page says so, and
+// opening the link again shows that answer; an expired, cut-off, tampered or forged link is said as
+// the page opens (no buttons), the last two after the service checked the signature (respondLink).
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import type { Browser, Page } from "puppeteer-core";
 import { launchBrowser, LAUNCH_TIMEOUT, screenshot } from "../helpers/browser.ts";
@@ -236,8 +237,14 @@ describe("the respond page in Chromium on a phone", () => {
 
   test('tapping "I am not coming" changes the same responder to cancelled and the page says so', async () => {
     await open(link);
+    // Opened again, the page shows the answer already given (respondLink's status).
+    await page.waitForFunction(() => document.querySelector("#respond-current")?.textContent, { timeout: 15_000 });
+    expect(await page.$eval("#respond-current", (current) => current.textContent)).toBe(
+      "You said you are on your way.",
+    );
     const said = await tapAndRead('button[value="cancelled"]');
     expect(said).toBe("Saved: you are not coming.");
+    expect(await page.$eval("#respond-current", (current) => current.textContent)).toBe("You said you are not coming.");
     expect((await storedResponders()).map(({ status, recipient }) => ({ status, recipient }))).toEqual([
       { status: "cancelled", recipient: "responder@example.org" },
     ]);
@@ -276,14 +283,25 @@ describe("the respond page in Chromium on a phone", () => {
     expect(await respondersSeenByOwner()).toEqual([{ status: "cancelled", recipient: "responder@example.org" }]);
   });
 
-  test("a tampered link (its expiry pushed back a year) says it is not valid and stores nothing", async () => {
+  test("a tampered or forged link says at once that it is not valid, with no buttons, and stores nothing", async () => {
+    // Both have the right form, so only the service can tell (the signature does not match).
     const [payload, signature] = link.searchParams.get("token")!.split(".");
     const claims = Buffer.from(payload, "base64url").toString().split(".");
     claims[4] = String(Number(claims[4]) + 365 * 24 * 3600);
     const before = await storedResponders();
-    await open(withToken(`${Buffer.from(claims.join(".")).toString("base64url")}.${signature}`));
-    expect(await tapAndRead('button[value="going"]')).toBe("This respond link is not valid.");
-    expectReadable(await visibleText());
+    for (const token of [
+      `${Buffer.from(claims.join(".")).toString("base64url")}.${signature}`, // its expiry pushed back a year
+      `${payload}.${"A".repeat(43)}`, // a forged signature
+    ]) {
+      await open(withToken(token));
+      await page.locator("#respond-problem").wait();
+      expect(await page.$eval("#respond-problem", (problem) => problem.textContent)).toMatch(
+        /^This respond link is not valid\./,
+      );
+      expect(await page.$$(".respond button")).toEqual([]);
+      expect(await page.$$("#respond-incident")).toEqual([]);
+      expectReadable(await visibleText());
+    }
     expect(await storedResponders()).toEqual(before);
   });
 

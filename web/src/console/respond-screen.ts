@@ -3,17 +3,18 @@
 // link's signed token. Opening the link changes nothing (mail scanners follow links); only a button
 // press does. The token leaves the address bar at once, kept in memory for the buttons.
 //
-// The link is looked at as the page opens (issue 44), not only after a press: the token is
-// base64url(payload).base64url(HMAC), its payload "notification.monitor.incident.channel.expiry"
-// (app_private.responder_token). A missing, cut-off or malformed token, or one whose expiry has
-// passed, is said at once, without buttons. A well-formed token shows its incident (public data,
-// read with the page's credential) and the buttons. Only the service can check the signature (no
-// public operation checks a respond token without answering it), so a forged token whose form is
-// right is still refused only when a button is pressed, in the same words.
+// The link is checked as the page opens (issue 44), not only after a press. A missing, cut-off or
+// malformed token, or one whose expiry has passed, is said at once from the token itself (its
+// payload "notification.monitor.incident.channel.expiry", app_private.responder_token), with no
+// request. Any other token is asked of the service with respondLink, which checks it exactly as
+// respondOnTheWay does (signature, expiry, the notification still there) and writes nothing: a
+// refused link is said in the same words as a refused press, without buttons; a valid one shows its
+// incident (public data, read with the page's credential), the recipient's current answer, and the
+// buttons.
 import "./console.css";
 import "./monitors/monitor-texts.ts";
 import { graphql } from "../api/graphql.ts";
-import type { Api } from "../api/client.ts";
+import { ApiError, type Api } from "../api/client.ts";
 import type { Screen } from "../context.ts";
 import { h, replaceChildren } from "../dom.ts";
 import { addTexts, formatDateTime, t, withLanguage } from "../i18n.ts";
@@ -44,6 +45,9 @@ addTexts({
     nl: "Deze reageerlink hoort bij een melding die niet meer bestaat.",
     en: "This respond link belongs to a notification that no longer exists.",
   },
+  "respond.current.going": { nl: "Je hebt gezegd dat je onderweg bent.", en: "You said you are on your way." },
+  "respond.current.cancelled": { nl: "Je hebt gezegd dat je niet komt.", en: "You said you are not coming." },
+  "respond.checking": { nl: "De link wordt gecontroleerd…", en: "Checking the link…" },
   "respond.validUntil": { nl: "Je kunt reageren tot {time}.", en: "You can answer until {time}." },
   "respond.incident": { nl: "De melding", en: "The alert" },
 });
@@ -51,6 +55,17 @@ addTexts({
 const RespondMutation = graphql(`
   mutation ConsoleRespond($token: String!, $status: String!) {
     respondOnTheWay(token: $token, status: $status) {
+      status
+    }
+  }
+`);
+
+const LinkQuery = graphql(`
+  query ConsoleRespondLink($token: String!) {
+    respondLink(token: $token) {
+      dossierUuid
+      messageUuid
+      expiresAt
       status
     }
   }
@@ -132,10 +147,13 @@ function refusal(message: string): string {
 }
 
 /** The incident the link is about (its dossier, else its message), as public data; null when not found. */
-async function incidentOf(api: Api, uuid: string): Promise<HTMLElement | null> {
+async function incidentOf(
+  api: Api,
+  link: { dossierUuid: string | null; messageUuid: string | null },
+): Promise<HTMLElement | null> {
   const [dossiers, message] = await Promise.all([
-    api.request(IncidentQuery, { uuid }).catch(() => null),
-    api.request(MessageQuery, { uuid }).catch(() => null),
+    link.dossierUuid ? api.request(IncidentQuery, { uuid: link.dossierUuid }).catch(() => null) : null,
+    link.messageUuid ? api.request(MessageQuery, { uuid: link.messageUuid }).catch(() => null) : null,
   ]);
   const dossier = dossiers?.p2000Dossiers[0];
   const found = dossier
@@ -159,18 +177,38 @@ async function incidentOf(api: Api, uuid: string): Promise<HTMLElement | null> {
   );
 }
 
+/** The refusal of a link, said at once without buttons: not valid, expired (until when), or gone. */
+function problem(kind: "invalid" | "expired" | "gone", expires: Date | null): HTMLElement {
+  const why =
+    kind === "invalid"
+      ? t("respond.invalidWhy")
+      : kind === "expired" && expires
+        ? t("respond.expiredWhy").replace("{time}", formatDateTime(expires.toISOString()))
+        : null;
+  return h(
+    "div",
+    { class: "notice warning", role: "alert", id: "respond-problem" },
+    h("p", {}, t(`respond.${kind}`)),
+    why ? h("p", {}, why) : null,
+  );
+}
+
 export const respondScreen: Screen = (root, { session, api }) => {
   const token = new URLSearchParams(location.search).get("token") ?? "";
   history.replaceState(null, "", withLanguage("/respond"));
   document.title = `${t("respond.heading")} · ${t("app.title")}`;
   const outcome = h("output", { class: "form-status", "aria-live": "polite" });
   const say = (message: string) => (outcome.textContent = message);
+  const current = h("p", { class: "respond-current", id: "respond-current" });
+  const showCurrent = (status: string | null | undefined) =>
+    (current.textContent = status === "going" || status === "cancelled" ? t(`respond.current.${status}`) : "");
   const answer = (status: "going" | "cancelled") => {
     const button = actionButton(
       t(`respond.${status}`),
       async () => {
         const { respondOnTheWay } = await session.auth.request(RespondMutation, { token, status });
         say(t(`respond.saved.${respondOnTheWay?.status === "going" ? "going" : "cancelled"}`));
+        showCurrent(respondOnTheWay?.status);
       },
       (message) => say(refusal(message)),
       { className: status === "going" ? "primary" : undefined },
@@ -184,37 +222,63 @@ export const respondScreen: Screen = (root, { session, api }) => {
     { class: "console-narrow respond", "aria-labelledby": "respond-heading" },
     h("h1", { id: "respond-heading" }, t("respond.heading")),
   );
+  root.append(section);
   if (check.state !== "ok") {
-    // Said at once, without buttons that could only fail.
-    section.append(
-      h(
-        "div",
-        { class: "notice warning", role: "alert", id: "respond-problem" },
-        h("p", {}, check.state === "expired" ? t("respond.expired") : t("respond.invalid")),
+    // Said at once from the token itself, without buttons that could only fail.
+    section.append(problem(check.state, check.state === "expired" ? check.expires : null));
+    return () => root.replaceChildren();
+  }
+  const checking = h("p", { class: "field-hint", "aria-live": "polite" }, t("respond.checking"));
+  section.append(checking);
+  let closed = false;
+  void session.auth.request(LinkQuery, { token }).then(
+    ({ respondLink }) => {
+      if (closed) return;
+      checking.remove();
+      if (!respondLink) {
+        section.append(problem("gone", null));
+        return;
+      }
+      const incidentSlot = h("div", {});
+      showCurrent(respondLink.status);
+      section.append(
+        h("p", {}, t("respond.why")),
+        incidentSlot,
+        current,
+        h("p", { class: "respond-buttons" }, answer("going"), answer("cancelled")),
+        outcome,
         h(
           "p",
-          {},
-          check.state === "expired"
-            ? t("respond.expiredWhy").replace("{time}", formatDateTime(check.expires.toISOString()))
-            : t("respond.invalidWhy"),
+          { class: "field-hint" },
+          t("respond.validUntil").replace("{time}", formatDateTime(respondLink.expiresAt)),
         ),
-      ),
-    );
-  } else {
-    const incidentSlot = h("div", {});
-    section.append(
-      h("p", {}, t("respond.why")),
-      incidentSlot,
-      h("p", { class: "respond-buttons" }, answer("going"), answer("cancelled")),
-      outcome,
-      h(
-        "p",
-        { class: "field-hint" },
-        t("respond.validUntil").replace("{time}", formatDateTime(check.expires.toISOString())),
-      ),
-    );
-    void incidentOf(api, check.incident).then((incident) => replaceChildren(incidentSlot, incident));
-  }
-  root.append(section);
-  return () => root.replaceChildren();
+      );
+      void incidentOf(api, respondLink).then((incident) => replaceChildren(incidentSlot, incident));
+    },
+    (error: unknown) => {
+      if (closed) return;
+      checking.remove();
+      const code = error instanceof ApiError ? error.code : undefined;
+      const message = (error as Error).message;
+      if (code === "UNAUTHENTICATED" || code === "NOT_FOUND") {
+        // The service refused the link (a forged or changed signature, or a notification gone).
+        const kind =
+          message === "This respond link has expired." ? "expired" : code === "NOT_FOUND" ? "gone" : "invalid";
+        section.append(problem(kind, check.expires));
+        return;
+      }
+      // The check could not be made (no connection): the buttons still work, checked when pressed.
+      section.append(
+        h("p", {}, t("respond.why")),
+        current,
+        h("p", { class: "respond-buttons" }, answer("going"), answer("cancelled")),
+        outcome,
+      );
+      say(code === "NETWORK_ERROR" ? t("form.offline") : refusal(message));
+    },
+  );
+  return () => {
+    closed = true;
+    root.replaceChildren();
+  };
 };
