@@ -13204,7 +13204,6 @@ CREATE OR REPLACE FUNCTION app_public.p2000_messages_is_demo(m app_public.p2000_
  RETURNS boolean
  LANGUAGE sql
  STABLE PARALLEL SAFE
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
   select m.source = 'demo'
 $function$;
