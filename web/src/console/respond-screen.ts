@@ -193,8 +193,25 @@ function problem(kind: "invalid" | "expired" | "gone", expires: Date | null): HT
   );
 }
 
+/** Where this tab keeps the link's token, which the address bar no longer shows, for a reload. */
+const TOKEN_KEY = "nlis.respond-token";
+
+/**
+ * The link's token: from the address (kept in this tab's sessionStorage), or, when the page is
+ * reloaded, the one kept; a new visit without one in its address has none.
+ */
+function respondToken(): string {
+  const fromAddress = new URLSearchParams(location.search).get("token");
+  if (fromAddress !== null) {
+    sessionStorage.setItem(TOKEN_KEY, fromAddress);
+    return fromAddress;
+  }
+  const navigation = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming | undefined;
+  return navigation?.type === "reload" ? (sessionStorage.getItem(TOKEN_KEY) ?? "") : "";
+}
+
 export const respondScreen: Screen = (root, { session, api }) => {
-  const token = new URLSearchParams(location.search).get("token") ?? "";
+  const token = respondToken();
   history.replaceState(null, "", withLanguage("/respond"));
   document.title = `${t("respond.heading")} · ${t("app.title")}`;
   const outcome = h("output", { class: "form-status", "aria-live": "polite" });
