@@ -95,6 +95,8 @@ async function open(url: URL | string): Promise<void> {
 
 /** Taps a button and returns what the page then says in its output. */
 async function tapAndRead(selector: string): Promise<string> {
+  // The buttons come once the service has checked the link (respondLink), not with the page.
+  await page.waitForSelector(selector, { visible: true });
   await page.tap(selector);
   // The buttons are disabled (and the output says "Sending…") until the answer is in.
   const said = await page.waitForFunction(
