@@ -14,22 +14,7 @@ import type pg from "pg";
 import { constant, lambda } from "postgraphile/grafast";
 import { extendSchema, gql } from "postgraphile/utils";
 import type { DeliveryConfig } from "../lib/config.ts";
-import type { ChannelType } from "../lib/monitors/notification.ts";
-
-/** The channel types createChannel takes, in the console's order (app_public.channel_types()). */
-export const CHANNEL_TYPES: readonly ChannelType[] = [
-  "email",
-  "sms",
-  "webhook",
-  "telegram",
-  "ntfy",
-  "pushover",
-  "gotify",
-  "discord",
-  "slack",
-  "webpush",
-  "mqtt",
-];
+import { CHANNEL_TYPES, type ChannelType } from "../lib/monitors/notification.ts";
 
 export interface InstallationChannelType {
   type: ChannelType;

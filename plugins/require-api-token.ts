@@ -10,15 +10,10 @@
 // The check runs in grafserv's request-body middleware, for HTTP and WebSocket, because only there
 // can it still choose an HTTP request's status; the SSE handler calls guardOperation itself.
 //
-// The other way round (issue 44): an operation that needs a user's access token (the account
-// operations: monitors, channels, createApiToken …) raises "Not authenticated. Send Authorization:
-// Bearer <token>." (XAUTH in app_hidden.require_user_uuid, or the account flows) when no user signed
-// in. That text stays for a request without a token (spec §7); for a request that sent a valid API
-// token it misleads, so the execute middleware below says which token the operation wants instead.
+// The other way round (issue 44), an API token sent to an operation that needs a user's access
+// token is told so by app_hidden.require_user_uuid itself (migration 000087).
 import type { IncomingMessage } from "node:http";
-import { GraphQLError, parse, type DocumentNode } from "graphql";
-import { isAsyncIterable } from "grafast";
-import { NOT_AUTHENTICATED } from "../lib/accounts/flows.ts";
+import { parse, type DocumentNode } from "graphql";
 import type { Authenticate, RequestAuth } from "../lib/auth/context.ts";
 import { rememberAuth } from "../lib/auth/context.ts";
 import { isConnectionError, RETRY_AFTER_SECONDS, SERVICE_UNAVAILABLE } from "../lib/db/availability.ts";
@@ -46,29 +41,6 @@ const UNAUTHENTICATED_MESSAGES = {
 
 function needsApiToken(field: string): boolean {
   return !field.startsWith("__") && !userTokenFields.has(field);
-}
-
-/** What an API token gets from an operation that needs a user's sign-in (issue 44). */
-export const USER_TOKEN_NEEDED = "This operation needs a user's access token (from login); an API token cannot use it.";
-
-/**
- * The errors of an operation run with an API token, with "Not authenticated" (no user signed in)
- * said as what it is: the operation wants a user's access token, not the API token sent.
- */
-function sayUserTokenNeeded<T extends { errors?: readonly GraphQLError[] }>(result: T): T {
-  if (!result.errors?.some((error) => error.message === NOT_AUTHENTICATED)) return result;
-  const errors = result.errors.map((error) =>
-    error.message === NOT_AUTHENTICATED
-      ? new GraphQLError(USER_TOKEN_NEEDED, {
-          nodes: error.nodes,
-          source: error.source,
-          positions: error.positions,
-          path: error.path,
-          originalError: userError(USER_TOKEN_NEEDED, "UNAUTHENTICATED"),
-        })
-      : error,
-  );
-  return { ...result, errors };
 }
 
 /** Where an operation arrived: subscriptions need a stream, and the streams carry nothing else. */
@@ -181,18 +153,6 @@ export function makeRequireApiTokenPlugin(authenticate: Authenticate): GraphileC
             userTokenFields.add(scope.fieldName);
           }
           return field;
-        },
-      },
-    },
-    grafast: {
-      middleware: {
-        execute(next, event) {
-          const settings = (event.args.contextValue as { pgSettings?: Record<string, string> } | undefined)?.pgSettings;
-          if (!settings?.["app.api_token_uuid"]) return next();
-          return next.callback((error, result) => {
-            if (error !== null) throw error;
-            return isAsyncIterable(result) ? result : sayUserTokenNeeded(result);
-          });
         },
       },
     },

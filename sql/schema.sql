@@ -7435,7 +7435,9 @@ AS $function$
 declare
   user_uuid uuid := app_hidden.current_user_uuid();
 begin
-  if user_uuid is null then
+  if user_uuid is null and app_hidden.current_api_token_uuid() is not null then
+    raise exception 'This operation needs a user''s access token (from login); an API token cannot use it.' using errcode = 'XAUTH';
+  elsif user_uuid is null then
     raise exception 'Not authenticated. Send Authorization: Bearer <token>.' using errcode = 'XAUTH';
   end if;
   return user_uuid;
@@ -7443,7 +7445,7 @@ end;
 $function$;
 grant execute on function app_hidden.require_user_uuid() to app_analyst;
 grant execute on function app_hidden.require_user_uuid() to app_visitor;
-comment on function app_hidden.require_user_uuid() is 'The user of this request, or the UNAUTHENTICATED error every account operation answers without one.';
+comment on function app_hidden.require_user_uuid() is 'The user of this request, or the UNAUTHENTICATED error every account operation answers without one: for a request that sent an API token, that the operation needs a user''s access token; for one without any token, the spec''s "Not authenticated" text.';
 
 CREATE OR REPLACE FUNCTION app_hidden.road_name(value text)
  RETURNS text

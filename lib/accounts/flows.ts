@@ -41,6 +41,8 @@ export interface IssuedTokens {
 }
 
 export const NOT_AUTHENTICATED = "Not authenticated. Send Authorization: Bearer <token>.";
+/** What an account operation answers a request that sent an API token (app_hidden.require_user_uuid, issue 44). */
+export const USER_TOKEN_NEEDED = "This operation needs a user's access token (from login); an API token cannot use it.";
 const WRONG_CREDENTIALS = "These credentials do not match our records.";
 const WRONG_CURRENT_PASSWORD = "The current password is not right.";
 const LOGIN_LOCKED =

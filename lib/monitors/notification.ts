@@ -58,9 +58,24 @@ export interface PendingNotification {
   channel_disabled_at: Date | null;
 }
 
-/** The channel types of app_public.channel_types. */
-export type ChannelType =
-  "email" | "sms" | "webhook" | "telegram" | "ntfy" | "pushover" | "gotify" | "discord" | "slack" | "webpush" | "mqtt";
+/**
+ * The channel types of app_public.channel_types, in its order (the console's); test/api/installation.test.ts
+ * holds the two to the same list.
+ */
+export const CHANNEL_TYPES = [
+  "email",
+  "sms",
+  "webhook",
+  "telegram",
+  "ntfy",
+  "pushover",
+  "gotify",
+  "discord",
+  "slack",
+  "webpush",
+  "mqtt",
+] as const;
+export type ChannelType = (typeof CHANNEL_TYPES)[number];
 
 export class DeliveryError extends Error {
   readonly responseCode: number | null;

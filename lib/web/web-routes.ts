@@ -65,6 +65,24 @@ const exists = (file: string) =>
     () => false,
   );
 
+/**
+ * Per file of the build, the encodings of the twins the build wrote beside it, looked up once: a
+ * build's files never change (a hashed name is its content; a fixed name is a library's file,
+ * compressed the same by every build). Only names of files that exist are kept, so what a client
+ * asks for cannot grow it beyond the folder.
+ */
+const twinsOf = new Map<string, Encoding[]>();
+async function twins(name: string): Promise<Encoding[]> {
+  const known = twinsOf.get(name);
+  if (known) return known;
+  const [plain, ...found] = await Promise.all(
+    [name, ...ENCODINGS.map(({ suffix }) => name + suffix)].map((file) => exists(path.join(DIST, file))),
+  );
+  const available = ENCODINGS.filter((_, i) => found[i]).map(({ encoding }) => encoding);
+  if (plain) twinsOf.set(name, available);
+  return available;
+}
+
 /** Screens of the page that e-mails and notifications link to with a token in the query. */
 const LINK_PAGES = new Set(["/auth/reset-password", "/respond"]);
 
@@ -156,15 +174,11 @@ export function webRoutes(options: WebRouteOptions): express.Router {
     const name = /^\/([A-Za-z0-9][\w.-]*)$/.exec(req.path)?.[1];
     if (!name || ENCODINGS.some(({ suffix }) => name.endsWith(suffix))) return next();
     if (req.method === "GET" || req.method === "HEAD") {
-      const twins = await Promise.all(ENCODINGS.map(({ suffix }) => exists(path.join(DIST, name + suffix))));
-      const available = ENCODINGS.filter((_, i) => twins[i]);
+      const available = await twins(name);
       if (available.length > 0) {
         res.vary("Accept-Encoding");
-        const chosen = chooseEncoding(
-          req.get("accept-encoding"),
-          available.map(({ encoding }) => encoding),
-        );
-        const twin = available.find(({ encoding }) => encoding === chosen);
+        const chosen = chooseEncoding(req.get("accept-encoding"), available);
+        const twin = ENCODINGS.find(({ encoding }) => encoding === chosen);
         if (twin) req.url = `/${name}${twin.suffix}`;
       }
     }

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import { startMailSink, type MailSink } from "../helpers/mail-sink.ts";
 import { errorOf, useTestService } from "../helpers/service.ts";
+import { respondLinkByMail } from "../helpers/respond-links.ts";
 import { signUp, type TestUser } from "../helpers/users.ts";
 
 let mail: MailSink;
@@ -51,32 +52,8 @@ async function signedToken(expiry: string): Promise<string> {
 
 beforeAll(async () => {
   ada = await signUp(ctx.service, "ada@example.org", { admin: true });
-  const call = async (query: string, variables: Record<string, unknown>) => {
-    const body = await gql(query, variables, ada.accessToken);
-    if (body.errors) throw new Error(body.errors[0].message);
-    return body.data;
-  };
-  const { createChannel } = await call(
-    "mutation ($i: CreateChannelInput!) { createChannel(input: $i) { channel { uuid } } }",
-    { i: { type: "email", name: "Phone", emailAddress: "responder@example.org" } },
-  );
-  await call("mutation ($i: CreateMonitorInput!) { createMonitor(input: $i) { uuid } }", {
-    i: {
-      name: "Ambulance Schiedam",
-      type: "p2000",
-      query: JSON.stringify({ capcodes: ["001420007"] }),
-      channels: JSON.stringify([createChannel.channel.uuid]),
-    },
-  });
-  await call("mutation ($i: CreateP2000MessageInput!) { createP2000Message(input: $i) { uuid } }", {
-    i: {
-      message: "A1 AMBU 17107 Bachplein Schiedam SCHIDM bon 147008",
-      sended: new Date().toISOString(),
-      capcodes: [{ name: "001420007" }],
-    },
-  });
-  const received = await mail.waitFor("responder@example.org", /A1 AMBU 17107 Bachplein Schiedam/);
-  token = new URL(mail.linkIn(received, "http://127.0.0.1")).searchParams.get("token")!;
+  const { link } = await respondLinkByMail(ctx.service, mail, ada);
+  token = link.searchParams.get("token")!;
 });
 
 describe("respondLink", () => {

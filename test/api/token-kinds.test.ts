@@ -4,7 +4,7 @@
 // an example read with the Authorization header it needs, kept in the browser.
 import { beforeAll, describe, expect, test } from "@jest/globals";
 import { GRAPHIQL_DEFAULT_HEADERS, GRAPHIQL_DEFAULT_QUERY } from "../../graphile.config.ts";
-import { USER_TOKEN_NEEDED } from "../../plugins/require-api-token.ts";
+import { USER_TOKEN_NEEDED } from "../../lib/accounts/flows.ts";
 import { errorOf, useTestService } from "../helpers/service.ts";
 import { signUp, type TestUser } from "../helpers/users.ts";
 

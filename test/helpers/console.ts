@@ -78,3 +78,31 @@ export async function mapIdle(page: Page): Promise<void> {
   await page.waitForSelector('.monitor-map[data-idle="true"]');
   await new Promise((resolve) => setTimeout(resolve, 300));
 }
+
+/**
+ * On the open monitor form, as a person fills it: the name, a circle of `radiusKm` around `centre`
+ * clicked on the map, the channel named `channel` ticked, then the preview asked. Returns the
+ * preview's count line ("1 match in the past 30 days …").
+ */
+export async function fillCircleMonitor(
+  page: Page,
+  monitor: { name: string; centre: { lat: number; lon: number }; radiusKm: number; channel: string },
+): Promise<string> {
+  await page.waitForSelector("#monitor-form");
+  await page.type("#monitor-name", monitor.name);
+  await mapIdle(page);
+  await clickMapAt(page, monitor.centre);
+  await typeInto(page, "#monitor-radius", String(monitor.radiusKm));
+  await page.$$eval(
+    ".monitor-channels label",
+    (labels, channel) =>
+      labels
+        .find((label) => label.textContent?.includes(channel))
+        ?.querySelector("input")
+        ?.click(),
+    monitor.channel,
+  );
+  await page.click(".monitor-preview-button");
+  await page.waitForSelector("#monitor-preview:not([hidden])");
+  return textOf(page, ".monitor-preview-count");
+}

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, expect, test } from "@jest/globals";
 import type { Browser, Page } from "puppeteer-core";
 import { createFlexIngester, FLEX_READER_CONNECTIONS } from "../../lib/p2000/flex-ingest.ts";
 import { launchBrowser, LAUNCH_TIMEOUT, newWatchedPage, screenshot } from "../helpers/browser.ts";
-import { clickMapAt, mapIdle, typeInto } from "../helpers/console.ts";
+import { fillCircleMonitor } from "../helpers/console.ts";
 import { startMailSink, type MailSink } from "../helpers/mail-sink.ts";
 import { storeP2000Pages } from "../helpers/p2000.ts";
 import { useTestService } from "../helpers/service.ts";
@@ -92,26 +92,20 @@ test("from nothing to a working alert in the browser, and the respond link answe
   await byName("link", "Monitors").click();
   await page.waitForSelector("a.button-link.primary");
   await page.click("a.button-link.primary");
-  await page.waitForSelector("#monitor-form");
-  await page.type("#monitor-name", "Near the office");
-  await mapIdle(page);
   const {
     rows: [past],
   } = await ctx.db.asOwner<{ latitude: number; longitude: number }>(
     "select latitude, longitude from app_public.p2000_messages where message = $1",
     [PAST],
   );
-  await clickMapAt(page, { lat: past.latitude, lon: past.longitude });
-  await typeInto(page, "#monitor-radius", "2");
-  await page.$$eval(".monitor-channels label", (labels) =>
-    labels
-      .find((label) => label.textContent?.includes("Dispatch board"))
-      ?.querySelector("input")
-      ?.click(),
-  );
-  await page.click(".monitor-preview-button");
-  await page.waitForSelector("#monitor-preview:not([hidden])");
-  expect(await text(".monitor-preview-count")).toMatch(/^1 match in the past 30 days/);
+  expect(
+    await fillCircleMonitor(page, {
+      name: "Near the office",
+      centre: { lat: past.latitude, lon: past.longitude },
+      radiusKm: 2,
+      channel: "Dispatch board",
+    }),
+  ).toMatch(/^1 match in the past 30 days/);
   await page.click("#monitor-form button[type=submit]");
   await page.waitForFunction("/^\\/console\\/monitors\\/[0-9a-f-]{36}$/.test(location.pathname)");
   await page.waitForSelector("#monitor-state");

@@ -12,7 +12,7 @@ import { createFlexIngester, FLEX_READER_CONNECTIONS } from "../../lib/p2000/fle
 import { writeLogTo } from "../../lib/ops/log.ts";
 import { OUTBOX_PREFIX } from "../../tasks/emails__send.ts";
 import { DESKTOP, launchBrowser, LAUNCH_TIMEOUT, newWatchedPage, PHONE, screenshot } from "../helpers/browser.ts";
-import { clickMapAt, mapIdle, typeInto } from "../helpers/console.ts";
+import { fillCircleMonitor } from "../helpers/console.ts";
 import { storeP2000Pages } from "../helpers/p2000.ts";
 import { FEEDS_OFF, useTestService } from "../helpers/service.ts";
 import { waitUntil } from "../helpers/wait.ts";
@@ -131,27 +131,21 @@ async function journey(who: string, viewport: Viewport): Promise<Array<[string, 
 
   // A monitor around the past incident's place: previewed (it finds that one), saved.
   await page.goto(new URL("/console/monitors/new", base()).href, { waitUntil: "load" });
-  await page.waitForSelector("#monitor-form");
-  await page.type("#monitor-name", "Near the office");
-  await mapIdle(page);
   const {
     rows: [past],
   } = await ctx.db.asOwner<{ latitude: number; longitude: number }>(
     "select latitude, longitude from app_public.p2000_messages where message = $1",
     [PAST],
   );
-  await clickMapAt(page, { lat: past.latitude, lon: past.longitude });
-  await typeInto(page, "#monitor-radius", "2");
-  await page.$$eval(".monitor-channels label", (labels) =>
-    labels
-      .find((label) => label.textContent?.includes("Dispatch board"))
-      ?.querySelector("input")
-      ?.click(),
-  );
-  await page.click(".monitor-preview-button");
-  await page.waitForSelector("#monitor-preview:not([hidden])");
   // The past page, and the live page of a journey before this one (same street).
-  expect(await text(".monitor-preview-count")).toMatch(/^(1 match|2 matches) in the past 30 days/);
+  expect(
+    await fillCircleMonitor(page, {
+      name: "Near the office",
+      centre: { lat: past.latitude, lon: past.longitude },
+      radiusKm: 2,
+      channel: "Dispatch board",
+    }),
+  ).toMatch(/^(1 match|2 matches) in the past 30 days/);
   await page.click("#monitor-form button[type=submit]");
   await page.waitForFunction("/^\\/console\\/monitors\\/[0-9a-f-]{36}$/.test(location.pathname)");
   await step("monitor");

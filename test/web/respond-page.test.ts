@@ -10,6 +10,7 @@ import type { Browser, Page } from "puppeteer-core";
 import { launchBrowser, LAUNCH_TIMEOUT, screenshot } from "../helpers/browser.ts";
 import { startMailSink, type MailSink } from "../helpers/mail-sink.ts";
 import { useTestService } from "../helpers/service.ts";
+import { respondLinkByMail } from "../helpers/respond-links.ts";
 import { signUp, type TestUser } from "../helpers/users.ts";
 
 // The functions below that run in the page see the browser's globals; the project's TypeScript
@@ -119,34 +120,7 @@ function expectReadable(text: string) {
 
 beforeAll(async () => {
   ada = await signUp(ctx.service, "ada@example.org", { admin: true });
-  const call = async (query: string, variables: Record<string, unknown>) => {
-    const { body } = await ctx.service.graphql(query, { token: ada.accessToken, variables });
-    if (body.errors) throw new Error(body.errors[0].message);
-    return body.data;
-  };
-  const { createChannel } = await call(
-    "mutation ($i: CreateChannelInput!) { createChannel(input: $i) { channel { uuid } } }",
-    { i: { type: "email", name: "Phone", emailAddress: "responder@example.org" } },
-  );
-  const { createMonitor } = await call("mutation ($i: CreateMonitorInput!) { createMonitor(input: $i) { uuid } }", {
-    i: {
-      name: "Ambulance Schiedam",
-      type: "p2000",
-      query: JSON.stringify({ capcodes: ["001420007"] }),
-      channels: JSON.stringify([createChannel.channel.uuid]),
-    },
-  });
-  monitorUuid = createMonitor.uuid;
-  await call("mutation ($i: CreateP2000MessageInput!) { createP2000Message(input: $i) { uuid } }", {
-    i: {
-      message: "A1 AMBU 17107 Bachplein Schiedam SCHIDM bon 147008",
-      sended: new Date().toISOString(),
-      capcodes: [{ name: "001420007" }],
-    },
-  });
-  const received = await mail.waitFor("responder@example.org", /A1 AMBU 17107 Bachplein Schiedam/);
-  // The link exactly as the mail carries it (PUBLIC_URL/respond?token=…).
-  link = new URL(mail.linkIn(received, "http://127.0.0.1"));
+  ({ link, monitorUuid } = await respondLinkByMail(ctx.service, mail, ada));
   expect(link.pathname).toBe("/respond");
 });
 

@@ -57,6 +57,16 @@ export function circleRing(centre: Place, radiusKm: number): L.LatLngTuple[] {
   return ring;
 }
 
+/** How a monitor's circle is drawn, on the form's map and on the monitor page's. */
+const CIRCLE_STYLE: L.PolylineOptions = {
+  pane: "signs",
+  interactive: false,
+  color: CIRCLE_COLOUR,
+  weight: 2,
+  fillColor: CIRCLE_COLOUR,
+  fillOpacity: 0.12,
+};
+
 export function circleMap(source: BaseSource, search: (text: string) => Promise<Suggestion[]>): CircleMap {
   let centre: Place | null = null;
   /** What the person chose the centre by (a suggestion's label), while it is still there. */
@@ -64,14 +74,7 @@ export function circleMap(source: BaseSource, search: (text: string) => Promise<
   const mapElement = h("div", { class: "map monitor-map" });
   const base = createBaseMap(mapElement, loadBoundaries(), source, t("monitors.map.label"));
   const { map } = base;
-  const circle = L.polygon([], {
-    pane: "signs",
-    interactive: false,
-    color: CIRCLE_COLOUR,
-    weight: 2,
-    fillColor: CIRCLE_COLOUR,
-    fillOpacity: 0.12,
-  }).addTo(map);
+  const circle = L.polygon([], CIRCLE_STYLE).addTo(map);
   const previewPoints = L.layerGroup().addTo(map);
 
   const radiusInput = h("input", { type: "number", id: "monitor-radius", step: "0.1", inputmode: "decimal" });
@@ -225,14 +228,7 @@ export function areaMap(
   const element = h("div", { class: "map monitor-map monitor-area-map", id: "monitor-area-map" });
   const base = createBaseMap(element, loadBoundaries(), source, label);
   const ring = circleRing(centre, Math.max(radiusKm, 0.1));
-  L.polygon(ring, {
-    pane: "signs",
-    interactive: false,
-    color: CIRCLE_COLOUR,
-    weight: 2,
-    fillColor: CIRCLE_COLOUR,
-    fillOpacity: 0.12,
-  }).addTo(base.map);
+  L.polygon(ring, CIRCLE_STYLE).addTo(base.map);
   base.fit(L.latLngBounds(ring), { padding: [28, 28] });
   base.changed();
   return { element, remove: () => base.remove() };
