@@ -186,6 +186,9 @@ describe("read replicas", () => {
       "the first message",
       3_000,
     );
+    // Paused with nothing left to replay, so that its lag starts at the pause (CI once saw it left
+    // out for its lag, behind on the worker's jobs after the first message, before it could answer).
+    await settled();
     await replicated.onReplica("select pg_wal_replay_pause()");
     let message: string;
     try {
