@@ -919,7 +919,7 @@ create table app_hidden.monitor_query_fields (
   required boolean default false not null,
   choices text[],
   description text not null,
-  constraint monitor_query_fields_kind_check CHECK ((kind = ANY (ARRAY['strings'::text, 'capcodes'::text, 'regions'::text, 'disciplines'::text, 'urgencies'::text, 'choices'::text, 'urls'::text, 'boolean'::text, 'integer'::text]))),
+  constraint monitor_query_fields_kind_check CHECK ((kind = ANY (ARRAY['strings'::text, 'capcodes'::text, 'regions'::text, 'disciplines'::text, 'urgencies'::text, 'categories'::text, 'choices'::text, 'urls'::text, 'boolean'::text, 'integer'::text]))),
   constraint monitor_query_fields_monitor_type_fkey FOREIGN KEY (monitor_type) REFERENCES app_public.monitor_types(name),
   constraint monitor_query_fields_pkey PRIMARY KEY (monitor_type, field)
 );
@@ -1059,6 +1059,8 @@ create table app_hidden.p2000_monitor_criteria (
   anchor_keys text[] not null,
   keyword_patterns text[] not null,
   exclude_patterns text[] not null,
+  category_uuids uuid[] default '{}'::uuid[] not null,
+  exclude_category_uuids uuid[] default '{}'::uuid[] not null,
   constraint p2000_monitor_criteria_monitor_uuid_fkey FOREIGN KEY (monitor_uuid) REFERENCES app_public.monitors(uuid) ON DELETE CASCADE,
   constraint p2000_monitor_criteria_pkey PRIMARY KEY (monitor_uuid)
 );
@@ -6124,6 +6126,8 @@ begin
   c.urgency_uuids := array(select u.uuid from app_public.p2000_urgencies u where u.code in (select jsonb_array_elements_text(coalesce(mo.query->'urgencies', '[]'))));
   c.keyword_patterns := array(select app_hidden.contains_pattern(k) from jsonb_array_elements_text(coalesce(mo.query->'keywords', '[]')) k);
   c.exclude_patterns := array(select app_hidden.contains_pattern(k) from jsonb_array_elements_text(coalesce(mo.query->'excludeKeywords', '[]')) k);
+  c.category_uuids := array(select k.uuid from app_public.p2000_categories k where k.code in (select jsonb_array_elements_text(coalesce(mo.query->'categories', '[]'))));
+  c.exclude_category_uuids := array(select k.uuid from app_public.p2000_categories k where k.code in (select jsonb_array_elements_text(coalesce(mo.query->'excludeCategories', '[]'))));
   c.include_exercises := coalesce((mo.query->>'includeExercises')::boolean, false);
   if mo.radius is not null then
     c.latitude := mo.latitude;
@@ -6138,6 +6142,7 @@ begin
       select app_hidden.geo_cell(mo.latitude + dy * 0.1, mo.longitude + dx * 0.15)
         from generate_series(-lat_span, lat_span) dy, generate_series(-lon_span, lon_span) dx)
     when cardinality(c.region_uuids) > 0 then array(select 'r:' || r from unnest(c.region_uuids) r)
+    when cardinality(c.category_uuids) > 0 then array(select 'k:' || k from unnest(c.category_uuids) k)
     when cardinality(c.discipline_uuids) > 0 then array(select 'd:' || d from unnest(c.discipline_uuids) d)
     else array['*']
   end;
@@ -6146,7 +6151,7 @@ end;
 $function$;
 grant execute on function app_hidden.p2000_criteria(mo app_public.monitors) to app_analyst;
 grant execute on function app_hidden.p2000_criteria(mo app_public.monitors) to app_visitor;
-comment on function app_hidden.p2000_criteria(mo app_public.monitors) is 'A P2000 monitor in matchable form, saved or not and active or not. Its trigger stores this in p2000_monitor_criteria, and monitorPreview uses it for an unsaved monitor. anchor_keys are the keys of its most selective criterion (capcodes, else the grid cells its circle touches, else regions, else disciplines, else ''*''): a message finds candidate monitors by its own keys through the GIN index.';
+comment on function app_hidden.p2000_criteria(mo app_public.monitors) is 'A P2000 monitor in matchable form, saved or not and active or not. Its trigger stores this in p2000_monitor_criteria, and monitorPreview uses it for an unsaved monitor. anchor_keys are the keys of its most selective criterion (capcodes, else the grid cells its circle touches, else regions, else categories, else disciplines, else ''*''): a message finds candidate monitors by its own keys through the GIN index.';
 
 CREATE OR REPLACE FUNCTION app_hidden.p2000_criteria_match(c app_hidden.p2000_monitor_criteria, m app_public.p2000_messages)
  RETURNS boolean
@@ -6157,6 +6162,8 @@ AS $function$
      and (cardinality(c.region_uuids) = 0 or m.region_uuid = any (c.region_uuids))
      and (cardinality(c.discipline_uuids) = 0 or m.discipline_uuid = any (c.discipline_uuids))
      and (cardinality(c.urgency_uuids) = 0 or m.urgency_uuid = any (c.urgency_uuids))
+     and (cardinality(c.category_uuids) = 0 or m.category_uuid = any (c.category_uuids))
+     and (cardinality(c.exclude_category_uuids) = 0 or m.category_uuid is null or m.category_uuid <> all (c.exclude_category_uuids))
      and (c.include_exercises or m.exercise_type = 'none')
      and (c.radius is null or (m.latitude is not null
           and app_hidden.distance_km(c.latitude, c.longitude, m.latitude, m.longitude) <= c.radius))
@@ -8734,6 +8741,10 @@ begin
       select string_agg(i, ', ') into unknown from unnest(items) i
        where not exists (select 1 from app_public.p2000_disciplines d where lower(d.name) = lower(i) or d.slug = lower(i));
       items := array(select distinct d.name from unnest(items) i join app_public.p2000_disciplines d on lower(d.name) = lower(i) or d.slug = lower(i) order by 1);
+    when 'categories' then
+      select string_agg(i, ', ') into unknown from unnest(items) i
+       where not exists (select 1 from app_public.p2000_categories k where k.code = lower(i) or lower(k.name) = lower(i));
+      items := array(select distinct k.code from unnest(items) i join app_public.p2000_categories k on k.code = lower(i) or lower(k.name) = lower(i) order by 1);
     when 'urgencies' then
       select string_agg(i, ', ') into unknown from unnest(items) i
        where not exists (select 1 from app_public.p2000_urgencies u where u.code = upper(i));
@@ -9989,6 +10000,7 @@ begin
   probe := array['*'] || array(select 'c:' || n from unnest(m.capcode_names) n)
     || case when m.latitude is not null then array[app_hidden.geo_cell(m.latitude, m.longitude)] else '{}' end
     || case when m.region_uuid is not null then array['r:' || m.region_uuid] else '{}' end
+    || case when m.category_uuid is not null then array['k:' || m.category_uuid] else '{}' end
     || case when m.discipline_uuid is not null then array['d:' || m.discipline_uuid] else '{}' end;
   -- Candidates by index (anchor keys), then every criterion in full.
   matched := array(

@@ -348,3 +348,38 @@ test("pause and resume, the edit form prefilled, feed URL shown once, delete aft
   await screenshot(dark.page, "console-monitors-desktop-dark-p2000");
   expect([...problems, ...dark.problems]).toEqual([]);
 }, 180_000);
+
+test("kinds of incident: chosen from the service's list in the reader's language, previewed, saved as codes and described on the monitor's page", async () => {
+  const { page, problems } = await open("/console/monitors/new?lang=en");
+  await page.waitForSelector("#monitor-form");
+  await waitUntil(
+    () => page.$$eval("#monitor-categories-options input", (boxes) => boxes.length),
+    (count) => count >= 12,
+    "the kinds of incident listed",
+  );
+  const kinds = await page.$$eval("#monitor-categories-options li", (items) =>
+    items.map((item) => item.textContent?.trim()),
+  );
+  expect(kinds).toEqual(expect.arrayContaining(["Fire", "Accident", "Medical", "Automatic fire alarm"]));
+  await page.type("#monitor-name", "Fires and accidents");
+  await page.click('#monitor-categories-options input[value="brand"]');
+  await page.click('#monitor-categories-options input[value="ongeval"]');
+  await page.click('#monitor-excludeCategories-options input[value="medisch"]');
+  // Of the three stored pages only the Hoogvliet house fire is a fire or an accident.
+  await page.click(".monitor-preview-button");
+  await page.waitForSelector("#monitor-preview:not([hidden])");
+  expect(await textOf(page, ".monitor-preview-count")).toMatch(/^1 match in the past 30 days/);
+  await page.$eval("#monitor-categories", (element) => element.scrollIntoView({ block: "center" }));
+  await screenshot(page, "console-monitors-desktop-kinds");
+
+  await page.click("#monitor-form button[type=submit]");
+  await page.waitForFunction("/^\\/console\\/monitors\\/[0-9a-f-]{36}$/.test(location.pathname)");
+  const uuid = new URL(page.url()).pathname.split("/").pop()!;
+  await page.waitForSelector("#monitor-criterion-categories");
+  expect(await textOf(page, ".monitor-facts")).toMatch(/Only these kinds of incident\s*Fire\s*Accident/);
+  expect(await textOf(page, ".monitor-facts")).toMatch(/Never these kinds of incident\s*Medical/);
+  const { rows } = await ctx.db.asOwner("select query from app_public.monitors where uuid = $1", [uuid]);
+  expect(rows[0].query).toEqual({ categories: ["brand", "ongeval"], excludeCategories: ["medisch"] });
+  expect(await seriousAxeViolations(page)).toEqual([]);
+  expect(problems).toEqual([]);
+}, 120_000);

@@ -345,6 +345,22 @@ describe("the live map", () => {
     expect(problems).toEqual([]);
   });
 
+  test("a kind-of-incident filter offers the service's kinds in the reader's language and keeps only that kind", async () => {
+    const { page, problems } = await openMap("/?lang=en");
+    await page.locator("::-p-aria([name='Filters and layers'])").click();
+    await page.waitForSelector("#filter-category option[value='brand']");
+    const options = await page.$$eval("#filter-category option", (items) => items.map((item) => item.textContent));
+    expect(options).toEqual(expect.arrayContaining(["All", "Fire", "Accident", "Medical"]));
+    await page.select("#filter-category", "brand");
+    const names = await listed(page, (list) => list.length === 1);
+    expect(names[0]).toContain("Toscalaan");
+    expect(new URL(page.url()).searchParams.get("category")).toBe("brand");
+    await page.select("#filter-category", "");
+    await listed(page, (list) => list.length > 1);
+    expect(new URL(page.url()).searchParams.get("category")).toBeNull();
+    expect(problems).toEqual([]);
+  });
+
   test("a list item opens the incident's panel with its messages, timeline and related signals; Escape closes it", async () => {
     const { page, problems } = await openMap("/?lang=en");
     const utrecht = (await page.$$("button.incident")).at(-1)!;

@@ -43,11 +43,17 @@ function checkbox(id: string, label: string, checked: boolean, onChange: (checke
 export function createFilters(
   current: () => ViewState,
   regions: SafetyRegion[],
+  kinds: Array<{ value: string; label: string }>,
   onChange: (next: Partial<ViewState>) => void,
 ): HTMLElement {
   const state = current();
   const open = Boolean(
-    state.region || state.disciplines.length || state.urgency || state.exercises || state.off.length,
+    state.region ||
+    state.disciplines.length ||
+    state.categories.length ||
+    state.urgency ||
+    state.exercises ||
+    state.off.length,
   );
   return h(
     "details",
@@ -69,6 +75,13 @@ export function createFilters(
         state.disciplines.length === 1 ? state.disciplines[0] : "",
         Object.keys(DISCIPLINE_COLOURS).map((slug) => ({ value: slug, text: t(`discipline.${slug}`) })),
         (value) => onChange({ disciplines: value ? [value] : [] }),
+      ),
+      select(
+        "filter-category",
+        t("filters.category"),
+        state.categories.length === 1 ? state.categories[0] : "",
+        kinds.map((kind) => ({ value: kind.value, text: kind.label })),
+        (value) => onChange({ categories: value ? [value] : [] }),
       ),
       select(
         "filter-urgency",

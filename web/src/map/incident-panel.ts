@@ -8,13 +8,13 @@ import type { Api } from "../api/client.ts";
 import { readFragment, type FragmentOf, type ResultOf } from "../api/graphql.ts";
 import { h, replaceChildren } from "../dom.ts";
 import { formatDateTime, t } from "../i18n.ts";
+import { kindName } from "../incident-kinds.ts";
 import { describeDossier, describeExercise, exerciseMessageUuid, type Incident } from "./incidents.ts";
 import {
   badgeText,
   capcodeLabel,
   demoMark,
   headline,
-  kindName,
   serviceName,
   unitsPaged,
   type CapcodeLike,

@@ -5,6 +5,7 @@
 // stays in the panel ("Pager text").
 import { h } from "../dom.ts";
 import { formatDateTime, t } from "../i18n.ts";
+import { kindName } from "../incident-kinds.ts";
 import { disciplineColour, EXERCISE_COLOUR } from "./colours.ts";
 import type { Incident } from "./incidents.ts";
 
@@ -17,11 +18,6 @@ function known(key: string): string | null {
 /** The service: Brandweer, Ambulance, Politie, … in the reader's language. */
 export function serviceName(slug: string | null, name: string | null): string | null {
   return (slug && known(`discipline.${slug}`)) || name;
-}
-
-/** The kind of incident (brand, medisch, ongeval, …) in the reader's language. */
-export function kindName(code: string | null, name: string | null): string | null {
-  return (code && known(`category.${code}`)) || name;
 }
 
 /** "Ambulance · Medisch": the service and the kind, or what of them is known. */

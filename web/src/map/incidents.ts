@@ -127,6 +127,7 @@ export function shown(incident: Incident, state: ViewState): boolean {
   if (incident.exercise && !state.exercises) return false;
   if (state.region && incident.regionNumber !== state.region) return false;
   if (state.disciplines.length && !state.disciplines.includes(incident.disciplineSlug ?? "")) return false;
+  if (state.categories.length && !state.categories.includes(incident.categoryCode ?? "")) return false;
   if (state.urgency && !incident.exercise && incident.urgencyLevel !== state.urgency) return false;
   return true;
 }

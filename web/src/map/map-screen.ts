@@ -15,6 +15,7 @@ import "./texts.ts";
 import type { Screen } from "../context.ts";
 import { h, replaceChildren } from "../dom.ts";
 import { language, t } from "../i18n.ts";
+import { kindChoices } from "../incident-kinds.ts";
 import { createAmberBanner } from "./amber-banner.ts";
 import { createBaseMap, loadBoundaries, NETHERLANDS, type BaseMap } from "./base-map.ts";
 import { WARNING_COLOURS } from "./colours.ts";
@@ -123,7 +124,7 @@ export const mapScreen: Screen = (root, { api, config }) => {
     state = { ...state, ...next };
     writeViewState(state);
     render();
-    const filtered = (["region", "disciplines", "urgency", "exercises"] as const).some(
+    const filtered = (["region", "disciplines", "categories", "urgency", "exercises"] as const).some(
       (key) => JSON.stringify(before[key]) !== JSON.stringify(state[key]),
     );
     // The list starts at the newest incident of what it holds now.
@@ -266,10 +267,12 @@ export const mapScreen: Screen = (root, { api, config }) => {
       render();
       return Promise.all([...feedLayers.values()].map((layer) => layer.reload()));
     });
-    const filtersShown = boundaries.then(({ regions }) => {
+    // The kinds of incident are the service's list; without it the filters still come, without kinds.
+    const kinds = kindChoices(api).catch(() => []);
+    const filtersShown = Promise.all([boundaries, kinds]).then(([{ regions }, kindList]) => {
       if (disposed) return;
       regionShapes = regions;
-      filtersSlot.append(createFilters(() => state, regionsOf(regions), update));
+      filtersSlot.append(createFilters(() => state, regionsOf(regions), kindList, update));
       // A link with a region shows that region.
       if (state.region) showRegion();
     });

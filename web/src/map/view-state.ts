@@ -14,6 +14,8 @@ export interface ViewState {
   region: string | null;
   /** Discipline slugs to show; empty shows all. */
   disciplines: string[];
+  /** Kinds of incident (p2000Categories codes) to show; empty shows all. */
+  categories: string[];
   /** Urgency level to show; null shows all. */
   urgency: UrgencyLevel | null;
   /** Show exercise messages too. */
@@ -24,7 +26,7 @@ export interface ViewState {
   incident: string | null;
 }
 
-const OWN_PARAMETERS = ["region", "discipline", "urgency", "exercises", "off", "incident"];
+const OWN_PARAMETERS = ["region", "discipline", "category", "urgency", "exercises", "off", "incident"];
 
 const list = (value: string | null): string[] => (value ? value.split(",").filter(Boolean) : []);
 
@@ -35,6 +37,7 @@ export function readViewState(search: string): ViewState {
   return {
     region: region && /^\d{2}$/.test(region) ? region : null,
     disciplines: list(query.get("discipline")),
+    categories: list(query.get("category")),
     urgency: (URGENCY_LEVELS as readonly string[]).includes(urgency ?? "") ? (urgency as UrgencyLevel) : null,
     exercises: query.get("exercises") === "1",
     off: list(query.get("off")).filter((feed): feed is Feed => (FEEDS as readonly string[]).includes(feed)),
@@ -48,6 +51,7 @@ export function urlFor(state: ViewState, href: string): string {
   for (const name of OWN_PARAMETERS) url.searchParams.delete(name);
   if (state.region) url.searchParams.set("region", state.region);
   if (state.disciplines.length) url.searchParams.set("discipline", state.disciplines.join(","));
+  if (state.categories.length) url.searchParams.set("category", state.categories.join(","));
   if (state.urgency) url.searchParams.set("urgency", state.urgency);
   if (state.exercises) url.searchParams.set("exercises", "1");
   if (state.off.length) url.searchParams.set("off", state.off.join(","));

@@ -6,6 +6,7 @@
 import type { Api } from "../../api/client.ts";
 import { h } from "../../dom.ts";
 import { t } from "../../i18n.ts";
+import { kindChoices } from "../../incident-kinds.ts";
 import { selectField, textField, type FormField } from "../form.ts";
 import {
   CapcodeSearchQuery,
@@ -150,6 +151,7 @@ function references(api: Api) {
         label: disciplineName(discipline.slug, discipline.name),
       })),
     urgencyList: async () => (await once()).p2000Urgencies ?? [],
+    kinds: () => kindChoices(api),
     highways,
     railRoutes: async () =>
       (await api.request(RailRoutesQuery)).railRoutes.map((route) => ({
@@ -269,6 +271,8 @@ export function criteriaFor(type: string, api: Api): Criteria {
     p2000: {
       regions: pick(type, "regions", lists.regions),
       disciplines: pick(type, "disciplines", lists.disciplines),
+      categories: pick(type, "categories", lists.kinds),
+      excludeCategories: pick(type, "excludeCategories", lists.kinds),
       urgencies: atLeastUrgency(lists.urgencyList),
       capcodes: picked(
         pickList({
@@ -366,6 +370,8 @@ export async function describeQuery(type: string, query: Query, api: Api): Promi
           return found ? disciplineName(found.slug, found.name) : value;
         });
       },
+      categories: (values) => named(lists.kinds, values),
+      excludeCategories: (values) => named(lists.kinds, values),
       urgencies: async (values) => {
         const urgencies = await lists.urgencyList().catch((): Urgency[] => []);
         const level = urgencyLevels(urgencies).find(

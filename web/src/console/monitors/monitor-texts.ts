@@ -104,6 +104,8 @@ addTexts({
   },
   "monitors.query.p2000.regions": { nl: "Veiligheidsregio's", en: "Safety regions" },
   "monitors.query.p2000.disciplines": { nl: "Diensten", en: "Services" },
+  "monitors.query.p2000.categories": { nl: "Alleen deze soorten incident", en: "Only these kinds of incident" },
+  "monitors.query.p2000.excludeCategories": { nl: "Nooit deze soorten incident", en: "Never these kinds of incident" },
   "monitors.query.p2000.urgencyAtLeast": { nl: "Urgentie (minstens)", en: "Urgency (at least)" },
   "monitors.urgencyAtLeastHint": {
     nl: "Elke keuze neemt de urgentere codes mee: A1 betekent ook A0. Meldingen zonder urgentiecode (politie, gemeente) vallen dan af.",
