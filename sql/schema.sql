@@ -2668,6 +2668,28 @@ comment on column app_public.p2000_messages.dossier_uuid is '@behavior -*';
 comment on column app_public.p2000_messages.source is '@behavior -*';
 comment on column app_public.p2000_messages.position_precision is 'How latitude and longitude were found: address (the point of the house number the message names, address register), street (the centroid of the street''s addresses in the place, address register; or the road register''s street, nearer the house number), postcode (the centroid of the postcode''s addresses), hectometre (the hectometre post on the road), place (the centroid of the place''s addresses, or the place''s point); null without a position. docs/p2000.md#where-a-message-is-placed.';
 
+create table app_public.p2000_plain_words (
+  term text not null,
+  kind text not null,
+  nl text default ''::text not null,
+  en text default ''::text not null,
+  source text default 'local'::text not null,
+  shipped boolean default false not null,
+  pattern text generated always as ((('(^|[^[:alnum:]])('::text || replace(replace(regexp_replace(regexp_replace(term, '([.^$*+?()\[\]{}|\\])'::text, '\\\1'::text, 'g'::text), '\s+'::text, '\\s+'::text, 'g'::text), '#'::text, '[0-9]+'::text), '@'::text, '[[:alpha:]]'::text)) || ')($|[^[:alnum:]])'::text)) stored not null,
+  match_case boolean generated always as ((term ~ '^[A-Z]{1,3}$'::text)) stored not null,
+  literal text generated always as (lower(split_part(regexp_replace(term, '[#@[:space:]]'::text, '#'::text, 'g'::text), '#'::text, 1))) stored not null,
+  constraint p2000_plain_words_kind_check CHECK ((kind = ANY (ARRAY['priority'::text, 'incident'::text, 'qualifier'::text, 'service'::text, 'noise'::text]))),
+  constraint p2000_plain_words_pkey PRIMARY KEY (term),
+  constraint p2000_plain_words_term_check CHECK ((((length(btrim(term)) >= 1) AND (length(btrim(term)) <= 100)) AND (term = btrim(term))))
+);
+alter table app_public.p2000_plain_words enable row level security;
+CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON app_public.p2000_plain_words FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_data_changed('p2000');
+create policy select_all on app_public.p2000_plain_words as permissive for select to app_analyst, app_visitor using (true);
+grant SELECT on app_public.p2000_plain_words to app_analyst;
+grant SELECT on app_public.p2000_plain_words to app_visitor;
+comment on table app_public.p2000_plain_words is '@behavior -*
+The words of pager pages and what they mean in plain Dutch (nl) and English (en), for plainText. kind: priority (P 1, A1), incident (BR woning), qualifier (GRIP 1, DIA: ja), service (AMBU, TS) or noise (bon 12345: left out). Shipped rows (shipped) come from data/p2000-plain-words.csv and are rewritten on start when the file changes; a DBA adds rows of their own (shipped false, the default), and sets shipped to false on a shipped row to keep their own meaning of it.';
+
 create table app_public.p2000_qualifications (
   uuid uuid not null,
   code text not null,
@@ -4112,7 +4134,7 @@ grant execute on function app_accounts.set_current_environment(environment_uuid 
 comment on function app_accounts.set_current_environment(environment_uuid text) is 'setCurrentEnvironment, and the first step of switchEnvironment: binds one of the calling user''s environments to the current session, where the environment-scoped mutations (API tokens, channels, monitors) then act. An environment the caller cannot see answers NOT_FOUND.';
 
 CREATE OR REPLACE FUNCTION app_accounts.start_test_notification(channel text)
- RETURNS TABLE(notification_uuid uuid, channel_type text, channel_name text, email_address text, phone_number text, url text, headers jsonb, chat_id text, signing_secret text, monitor_uuid uuid, monitor_name text, message_uuid uuid, message text, sended timestamp with time zone, urgency text, discipline text, region text, city text, street text, postcode text, latitude double precision, longitude double precision, dossier_uuid uuid, respond_token text, kind text, headline text, facts text[], event_type text, payload jsonb, channel_uuid uuid, server_url text, topic text, credentials jsonb, channel_disabled_at timestamp with time zone)
+ RETURNS TABLE(notification_uuid uuid, channel_type text, channel_name text, email_address text, phone_number text, url text, headers jsonb, chat_id text, signing_secret text, monitor_uuid uuid, monitor_name text, message_uuid uuid, message text, sended timestamp with time zone, urgency text, discipline text, region text, city text, street text, postcode text, latitude double precision, longitude double precision, dossier_uuid uuid, respond_token text, kind text, headline text, facts text[], event_type text, payload jsonb, channel_uuid uuid, server_url text, topic text, credentials jsonb, channel_disabled_at timestamp with time zone, plain_text text, language text)
  LANGUAGE plpgsql
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
@@ -6810,6 +6832,88 @@ grant execute on function app_hidden.p2000_normalize_capcode(value text) to app_
 grant execute on function app_hidden.p2000_normalize_capcode(value text) to app_visitor;
 comment on function app_hidden.p2000_normalize_capcode(value text) is 'A capcode as 7 digits, or null when the text is not a capcode.';
 
+CREATE OR REPLACE FUNCTION app_hidden.p2000_plain_text(m app_public.p2000_messages, language text)
+ RETURNS text
+ LANGUAGE plpgsql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  english boolean;
+  -- The page without its street and place, which the words of the table could be part of
+  -- ("Buitenweg", "Heidelaan"): those are said from the enrichment's columns instead.
+  rest text;
+  found_priority text;
+  incidents text[];
+  words text[];
+  road text;
+  parts text[];
+  result text;
+begin
+  if language is null or language not in ('nl', 'en') then
+    raise exception 'language must be nl or en.' using errcode = 'XINPT';
+  end if;
+  if m.message is null then
+    return null;
+  end if;
+  english := language = 'en';
+  rest := m.message;
+  if m.street is not null then
+    rest := regexp_replace(rest, '\m' || regexp_replace(m.street, '([.^$*+?()\[\]{}|\\])', '\\\1', 'g') || '\M', ' ', 'i');
+  end if;
+  if m.city is not null then
+    rest := regexp_replace(rest, '\m' || regexp_replace(m.city, '([.^$*+?()\[\]{}|\\])', '\\\1', 'g') || '\M', ' ', 'ig');
+  end if;
+
+  -- Each term where it stands (its first occurrence); a term inside a longer one found at the same
+  -- place is that longer one ("BR woning", not "BR" and "woning").
+  with found as (
+    select w.kind, case when english then w.en else w.nl end as said,
+           regexp_instr(rest, w.pattern, 1, 1, 0, case when w.match_case then 'c' else 'i' end, 2) as at,
+           regexp_instr(rest, w.pattern, 1, 1, 1, case when w.match_case then 'c' else 'i' end, 2) as stop
+      from app_public.p2000_plain_words w
+     where strpos(case when w.match_case then rest else lower(rest) end,
+                  case when w.match_case then w.term else w.literal end) > 0
+  ), kept as (
+    select f.* from found f
+     where f.at > 0
+       and not exists (select 1 from found g
+                        where g.at > 0 and g.at <= f.at and g.stop >= f.stop and (g.stop - g.at) > (f.stop - f.at))
+  )
+  select (select k.said from kept k where k.kind = 'priority' order by k.at limit 1),
+         array(select x.said from (select k.said, min(k.at) as at from kept k
+                                    where k.kind = 'incident' and k.said <> '' group by k.said) x order by x.at),
+         array(select x.said from (select k.said, min(k.at) as at,
+                                          min(case k.kind when 'qualifier' then 1 else 2 end) as rank
+                                     from kept k where k.kind in ('qualifier', 'service') and k.said <> ''
+                                    group by k.said) x
+                order by x.rank, x.at)
+    into found_priority, incidents, words;
+
+  if found_priority is null and cardinality(incidents) = 0 and cardinality(words) = 0 then
+    return m.message;
+  end if;
+  if m.road is not null then
+    road := concat_ws(' ', m.road,
+      case m.carriageway when 'Li' then case when english then 'left-hand carriageway' else 'linkerrijbaan' end
+                         when 'Re' then case when english then 'right-hand carriageway' else 'rechterrijbaan' end end,
+      case when m.hectometer is not null then
+        case when english then 'hectometre post ' || to_char(m.hectometer, 'FM9990.0')
+             else 'hectometerpaal ' || replace(to_char(m.hectometer, 'FM9990.0'), '.', ',') end end);
+  end if;
+  -- "Prio 1 woningbrand, Toscalaan, Rotterdam": the priority with what happened, then the rest of
+  -- what the table knows (qualifiers, services), the road, the street and the place.
+  parts := array_remove(array[concat_ws(' ', found_priority, incidents[1])] || incidents[2:] || words
+                        || array[road, m.street, m.city], null);
+  parts := array_remove(parts, '');
+  result := array_to_string(parts, ', ');
+  return upper(left(result, 1)) || substr(result, 2);
+end;
+$function$;
+grant execute on function app_hidden.p2000_plain_text(m app_public.p2000_messages, language text) to app_analyst;
+grant execute on function app_hidden.p2000_plain_text(m app_public.p2000_messages, language text) to app_visitor;
+comment on function app_hidden.p2000_plain_text(m app_public.p2000_messages, language text) is 'A page in plain words (plainText): the priority and what happened, then qualifiers and services, in the order the page has them, from app_public.p2000_plain_words (each term where it stands, a longer term over the shorter ones inside it), then the road, street and place of the enrichment. The page as sent when the table knows none of its words. language nl or en; anything else is BAD_USER_INPUT.';
+
 CREATE OR REPLACE FUNCTION app_hidden.p2000_referenced_dossier(dossier_ref app_public.p2000_message_dossier_ref, message_ref app_public.p2000_message_ref)
  RETURNS app_public.p2000_dossiers
  LANGUAGE plpgsql
@@ -8787,9 +8891,9 @@ begin
     raise exception 'notificationRules must be a JSON object.' using errcode = 'XINPT';
   end if;
   select string_agg(k, ', ' order by k) into unknown from jsonb_object_keys(rules) k
-   where k not in ('quietHours', 'minUrgency', 'maxPerDossier', 'maxPerPeriod', 'relatedSignals');
+   where k not in ('quietHours', 'minUrgency', 'maxPerDossier', 'maxPerPeriod', 'relatedSignals', 'language');
   if unknown is not null then
-    raise exception 'notificationRules.%: unknown rule (rules: quietHours, minUrgency, maxPerDossier, maxPerPeriod, relatedSignals).', unknown
+    raise exception 'notificationRules.%: unknown rule (rules: quietHours, minUrgency, maxPerDossier, maxPerPeriod, relatedSignals, language).', unknown
       using errcode = 'XINPT';
   end if;
   if rules ? 'quietHours' and (jsonb_typeof(rules->'quietHours') <> 'object'
@@ -8814,12 +8918,15 @@ begin
   if rules ? 'relatedSignals' and jsonb_typeof(rules->'relatedSignals') <> 'boolean' then
     raise exception 'notificationRules.relatedSignals must be true or false.' using errcode = 'XINPT';
   end if;
+  if rules ? 'language' and coalesce(rules->>'language', '') not in ('nl', 'en') then
+    raise exception 'notificationRules.language must be nl or en.' using errcode = 'XINPT';
+  end if;
   return rules;
 end;
 $function$;
 grant execute on function app_hidden.validate_notification_rules(rules jsonb) to app_analyst;
 grant execute on function app_hidden.validate_notification_rules(rules jsonb) to app_visitor;
-comment on function app_hidden.validate_notification_rules(rules jsonb) is 'Checks notificationRules: quietHours { from, to } (Dutch time, HH:MM), minUrgency (an urgency code), maxPerDossier (1-9999), maxPerPeriod { count, minutes } and relatedSignals (true: also tell when a signal of another feed joins a dossier already notified). Anything else is refused, and every error names the rule.';
+comment on function app_hidden.validate_notification_rules(rules jsonb) is 'Checks notificationRules: quietHours { from, to } (Dutch time, HH:MM), minUrgency (an urgency code), maxPerDossier (1-9999), maxPerPeriod { count, minutes }, relatedSignals (true: also tell when a signal of another feed joins a dossier already notified) and language (nl or en: the language of the plain text its notifications carry). Anything else is refused, and every error names the rule.';
 
 CREATE OR REPLACE FUNCTION app_private.add_rate_limit_hits(buckets text[], hits integer[], window_start timestamp with time zone)
  RETURNS TABLE(bucket text, total integer)
@@ -10176,7 +10283,7 @@ CREATE OR REPLACE FUNCTION app_private.monitor_feed(secret_hash bytea)
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
   with feed as (
-    select t.monitor_uuid, t.feed_uuid, t.created_at, m.name
+    select t.monitor_uuid, t.feed_uuid, t.created_at, m.name, coalesce(m.notification_rules->>'language', 'nl') as language
       from app_private.monitor_feed_tokens t join app_public.monitors m on m.uuid = t.monitor_uuid
      where t.secret_hash = monitor_feed.secret_hash
   ), recent as (
@@ -10197,15 +10304,17 @@ AS $function$
   )
   select feed.feed_uuid, feed.name, feed.created_at,
          coalesce((select jsonb_agg(jsonb_build_object('kind', i.kind, 'uuid', i.uuid, 'at', i.at, 'title', i.title,
-                                                       'latitude', i.latitude, 'longitude', i.longitude, 'link', i.link)
+                                                       'latitude', i.latitude, 'longitude', i.longitude, 'link', i.link,
+                                                       'plainText', app_hidden.p2000_plain_text(m, feed.language))
                                     order by r.matched_at desc, r.uuid desc)
                      from (select r.kind, array_agg(r.uuid) as uuids from recent r group by r.kind) k
                           cross join lateral app_hidden.monitor_items(k.kind, k.uuids) i
-                          join recent r on r.kind = i.kind and r.uuid = i.uuid), '[]')
+                          join recent r on r.kind = i.kind and r.uuid = i.uuid
+                          left join app_public.p2000_messages m on i.kind = 'p2000' and m.uuid = i.uuid), '[]')
     from feed
 $function$;
 grant execute on function app_private.monitor_feed(secret_hash bytea) to app_authenticator;
-comment on function app_private.monitor_feed(secret_hash bytea) is 'The feed of the monitor whose feed secret has this SHA-256, for GET /feeds/monitors/<secret>.atom|.geojson (lib/monitors/feed-route.ts): its feed id, name and creation time, and its newest 50 matches of the last 30 days that notified (not those held back by quiet hours or a throttle), P2000 messages and feed events alike, newest first, rendered by app_hidden.monitor_items. No row for an unknown or revoked secret. Called by the authenticator, which reads no table, hence SECURITY DEFINER; nothing else of the monitor or its environment leaves it.';
+comment on function app_private.monitor_feed(secret_hash bytea) is 'The feed of the monitor whose feed secret has this SHA-256, for GET /feeds/monitors/<secret>.atom|.geojson (lib/monitors/feed-route.ts): its feed id, name and creation time, and its newest 50 matches of the last 30 days that notified (not those held back by quiet hours or a throttle), P2000 messages and feed events alike, newest first, rendered by app_hidden.monitor_items, a P2000 message with its plain text (plainText) in the monitor''s notificationRules.language. No row for an unknown or revoked secret. Called by the authenticator, which reads no table, hence SECURITY DEFINER; nothing else of the monitor or its environment leaves it.';
 
 CREATE OR REPLACE FUNCTION app_private.mqtt_discovery_to_clear(channel_uuid uuid, monitor_uuids uuid[])
  RETURNS TABLE(server_url text, topic text, credentials jsonb, monitor_uuids uuid[])
@@ -10225,7 +10334,7 @@ $function$;
 comment on function app_private.mqtt_discovery_to_clear(channel_uuid uuid, monitor_uuids uuid[]) is 'What the task channels__clear_mqtt_discovery needs: the mqtt channel''s broker, topic prefix and credentials, and those of the given monitors that are still off the channel when the job runs (one put back in the meantime keeps its sensor). No row when the channel is gone, disabled or not mqtt.';
 
 CREATE OR REPLACE FUNCTION app_private.notification_for_delivery(notification_uuid uuid)
- RETURNS TABLE(notification_uuid uuid, channel_type text, channel_name text, email_address text, phone_number text, url text, headers jsonb, chat_id text, signing_secret text, monitor_uuid uuid, monitor_name text, message_uuid uuid, message text, sended timestamp with time zone, urgency text, discipline text, region text, city text, street text, postcode text, latitude double precision, longitude double precision, dossier_uuid uuid, respond_token text, kind text, headline text, facts text[], event_type text, payload jsonb, channel_uuid uuid, server_url text, topic text, credentials jsonb, channel_disabled_at timestamp with time zone)
+ RETURNS TABLE(notification_uuid uuid, channel_type text, channel_name text, email_address text, phone_number text, url text, headers jsonb, chat_id text, signing_secret text, monitor_uuid uuid, monitor_name text, message_uuid uuid, message text, sended timestamp with time zone, urgency text, discipline text, region text, city text, street text, postcode text, latitude double precision, longitude double precision, dossier_uuid uuid, respond_token text, kind text, headline text, facts text[], event_type text, payload jsonb, channel_uuid uuid, server_url text, topic text, credentials jsonb, channel_disabled_at timestamp with time zone, plain_text text, language text)
  LANGUAGE sql
  STABLE
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
@@ -10236,7 +10345,9 @@ AS $function$
          m.city, m.street, m.postcode, m.latitude, m.longitude, m.dossier_uuid,
          case when m.uuid is not null then app_private.responder_token(n.uuid) end,
          coalesce(n.event_kind, 'p2000'), n.headline, n.facts, n.event_type, n.payload,
-         c.uuid, c.server_url, c.topic, coalesce(k.credentials, '{}'), c.disabled_at
+         c.uuid, c.server_url, c.topic, coalesce(k.credentials, '{}'), c.disabled_at,
+         case when m.uuid is not null then app_hidden.p2000_plain_text(m, coalesce(mo.notification_rules->>'language', 'nl')) end,
+         coalesce(mo.notification_rules->>'language', 'nl')
     from app_private.notifications n
     join app_public.channels c on c.uuid = n.channel_uuid
     left join app_public.monitors mo on mo.uuid = n.monitor_uuid
@@ -10248,7 +10359,7 @@ AS $function$
     left join app_public.p2000_regions g on g.uuid = m.region_uuid
    where n.uuid = notification_for_delivery.notification_uuid and n.status = 'queued'
 $function$;
-comment on function app_private.notification_for_delivery(notification_uuid uuid) is 'What the task notifications__deliver (and sendTestNotification) needs to send one notification: channel (its server, topic, credentials and whether it is disabled) and signing secret, monitor (none for a test send), and subject (a P2000 message''s columns with its respond link, or the headline, facts and payload a feed''s matcher or the test send rendered). No row once it is no longer queued, so a repeated job never sends twice.';
+comment on function app_private.notification_for_delivery(notification_uuid uuid) is 'What the task notifications__deliver (and sendTestNotification) needs to send one notification: channel (its server, topic, credentials and whether it is disabled) and signing secret, monitor (none for a test send), and subject (a P2000 message''s columns with its respond link and its plain text in the monitor''s language, or the headline, facts and payload a feed''s matcher or the test send rendered). No row once it is no longer queued, so a repeated job never sends twice.';
 
 CREATE OR REPLACE FUNCTION app_private.notify_feed_event(kind text, event_uuid uuid, monitor_uuids uuid[], subject app_hidden.notification_subject)
  RETURNS integer
@@ -11086,6 +11197,23 @@ begin
 end;
 $function$;
 comment on function app_private.upsert_p2000_capcode(capcode text, discipline text, region text, location text, description text, remark text) is 'Inserts or completes one capcode (bin/import-capcodes.ts).';
+
+CREATE OR REPLACE FUNCTION app_private.upsert_p2000_plain_words(rows jsonb)
+ RETURNS integer
+ LANGUAGE sql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  with upserted as (
+    insert into app_public.p2000_plain_words as w (term, kind, nl, en, source, shipped)
+    select r.term, r.kind, coalesce(r.nl, ''), coalesce(r.en, ''), r.source, true
+      from jsonb_to_recordset(rows) as r (term text, kind text, nl text, en text, source text)
+    on conflict (term) do update set kind = excluded.kind, nl = excluded.nl, en = excluded.en, source = excluded.source
+    where w.shipped and (w.kind, w.nl, w.en, w.source) is distinct from (excluded.kind, excluded.nl, excluded.en, excluded.source)
+    returning 1
+  )
+  select count(*)::integer from upserted
+$function$;
+comment on function app_private.upsert_p2000_plain_words(rows jsonb) is 'Loads data/p2000-plain-words.csv on start: a shipped term is added, or rewritten when the file says otherwise; a DBA''s own rows (shipped false) are never touched. Returns how many rows changed.';
 
 CREATE OR REPLACE FUNCTION app_private.upsert_place(geonames_id integer, name text, province text, province_code text, latitude double precision, longitude double precision, population integer, aliases text[], municipality text)
  RETURNS void
@@ -13246,6 +13374,17 @@ grant execute on function app_public.p2000_messages_of_batch(message_uuids uuid[
 grant execute on function app_public.p2000_messages_of_batch(message_uuids uuid[], filter app_public.p2000_message_filter) to app_visitor;
 comment on function app_public.p2000_messages_of_batch(message_uuids uuid[], filter app_public.p2000_message_filter) is '@behavior -queryField
 The messages of one p2000_messages notification that pass a filter (the p2000Messages subscription).';
+
+CREATE OR REPLACE FUNCTION app_public.p2000_messages_plain_text(m app_public.p2000_messages, language text DEFAULT 'nl'::text)
+ RETURNS text
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+AS $function$
+  select app_hidden.p2000_plain_text(m, language)
+$function$;
+grant execute on function app_public.p2000_messages_plain_text(m app_public.p2000_messages, language text) to app_analyst;
+grant execute on function app_public.p2000_messages_plain_text(m app_public.p2000_messages, language text) to app_visitor;
+comment on function app_public.p2000_messages_plain_text(m app_public.p2000_messages, language text) is 'The page in words a person understands, in Dutch (nl, the default) or English (en): "Prio 1 woningbrand, Toscalaan, Rotterdam" / "Priority 1 house fire, Toscalaan, Rotterdam". The priority spelled out, the pager''s abbreviations of incidents, qualifiers, services and units written in full (from a table a DBA can extend: docs/p2000.md#plain-words), then road, street and place. The raw text stays in message.';
 
 CREATE OR REPLACE FUNCTION app_public.p2000_qualifications(first integer DEFAULT 50, page integer DEFAULT 1, filter app_public.p2000_taxonomy_filter DEFAULT NULL::app_public.p2000_taxonomy_filter)
  RETURNS SETOF app_public.p2000_qualifications

@@ -17,6 +17,8 @@ export interface FeedItem {
   latitude: number | null;
   longitude: number | null;
   link: string | null;
+  /** A P2000 message in plain words (P2000Message.plainText) in the monitor's language; null for other kinds. */
+  plainText: string | null;
 }
 
 /** A row of app_private.monitor_feed. */
@@ -89,8 +91,15 @@ function label(item: FeedItem): string {
   return KIND_LABELS[item.kind] ?? item.kind;
 }
 
+/** What the item is called: a P2000 message in plain words, else its title, else its kind. */
 function titleOf(item: FeedItem): string {
-  return item.title?.trim() || label(item);
+  return item.plainText?.trim() || item.title?.trim() || label(item);
+}
+
+/** The item's own text when its name is something else (a P2000 page as sent under its plain words). */
+function originalOf(item: FeedItem): string | null {
+  const original = item.title?.trim();
+  return original && original !== titleOf(item) ? original : null;
 }
 
 function located(item: FeedItem): item is FeedItem & { latitude: number; longitude: number } {
@@ -124,7 +133,14 @@ export function atomDocument(feed: MonitorFeedRow, links: FeedLinks): string {
         updated: at,
         published: at,
         categories: [{ term: item.kind, label: label(item) }],
-        content: { value: xmlText(`${titleOf(item)}\n${label(item)}, ${LOCAL_TIME.format(at)}${place}`), type: "text" },
+        content: {
+          value: xmlText(
+            [titleOf(item), originalOf(item), `${label(item)}, ${LOCAL_TIME.format(at)}${place}`]
+              .filter(Boolean)
+              .join("\n"),
+          ),
+          type: "text",
+        },
         links: item.link ? [{ href: item.link, rel: "alternate" }] : undefined,
         georss: located(item) ? { point: { lat: item.latitude, lng: item.longitude } } : undefined,
       };
@@ -143,6 +159,7 @@ export function geojsonDocument(feed: MonitorFeedRow): string {
       properties: {
         id: itemId(item),
         title: titleOf(item),
+        ...(originalOf(item) ? { text: originalOf(item) } : {}),
         kind: item.kind,
         label: label(item),
         time: new Date(item.at).toISOString(),

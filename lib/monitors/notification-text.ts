@@ -13,9 +13,18 @@ export function respondUrl(settings: NotificationSettings, n: PendingNotificatio
   return n.respond_token && `${settings.publicUrl}/respond?token=${encodeURIComponent(n.respond_token)}`;
 }
 
-/** What an e-mail's subject and an SMS say first: a P2000 message as sent, else the headline. */
+/**
+ * What an e-mail's subject, an SMS, a push title and a Home Assistant sensor say first: a P2000
+ * message in plain words (the page as sent when it has none), else the headline.
+ */
 export function headlineOf(n: PendingNotification): string {
-  return (n.kind === "p2000" ? n.message : n.headline) ?? "";
+  return (n.kind === "p2000" ? (n.plain_text ?? n.message) : n.headline) ?? "";
+}
+
+/** A P2000 message in plain words, then the page as sent (once, when the two are the same). */
+function p2000Lines(n: PendingNotification): string[] {
+  const plain = n.plain_text ?? n.message ?? "";
+  return plain === n.message ? [plain] : [plain, n.message ?? ""];
 }
 
 /**
@@ -72,13 +81,16 @@ export function fieldsOf(n: PendingNotification): { text: string; fields: Array<
     value: string;
   }>;
   const loose = facts.filter((f) => f.label === null && f.value.trim() !== "").map((f) => f.value);
-  return { text: n.kind === "p2000" ? (n.message ?? "") : loose.join("\n"), fields };
+  return { text: n.kind === "p2000" ? p2000Lines(n).join("\n") : loose.join("\n"), fields };
 }
 
-/** The plain text of e-mails and chat messages: the message as sent (it names its own urgency), then the facts. */
+/**
+ * The plain text of e-mails and chat messages: a P2000 message in plain words and as sent (it names
+ * its own urgency), then the facts.
+ */
 export function notificationText(settings: NotificationSettings, n: PendingNotification): string {
   if (n.kind !== "p2000") return [n.headline, "", ...factLines(n)].join("\n");
-  return [n.message, "", ...factLines(n), "", `Are you going? ${respondUrl(settings, n)}`].join("\n");
+  return [...p2000Lines(n), "", ...factLines(n), "", `Are you going? ${respondUrl(settings, n)}`].join("\n");
 }
 
 /**
@@ -138,6 +150,8 @@ export function webhookBody(settings: NotificationSettings, n: PendingNotificati
     message: {
       uuid: n.message_uuid,
       message: n.message,
+      plainText: n.plain_text,
+      language: n.language,
       sended: n.sended!.toISOString(),
       urgency: n.urgency,
       discipline: n.discipline,

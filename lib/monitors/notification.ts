@@ -56,6 +56,10 @@ export interface PendingNotification {
   credentials: Record<string, string>;
   /** Set once a receiver said the channel is gone for good (a Web Push subscription: 404/410). */
   channel_disabled_at: Date | null;
+  /** A P2000 message in plain words (P2000Message.plainText) in the monitor's language; null for a feed's event. */
+  plain_text: string | null;
+  /** The monitor's notificationRules.language: nl (the default) or en. */
+  language: string;
 }
 
 /**

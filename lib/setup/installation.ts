@@ -15,6 +15,7 @@ import { loadBoundaries } from "../places/boundaries.ts";
 import { loadPlaces } from "../places/reference-data.ts";
 import { loadShippedAddresses } from "../addresses/shipped-index.ts";
 import { loadHighways } from "../feeds/traffic/highways.ts";
+import { loadPlainWords } from "../p2000/plain-words.ts";
 import { loadRailRoutes } from "../feeds/rail/routes.ts";
 import { loadAircraftContent, loadAircraftFleet } from "../feeds/aircraft/fleet.ts";
 
@@ -46,6 +47,7 @@ export async function prepareDatabase(
     // after the places: a woonplaats's streets are linked to its place
     await loadShippedAddresses(client);
     await loadStarterCapcodes(client, path.join(ROOT_DIR, "data", "capcodes-starter.csv"));
+    await loadPlainWords(client, path.join(ROOT_DIR, "data", "p2000-plain-words.csv"));
     await loadHighways(client, path.join(ROOT_DIR, "data", "highways.csv"));
     await loadRailRoutes(client, path.join(ROOT_DIR, "data", "rail-routes.csv"));
     await loadBoundaries(client, path.join(ROOT_DIR, "data"));

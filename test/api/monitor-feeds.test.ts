@@ -152,7 +152,9 @@ describe("a feed per monitor", () => {
     expect(atom.items).toHaveLength(1);
     const [entry] = atom.items as Array<Record<string, any>>;
     expect(entry.id).toBe(`urn:uuid:${first.uuid}`);
-    expect(entry.title.trim()).toBe("A1 AMBU 17107 Bachplein Schiedam SCHIDM bon 147008");
+    // Named in plain words (the monitor's language, Dutch by default), the page as sent in its content.
+    expect(entry.title.trim()).toBe("A1 spoed, ambulance, Bachplein, Schiedam");
+    expect(entry.contentSnippet).toContain("A1 AMBU 17107 Bachplein Schiedam SCHIDM bon 147008");
     expect(entry.contentSnippet).toContain("P2000 message");
     expect(entry["georss:point"]).toBe(`${first.latitude} ${first.longitude}`);
     expect(Date.parse(entry.isoDate)).toBeGreaterThan(Date.now() - 60_000);
@@ -165,7 +167,8 @@ describe("a feed per monitor", () => {
         geometry: { type: "Point", coordinates: [first.longitude, first.latitude] },
         properties: {
           id: first.uuid,
-          title: "A1 AMBU 17107 Bachplein Schiedam SCHIDM bon 147008",
+          title: "A1 spoed, ambulance, Bachplein, Schiedam",
+          text: "A1 AMBU 17107 Bachplein Schiedam SCHIDM bon 147008",
           kind: "p2000",
           label: "P2000 message",
           time: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),

@@ -242,7 +242,9 @@ describe("a P2000 monitor around Schiedam", () => {
       monitor: { uuid: monitorUuid, name: "Ambulance near home" },
       message: { uuid: matched.uuid, urgency: "A1", discipline: "Ambulance", city: "Schiedam" },
     });
-    const received = await mail.waitFor("responder@example.org", /A1 AMBU 17107 Bachplein Schiedam/);
+    // The subject is the page in plain words; the text has it as sent too.
+    const received = await mail.waitFor("responder@example.org", /A1 spoed, ambulance, Bachplein, Schiedam/);
+    expect(received.text).toContain("A1 AMBU 17107 Bachplein Schiedam SCHIDM bon 147008");
     expect(received.text).toContain("Monitor: Ambulance near home");
     const link = new URL(mail.linkIn(received, "http://127.0.0.1"));
     expect(link.pathname).toBe("/respond");

@@ -206,7 +206,9 @@ describe("mqtt channel with Home Assistant discovery", () => {
     expect(state).toMatchObject({
       id: delivery.uuid,
       kind: "p2000",
-      title: "A1 AMBU 17107 Bachplein Schiedam bon 1",
+      // What Home Assistant's sensor shows and a speaker reads: the page in plain words.
+      title: "A1 spoed, ambulance, Bachplein, Schiedam",
+      plainText: "A1 spoed, ambulance, Bachplein, Schiedam",
       time: sended.toISOString(),
       urgency: "A1",
       place: message.place || null,

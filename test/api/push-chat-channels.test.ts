@@ -119,6 +119,8 @@ const dutchTime = (date: Date) =>
 
 describe("a FLEX message matching a P2000 monitor", () => {
   const MESSAGE = "A1 AMBU 17107 Bachplein 3112AB Schiedam bon 1";
+  /** The page in plain words (P2000Message.plainText, the monitor's language: Dutch), then as sent. */
+  const PAGE = `A1 spoed, ambulance, Bachplein, Schiedam\n${MESSAGE}`;
   // Whole seconds, as the pager network sends them.
   const sended = new Date(Math.floor(Date.now() / 1000) * 1000 - 60_000);
   let monitorUuid: string;
@@ -152,7 +154,7 @@ describe("a FLEX message matching a P2000 monitor", () => {
   /** The plain text every push channel shows under its title. */
   const text = (link: string) =>
     [
-      MESSAGE,
+      PAGE,
       "",
       `Time: ${dutchTime(sended)}`,
       "Urgency: A1",
@@ -232,7 +234,7 @@ describe("a FLEX message matching a P2000 monitor", () => {
       embeds: [
         {
           title: TITLE,
-          description: `${MESSAGE}\n\n[Are you going?](${link})`,
+          description: `${PAGE}\n\n[Are you going?](${link})`,
           url: link,
           timestamp: sended.toISOString(),
           color: 0xd32f2f,
@@ -258,12 +260,12 @@ describe("a FLEX message matching a P2000 monitor", () => {
     expect(request).toMatchObject({ method: "POST", path: PATHS.slack });
     expect(request.headers["content-type"]).toBe("application/json");
     expect(JSON.parse(request.body)).toEqual({
-      text: `${TITLE}: ${MESSAGE}`,
+      text: `${TITLE}: ${PAGE}`,
       blocks: [
         { type: "header", text: { type: "plain_text", text: `:rotating_light: ${TITLE}`, emoji: true } },
         {
           type: "section",
-          text: { type: "mrkdwn", text: MESSAGE },
+          text: { type: "mrkdwn", text: PAGE },
           fields: [
             { type: "mrkdwn", text: `*Time*\n${dutchTime(sended)}` },
             { type: "mrkdwn", text: "*Urgency*\nA1" },

@@ -201,7 +201,7 @@ describe("a FLEX message matching a P2000 monitor with a webpush channel", () =>
 
     const message = JSON.parse(decrypt(browser, request.raw));
     expect(message).toMatchObject({
-      title: "A1 AMBU 17107 Bachplein Schiedam bon 1",
+      title: "A1 spoed, ambulance, Bachplein, Schiedam",
       kind: "p2000",
       urgency: "high",
       code: "A1",

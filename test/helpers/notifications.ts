@@ -54,6 +54,8 @@ export function blankNotification(overrides: Partial<PendingNotification>): Pend
     topic: null,
     credentials: {},
     channel_disabled_at: null,
+    plain_text: null,
+    language: "nl",
     ...overrides,
   };
 }

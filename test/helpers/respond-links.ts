@@ -36,7 +36,8 @@ export async function respondLinkByMail(
       capcodes: [{ name: "001420007" }],
     },
   });
-  const received = await mail.waitFor(RESPONDER, /A1 AMBU 17107 Bachplein Schiedam/);
+  // The subject is the page in plain words.
+  const received = await mail.waitFor(RESPONDER, /^A1 spoed, ambulance, Bachplein, Schiedam$/);
   // The link exactly as the mail carries it (PUBLIC_URL/respond?token=…).
   return { link: new URL(mail.linkIn(received, "http://127.0.0.1")), monitorUuid: createMonitor.uuid };
 }

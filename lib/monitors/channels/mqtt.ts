@@ -52,6 +52,8 @@ export function mqttPayload(settings: NotificationSettings, n: PendingNotificati
     kind: n.kind,
     title: title.length > MAX_STATE_LENGTH ? `${title.slice(0, MAX_STATE_LENGTH - 1)}…` : title,
     text: notificationText(settings, n),
+    // What a speaker reads aloud (Home Assistant's tts): the page in plain words, in the monitor's language.
+    plainText: p2000 ? n.plain_text : null,
     time: (p2000 ? n.sended! : now).toISOString(),
     urgency: p2000 ? n.urgency : null,
     place: p2000 ? [n.street, n.postcode, n.city].filter(Boolean).join(", ") || null : null,

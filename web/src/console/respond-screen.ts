@@ -16,7 +16,7 @@ import "./monitors/monitor-texts.ts";
 import { graphql } from "../api/graphql.ts";
 import { ApiError, type Api } from "../api/client.ts";
 import type { Screen } from "../context.ts";
-import { h, replaceChildren } from "../dom.ts";
+import { h } from "../dom.ts";
 import { addTexts, formatDateTime, t, withLanguage } from "../i18n.ts";
 import { actionButton } from "./form.ts";
 import { disciplineName, urgencyName } from "./monitors/criteria-fields.ts";
@@ -249,18 +249,22 @@ export const respondScreen: Screen = (root, { session, api }) => {
   section.append(checking);
   let closed = false;
   void session.auth.request(LinkQuery, { token }).then(
-    ({ respondLink }) => {
+    async ({ respondLink }) => {
       if (closed) return;
-      checking.remove();
       if (!respondLink) {
+        checking.remove();
         section.append(problem("gone", null));
         return;
       }
-      const incidentSlot = h("div", {});
+      // The incident first, then the buttons under it: a card arriving above buttons already shown
+      // would move them under a finger about to tap (a test's click landed beside them).
+      const incident = await incidentOf(api, respondLink);
+      if (closed) return;
+      checking.remove();
       showCurrent(respondLink.status);
       section.append(
         h("p", {}, t("respond.why")),
-        incidentSlot,
+        ...(incident ? [incident] : []),
         current,
         h("p", { class: "respond-buttons" }, answer("going"), answer("cancelled")),
         outcome,
@@ -270,7 +274,6 @@ export const respondScreen: Screen = (root, { session, api }) => {
           t("respond.validUntil").replace("{time}", formatDateTime(respondLink.expiresAt)),
         ),
       );
-      void incidentOf(api, respondLink).then((incident) => replaceChildren(incidentSlot, incident));
     },
     (error: unknown) => {
       if (closed) return;
