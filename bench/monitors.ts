@@ -79,10 +79,12 @@ if (have !== MONITORS) {
   await owner.query(
     `insert into app_private.channel_secrets select uuid, 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' from app_public.channels`,
   );
-  // As people use them: half watch two capcodes out of a national list of about 25,000 (the
-  // known ones and made-up numbers standing in for the rest); 40% want urgent calls of one
-  // discipline within 0.5-3 km of their home (a point up to ~25 km from a place); 10% a street
-  // name in their region, for one discipline and urgency.
+  // As people use them: 40% watch two capcodes out of a national list of about 25,000 (the known
+  // ones and made-up numbers standing in for the rest); 25% want urgent calls of one discipline
+  // within 0.5-3 km of their home (a point up to ~25 km from a place); and, with query.areas
+  // (issue 45), 15% a named area (a gemeente, woonplaats or PC4 postcode area, round the list),
+  // 10% home and work (two circles of 1-3 km), 5% a drawn polygon (a square of about 4 km around a
+  // place, urgent calls only); 5% a street name in their region, for one discipline and urgency.
   await owner.query(
     `
     with channels as (select uuid, environment_uuid, row_number() over (order by uuid) - 1 as n from app_public.channels),
@@ -96,7 +98,11 @@ if (have !== MONITORS) {
                            'wilhelminastraat', 'nieuwstraat', 'marktplein', 'beatrixlaan', 'parallelweg', 'industrieweg',
                            'emmastraat', 'kastanjelaan'] as list),
     -- Row numbers of the place and capcodes each monitor takes, so they join by equality.
-    spec as (select i, case when i % 10 < 5 then 1 when i % 10 < 9 then 0 else 2 end as kind, i * 7919 as h,
+    named as materialized (select kind, code, row_number() over (order by kind, code) - 1 as n
+                             from (select distinct kind, code from app_public.named_areas
+                                    where kind in ('gemeente', 'woonplaats', 'postcode')) x),
+    spec as (select i, case when i % 20 < 8 then 1 when i % 20 < 13 then 0 when i % 20 < 16 then 3
+                            when i % 20 < 18 then 4 when i % 20 < 19 then 5 else 2 end as kind, i * 7919 as h,
                     (i * 7919) % (select count(*) from places) as place_n,
                     (i * 7919) % (select count(*) from capcodes) as capcode_1,
                     (i * 7919 / 3 + 1) % (select count(*) from capcodes) as capcode_2
@@ -108,6 +114,17 @@ if (have !== MONITORS) {
                when 0 then jsonb_build_object('disciplines', jsonb_build_array((array['Ambulance', 'Brandweer'])[1 + s.i % 2]),
                                               'urgencies', jsonb_build_array((array['A1', 'P1'])[1 + s.i % 2]))
                when 1 then jsonb_build_object('capcodes', jsonb_build_array(k1.name, k2.name))
+               when 3 then jsonb_build_object('areas', jsonb_build_array(
+                             (select jsonb_build_object('type', nm.kind, 'code', nm.code, 'name', nm.code)
+                                from named nm where nm.n = s.h % (select count(*) from named))))
+               when 4 then jsonb_build_object('areas', jsonb_build_array(
+                             jsonb_build_object('type', 'circle', 'latitude', p.latitude, 'longitude', p.longitude, 'radius', 1 + s.i % 3),
+                             jsonb_build_object('type', 'circle', 'latitude', w.latitude, 'longitude', w.longitude, 'radius', 1 + s.i % 3)))
+               when 5 then jsonb_build_object('urgencies', jsonb_build_array('A1', 'P1'), 'areas', jsonb_build_array(
+                             jsonb_build_object('type', 'polygon', 'coordinates', jsonb_build_array(jsonb_build_array(
+                               jsonb_build_array(p.longitude - 0.03, p.latitude - 0.02), jsonb_build_array(p.longitude + 0.03, p.latitude - 0.02),
+                               jsonb_build_array(p.longitude + 0.03, p.latitude + 0.02), jsonb_build_array(p.longitude - 0.03, p.latitude + 0.02),
+                               jsonb_build_array(p.longitude - 0.03, p.latitude - 0.02))))))
                else jsonb_build_object('regions', jsonb_build_array((select r.number from regions r where r.n = s.h % r.total)),
                                        'disciplines', jsonb_build_array((array['Ambulance', 'Brandweer'])[1 + s.i % 2]),
                                        'urgencies', jsonb_build_array((array['A1', 'P1'])[1 + s.i % 2]),
@@ -118,7 +135,8 @@ if (have !== MONITORS) {
              case when s.kind = 0 then 0.5 + (s.i % 6) / 2.0 end
         from spec s
         join channels c on c.n = s.i % 100
-        left join places p on s.kind = 0 and p.n = s.place_n
+        left join places p on s.kind in (0, 4, 5) and p.n = s.place_n
+        left join places w on s.kind = 4 and w.n = (s.place_n + 17) % (select count(*) from places)
         left join capcodes k1 on s.kind = 1 and k1.n = s.capcode_1
         left join capcodes k2 on s.kind = 1 and k2.n = s.capcode_2
       returning uuid, environment_uuid)
@@ -128,11 +146,14 @@ if (have !== MONITORS) {
   await owner.query("analyze");
   log(`  in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
+// A population made by an earlier run notifies this run's receiver (its port is new each run).
+await owner.query("update app_public.channels set url = $1 where url is distinct from $1", [hookUrl]);
 const {
   rows: [population],
 } = await owner.query(`
   select count(*)::int as monitors, (select count(*)::int from app_hidden.p2000_monitor_criteria) as active_p2000,
-         (select round(avg(cardinality(anchor_keys)), 1)::float from app_hidden.p2000_monitor_criteria) as anchor_keys_per_monitor
+         (select round(avg(cardinality(anchor_keys)), 1)::float from app_hidden.p2000_monitor_criteria) as anchor_keys_per_monitor,
+         (select count(*)::int from app_hidden.p2000_monitor_criteria where area_count > 0) as with_areas
     from app_public.monitors`);
 
 // 2. The burst: RATE messages per second for SECONDS, live traffic (sended = now).
@@ -226,7 +247,8 @@ log(JSON.stringify(result, null, 2));
 log(
   `Wrote ${writeResults("monitors", "monitors-latest.md", result, [
     `Monitor benchmark, ${result.date.slice(0, 10)}, ${result.machine}: ${result.monitors.toLocaleString("en")} monitors ` +
-      `(${result.active_p2000.toLocaleString("en")} active P2000, ${result.anchor_keys_per_monitor} index keys each), ` +
+      `(${result.active_p2000.toLocaleString("en")} active P2000, ${result.anchor_keys_per_monitor} index keys each, ` +
+      `${result.with_areas.toLocaleString("en")} with areas: named, home and work, drawn), ` +
       `${result.messages} messages at ${RATE}/s (inserted in ${result.insertSeconds} s).`,
     "",
     "| matched messages | notifications per matched message | delivered | insert → webhook p50 | p95 | p99 | max | matcher per message |",

@@ -57,6 +57,16 @@ comment on type app_public.p2000_statistics_period is NULL;
 
 -- Composite types
 
+create type app_hidden.area_shapes as (
+  outlines polygon[],
+  holes polygon[],
+  hole_parts integer[],
+  circles double precision[],
+  boxes box[],
+  keys text[]
+);
+comment on type app_hidden.area_shapes is 'A monitor''s areas in matchable form: its named areas as kind:code keys, the outer rings of its drawn polygons (outlines; holes and hole_parts stay empty, as a drawn polygon has none), its circles as latitude, longitude, radius (km) triples, and a box around each polygon and circle for the index.';
+
 create type app_hidden.notification_subject as (
   headline text,
   facts text[],
@@ -171,6 +181,15 @@ create type app_public.amber_alert_history as (
   duration_minutes integer
 );
 comment on type app_public.amber_alert_history is 'What alert ran and when: never a name, photo or last-seen text.';
+
+create type app_public.area_choice as (
+  kind text,
+  code text,
+  name text,
+  municipality text,
+  municipality_name text
+);
+comment on type app_public.area_choice is 'A named area a monitor''s query.areas can hold: {"type": kind, "code": code}.';
 
 create type app_public.channel_header as (
   name text,
@@ -919,7 +938,7 @@ create table app_hidden.monitor_query_fields (
   required boolean default false not null,
   choices text[],
   description text not null,
-  constraint monitor_query_fields_kind_check CHECK ((kind = ANY (ARRAY['strings'::text, 'capcodes'::text, 'regions'::text, 'disciplines'::text, 'urgencies'::text, 'categories'::text, 'choices'::text, 'urls'::text, 'boolean'::text, 'integer'::text]))),
+  constraint monitor_query_fields_kind_check CHECK ((kind = ANY (ARRAY['strings'::text, 'capcodes'::text, 'regions'::text, 'disciplines'::text, 'urgencies'::text, 'categories'::text, 'areas'::text, 'choices'::text, 'urls'::text, 'boolean'::text, 'integer'::text]))),
   constraint monitor_query_fields_monitor_type_fkey FOREIGN KEY (monitor_type) REFERENCES app_public.monitor_types(name),
   constraint monitor_query_fields_pkey PRIMARY KEY (monitor_type, field)
 );
@@ -1046,6 +1065,16 @@ grant SELECT on app_hidden.p2000_hourly_urgency_counts to app_analyst;
 grant SELECT on app_hidden.p2000_hourly_urgency_counts to app_visitor;
 comment on table app_hidden.p2000_hourly_urgency_counts is 'Messages per hour, exercise type and urgency.';
 
+create table app_hidden.p2000_monitor_area_boxes (
+  monitor_uuid uuid not null,
+  area box not null,
+  constraint p2000_monitor_area_boxes_monitor_uuid_fkey FOREIGN KEY (monitor_uuid) REFERENCES app_public.monitors(uuid) ON DELETE CASCADE
+);
+alter table app_hidden.p2000_monitor_area_boxes enable row level security;
+CREATE INDEX p2000_monitor_area_boxes_area_idx ON app_hidden.p2000_monitor_area_boxes USING gist (area);
+CREATE INDEX p2000_monitor_area_boxes_monitor_idx ON app_hidden.p2000_monitor_area_boxes USING btree (monitor_uuid);
+comment on table app_hidden.p2000_monitor_area_boxes is 'A box around each area of each active P2000 monitor with query.areas (kept with p2000_monitor_criteria by its trigger): app_private.match_p2000_message finds the monitors whose areas can hold a message''s position through the GiST index, and checks them in full.';
+
 create table app_hidden.p2000_monitor_criteria (
   monitor_uuid uuid not null,
   capcode_names text[] not null,
@@ -1061,6 +1090,13 @@ create table app_hidden.p2000_monitor_criteria (
   exclude_patterns text[] not null,
   category_uuids uuid[] default '{}'::uuid[] not null,
   exclude_category_uuids uuid[] default '{}'::uuid[] not null,
+  area_count integer default 0 not null,
+  area_outlines polygon[] default '{}'::polygon[] not null,
+  area_holes polygon[] default '{}'::polygon[] not null,
+  area_hole_parts integer[] default '{}'::integer[] not null,
+  area_circles double precision[] default '{}'::double precision[] not null,
+  area_boxes box[] default '{}'::box[] not null,
+  area_keys text[] default '{}'::text[] not null,
   constraint p2000_monitor_criteria_monitor_uuid_fkey FOREIGN KEY (monitor_uuid) REFERENCES app_public.monitors(uuid) ON DELETE CASCADE,
   constraint p2000_monitor_criteria_pkey PRIMARY KEY (monitor_uuid)
 );
@@ -2306,6 +2342,28 @@ comment on column app_public.monitors.longitude is '@behavior -*';
 comment on column app_public.monitors.location_mode is 'fixed, or live: the location follows a device (locationLiveSourceId) that posts positions through updateMonitor.';
 comment on column app_public.monitors.radius is 'Kilometres around the location (0-250); with a location, only located items within it match.';
 comment on column app_public.monitors.notification_rules is '@behavior -*';
+
+create table app_public.named_areas (
+  kind text not null,
+  code text not null,
+  name text not null,
+  municipality text,
+  part integer not null,
+  outline polygon not null,
+  holes polygon[] default '{}'::polygon[] not null,
+  bounds box generated always as (box(outline)) stored,
+  constraint named_areas_kind_check CHECK ((kind = ANY (ARRAY['gemeente'::text, 'woonplaats'::text, 'postcode'::text, 'province'::text, 'region'::text]))),
+  constraint named_areas_pkey PRIMARY KEY (kind, code, part)
+);
+alter table app_public.named_areas enable row level security;
+CREATE INDEX named_areas_bounds_idx ON app_public.named_areas USING gist (bounds);
+CREATE INDEX named_areas_name_idx ON app_public.named_areas USING btree (kind, lower(name));
+CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON app_public.named_areas FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_data_changed('places');
+create policy select_all on app_public.named_areas as permissive for select to app_analyst, app_visitor using (true);
+grant SELECT on app_public.named_areas to app_analyst;
+grant SELECT on app_public.named_areas to app_visitor;
+comment on table app_public.named_areas is '@behavior -*
+The areas a monitor can name (query.areas), one row per part of each: gemeenten (code GM0363), woonplaatsen (WP1602; a woonplaats without a CBS code is name@municipality), PC4 postcode areas (1012), provinces (noord-holland) and safety regions (13), loaded on start from data/*.geojson (sources in data/GEO-SOURCES.md). outline is a part''s outer ring and holes its holes, in longitude/latitude.';
 
 create table app_public.nl_alert_regions (
   alert_uuid uuid not null,
@@ -4574,6 +4632,60 @@ grant execute on function app_hidden.analytics_window(window_start timestamp wit
 grant execute on function app_hidden.analytics_window(window_start timestamp with time zone, window_end timestamp with time zone) to app_visitor;
 comment on function app_hidden.analytics_window(window_start timestamp with time zone, window_end timestamp with time zone) is 'True for a window the analytics fact functions accept (start before end, at most 366 days); raises BAD_USER_INPUT (XINPT) otherwise. Called with the arguments only, so the planner evaluates it once (a one-time filter) in the inlined fact functions.';
 
+CREATE OR REPLACE FUNCTION app_hidden.area_shapes(areas jsonb)
+ RETURNS app_hidden.area_shapes
+ LANGUAGE plpgsql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  shapes app_hidden.area_shapes := row('{}', '{}', '{}', '{}', '{}', '{}');
+  area jsonb;
+  latitude double precision;
+  longitude double precision;
+  radius double precision;
+begin
+  for area in select a from jsonb_array_elements(areas) a loop
+    if area->>'type' = 'circle' then
+      latitude := (area->>'latitude')::double precision;
+      longitude := (area->>'longitude')::double precision;
+      radius := (area->>'radius')::double precision;
+      shapes.circles := shapes.circles || array[latitude, longitude, radius];
+      -- A little wider than the circle: the box only chooses candidates, the distance decides.
+      shapes.boxes := shapes.boxes || box(
+        point(longitude - radius / (111.0 * greatest(cos(radians(latitude)), 0.01)), latitude - radius / 111.0),
+        point(longitude + radius / (111.0 * greatest(cos(radians(latitude)), 0.01)), latitude + radius / 111.0));
+    elsif area->>'type' = 'polygon' then
+      shapes.outlines := shapes.outlines || app_hidden.geojson_ring(area->'coordinates'->0);
+      shapes.boxes := shapes.boxes || box(app_hidden.geojson_ring(area->'coordinates'->0));
+    else
+      -- A named area is a key: the message's own areas (app_hidden.point_area_keys) hold it or not.
+      shapes.keys := shapes.keys || ((area->>'type') || ':' || (area->>'code'));
+    end if;
+  end loop;
+  return shapes;
+end;
+$function$;
+grant execute on function app_hidden.area_shapes(areas jsonb) to app_analyst;
+grant execute on function app_hidden.area_shapes(areas jsonb) to app_visitor;
+comment on function app_hidden.area_shapes(areas jsonb) is 'The shapes of a monitor''s checked query.areas (app_hidden.checked_monitor_areas): named areas as keys, circles and polygons as shapes with their boxes.';
+
+CREATE OR REPLACE FUNCTION app_hidden.areas_contain(outlines polygon[], holes polygon[], hole_parts integer[], circles double precision[], latitude double precision, longitude double precision)
+ RETURNS boolean
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+AS $function$
+  select exists (select 1 from unnest(outlines) with ordinality as o (outline, n)
+                  where o.outline @> point(longitude, latitude)
+                    and not exists (select 1 from unnest(holes, hole_parts) as h (hole, part)
+                                     where h.part = o.n and h.hole @> point(longitude, latitude)))
+      or exists (select 1 from generate_series(1, coalesce(cardinality(circles), 0) / 3) i
+                  where app_hidden.distance_km(circles[3 * i - 2], circles[3 * i - 1], latitude, longitude) <= circles[3 * i])
+$function$;
+grant execute on function app_hidden.areas_contain(outlines polygon[], holes polygon[], hole_parts integer[], circles double precision[], latitude double precision, longitude double precision) to app_analyst;
+grant execute on function app_hidden.areas_contain(outlines polygon[], holes polygon[], hole_parts integer[], circles double precision[], latitude double precision, longitude double precision) to app_visitor;
+comment on function app_hidden.areas_contain(outlines polygon[], holes polygon[], hole_parts integer[], circles double precision[], latitude double precision, longitude double precision) is 'Whether a point lies in any of the areas: inside an outline and none of its own holes (a point on the boundary is inside), or within a circle''s radius (great-circle distance).';
+
 CREATE OR REPLACE FUNCTION app_hidden.assert_api_scope(required text)
  RETURNS void
  LANGUAGE plpgsql
@@ -4711,6 +4823,113 @@ $function$;
 grant execute on function app_hidden.checked_monitor(environment uuid, existing app_public.monitors, location_given boolean, name text, description text, active boolean, type text, query text, latitude double precision, longitude double precision, location_mode text, location_live_source_id text, radius double precision, channels text, notification_rules text, OUT monitor app_public.monitors, OUT channel_uuids uuid[]) to app_analyst;
 grant execute on function app_hidden.checked_monitor(environment uuid, existing app_public.monitors, location_given boolean, name text, description text, active boolean, type text, query text, latitude double precision, longitude double precision, location_mode text, location_live_source_id text, radius double precision, channels text, notification_rules text, OUT monitor app_public.monitors, OUT channel_uuids uuid[]) to app_visitor;
 comment on function app_hidden.checked_monitor(environment uuid, existing app_public.monitors, location_given boolean, name text, description text, active boolean, type text, query text, latitude double precision, longitude double precision, location_mode text, location_live_source_id text, radius double precision, channels text, notification_rules text, OUT monitor app_public.monitors, OUT channel_uuids uuid[]) is 'The monitor that the arguments of createMonitor, updateMonitor or monitorPreview describe on top of existing (a row with a null uuid for a new monitor, which starts from the defaults), every field checked, with its channel uuids (null when not given). An argument left null keeps its value, and location_given tells "clear the location" from "not given". It writes nothing, so a preview accepts and refuses exactly what createMonitor does.';
+
+CREATE OR REPLACE FUNCTION app_hidden.checked_monitor_areas(areas jsonb)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  result jsonb := '[]';
+  area jsonb;
+  i integer := -1;
+  area_kind text;
+  ring jsonb;
+  points integer;
+  total_points integer := 0;
+  wanted text;
+  found_code text;
+  found_name text;
+  matches integer;
+  choices text;
+begin
+  if jsonb_typeof(areas) <> 'array' then
+    raise exception 'query.areas must be a list of areas ({"type": "circle" | "polygon" | "gemeente" | "woonplaats" | "postcode" | "province" | "region", …}).' using errcode = 'XINPT';
+  end if;
+  if jsonb_array_length(areas) > 20 then
+    raise exception 'query.areas has more than 20 areas.' using errcode = 'XINPT';
+  end if;
+  for area in select a from jsonb_array_elements(areas) a loop
+    i := i + 1;
+    area_kind := case when jsonb_typeof(area) = 'object' then area->>'type' end;
+    if area_kind is null or area_kind not in ('circle', 'polygon', 'gemeente', 'woonplaats', 'postcode', 'province', 'region') then
+      raise exception 'query.areas[%]: type must be one of circle, polygon, gemeente, woonplaats, postcode, province, region.', i using errcode = 'XINPT';
+    end if;
+    if area_kind = 'circle' then
+      if jsonb_typeof(area->'latitude') <> 'number' or jsonb_typeof(area->'longitude') <> 'number'
+         or (area->>'latitude')::double precision not between 50.7 and 53.7 or (area->>'longitude')::double precision not between 3.2 and 7.3 then
+        raise exception 'query.areas[%]: a circle needs a latitude (50.7-53.7) and longitude (3.2-7.3) in the Netherlands.', i using errcode = 'XINPT';
+      end if;
+      if jsonb_typeof(area->'radius') <> 'number' or (area->>'radius')::double precision <= 0 or (area->>'radius')::double precision > 250 then
+        raise exception 'query.areas[%]: a circle''s radius is in kilometres, more than 0 and at most 250.', i using errcode = 'XINPT';
+      end if;
+      result := result || jsonb_build_array(jsonb_build_object('type', 'circle', 'latitude', area->'latitude', 'longitude', area->'longitude', 'radius', area->'radius'));
+    elsif area_kind = 'polygon' then
+      -- GeoJSON Polygon coordinates with one ring: [[[longitude, latitude], …]].
+      if jsonb_typeof(area->'coordinates') <> 'array' or jsonb_array_length(area->'coordinates') <> 1
+         or jsonb_typeof(area->'coordinates'->0) <> 'array' then
+        raise exception 'query.areas[%]: a polygon''s coordinates are GeoJSON''s with one ring: [[[longitude, latitude], …]] (no holes).', i using errcode = 'XINPT';
+      end if;
+      ring := area->'coordinates'->0;
+      points := jsonb_array_length(ring);
+      total_points := total_points + points;
+      if exists (select 1 from jsonb_array_elements(ring) p
+                  where jsonb_typeof(p) <> 'array' or jsonb_array_length(p) <> 2
+                     or jsonb_typeof(p->0) <> 'number' or jsonb_typeof(p->1) <> 'number') then
+        raise exception 'query.areas[%]: every point of a polygon is [longitude, latitude].', i using errcode = 'XINPT';
+      end if;
+      if points < 4 or points > 2000 then
+        raise exception 'query.areas[%]: a polygon has 4 to 2000 points (the first repeated as the last).', i using errcode = 'XINPT';
+      end if;
+      if ring->0 <> ring->(points - 1) then
+        raise exception 'query.areas[%]: a polygon must be closed: its last point the same as its first.', i using errcode = 'XINPT';
+      end if;
+      if exists (select 1 from jsonb_array_elements(ring) p
+                  where (p->>0)::double precision not between 3.2 and 7.3 or (p->>1)::double precision not between 50.7 and 53.7) then
+        raise exception 'query.areas[%]: a polygon must lie in the Netherlands (longitude 3.2-7.3, latitude 50.7-53.7).', i using errcode = 'XINPT';
+      end if;
+      if app_hidden.ring_crosses_itself(ring) then
+        raise exception 'query.areas[%]: a polygon''s edges must not cross or touch each other.', i using errcode = 'XINPT';
+      end if;
+      result := result || jsonb_build_array(jsonb_build_object('type', 'polygon', 'coordinates', area->'coordinates'));
+    else
+      wanted := btrim(coalesce(area->>'code', area->>'name', ''));
+      if wanted = '' then
+        raise exception 'query.areas[%]: a % needs its code or name (areaChoices lists them).', i, area_kind using errcode = 'XINPT';
+      end if;
+      select count(distinct n.code), min(n.code), min(n.name),
+             string_agg(distinct n.name || ' (' || n.code || coalesce(', ' || n.municipality, '') || ')', '; ')
+        into matches, found_code, found_name, choices
+        from app_public.named_areas n
+       where n.kind = area_kind
+         and (n.code = case area_kind when 'gemeente' then upper(wanted) when 'region' then lpad(wanted, 2, '0') else wanted end
+              or (area ? 'name' and lower(n.name) = lower(wanted)
+                  and (area->>'municipality' is null or n.municipality = upper(area->>'municipality'))));
+      if matches = 0 and area_kind = 'region' then
+        -- A safety region also by its slug, as query.regions takes it.
+        select count(*), min(n.code), min(n.name) into matches, found_code, found_name
+          from app_public.named_areas n join app_public.p2000_regions g on g.number = n.code
+         where n.kind = 'region' and n.part = 1 and g.slug = lower(wanted);
+      end if;
+      if matches = 0 then
+        raise exception 'query.areas[%]: no % "%" (areaChoices lists them).', i, area_kind, wanted using errcode = 'XINPT';
+      end if;
+      if matches > 1 then
+        raise exception 'query.areas[%]: "%" is more than one %: give its code (%).', i, wanted, area_kind, choices using errcode = 'XINPT';
+      end if;
+      result := result || jsonb_build_array(jsonb_build_object('type', area_kind, 'code', found_code, 'name', found_name));
+    end if;
+  end loop;
+  if total_points > 5000 then
+    raise exception 'query.areas: the polygons have more than 5000 points together.' using errcode = 'XINPT';
+  end if;
+  return result;
+end;
+$function$;
+grant execute on function app_hidden.checked_monitor_areas(areas jsonb) to app_analyst;
+grant execute on function app_hidden.checked_monitor_areas(areas jsonb) to app_visitor;
+comment on function app_hidden.checked_monitor_areas(areas jsonb) is 'Checks query.areas and returns it normalised: at most 20 areas; a circle in the Netherlands with a radius of 0-250 km; a polygon of one closed ring of 4-2000 points inside the Netherlands'' bounds whose edges neither cross nor touch (5000 points in all); a named area by code or name, stored as {type, code, name} (a name shared by several woonplaatsen asks for the code, or a municipality). Every error names the area by its index.';
 
 CREATE OR REPLACE FUNCTION app_hidden.circle_polygon(latitude double precision, longitude double precision, radius_km double precision)
  RETURNS polygon
@@ -5037,6 +5256,18 @@ $function$;
 grant execute on function app_hidden.geojson_polygons(geometry jsonb) to app_analyst;
 grant execute on function app_hidden.geojson_polygons(geometry jsonb) to app_visitor;
 comment on function app_hidden.geojson_polygons(geometry jsonb) is 'The outer rings of a GeoJSON Polygon or MultiPolygon as PostgreSQL polygons (x = longitude, y = latitude), for the safety-region areas. Holes are left out, so an area covers a little more than it should; that is acceptable for telling which regions an NL-Alert reaches.';
+
+CREATE OR REPLACE FUNCTION app_hidden.geojson_ring(ring jsonb)
+ RETURNS polygon
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+AS $function$
+  select ('(' || string_agg(format('(%s,%s)', p->>0, p->>1), ',' order by n) || ')')::polygon
+    from jsonb_array_elements(ring) with ordinality as x (p, n)
+$function$;
+grant execute on function app_hidden.geojson_ring(ring jsonb) to app_analyst;
+grant execute on function app_hidden.geojson_ring(ring jsonb) to app_visitor;
+comment on function app_hidden.geojson_ring(ring jsonb) is 'A GeoJSON linear ring ([[longitude, latitude], …]) as a PostgreSQL polygon (x = longitude, y = latitude).';
 
 CREATE OR REPLACE FUNCTION app_hidden.hub_analytics_hourly_live(days integer DEFAULT 28)
  RETURNS app_public.hub_analytics_hourly
@@ -6140,6 +6371,7 @@ declare
   c app_hidden.p2000_monitor_criteria;
   lat_span integer;
   lon_span integer;
+  shapes app_hidden.area_shapes;
 begin
   c.monitor_uuid := mo.uuid;
   c.capcode_names := array(select jsonb_array_elements_text(coalesce(mo.query->'capcodes', '[]')));
@@ -6151,6 +6383,14 @@ begin
   c.category_uuids := array(select k.uuid from app_public.p2000_categories k where k.code in (select jsonb_array_elements_text(coalesce(mo.query->'categories', '[]'))));
   c.exclude_category_uuids := array(select k.uuid from app_public.p2000_categories k where k.code in (select jsonb_array_elements_text(coalesce(mo.query->'excludeCategories', '[]'))));
   c.include_exercises := coalesce((mo.query->>'includeExercises')::boolean, false);
+  shapes := app_hidden.area_shapes(coalesce(mo.query->'areas', '[]'));
+  c.area_count := jsonb_array_length(coalesce(mo.query->'areas', '[]'));
+  c.area_outlines := shapes.outlines;
+  c.area_holes := shapes.holes;
+  c.area_hole_parts := shapes.hole_parts;
+  c.area_circles := shapes.circles;
+  c.area_boxes := shapes.boxes;
+  c.area_keys := shapes.keys;
   if mo.radius is not null then
     c.latitude := mo.latitude;
     c.longitude := mo.longitude;
@@ -6160,6 +6400,9 @@ begin
   end if;
   c.anchor_keys := case
     when cardinality(c.capcode_names) > 0 then array(select 'c:' || n from unnest(c.capcode_names) n)
+    -- Its named areas as keys a message in them probes with; its circles and polygons are found
+    -- through their boxes (app_hidden.p2000_monitor_area_boxes).
+    when c.area_count > 0 then array(select 'a:' || k from unnest(c.area_keys) k)
     when c.radius is not null and (2 * lat_span + 1) * (2 * lon_span + 1) <= 400 then array(
       select app_hidden.geo_cell(mo.latitude + dy * 0.1, mo.longitude + dx * 0.15)
         from generate_series(-lat_span, lat_span) dy, generate_series(-lon_span, lon_span) dx)
@@ -6189,6 +6432,9 @@ AS $function$
      and (c.include_exercises or m.exercise_type = 'none')
      and (c.radius is null or (m.latitude is not null
           and app_hidden.distance_km(c.latitude, c.longitude, m.latitude, m.longitude) <= c.radius))
+     and (c.area_count = 0 or (m.latitude is not null
+          and (case when cardinality(c.area_keys) > 0 then c.area_keys && app_hidden.point_area_keys(m.latitude, m.longitude) else false end
+               or app_hidden.areas_contain(c.area_outlines, c.area_holes, c.area_hole_parts, c.area_circles, m.latitude, m.longitude))))
      and (cardinality(c.keyword_patterns) = 0 or pg_catalog.lower(m.message) like any (c.keyword_patterns))
      and (cardinality(c.exclude_patterns) = 0 or not pg_catalog.lower(m.message) like any (c.exclude_patterns))
 $function$;
@@ -7321,6 +7567,21 @@ grant execute on function app_hidden.place_of_woonplaats(woonplaats text, munici
 grant execute on function app_hidden.place_of_woonplaats(woonplaats text, municipality text) to app_visitor;
 comment on function app_hidden.place_of_woonplaats(woonplaats text, municipality text) is 'The place (app_public.places) a woonplaats of the address register is: by name or alias ("Bergen (NH)" is Bergen, alias "Bergen NH"), the one in the same municipality first, then the biggest.';
 
+CREATE OR REPLACE FUNCTION app_hidden.point_area_keys(latitude double precision, longitude double precision)
+ RETURNS text[]
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+AS $function$
+  select coalesce(array_agg(distinct n.kind || ':' || n.code), '{}')
+    from app_public.named_areas n
+   where n.bounds @> box(point(longitude, latitude), point(longitude, latitude))
+     and n.outline @> point(longitude, latitude)
+     and not exists (select 1 from unnest(n.holes) h where h @> point(longitude, latitude))
+$function$;
+grant execute on function app_hidden.point_area_keys(latitude double precision, longitude double precision) to app_analyst;
+grant execute on function app_hidden.point_area_keys(latitude double precision, longitude double precision) to app_visitor;
+comment on function app_hidden.point_area_keys(latitude double precision, longitude double precision) is 'The named areas a point lies in, as kind:code keys (gemeente:GM0363, woonplaats:WP3594, postcode:1012, province:noord-holland, region:13): inside a part''s outline and none of its holes (a point on the boundary is inside), found through the GiST index of the parts'' boxes.';
+
 CREATE OR REPLACE FUNCTION app_hidden.proper_case(value text)
  RETURNS text
  LANGUAGE sql
@@ -7558,6 +7819,26 @@ grant execute on function app_hidden.require_user_uuid() to app_analyst;
 grant execute on function app_hidden.require_user_uuid() to app_visitor;
 comment on function app_hidden.require_user_uuid() is 'The user of this request, or the UNAUTHENTICATED error every account operation answers without one: for a request that sent an API token, that the operation needs a user''s access token; for one without any token, the spec''s "Not authenticated" text.';
 
+CREATE OR REPLACE FUNCTION app_hidden.ring_crosses_itself(ring jsonb)
+ RETURNS boolean
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+AS $function$
+  -- Every pair of edges that do not follow each other (the last edge follows the first too).
+  with points as (
+    select n, point((p->>0)::double precision, (p->>1)::double precision) as at
+      from jsonb_array_elements(ring) with ordinality as x (p, n)
+  ), edges as (
+    select a.n as i, lseg(a.at, b.at) as edge from points a join points b on b.n = a.n + 1
+  )
+  select exists (select 1 from edges e1 join edges e2 on e2.i > e1.i + 1
+                  where not (e1.i = 1 and e2.i = jsonb_array_length(ring) - 1)
+                    and e1.edge ?# e2.edge)
+$function$;
+grant execute on function app_hidden.ring_crosses_itself(ring jsonb) to app_analyst;
+grant execute on function app_hidden.ring_crosses_itself(ring jsonb) to app_visitor;
+comment on function app_hidden.ring_crosses_itself(ring jsonb) is 'Whether a closed GeoJSON ring has two edges that are not neighbours yet cross or touch: a figure eight, or a ring that meets itself. Quadratic in the points, which checked_monitor_areas keeps at 2000 a ring.';
+
 CREATE OR REPLACE FUNCTION app_hidden.road_name(value text)
  RETURNS text
  LANGUAGE sql
@@ -7687,6 +7968,27 @@ $function$;
 grant execute on function app_hidden.search_pattern(search text) to app_analyst;
 grant execute on function app_hidden.search_pattern(search text) to app_visitor;
 comment on function app_hidden.search_pattern(search text) is 'ILIKE pattern for a search term, or null when there is nothing to search for.';
+
+CREATE OR REPLACE FUNCTION app_hidden.store_p2000_criteria(mo app_public.monitors)
+ RETURNS void
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  c app_hidden.p2000_monitor_criteria;
+begin
+  delete from app_hidden.p2000_monitor_criteria x where x.monitor_uuid = mo.uuid;
+  delete from app_hidden.p2000_monitor_area_boxes b where b.monitor_uuid = mo.uuid;
+  if mo.type = 'p2000' and mo.active then
+    c := app_hidden.p2000_criteria(mo);
+    insert into app_hidden.p2000_monitor_criteria select c.*;
+    insert into app_hidden.p2000_monitor_area_boxes (monitor_uuid, area) select mo.uuid, b from unnest(c.area_boxes) b;
+  end if;
+end;
+$function$;
+grant execute on function app_hidden.store_p2000_criteria(mo app_public.monitors) to app_analyst;
+grant execute on function app_hidden.store_p2000_criteria(mo app_public.monitors) to app_visitor;
+comment on function app_hidden.store_p2000_criteria(mo app_public.monitors) is 'Stores a P2000 monitor''s criteria row and the boxes of its areas (or removes them for an inactive monitor or another type): its trigger calls it, and the load of a boundary file for the monitors whose areas it names.';
 
 CREATE OR REPLACE FUNCTION app_hidden.street_key(name text)
  RETURNS text
@@ -8089,10 +8391,7 @@ CREATE OR REPLACE FUNCTION app_hidden.tg_monitors__p2000_criteria()
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
 begin
-  delete from app_hidden.p2000_monitor_criteria x where x.monitor_uuid = new.uuid;
-  if new.type = 'p2000' and new.active then
-    insert into app_hidden.p2000_monitor_criteria select * from app_hidden.p2000_criteria(new);
-  end if;
+  perform app_hidden.store_p2000_criteria(new);
   return null;
 end;
 $function$;
@@ -8821,6 +9120,10 @@ begin
         raise exception 'query.% must be a whole number from 0 to 10000.', f.field using errcode = 'XINPT';
       end if;
       result := result || jsonb_build_object(f.field, value);
+      continue;
+    end if;
+    if f.kind = 'areas' then
+      result := result || jsonb_build_object(f.field, app_hidden.checked_monitor_areas(value));
       continue;
     end if;
     if jsonb_typeof(value) <> 'array' or exists (select 1 from jsonb_array_elements(value) e where jsonb_typeof(e) not in ('string', 'number')) then
@@ -9892,6 +10195,44 @@ AS $function$
 $function$;
 comment on function app_private.learn_fire_vehicles(call_numbers text[], seen timestamp with time zone[]) is 'Records fire vehicles named by call numbers, each seen at the time at the same position of seen.';
 
+CREATE OR REPLACE FUNCTION app_private.load_named_areas(features jsonb, digest text, kind text)
+ RETURNS integer
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  loaded integer;
+  monitor app_public.monitors;
+begin
+  if exists (select 1 from app_hidden.geo_data_versions v where v.name = 'areas:' || kind and v.digest = load_named_areas.digest) then
+    return 0;
+  end if;
+  delete from app_public.named_areas n where n.kind = load_named_areas.kind;
+  insert into app_public.named_areas (kind, code, name, municipality, part, outline, holes)
+  select load_named_areas.kind, x.code, x.name, x.municipality, p.n,
+         app_hidden.geojson_ring(p.part->0),
+         array(select app_hidden.geojson_ring(r) from jsonb_array_elements(p.part) with ordinality as h (r, k) where h.k > 1 order by h.k)
+    from jsonb_array_elements(features) f,
+         lateral (select case load_named_areas.kind
+                           when 'region' then f->'properties'->>'number'
+                           when 'woonplaats' then coalesce(f->'properties'->>'code', (f->'properties'->>'name') || '@' || (f->'properties'->>'municipality'))
+                           else f->'properties'->>'code' end as code,
+                         coalesce(f->'properties'->>'name', f->'properties'->>'code') as name,
+                         f->'properties'->>'municipality' as municipality) x,
+         jsonb_array_elements(f->'geometry'->'coordinates') with ordinality as p (part, n);
+  select count(distinct n.code) into loaded from app_public.named_areas n where n.kind = load_named_areas.kind;
+  -- The monitors that name an area of this kind have their criteria made again from the new outlines.
+  for monitor in select m.* from app_public.monitors m
+                  where m.type = 'p2000' and m.query->'areas' @> jsonb_build_array(jsonb_build_object('type', load_named_areas.kind)) loop
+    perform app_hidden.store_p2000_criteria(monitor);
+  end loop;
+  insert into app_hidden.geo_data_versions (name, digest) values ('areas:' || kind, digest)
+  on conflict (name) do update set digest = excluded.digest, loaded_at = now();
+  return loaded;
+end;
+$function$;
+comment on function app_private.load_named_areas(features jsonb, digest text, kind text) is 'Loads one kind of named area (gemeente, woonplaats, postcode, province, region) from its GeoJSON file on start (lib/places/boundaries.ts), skipped when the file''s SHA-256 is the one loaded, and makes the criteria of the monitors that name such an area again. Returns how many areas it holds.';
+
 CREATE OR REPLACE FUNCTION app_private.load_nl_province_boundaries(features jsonb, digest text)
  RETURNS integer
  LANGUAGE plpgsql
@@ -10108,11 +10449,17 @@ begin
     || case when m.latitude is not null then array[app_hidden.geo_cell(m.latitude, m.longitude)] else '{}' end
     || case when m.region_uuid is not null then array['r:' || m.region_uuid] else '{}' end
     || case when m.category_uuid is not null then array['k:' || m.category_uuid] else '{}' end
-    || case when m.discipline_uuid is not null then array['d:' || m.discipline_uuid] else '{}' end;
-  -- Candidates by index (anchor keys), then every criterion in full.
+    || case when m.discipline_uuid is not null then array['d:' || m.discipline_uuid] else '{}' end
+    || case when m.latitude is not null then array(select 'a:' || k from unnest(app_hidden.point_area_keys(m.latitude, m.longitude)) k) else '{}' end;
+  -- Candidates by index (anchor keys, and the boxes of monitors' areas), then every criterion in full.
   matched := array(
     select c.monitor_uuid from app_hidden.p2000_monitor_criteria c
-     where c.anchor_keys && probe
+     where c.monitor_uuid in (
+             select x.monitor_uuid from app_hidden.p2000_monitor_criteria x where x.anchor_keys && probe
+             union
+             select b.monitor_uuid from app_hidden.p2000_monitor_area_boxes b
+              where m.latitude is not null
+                and b.area @> box(point(m.longitude, m.latitude), point(m.longitude, m.latitude)))
        and app_hidden.p2000_criteria_match(c, m)
        and not exists (select 1 from app_hidden.monitor_matches mm where mm.monitor_uuid = c.monitor_uuid and mm.message_uuid = m.uuid)
      order by c.monitor_uuid);
@@ -11634,6 +11981,40 @@ grant execute on function app_public.api_tokens() to app_analyst;
 grant execute on function app_public.api_tokens() to app_visitor;
 comment on function app_public.api_tokens() is '@userToken
 API tokens of the current environment (revoked ones are gone), newest first.';
+
+CREATE OR REPLACE FUNCTION app_public.area_choices(search text, kind text DEFAULT NULL::text, first integer DEFAULT 10)
+ RETURNS SETOF app_public.area_choice
+ LANGUAGE plpgsql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+begin
+  if search is null or length(btrim(search)) not between 1 and 100 then
+    raise exception 'search must have 1 to 100 characters.' using errcode = 'XINPT';
+  end if;
+  if kind is not null and kind not in ('gemeente', 'woonplaats', 'postcode', 'province', 'region') then
+    raise exception 'kind must be gemeente, woonplaats, postcode, province or region.' using errcode = 'XINPT';
+  end if;
+  if first is null or first not between 1 and 50 then
+    raise exception 'first must be from 1 to 50.' using errcode = 'XINPT';
+  end if;
+  return query
+  select n.kind, n.code, n.name, n.municipality, m.name
+    from (select distinct on (a.kind, a.code) a.kind, a.code, a.name, a.municipality
+            from app_public.named_areas a
+           where (area_choices.kind is null or a.kind = area_choices.kind)
+             and (a.code = btrim(search) or a.code = upper(btrim(search))
+                  or lower(a.name) like substr(app_hidden.contains_pattern(lower(btrim(search))), 2))
+           order by a.kind, a.code) n
+    left join lateral (select g.name from app_public.named_areas g where g.kind = 'gemeente' and g.code = n.municipality limit 1) m on true
+   order by lower(n.name) = lower(btrim(search)) desc,
+            array_position(array['gemeente', 'woonplaats', 'postcode', 'region', 'province'], n.kind), n.name, n.code
+   limit first;
+end;
+$function$;
+grant execute on function app_public.area_choices(search text, kind text, first integer) to app_analyst;
+grant execute on function app_public.area_choices(search text, kind text, first integer) to app_visitor;
+comment on function app_public.area_choices(search text, kind text, first integer) is 'Named areas for a monitor''s query.areas whose name starts with the search, or whose code it is ("Oss", "GM0828", "5341"), exact names first, then gemeenten, woonplaatsen, postcode areas, safety regions and provinces; kind narrows to one of them; first 1-50 (10). Public reference data: an API token, like the other reference lists.';
 
 CREATE OR REPLACE FUNCTION app_public.available_hectometers(road app_public.road_ref)
  RETURNS SETOF double precision

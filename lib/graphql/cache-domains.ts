@@ -58,6 +58,7 @@ export const CACHE_RULES: Readonly<Record<string, CacheRule>> = {
   p2000Disciplines: shared(...P2000),
   p2000Discipline: shared(...P2000),
   p2000Categories: shared(...P2000),
+  areaChoices: shared("places"),
   p2000Urgencies: shared(...P2000),
   p2000GripLevels: shared(...P2000),
   p2000Qualifications: shared(...P2000),

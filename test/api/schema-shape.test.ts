@@ -31,6 +31,7 @@ test("the Query type has exactly the operations built so far", () => {
     "apiScopes",
     "apiToken",
     "apiTokens",
+    "areaChoices",
     "availableHectometers",
     "channelTypes",
     "channels",

@@ -383,3 +383,49 @@ test("kinds of incident: chosen from the service's list in the reader's language
   expect(await seriousAxeViolations(page)).toEqual([]);
   expect(problems).toEqual([]);
 }, 120_000);
+
+test("areas: a municipality found by name and a circle around a place typed, previewed, saved as query.areas and described", async () => {
+  const { page, problems } = await open("/console/monitors/new?lang=en");
+  await page.waitForSelector("#monitor-areas");
+  /** Ticks the first option of the areas list whose label starts so, after typing the search. */
+  const choose = async (search: string, label: string) => {
+    await typeInto(page, "#monitor-areas", search);
+    await waitUntil(
+      () => page.$$eval("#monitor-areas-options li", (items) => items.map((item) => item.textContent?.trim() ?? "")),
+      (labels) => labels.some((one) => one.startsWith(label)),
+      `an area "${label}…"`,
+    );
+    await page.$$eval(
+      "#monitor-areas-options li",
+      (items, wanted) => {
+        const item = items.find((one) => one.textContent?.trim().startsWith(wanted));
+        (item?.querySelector("input") as unknown as { click(): void } | null)?.click();
+      },
+      label,
+    );
+  };
+  await page.type("#monitor-name", "Vlaardingen and Utrecht");
+  await choose("Vlaardingen", "Municipality: Vlaardingen");
+  await choose("Utrecht", "Within 1 km of Utrecht");
+  await typeInto(page, "#monitor-areas", "");
+  expect(await page.$$eval("#monitor-areas-options input:checked", (boxes) => boxes.length)).toBe(2);
+  // The Vlaardingen page lies in the gemeente, the Utrecht page at the place's point; not Hoogvliet.
+  await page.click(".monitor-preview-button");
+  await page.waitForSelector("#monitor-preview:not([hidden])");
+  expect(await textOf(page, ".monitor-preview-count")).toMatch(/^2 matches in the past 30 days/);
+  await page.$eval("#monitor-areas", (element) => element.scrollIntoView({ block: "center" }));
+  await screenshot(page, "console-monitors-desktop-areas");
+
+  await page.click("#monitor-form button[type=submit]");
+  await page.waitForFunction("/^\\/console\\/monitors\\/[0-9a-f-]{36}$/.test(location.pathname)");
+  const uuid = new URL(page.url()).pathname.split("/").pop()!;
+  await page.waitForSelector("#monitor-criterion-areas");
+  expect(await textOf(page, "#monitor-criterion-areas")).toMatch(/Municipality: Vlaardingen\s*Within 1 km of /);
+  const { rows } = await ctx.db.asOwner("select query from app_public.monitors where uuid = $1", [uuid]);
+  expect(rows[0].query.areas).toEqual([
+    { type: "gemeente", code: "GM0622", name: "Vlaardingen" },
+    { type: "circle", latitude: expect.any(Number), longitude: expect.any(Number), radius: 1 },
+  ]);
+  expect(await seriousAxeViolations(page)).toEqual([]);
+  expect(problems).toEqual([]);
+}, 120_000);

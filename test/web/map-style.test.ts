@@ -90,6 +90,8 @@ test("the configured style is drawn under the incidents with its attribution; th
     () => pixelsOf(page, [0x12, 0x34, 0x56], 6),
     (count) => count > map.width * map.height * 0.5,
     "the style's background over half the map",
+    // Software WebGL on two busy cores: CI saw a quarter drawn after the default wait.
+    60_000,
   );
   expect(tiles.requests.map((request) => request.path)).toContain("/styles/base.json");
   // MapLibre came with the style: its chunk, its stylesheet and its worker, all from this origin.
@@ -106,7 +108,7 @@ test("the configured style is drawn under the incidents with its attribution; th
   await screenshot(page, "map-configured-style");
   expect(problems).toEqual([]);
   await page.close();
-});
+}, 120_000);
 
 test("a style that cannot be loaded leaves the boundaries and the incidents, and the console says why", async () => {
   const style = tiles.documents.get("/styles/base.json")!;

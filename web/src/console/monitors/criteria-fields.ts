@@ -5,11 +5,13 @@
 // message about it is shown under it.
 import type { Api } from "../../api/client.ts";
 import { h } from "../../dom.ts";
-import { t } from "../../i18n.ts";
+import { formatNumber, t } from "../../i18n.ts";
 import { kindChoices } from "../../incident-kinds.ts";
 import { selectField, textField, type FormField } from "../form.ts";
 import {
+  AreaChoicesQuery,
   CapcodeSearchQuery,
+  LocationSuggestionsQuery,
   HighwaysQuery,
   MeteoReferenceQuery,
   P2000ReferenceQuery,
@@ -180,6 +182,76 @@ function references(api: Api) {
   };
 }
 
+/** An area of query.areas (docs/monitors.md#areas-the-places-a-monitor-listens-to). */
+type Area = { type: string; code?: string; name?: string; latitude?: number; longitude?: number; radius?: number };
+
+/** The radii, in km, offered around an address someone types (home, work). */
+const ADDRESS_RADII = [1, 3];
+
+/** An area as a pick list's value: its JSON, the fields in one order, so one area is one value. */
+function areaValue(area: Area): string {
+  if (area.type === "circle")
+    return JSON.stringify({ type: "circle", latitude: area.latitude, longitude: area.longitude, radius: area.radius });
+  if (area.type === "polygon") return JSON.stringify(area);
+  return JSON.stringify({ type: area.type, code: area.code });
+}
+
+/** What an area is called in the list: "Gemeente: Oss", "Within 1 km of Kerkstraat 1, Oss", "Drawn area". */
+function areaLabel(area: Area & { coordinates?: unknown[][] }, place?: string): string {
+  if (area.type === "circle")
+    return t("monitors.area.circle")
+      .replace("{radius}", formatNumber(area.radius ?? 0))
+      .replace("{place}", place ?? `${area.latitude?.toFixed(4)}, ${area.longitude?.toFixed(4)}`);
+  if (area.type === "polygon")
+    return t("monitors.area.polygon").replace("{points}", String((area.coordinates?.[0]?.length ?? 1) - 1));
+  return `${t(`monitors.area.${area.type}`)}: ${area.name ?? area.code}`;
+}
+
+/**
+ * Where a P2000 monitor listens, as any number of areas: a gemeente, woonplaats, postcode area,
+ * province or safety region found by typing its name or code (areaChoices), or a circle of 1 or 3 km
+ * around an address or place typed (locationSuggestions: home, work). A polygon made through the
+ * API is listed and kept; unticking an area takes it off.
+ */
+function areasCriterion(api: Api): Criterion {
+  const search = async (text: string): Promise<Choice[]> => {
+    const [named, places] = await Promise.all([
+      api.request(AreaChoicesQuery, { search: text }).catch(() => null),
+      api.request(LocationSuggestionsQuery, { search: text }).catch(() => null),
+    ]);
+    const areas = (named?.areaChoices ?? []).map((choice) => {
+      const area = { type: choice.kind ?? "", code: choice.code ?? "", name: choice.name ?? undefined };
+      const where =
+        choice.municipalityName && choice.municipalityName !== choice.name ? ` (${choice.municipalityName})` : "";
+      return { value: areaValue(area), label: areaLabel(area) + where };
+    });
+    const circles = (places?.locationSuggestions ?? []).flatMap((found) =>
+      found.label && found.latitude !== null && found.longitude !== null
+        ? ADDRESS_RADII.map((radius) => {
+            const area = { type: "circle", latitude: found.latitude!, longitude: found.longitude!, radius };
+            return { value: areaValue(area), label: areaLabel(area, found.label!) };
+          })
+        : [],
+    );
+    return [...areas, ...circles];
+  };
+  const list = pickList({
+    id: "monitor-areas",
+    label: t("monitors.query.p2000.areas"),
+    hint: t("monitors.areasHint"),
+    apiNames: ["query.areas"],
+    search,
+  });
+  return {
+    field: list,
+    read: () => (list.values().length ? list.values().map((value) => JSON.parse(value) as Area) : undefined),
+    fill: (value) => {
+      const saved = Array.isArray(value) ? (value as Area[]) : [];
+      list.setValues(saved.map(areaValue), Object.fromEntries(saved.map((area) => [areaValue(area), areaLabel(area)])));
+    },
+  };
+}
+
 export type Urgency = { code: string; name: string; rank: number; level: string };
 
 /** A service in the reader's language, by its slug (as the map says it); the API's name for one it does not know. */
@@ -269,6 +341,7 @@ export function criteriaFor(type: string, api: Api): Criteria {
   const lists = references(api);
   const byType: Record<string, Record<string, Criterion>> = {
     p2000: {
+      areas: areasCriterion(api),
       regions: pick(type, "regions", lists.regions),
       disciplines: pick(type, "disciplines", lists.disciplines),
       categories: pick(type, "categories", lists.kinds),
@@ -362,6 +435,7 @@ export async function describeQuery(type: string, query: Query, api: Api): Promi
   const fixedNames = async (values: string[]) => values.map((value) => t(`monitors.value.${value}`));
   const describe: Record<string, Record<string, (values: string[]) => Promise<string[]>>> = {
     p2000: {
+      areas: async () => (Array.isArray(query.areas) ? (query.areas as Area[]).map((area) => areaLabel(area)) : []),
       regions: regionNames,
       disciplines: async (values) => {
         const all = (await api.request(P2000ReferenceQuery).catch(() => null))?.p2000Disciplines ?? [];

@@ -180,6 +180,17 @@ export const LocationSuggestionsQuery = graphql(`
   }
 `);
 
+export const AreaChoicesQuery = graphql(`
+  query ConsoleAreaChoices($search: String!) {
+    areaChoices(search: $search, first: 12) {
+      kind
+      code
+      name
+      municipalityName
+    }
+  }
+`);
+
 export const CapcodeSearchQuery = graphql(`
   query ConsoleCapcodeSearch($search: String!) {
     p2000Capcodes(filter: { search: $search }, first: 30) {

@@ -17,7 +17,8 @@ export interface Choice {
 
 export interface PickList extends FormField<HTMLInputElement> {
   values(): string[];
-  setValues(values: string[]): void;
+  /** Picks these values; `labels` names those the list may not hold (a saved value found by a search). */
+  setValues(values: string[], labels?: Record<string, string>): void;
 }
 
 export function pickList(options: {
@@ -123,9 +124,10 @@ export function pickList(options: {
       else control.removeAttribute("aria-invalid");
     },
     values: () => [...picked.keys()],
-    setValues(values) {
+    setValues(values, labels = {}) {
       picked.clear();
-      for (const value of values) picked.set(value, choices.find((choice) => choice.value === value)?.label ?? value);
+      for (const value of values)
+        picked.set(value, choices.find((choice) => choice.value === value)?.label ?? labels[value] ?? value);
       draw();
     },
   };
