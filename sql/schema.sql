@@ -2554,6 +2554,7 @@ create table app_public.p2000_dossier_events (
 alter table app_public.p2000_dossier_events enable row level security;
 CREATE INDEX p2000_dossier_events_dossier_idx ON app_public.p2000_dossier_events USING btree (dossier_uuid, sended, uuid);
 CREATE INDEX p2000_dossier_events_message_idx ON app_public.p2000_dossier_events USING btree (message_uuid);
+CREATE TRIGGER _600_queue_escalations AFTER INSERT ON app_public.p2000_dossier_events REFERENCING NEW TABLE AS new_events FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_p2000_dossier_events__queue_escalations();
 CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON app_public.p2000_dossier_events FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_data_changed('p2000');
 CREATE TRIGGER _950_notify_subscribers AFTER INSERT ON app_public.p2000_dossier_events REFERENCING NEW TABLE AS new_events FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_p2000_dossier_events__notify_subscribers();
 create policy select_all on app_public.p2000_dossier_events as permissive for select to app_analyst, app_visitor using (true);
@@ -5161,6 +5162,47 @@ grant execute on function app_hidden.environment_aircraft_monitor(monitor_uuid u
 grant execute on function app_hidden.environment_aircraft_monitor(monitor_uuid uuid) to app_visitor;
 comment on function app_hidden.environment_aircraft_monitor(monitor_uuid uuid) is 'An aircraft monitor of the request''s environment, for aircraftEventsForMonitor. SECURITY DEFINER because API tokens, which make that public read, cannot read monitor rows.';
 
+CREATE OR REPLACE FUNCTION app_hidden.escalation_headline(d app_public.p2000_dossiers, e app_public.p2000_dossier_events)
+ RETURNS text
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+AS $function$
+  select case e.kind
+           when 'grip_raised' then format('GRIP %s (was %s): ', e.new_value, coalesce(e.previous_value, '0'))
+           else format('Urgency %s (was %s): ', e.new_value, coalesce(e.previous_value, 'none')) end
+         || left(d.title, 200)
+$function$;
+grant execute on function app_hidden.escalation_headline(d app_public.p2000_dossiers, e app_public.p2000_dossier_events) to app_analyst;
+grant execute on function app_hidden.escalation_headline(d app_public.p2000_dossiers, e app_public.p2000_dossier_events) to app_visitor;
+comment on function app_hidden.escalation_headline(d app_public.p2000_dossiers, e app_public.p2000_dossier_events) is 'What a raise says first: "GRIP 2 (was 1): <the incident''s title>", "Urgency A1 (was A2): …".';
+
+CREATE OR REPLACE FUNCTION app_hidden.escalation_notification_subject(d app_public.p2000_dossiers, e app_public.p2000_dossier_events)
+ RETURNS app_hidden.notification_subject
+ LANGUAGE sql
+ STABLE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select row(
+    app_hidden.escalation_headline(d, e),
+    array[
+      format('Incident: %s', d.title),
+      case e.kind when 'grip_raised' then format('GRIP level: %s (was %s)', e.new_value, coalesce(e.previous_value, '0'))
+                  else format('Urgency: %s (was %s)', e.new_value, coalesce(e.previous_value, 'none')) end,
+      format('When: %s (Europe/Amsterdam)', to_char(e.sended at time zone 'Europe/Amsterdam', 'YYYY-MM-DD HH24:MI')),
+      format('Messages: %s', d.message_count)],
+    'p2000.incident.raised',
+    jsonb_build_object(
+      'dossier', jsonb_build_object('uuid', d.uuid, 'title', d.title, 'latitude', d.latitude, 'longitude', d.longitude,
+                                    'firstSended', d.first_sended, 'lastSended', d.last_sended, 'messageCount', d.message_count,
+                                    'gripLevel', d.grip_level,
+                                    'urgency', (select u.code from app_public.p2000_urgencies u where u.uuid = d.urgency_uuid)),
+      'timelineEntry', jsonb_build_object('uuid', e.uuid, 'kind', e.kind, 'previousValue', e.previous_value,
+                                          'newValue', e.new_value, 'sended', e.sended, 'messageUuid', e.message_uuid)))::app_hidden.notification_subject
+$function$;
+grant execute on function app_hidden.escalation_notification_subject(d app_public.p2000_dossiers, e app_public.p2000_dossier_events) to app_analyst;
+grant execute on function app_hidden.escalation_notification_subject(d app_public.p2000_dossiers, e app_public.p2000_dossier_events) to app_visitor;
+comment on function app_hidden.escalation_notification_subject(d app_public.p2000_dossiers, e app_public.p2000_dossier_events) is 'What an escalation notification says: the raise and the incident as headline, fact lines (incident, the raise, when, messages so far), and the webhook''s dossier and timelineEntry objects (event p2000.incident.raised).';
+
 CREATE OR REPLACE FUNCTION app_hidden.exceeds_max_per_period(rules jsonb, recent_notified bigint)
  RETURNS boolean
  LANGUAGE sql
@@ -5765,6 +5807,12 @@ begin
       union all
       select 'related_signal', x.uuid, x.at, x.title, x.latitude, x.longitude, x.link
         from app_hidden.monitor_items('nl_alert', uuids) x;
+  when 'escalation' then
+    -- A raise of urgency or GRIP level of an incident the monitor notified (its timeline entry).
+    return query
+      select 'escalation', e.uuid, e.sended, app_hidden.escalation_headline(d, e), d.latitude, d.longitude, null::text
+        from app_public.p2000_dossier_events e join app_public.p2000_dossiers d on d.uuid = e.dossier_uuid
+       where e.uuid = any (uuids);
   else
     return;
   end case;
@@ -8510,6 +8558,26 @@ grant execute on function app_hidden.tg_p2000_dossier_events__notify_subscribers
 grant execute on function app_hidden.tg_p2000_dossier_events__notify_subscribers() to app_visitor;
 comment on function app_hidden.tg_p2000_dossier_events__notify_subscribers() is 'Trigger: NOTIFY p2000_dossier:<uuid> for each dossier that a statement''s events touched. Identical notifications in a transaction are delivered once, so a batch sends one per dossier.';
 
+CREATE OR REPLACE FUNCTION app_hidden.tg_p2000_dossier_events__queue_escalations()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  live uuid[];
+begin
+  live := array(select n.uuid from new_events n
+                 where n.kind in ('urgency_raised', 'grip_raised') and n.sended > now() - interval '1 hour' order by n.uuid);
+  if cardinality(live) > 0 then
+    perform graphile_worker.add_job('monitors__match_feed', json_build_object('feed', 'escalation', 'uuids', live), max_attempts := 10);
+  end if;
+  return null;
+end;
+$function$;
+grant execute on function app_hidden.tg_p2000_dossier_events__queue_escalations() to app_analyst;
+grant execute on function app_hidden.tg_p2000_dossier_events__queue_escalations() to app_visitor;
+comment on function app_hidden.tg_p2000_dossier_events__queue_escalations() is 'Trigger: queues the escalation matching (feed escalation) of raises of urgency or GRIP level less than an hour old; an import of old pages notifies nobody.';
+
 CREATE OR REPLACE FUNCTION app_hidden.tg_p2000_messages__index()
  RETURNS trigger
  LANGUAGE plpgsql
@@ -9194,9 +9262,9 @@ begin
     raise exception 'notificationRules must be a JSON object.' using errcode = 'XINPT';
   end if;
   select string_agg(k, ', ' order by k) into unknown from jsonb_object_keys(rules) k
-   where k not in ('quietHours', 'minUrgency', 'maxPerDossier', 'maxPerPeriod', 'relatedSignals', 'language');
+   where k not in ('quietHours', 'minUrgency', 'maxPerDossier', 'maxPerPeriod', 'relatedSignals', 'language', 'escalations');
   if unknown is not null then
-    raise exception 'notificationRules.%: unknown rule (rules: quietHours, minUrgency, maxPerDossier, maxPerPeriod, relatedSignals, language).', unknown
+    raise exception 'notificationRules.%: unknown rule (rules: quietHours, minUrgency, maxPerDossier, maxPerPeriod, relatedSignals, language, escalations).', unknown
       using errcode = 'XINPT';
   end if;
   if rules ? 'quietHours' and (jsonb_typeof(rules->'quietHours') <> 'object'
@@ -9221,6 +9289,9 @@ begin
   if rules ? 'relatedSignals' and jsonb_typeof(rules->'relatedSignals') <> 'boolean' then
     raise exception 'notificationRules.relatedSignals must be true or false.' using errcode = 'XINPT';
   end if;
+  if rules ? 'escalations' and jsonb_typeof(rules->'escalations') <> 'boolean' then
+    raise exception 'notificationRules.escalations must be true or false.' using errcode = 'XINPT';
+  end if;
   if rules ? 'language' and coalesce(rules->>'language', '') not in ('nl', 'en') then
     raise exception 'notificationRules.language must be nl or en.' using errcode = 'XINPT';
   end if;
@@ -9229,7 +9300,7 @@ end;
 $function$;
 grant execute on function app_hidden.validate_notification_rules(rules jsonb) to app_analyst;
 grant execute on function app_hidden.validate_notification_rules(rules jsonb) to app_visitor;
-comment on function app_hidden.validate_notification_rules(rules jsonb) is 'Checks notificationRules: quietHours { from, to } (Dutch time, HH:MM), minUrgency (an urgency code), maxPerDossier (1-9999), maxPerPeriod { count, minutes }, relatedSignals (true: also tell when a signal of another feed joins a dossier already notified) and language (nl or en: the language of the plain text its notifications carry). Anything else is refused, and every error names the rule.';
+comment on function app_hidden.validate_notification_rules(rules jsonb) is 'Checks notificationRules: quietHours { from, to } (Dutch time, HH:MM), minUrgency (an urgency code), maxPerDossier (1-9999), maxPerPeriod { count, minutes }, relatedSignals (true: also tell when a signal of another feed joins a dossier already notified), language (nl or en: the language of the plain text its notifications carry) and escalations (true: also tell when a dossier already notified is raised, its urgency or GRIP level). Anything else is refused, and every error names the rule.';
 
 CREATE OR REPLACE FUNCTION app_private.add_rate_limit_hits(buckets text[], hits integer[], window_start timestamp with time zone)
  RETURNS TABLE(bucket text, total integer)
@@ -10381,6 +10452,32 @@ begin
 end;
 $function$;
 comment on function app_private.match_amber_alert_end(alert_uuid uuid) is 'The matcher of an AMBER alert''s end (task monitors__match_feed, feed amber_alert_end): the active amber_alert monitors that matched its issue hear that it ended, once (event kind amber_alert_end). An alert nobody heard of running (a backfill, the demo data) ends without a word.';
+
+CREATE OR REPLACE FUNCTION app_private.match_escalation(event_uuid uuid)
+ RETURNS integer
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  e app_public.p2000_dossier_events;
+  d app_public.p2000_dossiers;
+begin
+  select * into e from app_public.p2000_dossier_events x where x.uuid = match_escalation.event_uuid;
+  if e.uuid is null or e.kind not in ('urgency_raised', 'grip_raised') then
+    return 0;
+  end if;
+  select * into d from app_public.p2000_dossiers x where x.uuid = e.dossier_uuid;
+  -- The monitors that told of this incident before the message that raised it.
+  return app_private.notify_feed_event('escalation', e.uuid, array(
+    select distinct mm.monitor_uuid
+      from app_hidden.monitor_matches mm join app_public.monitors mo on mo.uuid = mm.monitor_uuid
+     where mm.dossier_uuid = e.dossier_uuid and mm.suppressed_reason is null
+       and mm.message_uuid is distinct from e.message_uuid
+       and mo.active and mo.type = 'p2000' and mo.notification_rules @> '{"escalations": true}'
+     order by mm.monitor_uuid), app_hidden.escalation_notification_subject(d, e));
+end;
+$function$;
+comment on function app_private.match_escalation(event_uuid uuid) is 'Matcher of feed escalation (lib/monitors/matchers.ts): a raise of urgency or GRIP level on a dossier''s timeline notifies the active P2000 monitors with notificationRules.escalations that notified that dossier (an unsuppressed match of another of its messages), once per monitor and raise; quiet hours and maxPerPeriod apply as to every feed event.';
 
 CREATE OR REPLACE FUNCTION app_private.match_meteo_event(event_uuid uuid)
  RETURNS integer

@@ -49,6 +49,7 @@ const KIND_LABELS: Record<string, string> = {
   rail: "Rail disruption",
   rss: "RSS item",
   related_signal: "Related signal",
+  escalation: "Incident raised",
 };
 
 /** The end of an AMBER alert has the alert's uuid; its entry needs an id of its own. */

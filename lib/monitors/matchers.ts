@@ -16,6 +16,7 @@ const MATCHERS: ReadonlyMap<string, string> = new Map([
   ["amber_alert", "app_private.match_amber_alert"], // amber_alert: an alert issued
   ["amber_alert_end", "app_private.match_amber_alert_end"], // amber_alert: its end
   ["related_signal", "app_private.match_related_signal"], // p2000 monitors with notificationRules.relatedSignals
+  ["escalation", "app_private.match_escalation"], // p2000 monitors with notificationRules.escalations
 ]);
 
 export interface MatchJob {

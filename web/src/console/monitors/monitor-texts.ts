@@ -234,6 +234,13 @@ addTexts({
   "monitors.rules.minutes": { nl: "minuten (leeg: geen grens)", en: "minutes (empty: no limit)" },
   "monitors.rules.periodCountLabel": { nl: "Aantal meldingen per periode", en: "Notifications per period" },
   "monitors.rules.periodMinutesLabel": { nl: "Periode in minuten", en: "Period in minutes" },
+  "monitors.rules.escalations": {
+    nl: "Ook melden wanneer een gemeld incident erger wordt (urgentie of GRIP-niveau omhoog)",
+    en: "Also tell me when a notified incident gets worse (urgency or GRIP level raised)",
+  },
+  "monitors.rules.languageLabel": { nl: "Taal van de meldingen", en: "Language of the notifications" },
+  "monitors.rules.language.nl": { nl: "Nederlands", en: "Dutch" },
+  "monitors.rules.language.en": { nl: "Engels", en: "English" },
   "monitors.rules.related": {
     nl: "Ook melden wanneer een verwant signaal bij een gemeld incident komt (ongeval, helikopter, NL-Alert)",
     en: "Also tell me when a related signal joins a notified incident (traffic, helicopter, NL-Alert)",
@@ -312,6 +319,11 @@ addTexts({
     nl: "ook verwante signalen bij een gemeld incident",
     en: "related signals of a notified incident too",
   },
+  "monitors.page.rule.escalations": {
+    nl: "ook wanneer een gemeld incident erger wordt (urgentie of GRIP omhoog)",
+    en: "also when a notified incident gets worse (urgency or GRIP raised)",
+  },
+  "monitors.page.rule.english": { nl: "meldingen in het Engels", en: "notifications in English" },
   "monitors.page.rule.none": { nl: "elke treffer wordt gemeld", en: "every match is sent" },
 
   "monitors.feed.heading": { nl: "Feed", en: "Feed" },

@@ -118,8 +118,31 @@ export function notificationRules(type: string, urgencies: Promise<Choice[]>): R
     h("label", { class: "checkbox" }, related, ` ${t("monitors.rules.related")}`),
   );
 
+  const escalations = h("input", { type: "checkbox", id: "rule-escalations" });
+  const escalationsField = field(
+    "rule-escalations",
+    ["escalations"],
+    escalations,
+    h("label", { class: "checkbox" }, escalations, ` ${t("monitors.rules.escalations")}`),
+  );
+
+  // The language of the page in plain words its notifications carry (P2000Message.plainText).
+  const plainLanguage = h(
+    "select",
+    { id: "rule-language" },
+    ...(["nl", "en"] as const).map((code) => h("option", { value: code }, t(`monitors.rules.language.${code}`))),
+  );
+  const languageField = field(
+    "rule-language",
+    ["language"],
+    plainLanguage,
+    h("label", { for: "rule-language" }, t("monitors.rules.languageLabel")),
+    " ",
+    plainLanguage,
+  );
+
   const fields: FormField[] = p2000
-    ? [quietField, urgencyField, perIncidentField, periodField, relatedField]
+    ? [quietField, urgencyField, perIncidentField, periodField, relatedField, escalationsField, languageField]
     : [quietField, periodField];
   const element = h(
     "fieldset",
@@ -140,6 +163,9 @@ export function notificationRules(type: string, urgencies: Promise<Choice[]>): R
       if (count.value || minutes.value)
         rules.maxPerPeriod = { count: Number(count.value), minutes: Number(minutes.value) };
       if (p2000 && related.checked) rules.relatedSignals = true;
+      if (p2000 && escalations.checked) rules.escalations = true;
+      // Dutch is the service's default: only English is said.
+      if (p2000 && plainLanguage.value === "en") rules.language = "en";
       return rules;
     },
     fill(rules) {
@@ -154,6 +180,8 @@ export function notificationRules(type: string, urgencies: Promise<Choice[]>): R
       count.value = period?.count ? String(period.count) : "";
       minutes.value = period?.minutes ? String(period.minutes) : "";
       related.checked = rules.relatedSignals === true;
+      escalations.checked = rules.escalations === true;
+      plainLanguage.value = rules.language === "en" ? "en" : "nl";
     },
   };
 }
@@ -183,5 +211,7 @@ export function describeRules(rules: Rules, urgencies: Choice[]): string[] {
         .replace("{minutes}", formatNumber(period.minutes)),
     );
   if (rules.relatedSignals === true) said.push(t("monitors.page.rule.related"));
+  if (rules.escalations === true) said.push(t("monitors.page.rule.escalations"));
+  if (rules.language === "en") said.push(t("monitors.page.rule.english"));
   return said.length ? said : [t("monitors.page.rule.none")];
 }
