@@ -73,6 +73,9 @@ function listen(server: Server, port: number, host: string): Promise<AddressInfo
   });
 }
 
+/** How long an idle kept-alive HTTP connection is kept open (docs/operations.md). */
+const KEEP_ALIVE_MS = 65_000;
+
 export async function startService(given: Config, database: Database): Promise<Service> {
   // LOG_LEVEL and LOG_FORMAT are the process's (server.ts sets them before its first line too).
   configureLog(given.log);
@@ -121,6 +124,11 @@ export async function startService(given: Config, database: Database): Promise<S
         .writeHead(404, { "content-type": "text/plain; charset=utf-8" })
         .end("This process runs the worker only (PROCESS_ROLE=worker).\n");
   });
+  // An idle kept-alive connection stays open longer than a client or a load balancer keeps it
+  // (undici 4 s, proxies typically 60 s), so the client closes it first: with Node's 5 s default a
+  // request sent as the server closed the socket was reset (ECONNRESET, seen in CI).
+  server.keepAliveTimeout = KEEP_ALIVE_MS;
+  server.headersTimeout = KEEP_ALIVE_MS + 1_000;
   // WebSockets (graphql-transport-ws) on /graphql; anything else that asks to upgrade is closed.
   server.on("upgrade", (req: IncomingMessage, socket: Socket, head: Buffer) => {
     if (api) api.upgrade(req, socket, head);
