@@ -6469,7 +6469,7 @@ comment on function app_hidden.p2000_criteria(mo app_public.monitors) is 'A P200
 CREATE OR REPLACE FUNCTION app_hidden.p2000_criteria_match(c app_hidden.p2000_monitor_criteria, m app_public.p2000_messages)
  RETURNS boolean
  LANGUAGE sql
- IMMUTABLE PARALLEL SAFE
+ STABLE PARALLEL SAFE
 AS $function$
   select (cardinality(c.capcode_names) = 0 or c.capcode_names && m.capcode_names)
      and (cardinality(c.region_uuids) = 0 or m.region_uuid = any (c.region_uuids))
@@ -6932,6 +6932,38 @@ $function$;
 grant execute on function app_hidden.p2000_hectometre_position(road text, hectometer double precision, carriageway text) to app_analyst;
 grant execute on function app_hidden.p2000_hectometre_position(road text, hectometer double precision, carriageway text) to app_visitor;
 comment on function app_hidden.p2000_hectometre_position(road text, hectometer double precision, carriageway text) is 'Where a P2000 message that names a road and a kilometre value ("A12 Re 45,6") is placed (for app_hidden.p2000_enrich): the imported hectometre post of that road nearest to the value, within 500 m, on the carriageway named first. Precision ''hectometre''; null without such a post.';
+
+CREATE OR REPLACE FUNCTION app_hidden.p2000_matching_monitors(m app_public.p2000_messages)
+ RETURNS uuid[]
+ LANGUAGE plpgsql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  probe text[];
+begin
+  probe := array['*'] || array(select 'c:' || n from unnest(m.capcode_names) n)
+    || case when m.latitude is not null then array[app_hidden.geo_cell(m.latitude, m.longitude)] else '{}' end
+    || case when m.region_uuid is not null then array['r:' || m.region_uuid] else '{}' end
+    || case when m.category_uuid is not null then array['k:' || m.category_uuid] else '{}' end
+    || case when m.discipline_uuid is not null then array['d:' || m.discipline_uuid] else '{}' end
+    || case when m.latitude is not null then array(select 'a:' || k from unnest(app_hidden.point_area_keys(m.latitude, m.longitude)) k) else '{}' end;
+  -- Candidates by index (anchor keys, and the boxes of monitors' areas), then every criterion in full.
+  return array(
+    select c.monitor_uuid from app_hidden.p2000_monitor_criteria c
+     where c.monitor_uuid in (
+             select x.monitor_uuid from app_hidden.p2000_monitor_criteria x where x.anchor_keys && probe
+             union
+             select b.monitor_uuid from app_hidden.p2000_monitor_area_boxes b
+              where m.latitude is not null
+                and b.area @> box(point(m.longitude, m.latitude), point(m.longitude, m.latitude)))
+       and app_hidden.p2000_criteria_match(c, m)
+     order by c.monitor_uuid);
+end;
+$function$;
+grant execute on function app_hidden.p2000_matching_monitors(m app_public.p2000_messages) to app_analyst;
+grant execute on function app_hidden.p2000_matching_monitors(m app_public.p2000_messages) to app_visitor;
+comment on function app_hidden.p2000_matching_monitors(m app_public.p2000_messages) is 'The active P2000 monitors a message matches, in uuid order: candidates by the criteria''s anchor keys (capcodes, grid cells, regions, kinds, disciplines, the message''s named areas, *) and the boxes of monitors'' circles and polygons, each checked in full by app_hidden.p2000_criteria_match. The finding part of app_private.match_p2000_message, on its own for bench:monitors.';
 
 CREATE OR REPLACE FUNCTION app_hidden.p2000_message_conditions(filter app_public.p2000_message_filter)
  RETURNS text
@@ -10534,7 +10566,6 @@ CREATE OR REPLACE FUNCTION app_private.match_p2000_message(message_uuid uuid)
 AS $function$
 declare
   m app_public.p2000_messages;
-  probe text[];
   matched uuid[];
   queued integer;
 begin
@@ -10542,24 +10573,9 @@ begin
   if m.uuid is null then
     return 0;
   end if;
-  probe := array['*'] || array(select 'c:' || n from unnest(m.capcode_names) n)
-    || case when m.latitude is not null then array[app_hidden.geo_cell(m.latitude, m.longitude)] else '{}' end
-    || case when m.region_uuid is not null then array['r:' || m.region_uuid] else '{}' end
-    || case when m.category_uuid is not null then array['k:' || m.category_uuid] else '{}' end
-    || case when m.discipline_uuid is not null then array['d:' || m.discipline_uuid] else '{}' end
-    || case when m.latitude is not null then array(select 'a:' || k from unnest(app_hidden.point_area_keys(m.latitude, m.longitude)) k) else '{}' end;
-  -- Candidates by index (anchor keys, and the boxes of monitors' areas), then every criterion in full.
-  matched := array(
-    select c.monitor_uuid from app_hidden.p2000_monitor_criteria c
-     where c.monitor_uuid in (
-             select x.monitor_uuid from app_hidden.p2000_monitor_criteria x where x.anchor_keys && probe
-             union
-             select b.monitor_uuid from app_hidden.p2000_monitor_area_boxes b
-              where m.latitude is not null
-                and b.area @> box(point(m.longitude, m.latitude), point(m.longitude, m.latitude)))
-       and app_hidden.p2000_criteria_match(c, m)
-       and not exists (select 1 from app_hidden.monitor_matches mm where mm.monitor_uuid = c.monitor_uuid and mm.message_uuid = m.uuid)
-     order by c.monitor_uuid);
+  matched := array(select u from unnest(app_hidden.p2000_matching_monitors(m)) u
+                    where not exists (select 1 from app_hidden.monitor_matches mm where mm.monitor_uuid = u and mm.message_uuid = m.uuid)
+                    order by u);
   if cardinality(matched) = 0 then
     return 0;
   end if;

@@ -295,6 +295,16 @@ describe("query.areas", () => {
     expect(await matchedBy(drawn.uuid)).toEqual(expectedDrawn.sort());
   });
 
+  test("the check of a candidate monitor is inlined into the matcher's query, not a call per candidate", async () => {
+    const { rows } = await ctx.db.asOwner(
+      `explain select 1 from app_hidden.p2000_monitor_criteria c, app_public.p2000_messages m
+        where app_hidden.p2000_criteria_match(c, m)`,
+    );
+    const plan = rows.map((row) => row["QUERY PLAN"]).join("\n");
+    expect(plan).not.toContain("p2000_criteria_match");
+    expect(plan).toContain("areas_contain");
+  });
+
   test("areas and the other criteria all hold; a paused monitor leaves the index", async () => {
     const monitor = await createMonitor("Amsterdam fires", {
       areas: [{ type: "postcode", code: "1012" }],
