@@ -10,6 +10,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, test } from "@jest/globals";
 import { ROOT_DIR } from "../../lib/db/migrate.ts";
+import { graphqlCalls, monitorMatches } from "../helpers/graphql-calls.ts";
 import { errorOf, useTestService } from "../helpers/service.ts";
 import { signUp, type TestUser } from "../helpers/users.ts";
 
@@ -56,14 +57,8 @@ function acrossEdges(ring: Ring, every: number): number[][] {
   return points;
 }
 
-async function gql(query: string, token: string | undefined, variables: Record<string, unknown> = {}) {
-  return (await ctx.service.graphql(query, { token, variables })).body;
-}
-async function ok(query: string, token: string | undefined, variables: Record<string, unknown> = {}) {
-  const body = await gql(query, token, variables);
-  expect(body.errors).toBeUndefined();
-  return body.data;
-}
+const { gql, ok } = graphqlCalls(ctx);
+const matches = (monitorUuid: string) => monitorMatches(ok, ada.apiToken, monitorUuid);
 
 async function createMonitor(name: string, query: Record<string, unknown>): Promise<{ uuid: string; query: string }> {
   const { createMonitor } = await ok(
@@ -92,15 +87,6 @@ async function pageAt([longitude, latitude]: number[], category: string | null =
     [text, latitude, longitude, category],
   );
   return rows[0].uuid;
-}
-
-async function matchedBy(monitorUuid: string): Promise<string[]> {
-  const { p2000Messages } = await ok(
-    "query ($f: P2000MessageFilterInput) { p2000Messages(filter: $f, first: 500) { uuid } }",
-    ada.apiToken,
-    { f: { monitor: { uuid: monitorUuid } } },
-  );
-  return (p2000Messages as Array<{ uuid: string }>).map((m) => m.uuid).sort();
 }
 
 beforeAll(async () => {
@@ -248,7 +234,7 @@ describe("query.areas", () => {
     expect(expected.length).toBeGreaterThan(10);
     expect(all.length - expected.length).toBeGreaterThan(10);
     await ctx.service.workerIdle();
-    expect(await matchedBy(monitor.uuid)).toEqual(expected.sort());
+    expect(await matches(monitor.uuid)).toEqual(expected.sort());
 
     const { monitorPreview } = await ok(
       "query ($i: CreateMonitorInput!) { monitorPreview(input: $i, days: 1) { matches } }",
@@ -289,10 +275,10 @@ describe("query.areas", () => {
     }
     expect(expectedDrawn).toHaveLength(4);
     await ctx.service.workerIdle();
-    expect(await matchedBy(both.uuid)).toEqual([atHome, atWork, justInside].sort());
-    expect(await matchedBy(both.uuid)).not.toContain(between);
-    expect(await matchedBy(both.uuid)).not.toContain(justOutside);
-    expect(await matchedBy(drawn.uuid)).toEqual(expectedDrawn.sort());
+    expect(await matches(both.uuid)).toEqual([atHome, atWork, justInside].sort());
+    expect(await matches(both.uuid)).not.toContain(between);
+    expect(await matches(both.uuid)).not.toContain(justOutside);
+    expect(await matches(drawn.uuid)).toEqual(expectedDrawn.sort());
   });
 
   test("the check of a candidate monitor is inlined into the matcher's query, not a call per candidate", async () => {
@@ -325,7 +311,7 @@ describe("query.areas", () => {
     await pageAt(dam);
     await pageAt(vondelpark, "brand");
     await ctx.service.workerIdle();
-    expect(await matchedBy(monitor.uuid)).toEqual([fire]);
+    expect(await matches(monitor.uuid)).toEqual([fire]);
 
     await ok("mutation ($i: UpdateMonitorInput!) { updateMonitor(input: $i) { active } }", ada.accessToken, {
       i: { uuid: monitor.uuid, active: false },

@@ -4,20 +4,15 @@
 // monitor matched is read back through p2000Messages(filter: { monitor }), and monitorPreview
 // agrees with live matching on the same pages.
 import { beforeAll, describe, expect, test } from "@jest/globals";
+import { graphqlCalls, monitorMatches } from "../helpers/graphql-calls.ts";
 import { errorOf, useTestService } from "../helpers/service.ts";
 import { signUp, type TestUser } from "../helpers/users.ts";
 
 const ctx = useTestService();
 let ada: TestUser;
 
-async function gql(query: string, token: string | undefined, variables: Record<string, unknown> = {}) {
-  return (await ctx.service.graphql(query, { token, variables })).body;
-}
-async function ok(query: string, token: string | undefined, variables: Record<string, unknown> = {}) {
-  const body = await gql(query, token, variables);
-  expect(body.errors).toBeUndefined();
-  return body.data;
-}
+const { gql, ok } = graphqlCalls(ctx);
+const matches = (monitorUuid: string) => monitorMatches(ok, ada.apiToken, monitorUuid);
 
 async function createMonitor(name: string, query: Record<string, unknown>) {
   const { createMonitor } = await ok(
@@ -35,15 +30,6 @@ async function page(message: string, capcode: string) {
     { i: { message, sended: new Date().toISOString(), capcodes: [{ name: capcode }] } },
   );
   return createP2000Message as { uuid: string; category: { code: string } | null };
-}
-
-async function matchedBy(monitorUuid: string): Promise<string[]> {
-  const { p2000Messages } = await ok(
-    "query ($f: P2000MessageFilterInput) { p2000Messages(filter: $f, first: 50) { uuid } }",
-    ada.apiToken,
-    { f: { monitor: { uuid: monitorUuid } } },
-  );
-  return (p2000Messages as Array<{ uuid: string }>).map((m) => m.uuid).sort();
 }
 
 beforeAll(async () => {
@@ -106,9 +92,9 @@ describe("categories and excludeCategories", () => {
     expect(uncategorised.category).toBeNull();
     await ctx.service.workerIdle();
 
-    expect(await matchedBy(fires.uuid)).toEqual([fire.uuid, accident.uuid].sort());
+    expect(await matches(fires.uuid)).toEqual([fire.uuid, accident.uuid].sort());
     // A page without a kind is not one of the excluded kinds, so it passes.
-    expect(await matchedBy(noMedical.uuid)).toEqual([fire.uuid, accident.uuid, uncategorised.uuid].sort());
+    expect(await matches(noMedical.uuid)).toEqual([fire.uuid, accident.uuid, uncategorised.uuid].sort());
 
     const { monitorPreview } = await ok(
       "query ($i: CreateMonitorInput!) { monitorPreview(input: $i, days: 1) { messages { uuid } } }",

@@ -4,6 +4,7 @@
 // incident, is not. Pages go in through createP2000Message (one incident: the same ambulance
 // ride number), the service's own worker matches, and a local webhook receiver gets the deliveries.
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import { graphqlCalls } from "../helpers/graphql-calls.ts";
 import { errorOf, useTestService } from "../helpers/service.ts";
 import { signUp, type TestUser } from "../helpers/users.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "../helpers/webhook-receiver.ts";
@@ -18,14 +19,7 @@ afterAll(async () => {
 });
 let ada: TestUser;
 
-async function gql(query: string, token: string | undefined, variables: Record<string, unknown> = {}) {
-  return (await ctx.service.graphql(query, { token, variables })).body;
-}
-async function ok(query: string, token: string | undefined, variables: Record<string, unknown> = {}) {
-  const body = await gql(query, token, variables);
-  expect(body.errors).toBeUndefined();
-  return body.data;
-}
+const { gql, ok } = graphqlCalls(ctx);
 
 async function monitorTo(path: string, query: Record<string, unknown>, rules: Record<string, unknown>) {
   const { createChannel } = await ok(

@@ -7,6 +7,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import { ROOT_DIR } from "../../lib/db/migrate.ts";
 import { loadPlainWords } from "../../lib/p2000/plain-words.ts";
+import { graphqlCalls } from "../helpers/graphql-calls.ts";
 import { errorOf, useTestService } from "../helpers/service.ts";
 import { signUp, type TestUser } from "../helpers/users.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "../helpers/webhook-receiver.ts";
@@ -21,14 +22,7 @@ afterAll(async () => {
 });
 let ada: TestUser;
 
-async function gql(query: string, token: string | undefined, variables: Record<string, unknown> = {}) {
-  return (await ctx.service.graphql(query, { token, variables })).body;
-}
-async function ok(query: string, token: string | undefined, variables: Record<string, unknown> = {}) {
-  const body = await gql(query, token, variables);
-  expect(body.errors).toBeUndefined();
-  return body.data;
-}
+const { gql, ok } = graphqlCalls(ctx);
 
 /** Stores a page (now, to a capcode of its service) and reads it back in plain Dutch and English. */
 async function plain(message: string, capcode: string): Promise<{ nl: string; en: string; uuid: string }> {
