@@ -437,6 +437,8 @@ test("areas: a municipality found by name and a circle around a place typed, pre
   const uuid = new URL(page.url()).pathname.split("/").pop()!;
   await page.waitForSelector("#monitor-criterion-areas");
   expect(await textOf(page, "#monitor-criterion-areas")).toMatch(/Municipality: Vlaardingen\s*Within 1 km of /);
+  // Where it listens: its areas, not "all of the Netherlands".
+  expect(await textOf(page, "#monitor-where")).toContain("Municipality: Vlaardingen");
   const { rows } = await ctx.db.asOwner("select query from app_public.monitors where uuid = $1", [uuid]);
   expect(rows[0].query.areas).toEqual([
     { type: "gemeente", code: "GM0622", name: "Vlaardingen" },

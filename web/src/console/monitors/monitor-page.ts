@@ -115,9 +115,9 @@ export function monitorPage(root: HTMLElement, context: ConsoleContext, uuid: st
       monitor.location?.latitude != null && monitor.location.longitude != null
         ? { latitude: monitor.location.latitude, longitude: monitor.location.longitude }
         : null;
-    // The area: the circle; else the regions or provinces it is limited to (listed below too);
-    // "all of the Netherlands" only when it has neither.
-    const areas = described.find((one) => one.key === "regions" || one.key === "provinces");
+    // The area: the circle; else the areas, regions or provinces it is limited to (listed below
+    // too); "all of the Netherlands" only when it has none of them.
+    const areas = described.find((one) => ["areas", "regions", "provinces"].includes(one.key));
     const place = centre
       ? t("monitors.page.place")
           .replace("{km}", formatNumber(monitor.radius ?? 0))
