@@ -161,7 +161,7 @@ describe("the spec's names and defaults, as introspection shows them", () => {
       "rssFeedItems.first": "20",
     });
     // Index queries: first 50 (spec §8) and page 1; the type-ahead searches show their own 10.
-    const typeAhead = ["cities", "postcodes", "searchRoads", "locationSuggestions"];
+    const typeAhead = ["cities", "postcodes", "searchRoads", "locationSuggestions", "areaChoices"];
     for (const [key, value] of defaults) {
       const [field, arg] = key.split(".");
       if (arg === "page") expect([key, value]).toEqual([key, "1"]);
