@@ -10499,6 +10499,14 @@ begin
     return 0;
   end if;
   select * into d from app_public.p2000_dossiers x where x.uuid = e.dossier_uuid;
+  -- The incident's earlier live pages matched first (a second matching of a page records and
+  -- queues nothing): their matching jobs may not have run yet when the raise's job does, and a
+  -- monitor that told of them would then not be told of the raise.
+  perform app_private.match_p2000_message(x.uuid)
+     from app_public.p2000_messages x
+    where x.dossier_uuid = e.dossier_uuid and x.uuid is distinct from e.message_uuid
+      and x.sended <= e.sended and x.sended > now() - interval '1 hour'
+    order by x.sended, x.uuid;
   -- The monitors that told of this incident before the message that raised it.
   return app_private.notify_feed_event('escalation', e.uuid, array(
     select distinct mm.monitor_uuid
@@ -10509,7 +10517,7 @@ begin
      order by mm.monitor_uuid), app_hidden.escalation_notification_subject(d, e));
 end;
 $function$;
-comment on function app_private.match_escalation(event_uuid uuid) is 'Matcher of feed escalation (lib/monitors/matchers.ts): a raise of urgency or GRIP level on a dossier''s timeline notifies the active P2000 monitors with notificationRules.escalations that notified that dossier (an unsuppressed match of another of its messages), once per monitor and raise; quiet hours and maxPerPeriod apply as to every feed event.';
+comment on function app_private.match_escalation(event_uuid uuid) is 'Matcher of feed escalation (lib/monitors/matchers.ts): a raise of urgency or GRIP level on a dossier''s timeline notifies the active P2000 monitors with notificationRules.escalations that notified that dossier (an unsuppressed match of another of its messages), once per monitor and raise. The dossier''s earlier live pages are matched first, so a page whose matching job has not run yet still counts; quiet hours and maxPerPeriod apply as to every feed event.';
 
 CREATE OR REPLACE FUNCTION app_private.match_meteo_event(event_uuid uuid)
  RETURNS integer
