@@ -152,20 +152,23 @@ export function atomDocument(feed: MonitorFeedRow, links: FeedLinks): string {
 export function geojsonDocument(feed: MonitorFeedRow): string {
   return JSON.stringify({
     type: "FeatureCollection",
-    features: feed.items.filter(located).map((item) => ({
-      type: "Feature",
-      id: itemId(item),
-      geometry: { type: "Point", coordinates: [item.longitude, item.latitude] },
-      // geo_json_events names the entity by `title` and tells entries apart by `id`.
-      properties: {
+    features: feed.items.filter(located).map((item) => {
+      const original = originalOf(item);
+      return {
+        type: "Feature",
         id: itemId(item),
-        title: titleOf(item),
-        ...(originalOf(item) ? { text: originalOf(item) } : {}),
-        kind: item.kind,
-        label: label(item),
-        time: new Date(item.at).toISOString(),
-        ...(item.link ? { link: item.link } : {}),
-      },
-    })),
+        geometry: { type: "Point", coordinates: [item.longitude, item.latitude] },
+        // geo_json_events names the entity by `title` and tells entries apart by `id`.
+        properties: {
+          id: itemId(item),
+          title: titleOf(item),
+          ...(original ? { text: original } : {}),
+          kind: item.kind,
+          label: label(item),
+          time: new Date(item.at).toISOString(),
+          ...(item.link ? { link: item.link } : {}),
+        },
+      };
+    }),
   });
 }

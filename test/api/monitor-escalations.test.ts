@@ -76,6 +76,11 @@ describe("notificationRules.escalations", () => {
   test("a raise of urgency and then of GRIP level is told once each, with the timeline entry", async () => {
     // One notification per incident, and the raises besides.
     const following = await monitorTo("/raised", { capcodes: ["1420007"] }, { maxPerDossier: 1, escalations: true });
+    const { rotateMonitorFeed: feed } = await ok(
+      "mutation ($m: String!) { rotateMonitorFeed(monitor: $m) { geojsonUrl } }",
+      ada.accessToken,
+      { m: following },
+    );
     // Without the rule: the first page only.
     await monitorTo("/plain", { capcodes: ["1420007"] }, { maxPerDossier: 1 });
     // The rule, and only the raising page's capcode: it tells of that page, not of the raise the
@@ -135,6 +140,18 @@ describe("notificationRules.escalations", () => {
     );
     await ctx.service.workerIdle();
     expect(hooks.requests.length).toBe(before);
-    expect(following).toBeDefined();
+
+    // The monitor's feed lists the raises too, at the incident's place, besides the page it told of.
+    const { features } = (await (await fetch(feed.geojsonUrl)).json()) as {
+      features: Array<{ properties: { kind: string; label: string; title: string } }>;
+    };
+    expect(features.map((f) => f.properties.kind).sort()).toEqual(["escalation", "escalation", "p2000"]);
+    expect(features.map((f) => f.properties.title)).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^GRIP 2 \(was 0\): /),
+        expect.stringMatching(/^Urgency A1 \(was A2\): /),
+      ]),
+    );
+    expect(features.find((f) => f.properties.kind === "escalation")?.properties.label).toBe("Incident raised");
   });
 });
