@@ -136,6 +136,8 @@ function references(api: Api) {
   let p2000: ReturnType<typeof loadP2000> | undefined;
   const loadP2000 = () => api.request(P2000ReferenceQuery);
   const once = () => (p2000 ??= loadP2000());
+  // Both "only these kinds" and "never these kinds" list them: asked once.
+  let kinds: ReturnType<typeof kindChoices> | undefined;
   const highways = async () =>
     (await api.request(HighwaysQuery)).highways.map((road) => ({
       value: road.value ?? "",
@@ -153,7 +155,7 @@ function references(api: Api) {
         label: disciplineName(discipline.slug, discipline.name),
       })),
     urgencyList: async () => (await once()).p2000Urgencies ?? [],
-    kinds: () => kindChoices(api),
+    kinds: () => (kinds ??= kindChoices(api)),
     highways,
     railRoutes: async () =>
       (await api.request(RailRoutesQuery)).railRoutes.map((route) => ({
