@@ -21,6 +21,17 @@ interface PreviewRow {
   by_day: Array<{ date: string; matches: number; notifications: number }>;
   message_uuids: string[];
   items: Array<Omit<FeedItem, "link">>;
+  bursts: PreviewBurst[];
+}
+
+interface PreviewBurst {
+  startedAt: string;
+  lastMatchAt: string;
+  matches: number;
+  label: string | null;
+  notified: boolean;
+  suppressedReason: string | null;
+  messageUuids: string[];
 }
 
 // One query per preview (a request rarely asks for more than one), as the request's visitor.
@@ -74,6 +85,37 @@ export const MonitorPreviewPlugin = extendSchema((build) => {
         longitude: Float
       }
       """
+      A burst a monitor with notificationRules.burst would have been told of: at least count matches within minutes, and
+      the matches it took in until quietMinutes passed without one.
+      """
+      type MonitorPreviewBurst {
+        """
+        The match that brought the burst to its count: when it would have been told.
+        """
+        startedAt: DateTime!
+        """
+        Its last match so far.
+        """
+        lastMatchAt: DateTime!
+        """
+        Matches in it: those that made the count and those taken in after.
+        """
+        matches: Int!
+        """
+        Where it counted (burst per area or per place): the area's or place's name; null for a burst of the whole monitor.
+        """
+        label: String
+        """
+        Whether it would have been told; false when quietHours or maxPerPeriod held it back (suppressedReason).
+        """
+        notified: Boolean!
+        suppressedReason: String
+        """
+        The messages that made the count, oldest first.
+        """
+        messages: [P2000Message!]!
+      }
+      """
       What a monitor would have matched over the last days of stored history; nothing is saved.
       """
       type MonitorPreview {
@@ -82,7 +124,8 @@ export const MonitorPreviewPlugin = extendSchema((build) => {
         """
         matches: Int!
         """
-        Matches its notificationRules let through, applied as live matching applies them (each notifies every channel of the monitor).
+        Matches its notificationRules let through, applied as live matching applies them (each notifies every channel of the monitor);
+        for a burst monitor, the bursts told.
         """
         notifications: Int!
         """
@@ -97,6 +140,11 @@ export const MonitorPreviewPlugin = extendSchema((build) => {
         The newest 500 matched items of any type, newest first, with time and place.
         """
         items: [MonitorPreviewItem!]!
+        """
+        The newest 200 bursts it would have been told of, newest first (P2000 monitors with notificationRules.burst; empty
+        for the others).
+        """
+        bursts: [MonitorPreviewBurst!]!
       }
       extend type Query {
         """
@@ -123,9 +171,16 @@ export const MonitorPreviewPlugin = extendSchema((build) => {
         plans: {
           byDay: ($preview) => access($preview, "by_day"),
           items: ($preview) => access($preview, "items"),
+          bursts: ($preview) => access($preview, "bursts"),
           // The rows as p2000Messages gives them, in the preview's order.
           messages: ($preview) =>
             each(access<string[]>($preview, "message_uuids"), ($uuid) => messages.get({ uuid: $uuid })),
+        },
+      },
+      MonitorPreviewBurst: {
+        plans: {
+          messages: ($burst) =>
+            each(access<string[]>($burst, "messageUuids"), ($uuid) => messages.get({ uuid: $uuid })),
         },
       },
     },

@@ -878,6 +878,22 @@ alter table app_hidden.meteo_region_states enable row level security;
 CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON app_hidden.meteo_region_states FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_data_changed('meteo');
 comment on table app_hidden.meteo_region_states is 'Each province''s warnings after the newest document: level, phenomena, period and the document they came from. The next document is compared with this row to tell whether a province''s level or phenomena changed, and only such a change makes a warning event.';
 
+create table app_hidden.monitor_bursts (
+  uuid uuid default gen_random_uuid() not null,
+  monitor_uuid uuid not null,
+  burst_key text not null,
+  label text,
+  started_at timestamp with time zone not null,
+  last_match_at timestamp with time zone not null,
+  message_uuids uuid[] not null,
+  created timestamp with time zone default now() not null,
+  constraint monitor_bursts_monitor_uuid_fkey FOREIGN KEY (monitor_uuid) REFERENCES app_public.monitors(uuid) ON DELETE CASCADE,
+  constraint monitor_bursts_pkey PRIMARY KEY (uuid)
+);
+alter table app_hidden.monitor_bursts enable row level security;
+CREATE INDEX monitor_bursts_monitor_key_idx ON app_hidden.monitor_bursts USING btree (monitor_uuid, burst_key, last_match_at DESC);
+comment on table app_hidden.monitor_bursts is 'The bursts of monitors with notificationRules.burst: the messages that made the burst reach its count (the first message_uuids) and those it took in after (until quietMinutes passed without a match), per monitor and burst key. A burst is told once, when it starts (feed burst, event p2000.burst); its uuid is the notification''s event.';
+
 create table app_hidden.monitor_channels (
   monitor_uuid uuid not null,
   channel_uuid uuid not null,
@@ -915,6 +931,7 @@ create table app_hidden.monitor_matches (
   matched_at timestamp with time zone default now() not null,
   suppressed_reason text,
   exercise_type text default 'none'::text not null,
+  burst_key text,
   constraint monitor_matches_message_uuid_fkey FOREIGN KEY (message_uuid) REFERENCES app_public.p2000_messages(uuid) ON DELETE CASCADE,
   constraint monitor_matches_monitor_uuid_fkey FOREIGN KEY (monitor_uuid) REFERENCES app_public.monitors(uuid) ON DELETE CASCADE,
   constraint monitor_matches_pkey PRIMARY KEY (monitor_uuid, message_uuid)
@@ -930,6 +947,7 @@ CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUN
 create policy select_current_environment on app_hidden.monitor_matches as permissive for select to app_visitor using ((monitor_uuid IN ( SELECT app_hidden.current_environment_monitor_uuids() AS current_environment_monitor_uuids)));
 grant SELECT on app_hidden.monitor_matches to app_visitor;
 comment on table app_hidden.monitor_matches is 'P2000 messages that matched a monitor, whether or not its rules let a notification through (suppressed_reason says why not). It is the source of p2000Messages(filter: { monitor }), of the maxPerDossier and maxPerPeriod throttles and, through its triggers, of monitor_daily_counts. Each row keeps its message''s time and exercise type so that counts need not read the messages.';
+comment on column app_hidden.monitor_matches.burst_key is 'For a monitor with notificationRules.burst: which counter the match counts in (app_hidden.burst_key: empty per monitor, area:<n> or region:<uuid> per area, place:<name> per place). Null for other monitors.';
 
 create table app_hidden.monitor_query_fields (
   monitor_type text not null,
@@ -4633,6 +4651,41 @@ grant execute on function app_hidden.analytics_window(window_start timestamp wit
 grant execute on function app_hidden.analytics_window(window_start timestamp with time zone, window_end timestamp with time zone) to app_visitor;
 comment on function app_hidden.analytics_window(window_start timestamp with time zone, window_end timestamp with time zone) is 'True for a window the analytics fact functions accept (start before end, at most 366 days); raises BAD_USER_INPUT (XINPT) otherwise. Called with the arguments only, so the planner evaluates it once (a one-time filter) in the inlined fact functions.';
 
+CREATE OR REPLACE FUNCTION app_hidden.area_index(areas jsonb, latitude double precision, longitude double precision)
+ RETURNS integer
+ LANGUAGE plpgsql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  area jsonb;
+  i bigint;
+  keys text[];
+begin
+  for area, i in select a, n from jsonb_array_elements(coalesce(areas, '[]')) with ordinality x (a, n) loop
+    if area->>'type' = 'circle' then
+      if app_hidden.distance_km((area->>'latitude')::double precision, (area->>'longitude')::double precision, latitude, longitude)
+           <= (area->>'radius')::double precision then
+        return i;
+      end if;
+    elsif area->>'type' = 'polygon' then
+      if point(longitude, latitude) <@ app_hidden.geojson_ring(area->'coordinates'->0) then
+        return i;
+      end if;
+    else
+      keys := coalesce(keys, app_hidden.point_area_keys(latitude, longitude));
+      if (area->>'type') || ':' || (area->>'code') = any (keys) then
+        return i;
+      end if;
+    end if;
+  end loop;
+  return null;
+end;
+$function$;
+grant execute on function app_hidden.area_index(areas jsonb, latitude double precision, longitude double precision) to app_analyst;
+grant execute on function app_hidden.area_index(areas jsonb, latitude double precision, longitude double precision) to app_visitor;
+comment on function app_hidden.area_index(areas jsonb, latitude double precision, longitude double precision) is 'The position (1-based) of the first of a monitor''s checked query.areas that holds a point, or null: the area a burst per area counts a match in.';
+
 CREATE OR REPLACE FUNCTION app_hidden.area_shapes(areas jsonb)
  RETURNS app_hidden.area_shapes
  LANGUAGE plpgsql
@@ -4724,6 +4777,97 @@ $function$;
 grant execute on function app_hidden.assert_api_token_live() to app_analyst;
 grant execute on function app_hidden.assert_api_token_live() to app_visitor;
 comment on function app_hidden.assert_api_token_live() is 'Raises UNAUTHENTICATED unless the request''s API token (app.api_token_uuid) is live: run as each API-token request opens its transaction.';
+
+CREATE OR REPLACE FUNCTION app_hidden.burst_decision(rules jsonb, last_burst_match timestamp with time zone, counted bigint, sended timestamp with time zone)
+ RETURNS text
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+AS $function$
+  select case
+           when last_burst_match is not null
+                and sended - last_burst_match < pg_catalog.make_interval(mins => coalesce(rules->'burst'->>'quietMinutes', rules->'burst'->>'minutes')::integer)
+             then 'absorb'
+           when counted >= (rules->'burst'->>'count')::integer then 'start'
+           else 'count' end
+$function$;
+grant execute on function app_hidden.burst_decision(rules jsonb, last_burst_match timestamp with time zone, counted bigint, sended timestamp with time zone) to app_analyst;
+grant execute on function app_hidden.burst_decision(rules jsonb, last_burst_match timestamp with time zone, counted bigint, sended timestamp with time zone) to app_visitor;
+comment on function app_hidden.burst_decision(rules jsonb, last_burst_match timestamp with time zone, counted bigint, sended timestamp with time zone) is 'What a match does to its burst counter: absorb (a burst of the key is still going: its last match is less than quietMinutes before, default minutes), start (counted, the matches of the key within minutes up to this one since the last burst, reaches count: tell now), or count (wait). The one decision of live matching (app_private.advance_burst) and monitorPreview''s replay.';
+
+CREATE OR REPLACE FUNCTION app_hidden.burst_key(mo app_public.monitors, m app_public.p2000_messages)
+ RETURNS text
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select case coalesce(mo.notification_rules->'burst'->>'per', 'monitor')
+           when 'place' then 'place:' || coalesce(lower(m.city), '')
+           when 'area' then
+             case when jsonb_array_length(coalesce(mo.query->'areas', '[]')) > 0
+                    then 'area:' || coalesce(app_hidden.area_index(mo.query->'areas', m.latitude, m.longitude)::text, '')
+                  when jsonb_array_length(coalesce(mo.query->'regions', '[]')) > 0
+                    then 'region:' || coalesce(m.region_uuid::text, '')
+                  else '' end
+           else '' end
+$function$;
+grant execute on function app_hidden.burst_key(mo app_public.monitors, m app_public.p2000_messages) to app_analyst;
+grant execute on function app_hidden.burst_key(mo app_public.monitors, m app_public.p2000_messages) to app_visitor;
+comment on function app_hidden.burst_key(mo app_public.monitors, m app_public.p2000_messages) is 'Which counter of a burst monitor a match counts in: one per monitor (per "monitor", the default, the empty key), one per area of query.areas (or safety region of query.regions) holding the page (per "area"), or one per woonplaats of the page (per "place"). A page of no known area or place counts in the key of none.';
+
+CREATE OR REPLACE FUNCTION app_hidden.burst_label(mo app_public.monitors, burst_key text)
+ RETURNS text
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select case
+           when burst_key like 'place:%' then nullif(initcap(substr(burst_key, 7)), '')
+           when burst_key like 'region:_%' then (select r.name from app_public.p2000_regions r where r.uuid::text = substr(burst_key, 8))
+           when burst_key like 'area:_%' then
+             (select case a->>'type'
+                       when 'circle' then format('%s km around %s, %s', a->>'radius', a->>'latitude', a->>'longitude')
+                       when 'polygon' then format('drawn area %s', substr(burst_key, 6))
+                       else a->>'name' end
+                from jsonb_array_elements(mo.query->'areas') with ordinality x (a, n) where n::text = substr(burst_key, 6))
+         end
+$function$;
+grant execute on function app_hidden.burst_label(mo app_public.monitors, burst_key text) to app_analyst;
+grant execute on function app_hidden.burst_label(mo app_public.monitors, burst_key text) to app_visitor;
+comment on function app_hidden.burst_label(mo app_public.monitors, burst_key text) is 'A burst key in words for its notification: the place, the safety region, or the monitor''s area (its name, or a circle''s radius and centre); null for a burst of the whole monitor.';
+
+CREATE OR REPLACE FUNCTION app_hidden.burst_notification_subject(mo app_public.monitors, b app_hidden.monitor_bursts)
+ RETURNS app_hidden.notification_subject
+ LANGUAGE sql
+ STABLE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  with pages as (
+    select m.uuid, m.sended, m.message, m.latitude, m.longitude, m.city,
+           app_hidden.p2000_plain_text(m, coalesce(mo.notification_rules->>'language', 'nl')) as plain_text
+      from app_public.p2000_messages m where m.uuid = any (b.message_uuids)
+  )
+  select row(
+    case coalesce(mo.notification_rules->>'language', 'nl')
+      when 'en' then format('%s pages within %s minutes%s', cardinality(b.message_uuids), mo.notification_rules->'burst'->>'minutes',
+                            coalesce(' in ' || b.label, ''))
+      else format('%s meldingen binnen %s minuten%s', cardinality(b.message_uuids), mo.notification_rules->'burst'->>'minutes',
+                  coalesce(' in ' || b.label, '')) end,
+    array(select format('%s %s', to_char(p.sended at time zone 'Europe/Amsterdam', 'HH24:MI'), p.plain_text)
+            from pages p order by p.sended, p.uuid limit 10),
+    'p2000.burst',
+    jsonb_build_object('burst', jsonb_build_object(
+      'uuid', b.uuid, 'monitorUuid', mo.uuid, 'count', cardinality(b.message_uuids),
+      'minutes', (mo.notification_rules->'burst'->>'minutes')::integer,
+      'per', coalesce(mo.notification_rules->'burst'->>'per', 'monitor'), 'label', b.label,
+      'startedAt', b.started_at, 'lastMatchAt', b.last_match_at,
+      'messages', (select jsonb_agg(jsonb_build_object('uuid', p.uuid, 'sended', p.sended, 'message', p.message,
+                                                       'plainText', p.plain_text, 'city', p.city,
+                                                       'latitude', p.latitude, 'longitude', p.longitude) order by p.sended, p.uuid)
+                     from pages p))))::app_hidden.notification_subject
+$function$;
+grant execute on function app_hidden.burst_notification_subject(mo app_public.monitors, b app_hidden.monitor_bursts) to app_analyst;
+grant execute on function app_hidden.burst_notification_subject(mo app_public.monitors, b app_hidden.monitor_bursts) to app_visitor;
+comment on function app_hidden.burst_notification_subject(mo app_public.monitors, b app_hidden.monitor_bursts) is 'What a burst notification says, in the monitor''s language: "3 pages within 30 minutes in Oss" as headline, a line per page (time and plain text, the first 10), and the webhook''s burst object with every page (event p2000.burst).';
 
 CREATE OR REPLACE FUNCTION app_hidden.checked_environment_name(name text)
  RETURNS text
@@ -5813,15 +5957,22 @@ begin
       select 'escalation', e.uuid, e.sended, app_hidden.escalation_headline(d, e), d.latitude, d.longitude, null::text
         from app_public.p2000_dossier_events e join app_public.p2000_dossiers d on d.uuid = e.dossier_uuid
        where e.uuid = any (uuids);
+  when 'burst' then
+    -- A burst, at its start and at the place of the page that started it.
+    return query
+      select 'burst', b.uuid, b.started_at, (app_hidden.burst_notification_subject(mo, b)).headline, m.latitude, m.longitude, null::text
+        from app_hidden.monitor_bursts b join app_public.monitors mo on mo.uuid = b.monitor_uuid
+             left join app_public.p2000_messages m on m.uuid = b.message_uuids[cardinality(b.message_uuids)]
+       where b.uuid = any (uuids);
   else
     return;
   end case;
 end;
 $function$;
 grant execute on function app_hidden.monitor_items(item_kind text, uuids uuid[]) to app_analyst;
-comment on function app_hidden.monitor_items(item_kind text, uuids uuid[]) is 'The matched items of one kind (p2000, or an event_kind of feed_monitor_matches) with these uuids, rendered once for every reader: their time, a title, their place for a map (null where the feed has none) and a link where the source gives one. monitorPreview (through app_hidden.monitor_preview_feed_items) and the feed per monitor (app_private.monitor_feed) both show items through it. Not for visitors: it reads tables of app_analyst; the SECURITY DEFINER functions that call it decide which items.';
+comment on function app_hidden.monitor_items(item_kind text, uuids uuid[]) is 'The items of one kind (p2000, traffic, meteo, nl_alert, amber_alert, amber_alert_end, aircraft, traffic_jam, rail, rss, related_signal, escalation, burst) by uuid, with time, title and place: the one definition of what a monitor''s feed and monitorPreview show of an item.';
 
-CREATE OR REPLACE FUNCTION app_hidden.monitor_preview(days integer, location_given boolean, name text, description text, active boolean, type text, query text, latitude double precision, longitude double precision, location_mode text, location_live_source_id text, radius double precision, channels text, notification_rules text, OUT matches integer, OUT notifications integer, OUT by_day jsonb, OUT message_uuids uuid[], OUT items jsonb)
+CREATE OR REPLACE FUNCTION app_hidden.monitor_preview(days integer, location_given boolean, name text, description text, active boolean, type text, query text, latitude double precision, longitude double precision, location_mode text, location_live_source_id text, radius double precision, channels text, notification_rules text, OUT matches integer, OUT notifications integer, OUT by_day jsonb, OUT message_uuids uuid[], OUT items jsonb, OUT bursts jsonb)
  RETURNS record
  LANGUAGE plpgsql
  STABLE
@@ -5848,6 +5999,18 @@ declare
   feed_uuids uuid[];
   feed_ats timestamptz[];
   newest uuid[];
+  -- The burst replay: per burst key, the uncounted matches within minutes ([time, uuid] pairs) and
+  -- the index of its last burst; the bursts as parallel arrays.
+  pending jsonb := '{}';
+  last_burst jsonb := '{}';
+  key text;
+  b integer;
+  burst_keys text[] := '{}';
+  burst_starts timestamptz[] := '{}';
+  burst_lasts timestamptz[] := '{}';
+  burst_sizes integer[] := '{}';
+  burst_messages jsonb[] := '{}';
+  burst_reasons text[] := '{}';
 begin
   if monitor_preview.days is null or monitor_preview.days not between 1 and 90 then
     raise exception 'days must be from 1 to 90.' using errcode = 'XINPT';
@@ -5891,8 +6054,61 @@ begin
       $query$;
   end if;
 
-  -- The throttles depend on what came before: the matches in time order, as live matching met them.
-  if rules ?| array['maxPerDossier', 'maxPerPeriod'] then
+  -- Bursts (P2000 monitors with notificationRules.burst) are replayed as live matching meets the
+  -- matches, in time order, through the same decision (app_hidden.burst_decision): each match that
+  -- the message's own rules let through counts in its key; the match that starts a burst is the
+  -- burst's notification, unless maxPerPeriod holds it back.
+  if mo.type = 'p2000' and rules ? 'burst' then
+    period := make_interval(mins => coalesce((rules->'maxPerPeriod'->>'minutes')::integer, 1));
+    for r in execute format('select x.uuid, x.sended, x.reason, app_hidden.burst_key($12, m) as key from (%s) x join app_public.p2000_messages m on m.uuid = x.uuid order by x.sended, x.uuid', matched)
+      using c, since, rules, capcode_uuids, null::uuid[], null::timestamptz[], null::text[], first_day, monitor_preview.days, feed_uuids, feed_ats, mo
+    loop
+      reason := r.reason;
+      if reason is null then
+        reason := 'burst';
+        key := r.key;
+        b := (last_burst->>key)::integer;
+        pending := jsonb_set(pending, array[key], coalesce((
+          select jsonb_agg(p order by n) from jsonb_array_elements(pending->key) with ordinality x (p, n)
+           where (p->>0)::timestamptz > greatest(r.sended - make_interval(mins => (rules->'burst'->>'minutes')::integer), burst_lasts[b])), '[]')
+          || jsonb_build_array(jsonb_build_array(r.sended, r.uuid)));
+        case app_hidden.burst_decision(rules, burst_lasts[b], jsonb_array_length(pending->key), r.sended)
+        when 'absorb' then
+          burst_lasts[b] := r.sended;
+          burst_sizes[b] := burst_sizes[b] + 1;
+          pending := jsonb_set(pending, array[key], '[]');
+        when 'start' then
+          b := cardinality(burst_keys) + 1;
+          burst_keys[b] := key;
+          burst_starts[b] := r.sended;
+          burst_lasts[b] := r.sended;
+          burst_sizes[b] := jsonb_array_length(pending->key);
+          burst_messages[b] := (select jsonb_agg(p->1) from jsonb_array_elements(pending->key) p);
+          last_burst := jsonb_set(last_burst, array[key], to_jsonb(b));
+          pending := jsonb_set(pending, array[key], '[]');
+          while window_start <= cardinality(notified_at) and notified_at[window_start] <= r.sended - period loop
+            window_start := window_start + 1;
+          end loop;
+          reason := app_hidden.p2000_throttle_suppression(rules, false, 0, cardinality(notified_at) - window_start + 1);
+          if reason is null then
+            notified_at[cardinality(notified_at) + 1] := r.sended;
+          end if;
+          burst_reasons[b] := reason;
+        else
+        end case;
+      end if;
+      uuids[cardinality(uuids) + 1] := r.uuid;
+      sendeds[cardinality(sendeds) + 1] := r.sended;
+      reasons[cardinality(reasons) + 1] := reason;
+    end loop;
+    matched := 'select * from unnest($5::uuid[], $6::timestamptz[], $7::text[]) m (uuid, sended, reason)';
+    -- The newest 200 bursts, newest first.
+    bursts := coalesce((select jsonb_agg(jsonb_build_object('startedAt', burst_starts[i], 'lastMatchAt', burst_lasts[i],
+                                                            'matches', burst_sizes[i], 'label', app_hidden.burst_label(mo, burst_keys[i]),
+                                                            'notified', burst_reasons[i] is null, 'suppressedReason', burst_reasons[i],
+                                                            'messageUuids', burst_messages[i]) order by i desc)
+                          from generate_series(greatest(cardinality(burst_keys) - 199, 1), cardinality(burst_keys)) i), '[]');
+  elsif rules ?| array['maxPerDossier', 'maxPerPeriod'] then
     period := make_interval(mins => (rules->'maxPerPeriod'->>'minutes')::integer);
     for r in execute format('select x.uuid, x.sended, x.dossier_uuid, x.reason, dense_rank() over (order by x.dossier_uuid)::integer as dossier from (%s) x order by x.sended, x.uuid', matched)
       using c, since, rules, capcode_uuids, null::uuid[], null::timestamptz[], null::text[], first_day, monitor_preview.days, feed_uuids, feed_ats
@@ -5931,6 +6147,7 @@ begin
     into matches, notifications, by_day, newest
     using c, since, rules, capcode_uuids, uuids, sendeds, reasons, first_day, monitor_preview.days, feed_uuids, feed_ats;
 
+  bursts := coalesce(bursts, '[]');
   -- The newest 500 matches with time and place, newest first.
   if mo.type = 'p2000' then
     message_uuids := newest[1:20];
@@ -5943,9 +6160,9 @@ begin
   end if;
 end;
 $function$;
-grant execute on function app_hidden.monitor_preview(days integer, location_given boolean, name text, description text, active boolean, type text, query text, latitude double precision, longitude double precision, location_mode text, location_live_source_id text, radius double precision, channels text, notification_rules text, OUT matches integer, OUT notifications integer, OUT by_day jsonb, OUT message_uuids uuid[], OUT items jsonb) to app_analyst;
-grant execute on function app_hidden.monitor_preview(days integer, location_given boolean, name text, description text, active boolean, type text, query text, latitude double precision, longitude double precision, location_mode text, location_live_source_id text, radius double precision, channels text, notification_rules text, OUT matches integer, OUT notifications integer, OUT by_day jsonb, OUT message_uuids uuid[], OUT items jsonb) to app_visitor;
-comment on function app_hidden.monitor_preview(days integer, location_given boolean, name text, description text, active boolean, type text, query text, latitude double precision, longitude double precision, location_mode text, location_live_source_id text, radius double precision, channels text, notification_rules text, OUT matches integer, OUT notifications integer, OUT by_day jsonb, OUT message_uuids uuid[], OUT items jsonb) is 'monitorPreview (plugins/monitor-preview.ts) for monitors of every type. It checks the arguments of createMonitor (app_hidden.checked_monitor) and replays the last days (1-90) of stored history through the same match definitions and rules as live matching: the matches and the notifications its rules let through, in total and per day, the newest 20 matched P2000 messages, and the newest 500 matched items of any type with time, title and place. Its throttles count the preview''s own earlier notifications. It writes nothing.';
+grant execute on function app_hidden.monitor_preview(days integer, location_given boolean, name text, description text, active boolean, type text, query text, latitude double precision, longitude double precision, location_mode text, location_live_source_id text, radius double precision, channels text, notification_rules text, OUT matches integer, OUT notifications integer, OUT by_day jsonb, OUT message_uuids uuid[], OUT items jsonb, OUT bursts jsonb) to app_analyst;
+grant execute on function app_hidden.monitor_preview(days integer, location_given boolean, name text, description text, active boolean, type text, query text, latitude double precision, longitude double precision, location_mode text, location_live_source_id text, radius double precision, channels text, notification_rules text, OUT matches integer, OUT notifications integer, OUT by_day jsonb, OUT message_uuids uuid[], OUT items jsonb, OUT bursts jsonb) to app_visitor;
+comment on function app_hidden.monitor_preview(days integer, location_given boolean, name text, description text, active boolean, type text, query text, latitude double precision, longitude double precision, location_mode text, location_live_source_id text, radius double precision, channels text, notification_rules text, OUT matches integer, OUT notifications integer, OUT by_day jsonb, OUT message_uuids uuid[], OUT items jsonb, OUT bursts jsonb) is 'monitorPreview (plugins/monitor-preview.ts). It checks the arguments of createMonitor (app_hidden.checked_monitor) and replays the last days (1-90) of stored history: the matches and the notifications its rules let through, in total and per day, the newest 20 matched messages, and for a burst monitor the bursts (each told once, when it starts). It uses the same criteria and rules as live matching (bursts through app_hidden.burst_decision), and its throttles count the preview''s own earlier notifications. The match query is built with the criteria as constants, so the planner chooses by statistics between the window''s index and a criterion''s own. It writes nothing.';
 
 CREATE OR REPLACE FUNCTION app_hidden.monitor_preview_feed_items(mo app_public.monitors, since timestamp with time zone)
  RETURNS TABLE(kind text, uuid uuid, at timestamp with time zone, title text, latitude double precision, longitude double precision)
@@ -6052,6 +6269,7 @@ CREATE OR REPLACE FUNCTION app_hidden.monitor_suppression(mo app_public.monitors
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
   select coalesce((select s from app_hidden.p2000_message_suppression(mo.notification_rules, m, now()) s),
+    case when mo.notification_rules ? 'burst' then 'burst' end,
     app_hidden.p2000_throttle_suppression(mo.notification_rules, m.dossier_uuid is not null,
       (select count(*) from app_hidden.monitor_matches x
         where x.monitor_uuid = mo.uuid and x.dossier_uuid = m.dossier_uuid and x.suppressed_reason is null),
@@ -6061,7 +6279,7 @@ AS $function$
 $function$;
 grant execute on function app_hidden.monitor_suppression(mo app_public.monitors, m app_public.p2000_messages) to app_analyst;
 grant execute on function app_hidden.monitor_suppression(mo app_public.monitors, m app_public.p2000_messages) to app_visitor;
-comment on function app_hidden.monitor_suppression(mo app_public.monitors, m app_public.p2000_messages) is 'Why a live P2000 match notifies nobody, or null. The message''s own rules are checked now, then the throttles over the monitor''s recorded matches; those matches are counted only when the rule is reached.';
+comment on function app_hidden.monitor_suppression(mo app_public.monitors, m app_public.p2000_messages) is 'Why a live P2000 match notifies nobody by itself, or null. The message''s own rules are checked now; a burst monitor''s match that passes them is burst (it counts towards a burst, app_private.advance_burst); else the throttles over the monitor''s recorded matches, counted only when the rule is reached.';
 
 CREATE OR REPLACE FUNCTION app_hidden.nearest_place_name(latitude double precision, longitude double precision)
  RETURNS text
@@ -9294,9 +9512,9 @@ begin
     raise exception 'notificationRules must be a JSON object.' using errcode = 'XINPT';
   end if;
   select string_agg(k, ', ' order by k) into unknown from jsonb_object_keys(rules) k
-   where k not in ('quietHours', 'minUrgency', 'maxPerDossier', 'maxPerPeriod', 'relatedSignals', 'language', 'escalations');
+   where k not in ('quietHours', 'minUrgency', 'maxPerDossier', 'maxPerPeriod', 'relatedSignals', 'language', 'escalations', 'burst');
   if unknown is not null then
-    raise exception 'notificationRules.%: unknown rule (rules: quietHours, minUrgency, maxPerDossier, maxPerPeriod, relatedSignals, language, escalations).', unknown
+    raise exception 'notificationRules.%: unknown rule (rules: quietHours, minUrgency, maxPerDossier, maxPerPeriod, relatedSignals, language, escalations, burst).', unknown
       using errcode = 'XINPT';
   end if;
   if rules ? 'quietHours' and (jsonb_typeof(rules->'quietHours') <> 'object'
@@ -9327,12 +9545,28 @@ begin
   if rules ? 'language' and coalesce(rules->>'language', '') not in ('nl', 'en') then
     raise exception 'notificationRules.language must be nl or en.' using errcode = 'XINPT';
   end if;
+  if rules ? 'burst' and (jsonb_typeof(rules->'burst') <> 'object'
+      or coalesce(rules->'burst'->>'count', '') !~ '^[1-9][0-9]{0,3}$'
+      or (rules->'burst'->>'count')::integer not between 2 and 1000
+      or coalesce(rules->'burst'->>'minutes', '') !~ '^[1-9][0-9]{0,3}$'
+      or (rules->'burst'->>'minutes')::integer > 1440
+      or (rules->'burst' ? 'quietMinutes' and (coalesce(rules->'burst'->>'quietMinutes', '') !~ '^[1-9][0-9]{0,3}$'
+          or (rules->'burst'->>'quietMinutes')::integer > 1440))
+      or (rules->'burst' ? 'per' and coalesce(rules->'burst'->>'per', '') not in ('monitor', 'area', 'place'))
+      or exists (select 1 from jsonb_object_keys(rules->'burst') k where k not in ('count', 'minutes', 'quietMinutes', 'per'))) then
+    raise exception 'notificationRules.burst must be { "count": 2-1000, "minutes": 1-1440, "quietMinutes": 1-1440 (optional), "per": "monitor", "area" or "place" (optional) }.'
+      using errcode = 'XINPT';
+  end if;
+  if rules ? 'burst' and rules ?| array['maxPerDossier', 'escalations', 'relatedSignals'] then
+    raise exception 'notificationRules.burst tells of bursts, not of single incidents: it goes without maxPerDossier, escalations and relatedSignals.'
+      using errcode = 'XINPT';
+  end if;
   return rules;
 end;
 $function$;
 grant execute on function app_hidden.validate_notification_rules(rules jsonb) to app_analyst;
 grant execute on function app_hidden.validate_notification_rules(rules jsonb) to app_visitor;
-comment on function app_hidden.validate_notification_rules(rules jsonb) is 'Checks notificationRules: quietHours { from, to } (Dutch time, HH:MM), minUrgency (an urgency code), maxPerDossier (1-9999), maxPerPeriod { count, minutes }, relatedSignals (true: also tell when a signal of another feed joins a dossier already notified), language (nl or en: the language of the plain text its notifications carry) and escalations (true: also tell when a dossier already notified is raised, its urgency or GRIP level). Anything else is refused, and every error names the rule.';
+comment on function app_hidden.validate_notification_rules(rules jsonb) is 'Checks notificationRules: quietHours { from, to } (Dutch time, HH:MM), minUrgency (an urgency code), maxPerDossier (1-9999), maxPerPeriod { count, minutes }, relatedSignals (true: also tell when a signal of another feed joins a dossier already notified), language (nl or en: the language of the plain text its notifications carry), escalations (true: also tell when a dossier already notified is raised, its urgency or GRIP level) and burst { count, minutes, quietMinutes, per } (tell only of bursts of matches, P2000 monitors; not with the rules about single incidents). Anything else is refused, and every error names the rule.';
 
 CREATE OR REPLACE FUNCTION app_private.add_rate_limit_hits(buckets text[], hits integer[], window_start timestamp with time zone)
  RETURNS TABLE(bucket text, total integer)
@@ -9356,6 +9590,47 @@ AS $function$
     left join app_private.rate_limit_counters c on c.bucket = u.bucket and c.window_start = add_rate_limit_hits.window_start
 $function$;
 comment on function app_private.add_rate_limit_hits(buckets text[], hits integer[], window_start timestamp with time zone) is 'Adds an API instance''s hits per rate-limit bucket in one window and returns the totals of all instances.';
+
+CREATE OR REPLACE FUNCTION app_private.advance_burst(mo app_public.monitors, m app_public.p2000_messages)
+ RETURNS integer
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  key text;
+  open_burst app_hidden.monitor_bursts;
+  since timestamptz;
+  counted uuid[];
+  b app_hidden.monitor_bursts;
+begin
+  select x.burst_key into key from app_hidden.monitor_matches x
+   where x.monitor_uuid = mo.uuid and x.message_uuid = m.uuid and x.suppressed_reason = 'burst';
+  if not found then
+    return 0;
+  end if;
+  select * into open_burst from app_hidden.monitor_bursts x
+   where x.monitor_uuid = mo.uuid and x.burst_key = key order by x.last_match_at desc limit 1;
+  since := greatest(m.sended - make_interval(mins => (mo.notification_rules->'burst'->>'minutes')::integer), open_burst.last_match_at);
+  counted := array(select x.message_uuid from app_hidden.monitor_matches x
+                    where x.monitor_uuid = mo.uuid and x.suppressed_reason = 'burst' and x.burst_key = key
+                      and x.sended > since and x.sended <= m.sended
+                    order by x.sended, x.message_uuid);
+  case app_hidden.burst_decision(mo.notification_rules, open_burst.last_match_at, cardinality(counted), m.sended)
+  when 'absorb' then
+    update app_hidden.monitor_bursts x set last_match_at = greatest(x.last_match_at, m.sended), message_uuids = x.message_uuids || m.uuid
+     where x.uuid = open_burst.uuid;
+    return 0;
+  when 'start' then
+    insert into app_hidden.monitor_bursts (monitor_uuid, burst_key, label, started_at, last_match_at, message_uuids)
+    values (mo.uuid, key, app_hidden.burst_label(mo, key), m.sended, m.sended, counted)
+    returning * into b;
+    return app_private.notify_feed_event('burst', b.uuid, array[mo.uuid], app_hidden.burst_notification_subject(mo, b));
+  else
+    return 0;
+  end case;
+end;
+$function$;
+comment on function app_private.advance_burst(mo app_public.monitors, m app_public.p2000_messages) is 'A burst monitor''s new match of a message (recorded as suppressed_reason burst with its key): taken into the key''s burst still going, or, when it brings the key''s matches within minutes (since its last burst) to count, the start of a burst, told at once through app_private.notify_feed_event (feed burst; quietHours and maxPerPeriod apply to it). The caller holds the monitor''s advisory lock, so two matchers never start one burst twice.';
 
 CREATE OR REPLACE FUNCTION app_private.authenticate_api_token(secret_hash bytea)
  RETURNS TABLE(api_token_uuid uuid, environment_uuid uuid, scopes text[], expires_at timestamp with time zone, web_client boolean)
@@ -10587,15 +10862,16 @@ begin
   if cardinality(matched) = 0 then
     return 0;
   end if;
-  -- Throttles count earlier matches of the same monitor: one matcher per such monitor at a time,
-  -- locked in a statement of its own so the next statement's snapshot sees what the last holder
-  -- committed.
+  -- Throttles and bursts count earlier matches of the same monitor: one matcher per such monitor
+  -- at a time, locked in a statement of its own so the next statement's snapshot sees what the
+  -- last holder committed.
   perform pg_advisory_xact_lock(hashtext('monitor:' || mo.uuid))
      from app_public.monitors mo where mo.uuid = any (matched) and mo.notification_rules <> '{}' order by mo.uuid;
   with new_matches as (
-    insert into app_hidden.monitor_matches (monitor_uuid, message_uuid, dossier_uuid, sended, suppressed_reason)
+    insert into app_hidden.monitor_matches (monitor_uuid, message_uuid, dossier_uuid, sended, suppressed_reason, burst_key)
     select mo.uuid, m.uuid, m.dossier_uuid, m.sended,
-           case when mo.notification_rules <> '{}' then app_hidden.monitor_suppression(mo, m) end
+           case when mo.notification_rules <> '{}' then app_hidden.monitor_suppression(mo, m) end,
+           case when mo.notification_rules ? 'burst' then app_hidden.burst_key(mo, m) end
       from app_public.monitors mo where mo.uuid = any (matched)
     on conflict do nothing
     returning monitor_uuid, suppressed_reason
@@ -10610,10 +10886,14 @@ begin
   select count(*)::integer into queued from graphile_worker.add_jobs(array(
     select row('notifications__deliver', json_build_object('uuid', n.uuid), null, null, 6, 'notification:' || n.uuid, null, null)::graphile_worker.job_spec
       from new_notifications n));
+  -- The burst monitors' matches just recorded, each taken into its burst (a statement of its own,
+  -- so it sees them).
+  select queued + coalesce(sum(app_private.advance_burst(mo, m)), 0)::integer into queued
+    from app_public.monitors mo where mo.uuid = any (matched) and mo.notification_rules ? 'burst';
   return queued;
 end;
 $function$;
-comment on function app_private.match_p2000_message(message_uuid uuid) is 'The matcher of P2000 monitors (task monitors__match_p2000): candidates by the criteria''s anchor keys, each checked by app_hidden.p2000_criteria_match (which monitorPreview uses too); records the matches and queues one delivery per monitor and channel in one set-based transaction. A second run queues nothing; monitors with throttles are locked one matcher at a time, so their counts see each other''s matches.';
+comment on function app_private.match_p2000_message(message_uuid uuid) is 'The matcher of P2000 monitors (task monitors__match_p2000): candidates by the criteria''s anchor keys, each checked by app_hidden.p2000_criteria_match (which monitorPreview uses too); records the matches and queues one delivery per monitor and channel in one set-based transaction, and takes a burst monitor''s match into its burst (app_private.advance_burst). A second run queues nothing; monitors with rules are locked one matcher at a time, so their counts see each other''s matches.';
 
 CREATE OR REPLACE FUNCTION app_private.match_rail_disruption(disruption_uuid uuid)
  RETURNS integer

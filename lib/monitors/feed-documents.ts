@@ -50,6 +50,7 @@ const KIND_LABELS: Record<string, string> = {
   rss: "RSS item",
   related_signal: "Related signal",
   escalation: "Incident raised",
+  burst: "Burst of pages",
 };
 
 /** The end of an AMBER alert has the alert's uuid; its entry needs an id of its own. */
