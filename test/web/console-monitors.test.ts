@@ -447,3 +447,46 @@ test("areas: a municipality found by name and a circle around a place typed, pre
   expect(await seriousAxeViolations(page)).toEqual([]);
   expect(problems).toEqual([]);
 }, 120_000);
+
+test("bursts: a burst rule switched on, the single-incident rules set aside, the bursts previewed, saved and described", async () => {
+  // Two pages ten minutes apart, six days ago: the only two matches within 30 minutes of each other.
+  const sixDaysAgo = now - 6 * DAY;
+  await storeP2000Pages(ctx.db, [
+    { message: "P 1 BR woning Dorpsstraat Oss", sended: new Date(sixDaysAgo).toISOString(), capcodes: ["002029569"] },
+    {
+      message: "P 1 BR woning Kerkstraat Oss",
+      sended: new Date(sixDaysAgo + 10 * 60_000).toISOString(),
+      capcodes: ["002029569"],
+    },
+  ]);
+  const { page, problems } = await open("/console/monitors/new?lang=en");
+  await page.waitForSelector("#rule-burst");
+  await page.type("#monitor-name", "Bursts anywhere");
+  await page.click("#rule-burst");
+  expect(await page.$eval("#rule-escalations", (input) => (input as unknown as { disabled: boolean }).disabled)).toBe(
+    true,
+  );
+  await typeInto(page, "#rule-burst-count", "2");
+  await typeInto(page, "#rule-burst-minutes", "30");
+  await page.$eval("#rule-burst", (element) => element.scrollIntoView({ block: "center" }));
+  await screenshot(page, "console-monitors-desktop-burst-rule");
+  await page.click(".monitor-preview-button");
+  await page.waitForSelector("#monitor-preview-bursts");
+  expect(await textOf(page, "#monitor-preview-bursts summary")).toBe("Bursts that would have been told (1)");
+  expect(await textOf(page, "#monitor-preview-bursts li")).toMatch(/^2 matches from /);
+  expect(await textOf(page, ".monitor-preview-count")).toMatch(/of which 1 would have been notified/);
+  await page.$eval("#monitor-preview-bursts", (element) => element.scrollIntoView({ block: "center" }));
+  await screenshot(page, "console-monitors-desktop-bursts");
+
+  await page.click("#monitor-form button[type=submit]");
+  await page.waitForFunction("/^\\/console\\/monitors\\/[0-9a-f-]{36}$/.test(location.pathname)");
+  const uuid = new URL(page.url()).pathname.split("/").pop()!;
+  await page.waitForSelector(".monitor-facts");
+  expect(await textOf(page, ".monitor-facts")).toContain(
+    "only of bursts: 2 matches within 30 minutes, again after 30 quiet minutes",
+  );
+  const { rows } = await ctx.db.asOwner("select notification_rules from app_public.monitors where uuid = $1", [uuid]);
+  expect(rows[0].notification_rules).toEqual({ burst: { count: 2, minutes: 30, per: "monitor" } });
+  expect(await seriousAxeViolations(page)).toEqual([]);
+  expect(problems).toEqual([]);
+}, 120_000);

@@ -1,6 +1,7 @@
 // What a monitor would have done over the past 30 days (monitorPreview): the counts, how many
 // notifications that makes a day (with a warning when that is many), a bar per day (a list a
-// screen reader reads as "26 Nov: 3") and the newest matches. The points go on the form's map
+// screen reader reads as "26 Nov: 3"), the bursts a burst rule would have told of, and the newest
+// matches. The points go on the form's map
 // (circle-map.ts).
 import { h, replaceChildren } from "../../dom.ts";
 import { dateFormat, formatDateTime, formatNumber, t } from "../../i18n.ts";
@@ -56,6 +57,29 @@ function bar(share: number): HTMLElement {
   return element;
 }
 
+/** "5 matches from 28-11 14:05 · Oss", and why it would not have been told when held back. */
+function burstRow(burst: Preview["bursts"][number]): HTMLElement {
+  const said = t("monitors.preview.burst")
+    .replace("{matches}", formatNumber(burst.matches))
+    .replace("{start}", formatDateTime(burst.startedAt));
+  return h(
+    "li",
+    { class: "row" },
+    h(
+      "div",
+      {},
+      h("p", { class: "row-title" }, burst.label ? `${said} · ${burst.label}` : said),
+      burst.notified
+        ? null
+        : h(
+            "p",
+            { class: "row-meta" },
+            t("monitors.preview.burstHeld").replace("{reason}", burst.suppressedReason ?? ""),
+          ),
+    ),
+  );
+}
+
 export function previewPanel(): PreviewPanel {
   const element = h("section", {
     class: "monitor-preview",
@@ -100,6 +124,14 @@ export function previewPanel(): PreviewPanel {
           h("span", {}, t("monitors.preview.most").replace("{count}", formatNumber(Math.max(0, ...counts)))),
           h("span", {}, last ? day.format(new Date(`${last.date}T00:00:00Z`)) : ""),
         ),
+        preview.bursts.length
+          ? h(
+              "details",
+              { open: true, id: "monitor-preview-bursts" },
+              h("summary", {}, `${t("monitors.preview.bursts")} (${formatNumber(preview.bursts.length)})`),
+              h("ul", { class: "rows" }, ...preview.bursts.slice(0, 20).map(burstRow)),
+            )
+          : null,
         preview.items.length
           ? h(
               "details",

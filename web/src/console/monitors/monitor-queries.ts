@@ -131,6 +131,13 @@ export const PreviewQuery = graphql(`
         latitude
         longitude
       }
+      bursts {
+        startedAt
+        matches
+        label
+        notified
+        suppressedReason
+      }
     }
   }
 `);

@@ -238,6 +238,25 @@ addTexts({
     nl: "Ook melden wanneer een gemeld incident erger wordt (urgentie of GRIP-niveau omhoog)",
     en: "Also tell me when a notified incident gets worse (urgency or GRIP level raised)",
   },
+  "monitors.rules.burst": { nl: "Alleen bij een reeks:", en: "Only of bursts:" },
+  "monitors.rules.atLeast": { nl: "minstens", en: "at least" },
+  "monitors.rules.within": { nl: "treffers binnen", en: "matches within" },
+  "monitors.rules.burstMinutes": { nl: "minuten,", en: "minutes," },
+  "monitors.rules.burstPer.monitor": { nl: "in deze monitor samen", en: "in this monitor together" },
+  "monitors.rules.burstPer.area": { nl: "per gebied", en: "per area" },
+  "monitors.rules.burstPer.place": { nl: "per woonplaats", en: "per place" },
+  "monitors.rules.burstQuiet": { nl: "een nieuwe reeks na", en: "a new burst after" },
+  "monitors.rules.burstQuietMinutes": {
+    nl: "stille minuten (leeg: even lang als het venster)",
+    en: "quiet minutes (empty: as long as the window)",
+  },
+  "monitors.rules.burstCountLabel": { nl: "Treffers in een reeks", en: "Matches in a burst" },
+  "monitors.rules.burstMinutesLabel": { nl: "Venster in minuten", en: "Window in minutes" },
+  "monitors.rules.burstQuietLabel": {
+    nl: "Stille minuten voor een nieuwe reeks",
+    en: "Quiet minutes before a new burst",
+  },
+  "monitors.rules.burstPerLabel": { nl: "Waar een reeks telt", en: "Where a burst counts" },
   "monitors.rules.languageLabel": { nl: "Taal van de meldingen", en: "Language of the notifications" },
   "monitors.rules.language.nl": { nl: "Nederlands", en: "Dutch" },
   "monitors.rules.language.en": { nl: "Engels", en: "English" },
@@ -246,6 +265,12 @@ addTexts({
     en: "Also tell me when a related signal joins a notified incident (traffic, helicopter, NL-Alert)",
   },
 
+  "monitors.preview.bursts": { nl: "Reeksen die gemeld zouden zijn", en: "Bursts that would have been told" },
+  "monitors.preview.burst": {
+    nl: "{matches} treffers vanaf {start}",
+    en: "{matches} matches from {start}",
+  },
+  "monitors.preview.burstHeld": { nl: "(tegengehouden: {reason})", en: "(held back: {reason})" },
   "monitors.preview.button": { nl: "Voorbeeld", en: "Preview" },
   "monitors.preview.heading": { nl: "De afgelopen 30 dagen", en: "The past 30 days" },
   "monitors.preview.summary": {
@@ -322,6 +347,18 @@ addTexts({
   "monitors.page.rule.escalations": {
     nl: "ook wanneer een gemeld incident erger wordt (urgentie of GRIP omhoog)",
     en: "also when a notified incident gets worse (urgency or GRIP raised)",
+  },
+  "monitors.page.rule.burst.monitor": {
+    nl: "alleen bij een reeks: {count} treffers binnen {minutes} minuten, opnieuw na {quiet} stille minuten",
+    en: "only of bursts: {count} matches within {minutes} minutes, again after {quiet} quiet minutes",
+  },
+  "monitors.page.rule.burst.area": {
+    nl: "alleen bij een reeks: {count} treffers binnen {minutes} minuten in één gebied, opnieuw na {quiet} stille minuten",
+    en: "only of bursts: {count} matches within {minutes} minutes in one area, again after {quiet} quiet minutes",
+  },
+  "monitors.page.rule.burst.place": {
+    nl: "alleen bij een reeks: {count} treffers binnen {minutes} minuten in één woonplaats, opnieuw na {quiet} stille minuten",
+    en: "only of bursts: {count} matches within {minutes} minutes in one place, again after {quiet} quiet minutes",
   },
   "monitors.page.rule.english": { nl: "meldingen in het Engels", en: "notifications in English" },
   "monitors.page.rule.none": { nl: "elke treffer wordt gemeld", en: "every match is sent" },

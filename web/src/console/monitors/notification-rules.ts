@@ -1,6 +1,7 @@
 // A monitor's notification rules in words (docs/monitors.md, notificationRules): "not between 23:00
 // and 07:00", "only when at least as urgent as A2", "at most 2 per incident", "at most 3 every 60
-// minutes", "also tell me of related signals". The P2000-only rules are offered for P2000 monitors.
+// minutes", "also tell me of related signals", "only of bursts: 3 within 30 minutes, per place". The
+// P2000-only rules are offered for P2000 monitors.
 // `read` builds the rules object the API takes; fields left empty are left out.
 import { h } from "../../dom.ts";
 import { formatNumber, t } from "../../i18n.ts";
@@ -141,8 +142,57 @@ export function notificationRules(type: string, urgencies: Promise<Choice[]>): R
     plainLanguage,
   );
 
+  // A burst rule tells of bursts, not of single incidents: the rules about single incidents are
+  // off while it is on (the API refuses them together).
+  const burst = h("input", { type: "checkbox", id: "rule-burst" });
+  const burstCount = number("rule-burst-count", t("monitors.rules.burstCountLabel"));
+  burstCount.min = "2";
+  burstCount.max = "1000";
+  const burstMinutes = number("rule-burst-minutes", t("monitors.rules.burstMinutesLabel"));
+  burstMinutes.max = "1440";
+  const burstQuiet = number("rule-burst-quiet", t("monitors.rules.burstQuietLabel"));
+  burstQuiet.max = "1440";
+  burstCount.value = "3";
+  burstMinutes.value = "30";
+  const burstPer = h(
+    "select",
+    { id: "rule-burst-per", "aria-label": t("monitors.rules.burstPerLabel") },
+    ...(["monitor", "area", "place"] as const).map((per) =>
+      h("option", { value: per }, t(`monitors.rules.burstPer.${per}`)),
+    ),
+  );
+  const burstField = field(
+    "rule-burst",
+    ["burst"],
+    burstCount,
+    h("label", { class: "checkbox" }, burst, ` ${t("monitors.rules.burst")}`),
+    ` ${t("monitors.rules.atLeast")} `,
+    burstCount,
+    ` ${t("monitors.rules.within")} `,
+    burstMinutes,
+    ` ${t("monitors.rules.burstMinutes")} `,
+    burstPer,
+    `; ${t("monitors.rules.burstQuiet")} `,
+    burstQuiet,
+    ` ${t("monitors.rules.burstQuietMinutes")}`,
+  );
+  const singleIncidentRules = [perIncident, related, escalations];
+  const burstChanged = () => {
+    for (const control of singleIncidentRules) control.disabled = burst.checked;
+  };
+  burst.addEventListener("change", burstChanged);
+
   const fields: FormField[] = p2000
-    ? [quietField, urgencyField, perIncidentField, periodField, relatedField, escalationsField, languageField]
+    ? [
+        quietField,
+        urgencyField,
+        perIncidentField,
+        periodField,
+        relatedField,
+        escalationsField,
+        burstField,
+        languageField,
+      ]
     : [quietField, periodField];
   const element = h(
     "fieldset",
@@ -159,11 +209,18 @@ export function notificationRules(type: string, urgencies: Promise<Choice[]>): R
       const rules: Rules = {};
       if (quiet.checked) rules.quietHours = { from: from.value, to: to.value };
       if (p2000 && urgency.value) rules.minUrgency = urgency.value;
-      if (p2000 && perIncident.value) rules.maxPerDossier = Number(perIncident.value);
+      if (p2000 && perIncident.value && !burst.checked) rules.maxPerDossier = Number(perIncident.value);
       if (count.value || minutes.value)
         rules.maxPerPeriod = { count: Number(count.value), minutes: Number(minutes.value) };
-      if (p2000 && related.checked) rules.relatedSignals = true;
-      if (p2000 && escalations.checked) rules.escalations = true;
+      if (p2000 && related.checked && !burst.checked) rules.relatedSignals = true;
+      if (p2000 && escalations.checked && !burst.checked) rules.escalations = true;
+      if (p2000 && burst.checked)
+        rules.burst = {
+          count: Number(burstCount.value),
+          minutes: Number(burstMinutes.value),
+          ...(burstQuiet.value ? { quietMinutes: Number(burstQuiet.value) } : {}),
+          per: burstPer.value,
+        };
       // Dutch is the service's default: only English is said.
       if (p2000 && plainLanguage.value === "en") rules.language = "en";
       return rules;
@@ -182,6 +239,14 @@ export function notificationRules(type: string, urgencies: Promise<Choice[]>): R
       related.checked = rules.relatedSignals === true;
       escalations.checked = rules.escalations === true;
       plainLanguage.value = rules.language === "en" ? "en" : "nl";
+      const burstRule = rules.burst as
+        { count?: number; minutes?: number; quietMinutes?: number; per?: string } | undefined;
+      burst.checked = Boolean(burstRule);
+      burstCount.value = burstRule?.count ? String(burstRule.count) : "3";
+      burstMinutes.value = burstRule?.minutes ? String(burstRule.minutes) : "30";
+      burstQuiet.value = burstRule?.quietMinutes ? String(burstRule.quietMinutes) : "";
+      burstPer.value = burstRule?.per ?? "monitor";
+      burstChanged();
     },
   };
 }
@@ -212,6 +277,14 @@ export function describeRules(rules: Rules, urgencies: Choice[]): string[] {
     );
   if (rules.relatedSignals === true) said.push(t("monitors.page.rule.related"));
   if (rules.escalations === true) said.push(t("monitors.page.rule.escalations"));
+  const burst = rules.burst as { count?: number; minutes?: number; quietMinutes?: number; per?: string } | undefined;
+  if (burst?.count && burst.minutes)
+    said.push(
+      t(`monitors.page.rule.burst.${burst.per === "area" || burst.per === "place" ? burst.per : "monitor"}`)
+        .replace("{count}", formatNumber(burst.count))
+        .replace("{minutes}", formatNumber(burst.minutes))
+        .replace("{quiet}", formatNumber(burst.quietMinutes ?? burst.minutes)),
+    );
   if (rules.language === "en") said.push(t("monitors.page.rule.english"));
   return said.length ? said : [t("monitors.page.rule.none")];
 }
