@@ -219,6 +219,14 @@ export function makeMonitorMutationsPlugin(options: MonitorMutationOptions): Gra
           updateMonitor(input: UpdateMonitorInput!): Monitor
           """Deletes a monitor; true when deleted."""
           deleteMonitor(uuid: String!): Boolean
+          """
+          "Tell me when this gets worse": follows one incident (a P2000 dossier's uuid) without writing a monitor. Makes a
+          monitor in the current environment, named after the incident, that is told of the incident's raises (urgency,
+          GRIP level; event p2000.incident.raised) and of nothing else, on the given channels (a JSON list of channel uuids,
+          as createMonitor takes) or else on every channel of the environment. Following it again answers the same monitor;
+          deleteMonitor ends the follow, and it ends by itself 7 days after the incident's last page.
+          """
+          followIncident(incident: String!, channels: String): Monitor
           """Answers a notification with going or cancelled; the token from the notification's link is the credential."""
           respondOnTheWay(token: String!, status: String!): AlertResponder
           """
@@ -289,6 +297,14 @@ export function makeMonitorMutationsPlugin(options: MonitorMutationOptions): Gra
             createMonitor: (_, fieldArgs) => byUuid(monitors, saveMonitor(fieldArgs, false)),
             updateMonitor: (_, fieldArgs) => byUuid(monitors, saveMonitor(fieldArgs, true)),
             deleteMonitor: (_, fieldArgs) => sql(fieldArgs, "app_accounts.delete_monitor($1)", ({ uuid }) => [uuid]),
+            followIncident: (_, fieldArgs) =>
+              byUuid(
+                monitors,
+                sql(fieldArgs, "app_accounts.follow_incident($1, $2)", ({ incident, channels }) => [
+                  incident,
+                  channels ?? null,
+                ]),
+              ),
             sendTestNotification: (_, fieldArgs) => sendTestNotification(fieldArgs),
             respondOnTheWay: (_, fieldArgs) =>
               byUuid(

@@ -791,6 +791,20 @@ alter table app_hidden.geo_data_versions enable row level security;
 CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON app_hidden.geo_data_versions FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_data_changed('places');
 comment on table app_hidden.geo_data_versions is 'Which version (SHA-256) of each boundary file (provinces, safety-region areas) is loaded, so that a start with an unchanged file loads nothing.';
 
+create table app_hidden.incident_follows (
+  monitor_uuid uuid not null,
+  dossier_uuid uuid not null,
+  created timestamp with time zone default now() not null,
+  constraint incident_follows_dossier_uuid_fkey FOREIGN KEY (dossier_uuid) REFERENCES app_public.p2000_dossiers(uuid) ON DELETE CASCADE,
+  constraint incident_follows_monitor_uuid_fkey FOREIGN KEY (monitor_uuid) REFERENCES app_public.monitors(uuid) ON DELETE CASCADE,
+  constraint incident_follows_pkey PRIMARY KEY (monitor_uuid)
+);
+alter table app_hidden.incident_follows enable row level security;
+CREATE INDEX incident_follows_dossier_idx ON app_hidden.incident_follows USING btree (dossier_uuid);
+create policy select_current_environment on app_hidden.incident_follows as permissive for select to app_visitor using ((monitor_uuid IN ( SELECT app_hidden.current_environment_monitor_uuids() AS current_environment_monitor_uuids)));
+grant SELECT on app_hidden.incident_follows to app_visitor;
+comment on table app_hidden.incident_follows is 'The monitors made by followIncident: each hears of its one incident''s raises (urgency, GRIP level) and of nothing else, so it has no P2000 criteria row; deleting the monitor (deleteMonitor, or app_private.end_stale_follows a week after the incident''s last page) ends the follow.';
+
 create table app_hidden.matrix_monitor_criteria (
   monitor_uuid uuid not null,
   roads text[] not null,
@@ -3982,6 +3996,47 @@ end;
 $function$;
 grant execute on function app_accounts.disable_tested_channel(notification_uuid uuid, reason text) to app_visitor;
 comment on function app_accounts.disable_tested_channel(notification_uuid uuid, reason text) is 'sendTestNotification, between its two steps: the receiver of a queued test send of the current environment said the channel is gone for good (a Web Push subscription answering 404 or 410), so the channel is disabled as app_private.disable_channel does for a real delivery.';
+
+CREATE OR REPLACE FUNCTION app_accounts.follow_incident(incident text, channels text)
+ RETURNS uuid
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  environment uuid := app_accounts.require_current_environment();
+  d app_public.p2000_dossiers;
+  existing uuid;
+  monitor uuid;
+begin
+  select * into d from app_public.p2000_dossiers x where x.uuid = app_hidden.try_uuid(incident);
+  if d.uuid is null then
+    raise exception 'Incident not found.' using errcode = 'XNOTF';
+  end if;
+  -- Following an incident twice is following it once.
+  select f.monitor_uuid into existing from app_hidden.incident_follows f join app_public.monitors mo on mo.uuid = f.monitor_uuid
+   where f.dossier_uuid = d.uuid and mo.environment_uuid = environment;
+  if existing is not null then
+    return existing;
+  end if;
+  if channels is null and not exists (select 1 from app_public.channels c where c.environment_uuid = environment) then
+    raise exception 'followIncident tells you on a channel: make one first (createChannel).' using errcode = 'XINPT';
+  end if;
+  monitor := app_accounts.save_monitor(monitor_uuid => null, location_given => false,
+    name => left('Following: ' || coalesce(d.title, 'incident'), 200), description => null, active => true, type => 'p2000',
+    query => '{}', latitude => null, longitude => null, location_mode => null, location_live_source_id => null, radius => null,
+    -- Every channel of the environment unless the caller names some.
+    channels => coalesce(channels, (select jsonb_agg(c.uuid order by c.created)::text from app_public.channels c
+                                      where c.environment_uuid = environment)),
+    notification_rules => '{"escalations": true}');
+  insert into app_hidden.incident_follows (monitor_uuid, dossier_uuid) values (monitor, d.uuid);
+  -- The monitor was stored as any P2000 monitor; as a follow it matches no page.
+  perform app_hidden.store_p2000_criteria(mo) from app_public.monitors mo where mo.uuid = monitor;
+  return monitor;
+end;
+$function$;
+grant execute on function app_accounts.follow_incident(incident text, channels text) to app_visitor;
+comment on function app_accounts.follow_incident(incident text, channels text) is 'followIncident: "tell me when this gets worse" without writing a monitor. Makes, in the current environment, a P2000 monitor named after the incident that hears of nothing but its raises (urgency, GRIP level; app_hidden.incident_follows), on the channels given (a JSON list, as createMonitor takes) or else every channel of the environment; following it again answers the same monitor. An unknown incident is NOT_FOUND; an environment without channels is told to make one.';
 
 CREATE OR REPLACE FUNCTION app_accounts.logout()
  RETURNS boolean
@@ -8277,7 +8332,8 @@ declare
 begin
   delete from app_hidden.p2000_monitor_criteria x where x.monitor_uuid = mo.uuid;
   delete from app_hidden.p2000_monitor_area_boxes b where b.monitor_uuid = mo.uuid;
-  if mo.type = 'p2000' and mo.active then
+  -- A follow (followIncident) matches no page: it hears of its incident's raises only.
+  if mo.type = 'p2000' and mo.active and not exists (select 1 from app_hidden.incident_follows f where f.monitor_uuid = mo.uuid) then
     c := app_hidden.p2000_criteria(mo);
     insert into app_hidden.p2000_monitor_criteria select c.*;
     insert into app_hidden.p2000_monitor_area_boxes (monitor_uuid, area) select mo.uuid, b from unnest(c.area_boxes) b;
@@ -8286,7 +8342,7 @@ end;
 $function$;
 grant execute on function app_hidden.store_p2000_criteria(mo app_public.monitors) to app_analyst;
 grant execute on function app_hidden.store_p2000_criteria(mo app_public.monitors) to app_visitor;
-comment on function app_hidden.store_p2000_criteria(mo app_public.monitors) is 'Stores a P2000 monitor''s criteria row and the boxes of its areas (or removes them for an inactive monitor or another type): its trigger calls it, and the load of a boundary file for the monitors whose areas it names.';
+comment on function app_hidden.store_p2000_criteria(mo app_public.monitors) is 'Stores a P2000 monitor''s criteria row and the boxes of its areas while it is active (removes them otherwise, and for a follow of one incident, which matches no page): the one writer of p2000_monitor_criteria and p2000_monitor_area_boxes.';
 
 CREATE OR REPLACE FUNCTION app_hidden.street_key(name text)
  RETURNS text
@@ -9536,8 +9592,12 @@ begin
       or exists (select 1 from jsonb_object_keys(rules->'maxPerPeriod') k where k not in ('count', 'minutes'))) then
     raise exception 'notificationRules.maxPerPeriod must be { "count": 1-9999, "minutes": 1-10080 }.' using errcode = 'XINPT';
   end if;
-  if rules ? 'relatedSignals' and jsonb_typeof(rules->'relatedSignals') <> 'boolean' then
-    raise exception 'notificationRules.relatedSignals must be true or false.' using errcode = 'XINPT';
+  if rules ? 'relatedSignals' and jsonb_typeof(rules->'relatedSignals') <> 'boolean'
+     and (jsonb_typeof(rules->'relatedSignals') <> 'array' or jsonb_array_length(rules->'relatedSignals') = 0
+          or exists (select 1 from jsonb_array_elements(rules->'relatedSignals') k
+                      where k not in ('"traffic_incident"', '"aircraft_landing"', '"aircraft_takeoff"', '"nl_alert"'))) then
+    raise exception 'notificationRules.relatedSignals must be true, false, or a list of the kinds of signal to tell of (traffic_incident, aircraft_landing, aircraft_takeoff, nl_alert).'
+      using errcode = 'XINPT';
   end if;
   if rules ? 'escalations' and jsonb_typeof(rules->'escalations') <> 'boolean' then
     raise exception 'notificationRules.escalations must be true or false.' using errcode = 'XINPT';
@@ -9566,7 +9626,7 @@ end;
 $function$;
 grant execute on function app_hidden.validate_notification_rules(rules jsonb) to app_analyst;
 grant execute on function app_hidden.validate_notification_rules(rules jsonb) to app_visitor;
-comment on function app_hidden.validate_notification_rules(rules jsonb) is 'Checks notificationRules: quietHours { from, to } (Dutch time, HH:MM), minUrgency (an urgency code), maxPerDossier (1-9999), maxPerPeriod { count, minutes }, relatedSignals (true: also tell when a signal of another feed joins a dossier already notified), language (nl or en: the language of the plain text its notifications carry), escalations (true: also tell when a dossier already notified is raised, its urgency or GRIP level) and burst { count, minutes, quietMinutes, per } (tell only of bursts of matches, P2000 monitors; not with the rules about single incidents). Anything else is refused, and every error names the rule.';
+comment on function app_hidden.validate_notification_rules(rules jsonb) is 'Checks notificationRules: quietHours { from, to } (Dutch time, HH:MM), minUrgency (an urgency code), maxPerDossier (1-9999), maxPerPeriod { count, minutes }, relatedSignals (true, or the kinds of signal: also tell when a signal of another feed joins a dossier already notified), language (nl or en: the language of the plain text its notifications carry), escalations (true: also tell when a dossier already notified is raised, its urgency or GRIP level) and burst { count, minutes, quietMinutes, per } (tell only of bursts of matches, P2000 monitors; not with the rules about single incidents). Anything else is refused, and every error names the rule.';
 
 CREATE OR REPLACE FUNCTION app_private.add_rate_limit_hits(buckets text[], hits integer[], window_start timestamp with time zone)
  RETURNS TABLE(bucket text, total integer)
@@ -9811,6 +9871,19 @@ AS $function$
    where c.uuid = disable_channel.channel_uuid;
 $function$;
 comment on function app_private.disable_channel(channel_uuid uuid, reason text) is 'Marks a channel disabled with what its receiver answered (the deliverer calls it when a Web Push subscription is gone: 404 or 410). The first time is kept.';
+
+CREATE OR REPLACE FUNCTION app_private.end_stale_follows()
+ RETURNS integer
+ LANGUAGE sql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  with ended as (
+    delete from app_public.monitors mo using app_hidden.incident_follows f join app_public.p2000_dossiers d on d.uuid = f.dossier_uuid
+     where f.monitor_uuid = mo.uuid and d.last_sended < now() - interval '7 days'
+    returning mo.uuid)
+  select count(*)::integer from ended
+$function$;
+comment on function app_private.end_stale_follows() is 'Task monitors__end_follows (nightly): deletes the follows (followIncident) of incidents without a page for 7 days; an incident is rarely raised after a day, and a follow left behind would only fill the monitor list.';
 
 CREATE OR REPLACE FUNCTION app_private.ensure_operator_environment(OUT environment_uuid uuid, OUT created boolean)
  RETURNS record
@@ -10782,17 +10855,23 @@ begin
     where x.dossier_uuid = e.dossier_uuid and x.uuid is distinct from e.message_uuid
       and x.sended <= e.sended and x.sended > now() - interval '1 hour'
     order by x.sended, x.uuid;
-  -- The monitors that told of this incident before the message that raised it.
+  -- The monitors that told of this incident before the message that raised it, and those that
+  -- follow it (followIncident).
   return app_private.notify_feed_event('escalation', e.uuid, array(
-    select distinct mm.monitor_uuid
-      from app_hidden.monitor_matches mm join app_public.monitors mo on mo.uuid = mm.monitor_uuid
-     where mm.dossier_uuid = e.dossier_uuid and mm.suppressed_reason is null
-       and mm.message_uuid is distinct from e.message_uuid
-       and mo.active and mo.type = 'p2000' and mo.notification_rules @> '{"escalations": true}'
-     order by mm.monitor_uuid), app_hidden.escalation_notification_subject(d, e));
+    select x.monitor_uuid from (
+      select mm.monitor_uuid
+        from app_hidden.monitor_matches mm join app_public.monitors mo on mo.uuid = mm.monitor_uuid
+       where mm.dossier_uuid = e.dossier_uuid and mm.suppressed_reason is null
+         and mm.message_uuid is distinct from e.message_uuid
+         and mo.active and mo.type = 'p2000' and mo.notification_rules @> '{"escalations": true}'
+      union
+      select f.monitor_uuid
+        from app_hidden.incident_follows f join app_public.monitors mo on mo.uuid = f.monitor_uuid
+       where f.dossier_uuid = e.dossier_uuid and mo.active) x
+     order by x.monitor_uuid), app_hidden.escalation_notification_subject(d, e));
 end;
 $function$;
-comment on function app_private.match_escalation(event_uuid uuid) is 'Matcher of feed escalation (lib/monitors/matchers.ts): a raise of urgency or GRIP level on a dossier''s timeline notifies the active P2000 monitors with notificationRules.escalations that notified that dossier (an unsuppressed match of another of its messages), once per monitor and raise. The dossier''s earlier live pages are matched first, so a page whose matching job has not run yet still counts; quiet hours and maxPerPeriod apply as to every feed event.';
+comment on function app_private.match_escalation(event_uuid uuid) is 'Matcher of feed escalation (lib/monitors/matchers.ts): a raise of urgency or GRIP level on a dossier''s timeline notifies the active P2000 monitors with notificationRules.escalations that notified that dossier (an unsuppressed match of another of its messages), and the active follows of that dossier (followIncident), once per monitor and raise; quiet hours and maxPerPeriod apply as to every feed event.';
 
 CREATE OR REPLACE FUNCTION app_private.match_meteo_event(event_uuid uuid)
  RETURNS integer
@@ -10948,9 +11027,11 @@ begin
     select r.* into related from app_public.p2000_dossier_related_signals(app_hidden.p2000_dossier_view(candidate, null, null)) r
      where r.uuid = signal limit 1;
     continue when related.uuid is null;
+    -- relatedSignals: true tells of every kind, a list of the kinds in it.
     monitor_uuids := array(
       select m.uuid from app_public.monitors m
-       where m.active and m.type = 'p2000' and m.notification_rules @> '{"relatedSignals": true}'
+       where m.active and m.type = 'p2000'
+         and (m.notification_rules @> '{"relatedSignals": true}' or m.notification_rules->'relatedSignals' ? related.kind)
          and exists (select 1 from app_hidden.monitor_matches mm
                       where mm.monitor_uuid = m.uuid and mm.dossier_uuid = candidate.uuid and mm.suppressed_reason is null)
        order by m.uuid);
@@ -10960,7 +11041,7 @@ begin
   return queued;
 end;
 $function$;
-comment on function app_private.match_related_signal(signal uuid) is 'Matcher of feed related_signal (lib/monitors/matchers.ts): notifies the P2000 monitors with notificationRules.relatedSignals that notified a dossier whose related signals (app_public.p2000_dossier_related_signals) include this new traffic incident, flight or NL-Alert, once per monitor and signal. Candidates are the dossiers with a position whose last message is within the longest related-signal window before it (p2000_dossiers_last_sended_idx).';
+comment on function app_private.match_related_signal(signal uuid) is 'Matcher of feed related_signal: a traffic incident, helicopter route or NL-Alert that joins a dossier (p2000_dossier_related_signals) notifies the active P2000 monitors that notified that dossier and whose relatedSignals is true or names the signal''s kind, once per monitor and signal.';
 
 CREATE OR REPLACE FUNCTION app_private.match_rss_item(item_uuid uuid)
  RETURNS integer
@@ -13276,6 +13357,18 @@ $function$;
 grant execute on function app_public.monitors_feed_created_at(m app_public.monitors) to app_analyst;
 grant execute on function app_public.monitors_feed_created_at(m app_public.monitors) to app_visitor;
 comment on function app_public.monitors_feed_created_at(m app_public.monitors) is 'When the monitor''s current feed URL was made (rotateMonitorFeed); null without one. The URL itself is shown only by rotateMonitorFeed.';
+
+CREATE OR REPLACE FUNCTION app_public.monitors_follows_incident(m app_public.monitors)
+ RETURNS uuid
+ LANGUAGE sql
+ STABLE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select f.dossier_uuid from app_hidden.incident_follows f where f.monitor_uuid = m.uuid
+$function$;
+grant execute on function app_public.monitors_follows_incident(m app_public.monitors) to app_analyst;
+grant execute on function app_public.monitors_follows_incident(m app_public.monitors) to app_visitor;
+comment on function app_public.monitors_follows_incident(m app_public.monitors) is 'The incident (dossier uuid) a monitor made by followIncident follows; null for every other monitor.';
 
 CREATE OR REPLACE FUNCTION app_public.monitors_location(m app_public.monitors)
  RETURNS app_public.geo_point

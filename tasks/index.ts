@@ -16,6 +16,7 @@ import { makeDemoTick } from "./demo__tick.ts";
 import { makeEmailsSend } from "./emails__send.ts";
 import { meteo__load_demo } from "./meteo__load_demo.ts";
 import { makeMeteoPoll } from "./meteo__poll.ts";
+import { monitors__end_follows } from "./monitors__end_follows.ts";
 import { monitors__match_feed } from "./monitors__match_feed.ts";
 import { makeNotificationsDeliver } from "./notifications__deliver.ts";
 import { makeP2000LoadDemo } from "./p2000__load_demo.ts";
@@ -47,6 +48,7 @@ export function makeTaskList(config: TaskConfig, ownerPool: pg.Pool): TaskList {
     emails__send: makeEmailsSend(outbox),
     meteo__load_demo,
     meteo__poll: makeMeteoPoll(feeds.meteo),
+    monitors__end_follows,
     monitors__match_feed,
     notifications__deliver: makeNotificationsDeliver(outbox),
     p2000__load_demo: makeP2000LoadDemo(ownerPool),
@@ -82,6 +84,7 @@ export function crontabFor({ demoData }: Pick<TaskConfig, "demoData">): string {
     "0 * * * * analytics__refresh_cache ?fill=1h",
     "30 3 * * * api_tokens__purge_stale",
     "45 3 * * * auth__purge_expired",
+    "15 4 * * * monitors__end_follows",
     // One tick at a time, after the demo flights of the first start (queue demo_live), so the demo
     // helicopter's positions arrive in order.
     ...(demoData ? ["* * * * * demo__tick ?queue=demo_live&jobKey=demo__tick&jobKeyMode=preserve_run_at"] : []),

@@ -57,10 +57,13 @@ const eventsTo = (slug: string) =>
   hooks.requests.filter((r) => r.path === `/${slug}`).map((r) => JSON.parse(r.body).event as string);
 
 describe("notificationRules.relatedSignals", () => {
-  test("a monitor that notified a dossier is told once when an accident joins it; one without the rule is not", async () => {
+  test("a monitor that notified a dossier is told once when an accident joins it; one without the rule, or naming other kinds, is not", async () => {
     ada = await signUp(ctx.service, "ada@example.org");
     const withRule = await monitor("with-rule", { relatedSignals: true });
     const withoutRule = await monitor("without-rule", {});
+    // The rule as a list of kinds: accidents told, or only NL-Alerts and landings.
+    const accidents = await monitor("accidents", { relatedSignals: ["traffic_incident"] });
+    const otherKinds = await monitor("other-kinds", { relatedSignals: ["nl_alert", "aircraft_landing"] });
 
     const sended = new Date(Date.now() - 2 * 60_000);
     await storeP2000Pages(ctx.db, [
@@ -70,6 +73,11 @@ describe("notificationRules.relatedSignals", () => {
       () => eventsTo("with-rule").length + eventsTo("without-rule").length,
       (n) => n >= 2,
       "the message's notifications",
+    );
+    await waitUntil(
+      () => eventsTo("accidents").length + eventsTo("other-kinds").length,
+      (n) => n >= 2,
+      "the message's notifications to the monitors with kinds",
     );
     const {
       rows: [dossier],
@@ -111,21 +119,32 @@ describe("notificationRules.relatedSignals", () => {
     const { rows: queued } = await ctx.db.asOwner(
       `select monitor_uuid, event_uuid from app_private.notifications where event_kind = 'related_signal'`,
     );
-    expect(queued).toEqual([{ monitor_uuid: withRule, event_uuid: incident.uuid }]);
+    expect(queued).toEqual(
+      expect.arrayContaining([
+        { monitor_uuid: withRule, event_uuid: incident.uuid },
+        { monitor_uuid: accidents, event_uuid: incident.uuid },
+      ]),
+    );
+    expect(queued).toHaveLength(2);
     expect(queued.map((n) => n.monitor_uuid)).not.toContain(withoutRule);
+    expect(queued.map((n) => n.monitor_uuid)).not.toContain(otherKinds);
     expect(eventsTo("with-rule").filter((e) => e === "p2000.related_signal")).toHaveLength(1);
     expect(eventsTo("without-rule")).not.toContain("p2000.related_signal");
     expect(errors).toEqual([]);
   });
 
-  test("relatedSignals must be true or false", async () => {
-    const { body } = await ctx.service.graphql(
-      `mutation ($i: CreateMonitorInput!) { createMonitor(input: $i) { uuid } }`,
-      { token: ada.accessToken, variables: { i: { name: "x", notificationRules: '{"relatedSignals": "yes"}' } } },
-    );
-    expect(errorOf(body)).toMatchObject({
-      code: "BAD_USER_INPUT",
-      message: "notificationRules.relatedSignals must be true or false.",
-    });
-  });
+  test.each([['"yes"'], ["[]"], ['["traffic_incident", "weather"]']])(
+    "relatedSignals %s is refused: it is true, false or a list of kinds",
+    async (value) => {
+      const { body } = await ctx.service.graphql(
+        `mutation ($i: CreateMonitorInput!) { createMonitor(input: $i) { uuid } }`,
+        { token: ada.accessToken, variables: { i: { name: "x", notificationRules: `{"relatedSignals": ${value}}` } } },
+      );
+      expect(errorOf(body)).toMatchObject({
+        code: "BAD_USER_INPUT",
+        message:
+          "notificationRules.relatedSignals must be true, false, or a list of the kinds of signal to tell of (traffic_incident, aircraft_landing, aircraft_takeoff, nl_alert).",
+      });
+    },
+  );
 });

@@ -119,7 +119,8 @@ test("the Query type has exactly the operations built so far", () => {
 });
 
 // changePassword, updateEnvironment and updateMe are not in the spec: the web console needs them
-// (issue 32, docs/accounts.md).
+// (issue 32, docs/accounts.md); followIncident is issue 45's "tell me when this gets worse"
+// (docs/monitors.md).
 test("the Mutation type has exactly the account operations of spec 4.2 built so far", () => {
   expect(Object.keys((schema.getMutationType() as GraphQLObjectType).getFields()).sort()).toEqual([
     "changePassword",
@@ -134,6 +135,7 @@ test("the Mutation type has exactly the account operations of spec 4.2 built so 
     "deleteMonitor",
     "deleteOtherSessions",
     "deleteSession",
+    "followIncident",
     "login",
     "logout",
     "refreshToken",
