@@ -490,3 +490,43 @@ test("bursts: a burst rule switched on, the single-incident rules set aside, the
   expect(await seriousAxeViolations(page)).toEqual([]);
   expect(problems).toEqual([]);
 }, 120_000);
+
+test("following one incident: from the map's link, on the channel ticked, its raise told", async () => {
+  const sended = new Date(Date.now() - 60_000).toISOString();
+  await storeP2000Pages(ctx.db, [
+    { message: "A2 AMBU 17108 Hoogstraat 3131 Vlaardingen VLAARD bon 6001", sended, capcodes: ["001420007"] },
+  ]);
+  const { rows: stored } = await ctx.db.asOwner<{ dossier_uuid: string }>(
+    "select dossier_uuid from app_public.p2000_messages where message like '%bon 6001'",
+  );
+  const dossier = stored[0].dossier_uuid;
+  const { page, problems } = await open(`/console/monitors/follow/${dossier}?lang=en`);
+  await page.waitForSelector("#follow-form");
+  expect(await textOf(page, "#follow-heading")).toBe("Follow this incident");
+  expect(await textOf(page, "#follow-about")).toMatch(/Vlaardingen/);
+  // The environment's one channel, ticked.
+  expect(await page.$$eval("#follow-form input:checked", (boxes) => boxes.length)).toBe(1);
+  await screenshot(page, "console-monitors-desktop-follow");
+  await page.click("#follow-form button[type=submit]");
+  await page.waitForFunction("/^\\/console\\/monitors\\/[0-9a-f-]{36}$/.test(location.pathname)");
+  await page.waitForSelector("#monitor-follows");
+  expect(await page.$eval("#monitor-follows", (link) => link.getAttribute("href"))).toBe(`/?incident=${dossier}`);
+  expect(await textOf(page, ".monitor-facts")).not.toContain("Everywhere");
+
+  // The incident raised: the follow is told on its channel.
+  await storeP2000Pages(ctx.db, [
+    {
+      message: "A1 AMBU 17108 Hoogstraat 3131 Vlaardingen VLAARD bon 6001",
+      sended: new Date().toISOString(),
+      capcodes: ["001420007"],
+    },
+  ]);
+  const [raised] = await hooks.waitFor(
+    (r) => r.path === "/hook" && JSON.parse(r.body).event === "p2000.incident.raised",
+    1,
+    30_000,
+  );
+  expect(JSON.parse(raised.body).dossier.uuid).toBe(dossier);
+  expect(await seriousAxeViolations(page)).toEqual([]);
+  expect(problems).toEqual([]);
+}, 120_000);

@@ -124,6 +124,12 @@ function drawDossier(title: HTMLElement, body: HTMLElement, dossier: Detail): vo
       [t("panel.region"), summary.region?.name],
       [t("panel.started"), formatDateTime(summary.firstSended)],
     ]),
+    // Following it is the console's (a signed-in person's channels): followIncident there.
+    h(
+      "p",
+      { class: "follow-link" },
+      h("a", { href: `/console/monitors/follow/${summary.uuid}`, id: "incident-follow" }, t("panel.follow")),
+    ),
     section(
       t("panel.messages"),
       h(

@@ -68,6 +68,7 @@ addTexts({
   "panel.messages": { nl: "Berichten", en: "Messages" },
   "panel.timeline": { nl: "Tijdlijn", en: "Timeline" },
   "panel.related": { nl: "Gerelateerde signalen", en: "Related signals" },
+  "panel.follow": { nl: "Laat het me weten als dit erger wordt", en: "Tell me when this gets worse" },
   "panel.noRelated": { nl: "Geen signalen van andere bronnen.", en: "No signals from other feeds." },
   "panel.place": { nl: "Plaats", en: "Place" },
   "panel.region": { nl: "Regio", en: "Region" },

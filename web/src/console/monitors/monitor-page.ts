@@ -139,10 +139,25 @@ export function monitorPage(root: HTMLElement, context: ConsoleContext, uuid: st
           [monitor.active ? t("monitors.active") : t("monitors.paused")],
           "monitor-state",
         ),
-        ...(place ? factRows(t("monitors.page.where"), [place], "monitor-where") : []),
-        ...(described.length
-          ? described.flatMap((one) => factRows(one.term, one.values, `monitor-criterion-${one.key}`))
-          : factRows(t("monitors.page.criteria"), [t("monitors.page.everything")])),
+        // A follow (followIncident) hears of its one incident: that is all it listens to.
+        ...(monitor.followsIncident
+          ? factRows(
+              t("monitors.page.follows"),
+              [
+                h(
+                  "a",
+                  { href: `/?incident=${encodeURIComponent(monitor.followsIncident)}`, id: "monitor-follows" },
+                  t("monitors.page.followsLink"),
+                ),
+              ],
+              "monitor-follows-incident",
+            )
+          : [
+              ...(place ? factRows(t("monitors.page.where"), [place], "monitor-where") : []),
+              ...(described.length
+                ? described.flatMap((one) => factRows(one.term, one.values, `monitor-criterion-${one.key}`))
+                : factRows(t("monitors.page.criteria"), [t("monitors.page.everything")])),
+            ]),
         ...factRows(t("monitors.page.rules"), rules, "monitor-rules"),
         ...factRows(t("monitors.channels.legend"), [
           chosen.length ? chosen.join(", ") : t("monitors.channels.noneChosen"),

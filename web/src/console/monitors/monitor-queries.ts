@@ -35,6 +35,7 @@ export const MonitorQuery = graphql(`
       }
       radius
       feedCreatedAt
+      followsIncident
       responders {
         uuid
         status
@@ -87,6 +88,25 @@ export const UpdateMonitorMutation = graphql(`
     updateMonitor(input: $input) {
       uuid
       active
+    }
+  }
+`);
+
+/** The incident a follow is about, as the map names it (public data: the page's credential). */
+export const FollowedIncidentQuery = graphql(`
+  query ConsoleFollowedIncident($uuid: String!) {
+    p2000Dossiers(first: 1, filter: { dossier: { uuid: $uuid } }) {
+      uuid
+      title
+      firstSended
+    }
+  }
+`);
+
+export const FollowIncidentMutation = graphql(`
+  mutation ConsoleFollowIncident($incident: String!, $channels: String) {
+    followIncident(incident: $incident, channels: $channels) {
+      uuid
     }
   }
 `);

@@ -11,6 +11,25 @@ addTexts({
   "monitors.list": { nl: "Monitors van deze omgeving", en: "Monitors of this environment" },
   "monitors.none": { nl: "Nog geen monitors.", en: "No monitors yet." },
   "monitors.notFound": { nl: "Deze monitor bestaat niet (meer).", en: "This monitor does not exist (any more)." },
+  "monitors.follow.heading": { nl: "Dit incident volgen", en: "Follow this incident" },
+  "monitors.follow.notFound": {
+    nl: "Dit incident bestaat niet (meer).",
+    en: "This incident does not exist (any more).",
+  },
+  "monitors.follow.explained": {
+    nl: "Je krijgt een melding wanneer het erger wordt: de urgentie of het GRIP-niveau omhoog. Niet bij elk nieuw bericht. Het volgen stopt vanzelf een week na het laatste bericht.",
+    en: "You are told when it gets worse: its urgency or GRIP level raised. Not of every new page. Following ends by itself a week after its last page.",
+  },
+  "monitors.follow.noChannel": {
+    nl: "Maak eerst een kanaal (je telefoon, e-mail, …) om de melding op te krijgen.",
+    en: "Make a channel first (your phone, e-mail, …) to be told on.",
+  },
+  "monitors.follow.makeChannel": { nl: "Een kanaal maken", en: "Make a channel" },
+  "monitors.follow.chooseChannel": { nl: "Kies minstens één kanaal.", en: "Choose at least one channel." },
+  "monitors.follow.submit": { nl: "Volgen", en: "Follow" },
+  "monitors.follow.saving": { nl: "Bezig…", en: "Saving…" },
+  "monitors.page.follows": { nl: "Volgt", en: "Follows" },
+  "monitors.page.followsLink": { nl: "dit incident op de kaart", en: "this incident on the map" },
   "monitors.active": { nl: "actief", en: "active" },
   "monitors.paused": { nl: "gepauzeerd", en: "paused" },
   "monitors.back": { nl: "← Alle monitors", en: "← All monitors" },
@@ -238,6 +257,10 @@ addTexts({
     nl: "Ook melden wanneer een gemeld incident erger wordt (urgentie of GRIP-niveau omhoog)",
     en: "Also tell me when a notified incident gets worse (urgency or GRIP level raised)",
   },
+  "monitors.rules.relatedKind.traffic_incident": { nl: "verkeersincident", en: "traffic incident" },
+  "monitors.rules.relatedKind.aircraft_landing": { nl: "helikopter geland", en: "helicopter landed" },
+  "monitors.rules.relatedKind.aircraft_takeoff": { nl: "helikopter opgestegen", en: "helicopter took off" },
+  "monitors.rules.relatedKind.nl_alert": { nl: "NL-Alert", en: "NL-Alert" },
   "monitors.rules.burst": { nl: "Alleen bij een reeks:", en: "Only of bursts:" },
   "monitors.rules.atLeast": { nl: "minstens", en: "at least" },
   "monitors.rules.within": { nl: "treffers binnen", en: "matches within" },
@@ -339,6 +362,10 @@ addTexts({
   "monitors.page.rule.period": {
     nl: "hoogstens {count} per {minutes} minuten",
     en: "at most {count} every {minutes} minutes",
+  },
+  "monitors.page.rule.relatedKinds": {
+    nl: "ook verwante signalen bij een gemeld incident: {kinds}",
+    en: "related signals of a notified incident too: {kinds}",
   },
   "monitors.page.rule.related": {
     nl: "ook verwante signalen bij een gemeld incident",

@@ -1,11 +1,13 @@
 // The Monitors screens of the console (/console/monitors): the list, a new monitor
 // (/console/monitors/new), a monitor's page (/console/monitors/<uuid>) and its edit form
-// (/console/monitors/<uuid>/edit), picked by the path.
+// (/console/monitors/<uuid>/edit) and following one incident (/console/monitors/follow/<incident>),
+// picked by the path.
 import { statusLine } from "../form.ts";
 import { h } from "../../dom.ts";
 import { t } from "../../i18n.ts";
 import type { ConsoleScreen } from "../console-context.ts";
 import "./monitor-texts.ts";
+import { followIncident } from "./follow-incident.ts";
 import { monitorForm } from "./monitor-form.ts";
 import { monitorList } from "./monitor-list.ts";
 import { monitorPage } from "./monitor-page.ts";
@@ -31,6 +33,8 @@ export const monitorsScreen: ConsoleScreen = (root, context) => {
           teardown = monitorForm(root, context, { monitor: null, channels: channels ?? [], types: monitorTypes });
       })
       .catch(fail);
+  } else if (path.startsWith("/console/monitors/follow/")) {
+    followIncident(root, context, path.slice("/console/monitors/follow/".length));
   } else {
     const match = new RegExp(`^/console/monitors/(${UUID})(/edit)?$`, "i").exec(path);
     if (!match) root.append(h("h1", {}, t("error.notFound")));

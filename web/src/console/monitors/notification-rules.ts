@@ -56,6 +56,9 @@ const number = (id: string, label: string) => {
   return input;
 };
 
+/** The kinds of related signal a monitor can be told of (notificationRules.relatedSignals as a list). */
+const RELATED_SIGNAL_KINDS = ["traffic_incident", "aircraft_landing", "aircraft_takeoff", "nl_alert"] as const;
+
 export function notificationRules(type: string, urgencies: Promise<Choice[]>): RulesFields {
   const p2000 = type === "p2000";
 
@@ -111,13 +114,29 @@ export function notificationRules(type: string, urgencies: Promise<Choice[]>): R
     ` ${t("monitors.rules.minutes")}`,
   );
 
+  // Related signals, of every kind or of the kinds ticked (relatedSignals: true, or their list).
   const related = h("input", { type: "checkbox", id: "rule-related" });
+  const relatedKinds = RELATED_SIGNAL_KINDS.map((kind) =>
+    h("input", { type: "checkbox", id: `rule-related-${kind}`, value: kind, checked: true }),
+  );
   const relatedField = field(
     "rule-related",
     ["relatedSignals"],
     related,
     h("label", { class: "checkbox" }, related, ` ${t("monitors.rules.related")}`),
+    h(
+      "span",
+      { class: "rule-kinds", id: "rule-related-kinds" },
+      ...relatedKinds.map((box) =>
+        h("label", { class: "checkbox" }, box, ` ${t(`monitors.rules.relatedKind.${box.value}`)}`),
+      ),
+    ),
   );
+  const relatedChanged = () => {
+    for (const box of relatedKinds) box.disabled = !related.checked;
+  };
+  related.addEventListener("change", relatedChanged);
+  relatedChanged();
 
   const escalations = h("input", { type: "checkbox", id: "rule-escalations" });
   const escalationsField = field(
@@ -179,6 +198,7 @@ export function notificationRules(type: string, urgencies: Promise<Choice[]>): R
   const singleIncidentRules = [perIncident, related, escalations];
   const burstChanged = () => {
     for (const control of singleIncidentRules) control.disabled = burst.checked;
+    for (const box of relatedKinds) box.disabled = burst.checked || !related.checked;
   };
   burst.addEventListener("change", burstChanged);
 
@@ -212,7 +232,10 @@ export function notificationRules(type: string, urgencies: Promise<Choice[]>): R
       if (p2000 && perIncident.value && !burst.checked) rules.maxPerDossier = Number(perIncident.value);
       if (count.value || minutes.value)
         rules.maxPerPeriod = { count: Number(count.value), minutes: Number(minutes.value) };
-      if (p2000 && related.checked && !burst.checked) rules.relatedSignals = true;
+      if (p2000 && related.checked && !burst.checked) {
+        const kinds = relatedKinds.filter((box) => box.checked).map((box) => box.value);
+        rules.relatedSignals = kinds.length === relatedKinds.length ? true : kinds;
+      }
       if (p2000 && escalations.checked && !burst.checked) rules.escalations = true;
       if (p2000 && burst.checked)
         rules.burst = {
@@ -236,7 +259,11 @@ export function notificationRules(type: string, urgencies: Promise<Choice[]>): R
       const period = rules.maxPerPeriod as { count?: number; minutes?: number } | undefined;
       count.value = period?.count ? String(period.count) : "";
       minutes.value = period?.minutes ? String(period.minutes) : "";
-      related.checked = rules.relatedSignals === true;
+      const relatedRule = rules.relatedSignals;
+      related.checked = relatedRule === true || Array.isArray(relatedRule);
+      for (const box of relatedKinds)
+        box.checked = !Array.isArray(relatedRule) || (relatedRule as string[]).includes(box.value);
+      relatedChanged();
       escalations.checked = rules.escalations === true;
       plainLanguage.value = rules.language === "en" ? "en" : "nl";
       const burstRule = rules.burst as
@@ -276,6 +303,13 @@ export function describeRules(rules: Rules, urgencies: Choice[]): string[] {
         .replace("{minutes}", formatNumber(period.minutes)),
     );
   if (rules.relatedSignals === true) said.push(t("monitors.page.rule.related"));
+  else if (Array.isArray(rules.relatedSignals))
+    said.push(
+      t("monitors.page.rule.relatedKinds").replace(
+        "{kinds}",
+        (rules.relatedSignals as string[]).map((kind) => t(`monitors.rules.relatedKind.${kind}`)).join(", "),
+      ),
+    );
   if (rules.escalations === true) said.push(t("monitors.page.rule.escalations"));
   const burst = rules.burst as { count?: number; minutes?: number; quietMinutes?: number; per?: string } | undefined;
   if (burst?.count && burst.minutes)
