@@ -63,9 +63,10 @@ create type app_hidden.area_shapes as (
   hole_parts integer[],
   circles double precision[],
   boxes box[],
-  keys text[]
+  keys text[],
+  bounds box
 );
-comment on type app_hidden.area_shapes is 'A monitor''s areas in matchable form: its named areas as kind:code keys, the outer rings of its drawn polygons (outlines; holes and hole_parts stay empty, as a drawn polygon has none), its circles as latitude, longitude, radius (km) triples, and a box around each polygon and circle for the index.';
+comment on type app_hidden.area_shapes is 'A monitor''s areas in matchable form: its named areas as kind:code keys, the outer rings of its drawn polygons (outlines; holes and hole_parts stay empty, as a drawn polygon has none), its circles as latitude, longitude, radius (km) triples, a box around each polygon and circle for the index, and bounds: one box around all of them, the named areas'' parts included (null when none has a place), which app_hidden.areas_hold tests first.';
 
 create type app_hidden.notification_subject as (
   headline text,
@@ -711,6 +712,19 @@ grant SELECT on app_hidden.address_woonplaatsen to app_analyst;
 grant SELECT on app_hidden.address_woonplaatsen to app_visitor;
 comment on table app_hidden.address_woonplaatsen is 'Woonplaatsen of the address register with the centroid and extent of their addresses: the position cities and locationSuggestions give, and where a P2000 page that names only the place is put.';
 
+create table app_hidden.aircraft_monitor_criteria (
+  monitor_uuid uuid not null,
+  areas app_hidden.area_shapes,
+  reach box,
+  constraint aircraft_monitor_criteria_monitor_uuid_fkey FOREIGN KEY (monitor_uuid) REFERENCES app_public.monitors(uuid) ON DELETE CASCADE,
+  constraint aircraft_monitor_criteria_pkey PRIMARY KEY (monitor_uuid)
+);
+alter table app_hidden.aircraft_monitor_criteria enable row level security;
+CREATE INDEX aircraft_monitor_criteria_reach_idx ON app_hidden.aircraft_monitor_criteria USING gist (reach);
+comment on table app_hidden.aircraft_monitor_criteria is 'Active aircraft monitors in matchable form: their areas, and reach, a box around their circle and areas (null with neither). A trigger on monitors keeps it (app_hidden.aircraft_criteria_of). The overhead trigger finds the monitors a route point can be in through reach''s GiST index, and match_aircraft_event turns away a monitor whose reach does not hold the event before any other test.';
+comment on column app_hidden.aircraft_monitor_criteria.areas is 'query.areas in matchable form (app_hidden.monitor_area_shapes); null without areas.';
+comment on column app_hidden.aircraft_monitor_criteria.reach is 'A box around the monitor''s circle (app_hidden.circle_box) and its areas'' bounds; null when it has neither (it listens everywhere, and has no passes overhead).';
+
 create table app_hidden.aircraft_route_paths (
   route_uuid uuid not null,
   path text not null,
@@ -809,12 +823,14 @@ create table app_hidden.matrix_monitor_criteria (
   monitor_uuid uuid not null,
   roads text[] not null,
   min_delay_minutes integer not null,
+  areas app_hidden.area_shapes,
   constraint matrix_monitor_criteria_monitor_uuid_fkey FOREIGN KEY (monitor_uuid) REFERENCES app_public.monitors(uuid) ON DELETE CASCADE,
   constraint matrix_monitor_criteria_pkey PRIMARY KEY (monitor_uuid)
 );
 alter table app_hidden.matrix_monitor_criteria enable row level security;
 CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON app_hidden.matrix_monitor_criteria FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_data_changed('monitors');
-comment on table app_hidden.matrix_monitor_criteria is 'Active matrix (traffic jam) monitors in matchable form: their roads normalised (A12) and their minimum delay. A trigger on monitors keeps it (app_hidden.matrix_criteria_of), so matching a jam reads this small table and does not parse every monitor''s query.';
+comment on table app_hidden.matrix_monitor_criteria is 'Active matrix (traffic jam) monitors in matchable form: their roads normalised (A12), their minimum delay and their areas. A trigger on monitors keeps it (app_hidden.matrix_criteria_of), so matching a jam reads this small table and does not parse every monitor''s query.';
+comment on column app_hidden.matrix_monitor_criteria.areas is 'query.areas in matchable form (app_hidden.monitor_area_shapes); null without areas.';
 
 create table app_hidden.meteo_daily_levels (
   province_uuid uuid not null,
@@ -987,16 +1003,24 @@ create table app_hidden.nl_alert_monitor_criteria (
   area polygon,
   point point,
   everywhere boolean not null,
+  area_keys text[] default '{}'::text[] not null,
+  area_polygons polygon[] default '{}'::polygon[] not null,
+  area_bounds box,
   constraint nl_alert_monitor_criteria_monitor_uuid_fkey FOREIGN KEY (monitor_uuid) REFERENCES app_public.monitors(uuid) ON DELETE CASCADE,
   constraint nl_alert_monitor_criteria_pkey PRIMARY KEY (monitor_uuid)
 );
 alter table app_hidden.nl_alert_monitor_criteria enable row level security;
+CREATE INDEX nl_alert_monitor_criteria_area_bounds_idx ON app_hidden.nl_alert_monitor_criteria USING gist (area_bounds);
 CREATE INDEX nl_alert_monitor_criteria_area_idx ON app_hidden.nl_alert_monitor_criteria USING gist (area);
+CREATE INDEX nl_alert_monitor_criteria_area_keys_idx ON app_hidden.nl_alert_monitor_criteria USING gin (area_keys);
 CREATE INDEX nl_alert_monitor_criteria_everywhere_idx ON app_hidden.nl_alert_monitor_criteria USING btree (monitor_uuid) WHERE everywhere;
 CREATE INDEX nl_alert_monitor_criteria_point_idx ON app_hidden.nl_alert_monitor_criteria USING gist (point);
 CREATE INDEX nl_alert_monitor_criteria_regions_idx ON app_hidden.nl_alert_monitor_criteria USING gin (region_numbers);
 CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON app_hidden.nl_alert_monitor_criteria FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_data_changed('monitors');
-comment on table app_hidden.nl_alert_monitor_criteria is 'Active nl_alert monitors in matchable form: their safety region numbers, their circle as a polygon (area, with a radius) or their point (a location without one), and everywhere when they have neither. A trigger on monitors keeps it (app_hidden.nl_alert_criteria_of); app_private.match_nl_alert finds an alert''s monitors through its indexes.';
+comment on table app_hidden.nl_alert_monitor_criteria is 'Active nl_alert monitors in matchable form: their safety region numbers, their circle as a polygon (area, with a radius) or their point (a location without one), their query.areas (named areas as keys; circles and drawn polygons as polygons, with the box around them), and everywhere when they have none of these. A trigger on monitors keeps it (app_hidden.nl_alert_criteria_of); app_private.match_nl_alert finds an alert''s monitors through its indexes.';
+comment on column app_hidden.nl_alert_monitor_criteria.area_keys is 'The named areas of query.areas as kind:code keys (GIN): an alert whose area_keys share one meets them.';
+comment on column app_hidden.nl_alert_monitor_criteria.area_polygons is 'The circles (app_hidden.circle_polygon, as for location/radius) and drawn polygons of query.areas.';
+comment on column app_hidden.nl_alert_monitor_criteria.area_bounds is 'The box around area_polygons (GiST), by which an alert''s polygons find the monitors they may meet; null without any.';
 
 create table app_hidden.organization_memberships (
   organization_uuid uuid not null,
@@ -1335,12 +1359,14 @@ create table app_hidden.traffic_monitor_criteria (
   latitude double precision,
   longitude double precision,
   radius double precision,
+  areas app_hidden.area_shapes,
   constraint traffic_monitor_criteria_monitor_uuid_fkey FOREIGN KEY (monitor_uuid) REFERENCES app_public.monitors(uuid) ON DELETE CASCADE,
   constraint traffic_monitor_criteria_pkey PRIMARY KEY (monitor_uuid)
 );
 alter table app_hidden.traffic_monitor_criteria enable row level security;
 CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON app_hidden.traffic_monitor_criteria FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_data_changed('monitors');
-comment on table app_hidden.traffic_monitor_criteria is 'Active accident monitors in matchable form (incident types, roads, circle). A trigger on monitors keeps it, using app_hidden.accident_criteria_of. Its row type is also what app_hidden.traffic_incident_passes takes, so live matching and trafficIncidentsForMonitor apply one definition.';
+comment on table app_hidden.traffic_monitor_criteria is 'Active accident monitors in matchable form (incident types, roads, circle, areas). A trigger on monitors keeps it, using app_hidden.accident_criteria_of. Its row type is also what app_hidden.traffic_incident_passes takes, so live matching, trafficIncidentsForMonitor and monitorPreview apply one definition.';
+comment on column app_hidden.traffic_monitor_criteria.areas is 'query.areas in matchable form (app_hidden.monitor_area_shapes); null without areas.';
 
 create table app_private.address_import_rows (
   import_uuid uuid not null,
@@ -2357,6 +2383,7 @@ alter table app_public.monitors enable row level security;
 CREATE INDEX monitors_aircraft_circles_idx ON app_public.monitors USING btree (uuid) WHERE ((type = 'aircraft'::text) AND active AND (radius IS NOT NULL));
 CREATE INDEX monitors_environment_uuid_idx ON app_public.monitors USING btree (environment_uuid);
 CREATE TRIGGER _100_set_changed BEFORE UPDATE ON app_public.monitors FOR EACH ROW EXECUTE FUNCTION app_hidden.tg__set_changed();
+CREATE TRIGGER _500_aircraft_criteria AFTER INSERT OR UPDATE ON app_public.monitors FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_monitors__aircraft_criteria();
 CREATE TRIGGER _500_alert_criteria AFTER INSERT OR UPDATE ON app_public.monitors FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_monitors__alert_criteria();
 CREATE TRIGGER _500_jam_and_rail_criteria AFTER INSERT OR UPDATE ON app_public.monitors FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_monitors__jam_and_rail_criteria();
 CREATE TRIGGER _500_meteo_criteria AFTER INSERT OR UPDATE ON app_public.monitors FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_monitors__meteo_criteria();
@@ -2426,6 +2453,7 @@ create table app_public.nl_alerts (
   first_seen_at timestamp with time zone default now() not null,
   changed timestamp with time zone default now() not null,
   region_numbers text[] default '{}'::text[] not null,
+  area_keys text[] default '{}'::text[] not null,
   constraint nl_alerts_alert_id_check CHECK (((length(alert_id) >= 1) AND (length(alert_id) <= 100))),
   constraint nl_alerts_alert_id_key UNIQUE (alert_id),
   constraint nl_alerts_message_check CHECK ((length(message) <= 10000)),
@@ -2448,6 +2476,7 @@ grant SELECT on app_public.nl_alerts to app_visitor;
 comment on table app_public.nl_alerts is '@behavior -*
 NL-Alerts: the government''s public warnings by cell broadcast, with their areas.';
 comment on column app_public.nl_alerts.region_numbers is 'The safety regions the areas cover (as app_public.nl_alert_regions holds them).';
+comment on column app_public.nl_alerts.area_keys is 'The named areas its areas meet (app_hidden.polygons_area_keys: gemeente:GM0363, postcode:1012, …), computed with region_numbers when it is stored and again when a boundary file is loaded, so that nl_alert monitors with query.areas are matched by key.';
 
 create table app_public.nl_provinces (
   uuid uuid default gen_random_uuid() not null,
@@ -4405,16 +4434,16 @@ comment on function app_accounts.update_organization(organization_uuid text, nam
 CREATE OR REPLACE FUNCTION app_hidden.accident_criteria_of(mo app_public.monitors)
  RETURNS app_hidden.traffic_monitor_criteria
  LANGUAGE sql
- IMMUTABLE PARALLEL SAFE
+ STABLE PARALLEL SAFE
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
   select row(mo.uuid, array(select lower(x) from jsonb_array_elements_text(coalesce(mo.query->'types', '[]')) x),
              array(select upper(regexp_replace(x, '\s', '', 'g')) from jsonb_array_elements_text(coalesce(mo.query->'roads', '[]')) x),
-             mo.latitude, mo.longitude, mo.radius)::app_hidden.traffic_monitor_criteria
+             mo.latitude, mo.longitude, mo.radius, app_hidden.monitor_area_shapes(mo.query))::app_hidden.traffic_monitor_criteria
 $function$;
 grant execute on function app_hidden.accident_criteria_of(mo app_public.monitors) to app_analyst;
 grant execute on function app_hidden.accident_criteria_of(mo app_public.monitors) to app_visitor;
-comment on function app_hidden.accident_criteria_of(mo app_public.monitors) is 'An accident monitor''s criteria as its query and location state them (types in lower case, roads in upper case without spaces). It is one definition for the criteria trigger and for trafficIncidentsForMonitor.';
+comment on function app_hidden.accident_criteria_of(mo app_public.monitors) is 'An accident monitor''s criteria as its query and location state them (types in lower case, roads in upper case without spaces, areas in matchable form). It is one definition for the criteria trigger, trafficIncidentsForMonitor and monitorPreview.';
 
 CREATE OR REPLACE FUNCTION app_hidden.accident_monitor_criteria(monitor_uuid uuid)
  RETURNS app_hidden.traffic_monitor_criteria
@@ -4431,21 +4460,37 @@ grant execute on function app_hidden.accident_monitor_criteria(monitor_uuid uuid
 grant execute on function app_hidden.accident_monitor_criteria(monitor_uuid uuid) to app_visitor;
 comment on function app_hidden.accident_monitor_criteria(monitor_uuid uuid) is 'The criteria of an accident monitor of the request''s environment, active or not, for trafficIncidentsForMonitor. SECURITY DEFINER because API tokens, which make that public read, cannot read monitor rows.';
 
-CREATE OR REPLACE FUNCTION app_hidden.aircraft_event_passes(mo app_public.monitors, e app_public.aircraft_events)
+CREATE OR REPLACE FUNCTION app_hidden.aircraft_criteria_of(mo app_public.monitors)
+ RETURNS app_hidden.aircraft_monitor_criteria
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select row(mo.uuid, s.shapes,
+             -- (not (x is null): a composite "is not null" only when every field is.)
+             case when mo.radius is not null or not (s.shapes is null)
+                  then app_hidden.bounds_of(array[app_hidden.circle_box(mo.latitude, mo.longitude, mo.radius), (s.shapes).bounds])
+             end)::app_hidden.aircraft_monitor_criteria
+    from (select app_hidden.monitor_area_shapes(mo.query) as shapes) s
+$function$;
+grant execute on function app_hidden.aircraft_criteria_of(mo app_public.monitors) to app_analyst;
+grant execute on function app_hidden.aircraft_criteria_of(mo app_public.monitors) to app_visitor;
+comment on function app_hidden.aircraft_criteria_of(mo app_public.monitors) is 'An aircraft monitor''s areas and reach (the box around its circle and areas). One definition for the criteria trigger, aircraftEventsForMonitor and monitorPreview.';
+
+CREATE OR REPLACE FUNCTION app_hidden.aircraft_event_passes(mo app_public.monitors, c app_hidden.aircraft_monitor_criteria, e app_public.aircraft_events)
  RETURNS boolean
  LANGUAGE sql
  STABLE PARALLEL SAFE
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
   select (e.monitor_uuid is null or e.monitor_uuid = mo.uuid)
+     and app_hidden.aircraft_monitor_holds(mo, c, e.latitude, e.longitude)
      and app_hidden.aircraft_monitor_follows(mo, f)
-     and (mo.radius is null or (e.latitude is not null
-          and app_hidden.distance_km(mo.latitude, mo.longitude, e.latitude, e.longitude) <= mo.radius))
     from app_public.aircraft_fleet f where f.icao = e.icao
 $function$;
-grant execute on function app_hidden.aircraft_event_passes(mo app_public.monitors, e app_public.aircraft_events) to app_analyst;
-grant execute on function app_hidden.aircraft_event_passes(mo app_public.monitors, e app_public.aircraft_events) to app_visitor;
-comment on function app_hidden.aircraft_event_passes(mo app_public.monitors, e app_public.aircraft_events) is 'Whether an aircraft event passes a monitor. An overhead event passes only the monitor it was made for; a take-off or landing passes any monitor that follows the aircraft and whose circle, if it has one, holds the event. It is one definition for app_private.match_aircraft_event and aircraftEventsForMonitor.';
+grant execute on function app_hidden.aircraft_event_passes(mo app_public.monitors, c app_hidden.aircraft_monitor_criteria, e app_public.aircraft_events) to app_analyst;
+grant execute on function app_hidden.aircraft_event_passes(mo app_public.monitors, c app_hidden.aircraft_monitor_criteria, e app_public.aircraft_events) to app_visitor;
+comment on function app_hidden.aircraft_event_passes(mo app_public.monitors, c app_hidden.aircraft_monitor_criteria, e app_public.aircraft_events) is 'Whether an aircraft event passes a monitor with its criteria (app_hidden.aircraft_criteria_of). An overhead event passes only the monitor it was made for; a take-off or landing passes any monitor that follows the aircraft and whose circle and areas, if it has them, hold the event (app_hidden.aircraft_monitor_holds). It is one definition for app_private.match_aircraft_event, aircraftEventsForMonitor and monitorPreview.';
 
 CREATE OR REPLACE FUNCTION app_hidden.aircraft_kind(word text)
  RETURNS text
@@ -4474,6 +4519,24 @@ $function$;
 grant execute on function app_hidden.aircraft_monitor_follows(mo app_public.monitors, f app_public.aircraft_fleet) to app_analyst;
 grant execute on function app_hidden.aircraft_monitor_follows(mo app_public.monitors, f app_public.aircraft_fleet) to app_visitor;
 comment on function app_hidden.aircraft_monitor_follows(mo app_public.monitors, f app_public.aircraft_fleet) is 'Whether an aircraft monitor follows an aircraft: its kinds (in either vocabulary, app_hidden.aircraft_kind) and its registrations, where an empty list means any. It is one definition for the overhead-events trigger and aircraft_event_passes.';
+
+CREATE OR REPLACE FUNCTION app_hidden.aircraft_monitor_holds(mo app_public.monitors, c app_hidden.aircraft_monitor_criteria, latitude double precision, longitude double precision)
+ RETURNS boolean
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+AS $function$
+  select case
+    -- Neither circle nor areas: everywhere, with or without a position.
+    when mo.radius is null and c.areas is null then true
+    when latitude is null or longitude is null or c.reach is null then false
+    when not (c.reach operator(pg_catalog.@>) pg_catalog.point(longitude, latitude)) then false
+    else (mo.radius is null or app_hidden.distance_km(mo.latitude, mo.longitude, latitude, longitude) operator(pg_catalog.<=) mo.radius)
+         and (c.areas is null or app_hidden.areas_hold(c.areas, latitude, longitude))
+  end
+$function$;
+grant execute on function app_hidden.aircraft_monitor_holds(mo app_public.monitors, c app_hidden.aircraft_monitor_criteria, latitude double precision, longitude double precision) to app_analyst;
+grant execute on function app_hidden.aircraft_monitor_holds(mo app_public.monitors, c app_hidden.aircraft_monitor_criteria, latitude double precision, longitude double precision) to app_visitor;
+comment on function app_hidden.aircraft_monitor_holds(mo app_public.monitors, c app_hidden.aircraft_monitor_criteria, latitude double precision, longitude double precision) is 'Whether a position is where an aircraft monitor listens: within its circle (if it has one) and in one of its areas (if it has them, app_hidden.areas_hold), its reach box tested first; anywhere when it has neither. One definition for take-offs and landings (app_hidden.aircraft_event_passes) and passes overhead (the route points'' trigger).';
 
 CREATE OR REPLACE FUNCTION app_hidden.aircraft_notification_subject(e app_public.aircraft_events)
  RETURNS app_hidden.notification_subject
@@ -4748,11 +4811,12 @@ CREATE OR REPLACE FUNCTION app_hidden.area_shapes(areas jsonb)
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
 declare
-  shapes app_hidden.area_shapes := row('{}', '{}', '{}', '{}', '{}', '{}');
+  shapes app_hidden.area_shapes := row('{}', '{}', '{}', '{}', '{}', '{}', null);
   area jsonb;
   latitude double precision;
   longitude double precision;
   radius double precision;
+  named box[] := '{}';
 begin
   for area in select a from jsonb_array_elements(areas) a loop
     if area->>'type' = 'circle' then
@@ -4760,24 +4824,25 @@ begin
       longitude := (area->>'longitude')::double precision;
       radius := (area->>'radius')::double precision;
       shapes.circles := shapes.circles || array[latitude, longitude, radius];
-      -- A little wider than the circle: the box only chooses candidates, the distance decides.
-      shapes.boxes := shapes.boxes || box(
-        point(longitude - radius / (111.0 * greatest(cos(radians(latitude)), 0.01)), latitude - radius / 111.0),
-        point(longitude + radius / (111.0 * greatest(cos(radians(latitude)), 0.01)), latitude + radius / 111.0));
+      shapes.boxes := shapes.boxes || app_hidden.circle_box(latitude, longitude, radius);
     elsif area->>'type' = 'polygon' then
       shapes.outlines := shapes.outlines || app_hidden.geojson_ring(area->'coordinates'->0);
       shapes.boxes := shapes.boxes || box(app_hidden.geojson_ring(area->'coordinates'->0));
     else
-      -- A named area is a key: the message's own areas (app_hidden.point_area_keys) hold it or not.
+      -- A named area is a key: the item's own areas (app_hidden.point_area_keys) hold it or not.
+      -- Its parts' boxes go into the bounds only.
       shapes.keys := shapes.keys || ((area->>'type') || ':' || (area->>'code'));
+      named := named || array(select n.bounds from app_public.named_areas n
+                               where n.kind = area->>'type' and n.code = area->>'code' order by n.part);
     end if;
   end loop;
+  shapes.bounds := app_hidden.bounds_of(shapes.boxes || named);
   return shapes;
 end;
 $function$;
 grant execute on function app_hidden.area_shapes(areas jsonb) to app_analyst;
 grant execute on function app_hidden.area_shapes(areas jsonb) to app_visitor;
-comment on function app_hidden.area_shapes(areas jsonb) is 'The shapes of a monitor''s checked query.areas (app_hidden.checked_monitor_areas): named areas as keys, circles and polygons as shapes with their boxes.';
+comment on function app_hidden.area_shapes(areas jsonb) is 'The shapes of a monitor''s checked query.areas (app_hidden.checked_monitor_areas): named areas as keys, circles and polygons as shapes with their boxes, and the bounds around all of them (named areas'' parts as app_public.named_areas holds them now; a boundary file loaded again makes the criteria again).';
 
 CREATE OR REPLACE FUNCTION app_hidden.areas_contain(outlines polygon[], holes polygon[], hole_parts integer[], circles double precision[], latitude double precision, longitude double precision)
  RETURNS boolean
@@ -4794,6 +4859,24 @@ $function$;
 grant execute on function app_hidden.areas_contain(outlines polygon[], holes polygon[], hole_parts integer[], circles double precision[], latitude double precision, longitude double precision) to app_analyst;
 grant execute on function app_hidden.areas_contain(outlines polygon[], holes polygon[], hole_parts integer[], circles double precision[], latitude double precision, longitude double precision) to app_visitor;
 comment on function app_hidden.areas_contain(outlines polygon[], holes polygon[], hole_parts integer[], circles double precision[], latitude double precision, longitude double precision) is 'Whether a point lies in any of the areas: inside an outline and none of its own holes (a point on the boundary is inside), or within a circle''s radius (great-circle distance).';
+
+CREATE OR REPLACE FUNCTION app_hidden.areas_hold(areas app_hidden.area_shapes, latitude double precision, longitude double precision)
+ RETURNS boolean
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+AS $function$
+  select case
+    when latitude is null or longitude is null or (areas).bounds is null then false
+    -- The box around every area first: most items are nowhere near.
+    when not ((areas).bounds operator(pg_catalog.@>) pg_catalog.point(longitude, latitude)) then false
+    else (pg_catalog.cardinality((areas).keys) > 0
+          and (areas).keys operator(pg_catalog.&&) app_hidden.point_area_keys(latitude, longitude))
+         or app_hidden.areas_contain((areas).outlines, (areas).holes, (areas).hole_parts, (areas).circles, latitude, longitude)
+  end
+$function$;
+grant execute on function app_hidden.areas_hold(areas app_hidden.area_shapes, latitude double precision, longitude double precision) to app_analyst;
+grant execute on function app_hidden.areas_hold(areas app_hidden.area_shapes, latitude double precision, longitude double precision) to app_visitor;
+comment on function app_hidden.areas_hold(areas app_hidden.area_shapes, latitude double precision, longitude double precision) is 'Whether a position lies in any of a monitor''s areas: inside their bounds (a box test that turns most items away at once), then in one of its named areas (the point''s own areas by app_hidden.point_area_keys: inside a part''s outline and none of its holes, the border inside), inside a drawn polygon (the border inside) or within a circle (great-circle distance, the border inside). No position is in no area. The one definition for accident, matrix and aircraft monitors, live and in monitorPreview and the *ForMonitor reads.';
 
 CREATE OR REPLACE FUNCTION app_hidden.assert_api_scope(required text)
  RETURNS void
@@ -4832,6 +4915,27 @@ $function$;
 grant execute on function app_hidden.assert_api_token_live() to app_analyst;
 grant execute on function app_hidden.assert_api_token_live() to app_visitor;
 comment on function app_hidden.assert_api_token_live() is 'Raises UNAUTHENTICATED unless the request''s API token (app.api_token_uuid) is live: run as each API-token request opens its transaction.';
+
+CREATE OR REPLACE FUNCTION app_hidden.bounds_of(boxes box[])
+ RETURNS box
+ LANGUAGE plpgsql
+ IMMUTABLE PARALLEL SAFE
+AS $function$
+declare
+  result box;
+  b box;
+begin
+  foreach b in array coalesce(boxes, '{}') loop
+    if b is not null then
+      result := case when result is null then b else pg_catalog.bound_box(result, b) end;
+    end if;
+  end loop;
+  return result;
+end;
+$function$;
+grant execute on function app_hidden.bounds_of(boxes box[]) to app_analyst;
+grant execute on function app_hidden.bounds_of(boxes box[]) to app_visitor;
+comment on function app_hidden.bounds_of(boxes box[]) is 'The smallest box around all the given boxes (nulls left out); null for none.';
 
 CREATE OR REPLACE FUNCTION app_hidden.burst_decision(rules jsonb, last_burst_match timestamp with time zone, counted bigint, sended timestamp with time zone)
  RETURNS text
@@ -5057,18 +5161,18 @@ begin
       raise exception 'query.areas[%]: type must be one of circle, polygon, gemeente, woonplaats, postcode, province, region.', i using errcode = 'XINPT';
     end if;
     if area_kind = 'circle' then
-      if jsonb_typeof(area->'latitude') <> 'number' or jsonb_typeof(area->'longitude') <> 'number'
+      if jsonb_typeof(area->'latitude') is distinct from 'number' or jsonb_typeof(area->'longitude') is distinct from 'number'
          or (area->>'latitude')::double precision not between 50.7 and 53.7 or (area->>'longitude')::double precision not between 3.2 and 7.3 then
         raise exception 'query.areas[%]: a circle needs a latitude (50.7-53.7) and longitude (3.2-7.3) in the Netherlands.', i using errcode = 'XINPT';
       end if;
-      if jsonb_typeof(area->'radius') <> 'number' or (area->>'radius')::double precision <= 0 or (area->>'radius')::double precision > 250 then
+      if jsonb_typeof(area->'radius') is distinct from 'number' or (area->>'radius')::double precision <= 0 or (area->>'radius')::double precision > 250 then
         raise exception 'query.areas[%]: a circle''s radius is in kilometres, more than 0 and at most 250.', i using errcode = 'XINPT';
       end if;
       result := result || jsonb_build_array(jsonb_build_object('type', 'circle', 'latitude', area->'latitude', 'longitude', area->'longitude', 'radius', area->'radius'));
     elsif area_kind = 'polygon' then
       -- GeoJSON Polygon coordinates with one ring: [[[longitude, latitude], …]].
-      if jsonb_typeof(area->'coordinates') <> 'array' or jsonb_array_length(area->'coordinates') <> 1
-         or jsonb_typeof(area->'coordinates'->0) <> 'array' then
+      if jsonb_typeof(area->'coordinates') is distinct from 'array' or jsonb_array_length(area->'coordinates') <> 1
+         or jsonb_typeof(area->'coordinates'->0) is distinct from 'array' then
         raise exception 'query.areas[%]: a polygon''s coordinates are GeoJSON''s with one ring: [[[longitude, latitude], …]] (no holes).', i using errcode = 'XINPT';
       end if;
       ring := area->'coordinates'->0;
@@ -5129,7 +5233,22 @@ end;
 $function$;
 grant execute on function app_hidden.checked_monitor_areas(areas jsonb) to app_analyst;
 grant execute on function app_hidden.checked_monitor_areas(areas jsonb) to app_visitor;
-comment on function app_hidden.checked_monitor_areas(areas jsonb) is 'Checks query.areas and returns it normalised: at most 20 areas; a circle in the Netherlands with a radius of 0-250 km; a polygon of one closed ring of 4-2000 points inside the Netherlands'' bounds whose edges neither cross nor touch (5000 points in all); a named area by code or name, stored as {type, code, name} (a name shared by several woonplaatsen asks for the code, or a municipality). Every error names the area by its index.';
+comment on function app_hidden.checked_monitor_areas(areas jsonb) is 'Checks query.areas and returns it normalised: at most 20 areas; a circle in the Netherlands with a radius of 0-250 km; a polygon of one closed ring of 4-2000 points inside the Netherlands'' bounds whose edges neither cross nor touch (5000 points in all); a named area by code or name, stored as {type, code, name} (a name shared by several woonplaatsen asks for the code, or a municipality). Every error names the area by its index. A missing field is refused as a wrong one is (is distinct from: compared with <>, a missing field''s null let the area through before migration 000099).';
+
+CREATE OR REPLACE FUNCTION app_hidden.circle_box(latitude double precision, longitude double precision, radius double precision)
+ RETURNS box
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE STRICT
+AS $function$
+  -- A little wider than the circle (111.0 km a degree where app_hidden.distance_km's earth has
+  -- 111.195): the box only chooses candidates, the distance decides.
+  select pg_catalog.box(
+    pg_catalog.point(longitude - radius / (111.0 * greatest(pg_catalog.cos(pg_catalog.radians(latitude)), 0.01)), latitude - radius / 111.0),
+    pg_catalog.point(longitude + radius / (111.0 * greatest(pg_catalog.cos(pg_catalog.radians(latitude)), 0.01)), latitude + radius / 111.0))
+$function$;
+grant execute on function app_hidden.circle_box(latitude double precision, longitude double precision, radius double precision) to app_analyst;
+grant execute on function app_hidden.circle_box(latitude double precision, longitude double precision, radius double precision) to app_visitor;
+comment on function app_hidden.circle_box(latitude double precision, longitude double precision, radius double precision) is 'A box (x = longitude, y = latitude) a little wider than a circle of radius km: the candidates'' box of a circle, never its test (app_hidden.distance_km decides).';
 
 CREATE OR REPLACE FUNCTION app_hidden.circle_polygon(latitude double precision, longitude double precision, radius_km double precision)
  RETURNS polygon
@@ -5697,15 +5816,15 @@ comment on function app_hidden.keep_completed_route_paths() is 'Trigger: rebuild
 CREATE OR REPLACE FUNCTION app_hidden.matrix_criteria_of(mo app_public.monitors)
  RETURNS app_hidden.matrix_monitor_criteria
  LANGUAGE sql
- IMMUTABLE PARALLEL SAFE
+ STABLE PARALLEL SAFE
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
   select row(mo.uuid, array(select upper(regexp_replace(x, '\s', '', 'g')) from jsonb_array_elements_text(coalesce(mo.query->'roads', '[]')) x),
-             coalesce((mo.query->>'minDelayMinutes')::integer, 0))::app_hidden.matrix_monitor_criteria
+             coalesce((mo.query->>'minDelayMinutes')::integer, 0), app_hidden.monitor_area_shapes(mo.query))::app_hidden.matrix_monitor_criteria
 $function$;
 grant execute on function app_hidden.matrix_criteria_of(mo app_public.monitors) to app_analyst;
 grant execute on function app_hidden.matrix_criteria_of(mo app_public.monitors) to app_visitor;
-comment on function app_hidden.matrix_criteria_of(mo app_public.monitors) is 'A matrix monitor''s criteria as its query states them (roads in upper case without spaces, minDelayMinutes defaulting to 0). It is one definition for the trigger and the backfill.';
+comment on function app_hidden.matrix_criteria_of(mo app_public.monitors) is 'A matrix monitor''s criteria as its query states them (roads in upper case without spaces, minDelayMinutes defaulting to 0, areas in matchable form). It is one definition for the trigger and monitorPreview.';
 
 CREATE OR REPLACE FUNCTION app_hidden.meteo_criteria_of(mo app_public.monitors)
  RETURNS app_hidden.meteo_monitor_criteria
@@ -5902,6 +6021,19 @@ $function$;
 grant execute on function app_hidden.meteo_refresh_day_snapshots(from_day date, to_day date) to app_analyst;
 grant execute on function app_hidden.meteo_refresh_day_snapshots(from_day date, to_day date) to app_visitor;
 comment on function app_hidden.meteo_refresh_day_snapshots(from_day date, to_day date) is 'Recomputes the stored meteoSnapshot answer (the end-of-day state) of each day in [from_day, to_day]. The warnings ingest calls it for the days around the hours a document covers, because a day''s periods are built from three days around it.';
+
+CREATE OR REPLACE FUNCTION app_hidden.monitor_area_shapes(query jsonb)
+ RETURNS app_hidden.area_shapes
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select case when jsonb_typeof(query->'areas') = 'array' and jsonb_array_length(query->'areas') > 0
+              then app_hidden.area_shapes(query->'areas') end
+$function$;
+grant execute on function app_hidden.monitor_area_shapes(query jsonb) to app_analyst;
+grant execute on function app_hidden.monitor_area_shapes(query jsonb) to app_visitor;
+comment on function app_hidden.monitor_area_shapes(query jsonb) is 'A monitor''s query.areas in matchable form (app_hidden.area_shapes), or null when it has none: null means "no area criterion", so test it with IS NULL on the whole value (a value with null bounds is not null).';
 
 CREATE OR REPLACE FUNCTION app_hidden.monitor_channel_uuids(channels jsonb, environment uuid)
  RETURNS uuid[]
@@ -6233,6 +6365,7 @@ declare
   jam app_hidden.matrix_monitor_criteria;
   rail app_hidden.rail_monitor_criteria;
   rss app_hidden.rss_monitor_criteria;
+  air app_hidden.aircraft_monitor_criteria;
   item_kind text;
   uuids uuid[];
 begin
@@ -6276,10 +6409,11 @@ begin
   when 'aircraft' then
     -- Take-offs and landings; overhead events are made for one saved monitor (aircraft_event_passes
     -- lets an unsaved one see none).
+    air := app_hidden.aircraft_criteria_of(mo);
     item_kind := 'aircraft';
     uuids := array(
       select e.uuid from app_public.aircraft_events e
-       where e.at >= since and e.at <= now() and app_hidden.aircraft_event_passes(mo, e));
+       where e.at >= since and e.at <= now() and app_hidden.aircraft_event_passes(mo, air, e));
   when 'matrix' then
     jam := app_hidden.matrix_criteria_of(mo);
     -- Jams as they are now (no history of a jam's delay is kept), by when they were first seen
@@ -6315,7 +6449,7 @@ end;
 $function$;
 grant execute on function app_hidden.monitor_preview_feed_items(mo app_public.monitors, since timestamp with time zone) to app_analyst;
 grant execute on function app_hidden.monitor_preview_feed_items(mo app_public.monitors, since timestamp with time zone) to app_visitor;
-comment on function app_hidden.monitor_preview_feed_items(mo app_public.monitors, since timestamp with time zone) is 'The items since a moment that a feed monitor (every type but p2000) matches, through the same definitions as its live matcher, with the conditions its feed''s queueing trigger puts on an item: its kind (as feed_monitor_matches names it), uuid, time, a title and its place for a map (the centre of an NL-Alert''s first area; null where the feed has none). Aircraft: take-offs and landings through app_hidden.aircraft_event_passes (overhead events belong to a saved monitor). Matrix: jams by first sight, as they are now, through app_hidden.traffic_jam_passes. Rail: disruptions by when they became news (first sight, or a later start), not those still to start, through app_hidden.rail_disruption_passes. RSS: the items of its followed feeds by first sight (rss_feed_items_feed_first_seen_idx), through app_hidden.rss_item_passes. Each type''s criteria are resolved once per call; accident candidates are narrowed by their events'' own type and road, rss candidates by their feeds, before the definition decides. SECURITY DEFINER because traffic events are app_analyst''s to read; it reads feed data only, for a monitor the caller''s input describes.';
+comment on function app_hidden.monitor_preview_feed_items(mo app_public.monitors, since timestamp with time zone) is 'The items since a moment that a feed monitor (every type but p2000) matches, through the same definitions as its live matcher, with the conditions its feed''s queueing trigger puts on an item: its kind (as feed_monitor_matches names it), uuid, time, a title and its place for a map (the centre of an NL-Alert''s first area; null where the feed has none). Accident, matrix, aircraft and nl_alert criteria hold the monitor''s query.areas, tested by the same definitions. Aircraft: take-offs and landings through app_hidden.aircraft_event_passes with app_hidden.aircraft_criteria_of (overhead events belong to a saved monitor). Matrix: jams by first sight, as they are now, through app_hidden.traffic_jam_passes. Rail: disruptions by when they became news (first sight, or a later start), not those still to start, through app_hidden.rail_disruption_passes. RSS: the items of its followed feeds by first sight (rss_feed_items_feed_first_seen_idx), through app_hidden.rss_item_passes. Each type''s criteria are resolved once per call; accident candidates are narrowed by their events'' own type and road, rss candidates by their feeds, before the definition decides. SECURITY DEFINER because traffic events are app_analyst''s to read; it reads feed data only, for a monitor the caller''s input describes.';
 
 CREATE OR REPLACE FUNCTION app_hidden.monitor_suppression(mo app_public.monitors, m app_public.p2000_messages)
  RETURNS text
@@ -6375,11 +6509,18 @@ AS $function$
              array(select distinct x from jsonb_array_elements_text(coalesce(mo.query->'regions', '[]')) x order by 1),
              case when mo.radius is not null then app_hidden.circle_polygon(mo.latitude, mo.longitude, mo.radius) end,
              case when mo.radius is null and mo.latitude is not null then point(mo.longitude, mo.latitude) end,
-             mo.latitude is null and jsonb_array_length(coalesce(mo.query->'regions', '[]')) = 0)::app_hidden.nl_alert_monitor_criteria
+             mo.latitude is null and jsonb_array_length(coalesce(mo.query->'regions', '[]')) = 0 and s.shapes is null,
+             coalesce((s.shapes).keys, '{}'),
+             p.polygons,
+             app_hidden.bounds_of(array(select box(x) from unnest(p.polygons) x)))::app_hidden.nl_alert_monitor_criteria
+    from (select app_hidden.monitor_area_shapes(mo.query) as shapes) s,
+         lateral (select coalesce((s.shapes).outlines, '{}')
+                         || array(select app_hidden.circle_polygon((s.shapes).circles[3 * i - 2], (s.shapes).circles[3 * i - 1], (s.shapes).circles[3 * i])
+                                    from generate_series(1, coalesce(cardinality((s.shapes).circles), 0) / 3) i order by i) as polygons) p
 $function$;
 grant execute on function app_hidden.nl_alert_criteria_of(mo app_public.monitors) to app_analyst;
 grant execute on function app_hidden.nl_alert_criteria_of(mo app_public.monitors) to app_visitor;
-comment on function app_hidden.nl_alert_criteria_of(mo app_public.monitors) is 'An nl_alert monitor''s criteria as its query and location state them (regions are already region numbers, validate_monitor_query normalises them). It is one definition for the trigger and the backfill.';
+comment on function app_hidden.nl_alert_criteria_of(mo app_public.monitors) is 'An nl_alert monitor''s criteria as its query and location state them (regions are already region numbers, validate_monitor_query normalises them; areas as keys and polygons). It is one definition for the trigger and monitorPreview.';
 
 CREATE OR REPLACE FUNCTION app_hidden.nl_alert_notification_subject(a app_public.nl_alerts)
  RETURNS app_hidden.notification_subject
@@ -6415,10 +6556,13 @@ AS $function$
       or c.region_numbers operator(pg_catalog.&&) a.region_numbers
       or exists (select 1 from pg_catalog.unnest(a.areas) x (area)
                   where c.area operator(pg_catalog.&&) x.area or c.point operator(pg_catalog.<@) x.area)
+      or c.area_keys operator(pg_catalog.&&) a.area_keys
+      or exists (select 1 from pg_catalog.unnest(a.areas) x (area), pg_catalog.unnest(c.area_polygons) p (area)
+                  where p.area operator(pg_catalog.&&) x.area)
 $function$;
 grant execute on function app_hidden.nl_alert_passes(c app_hidden.nl_alert_monitor_criteria, a app_public.nl_alerts) to app_analyst;
 grant execute on function app_hidden.nl_alert_passes(c app_hidden.nl_alert_monitor_criteria, a app_public.nl_alerts) to app_visitor;
-comment on function app_hidden.nl_alert_passes(c app_hidden.nl_alert_monitor_criteria, a app_public.nl_alerts) is 'Whether an NL-Alert reaches an nl_alert monitor: the monitor has neither location nor regions, or the alert covers one of its safety regions, meets its circle or covers its point. One definition for app_private.match_nl_alert (which finds the candidates through indexes first) and monitorPreview.';
+comment on function app_hidden.nl_alert_passes(c app_hidden.nl_alert_monitor_criteria, a app_public.nl_alerts) is 'Whether an NL-Alert reaches an nl_alert monitor: the monitor has no place (location, regions, areas), or the alert covers one of its safety regions, meets its circle, covers its point, or meets one of its areas: one of its polygons overlaps or touches a circle''s polygon or a drawn polygon, or a named area it meets (nl_alerts.area_keys, computed when it is stored) is one of the monitor''s. One definition for app_private.match_nl_alert (which finds the candidates through indexes first) and monitorPreview.';
 
 CREATE OR REPLACE FUNCTION app_hidden.nl_alert_region_numbers(areas polygon[])
  RETURNS text[]
@@ -7935,6 +8079,21 @@ grant execute on function app_hidden.point_area_keys(latitude double precision, 
 grant execute on function app_hidden.point_area_keys(latitude double precision, longitude double precision) to app_visitor;
 comment on function app_hidden.point_area_keys(latitude double precision, longitude double precision) is 'The named areas a point lies in, as kind:code keys (gemeente:GM0363, woonplaats:WP3594, postcode:1012, province:noord-holland, region:13): inside a part''s outline and none of its holes (a point on the boundary is inside), found through the GiST index of the parts'' boxes.';
 
+CREATE OR REPLACE FUNCTION app_hidden.polygons_area_keys(areas polygon[])
+ RETURNS text[]
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+AS $function$
+  select coalesce(array_agg(distinct n.kind || ':' || n.code), '{}')
+    from pg_catalog.unnest(areas) a (area)
+    join app_public.named_areas n on n.bounds operator(pg_catalog.&&) pg_catalog.box(a.area)
+     and n.outline operator(pg_catalog.&&) a.area
+   where not exists (select 1 from pg_catalog.unnest(n.holes) h (hole) where h.hole operator(pg_catalog.@>) a.area)
+$function$;
+grant execute on function app_hidden.polygons_area_keys(areas polygon[]) to app_analyst;
+grant execute on function app_hidden.polygons_area_keys(areas polygon[]) to app_visitor;
+comment on function app_hidden.polygons_area_keys(areas polygon[]) is 'The named areas (kind:code keys, as app_hidden.point_area_keys) that any of the polygons meets: overlaps or touches a part''s outline (&& on polygons is exact), unless it lies wholly in one of that part''s holes. Candidates through the GiST index of the parts'' boxes. An NL-Alert''s are kept in nl_alerts.area_keys.';
+
 CREATE OR REPLACE FUNCTION app_hidden.proper_case(value text)
  RETURNS text
  LANGUAGE sql
@@ -8014,7 +8173,8 @@ CREATE OR REPLACE FUNCTION app_hidden.refresh_nl_alert_regions(alert_uuids uuid[
  LANGUAGE sql
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
-  update app_public.nl_alerts a set region_numbers = app_hidden.nl_alert_region_numbers(a.areas)
+  update app_public.nl_alerts a set region_numbers = app_hidden.nl_alert_region_numbers(a.areas),
+                                    area_keys = app_hidden.polygons_area_keys(a.areas)
    where alert_uuids is null or a.uuid = any (alert_uuids);
   delete from app_public.nl_alert_regions ar where alert_uuids is null or ar.alert_uuid = any (alert_uuids);
   insert into app_public.nl_alert_regions (alert_uuid, region_number, start_at)
@@ -8024,7 +8184,7 @@ AS $function$
 $function$;
 grant execute on function app_hidden.refresh_nl_alert_regions(alert_uuids uuid[]) to app_analyst;
 grant execute on function app_hidden.refresh_nl_alert_regions(alert_uuids uuid[]) to app_visitor;
-comment on function app_hidden.refresh_nl_alert_regions(alert_uuids uuid[]) is 'Recomputes the regions of the given NL-Alerts (all when null): their region_numbers and their rows in nl_alert_regions, by which nlAlerts(regionNumber) pages through an index. It runs when alerts are stored and when the region areas are (re)loaded.';
+comment on function app_hidden.refresh_nl_alert_regions(alert_uuids uuid[]) is 'Recomputes the regions of the given NL-Alerts (all when null): their region_numbers and their rows in nl_alert_regions, by which nlAlerts(regionNumber) pages through an index, and the named areas they meet (area_keys). It runs when alerts are stored and when the region areas are (re)loaded; app_private.load_named_areas recomputes area_keys when another boundary file is.';
 
 CREATE OR REPLACE FUNCTION app_hidden.region_by_key(key text)
  RETURNS uuid
@@ -8322,6 +8482,39 @@ grant execute on function app_hidden.search_pattern(search text) to app_analyst;
 grant execute on function app_hidden.search_pattern(search text) to app_visitor;
 comment on function app_hidden.search_pattern(search text) is 'ILIKE pattern for a search term, or null when there is nothing to search for.';
 
+CREATE OR REPLACE FUNCTION app_hidden.store_area_criteria(mo app_public.monitors)
+ RETURNS void
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+begin
+  if mo.type = 'accident' then
+    delete from app_hidden.traffic_monitor_criteria c where c.monitor_uuid = mo.uuid;
+    if mo.active then
+      insert into app_hidden.traffic_monitor_criteria select (app_hidden.accident_criteria_of(mo)).*;
+    end if;
+  elsif mo.type = 'matrix' then
+    delete from app_hidden.matrix_monitor_criteria c where c.monitor_uuid = mo.uuid;
+    if mo.active then
+      insert into app_hidden.matrix_monitor_criteria select (app_hidden.matrix_criteria_of(mo)).*;
+    end if;
+  elsif mo.type = 'aircraft' then
+    delete from app_hidden.aircraft_monitor_criteria c where c.monitor_uuid = mo.uuid;
+    if mo.active then
+      insert into app_hidden.aircraft_monitor_criteria select (app_hidden.aircraft_criteria_of(mo)).*;
+    end if;
+  elsif mo.type = 'nl_alert' then
+    delete from app_hidden.nl_alert_monitor_criteria c where c.monitor_uuid = mo.uuid;
+    if mo.active then
+      insert into app_hidden.nl_alert_monitor_criteria select (app_hidden.nl_alert_criteria_of(mo)).*;
+    end if;
+  end if;
+end;
+$function$;
+grant execute on function app_hidden.store_area_criteria(mo app_public.monitors) to app_analyst;
+grant execute on function app_hidden.store_area_criteria(mo app_public.monitors) to app_visitor;
+comment on function app_hidden.store_area_criteria(mo app_public.monitors) is 'Makes the criteria row of an accident, matrix, aircraft or nl_alert monitor again, as its trigger does: app_private.load_named_areas calls it for the monitors whose areas name a kind it loaded (their bounds come from the outlines).';
+
 CREATE OR REPLACE FUNCTION app_hidden.store_p2000_criteria(mo app_public.monitors)
  RETURNS void
  LANGUAGE plpgsql
@@ -8496,9 +8689,12 @@ begin
     from new_points p
     join app_public.aircraft_routes r on r.uuid = p.route_uuid
     join app_public.aircraft_fleet f on f.icao = r.icao
-    join app_public.monitors mo on mo.type = 'aircraft' and mo.active and mo.radius is not null
-         and app_hidden.distance_km(mo.latitude, mo.longitude, p.latitude, p.longitude) <= mo.radius
-   where app_hidden.aircraft_monitor_follows(mo, f)
+    -- The monitors with a circle or areas whose box holds the point (GiST), then the full test.
+    join app_hidden.aircraft_monitor_criteria c
+      on c.reach @> box(point(p.longitude, p.latitude), point(p.longitude, p.latitude))
+    join app_public.monitors mo on mo.uuid = c.monitor_uuid
+   where app_hidden.aircraft_monitor_holds(mo, c, p.latitude, p.longitude)
+     and app_hidden.aircraft_monitor_follows(mo, f)
    order by p.route_uuid, mo.uuid, p.at
   on conflict do nothing;
   return null;
@@ -8506,7 +8702,7 @@ end;
 $function$;
 grant execute on function app_hidden.tg_aircraft_route_points__overhead_events() to app_analyst;
 grant execute on function app_hidden.tg_aircraft_route_points__overhead_events() to app_visitor;
-comment on function app_hidden.tg_aircraft_route_points__overhead_events() is 'Trigger: new route points make an overhead event for each active aircraft monitor with a circle that follows the aircraft and that a point falls in. Each route and monitor gets its first such point only (once per flight), named after the nearest place.';
+comment on function app_hidden.tg_aircraft_route_points__overhead_events() is 'Trigger: new route points make an overhead event for each active aircraft monitor with a circle or areas that follows the aircraft and where a point lies (app_hidden.aircraft_monitor_holds, found through aircraft_monitor_criteria''s reach index). Each route and monitor gets its first such point only (once per flight), named after the nearest place.';
 
 CREATE OR REPLACE FUNCTION app_hidden.tg_aircraft_states__notify_subscribers()
  RETURNS trigger
@@ -8681,6 +8877,23 @@ $function$;
 grant execute on function app_hidden.tg_monitor_matches__exercise_type() to app_analyst;
 grant execute on function app_hidden.tg_monitor_matches__exercise_type() to app_visitor;
 comment on function app_hidden.tg_monitor_matches__exercise_type() is 'Trigger: a new match row copies its message''s exercise type (as it copies its time). The monitor''s daily counts are kept per exercise type, and removing a match (its message deleted) then needs no message.';
+
+CREATE OR REPLACE FUNCTION app_hidden.tg_monitors__aircraft_criteria()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+begin
+  delete from app_hidden.aircraft_monitor_criteria c where c.monitor_uuid = new.uuid;
+  if new.active and new.type = 'aircraft' then
+    insert into app_hidden.aircraft_monitor_criteria select (app_hidden.aircraft_criteria_of(new)).*;
+  end if;
+  return null;
+end;
+$function$;
+grant execute on function app_hidden.tg_monitors__aircraft_criteria() to app_analyst;
+grant execute on function app_hidden.tg_monitors__aircraft_criteria() to app_visitor;
+comment on function app_hidden.tg_monitors__aircraft_criteria() is 'Trigger: keeps the monitor''s row in aircraft_monitor_criteria (app_hidden.aircraft_criteria_of) while it is an active aircraft monitor, a new location or query included, and removes it otherwise.';
 
 CREATE OR REPLACE FUNCTION app_hidden.tg_monitors__alert_criteria()
  RETURNS trigger
@@ -9348,17 +9561,18 @@ comment on function app_hidden.traffic_event_incident(e app_public.traffic_incid
 CREATE OR REPLACE FUNCTION app_hidden.traffic_incident_passes(c app_hidden.traffic_monitor_criteria, i app_public.traffic_incidents)
  RETURNS boolean
  LANGUAGE sql
- IMMUTABLE PARALLEL SAFE
+ STABLE PARALLEL SAFE
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
   select (cardinality(c.types) = 0 or i.type = any (c.types))
      and (cardinality(c.roads) = 0 or i.road_number = any (c.roads))
      and (c.radius is null or (i.latitude is not null
           and app_hidden.distance_km(c.latitude, c.longitude, i.latitude, i.longitude) <= c.radius))
+     and (c.areas is null or app_hidden.areas_hold(c.areas, i.latitude, i.longitude))
 $function$;
 grant execute on function app_hidden.traffic_incident_passes(c app_hidden.traffic_monitor_criteria, i app_public.traffic_incidents) to app_analyst;
 grant execute on function app_hidden.traffic_incident_passes(c app_hidden.traffic_monitor_criteria, i app_public.traffic_incidents) to app_visitor;
-comment on function app_hidden.traffic_incident_passes(c app_hidden.traffic_monitor_criteria, i app_public.traffic_incidents) is 'Whether a traffic incident passes an accident monitor''s filters: its types, its roads, its circle. It is one definition for live matching and for trafficIncidentsForMonitor.';
+comment on function app_hidden.traffic_incident_passes(c app_hidden.traffic_monitor_criteria, i app_public.traffic_incidents) is 'Whether a traffic incident passes an accident monitor''s filters: its types, its roads, its circle and its areas (app_hidden.areas_hold, its bounds first). It is one definition for live matching, trafficIncidentsForMonitor and monitorPreview.';
 
 CREATE OR REPLACE FUNCTION app_hidden.traffic_jam_notification_subject(j app_public.traffic_jams)
  RETURNS app_hidden.notification_subject
@@ -9387,14 +9601,15 @@ comment on function app_hidden.traffic_jam_notification_subject(j app_public.tra
 CREATE OR REPLACE FUNCTION app_hidden.traffic_jam_passes(c app_hidden.matrix_monitor_criteria, j app_public.traffic_jams)
  RETURNS boolean
  LANGUAGE sql
- IMMUTABLE PARALLEL SAFE
+ STABLE PARALLEL SAFE
 AS $function$
   select (cardinality(c.roads) = 0 or j.road_number = any (c.roads))
      and coalesce(j.delay_minutes, 0) >= c.min_delay_minutes
+     and (c.areas is null or app_hidden.areas_hold(c.areas, j.latitude, j.longitude))
 $function$;
 grant execute on function app_hidden.traffic_jam_passes(c app_hidden.matrix_monitor_criteria, j app_public.traffic_jams) to app_analyst;
 grant execute on function app_hidden.traffic_jam_passes(c app_hidden.matrix_monitor_criteria, j app_public.traffic_jams) to app_visitor;
-comment on function app_hidden.traffic_jam_passes(c app_hidden.matrix_monitor_criteria, j app_public.traffic_jams) is 'Whether a jam (as it is) reaches a matrix monitor: on one of its roads (or it names none), with at least its minimum delay. One definition for app_private.match_traffic_jam and monitorPreview.';
+comment on function app_hidden.traffic_jam_passes(c app_hidden.matrix_monitor_criteria, j app_public.traffic_jams) is 'Whether a jam (as it is) reaches a matrix monitor: on one of its roads (or it names none), with at least its minimum delay, in one of its areas (app_hidden.areas_hold; or it has none). One definition for app_private.match_traffic_jam and monitorPreview.';
 
 CREATE OR REPLACE FUNCTION app_hidden.traffic_notification_subject(e app_public.traffic_incident_events)
  RETURNS app_hidden.notification_subject
@@ -10674,15 +10889,24 @@ begin
   select count(distinct n.code) into loaded from app_public.named_areas n where n.kind = load_named_areas.kind;
   -- The monitors that name an area of this kind have their criteria made again from the new outlines.
   for monitor in select m.* from app_public.monitors m
-                  where m.type = 'p2000' and m.query->'areas' @> jsonb_build_array(jsonb_build_object('type', load_named_areas.kind)) loop
-    perform app_hidden.store_p2000_criteria(monitor);
+                  where m.type in ('p2000', 'accident', 'matrix', 'aircraft', 'nl_alert')
+                    and m.query->'areas' @> jsonb_build_array(jsonb_build_object('type', load_named_areas.kind)) loop
+    if monitor.type = 'p2000' then
+      perform app_hidden.store_p2000_criteria(monitor);
+    else
+      perform app_hidden.store_area_criteria(monitor);
+    end if;
   end loop;
+  -- And the NL-Alerts the named areas they meet.
+  update app_public.nl_alerts a set area_keys = k.keys
+    from (select x.uuid, app_hidden.polygons_area_keys(x.areas) as keys from app_public.nl_alerts x) k
+   where k.uuid = a.uuid and a.area_keys is distinct from k.keys;
   insert into app_hidden.geo_data_versions (name, digest) values ('areas:' || kind, digest)
   on conflict (name) do update set digest = excluded.digest, loaded_at = now();
   return loaded;
 end;
 $function$;
-comment on function app_private.load_named_areas(features jsonb, digest text, kind text) is 'Loads one kind of named area (gemeente, woonplaats, postcode, province, region) from its GeoJSON file on start (lib/places/boundaries.ts), skipped when the file''s SHA-256 is the one loaded, and makes the criteria of the monitors that name such an area again. Returns how many areas it holds.';
+comment on function app_private.load_named_areas(features jsonb, digest text, kind text) is 'Loads one kind of named area (gemeente, woonplaats, postcode, province, region) from its GeoJSON file on start (lib/places/boundaries.ts), skipped when the file''s SHA-256 is the one loaded, makes the criteria of the monitors that name such an area again (every type with areas), and recomputes the named areas each NL-Alert meets. Returns how many areas it holds.';
 
 CREATE OR REPLACE FUNCTION app_private.load_nl_province_boundaries(features jsonb, digest text)
  RETURNS integer
@@ -10780,12 +11004,12 @@ begin
     return 0;
   end if;
   return app_private.notify_feed_event('aircraft', e.uuid, array(
-    select mo.uuid from app_public.monitors mo
-     where mo.type = 'aircraft' and mo.active and app_hidden.aircraft_event_passes(mo, e) order by mo.uuid),
+    select mo.uuid from app_hidden.aircraft_monitor_criteria c join app_public.monitors mo on mo.uuid = c.monitor_uuid
+     where app_hidden.aircraft_event_passes(mo, c, e) order by mo.uuid),
     app_hidden.aircraft_notification_subject(e));
 end;
 $function$;
-comment on function app_private.match_aircraft_event(event_uuid uuid) is 'The matcher of aircraft monitors (task monitors__match_feed): a take-off or landing matches the active monitors it passes by app_hidden.aircraft_event_passes, the one definition that aircraftEventsForMonitor uses too. The rest is app_private.notify_feed_event, so a second run queues nothing.';
+comment on function app_private.match_aircraft_event(event_uuid uuid) is 'The matcher of aircraft monitors (task monitors__match_feed): a take-off or landing matches the active monitors (aircraft_monitor_criteria) it passes by app_hidden.aircraft_event_passes, the one definition that aircraftEventsForMonitor and monitorPreview use too (each monitor''s reach box first). The rest is app_private.notify_feed_event, so a second run queues nothing.';
 
 CREATE OR REPLACE FUNCTION app_private.match_amber_alert(alert_uuid uuid)
  RETURNS integer
@@ -10914,12 +11138,16 @@ begin
       union all
       select c.monitor_uuid from unnest(a.areas) x (area) join app_hidden.nl_alert_monitor_criteria c on c.area && x.area
       union all
-      select c.monitor_uuid from unnest(a.areas) x (area) join app_hidden.nl_alert_monitor_criteria c on c.point <@ x.area)
+      select c.monitor_uuid from unnest(a.areas) x (area) join app_hidden.nl_alert_monitor_criteria c on c.point <@ x.area
+      union all
+      select c.monitor_uuid from app_hidden.nl_alert_monitor_criteria c where c.area_keys && a.area_keys
+      union all
+      select c.monitor_uuid from unnest(a.areas) x (area) join app_hidden.nl_alert_monitor_criteria c on c.area_bounds && box(x.area))
        and app_hidden.nl_alert_passes(c, a)
      order by c.monitor_uuid), app_hidden.nl_alert_notification_subject(a));
 end;
 $function$;
-comment on function app_private.match_nl_alert(alert_uuid uuid) is 'The matcher of nl_alert monitors (task monitors__match_feed): an NL-Alert still running matches the monitors whose circle one of its areas meets, whose point one covers, one of whose safety regions it covers, or that have neither location nor regions, each found through an index of nl_alert_monitor_criteria. notify_feed_event records the match by the alert, so a monitor hears of an alert once, when it first reaches it (an alert widened later reaches the monitors it newly meets).';
+comment on function app_private.match_nl_alert(alert_uuid uuid) is 'The matcher of nl_alert monitors (task monitors__match_feed): an NL-Alert still running matches the monitors whose circle one of its areas meets, whose point one covers, one of whose safety regions it covers, one of whose areas it meets (named areas by key, circles and drawn polygons through the box around them), or that have no place at all, each found through an index of nl_alert_monitor_criteria. notify_feed_event records the match by the alert, so a monitor hears of an alert once, when it first reaches it (an alert widened later reaches the monitors it newly meets).';
 
 CREATE OR REPLACE FUNCTION app_private.match_p2000_message(message_uuid uuid)
  RETURNS integer
@@ -11083,7 +11311,7 @@ begin
      where app_hidden.traffic_incident_passes(c, i) order by c.monitor_uuid), app_hidden.traffic_notification_subject(e));
 end;
 $function$;
-comment on function app_private.match_traffic_event(event_uuid uuid) is 'The matcher of accident monitors (task monitors__match_traffic): an incident event matches the monitors whose types, roads and circle the incident passes, judged by the type the event was about, not what the incident became since. The rest is app_private.notify_feed_event, so a second run queues nothing.';
+comment on function app_private.match_traffic_event(event_uuid uuid) is 'The matcher of accident monitors (task monitors__match_traffic): an incident event matches the monitors whose types, roads, circle and areas the incident passes (app_hidden.traffic_incident_passes: cheap tests and the areas'' bounds before any outline), judged by the type the event was about, not what the incident became since. The rest is app_private.notify_feed_event, so a second run queues nothing.';
 
 CREATE OR REPLACE FUNCTION app_private.match_traffic_jam(jam_uuid uuid)
  RETURNS integer
@@ -11103,7 +11331,7 @@ begin
      order by c.monitor_uuid), app_hidden.traffic_jam_notification_subject(j));
 end;
 $function$;
-comment on function app_private.match_traffic_jam(jam_uuid uuid) is 'The matcher of matrix monitors (task monitors__match_feed): an open jam matches the monitors of its road whose minimum delay it reaches. notify_feed_event records the match by the jam, so a monitor hears of a jam once, when its delay first reaches the minimum.';
+comment on function app_private.match_traffic_jam(jam_uuid uuid) is 'The matcher of matrix monitors (task monitors__match_feed): an open jam matches the monitors of its road and areas whose minimum delay it reaches (app_hidden.traffic_jam_passes). notify_feed_event records the match by the jam, so a monitor hears of a jam once, when its delay first reaches the minimum.';
 
 CREATE OR REPLACE FUNCTION app_private.monitor_feed(secret_hash bytea)
  RETURNS TABLE(feed_uuid uuid, name text, created_at timestamp with time zone, items jsonb)
@@ -12208,18 +12436,20 @@ CREATE OR REPLACE FUNCTION app_public.aircraft_events_for_monitor(monitor app_pu
 AS $function$
 declare
   mo app_public.monitors := app_hidden.environment_aircraft_monitor(app_hidden.try_uuid((aircraft_events_for_monitor.monitor).uuid));
+  c app_hidden.aircraft_monitor_criteria;
 begin
   if mo.uuid is null then
     raise exception 'Aircraft monitor not found in this environment.' using errcode = 'XNOTF';
   end if;
-  return query select e.* from app_public.aircraft_events e where app_hidden.aircraft_event_passes(mo, e)
+  c := app_hidden.aircraft_criteria_of(mo);
+  return query select e.* from app_public.aircraft_events e where app_hidden.aircraft_event_passes(mo, c, e)
     order by e.at desc, e.uuid limit app_hidden.page_limit(first, 200) offset app_hidden.page_offset(first, page, 200);
 end;
 $function$;
 grant execute on function app_public.aircraft_events_for_monitor(monitor app_public.monitor_ref, first integer, page integer) to app_analyst;
 grant execute on function app_public.aircraft_events_for_monitor(monitor app_public.monitor_ref, first integer, page integer) to app_visitor;
 comment on function app_public.aircraft_events_for_monitor(monitor app_public.monitor_ref, first integer, page integer) is '@notNull
-The take-offs and landings that pass an aircraft monitor''s kinds, registrations and circle (caller''s environment only), newest first.';
+The take-offs and landings that pass an aircraft monitor''s kinds, registrations, circle and areas, and its own passes overhead (caller''s environment only), newest first.';
 
 CREATE OR REPLACE FUNCTION app_public.aircraft_flight_facts(window_start timestamp with time zone, window_end timestamp with time zone)
  RETURNS SETOF app_public.aircraft_flight_facts
@@ -14814,7 +15044,7 @@ $function$;
 grant execute on function app_public.traffic_incidents_for_monitor(monitor app_public.monitor_ref, active boolean, first integer, page integer) to app_analyst;
 grant execute on function app_public.traffic_incidents_for_monitor(monitor app_public.monitor_ref, active boolean, first integer, page integer) to app_visitor;
 comment on function app_public.traffic_incidents_for_monitor(monitor app_public.monitor_ref, active boolean, first integer, page integer) is '@notNull
-The incidents that pass an accident monitor''s types, roads and circle (caller''s environment only), newest first.';
+The incidents that pass an accident monitor''s types, roads, circle and areas (caller''s environment only), newest first.';
 
 CREATE OR REPLACE FUNCTION app_public.users_email(u app_public.users)
  RETURNS app_public.user_email

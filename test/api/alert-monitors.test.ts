@@ -98,7 +98,9 @@ describe("the reference list and the criteria", () => {
       "rss",
     ]);
     const byValue = Object.fromEntries(monitorTypes.map((t: { value: string }) => [t.value, t]));
-    expect(byValue.nl_alert.description).toMatch(/^Query fields: regions: Safety regions/);
+    expect(byValue.nl_alert.description).toMatch(
+      /^Query fields: areas: Places an NL-Alert's area must meet.*; regions: Safety regions/,
+    );
     expect(byValue.amber_alert.description).toContain("provinces [groningen, friesland,");
     expect(byValue.amber_alert.description).toContain("kinds [amber, missing_child]");
   });
@@ -108,7 +110,7 @@ describe("the reference list and the criteria", () => {
     [
       "nl_alert",
       { provinces: ["utrecht"] },
-      /^query\.provinces: not a field of nl_alert monitors \(fields: regions\)\.$/,
+      /^query\.provinces: not a field of nl_alert monitors \(fields: areas, regions\)\.$/,
     ],
     ["nl_alert", { regions: "17" }, /^query\.regions must be a list of strings\.$/],
     ["amber_alert", { provinces: ["atlantis"] }, /^query\.provinces: unknown or malformed value\(s\): atlantis\.$/],

@@ -6,56 +6,14 @@
 // test written here on the GeoJSON file itself says. Pages are stored with their position (an
 // importer's enrichment), matched by the service's own worker, and read back through
 // p2000Messages(filter: { monitor }); monitorPreview agrees.
-import fs from "node:fs";
-import path from "node:path";
 import { beforeAll, describe, expect, test } from "@jest/globals";
-import { ROOT_DIR } from "../../lib/db/migrate.ts";
+import { acrossEdges, feature, inFeature, inRing, type Ring } from "../helpers/areas.ts";
 import { graphqlCalls, monitorMatches } from "../helpers/graphql-calls.ts";
 import { errorOf, useTestService } from "../helpers/service.ts";
 import { signUp, type TestUser } from "../helpers/users.ts";
 
 const ctx = useTestService();
 let ada: TestUser;
-
-type Ring = number[][];
-type Feature = { properties: Record<string, string>; geometry: { coordinates: Ring[][] } };
-
-/** Ray casting on a GeoJSON ring (longitude, latitude): independent of the database's polygons. */
-function inRing(ring: Ring, [x, y]: number[]): boolean {
-  let inside = false;
-  for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
-    const [xi, yi] = ring[i];
-    const [xj, yj] = ring[j];
-    if (yi > y !== yj > y && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) inside = !inside;
-  }
-  return inside;
-}
-/** Inside a MultiPolygon: in a part's outer ring and none of that part's holes. */
-function inFeature(feature: Feature, point: number[]): boolean {
-  return feature.geometry.coordinates.some(
-    ([outer, ...holes]) => inRing(outer, point) && !holes.some((hole) => inRing(hole, point)),
-  );
-}
-function feature(file: string, code: string): Feature {
-  const { features } = JSON.parse(fs.readFileSync(path.join(ROOT_DIR, "data", file), "utf8")) as {
-    features: Feature[];
-  };
-  return features.find((f) => f.properties.code === code)!;
-}
-
-/** Points about 40 m either side of the middle of a ring's edges (every `every`th, of 70 m or more). */
-function acrossEdges(ring: Ring, every: number): number[][] {
-  const points: number[][] = [];
-  for (let i = 0; i + 1 < ring.length; i += every) {
-    const [[x1, y1], [x2, y2]] = [ring[i], ring[i + 1]];
-    const length = Math.hypot(x2 - x1, y2 - y1);
-    if (length < 0.001) continue;
-    const [nx, ny] = [-(y2 - y1) / length, (x2 - x1) / length];
-    const [mx, my] = [(x1 + x2) / 2, (y1 + y2) / 2];
-    for (const side of [1, -1]) points.push([mx + side * nx * 0.0006, my + side * ny * 0.0004]);
-  }
-  return points;
-}
 
 const { gql, ok } = graphqlCalls(ctx);
 const matches = (monitorUuid: string) => monitorMatches(ok, ada.apiToken, monitorUuid);

@@ -45,3 +45,56 @@ test("an unchanged file loads nothing; a changed one is loaded again, and the or
     await pool.end();
   }
 });
+
+test("a changed file makes the criteria of the feed monitors naming such an area again, and the areas NL-Alerts meet", async () => {
+  // An accident monitor of the Vondelpark's postcode area, and an NL-Alert over the park.
+  const {
+    rows: [{ uuid: monitorUuid }],
+  } = await ctx.db.asOwner(`
+    with o as (insert into app_public.organizations (name) values ('Acme') returning uuid),
+         e as (insert into app_public.environments (organization_uuid, name) select uuid, 'production' from o returning uuid)
+    insert into app_public.monitors (environment_uuid, name, type, query)
+    select uuid, 'Vondelpark', 'accident', '{"areas": [{"type": "postcode", "code": "1071", "name": "1071"}]}' from e
+    returning uuid`);
+  await ctx.db.asOwner("select app_private.ingest_nl_alerts($1, 'test')", [
+    JSON.stringify([
+      {
+        alert_id: "nl-vondelpark",
+        message: "Test",
+        start_at: new Date().toISOString(),
+        area_texts: ["52.357,4.868 52.357,4.869 52.358,4.869"],
+        areas: ["((4.868,52.357),(4.869,52.357),(4.869,52.358))"],
+      },
+    ]),
+  ]);
+  const state = async () =>
+    (
+      await ctx.db.asOwner(
+        `select (select (c.areas).bounds is not null from app_hidden.traffic_monitor_criteria c where c.monitor_uuid = $1) as bounded,
+                (select array(select k from unnest(a.area_keys) k where k like 'postcode:%')
+                   from app_public.nl_alerts a where a.alert_id = 'nl-vondelpark') as postcodes`,
+        [monitorUuid],
+      )
+    ).rows[0];
+  expect(await state()).toEqual({ bounded: true, postcodes: ["postcode:1071"] });
+
+  // The postcode areas without 1071: the monitor's area has no outline, the alert meets no postcode area.
+  const pool = new pg.Pool({ connectionString: ctx.db.ownerUrl, max: 1 });
+  const fewer = fs.mkdtempSync(path.join(os.tmpdir(), "boundaries-"));
+  try {
+    for (const file of fs.readdirSync(DATA).filter((name) => name.endsWith(".geojson")))
+      fs.copyFileSync(path.join(DATA, file), path.join(fewer, file));
+    const collection = JSON.parse(fs.readFileSync(path.join(DATA, "pc4-areas.geojson"), "utf8"));
+    collection.features = collection.features.filter(
+      (f: { properties: { code: string } }) => f.properties.code !== "1071",
+    );
+    fs.writeFileSync(path.join(fewer, "pc4-areas.geojson"), JSON.stringify(collection));
+    expect(await loadBoundaries(pool, fewer)).toBeGreaterThan(4000);
+    expect(await state()).toEqual({ bounded: false, postcodes: [] });
+    await loadBoundaries(pool, DATA);
+    expect(await state()).toEqual({ bounded: true, postcodes: ["postcode:1071"] });
+  } finally {
+    await pool.end();
+    fs.rmSync(fewer, { recursive: true, force: true });
+  }
+});
