@@ -2380,7 +2380,6 @@ create table app_public.monitors (
   constraint monitors_type_fkey FOREIGN KEY (type) REFERENCES app_public.monitor_types(name)
 );
 alter table app_public.monitors enable row level security;
-CREATE INDEX monitors_aircraft_circles_idx ON app_public.monitors USING btree (uuid) WHERE ((type = 'aircraft'::text) AND active AND (radius IS NOT NULL));
 CREATE INDEX monitors_environment_uuid_idx ON app_public.monitors USING btree (environment_uuid);
 CREATE TRIGGER _100_set_changed BEFORE UPDATE ON app_public.monitors FOR EACH ROW EXECUTE FUNCTION app_hidden.tg__set_changed();
 CREATE TRIGGER _500_aircraft_criteria AFTER INSERT OR UPDATE ON app_public.monitors FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_monitors__aircraft_criteria();
