@@ -3,7 +3,7 @@
 // typed number) sets the radius in kilometres; the circle is drawn as a polygon of great-circle
 // points. Keyboard users type the address, or pan the map with the arrow keys and press "Use the
 // map's centre". The same map shows a preview's matches as points. A saved monitor's page shows
-// its circle on a small map of its own (areaMap).
+// its circle, with its areas, on a small map of its own (area-shapes.ts).
 import L from "leaflet";
 import { h } from "../../dom.ts";
 import { formatNumber, t } from "../../i18n.ts";
@@ -57,8 +57,8 @@ export function circleRing(centre: Place, radiusKm: number): L.LatLngTuple[] {
   return ring;
 }
 
-/** How a monitor's circle is drawn, on the form's map and on the monitor page's. */
-const CIRCLE_STYLE: L.PolylineOptions = {
+/** How a monitor's circle and its areas are drawn, on the form's maps and on the monitor page's. */
+export const CIRCLE_STYLE: L.PolylineOptions = {
   pane: "signs",
   interactive: false,
   color: CIRCLE_COLOUR,
@@ -216,20 +216,4 @@ export function circleMap(source: BaseSource, search: (text: string) => Promise<
     },
     remove: () => base.remove(),
   };
-}
-
-/** A monitor's circle on a small map, to look at (the monitor's page): drawn and zoomed to. */
-export function areaMap(
-  source: BaseSource,
-  centre: Place,
-  radiusKm: number,
-  label: string,
-): { element: HTMLElement; remove(): void } {
-  const element = h("div", { class: "map monitor-map monitor-area-map", id: "monitor-area-map" });
-  const base = createBaseMap(element, loadBoundaries(), source, label);
-  const ring = circleRing(centre, Math.max(radiusKm, 0.1));
-  L.polygon(ring, CIRCLE_STYLE).addTo(base.map);
-  base.fit(L.latLngBounds(ring), { padding: [28, 28] });
-  base.changed();
-  return { element, remove: () => base.remove() };
 }

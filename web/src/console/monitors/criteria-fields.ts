@@ -5,8 +5,9 @@
 // message about it is shown under it.
 import type { Api } from "../../api/client.ts";
 import { h } from "../../dom.ts";
-import { formatNumber, t } from "../../i18n.ts";
+import { t } from "../../i18n.ts";
 import { kindChoices } from "../../incident-kinds.ts";
+import { areaLabel, areasOf, areaValue, type Area } from "./areas.ts";
 import { selectField, textField, type FormField } from "../form.ts";
 import {
   AreaChoicesQuery,
@@ -184,30 +185,8 @@ function references(api: Api) {
   };
 }
 
-/** An area of query.areas (docs/monitors.md#areas-the-places-a-monitor-listens-to). */
-type Area = { type: string; code?: string; name?: string; latitude?: number; longitude?: number; radius?: number };
-
 /** The radii, in km, offered around an address someone types (home, work). */
 const ADDRESS_RADII = [1, 3];
-
-/** An area as a pick list's value: its JSON, the fields in one order, so one area is one value. */
-function areaValue(area: Area): string {
-  if (area.type === "circle")
-    return JSON.stringify({ type: "circle", latitude: area.latitude, longitude: area.longitude, radius: area.radius });
-  if (area.type === "polygon") return JSON.stringify(area);
-  return JSON.stringify({ type: area.type, code: area.code });
-}
-
-/** What an area is called in the list: "Gemeente: Oss", "Within 1 km of Kerkstraat 1, Oss", "Drawn area". */
-function areaLabel(area: Area & { coordinates?: unknown[][] }, place?: string): string {
-  if (area.type === "circle")
-    return t("monitors.area.circle")
-      .replace("{radius}", formatNumber(area.radius ?? 0))
-      .replace("{place}", place ?? `${area.latitude?.toFixed(4)}, ${area.longitude?.toFixed(4)}`);
-  if (area.type === "polygon")
-    return t("monitors.area.polygon").replace("{points}", String((area.coordinates?.[0]?.length ?? 1) - 1));
-  return `${t(`monitors.area.${area.type}`)}: ${area.name ?? area.code}`;
-}
 
 /**
  * Where a P2000 monitor listens, as any number of areas: a gemeente, woonplaats, postcode area,
@@ -248,7 +227,7 @@ function areasCriterion(api: Api): Criterion {
     field: list,
     read: () => (list.values().length ? list.values().map((value) => JSON.parse(value) as Area) : undefined),
     fill: (value) => {
-      const saved = Array.isArray(value) ? (value as Area[]) : [];
+      const saved = areasOf(value);
       list.setValues(saved.map(areaValue), Object.fromEntries(saved.map((area) => [areaValue(area), areaLabel(area)])));
     },
   };
@@ -437,7 +416,7 @@ export async function describeQuery(type: string, query: Query, api: Api): Promi
   const fixedNames = async (values: string[]) => values.map((value) => t(`monitors.value.${value}`));
   const describe: Record<string, Record<string, (values: string[]) => Promise<string[]>>> = {
     p2000: {
-      areas: async () => (Array.isArray(query.areas) ? (query.areas as Area[]).map((area) => areaLabel(area)) : []),
+      areas: async () => areasOf(query.areas).map((area) => areaLabel(area)),
       regions: regionNames,
       disciplines: async (values) => {
         const all = (await api.request(P2000ReferenceQuery).catch(() => null))?.p2000Disciplines ?? [];

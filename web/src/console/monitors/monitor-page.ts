@@ -1,5 +1,5 @@
 // One monitor's page: what it listens to (every criterion it has, in words, its rules, and its
-// circle on a small map), pause and resume, edit, delete (after a question), its feed URLs (made
+// circle and areas on a small map), pause and resume, edit, delete (after a question), its feed URLs (made
 // or replaced by rotateMonitorFeed and shown once, as a secret; ended by revokeMonitorFeed), its
 // delivery log (failures said in words) and who responded.
 import { h, replaceChildren } from "../../dom.ts";
@@ -10,7 +10,8 @@ import { countText } from "../console-texts.ts";
 import { failureText } from "../channels/failure-text.ts";
 import { actionButton } from "../form.ts";
 import { secretBox } from "../secret-box.ts";
-import { areaMap } from "./circle-map.ts";
+import { areaMap } from "./area-shapes.ts";
+import { areasOf, isDrawn } from "./areas.ts";
 import { describeQuery, PLACE_TYPES, urgencyChoices, type Described, type Query } from "./criteria-fields.ts";
 import { typeLabel } from "./monitor-form.ts";
 import { describeRules, type Rules } from "./notification-rules.ts";
@@ -64,7 +65,7 @@ export function monitorPage(root: HTMLElement, context: ConsoleContext, uuid: st
   const heading = h("h1", {}, t("monitors.heading"));
   const mapSlot = h("div", { class: "monitor-area" });
   let map: ReturnType<typeof areaMap> | null = null;
-  /** The circle the map shows, so a redraw (after Pause) keeps the map that is there. */
+  /** The circle and areas the map shows, so a redraw (after Pause) keeps the map that is there. */
   let mapOf = "";
   let disposed = false;
 
@@ -92,6 +93,7 @@ export function monitorPage(root: HTMLElement, context: ConsoleContext, uuid: st
     if (disposed) return;
     draw(
       data.monitor,
+      query,
       data.channels,
       monitorTypes,
       described,
@@ -102,6 +104,7 @@ export function monitorPage(root: HTMLElement, context: ConsoleContext, uuid: st
 
   function draw(
     monitor: Monitor,
+    query: Query,
     channels: MonitorsResult["channels"],
     types: MonitorType[],
     described: Described[],
@@ -164,12 +167,22 @@ export function monitorPage(root: HTMLElement, context: ConsoleContext, uuid: st
         ]),
       ),
     );
-    // The circle on a small map (made once: a redraw after Pause keeps it).
-    const wanted = centre ? `${centre.latitude},${centre.longitude},${monitor.radius ?? 0}` : "";
+    // The circle and the areas on a small map (made once: a redraw after Pause keeps it). Named
+    // areas without an outline (gemeenten, woonplaatsen, postcode areas) are in the list only.
+    const queryAreas = monitor.type === "p2000" ? areasOf(query.areas) : [];
+    const drawn = queryAreas.filter(isDrawn);
+    const wanted = centre || drawn.length ? JSON.stringify([centre, monitor.radius, drawn]) : "";
     if (wanted !== mapOf) {
       map?.remove();
-      map = centre ? areaMap(context.config, centre, monitor.radius ?? 0, t("monitors.page.mapLabel")) : null;
-      replaceChildren(mapSlot, map?.element ?? null);
+      map = wanted
+        ? areaMap(context.config, { centre, radiusKm: monitor.radius ?? 0, areas: drawn }, t("monitors.page.mapLabel"))
+        : null;
+      const notDrawn = map && drawn.length < queryAreas.length;
+      replaceChildren(
+        mapSlot,
+        map?.element ?? null,
+        notDrawn ? h("p", { class: "field-hint", id: "monitor-area-not-drawn" }, t("monitors.page.notDrawn")) : null,
+      );
       mapOf = wanted;
     }
     const edit = h(

@@ -346,6 +346,10 @@ addTexts({
   "monitors.page.yes": { nl: "ja", en: "yes" },
   "monitors.page.minutes": { nl: "{count} minuten", en: "{count} minutes" },
   "monitors.page.mapLabel": { nl: "Kaart van het gebied van de monitor", en: "Map of the monitor's area" },
+  "monitors.page.notDrawn": {
+    nl: "Gemeenten, woonplaatsen en postcodegebieden staan in de lijst, niet op de kaart.",
+    en: "Municipalities, towns and postcode areas are listed, not drawn on the map.",
+  },
   "monitors.page.rule.quiet": { nl: "niet tussen {from} en {to}", en: "not between {from} and {to}" },
   "monitors.page.rule.urgency": {
     nl: "alleen meldingen die minstens zo urgent zijn als {urgency}",
