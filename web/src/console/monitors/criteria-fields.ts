@@ -320,8 +320,9 @@ function atLeastUrgency(load: () => Promise<Urgency[]>): Criterion {
 
 export function criteriaFor(type: string, api: Api): Criteria {
   const lists = references(api);
-  const byType: Record<string, Record<string, Criterion>> = {
-    p2000: {
+  // Only the type shown is made, so only its lists are asked for (every type's were, on each form).
+  const byType: Record<string, () => Record<string, Criterion>> = {
+    p2000: () => ({
       areas: areasCriterion(api),
       regions: pick(type, "regions", lists.regions),
       disciplines: pick(type, "disciplines", lists.disciplines),
@@ -340,32 +341,32 @@ export function criteriaFor(type: string, api: Api): Criteria {
       keywords: words(type, "keywords"),
       excludeKeywords: words(type, "excludeKeywords"),
       includeExercises: checkbox(type, "includeExercises"),
-    },
-    accident: {
+    }),
+    accident: () => ({
       types: fixed(type, "types", ["accident", "breakdown", "unattended"]),
       roads: pick(type, "roads", lists.highways),
-    },
-    aircraft: {
+    }),
+    aircraft: () => ({
       kinds: fixed(type, "kinds", ["trauma", "police"]),
       registrations: words(type, "registrations"),
-    },
-    meteo_weather: {
+    }),
+    meteo_weather: () => ({
       regions: pick(type, "regions", lists.meteoRegions),
       levels: pick(type, "levels", lists.meteoLevels),
-    },
-    rail_disruptions: { routes: pick(type, "routes", lists.railRoutes) },
-    matrix: {
+    }),
+    rail_disruptions: () => ({ routes: pick(type, "routes", lists.railRoutes) }),
+    matrix: () => ({
       roads: pick(type, "roads", lists.highways),
       minDelayMinutes: integer(type, "minDelayMinutes"),
-    },
-    rss: { feeds: words(type, "feeds"), keywords: words(type, "keywords") },
-    nl_alert: { regions: pick(type, "regions", lists.regions) },
-    amber_alert: {
+    }),
+    rss: () => ({ feeds: words(type, "feeds"), keywords: words(type, "keywords") }),
+    nl_alert: () => ({ regions: pick(type, "regions", lists.regions) }),
+    amber_alert: () => ({
       provinces: pick(type, "provinces", lists.provinces),
       kinds: fixed(type, "kinds", ["amber", "missing_child"]),
-    },
+    }),
   };
-  const criteria = byType[type] ?? {};
+  const criteria = byType[type]?.() ?? {};
   if (type === "rss") {
     // Feeds are URLs, one per line; the only required query field of any type.
     criteria.feeds.field.control.setAttribute("required", "");
