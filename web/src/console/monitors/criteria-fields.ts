@@ -7,12 +7,12 @@ import type { Api } from "../../api/client.ts";
 import { h } from "../../dom.ts";
 import { t } from "../../i18n.ts";
 import { kindChoices } from "../../incident-kinds.ts";
-import { areaLabel, areasOf, areaValue, type Area } from "./areas.ts";
 import { selectField, textField, type FormField } from "../form.ts";
+import type { BaseSource } from "../../map/base-map.ts";
+import { areasCriterion } from "./area-picker.ts";
+import { areaLabel, areasOf } from "./areas.ts";
 import {
-  AreaChoicesQuery,
   CapcodeSearchQuery,
-  LocationSuggestionsQuery,
   HighwaysQuery,
   MeteoReferenceQuery,
   P2000ReferenceQuery,
@@ -30,12 +30,15 @@ export interface Criteria {
   fields: FormField[];
   read(): Query;
   fill(query: Query): void;
+  /** Takes down what the fields hold besides the page (the areas' map). */
+  remove(): void;
 }
 
-interface Criterion {
+export interface Criterion {
   field: FormField;
   read(): unknown;
   fill(value: unknown): void;
+  remove?(): void;
 }
 
 const strings = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : []);
@@ -185,54 +188,6 @@ function references(api: Api) {
   };
 }
 
-/** The radii, in km, offered around an address someone types (home, work). */
-const ADDRESS_RADII = [1, 3];
-
-/**
- * Where a P2000 monitor listens, as any number of areas: a gemeente, woonplaats, postcode area,
- * province or safety region found by typing its name or code (areaChoices), or a circle of 1 or 3 km
- * around an address or place typed (locationSuggestions: home, work). A polygon made through the
- * API is listed and kept; unticking an area takes it off.
- */
-function areasCriterion(api: Api): Criterion {
-  const search = async (text: string): Promise<Choice[]> => {
-    const [named, places] = await Promise.all([
-      api.request(AreaChoicesQuery, { search: text }).catch(() => null),
-      api.request(LocationSuggestionsQuery, { search: text }).catch(() => null),
-    ]);
-    const areas = (named?.areaChoices ?? []).map((choice) => {
-      const area = { type: choice.kind ?? "", code: choice.code ?? "", name: choice.name ?? undefined };
-      const where =
-        choice.municipalityName && choice.municipalityName !== choice.name ? ` (${choice.municipalityName})` : "";
-      return { value: areaValue(area), label: areaLabel(area) + where };
-    });
-    const circles = (places?.locationSuggestions ?? []).flatMap((found) =>
-      found.label && found.latitude !== null && found.longitude !== null
-        ? ADDRESS_RADII.map((radius) => {
-            const area = { type: "circle", latitude: found.latitude!, longitude: found.longitude!, radius };
-            return { value: areaValue(area), label: areaLabel(area, found.label!) };
-          })
-        : [],
-    );
-    return [...areas, ...circles];
-  };
-  const list = pickList({
-    id: "monitor-areas",
-    label: t("monitors.query.p2000.areas"),
-    hint: t("monitors.areasHint"),
-    apiNames: ["query.areas"],
-    search,
-  });
-  return {
-    field: list,
-    read: () => (list.values().length ? list.values().map((value) => JSON.parse(value) as Area) : undefined),
-    fill: (value) => {
-      const saved = areasOf(value);
-      list.setValues(saved.map(areaValue), Object.fromEntries(saved.map((area) => [areaValue(area), areaLabel(area)])));
-    },
-  };
-}
-
 export type Urgency = { code: string; name: string; rank: number; level: string };
 
 /** A service in the reader's language, by its slug (as the map says it); the API's name for one it does not know. */
@@ -318,12 +273,13 @@ function atLeastUrgency(load: () => Promise<Urgency[]>): Criterion {
   };
 }
 
-export function criteriaFor(type: string, api: Api): Criteria {
+/** A type's criteria; `mapSource` is the base map under the areas' map (P2000). */
+export function criteriaFor(type: string, api: Api, mapSource: BaseSource): Criteria {
   const lists = references(api);
-  // Only the type shown is made, so only its lists are asked for (every type's were, on each form).
+  // Only the type shown is made: its lists are asked for, and P2000's areas make a map.
   const byType: Record<string, () => Record<string, Criterion>> = {
     p2000: () => ({
-      areas: areasCriterion(api),
+      areas: areasCriterion(api, mapSource),
       regions: pick(type, "regions", lists.regions),
       disciplines: pick(type, "disciplines", lists.disciplines),
       categories: pick(type, "categories", lists.kinds),
@@ -385,6 +341,9 @@ export function criteriaFor(type: string, api: Api): Criteria {
     },
     fill(query) {
       for (const [key, criterion] of Object.entries(criteria)) criterion.fill(query[key]);
+    },
+    remove() {
+      for (const criterion of Object.values(criteria)) criterion.remove?.();
     },
   };
 }

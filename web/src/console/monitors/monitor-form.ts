@@ -15,7 +15,7 @@ import { confirmDialog } from "../confirm.ts";
 import { consoleForm, selectField, textField, type FormField } from "../form.ts";
 import type { Suggestion } from "./address-search.ts";
 import { circleMap, type CircleMap, type Place } from "./circle-map.ts";
-import { criteriaFor, PLACE_TYPES, urgencyChoices, type Query } from "./criteria-fields.ts";
+import { criteriaFor, PLACE_TYPES, urgencyChoices, type Criteria, type Query } from "./criteria-fields.ts";
 import {
   type Preview,
   CreateMonitorMutation,
@@ -108,6 +108,8 @@ export function monitorForm(
   const { monitor, channels } = options;
   const types = orderedTypes(options.types);
   let map: CircleMap | null = null;
+  /** The type's criteria, whose areas have a map of their own to take down with the form's. */
+  let criteriaShown: Criteria | null = null;
   // Minimum urgencies come from the P2000 reference (asked once, whatever the type changes to).
   const urgencies = context.api
     .request(P2000ReferenceQuery)
@@ -132,6 +134,7 @@ export function monitorForm(
 
   function draw(draft: Draft): void {
     map?.remove();
+    criteriaShown?.remove();
     map = PLACE_TYPES.has(draft.type) ? circleMap(config, searchLocations) : null;
     map?.set(draft.place, draft.radius);
 
@@ -159,7 +162,8 @@ export function monitorForm(
       value: draft.name,
       apiNames: ["name"],
     });
-    const criteria = criteriaFor(draft.type, context.api);
+    const criteria = criteriaFor(draft.type, context.api, config);
+    criteriaShown = criteria;
     criteria.fill(draft.query);
     const chosen = channelsField(channels, draft.channels);
     const rules = notificationRules(draft.type, urgencies);
@@ -309,5 +313,8 @@ export function monitorForm(
     query,
     rules: monitor ? parsed<Rules>(monitor.notificationRules, {}) : NEW_MONITOR_RULES,
   });
-  return () => map?.remove();
+  return () => {
+    map?.remove();
+    criteriaShown?.remove();
+  };
 }

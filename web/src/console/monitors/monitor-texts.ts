@@ -135,6 +135,43 @@ addTexts({
   "monitors.area.postcode": { nl: "Postcodegebied", en: "Postcode area" },
   "monitors.area.province": { nl: "Provincie", en: "Province" },
   "monitors.area.region": { nl: "Veiligheidsregio", en: "Safety region" },
+  "monitors.areas.mapLabel": {
+    nl: "Kaart van de gebieden van de monitor; kies \u201cGebied tekenen\u201d en klik om een gebied te tekenen",
+    en: "Map of the monitor's areas; choose \u201cDraw an area\u201d and click to draw one",
+  },
+  "monitors.draw.hint": {
+    nl: "Of teken zelf een gebied: kies \u201cGebied tekenen\u201d, klik op de kaart bij elke hoek en kies \u201cGebied afmaken\u201d. Met het toetsenbord: verschuif de kaart met de pijltjestoetsen en voeg steeds het midden toe.",
+    en: "Or draw an area of your own: choose \u201cDraw an area\u201d, click the map at each corner, then \u201cFinish the area\u201d. With the keyboard: move the map with the arrow keys and add its centre each time.",
+  },
+  "monitors.draw.start": { nl: "Gebied tekenen", en: "Draw an area" },
+  "monitors.draw.undo": { nl: "Laatste punt weghalen", en: "Undo the last point" },
+  "monitors.draw.centre": { nl: "Midden van de kaart toevoegen", en: "Add the map's centre" },
+  "monitors.draw.finish": { nl: "Gebied afmaken", en: "Finish the area" },
+  "monitors.draw.cancel": { nl: "Stoppen met tekenen", en: "Stop drawing" },
+  "monitors.draw.begin": {
+    nl: "Tekenen: klik op de kaart bij de eerste hoek van het gebied.",
+    en: "Drawing: click the map at the area's first corner.",
+  },
+  "monitors.draw.points.one": { nl: "{count} punt.", en: "{count} point." },
+  "monitors.draw.points.other": { nl: "{count} punten.", en: "{count} points." },
+  "monitors.draw.next": { nl: "Klik op de kaart voor de volgende hoek.", en: "Click the map for the next corner." },
+  "monitors.draw.more": {
+    nl: "Klik voor nog een hoek, of maak het gebied af.",
+    en: "Click for another corner, or finish the area.",
+  },
+  "monitors.draw.tooFew": {
+    nl: "Een gebied heeft minstens {min} punten nodig; er zijn er {count}. Klik op de kaart om hoeken toe te voegen.",
+    en: "An area needs at least {min} points; it has {count}. Click the map to add corners.",
+  },
+  "monitors.draw.tooMany": {
+    nl: "Een getekend gebied heeft hoogstens {max} punten: maak het af, of haal er een paar weg.",
+    en: "A drawn area has at most {max} points: finish it, or undo a few.",
+  },
+  "monitors.draw.added": {
+    nl: "Getekend gebied toegevoegd ({count} punten): het staat aangevinkt in de lijst; vink het uit om het weg te halen.",
+    en: "Drawn area added ({count} points): it is ticked in the list; untick it to take it off.",
+  },
+  "monitors.draw.cancelled": { nl: "Tekenen gestopt; niets toegevoegd.", en: "Drawing stopped; nothing added." },
   "monitors.query.p2000.categories": { nl: "Alleen deze soorten incident", en: "Only these kinds of incident" },
   "monitors.query.p2000.excludeCategories": { nl: "Nooit deze soorten incident", en: "Never these kinds of incident" },
   "monitors.query.p2000.urgencyAtLeast": { nl: "Urgentie (minstens)", en: "Urgency (at least)" },

@@ -19,6 +19,8 @@ export interface PickList extends FormField<HTMLInputElement> {
   values(): string[];
   /** Picks these values; `labels` names those the list may not hold (a saved value found by a search). */
   setValues(values: string[], labels?: Record<string, string>): void;
+  /** Picks one more value, which no search found (an area drawn on a map), with its label. */
+  add(choice: Choice): void;
 }
 
 export function pickList(options: {
@@ -30,6 +32,10 @@ export function pickList(options: {
   load?: () => Promise<Choice[]>;
   /** Asks the API for the choices that match a search (at least 2 characters). */
   search?: (text: string) => Promise<Choice[]>;
+  /** Shown under the list, above the field's error line (the areas' map). */
+  extra?: HTMLElement;
+  /** Told the picked values whenever they change, by a tick or by the page. */
+  onChange?: (values: string[]) => void;
 }): PickList {
   const { id } = options;
   const picked = new Map<string, string>();
@@ -51,8 +57,10 @@ export function pickList(options: {
     hint,
     count,
     list,
+    options.extra,
     error,
   );
+  const changed = () => options.onChange?.([...picked.keys()]);
 
   function draw(): void {
     const text = control.value.trim().toLowerCase();
@@ -73,6 +81,7 @@ export function pickList(options: {
     box.addEventListener("change", () => {
       if (box.checked) picked.set(choice.value, choice.label);
       else picked.delete(choice.value);
+      changed();
       count.textContent = t("monitors.pick.count")
         .replace("{picked}", String(picked.size))
         .replace("{shown}", String(list.childElementCount));
@@ -129,6 +138,12 @@ export function pickList(options: {
       for (const value of values)
         picked.set(value, choices.find((choice) => choice.value === value)?.label ?? labels[value] ?? value);
       draw();
+      changed();
+    },
+    add(choice) {
+      picked.set(choice.value, choice.label);
+      draw();
+      changed();
     },
   };
 }
