@@ -9,8 +9,8 @@
 // request. Any other token is asked of the service with respondLink, which checks it exactly as
 // respondOnTheWay does (signature, expiry, the notification still there) and writes nothing: a
 // refused link is said in the same words as a refused press, without buttons; a valid one shows its
-// incident (public data, read with the page's credential), the recipient's current answer, and the
-// buttons.
+// incident (public data, read with the page's credential) with the notified page in plain words in
+// the reader's language, the recipient's current answer, and the buttons.
 import "./console.css";
 import "./monitors/monitor-texts.ts";
 import { graphql } from "../api/graphql.ts";
@@ -18,6 +18,7 @@ import { ApiError, type Api } from "../api/client.ts";
 import type { Screen } from "../context.ts";
 import { h } from "../dom.ts";
 import { addTexts, formatDateTime, t, withLanguage } from "../i18n.ts";
+import { plainLanguage, plainTextLine } from "../plain-words.ts";
 import { actionButton } from "./form.ts";
 import { disciplineName, urgencyName } from "./monitors/criteria-fields.ts";
 
@@ -92,10 +93,11 @@ const IncidentQuery = graphql(`
 `);
 
 const MessageQuery = graphql(`
-  query ConsoleRespondMessage($uuid: String!) {
+  query ConsoleRespondMessage($uuid: String!, $language: String!) {
     p2000Message(uuid: $uuid) {
       uuid
       message
+      plainText(language: $language)
       sended
       street
       city
@@ -153,7 +155,9 @@ async function incidentOf(
 ): Promise<HTMLElement | null> {
   const [dossiers, message] = await Promise.all([
     link.dossierUuid ? api.request(IncidentQuery, { uuid: link.dossierUuid }).catch(() => null) : null,
-    link.messageUuid ? api.request(MessageQuery, { uuid: link.messageUuid }).catch(() => null) : null,
+    link.messageUuid
+      ? api.request(MessageQuery, { uuid: link.messageUuid, language: plainLanguage() }).catch(() => null)
+      : null,
   ]);
   const dossier = dossiers?.p2000Dossiers[0];
   const found = dossier
@@ -173,6 +177,8 @@ async function incidentOf(
     { class: "card respond-incident", id: "respond-incident", "aria-labelledby": "respond-incident-heading" },
     h("h2", { id: "respond-incident-heading" }, t("respond.incident")),
     h("p", { class: "row-title" }, found.text),
+    // The page the notification was about, in plain words.
+    plainTextLine(message?.p2000Message?.plainText, message?.p2000Message?.message),
     h("p", { class: "row-meta" }, facts.join(" · ")),
   );
 }

@@ -3,12 +3,14 @@
 // does not block the map: it takes focus when it opens, Escape or its button closes it, and focus
 // goes back to where it came from. Its title says the incident in words (the urgency, the service
 // and the kind of incident), its first lines the place, the units paged and when it started, and
-// its messages keep the pager's own text. A demo page says so.
+// its messages keep the pager's own text, with the page in plain words in the reader's language
+// under it. A demo page says so.
 import type { Api } from "../api/client.ts";
 import { readFragment, type FragmentOf, type ResultOf } from "../api/graphql.ts";
 import { h, replaceChildren } from "../dom.ts";
 import { formatDateTime, t } from "../i18n.ts";
 import { kindName } from "../incident-kinds.ts";
+import { plainLanguage, plainTextLine } from "../plain-words.ts";
 import { describeDossier, describeExercise, exerciseMessageUuid, type Incident } from "./incidents.ts";
 import {
   badgeText,
@@ -88,9 +90,9 @@ function keyFacts(incident: Incident, units: string[], extra: Array<[string, str
 /** The demo's note, above the facts of a synthetic incident. */
 const demoNote = (incident: Incident) => (incident.demo ? h("p", { class: "demo-note" }, t("demo.note")) : null);
 
-/** One page as the pager showed it, with its time and the units it went to. */
+/** One page as the pager showed it and in plain words, with its time and the units it went to. */
 function messageItem(
-  message: { sended: string; message: string; isDemo: boolean },
+  message: { sended: string; message: string; plainText: string | null; isDemo: boolean },
   capcodes: CapcodeLike[],
   /** Its own units line: for a dossier of several messages (the facts above name them all). */
   ownUnits: boolean,
@@ -104,6 +106,7 @@ function messageItem(
     message.isDemo ? " " : null,
     message.isDemo ? demoMark() : null,
     h("p", { class: "page-text", lang: "nl" }, message.message),
+    plainTextLine(message.plainText, message.message),
     units.length ? h("p", { class: "capcodes" }, `${t("panel.units")}: ${units.join(" · ")}`) : null,
     // Every capcode the page went to (group calls and monitor codes too), for who wants them all.
     all.length ? h("p", { class: "capcodes all-capcodes" }, `${t("panel.capcodes")}: ${all.join(" · ")}`) : null,
@@ -217,7 +220,7 @@ export function createIncidentPanel(
   async function load(id: string): Promise<void> {
     const exercise = exerciseMessageUuid(id);
     if (exercise) {
-      const { p2000Message } = await api.request(ExerciseQuery, { uuid: exercise });
+      const { p2000Message } = await api.request(ExerciseQuery, { uuid: exercise, language: plainLanguage() });
       if (openId !== id || !p2000Message) return;
       const message = readFragment(ExerciseSummary, p2000Message);
       const incident = describeExercise(message);
@@ -230,11 +233,18 @@ export function createIncidentPanel(
           [t("panel.region"), message.region?.name],
           [t("panel.started"), formatDateTime(message.sended)],
         ]),
-        section(t("panel.messages"), h("ol", { class: "messages" }, messageItem(message, capcodes, false))),
+        section(
+          t("panel.messages"),
+          h(
+            "ol",
+            { class: "messages" },
+            messageItem({ ...message, plainText: p2000Message.plainText }, capcodes, false),
+          ),
+        ),
       );
       return;
     }
-    const { p2000Dossiers } = await api.request(DossierQuery, { uuid: id });
+    const { p2000Dossiers } = await api.request(DossierQuery, { uuid: id, language: plainLanguage() });
     if (openId === id) showDossier(p2000Dossiers[0]);
   }
 
@@ -281,7 +291,7 @@ export function createIncidentPanel(
       if (!exerciseMessageUuid(id)) {
         unsubscribe = api.subscribe(
           DossierSubscription,
-          { uuid: id },
+          { uuid: id, language: plainLanguage() },
           (data) => showDossier(data.p2000Dossier ?? undefined),
           onError,
         );

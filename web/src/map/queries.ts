@@ -120,8 +120,9 @@ export const MessagesSubscription = graphql(
 
 /**
  * An open incident: its messages with the capcodes they went to (named by their description, else
- * by the discipline and region the capcode list has for them). The capcodes' fields are written
- * out, not a fragment: the service's depth limit (7) counts each fragment as a level.
+ * by the discipline and region the capcode list has for them), and each in plain words in the
+ * page's language ($language of the operation). The capcodes' fields are written out, not a
+ * fragment: the service's depth limit (7) counts each fragment as a level.
  */
 export const DossierDetail = graphql(
   `
@@ -131,6 +132,7 @@ export const DossierDetail = graphql(
       messages {
         uuid
         message
+        plainText(language: $language)
         sended
         isDemo
         capcodes {
@@ -169,7 +171,7 @@ export const DossierDetail = graphql(
 /** One dossier (first: 1, so the query's cost is one dossier's, not a page's). */
 export const DossierQuery = graphql(
   `
-    query MapDossier($uuid: String!) {
+    query MapDossier($uuid: String!, $language: String!) {
       p2000Dossiers(first: 1, filter: { dossier: { uuid: $uuid } }) {
         ...DossierDetail
       }
@@ -180,7 +182,7 @@ export const DossierQuery = graphql(
 
 export const DossierSubscription = graphql(
   `
-    subscription MapDossierLive($uuid: String!) {
+    subscription MapDossierLive($uuid: String!, $language: String!) {
       p2000Dossier(dossier: { uuid: $uuid }) {
         ...DossierDetail
       }
@@ -191,9 +193,10 @@ export const DossierSubscription = graphql(
 
 export const ExerciseQuery = graphql(
   `
-    query MapExercise($uuid: String!) {
+    query MapExercise($uuid: String!, $language: String!) {
       p2000Message(uuid: $uuid) {
         ...ExerciseSummary
+        plainText(language: $language)
         capcodes {
           name
           description

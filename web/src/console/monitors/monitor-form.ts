@@ -10,6 +10,7 @@
 // person may raise or empty.
 import { h } from "../../dom.ts";
 import { formatNumber, language, t, withLanguage } from "../../i18n.ts";
+import { plainLanguage } from "../../plain-words.ts";
 import type { ConsoleContext } from "../console-context.ts";
 import { confirmDialog } from "../confirm.ts";
 import { consoleForm, selectField, textField, type FormField } from "../form.ts";
@@ -212,7 +213,7 @@ export function monitorForm(
       const asked = input();
       const key = JSON.stringify(asked);
       if (previewed?.input === key) return previewed.preview;
-      const { monitorPreview } = await session.api.request(PreviewQuery, { input: asked });
+      const { monitorPreview } = await session.api.request(PreviewQuery, { input: asked, language: plainLanguage() });
       if (monitorPreview) previewed = { input: key, preview: monitorPreview };
       return monitorPreview ?? null;
     };

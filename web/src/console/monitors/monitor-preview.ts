@@ -1,10 +1,10 @@
 // What a monitor would have done over the past 30 days (monitorPreview): the counts, how many
 // notifications that makes a day (with a warning when that is many), a bar per day (a list a
 // screen reader reads as "26 Nov: 3"), the bursts a burst rule would have told of, and the newest
-// matches. The points go on the form's map
-// (circle-map.ts).
+// matches (a P2000 page with its plain words). The points go on the form's map (circle-map.ts).
 import { h, replaceChildren } from "../../dom.ts";
 import { dateFormat, formatDateTime, formatNumber, t } from "../../i18n.ts";
+import { plainTextLine } from "../../plain-words.ts";
 import type { Preview } from "./monitor-queries.ts";
 
 export interface PreviewPanel {
@@ -99,6 +99,8 @@ export function previewPanel(): PreviewPanel {
       const most = Math.max(1, ...counts);
       const [first, last] = [preview.byDay[0], preview.byDay.at(-1)];
       const withPlace = preview.items.filter((item) => item.latitude !== null && item.longitude !== null).length;
+      // A P2000 match's page in plain words, by the message's uuid (an item's uuid for kind p2000).
+      const plainWords = new Map(preview.messages.map((message) => [message.uuid, message.plainText]));
       replaceChildren(
         element,
         h("h3", { id: "monitor-preview-heading" }, t("monitors.preview.heading")),
@@ -150,6 +152,7 @@ export function previewPanel(): PreviewPanel {
                         "div",
                         {},
                         h("p", { class: "row-title" }, item.title ?? item.kind),
+                        plainTextLine(plainWords.get(item.uuid), item.title),
                         h("p", { class: "row-meta" }, formatDateTime(item.at)),
                       ),
                     ),

@@ -134,7 +134,7 @@ export const RevokeFeedMutation = graphql(`
 `);
 
 export const PreviewQuery = graphql(`
-  query ConsoleMonitorPreview($input: CreateMonitorInput!) {
+  query ConsoleMonitorPreview($input: CreateMonitorInput!, $language: String!) {
     monitorPreview(input: $input, days: 30) {
       matches
       notifications
@@ -157,6 +157,11 @@ export const PreviewQuery = graphql(`
         label
         notified
         suppressedReason
+      }
+      # The newest P2000 matches in plain words, for the list of the newest matches.
+      messages {
+        uuid
+        plainText(language: $language)
       }
     }
   }
