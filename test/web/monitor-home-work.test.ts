@@ -8,9 +8,10 @@
 // plain words are on the respond page, in the map's incident panel and in the monitor's preview.
 //
 // And an area drawn on the map: a ring of fewer than 3 points refused beside the areas, a point
-// undone, the area finished and saved in query.areas as the corners clicked, drawn on the
-// monitor's page; one whose edges cross is refused by the API, said beside the areas. And drawn
-// with the keyboard (the map moved by the arrow keys, its centre added) in Dutch on a phone.
+// undone, the area closed on its first corner and saved in query.areas as the corners clicked,
+// drawn on the monitor's page; one whose edges cross is refused by the API, said beside the areas.
+// And drawn with the keyboard (the map moved by the arrow keys, its centre added) in Dutch on a
+// phone.
 import { afterAll, beforeAll, expect, test } from "@jest/globals";
 import type { Browser, Page } from "puppeteer-core";
 import {
@@ -293,7 +294,8 @@ test("an area drawn on the map: too few points refused, a point undone, saved as
   expect(await page.$eval("#monitor-areas-error", (error) => error.hidden)).toBe(true);
   await page.waitForSelector('#monitor-areas-map[data-idle="true"]');
   await screenshot(page, "console-monitors-draw-drawing");
-  await page.click("#monitor-draw-finish");
+  // The first corner clicked again closes it.
+  await clickAt(0.3, 0.3);
   expect(await textOf(page, "#monitor-draw-status")).toMatch(/^Drawn area added \(4 points\)/);
   expect(
     await page.$$eval("#monitor-areas-options input:checked", (boxes) =>

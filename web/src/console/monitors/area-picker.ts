@@ -51,6 +51,7 @@ export function areasCriterion(api: Api, source: BaseSource): Criterion {
   const shapes = L.layerGroup().addTo(base.map);
   let boundaries: Boundaries | null = null;
   let areas: Area[] = [];
+  let removed = false;
 
   const drawing = polygonDrawing(base.map, {
     onFinish(ring) {
@@ -62,6 +63,7 @@ export function areasCriterion(api: Api, source: BaseSource): Criterion {
   });
   /** Draws the picked areas; zooms to them, except while a person draws (the map stays where they are). */
   const show = () => {
+    if (removed) return;
     const bounds = drawAreas(shapes, areas, boundaries);
     if (bounds && !drawing.drawing()) base.fit(bounds, { padding: [24, 24], maxZoom: 14 });
     base.changed();
@@ -102,6 +104,8 @@ export function areasCriterion(api: Api, source: BaseSource): Criterion {
     },
     remove() {
       drawing.stop();
+      // The boundaries may still be on their way: their arrival then draws nothing.
+      removed = true;
       base.remove();
     },
   };

@@ -140,8 +140,8 @@ addTexts({
     en: "Map of the monitor's areas; choose \u201cDraw an area\u201d and click to draw one",
   },
   "monitors.draw.hint": {
-    nl: "Of teken zelf een gebied: kies \u201cGebied tekenen\u201d, klik op de kaart bij elke hoek en kies \u201cGebied afmaken\u201d. Met het toetsenbord: verschuif de kaart met de pijltjestoetsen en voeg steeds het midden toe.",
-    en: "Or draw an area of your own: choose \u201cDraw an area\u201d, click the map at each corner, then \u201cFinish the area\u201d. With the keyboard: move the map with the arrow keys and add its centre each time.",
+    nl: "Of teken zelf een gebied: kies \u201cGebied tekenen\u201d, klik op de kaart bij elke hoek en kies \u201cGebied afmaken\u201d (of klik weer op de eerste hoek). Met het toetsenbord: verschuif de kaart met de pijltjestoetsen en voeg steeds het midden toe.",
+    en: "Or draw an area of your own: choose \u201cDraw an area\u201d, click the map at each corner, then \u201cFinish the area\u201d (or click the first corner again). With the keyboard: move the map with the arrow keys and add its centre each time.",
   },
   "monitors.draw.start": { nl: "Gebied tekenen", en: "Draw an area" },
   "monitors.draw.undo": { nl: "Laatste punt weghalen", en: "Undo the last point" },

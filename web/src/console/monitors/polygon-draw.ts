@@ -1,7 +1,8 @@
 // Drawing an area of one's own on a monitor's map: "Draw an area", then each click on the map is a
 // point (keyboard users move the map and add its centre), the outline is drawn as it grows (the
 // edge back to the first point dashed: that is where "Finish" closes it), "Undo the last point"
-// takes one back, and "Finish the area" closes the ring and hands it over as GeoJSON's
+// takes one back, and "Finish the area" (or a click on the first corner, as drawing tools have it)
+// closes the ring and hands it over as GeoJSON's
 // [[longitude, latitude], …] with the first point repeated last, as query.areas takes a polygon.
 // Fewer than 3 points is no area: that is said by the field (onProblem) and drawing goes on. The
 // API checks the rest (edges that cross, a point outside the Netherlands) and its message is shown
@@ -21,6 +22,8 @@ export const MAX_DRAWN_POINTS = 500;
 const FEWEST_POINTS = 3;
 /** About a metre: finer than a click can mean, and the ring's JSON stays short. */
 const DECIMALS = 5;
+/** A click this near the first corner (in screen pixels) closes the area rather than adding a point. */
+const CLOSING_PIXELS = 10;
 
 export interface PolygonDrawing {
   /** The buttons and the drawing's status line, for under the map. */
@@ -118,25 +121,7 @@ export function polygonDrawing(
     draw();
   }
 
-  map.on("click", (event: L.LeafletMouseEvent) => add(event.latlng));
-  start.addEventListener("click", () => {
-    active = true;
-    points = [];
-    // Quick clicks are points, not a zoom.
-    map.doubleClickZoom.disable();
-    options.onProblem(null);
-    draw();
-    say(t("monitors.draw.begin"));
-    // The start button is gone; keyboard users go on with the map's centre.
-    centre.focus();
-  });
-  undo.addEventListener("click", () => {
-    points.pop();
-    draw();
-    say(drawingLine());
-  });
-  centre.addEventListener("click", () => add(map.getCenter()));
-  finish.addEventListener("click", () => {
+  function finishArea(): void {
     if (points.length < FEWEST_POINTS) {
       options.onProblem(
         t("monitors.draw.tooFew")
@@ -151,7 +136,38 @@ export function polygonDrawing(
     options.onFinish(ring);
     say(t("monitors.draw.added").replace("{count}", formatNumber(count)));
     start.focus();
+  }
+
+  map.on("click", (event: L.LeafletMouseEvent) => {
+    if (!active) return;
+    // The first corner clicked again closes the area: as a point it would close the ring twice.
+    const nearFirst =
+      points.length >= FEWEST_POINTS &&
+      map.latLngToContainerPoint(points[0]).distanceTo(event.containerPoint) <= CLOSING_PIXELS;
+    if (nearFirst) finishArea();
+    else add(event.latlng);
   });
+  start.addEventListener("click", () => {
+    active = true;
+    points = [];
+    // Quick clicks are points, not a zoom.
+    map.doubleClickZoom.disable();
+    options.onProblem(null);
+    draw();
+    say(t("monitors.draw.begin"));
+    // The start button is gone; keyboard users go on with the map's centre.
+    centre.focus();
+  });
+  undo.addEventListener("click", () => {
+    points.pop();
+    options.onProblem(null);
+    draw();
+    say(drawingLine());
+    // A disabled button loses the focus: keyboard users go on with the map's centre.
+    if (undo.disabled) centre.focus();
+  });
+  centre.addEventListener("click", () => add(map.getCenter()));
+  finish.addEventListener("click", finishArea);
   cancel.addEventListener("click", () => {
     end();
     options.onProblem(null);
