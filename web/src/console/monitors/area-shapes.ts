@@ -66,7 +66,8 @@ export function areaMap(
   const draw = (boundaries: Boundaries | null) => {
     if (removed) return;
     const bounds = drawAreas(group, all, boundaries);
-    if (bounds) base.fit(bounds, { padding: [28, 28] });
+    // Wider on the right, where the zoom buttons are: an area at the edge is not under them.
+    if (bounds) base.fit(bounds, { paddingTopLeft: [28, 28], paddingBottomRight: [64, 28] });
     base.changed();
   };
   draw(null);
