@@ -5479,46 +5479,68 @@ grant execute on function app_hidden.environment_aircraft_monitor(monitor_uuid u
 grant execute on function app_hidden.environment_aircraft_monitor(monitor_uuid uuid) to app_visitor;
 comment on function app_hidden.environment_aircraft_monitor(monitor_uuid uuid) is 'An aircraft monitor of the request''s environment, for aircraftEventsForMonitor. SECURITY DEFINER because API tokens, which make that public read, cannot read monitor rows.';
 
-CREATE OR REPLACE FUNCTION app_hidden.escalation_headline(d app_public.p2000_dossiers, e app_public.p2000_dossier_events)
+CREATE OR REPLACE FUNCTION app_hidden.escalation_headline(d app_public.p2000_dossiers, e app_public.p2000_dossier_events, language text DEFAULT 'en'::text)
  RETURNS text
  LANGUAGE sql
  STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
   select case e.kind
            when 'grip_raised' then format('GRIP %s (was %s): ', e.new_value, coalesce(e.previous_value, '0'))
-           else format('Urgency %s (was %s): ', e.new_value, coalesce(e.previous_value, 'none')) end
-         || left(d.title, 200)
+           else format(case language when 'nl' then 'Urgentie %s (was %s): ' else 'Urgency %s (was %s): ' end,
+                       e.new_value, coalesce(e.previous_value, case language when 'nl' then 'geen' else 'none' end)) end
+         || left(coalesce(app_hidden.escalation_plain_text(e, language), d.title), 200)
 $function$;
-grant execute on function app_hidden.escalation_headline(d app_public.p2000_dossiers, e app_public.p2000_dossier_events) to app_analyst;
-grant execute on function app_hidden.escalation_headline(d app_public.p2000_dossiers, e app_public.p2000_dossier_events) to app_visitor;
-comment on function app_hidden.escalation_headline(d app_public.p2000_dossiers, e app_public.p2000_dossier_events) is 'What a raise says first: "GRIP 2 (was 1): <the incident''s title>", "Urgency A1 (was A2): …".';
+grant execute on function app_hidden.escalation_headline(d app_public.p2000_dossiers, e app_public.p2000_dossier_events, language text) to app_analyst;
+grant execute on function app_hidden.escalation_headline(d app_public.p2000_dossiers, e app_public.p2000_dossier_events, language text) to app_visitor;
+comment on function app_hidden.escalation_headline(d app_public.p2000_dossiers, e app_public.p2000_dossier_events, language text) is 'What a raise says first, in a language (nl or en; the feed''s items in English): "GRIP 2 (was 1): <the raising page in plain words>", "Urgency A1 (was A2): …" / "Urgentie A1 (was A2): …".';
 
-CREATE OR REPLACE FUNCTION app_hidden.escalation_notification_subject(d app_public.p2000_dossiers, e app_public.p2000_dossier_events)
+CREATE OR REPLACE FUNCTION app_hidden.escalation_notification_subject(d app_public.p2000_dossiers, e app_public.p2000_dossier_events, language text)
  RETURNS app_hidden.notification_subject
  LANGUAGE sql
  STABLE
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
   select row(
-    app_hidden.escalation_headline(d, e),
-    array[
-      format('Incident: %s', d.title),
-      case e.kind when 'grip_raised' then format('GRIP level: %s (was %s)', e.new_value, coalesce(e.previous_value, '0'))
-                  else format('Urgency: %s (was %s)', e.new_value, coalesce(e.previous_value, 'none')) end,
-      format('When: %s (Europe/Amsterdam)', to_char(e.sended at time zone 'Europe/Amsterdam', 'YYYY-MM-DD HH24:MI')),
-      format('Messages: %s', d.message_count)],
+    app_hidden.escalation_headline(d, e, language),
+    case language
+      when 'nl' then array[
+        format('Incident: %s', coalesce(app_hidden.escalation_plain_text(e, language), d.title)),
+        case e.kind when 'grip_raised' then format('GRIP-niveau: %s (was %s)', e.new_value, coalesce(e.previous_value, '0'))
+                    else format('Urgentie: %s (was %s)', e.new_value, coalesce(e.previous_value, 'geen')) end,
+        format('Wanneer: %s', to_char(e.sended at time zone 'Europe/Amsterdam', 'YYYY-MM-DD HH24:MI')),
+        format('Berichten: %s', d.message_count)]
+      else array[
+        format('Incident: %s', coalesce(app_hidden.escalation_plain_text(e, language), d.title)),
+        case e.kind when 'grip_raised' then format('GRIP level: %s (was %s)', e.new_value, coalesce(e.previous_value, '0'))
+                    else format('Urgency: %s (was %s)', e.new_value, coalesce(e.previous_value, 'none')) end,
+        format('When: %s (Europe/Amsterdam)', to_char(e.sended at time zone 'Europe/Amsterdam', 'YYYY-MM-DD HH24:MI')),
+        format('Messages: %s', d.message_count)] end,
     'p2000.incident.raised',
     jsonb_build_object(
       'dossier', jsonb_build_object('uuid', d.uuid, 'title', d.title, 'latitude', d.latitude, 'longitude', d.longitude,
                                     'firstSended', d.first_sended, 'lastSended', d.last_sended, 'messageCount', d.message_count,
                                     'gripLevel', d.grip_level,
-                                    'urgency', (select u.code from app_public.p2000_urgencies u where u.uuid = d.urgency_uuid)),
+                                    'urgency', (select u.code from app_public.p2000_urgencies u where u.uuid = d.urgency_uuid),
+                                    'plainText', app_hidden.escalation_plain_text(e, language), 'language', language),
       'timelineEntry', jsonb_build_object('uuid', e.uuid, 'kind', e.kind, 'previousValue', e.previous_value,
                                           'newValue', e.new_value, 'sended', e.sended, 'messageUuid', e.message_uuid)))::app_hidden.notification_subject
 $function$;
-grant execute on function app_hidden.escalation_notification_subject(d app_public.p2000_dossiers, e app_public.p2000_dossier_events) to app_analyst;
-grant execute on function app_hidden.escalation_notification_subject(d app_public.p2000_dossiers, e app_public.p2000_dossier_events) to app_visitor;
-comment on function app_hidden.escalation_notification_subject(d app_public.p2000_dossiers, e app_public.p2000_dossier_events) is 'What an escalation notification says: the raise and the incident as headline, fact lines (incident, the raise, when, messages so far), and the webhook''s dossier and timelineEntry objects (event p2000.incident.raised).';
+grant execute on function app_hidden.escalation_notification_subject(d app_public.p2000_dossiers, e app_public.p2000_dossier_events, language text) to app_analyst;
+grant execute on function app_hidden.escalation_notification_subject(d app_public.p2000_dossiers, e app_public.p2000_dossier_events, language text) to app_visitor;
+comment on function app_hidden.escalation_notification_subject(d app_public.p2000_dossiers, e app_public.p2000_dossier_events, language text) is 'What an escalation notification says, in the monitor''s language: the raise and the incident in plain words as headline, fact lines (incident, the raise, when, messages so far), and the webhook''s dossier (with plainText and language) and timelineEntry objects (event p2000.incident.raised).';
+
+CREATE OR REPLACE FUNCTION app_hidden.escalation_plain_text(e app_public.p2000_dossier_events, language text)
+ RETURNS text
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select app_hidden.p2000_plain_text(m, language) from app_public.p2000_messages m where m.uuid = e.message_uuid
+$function$;
+grant execute on function app_hidden.escalation_plain_text(e app_public.p2000_dossier_events, language text) to app_analyst;
+grant execute on function app_hidden.escalation_plain_text(e app_public.p2000_dossier_events, language text) to app_visitor;
+comment on function app_hidden.escalation_plain_text(e app_public.p2000_dossier_events, language text) is 'The page that raised an incident in plain words, in a language (nl or en): what its escalation says of the incident.';
 
 CREATE OR REPLACE FUNCTION app_hidden.exceeds_max_per_period(rules jsonb, recent_notified bigint)
  RETURNS boolean
@@ -11064,6 +11086,9 @@ AS $function$
 declare
   e app_public.p2000_dossier_events;
   d app_public.p2000_dossiers;
+  told uuid[];
+  language text;
+  queued integer := 0;
 begin
   select * into e from app_public.p2000_dossier_events x where x.uuid = match_escalation.event_uuid;
   if e.uuid is null or e.kind not in ('urgency_raised', 'grip_raised') then
@@ -11080,7 +11105,7 @@ begin
     order by x.sended, x.uuid;
   -- The monitors that told of this incident before the message that raised it, and those that
   -- follow it (followIncident).
-  return app_private.notify_feed_event('escalation', e.uuid, array(
+  told := array(
     select x.monitor_uuid from (
       select mm.monitor_uuid
         from app_hidden.monitor_matches mm join app_public.monitors mo on mo.uuid = mm.monitor_uuid
@@ -11091,10 +11116,18 @@ begin
       select f.monitor_uuid
         from app_hidden.incident_follows f join app_public.monitors mo on mo.uuid = f.monitor_uuid
        where f.dossier_uuid = e.dossier_uuid and mo.active) x
-     order by x.monitor_uuid), app_hidden.escalation_notification_subject(d, e));
+     order by x.monitor_uuid);
+  -- Said once per language, to the monitors of that language.
+  foreach language in array array['nl', 'en'] loop
+    queued := queued + app_private.notify_feed_event('escalation', e.uuid, array(
+      select mo.uuid from app_public.monitors mo
+       where mo.uuid = any (told) and coalesce(mo.notification_rules->>'language', 'nl') = language order by mo.uuid),
+      app_hidden.escalation_notification_subject(d, e, language));
+  end loop;
+  return queued;
 end;
 $function$;
-comment on function app_private.match_escalation(event_uuid uuid) is 'Matcher of feed escalation (lib/monitors/matchers.ts): a raise of urgency or GRIP level on a dossier''s timeline notifies the active P2000 monitors with notificationRules.escalations that notified that dossier (an unsuppressed match of another of its messages), and the active follows of that dossier (followIncident), once per monitor and raise; quiet hours and maxPerPeriod apply as to every feed event.';
+comment on function app_private.match_escalation(event_uuid uuid) is 'Matcher of feed escalation (lib/monitors/matchers.ts): a raise of urgency or GRIP level on a dossier''s timeline notifies the active P2000 monitors with notificationRules.escalations that notified that dossier (an unsuppressed match of another of its messages), and the active follows of that dossier (followIncident), once per monitor and raise, in each monitor''s language; quiet hours and maxPerPeriod apply as to every feed event.';
 
 CREATE OR REPLACE FUNCTION app_private.match_meteo_event(event_uuid uuid)
  RETURNS integer

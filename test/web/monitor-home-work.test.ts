@@ -208,9 +208,14 @@ test("home and work, fires and accidents, in English with escalations: the fire 
     plainText: FIRE_PLAIN,
     language: "en",
   });
-  // The raise says the incident as it was paged: escalation payloads carry no plain words yet.
+  // The raise says the raising page in the same plain English words.
   expect(raise).toMatchObject({
-    dossier: { uuid: fire.dossier.uuid, gripLevel: 1 },
+    dossier: {
+      uuid: fire.dossier.uuid,
+      gripLevel: 1,
+      plainText: "Priority 1 house fire, GRIP 1 (scaled up: on-scene command team), Oude Haven, Zierikzee",
+      language: "en",
+    },
     timelineEntry: { kind: "grip_raised", previousValue: null, newValue: "1", messageUuid: raised.uuid },
   });
   expect(problems).toEqual([]);
