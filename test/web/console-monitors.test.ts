@@ -317,14 +317,14 @@ test("pause and resume, the edit form prefilled, feed URL shown once, delete aft
   const dark = await open("/console/monitors/new?lang=nl", { viewport: DESKTOP, colorScheme: "dark" });
   await dark.page.waitForSelector("#monitor-form");
   const forms: Record<string, { map: boolean; ids: string[] }> = {
-    accident: { map: true, ids: ["#monitor-types", "#monitor-roads"] },
+    accident: { map: true, ids: ["#monitor-areas", "#monitor-types", "#monitor-roads"] },
     meteo_weather: { map: false, ids: ["#monitor-regions", "#monitor-levels"] },
     rail_disruptions: { map: false, ids: ["#monitor-routes"] },
-    matrix: { map: true, ids: ["#monitor-roads", "#monitor-minDelayMinutes"] },
+    matrix: { map: true, ids: ["#monitor-areas", "#monitor-roads", "#monitor-minDelayMinutes"] },
     rss: { map: false, ids: ["#monitor-feeds", "#monitor-keywords"] },
-    nl_alert: { map: true, ids: ["#monitor-regions"] },
+    nl_alert: { map: true, ids: ["#monitor-areas", "#monitor-regions"] },
     amber_alert: { map: false, ids: ["#monitor-provinces", "#monitor-kinds"] },
-    aircraft: { map: true, ids: ["#monitor-kinds", "#monitor-registrations"] },
+    aircraft: { map: true, ids: ["#monitor-areas", "#monitor-kinds", "#monitor-registrations"] },
   };
   for (const [type, form] of Object.entries(forms)) {
     await dark.page.select("#monitor-type", type);
@@ -528,5 +528,34 @@ test("following one incident: from the map's link, on the channel ticked, its ra
   );
   expect(JSON.parse(raised.body).dossier.uuid).toBe(dossier);
   expect(await seriousAxeViolations(page)).toEqual([]);
+  expect(problems).toEqual([]);
+}, 120_000);
+
+test("areas for the other types with a place: an accident monitor of one municipality, saved as query.areas and described", async () => {
+  const { page, problems } = await open("/console/monitors/new?lang=en");
+  await page.waitForSelector("#monitor-form");
+  await page.select("#monitor-type", "accident");
+  await page.waitForSelector("#monitor-areas");
+  await page.type("#monitor-name", "Accidents in Vlaardingen");
+  await typeInto(page, "#monitor-areas", "Vlaardingen");
+  await waitUntil(
+    () => page.$$eval("#monitor-areas-options li", (items) => items.map((item) => item.textContent?.trim() ?? "")),
+    (labels) => labels.some((one) => one.startsWith("Municipality: Vlaardingen")),
+    "the municipality listed",
+  );
+  await page.$$eval("#monitor-areas-options li", (items) => {
+    const item = items.find((one) => one.textContent?.trim().startsWith("Municipality: Vlaardingen"));
+    (item?.querySelector("input") as unknown as { click(): void } | null)?.click();
+  });
+  await page.click("#monitor-form button[type=submit]");
+  await page.waitForFunction("/^\\/console\\/monitors\\/[0-9a-f-]{36}$/.test(location.pathname)");
+  const uuid = new URL(page.url()).pathname.split("/").pop()!;
+  await page.waitForSelector("#monitor-criterion-areas");
+  expect(await textOf(page, "#monitor-criterion-areas")).toBe("Municipality: Vlaardingen");
+  const { rows } = await ctx.db.asOwner("select type, query from app_public.monitors where uuid = $1", [uuid]);
+  expect(rows[0]).toEqual({
+    type: "accident",
+    query: { areas: [{ type: "gemeente", code: "GM0622", name: "Vlaardingen" }] },
+  });
   expect(problems).toEqual([]);
 }, 120_000);

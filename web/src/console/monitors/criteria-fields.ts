@@ -273,10 +273,11 @@ function atLeastUrgency(load: () => Promise<Urgency[]>): Criterion {
   };
 }
 
-/** A type's criteria; `mapSource` is the base map under the areas' map (P2000). */
+/** A type's criteria; `mapSource` is the base map under the areas' map (every type with a position). */
 export function criteriaFor(type: string, api: Api, mapSource: BaseSource): Criteria {
   const lists = references(api);
-  // Only the type shown is made: its lists are asked for, and P2000's areas make a map.
+  // Only the type shown is made: its lists are asked for, and the areas (of every type with a
+  // position: P2000, accident, aircraft, matrix, NL-Alert) make a map.
   const byType: Record<string, () => Record<string, Criterion>> = {
     p2000: () => ({
       areas: areasCriterion(api, mapSource),
@@ -299,10 +300,12 @@ export function criteriaFor(type: string, api: Api, mapSource: BaseSource): Crit
       includeExercises: checkbox(type, "includeExercises"),
     }),
     accident: () => ({
+      areas: areasCriterion(api, mapSource),
       types: fixed(type, "types", ["accident", "breakdown", "unattended"]),
       roads: pick(type, "roads", lists.highways),
     }),
     aircraft: () => ({
+      areas: areasCriterion(api, mapSource),
       kinds: fixed(type, "kinds", ["trauma", "police"]),
       registrations: words(type, "registrations"),
     }),
@@ -312,11 +315,12 @@ export function criteriaFor(type: string, api: Api, mapSource: BaseSource): Crit
     }),
     rail_disruptions: () => ({ routes: pick(type, "routes", lists.railRoutes) }),
     matrix: () => ({
+      areas: areasCriterion(api, mapSource),
       roads: pick(type, "roads", lists.highways),
       minDelayMinutes: integer(type, "minDelayMinutes"),
     }),
     rss: () => ({ feeds: words(type, "feeds"), keywords: words(type, "keywords") }),
-    nl_alert: () => ({ regions: pick(type, "regions", lists.regions) }),
+    nl_alert: () => ({ areas: areasCriterion(api, mapSource), regions: pick(type, "regions", lists.regions) }),
     amber_alert: () => ({
       provinces: pick(type, "provinces", lists.provinces),
       kinds: fixed(type, "kinds", ["amber", "missing_child"]),
@@ -374,9 +378,10 @@ export async function describeQuery(type: string, query: Query, api: Api): Promi
     });
   };
   const fixedNames = async (values: string[]) => values.map((value) => t(`monitors.value.${value}`));
+  const areaNames = async () => areasOf(query.areas).map((area) => areaLabel(area));
   const describe: Record<string, Record<string, (values: string[]) => Promise<string[]>>> = {
     p2000: {
-      areas: async () => areasOf(query.areas).map((area) => areaLabel(area)),
+      areas: areaNames,
       regions: regionNames,
       disciplines: async (values) => {
         const all = (await api.request(P2000ReferenceQuery).catch(() => null))?.p2000Disciplines ?? [];
@@ -400,19 +405,20 @@ export async function describeQuery(type: string, query: Query, api: Api): Promi
       excludeKeywords: async (values) => values,
       includeExercises: async () => [t("monitors.page.yes")],
     },
-    accident: { types: fixedNames, roads: async (values) => values },
-    aircraft: { kinds: fixedNames, registrations: async (values) => values },
+    accident: { areas: areaNames, types: fixedNames, roads: async (values) => values },
+    aircraft: { areas: areaNames, kinds: fixedNames, registrations: async (values) => values },
     meteo_weather: {
       regions: (values) => named(lists.meteoRegions, values),
       levels: fixedNames,
     },
     rail_disruptions: { routes: (values) => named(lists.railRoutes, values) },
     matrix: {
+      areas: areaNames,
       roads: async (values) => values,
       minDelayMinutes: async ([minutes]) => [t("monitors.page.minutes").replace("{count}", minutes)],
     },
     rss: { feeds: async (values) => values, keywords: async (values) => values },
-    nl_alert: { regions: regionNames },
+    nl_alert: { areas: areaNames, regions: regionNames },
     amber_alert: { provinces: (values) => named(lists.provinces, values), kinds: fixedNames },
   };
   const fields = describe[type] ?? {};

@@ -169,7 +169,7 @@ export function monitorPage(root: HTMLElement, context: ConsoleContext, uuid: st
     );
     // The circle and the areas on a small map (made once: a redraw after Pause keeps it). Named
     // areas without an outline (gemeenten, woonplaatsen, postcode areas) are in the list only.
-    const queryAreas = monitor.type === "p2000" ? areasOf(query.areas) : [];
+    const queryAreas = PLACE_TYPES.has(monitor.type) ? areasOf(query.areas) : [];
     const drawn = queryAreas.filter(isDrawn);
     const wanted = centre || drawn.length ? JSON.stringify([centre, monitor.radius, drawn]) : "";
     if (wanted !== mapOf) {

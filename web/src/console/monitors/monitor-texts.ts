@@ -124,6 +124,10 @@ addTexts({
   "monitors.query.p2000.regions": { nl: "Veiligheidsregio's", en: "Safety regions" },
   "monitors.query.p2000.disciplines": { nl: "Diensten", en: "Services" },
   "monitors.query.p2000.areas": { nl: "Gebieden", en: "Areas" },
+  "monitors.query.accident.areas": { nl: "Gebieden", en: "Areas" },
+  "monitors.query.aircraft.areas": { nl: "Gebieden", en: "Areas" },
+  "monitors.query.matrix.areas": { nl: "Gebieden", en: "Areas" },
+  "monitors.query.nl_alert.areas": { nl: "Gebieden", en: "Areas" },
   "monitors.areasHint": {
     nl: "Typ een gemeente, woonplaats, postcode (4 cijfers), regio of adres. Een adres wordt een cirkel van 1 of 3 km (thuis, werk). Leeg: overal.",
     en: "Type a municipality, town, postcode (4 digits), region or address. An address becomes a circle of 1 or 3 km (home, work). Empty: everywhere.",
