@@ -46,14 +46,16 @@ const database = await prepareDatabase(config.database);
 const owner = new pg.Pool({ connectionString: database.ownerUrl, max: config.worker.concurrency + 4 });
 owner.on("error", () => {});
 
-// The webhook receiver: arrival time per notification.
+// The webhook receiver: arrival time per notification, by its message (a burst's by the page that
+// started it, the last of its pages).
 const arrivals = new Map<string, number>();
 const receiver = http.createServer((req, res) => {
   const chunks: Buffer[] = [];
   req.on("data", (chunk: Buffer) => chunks.push(chunk));
   req.on("end", () => {
     const body = JSON.parse(Buffer.concat(chunks).toString("utf8"));
-    arrivals.set(`${body.message.uuid} ${body.monitor.uuid}`, performance.now());
+    const message = body.message?.uuid ?? body.burst?.messages.at(-1)?.uuid;
+    arrivals.set(`${message} ${body.monitor?.uuid ?? body.burst?.monitorUuid}`, performance.now());
     res.writeHead(204).end();
   });
 });
@@ -85,6 +87,7 @@ if (have !== MONITORS) {
   // (issue 45), 15% a named area (a gemeente, woonplaats or PC4 postcode area, round the list),
   // 10% home and work (two circles of 1-3 km), 5% a drawn polygon (a square of about 4 km around a
   // place, urgent calls only); 5% a street name in their region, for one discipline and urgency.
+  // A third of the named-area monitors want only bursts (3 pages a woonplaats within 30 minutes).
   await owner.query(
     `
     with channels as (select uuid, environment_uuid, row_number() over (order by uuid) - 1 as n from app_public.channels),
@@ -108,7 +111,7 @@ if (have !== MONITORS) {
                     (i * 7919 / 3 + 1) % (select count(*) from capcodes) as capcode_2
                from generate_series(0, $1 - 1) i),
     made as (
-      insert into app_public.monitors (environment_uuid, name, query, latitude, longitude, radius)
+      insert into app_public.monitors (environment_uuid, name, query, latitude, longitude, radius, notification_rules)
       select c.environment_uuid, 'bench ' || s.i,
              case s.kind
                when 0 then jsonb_build_object('disciplines', jsonb_build_array((array['Ambulance', 'Brandweer'])[1 + s.i % 2]),
@@ -132,7 +135,9 @@ if (have !== MONITORS) {
              end,
              p.latitude + case when s.kind = 0 then ((s.h % 101) - 50) / 200.0 end,
              p.longitude + case when s.kind = 0 then ((s.h / 101 % 101) - 50) / 120.0 end,
-             case when s.kind = 0 then 0.5 + (s.i % 6) / 2.0 end
+             case when s.kind = 0 then 0.5 + (s.i % 6) / 2.0 end,
+             case when s.kind = 3 and s.i % 3 = 0 then '{"burst": {"count": 3, "minutes": 30, "per": "place"}}'::jsonb
+                  else '{}'::jsonb end
         from spec s
         join channels c on c.n = s.i % 100
         left join places p on s.kind in (0, 4, 5) and p.n = s.place_n
@@ -146,14 +151,18 @@ if (have !== MONITORS) {
   await owner.query("analyze");
   log(`  in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
-// A population made by an earlier run notifies this run's receiver (its port is new each run).
+// A population made by an earlier run notifies this run's receiver (its port is new each run), and
+// starts without the matches and bursts of earlier runs (their bursts would still be going, and
+// take in this run's pages without telling).
 await owner.query("update app_public.channels set url = $1 where url is distinct from $1", [hookUrl]);
+await owner.query("truncate app_hidden.monitor_bursts, app_hidden.monitor_matches");
 const {
   rows: [population],
 } = await owner.query(`
   select count(*)::int as monitors, (select count(*)::int from app_hidden.p2000_monitor_criteria) as active_p2000,
          (select round(avg(cardinality(anchor_keys)), 1)::float from app_hidden.p2000_monitor_criteria) as anchor_keys_per_monitor,
-         (select count(*)::int from app_hidden.p2000_monitor_criteria where area_count > 0) as with_areas
+         (select count(*)::int from app_hidden.p2000_monitor_criteria where area_count > 0) as with_areas,
+         (select count(*)::int from app_public.monitors where notification_rules ? 'burst') as with_bursts
     from app_public.monitors`);
 
 // 2. The burst: RATE messages per second for SECONDS, live traffic (sended = now).
@@ -202,7 +211,8 @@ const {
   rows: [counts],
 } = await owner.query(
   `
-  select count(*)::int as notifications, count(*) filter (where status = 'delivered')::int as delivered
+  select count(*)::int as notifications, count(*) filter (where status = 'delivered')::int as delivered,
+         (select count(*)::int from app_hidden.monitor_bursts b where b.message_uuids && $1) as bursts
     from app_private.notifications where message_uuid = any ($1)`,
   [[...inserted.keys()]],
 );
@@ -257,12 +267,13 @@ log(
   `Wrote ${writeResults("monitors", "monitors-latest.md", result, [
     `Monitor benchmark, ${result.date.slice(0, 10)}, ${result.machine}: ${result.monitors.toLocaleString("en")} monitors ` +
       `(${result.active_p2000.toLocaleString("en")} active P2000, ${result.anchor_keys_per_monitor} index keys each, ` +
-      `${result.with_areas.toLocaleString("en")} with areas: named, home and work, drawn), ` +
+      `${result.with_areas.toLocaleString("en")} with areas: named, home and work, drawn; ` +
+      `${result.with_bursts.toLocaleString("en")} telling only of bursts), ` +
       `${result.messages} messages at ${RATE}/s (inserted in ${result.insertSeconds} s).`,
     "",
-    "| matched messages | notifications per matched message | delivered | insert → webhook p50 | p95 | p99 | max | finding the monitors per message | matcher per message (finding, recording, queueing) |",
-    "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
-    `| ${result.matched_messages} | ${(result.notifications / Math.max(1, result.matched_messages)).toFixed(1)} | ${result.delivered} | ${result.latencyMs.p50} ms | ` +
+    "| matched messages | notifications per matched message | bursts told | messages' notifications delivered | insert → webhook p50 | p95 | p99 | max | finding the monitors per message | matcher per message (finding, recording, queueing) |",
+    "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+    `| ${result.matched_messages} | ${(result.notifications / Math.max(1, result.matched_messages)).toFixed(1)} | ${result.bursts} | ${result.delivered} | ${result.latencyMs.p50} ms | ` +
       `${result.latencyMs.p95} ms | ${result.latencyMs.p99} ms | ${result.latencyMs.max} ms | ${result.findMsPerMessage} ms | ${result.matchMsPerMessage} ms |`,
   ])}`,
 );
