@@ -151,7 +151,7 @@ const dropProposals = async () => {
 await dropProposals();
 // Every run starts from no flights: the state machine skips positions older than those it holds.
 await owner.query(`truncate app_public.aircraft_events, app_public.aircraft_route_log, app_public.aircraft_route_points,
-  app_public.aircraft_states, app_public.aircraft_routes`);
+  app_public.aircraft_states, app_hidden.aircraft_route_paths, app_public.aircraft_routes`);
 await owner.query("delete from graphile_worker.jobs where task_identifier = 'monitors__match_feed'").catch(() => {});
 
 // The monitors: a population like the monitor benchmark's (the overhead trigger reads
