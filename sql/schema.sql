@@ -13624,7 +13624,6 @@ CREATE OR REPLACE FUNCTION app_public.monitors_follows_incident(m app_public.mon
  RETURNS uuid
  LANGUAGE sql
  STABLE
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
   select f.dossier_uuid from app_hidden.incident_follows f where f.monitor_uuid = m.uuid
 $function$;
