@@ -12,7 +12,7 @@ import { t } from "../../i18n.ts";
 import { createBaseMap, loadBoundaries, type BaseSource, type Boundaries } from "../../map/base-map.ts";
 import { drawAreas } from "./area-shapes.ts";
 import { areaLabel, areasOf, areaValue, type Area } from "./areas.ts";
-import type { Criterion } from "./criteria-fields.ts";
+import type { Criterion } from "./criterion.ts";
 import { AreaChoicesQuery, LocationSuggestionsQuery } from "./monitor-queries.ts";
 import { pickList, type Choice } from "./pick-list.ts";
 import { polygonDrawing } from "./polygon-draw.ts";

@@ -11,6 +11,7 @@ import { selectField, textField, type FormField } from "../form.ts";
 import type { BaseSource } from "../../map/base-map.ts";
 import { areasCriterion } from "./area-picker.ts";
 import { areaLabel, areasOf } from "./areas.ts";
+import type { Criterion } from "./criterion.ts";
 import {
   CapcodeSearchQuery,
   HighwaysQuery,
@@ -32,13 +33,6 @@ export interface Criteria {
   fill(query: Query): void;
   /** Takes down what the fields hold besides the page (the areas' map). */
   remove(): void;
-}
-
-export interface Criterion {
-  field: FormField;
-  read(): unknown;
-  fill(value: unknown): void;
-  remove?(): void;
 }
 
 const strings = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : []);
