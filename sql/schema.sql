@@ -917,12 +917,14 @@ create table app_hidden.monitor_bursts (
   last_match_at timestamp with time zone not null,
   message_uuids uuid[] not null,
   created timestamp with time zone default now() not null,
+  told_count integer not null,
   constraint monitor_bursts_monitor_uuid_fkey FOREIGN KEY (monitor_uuid) REFERENCES app_public.monitors(uuid) ON DELETE CASCADE,
   constraint monitor_bursts_pkey PRIMARY KEY (uuid)
 );
 alter table app_hidden.monitor_bursts enable row level security;
 CREATE INDEX monitor_bursts_monitor_key_idx ON app_hidden.monitor_bursts USING btree (monitor_uuid, burst_key, last_match_at DESC);
 comment on table app_hidden.monitor_bursts is 'The bursts of monitors with notificationRules.burst: the messages that made the burst reach its count (the first message_uuids) and those it took in after (until quietMinutes passed without a match), per monitor and burst key. A burst is told once, when it starts (feed burst, event p2000.burst); its uuid is the notification''s event.';
+comment on column app_hidden.monitor_bursts.told_count is 'How many pages the burst''s notification told of (the first told_count of message_uuids); its headline says this number however many pages it takes in after.';
 
 create table app_hidden.monitor_channels (
   monitor_uuid uuid not null,
@@ -4041,6 +4043,9 @@ begin
   if d.uuid is null then
     raise exception 'Incident not found.' using errcode = 'XNOTF';
   end if;
+  -- Two calls at once (a double tap) would each find no follow and make one: one at a time per
+  -- environment and incident.
+  perform pg_advisory_xact_lock(hashtext('follow:' || environment || ':' || d.uuid));
   -- Following an incident twice is following it once.
   select f.monitor_uuid into existing from app_hidden.incident_follows f join app_public.monitors mo on mo.uuid = f.monitor_uuid
    where f.dossier_uuid = d.uuid and mo.environment_uuid = environment;
@@ -4064,7 +4069,7 @@ begin
 end;
 $function$;
 grant execute on function app_accounts.follow_incident(incident text, channels text) to app_visitor;
-comment on function app_accounts.follow_incident(incident text, channels text) is 'followIncident: "tell me when this gets worse" without writing a monitor. Makes, in the current environment, a P2000 monitor named after the incident that hears of nothing but its raises (urgency, GRIP level; app_hidden.incident_follows), on the channels given (a JSON list, as createMonitor takes) or else every channel of the environment; following it again answers the same monitor. An unknown incident is NOT_FOUND; an environment without channels is told to make one.';
+comment on function app_accounts.follow_incident(incident text, channels text) is 'followIncident: "tell me when this gets worse" without writing a monitor. Makes, in the current environment, a P2000 monitor named after the incident that hears of nothing but its raises (urgency, GRIP level; app_hidden.incident_follows), on the channels given (a JSON list, as createMonitor takes) or else every channel of the environment; following it again answers the same monitor, also when two calls meet (one at a time per environment and incident). An unknown incident is NOT_FOUND; an environment without channels is told to make one.';
 
 CREATE OR REPLACE FUNCTION app_accounts.logout()
  RETURNS boolean
@@ -4952,6 +4957,20 @@ grant execute on function app_hidden.burst_decision(rules jsonb, last_burst_matc
 grant execute on function app_hidden.burst_decision(rules jsonb, last_burst_match timestamp with time zone, counted bigint, sended timestamp with time zone) to app_visitor;
 comment on function app_hidden.burst_decision(rules jsonb, last_burst_match timestamp with time zone, counted bigint, sended timestamp with time zone) is 'What a match does to its burst counter: absorb (a burst of the key is still going: its last match is less than quietMinutes before, default minutes), start (counted, the matches of the key within minutes up to this one since the last burst, reaches count: tell now), or count (wait). The one decision of live matching (app_private.advance_burst) and monitorPreview''s replay.';
 
+CREATE OR REPLACE FUNCTION app_hidden.burst_headline(mo app_public.monitors, b app_hidden.monitor_bursts)
+ RETURNS text
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select format(case coalesce(mo.notification_rules->>'language', 'nl')
+                  when 'en' then '%s pages within %s minutes%s' else '%s meldingen binnen %s minuten%s' end,
+                b.told_count, mo.notification_rules->'burst'->>'minutes', coalesce(' in ' || b.label, ''))
+$function$;
+grant execute on function app_hidden.burst_headline(mo app_public.monitors, b app_hidden.monitor_bursts) to app_analyst;
+grant execute on function app_hidden.burst_headline(mo app_public.monitors, b app_hidden.monitor_bursts) to app_visitor;
+comment on function app_hidden.burst_headline(mo app_public.monitors, b app_hidden.monitor_bursts) is 'What a burst says first, in the monitor''s language: "3 pages within 30 minutes in Oss" / "3 meldingen binnen 30 minuten in Oss". Its notification''s headline and its item in the monitor''s feed.';
+
 CREATE OR REPLACE FUNCTION app_hidden.burst_key(mo app_public.monitors, m app_public.p2000_messages)
  RETURNS text
  LANGUAGE sql
@@ -5005,11 +5024,7 @@ AS $function$
       from app_public.p2000_messages m where m.uuid = any (b.message_uuids)
   )
   select row(
-    case coalesce(mo.notification_rules->>'language', 'nl')
-      when 'en' then format('%s pages within %s minutes%s', cardinality(b.message_uuids), mo.notification_rules->'burst'->>'minutes',
-                            coalesce(' in ' || b.label, ''))
-      else format('%s meldingen binnen %s minuten%s', cardinality(b.message_uuids), mo.notification_rules->'burst'->>'minutes',
-                  coalesce(' in ' || b.label, '')) end,
+    app_hidden.burst_headline(mo, b),
     array(select format('%s %s', to_char(p.sended at time zone 'Europe/Amsterdam', 'HH24:MI'), p.plain_text)
             from pages p order by p.sended, p.uuid limit 10),
     'p2000.burst',
@@ -5025,7 +5040,7 @@ AS $function$
 $function$;
 grant execute on function app_hidden.burst_notification_subject(mo app_public.monitors, b app_hidden.monitor_bursts) to app_analyst;
 grant execute on function app_hidden.burst_notification_subject(mo app_public.monitors, b app_hidden.monitor_bursts) to app_visitor;
-comment on function app_hidden.burst_notification_subject(mo app_public.monitors, b app_hidden.monitor_bursts) is 'What a burst notification says, in the monitor''s language: "3 pages within 30 minutes in Oss" as headline, a line per page (time and plain text, the first 10), and the webhook''s burst object with every page (event p2000.burst).';
+comment on function app_hidden.burst_notification_subject(mo app_public.monitors, b app_hidden.monitor_bursts) is 'What a burst notification says, in the monitor''s language: its headline (app_hidden.burst_headline), a line per page (time and plain text, the first 10), and the webhook''s burst object with every page (event p2000.burst). Rendered when the burst starts.';
 
 CREATE OR REPLACE FUNCTION app_hidden.checked_environment_name(name text)
  RETURNS text
@@ -5479,21 +5494,31 @@ grant execute on function app_hidden.environment_aircraft_monitor(monitor_uuid u
 grant execute on function app_hidden.environment_aircraft_monitor(monitor_uuid uuid) to app_visitor;
 comment on function app_hidden.environment_aircraft_monitor(monitor_uuid uuid) is 'An aircraft monitor of the request''s environment, for aircraftEventsForMonitor. SECURITY DEFINER because API tokens, which make that public read, cannot read monitor rows.';
 
-CREATE OR REPLACE FUNCTION app_hidden.escalation_headline(d app_public.p2000_dossiers, e app_public.p2000_dossier_events, language text DEFAULT 'en'::text)
+CREATE OR REPLACE FUNCTION app_hidden.escalation_change(e app_public.p2000_dossier_events, language text)
+ RETURNS text
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+AS $function$
+  select pg_catalog.format('%s (was %s)', e.new_value,
+           coalesce(e.previous_value, case when e.kind = 'grip_raised' then '0' when language = 'nl' then 'geen' else 'none' end))
+$function$;
+grant execute on function app_hidden.escalation_change(e app_public.p2000_dossier_events, language text) to app_analyst;
+grant execute on function app_hidden.escalation_change(e app_public.p2000_dossier_events, language text) to app_visitor;
+comment on function app_hidden.escalation_change(e app_public.p2000_dossier_events, language text) is 'What a raise changed, in a language (nl or en): "2 (was 1)", "A1 (was A2)", "A1 (was none)" / "A1 (was geen)". An escalation''s headline and its fact line say it after their own word for what was raised.';
+
+CREATE OR REPLACE FUNCTION app_hidden.escalation_headline(d app_public.p2000_dossiers, e app_public.p2000_dossier_events, language text)
  RETURNS text
  LANGUAGE sql
  STABLE PARALLEL SAFE
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
-  select case e.kind
-           when 'grip_raised' then format('GRIP %s (was %s): ', e.new_value, coalesce(e.previous_value, '0'))
-           else format(case language when 'nl' then 'Urgentie %s (was %s): ' else 'Urgency %s (was %s): ' end,
-                       e.new_value, coalesce(e.previous_value, case language when 'nl' then 'geen' else 'none' end)) end
+  select case when e.kind = 'grip_raised' then 'GRIP' when language = 'nl' then 'Urgentie' else 'Urgency' end
+         || ' ' || app_hidden.escalation_change(e, language) || ': '
          || left(coalesce(app_hidden.escalation_plain_text(e, language), d.title), 200)
 $function$;
 grant execute on function app_hidden.escalation_headline(d app_public.p2000_dossiers, e app_public.p2000_dossier_events, language text) to app_analyst;
 grant execute on function app_hidden.escalation_headline(d app_public.p2000_dossiers, e app_public.p2000_dossier_events, language text) to app_visitor;
-comment on function app_hidden.escalation_headline(d app_public.p2000_dossiers, e app_public.p2000_dossier_events, language text) is 'What a raise says first, in a language (nl or en; the feed''s items in English): "GRIP 2 (was 1): <the raising page in plain words>", "Urgency A1 (was A2): …" / "Urgentie A1 (was A2): …".';
+comment on function app_hidden.escalation_headline(d app_public.p2000_dossiers, e app_public.p2000_dossier_events, language text) is 'What a raise says first, in a language (nl or en): "GRIP 2 (was 1): <the raising page in plain words>", "Urgency A1 (was A2): …" / "Urgentie A1 (was A2): …". An escalation''s notification headline and its item in a monitor''s feed (in the monitor''s language).';
 
 CREATE OR REPLACE FUNCTION app_hidden.escalation_notification_subject(d app_public.p2000_dossiers, e app_public.p2000_dossier_events, language text)
  RETURNS app_hidden.notification_subject
@@ -5503,32 +5528,27 @@ CREATE OR REPLACE FUNCTION app_hidden.escalation_notification_subject(d app_publ
 AS $function$
   select row(
     app_hidden.escalation_headline(d, e, language),
-    case language
-      when 'nl' then array[
-        format('Incident: %s', coalesce(app_hidden.escalation_plain_text(e, language), d.title)),
-        case e.kind when 'grip_raised' then format('GRIP-niveau: %s (was %s)', e.new_value, coalesce(e.previous_value, '0'))
-                    else format('Urgentie: %s (was %s)', e.new_value, coalesce(e.previous_value, 'geen')) end,
-        format('Wanneer: %s', to_char(e.sended at time zone 'Europe/Amsterdam', 'YYYY-MM-DD HH24:MI')),
-        format('Berichten: %s', d.message_count)]
-      else array[
-        format('Incident: %s', coalesce(app_hidden.escalation_plain_text(e, language), d.title)),
-        case e.kind when 'grip_raised' then format('GRIP level: %s (was %s)', e.new_value, coalesce(e.previous_value, '0'))
-                    else format('Urgency: %s (was %s)', e.new_value, coalesce(e.previous_value, 'none')) end,
-        format('When: %s (Europe/Amsterdam)', to_char(e.sended at time zone 'Europe/Amsterdam', 'YYYY-MM-DD HH24:MI')),
-        format('Messages: %s', d.message_count)] end,
+    array[
+      format('Incident: %s', coalesce(x.plain_text, d.title)),
+      case when e.kind = 'grip_raised' and language = 'nl' then 'GRIP-niveau: ' when e.kind = 'grip_raised' then 'GRIP level: '
+           when language = 'nl' then 'Urgentie: ' else 'Urgency: ' end || app_hidden.escalation_change(e, language),
+      format(case language when 'nl' then 'Wanneer: %s' else 'When: %s (Europe/Amsterdam)' end,
+             to_char(e.sended at time zone 'Europe/Amsterdam', 'YYYY-MM-DD HH24:MI')),
+      format(case language when 'nl' then 'Berichten: %s' else 'Messages: %s' end, d.message_count)],
     'p2000.incident.raised',
     jsonb_build_object(
       'dossier', jsonb_build_object('uuid', d.uuid, 'title', d.title, 'latitude', d.latitude, 'longitude', d.longitude,
                                     'firstSended', d.first_sended, 'lastSended', d.last_sended, 'messageCount', d.message_count,
                                     'gripLevel', d.grip_level,
                                     'urgency', (select u.code from app_public.p2000_urgencies u where u.uuid = d.urgency_uuid),
-                                    'plainText', app_hidden.escalation_plain_text(e, language), 'language', language),
+                                    'plainText', x.plain_text, 'language', language),
       'timelineEntry', jsonb_build_object('uuid', e.uuid, 'kind', e.kind, 'previousValue', e.previous_value,
                                           'newValue', e.new_value, 'sended', e.sended, 'messageUuid', e.message_uuid)))::app_hidden.notification_subject
+    from (select app_hidden.escalation_plain_text(e, language) as plain_text) x
 $function$;
 grant execute on function app_hidden.escalation_notification_subject(d app_public.p2000_dossiers, e app_public.p2000_dossier_events, language text) to app_analyst;
 grant execute on function app_hidden.escalation_notification_subject(d app_public.p2000_dossiers, e app_public.p2000_dossier_events, language text) to app_visitor;
-comment on function app_hidden.escalation_notification_subject(d app_public.p2000_dossiers, e app_public.p2000_dossier_events, language text) is 'What an escalation notification says, in the monitor''s language: the raise and the incident in plain words as headline, fact lines (incident, the raise, when, messages so far), and the webhook''s dossier (with plainText and language) and timelineEntry objects (event p2000.incident.raised).';
+comment on function app_hidden.escalation_notification_subject(d app_public.p2000_dossiers, e app_public.p2000_dossier_events, language text) is 'What an escalation notification says, in the monitor''s language: its headline (app_hidden.escalation_headline), fact lines (incident in plain words, the raise, when, messages so far), and the webhook''s dossier (with plainText and language) and timelineEntry objects (event p2000.incident.raised).';
 
 CREATE OR REPLACE FUNCTION app_hidden.escalation_plain_text(e app_public.p2000_dossier_events, language text)
  RETURNS text
@@ -6082,7 +6102,7 @@ grant execute on function app_hidden.monitor_channel_uuids(channels jsonb, envir
 grant execute on function app_hidden.monitor_channel_uuids(channels jsonb, environment uuid) to app_visitor;
 comment on function app_hidden.monitor_channel_uuids(channels jsonb, environment uuid) is 'The channel uuids of a monitor''s channels JSON. Each one is checked to be a channel of the monitor''s environment, so a monitor cannot notify another environment''s channel.';
 
-CREATE OR REPLACE FUNCTION app_hidden.monitor_items(item_kind text, uuids uuid[])
+CREATE OR REPLACE FUNCTION app_hidden.monitor_items(item_kind text, uuids uuid[], language text DEFAULT 'nl'::text)
  RETURNS TABLE(kind text, uuid uuid, at timestamp with time zone, title text, latitude double precision, longitude double precision, link text)
  LANGUAGE plpgsql
  STABLE
@@ -6162,23 +6182,25 @@ begin
   when 'escalation' then
     -- A raise of urgency or GRIP level of an incident the monitor notified (its timeline entry).
     return query
-      select 'escalation', e.uuid, e.sended, app_hidden.escalation_headline(d, e), d.latitude, d.longitude, null::text
+      select 'escalation', e.uuid, e.sended, app_hidden.escalation_headline(d, e, language), d.latitude, d.longitude, null::text
         from app_public.p2000_dossier_events e join app_public.p2000_dossiers d on d.uuid = e.dossier_uuid
        where e.uuid = any (uuids);
   when 'burst' then
-    -- A burst, at its start and at the place of the page that started it.
+    -- A burst as it was told (its headline in the monitor's own language), at its start and at
+    -- the place of its first page.
     return query
-      select 'burst', b.uuid, b.started_at, (app_hidden.burst_notification_subject(mo, b)).headline, m.latitude, m.longitude, null::text
+      select 'burst', b.uuid, b.started_at, app_hidden.burst_headline(mo, b), m.latitude, m.longitude, null::text
         from app_hidden.monitor_bursts b join app_public.monitors mo on mo.uuid = b.monitor_uuid
-             left join app_public.p2000_messages m on m.uuid = b.message_uuids[cardinality(b.message_uuids)]
+             left join app_public.p2000_messages m on m.uuid = b.message_uuids[1]
        where b.uuid = any (uuids);
   else
     return;
   end case;
 end;
 $function$;
-grant execute on function app_hidden.monitor_items(item_kind text, uuids uuid[]) to app_analyst;
-comment on function app_hidden.monitor_items(item_kind text, uuids uuid[]) is 'The items of one kind (p2000, traffic, meteo, nl_alert, amber_alert, amber_alert_end, aircraft, traffic_jam, rail, rss, related_signal, escalation, burst) by uuid, with time, title and place: the one definition of what a monitor''s feed and monitorPreview show of an item.';
+grant execute on function app_hidden.monitor_items(item_kind text, uuids uuid[], language text) to app_analyst;
+grant execute on function app_hidden.monitor_items(item_kind text, uuids uuid[], language text) to app_visitor;
+comment on function app_hidden.monitor_items(item_kind text, uuids uuid[], language text) is 'The items of one kind (p2000, traffic, meteo, nl_alert, amber_alert, amber_alert_end, aircraft, traffic_jam, rail, rss, related_signal, escalation, burst) by uuid, with time, title and place: the one definition of what a monitor''s feed and monitorPreview show of an item. language (nl or en; a monitor''s notificationRules.language) is the language of an escalation''s title; a burst says itself in its own monitor''s.';
 
 CREATE OR REPLACE FUNCTION app_hidden.monitor_preview(days integer, location_given boolean, name text, description text, active boolean, type text, query text, latitude double precision, longitude double precision, location_mode text, location_live_source_id text, radius double precision, channels text, notification_rules text, OUT matches integer, OUT notifications integer, OUT by_day jsonb, OUT message_uuids uuid[], OUT items jsonb, OUT bursts jsonb)
  RETURNS record
@@ -9887,23 +9909,17 @@ AS $function$
 $function$;
 comment on function app_private.add_rate_limit_hits(buckets text[], hits integer[], window_start timestamp with time zone) is 'Adds an API instance''s hits per rate-limit bucket in one window and returns the totals of all instances.';
 
-CREATE OR REPLACE FUNCTION app_private.advance_burst(mo app_public.monitors, m app_public.p2000_messages)
+CREATE OR REPLACE FUNCTION app_private.advance_burst(mo app_public.monitors, m app_public.p2000_messages, key text)
  RETURNS integer
  LANGUAGE plpgsql
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
 declare
-  key text;
   open_burst app_hidden.monitor_bursts;
   since timestamptz;
   counted uuid[];
   b app_hidden.monitor_bursts;
 begin
-  select x.burst_key into key from app_hidden.monitor_matches x
-   where x.monitor_uuid = mo.uuid and x.message_uuid = m.uuid and x.suppressed_reason = 'burst';
-  if not found then
-    return 0;
-  end if;
   select * into open_burst from app_hidden.monitor_bursts x
    where x.monitor_uuid = mo.uuid and x.burst_key = key order by x.last_match_at desc limit 1;
   since := greatest(m.sended - make_interval(mins => (mo.notification_rules->'burst'->>'minutes')::integer), open_burst.last_match_at);
@@ -9914,11 +9930,11 @@ begin
   case app_hidden.burst_decision(mo.notification_rules, open_burst.last_match_at, cardinality(counted), m.sended)
   when 'absorb' then
     update app_hidden.monitor_bursts x set last_match_at = greatest(x.last_match_at, m.sended), message_uuids = x.message_uuids || m.uuid
-     where x.uuid = open_burst.uuid;
+     where x.uuid = open_burst.uuid and m.uuid <> all (x.message_uuids);
     return 0;
   when 'start' then
-    insert into app_hidden.monitor_bursts (monitor_uuid, burst_key, label, started_at, last_match_at, message_uuids)
-    values (mo.uuid, key, app_hidden.burst_label(mo, key), m.sended, m.sended, counted)
+    insert into app_hidden.monitor_bursts (monitor_uuid, burst_key, label, started_at, last_match_at, message_uuids, told_count)
+    values (mo.uuid, key, app_hidden.burst_label(mo, key), m.sended, m.sended, counted, cardinality(counted))
     returning * into b;
     return app_private.notify_feed_event('burst', b.uuid, array[mo.uuid], app_hidden.burst_notification_subject(mo, b));
   else
@@ -9926,7 +9942,7 @@ begin
   end case;
 end;
 $function$;
-comment on function app_private.advance_burst(mo app_public.monitors, m app_public.p2000_messages) is 'A burst monitor''s new match of a message (recorded as suppressed_reason burst with its key): taken into the key''s burst still going, or, when it brings the key''s matches within minutes (since its last burst) to count, the start of a burst, told at once through app_private.notify_feed_event (feed burst; quietHours and maxPerPeriod apply to it). The caller holds the monitor''s advisory lock, so two matchers never start one burst twice.';
+comment on function app_private.advance_burst(mo app_public.monitors, m app_public.p2000_messages, key text) is 'A burst monitor''s match of a message, just recorded (suppressed_reason burst) in the counter of key: taken into the key''s burst still going (once), or, when it brings the key''s matches within minutes (since its last burst) to count, the start of a burst, told at once through app_private.notify_feed_event (feed burst; quietHours and maxPerPeriod apply to it). The caller holds the monitor''s advisory lock, so two matchers never start one burst twice.';
 
 CREATE OR REPLACE FUNCTION app_private.authenticate_api_token(secret_hash bytea)
  RETURNS TABLE(api_token_uuid uuid, environment_uuid uuid, scopes text[], expires_at timestamp with time zone, web_client boolean)
@@ -11117,8 +11133,10 @@ begin
         from app_hidden.incident_follows f join app_public.monitors mo on mo.uuid = f.monitor_uuid
        where f.dossier_uuid = e.dossier_uuid and mo.active) x
      order by x.monitor_uuid);
-  -- Said once per language, to the monitors of that language.
-  foreach language in array array['nl', 'en'] loop
+  -- Said once per language of the monitors told, to the monitors of that language.
+  for language in
+    select distinct coalesce(mo.notification_rules->>'language', 'nl') from app_public.monitors mo where mo.uuid = any (told)
+  loop
     queued := queued + app_private.notify_feed_event('escalation', e.uuid, array(
       select mo.uuid from app_public.monitors mo
        where mo.uuid = any (told) and coalesce(mo.notification_rules->>'language', 'nl') = language order by mo.uuid),
@@ -11127,7 +11145,7 @@ begin
   return queued;
 end;
 $function$;
-comment on function app_private.match_escalation(event_uuid uuid) is 'Matcher of feed escalation (lib/monitors/matchers.ts): a raise of urgency or GRIP level on a dossier''s timeline notifies the active P2000 monitors with notificationRules.escalations that notified that dossier (an unsuppressed match of another of its messages), and the active follows of that dossier (followIncident), once per monitor and raise, in each monitor''s language; quiet hours and maxPerPeriod apply as to every feed event.';
+comment on function app_private.match_escalation(event_uuid uuid) is 'Matcher of feed escalation (lib/monitors/matchers.ts): a raise of urgency or GRIP level on a dossier''s timeline notifies the active P2000 monitors with notificationRules.escalations that notified that dossier (an unsuppressed match of another of its messages), and the active follows of that dossier (followIncident), once per monitor and raise, in each monitor''s language (rendered only for the languages of the monitors told); quiet hours and maxPerPeriod apply as to every feed event.';
 
 CREATE OR REPLACE FUNCTION app_private.match_meteo_event(event_uuid uuid)
  RETURNS integer
@@ -11190,6 +11208,8 @@ declare
   m app_public.p2000_messages;
   matched uuid[];
   queued integer;
+  burst_monitors uuid[];
+  burst_keys text[];
 begin
   select * into m from app_public.p2000_messages x where x.uuid = match_p2000_message.message_uuid;
   if m.uuid is null then
@@ -11213,7 +11233,7 @@ begin
            case when mo.notification_rules ? 'burst' then app_hidden.burst_key(mo, m) end
       from app_public.monitors mo where mo.uuid = any (matched)
     on conflict do nothing
-    returning monitor_uuid, suppressed_reason
+    returning monitor_uuid, suppressed_reason, burst_key
   ), new_notifications as (
     insert into app_private.notifications (monitor_uuid, channel_uuid, message_uuid, dossier_uuid)
     select nm.monitor_uuid, mc.channel_uuid, m.uuid, m.dossier_uuid
@@ -11222,17 +11242,20 @@ begin
     on conflict do nothing
     returning uuid
   )
-  select count(*)::integer into queued from graphile_worker.add_jobs(array(
-    select row('notifications__deliver', json_build_object('uuid', n.uuid), null, null, 6, 'notification:' || n.uuid, null, null)::graphile_worker.job_spec
-      from new_notifications n));
-  -- The burst monitors' matches just recorded, each taken into its burst (a statement of its own,
-  -- so it sees them).
-  select queued + coalesce(sum(app_private.advance_burst(mo, m)), 0)::integer into queued
-    from app_public.monitors mo where mo.uuid = any (matched) and mo.notification_rules ? 'burst';
+  select (select count(*)::integer from graphile_worker.add_jobs(array(
+            select row('notifications__deliver', json_build_object('uuid', n.uuid), null, null, 6, 'notification:' || n.uuid, null, null)::graphile_worker.job_spec
+              from new_notifications n))),
+         array(select nm.monitor_uuid from new_matches nm where nm.suppressed_reason = 'burst' order by nm.monitor_uuid),
+         array(select nm.burst_key from new_matches nm where nm.suppressed_reason = 'burst' order by nm.monitor_uuid)
+    into queued, burst_monitors, burst_keys;
+  -- The burst monitors' matches this run recorded (not another's that met the same page), each
+  -- taken into its burst: a statement of its own, so it sees them.
+  select queued + coalesce(sum(app_private.advance_burst(mo, m, b.key)), 0)::integer into queued
+    from unnest(burst_monitors, burst_keys) b (monitor_uuid, key) join app_public.monitors mo on mo.uuid = b.monitor_uuid;
   return queued;
 end;
 $function$;
-comment on function app_private.match_p2000_message(message_uuid uuid) is 'The matcher of P2000 monitors (task monitors__match_p2000): candidates by the criteria''s anchor keys, each checked by app_hidden.p2000_criteria_match (which monitorPreview uses too); records the matches and queues one delivery per monitor and channel in one set-based transaction, and takes a burst monitor''s match into its burst (app_private.advance_burst). A second run queues nothing; monitors with rules are locked one matcher at a time, so their counts see each other''s matches.';
+comment on function app_private.match_p2000_message(message_uuid uuid) is 'The matcher of P2000 monitors (task monitors__match_p2000): candidates by the criteria''s anchor keys, each checked by app_hidden.p2000_criteria_match (which monitorPreview uses too); records the matches and queues one delivery per monitor and channel in one set-based transaction, and takes a burst monitor''s match it recorded into its burst (app_private.advance_burst). A second run queues nothing; monitors with rules are locked one matcher at a time, so their counts see each other''s matches.';
 
 CREATE OR REPLACE FUNCTION app_private.match_rail_disruption(disruption_uuid uuid)
  RETURNS integer
@@ -11397,13 +11420,13 @@ AS $function$
                                                        'plainText', app_hidden.p2000_plain_text(m, feed.language))
                                     order by r.matched_at desc, r.uuid desc)
                      from (select r.kind, array_agg(r.uuid) as uuids from recent r group by r.kind) k
-                          cross join lateral app_hidden.monitor_items(k.kind, k.uuids) i
+                          cross join lateral app_hidden.monitor_items(k.kind, k.uuids, feed.language) i
                           join recent r on r.kind = i.kind and r.uuid = i.uuid
                           left join app_public.p2000_messages m on i.kind = 'p2000' and m.uuid = i.uuid), '[]')
     from feed
 $function$;
 grant execute on function app_private.monitor_feed(secret_hash bytea) to app_authenticator;
-comment on function app_private.monitor_feed(secret_hash bytea) is 'The feed of the monitor whose feed secret has this SHA-256, for GET /feeds/monitors/<secret>.atom|.geojson (lib/monitors/feed-route.ts): its feed id, name and creation time, and its newest 50 matches of the last 30 days that notified (not those held back by quiet hours or a throttle), P2000 messages and feed events alike, newest first, rendered by app_hidden.monitor_items, a P2000 message with its plain text (plainText) in the monitor''s notificationRules.language. No row for an unknown or revoked secret. Called by the authenticator, which reads no table, hence SECURITY DEFINER; nothing else of the monitor or its environment leaves it.';
+comment on function app_private.monitor_feed(secret_hash bytea) is 'The feed of the monitor whose feed secret has this SHA-256, for GET /feeds/monitors/<secret>.atom|.geojson (lib/monitors/feed-route.ts): its feed id, name and creation time, and its newest 50 matches of the last 30 days that notified (not those held back by quiet hours or a throttle), P2000 messages and feed events alike, newest first, rendered by app_hidden.monitor_items, a P2000 message with its plain text (plainText) and an escalation''s title in the monitor''s notificationRules.language. No row for an unknown or revoked secret. Called by the authenticator, which reads no table, hence SECURITY DEFINER; nothing else of the monitor or its environment leaves it.';
 
 CREATE OR REPLACE FUNCTION app_private.mqtt_discovery_to_clear(channel_uuid uuid, monitor_uuids uuid[])
  RETURNS TABLE(server_url text, topic text, credentials jsonb, monitor_uuids uuid[])

@@ -6,7 +6,7 @@
 // service's own worker, and a local webhook receiver gets the deliveries; monitorPreview replays
 // the same history and shows the same bursts.
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
-import { graphqlCalls } from "../helpers/graphql-calls.ts";
+import { graphqlCalls, monitorMatches } from "../helpers/graphql-calls.ts";
 import { errorOf, useTestService } from "../helpers/service.ts";
 import { signUp, type TestUser } from "../helpers/users.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "../helpers/webhook-receiver.ts";
@@ -98,7 +98,7 @@ describe("notificationRules.burst", () => {
     const rules = { burst: { count: 3, minutes: 30, quietMinutes: 10, per: "place" }, language: "en" };
     const monitor = await monitorTo("/burst", query, rules);
     // Every page alone, for comparison.
-    await monitorTo("/each", query, {});
+    const each = await monitorTo("/each", query, {});
 
     const p1 = await pageAt(OSS, 55, "1420007");
     await pageAt(UDEN, 54, "1420007");
@@ -115,6 +115,9 @@ describe("notificationRules.burst", () => {
     await hooks.waitFor((r) => r.path === "/burst", 2);
     await hooks.waitFor((r) => r.path === "/each", 10, 30_000);
     await ctx.service.workerIdle();
+    expect(told("/each")).toHaveLength(10);
+    // Every match is recorded (held back for the burst), so the monitor's message list has them all.
+    expect(await monitorMatches(ok, ada.apiToken, monitor)).toEqual(await monitorMatches(ok, ada.apiToken, each));
 
     const bursts = told("/burst").sort((a, b) => a.burst.startedAt.localeCompare(b.burst.startedAt));
     expect(bursts.map((b) => b.event)).toEqual(["p2000.burst", "p2000.burst"]);
@@ -130,6 +133,32 @@ describe("notificationRules.burst", () => {
     await ctx.db.asOwner("select app_private.match_p2000_message(uuid) from app_public.p2000_messages order by sended");
     await ctx.service.workerIdle();
     expect(hooks.requests.length).toBe(before);
+    // A burst never takes a page it holds, were two matchers to meet on it.
+    await ctx.db.asOwner(
+      `select app_private.advance_burst(mo, m, 'place:oss') from app_public.monitors mo, app_public.p2000_messages m
+        where mo.uuid = $1 and m.uuid = $2`,
+      [monitor, p10],
+    );
+    const { rows: second } = await ctx.db.asOwner(
+      "select message_uuids from app_hidden.monitor_bursts where monitor_uuid = $1 order by started_at desc limit 1",
+      [monitor],
+    );
+    expect(second[0].message_uuids).toEqual([p8, p9, p10]);
+
+    // The monitor's feed lists each burst as it was told (3 pages, though the first took in 5).
+    const { rotateMonitorFeed: feed } = await ok(
+      "mutation ($m: String!) { rotateMonitorFeed(monitor: $m) { geojsonUrl } }",
+      ada.accessToken,
+      { m: monitor },
+    );
+    const { features } = (await (await fetch(feed.geojsonUrl)).json()) as {
+      features: Array<{ geometry: { coordinates: number[] }; properties: { kind: string; title: string } }>;
+    };
+    expect(features.map((f) => [f.properties.kind, f.properties.title])).toEqual([
+      ["burst", "3 pages within 30 minutes in Oss"],
+      ["burst", "3 pages within 30 minutes in Oss"],
+    ]);
+    expect(features[0].geometry.coordinates).toEqual([OSS.longitude, OSS.latitude]);
 
     // The preview replays the same history into the same bursts, with the pages each took in.
     const { monitorPreview } = await ok(PREVIEW, ada.accessToken, { i: monitorInput("preview", query, rules) });
@@ -188,6 +217,7 @@ describe("notificationRules.burst", () => {
     await ctx.service.workerIdle();
 
     expect(told("/whole").map((b) => [b.burst.count, b.burst.label])).toEqual([[2, null]]);
+    expect(told("/area")).toHaveLength(1);
     const [burst] = told("/area");
     expect(burst.burst).toMatchObject({
       monitorUuid: perArea,
@@ -196,5 +226,16 @@ describe("notificationRules.burst", () => {
       label: "3 km around 51.661, 5.619",
     });
     expect(burst.burst.messages.map((m: { city: string }) => m.city)).toEqual(["Uden", "Uden"]);
+    // The preview counts per area as live matching does.
+    const { monitorPreview } = await ok(PREVIEW, ada.accessToken, {
+      i: monitorInput("preview", { capcodes: ["1420059"], areas }, { burst: { count: 2, minutes: 30, per: "area" } }),
+    });
+    expect(
+      monitorPreview.bursts.map((b: { label: string; matches: number; notified: boolean }) => [
+        b.label,
+        b.matches,
+        b.notified,
+      ]),
+    ).toEqual([["3 km around 51.661, 5.619", 2, true]]);
   });
 });

@@ -141,17 +141,25 @@ describe("notificationRules.escalations", () => {
     await ctx.service.workerIdle();
     expect(hooks.requests.length).toBe(before);
 
-    // The monitor's feed lists the raises too, at the incident's place, besides the page it told of.
+    // The monitor's feed lists the raises too, at the incident's place, besides the page it told of,
+    // in the monitor's language (Dutch, the default).
     const { features } = (await (await fetch(feed.geojsonUrl)).json()) as {
-      features: Array<{ properties: { kind: string; label: string; title: string } }>;
+      features: Array<{
+        geometry: { coordinates: number[] };
+        properties: { kind: string; label: string; title: string };
+      }>;
     };
     expect(features.map((f) => f.properties.kind).sort()).toEqual(["escalation", "escalation", "p2000"]);
     expect(features.map((f) => f.properties.title)).toEqual(
       expect.arrayContaining([
         expect.stringMatching(/^GRIP 2 \(was 0\): /),
-        expect.stringMatching(/^Urgency A1 \(was A2\): /),
+        expect.stringMatching(/^Urgentie A1 \(was A2\): /),
       ]),
     );
     expect(features.find((f) => f.properties.kind === "escalation")?.properties.label).toBe("Incident raised");
+    const escalations = features.filter((f) => f.properties.kind === "escalation");
+    expect(escalations.map((f) => f.properties.label)).toEqual(["Incident raised", "Incident raised"]);
+    const matched = features.find((f) => f.properties.kind === "p2000")!;
+    for (const escalation of escalations) expect(escalation.geometry.coordinates).toEqual(matched.geometry.coordinates);
   });
 });

@@ -5,7 +5,7 @@
 // through createP2000Message (one incident: the same ambulance ride number), the service's own
 // worker matches, and a local webhook receiver gets the deliveries.
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
-import { graphqlCalls } from "../helpers/graphql-calls.ts";
+import { graphqlCalls, monitorMatches } from "../helpers/graphql-calls.ts";
 import { errorOf, useTestService } from "../helpers/service.ts";
 import { signUp, type TestUser } from "../helpers/users.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "../helpers/webhook-receiver.ts";
@@ -35,7 +35,7 @@ async function page(message: string, capcode: string) {
 }
 
 const FOLLOW = `mutation ($incident: String!, $channels: String) {
-  followIncident(incident: $incident, channels: $channels) { uuid name type notificationRules followsIncident }
+  followIncident(incident: $incident, channels: $channels) { uuid name type channels notificationRules followsIncident }
 }`;
 
 describe("followIncident", () => {
@@ -53,11 +53,13 @@ describe("followIncident", () => {
       { i: { type: "webhook", name: "phone", url: `${hooks.url}/follow` } },
     );
 
+    // Channels left out: every channel of the environment.
     const { followIncident: follow } = await ok(FOLLOW, ada.accessToken, { incident: first.dossier.uuid });
     expect(follow).toEqual({
       uuid: expect.any(String),
       name: `Following: ${first.dossier.title}`,
       type: "p2000",
+      channels: JSON.stringify([createChannel.channel.uuid]),
       notificationRules: '{"escalations": true}',
       followsIncident: first.dossier.uuid,
     });
@@ -85,24 +87,43 @@ describe("followIncident", () => {
     expect(told).toEqual([
       expect.objectContaining({
         event: "p2000.incident.raised",
+        monitor: { uuid: follow.uuid, name: follow.name },
         dossier: expect.objectContaining({ uuid: first.dossier.uuid, urgency: "A1" }),
         timelineEntry: expect.objectContaining({ kind: "urgency_raised", newValue: "A1", messageUuid: raise.uuid }),
       }),
     ]);
     // It matched no page.
-    const { p2000Messages } = await ok(
-      "query ($m: String!) { p2000Messages(filter: { monitor: { uuid: $m } }) { uuid } }",
-      ada.apiToken,
-      { m: follow.uuid },
-    );
-    expect(p2000Messages).toEqual([]);
+    expect(await monitorMatches(ok, ada.apiToken, follow.uuid)).toEqual([]);
+  });
+
+  test("two calls at once follow once", async () => {
+    const incident = await page("A2 AMBU 17109 Kethelweg 3134 Vlaardingen VLAARD bon 7003", "001420007");
+    const [a, b] = await Promise.all([
+      ok(FOLLOW, ada.accessToken, { incident: incident.dossier.uuid }),
+      ok(FOLLOW, ada.accessToken, { incident: incident.dossier.uuid }),
+    ]);
+    expect(a.followIncident.uuid).toBe(b.followIncident.uuid);
+    const { monitors } = await ok("{ monitors { uuid followsIncident } }", ada.accessToken);
+    expect(monitors.filter((m: { followsIncident: string }) => m.followsIncident === incident.dossier.uuid)).toEqual([
+      { uuid: a.followIncident.uuid, followsIncident: incident.dossier.uuid },
+    ]);
   });
 
   test("an unknown incident is NOT_FOUND, and a caller without a login UNAUTHENTICATED", async () => {
     const unknown = await gql(FOLLOW, ada.accessToken, { incident: "00000000-0000-0000-0000-000000000000" });
     expect(errorOf(unknown)).toEqual({ message: "Incident not found.", code: "NOT_FOUND" });
-    const anonymous = await gql(FOLLOW, undefined, { incident: "00000000-0000-0000-0000-000000000000" });
-    expect(errorOf(anonymous).code).toBe("UNAUTHENTICATED");
+    const { p2000Dossiers } = await ok("{ p2000Dossiers(first: 1) { uuid } }", ada.apiToken);
+    const anonymous = await gql(FOLLOW, undefined, { incident: p2000Dossiers[0].uuid });
+    expect(errorOf(anonymous)).toEqual({
+      message: "Not authenticated. Send Authorization: Bearer <token>.",
+      code: "UNAUTHENTICATED",
+    });
+    // An API token cannot follow: following makes a monitor, a person's doing.
+    const byApiToken = await gql(FOLLOW, ada.apiToken, { incident: p2000Dossiers[0].uuid });
+    expect(errorOf(byApiToken)).toEqual({
+      message: "This operation needs a user's access token (from login); an API token cannot use it.",
+      code: "UNAUTHENTICATED",
+    });
   });
 
   test("monitors__end_follows ends the follows of incidents without a page for a week", async () => {
@@ -121,5 +142,18 @@ describe("followIncident", () => {
     await ctx.service.workerIdle();
     const ended = await ok("{ monitors { uuid } }", ada.accessToken);
     expect(ended.monitors.map((m: { uuid: string }) => m.uuid)).not.toContain(follow.uuid);
+    // Only the follow went.
+    expect(ended.monitors.map((m: { uuid: string }) => m.uuid)).toEqual(
+      kept.monitors.map((m: { uuid: string }) => m.uuid).filter((uuid: string) => uuid !== follow.uuid),
+    );
+  });
+
+  test("deleteMonitor ends a follow: following again makes a new one", async () => {
+    const incident = await page("A2 AMBU 17110 Kethelweg 3134 Vlaardingen VLAARD bon 7004", "001420007");
+    const { followIncident: follow } = await ok(FOLLOW, ada.accessToken, { incident: incident.dossier.uuid });
+    await ok("mutation ($u: String!) { deleteMonitor(uuid: $u) }", ada.accessToken, { u: follow.uuid });
+    const { followIncident: again } = await ok(FOLLOW, ada.accessToken, { incident: incident.dossier.uuid });
+    expect(again.uuid).not.toBe(follow.uuid);
+    expect(again.followsIncident).toBe(incident.dossier.uuid);
   });
 });

@@ -79,6 +79,9 @@ describe("notificationRules.relatedSignals", () => {
       (n) => n >= 2,
       "the message's notifications to the monitors with kinds",
     );
+    // Each of the four told of the page, so each could be told of a signal joining its incident.
+    for (const slug of ["with-rule", "without-rule", "accidents", "other-kinds"])
+      expect(eventsTo(slug)).toEqual(["p2000.message.matched"]);
     const {
       rows: [dossier],
     } = await ctx.db.asOwner(
@@ -130,6 +133,9 @@ describe("notificationRules.relatedSignals", () => {
     expect(queued.map((n) => n.monitor_uuid)).not.toContain(otherKinds);
     expect(eventsTo("with-rule").filter((e) => e === "p2000.related_signal")).toHaveLength(1);
     expect(eventsTo("without-rule")).not.toContain("p2000.related_signal");
+    await hooks.waitFor((r) => r.path === "/accidents" && JSON.parse(r.body).event === "p2000.related_signal");
+    await ctx.service.workerIdle();
+    expect(eventsTo("other-kinds")).toEqual(["p2000.message.matched"]);
     expect(errors).toEqual([]);
   });
 

@@ -80,6 +80,8 @@ describe("on the running service", () => {
       const stored = await demoMessages(ctx.db, to);
       expect(stored.length).toBeGreaterThan(0);
       expect(new Set(stored.map((m) => m.message))).toEqual(new Set(expected));
+      // No page of the window stored twice.
+      expect(new Set(stored.map((m) => `${m.message}@${m.sended.toISOString()}`)).size).toBe(stored.length);
       for (const { sended } of stored) {
         expect(sended.getTime()).toBeGreaterThanOrEqual(from.getTime());
         expect(sended.getTime()).toBeLessThan(to.getTime());
