@@ -47,6 +47,8 @@ export const MonitorPreviewPlugin = extendSchema((build) => {
   const resources = build.input.pgRegistry.pgResources;
   const monitors = resources.monitors_table;
   const messages = resources.p2000_messages_table;
+  /** The rows as p2000Messages gives them, in the order of the uuids. */
+  const messagesOf = ($uuids: Step<string[]>) => each($uuids, ($uuid) => messages.get({ uuid: $uuid }));
 
   return {
     typeDefs: gql`
@@ -172,15 +174,12 @@ export const MonitorPreviewPlugin = extendSchema((build) => {
           byDay: ($preview) => access($preview, "by_day"),
           items: ($preview) => access($preview, "items"),
           bursts: ($preview) => access($preview, "bursts"),
-          // The rows as p2000Messages gives them, in the preview's order.
-          messages: ($preview) =>
-            each(access<string[]>($preview, "message_uuids"), ($uuid) => messages.get({ uuid: $uuid })),
+          messages: ($preview) => messagesOf(access<string[]>($preview, "message_uuids")),
         },
       },
       MonitorPreviewBurst: {
         plans: {
-          messages: ($burst) =>
-            each(access<string[]>($burst, "messageUuids"), ($uuid) => messages.get({ uuid: $uuid })),
+          messages: ($burst) => messagesOf(access<string[]>($burst, "messageUuids")),
         },
       },
     },
