@@ -466,6 +466,9 @@ test("bursts: a burst rule switched on, the single-incident rules set aside, the
   expect(await page.$eval("#rule-escalations", (input) => (input as unknown as { disabled: boolean }).disabled)).toBe(
     true,
   );
+  // The other single-incident rules are set aside too, and the related kinds with them.
+  for (const rule of ["#rule-per-incident", "#rule-related", "#rule-related-nl_alert"])
+    expect(await page.$eval(rule, (input) => (input as unknown as { disabled: boolean }).disabled)).toBe(true);
   await typeInto(page, "#rule-burst-count", "2");
   await typeInto(page, "#rule-burst-minutes", "30");
   await page.$eval("#rule-burst", (element) => element.scrollIntoView({ block: "center" }));
@@ -474,6 +477,14 @@ test("bursts: a burst rule switched on, the single-incident rules set aside, the
   await page.waitForSelector("#monitor-preview-bursts");
   expect(await textOf(page, "#monitor-preview-bursts summary")).toBe("Bursts that would have been told (1)");
   expect(await textOf(page, "#monitor-preview-bursts li")).toMatch(/^2 matches from /);
+  // The burst is the two Oss pages': it is told from the second of them (startedAt, the match that
+  // brought it to its count), as the console writes the time; earlier tests' pages are not in it.
+  const ossStart = new Intl.DateTimeFormat("en-GB", {
+    dateStyle: "medium",
+    timeStyle: "short",
+    timeZone: "Europe/Amsterdam",
+  }).format(new Date(sixDaysAgo + 10 * 60_000));
+  expect(await textOf(page, "#monitor-preview-bursts li")).toBe(`2 matches from ${ossStart}`);
   expect(await textOf(page, ".monitor-preview-count")).toMatch(/of which 1 would have been notified/);
   await page.$eval("#monitor-preview-bursts", (element) => element.scrollIntoView({ block: "center" }));
   await screenshot(page, "console-monitors-desktop-bursts");
@@ -507,11 +518,26 @@ test("following one incident: from the map's link, on the channel ticked, its ra
   // The environment's one channel, ticked.
   expect(await page.$$eval("#follow-form input:checked", (boxes) => boxes.length)).toBe(1);
   await screenshot(page, "console-monitors-desktop-follow");
+  // With no channel ticked it says so beside the channels, and follows nothing.
+  await page.click("#follow-form input[type=checkbox]");
+  await page.click("#follow-form button[type=submit]");
+  await page.waitForSelector("#monitor-channels-error:not([hidden])");
+  expect(await textOf(page, "#monitor-channels-error")).toBe("Choose at least one channel.");
+  expect(new URL(page.url()).pathname).toBe(`/console/monitors/follow/${dossier}`);
+  await page.click("#follow-form input[type=checkbox]");
   await page.click("#follow-form button[type=submit]");
   await page.waitForFunction("/^\\/console\\/monitors\\/[0-9a-f-]{36}$/.test(location.pathname)");
   await page.waitForSelector("#monitor-follows");
-  expect(await page.$eval("#monitor-follows", (link) => link.getAttribute("href"))).toBe(`/?incident=${dossier}`);
+  const followUuid = new URL(page.url()).pathname.split("/").pop()!;
+  // The link to the map keeps the page's language.
+  expect(await page.$eval("#monitor-follows", (link) => link.getAttribute("href"))).toBe(
+    `/?incident=${dossier}&lang=en`,
+  );
+  expect(await textOf(page, "#monitor-follows")).toBe("this incident on the map");
   expect(await textOf(page, ".monitor-facts")).not.toContain("Everywhere");
+  // A follow is its one incident: not "everything of this type", nor "all of the Netherlands".
+  expect(await textOf(page, ".monitor-facts")).not.toContain("everything of this type");
+  expect(await textOf(page, ".monitor-facts")).not.toContain("all of the Netherlands");
 
   // The incident raised: the follow is told on its channel.
   await storeP2000Pages(ctx.db, [
@@ -527,6 +553,8 @@ test("following one incident: from the map's link, on the channel ticked, its ra
     30_000,
   );
   expect(JSON.parse(raised.body).dossier.uuid).toBe(dossier);
+  // Told by the follow itself, not by another monitor of the environment.
+  expect(JSON.parse(raised.body).monitor.uuid).toBe(followUuid);
   expect(await seriousAxeViolations(page)).toEqual([]);
   expect(problems).toEqual([]);
 }, 120_000);

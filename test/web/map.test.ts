@@ -379,10 +379,10 @@ describe("the live map", () => {
     expect(text).toContain(UTRECHT);
     expect(text).toContain("Opened");
     expect(await page.evaluate("document.activeElement?.id")).toBe("incident-panel-heading");
-    // "Tell me when this gets worse" is the console's follow of this incident.
+    // "Tell me when this gets worse" is the console's follow of this incident, in the page's language.
     expect(await page.$eval("#incident-follow", (link) => [link.textContent, link.getAttribute("href")])).toEqual([
       "Tell me when this gets worse",
-      `/console/monitors/follow/${dossierOf[UTRECHT]}`,
+      `/console/monitors/follow/${dossierOf[UTRECHT]}?lang=en`,
     ]);
     await screenshot(page, "map-desktop-panel");
     expect(await seriousAxeViolations(page)).toEqual([]);

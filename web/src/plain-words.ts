@@ -6,9 +6,6 @@
 import { h } from "./dom.ts";
 import { language } from "./i18n.ts";
 
-/** The language plainText is asked in: the page's own, at the time of asking. */
-export const plainLanguage = (): string => language;
-
 /** The plain words as a line for under the pager's text; none when there are none, or they say the same. */
 export function plainTextLine(plain: string | null | undefined, pagerText?: string | null): HTMLElement | null {
   if (!plain || plain === pagerText) return null;

@@ -17,8 +17,8 @@ import { graphql } from "../api/graphql.ts";
 import { ApiError, type Api } from "../api/client.ts";
 import type { Screen } from "../context.ts";
 import { h } from "../dom.ts";
-import { addTexts, formatDateTime, t, withLanguage } from "../i18n.ts";
-import { plainLanguage, plainTextLine } from "../plain-words.ts";
+import { addTexts, formatDateTime, language, t, withLanguage } from "../i18n.ts";
+import { plainTextLine } from "../plain-words.ts";
 import { actionButton } from "./form.ts";
 import { disciplineName, urgencyName } from "./monitors/criteria-fields.ts";
 
@@ -155,9 +155,7 @@ async function incidentOf(
 ): Promise<HTMLElement | null> {
   const [dossiers, message] = await Promise.all([
     link.dossierUuid ? api.request(IncidentQuery, { uuid: link.dossierUuid }).catch(() => null) : null,
-    link.messageUuid
-      ? api.request(MessageQuery, { uuid: link.messageUuid, language: plainLanguage() }).catch(() => null)
-      : null,
+    link.messageUuid ? api.request(MessageQuery, { uuid: link.messageUuid, language }).catch(() => null) : null,
   ]);
   const dossier = dossiers?.p2000Dossiers[0];
   const found = dossier

@@ -40,14 +40,27 @@ export interface Boundaries {
   regions: FeatureCollection;
 }
 
-export async function loadBoundaries(): Promise<Boundaries> {
+/** The boundaries' one load, shared by every map of the page (the monitor form makes two). */
+let sharedLoad: Promise<Boundaries> | null = null;
+
+/**
+ * The shipped boundaries, fetched once for all the page's maps (they only read them); a failed load
+ * is forgotten, so the next map asks again.
+ */
+export function loadBoundaries(): Promise<Boundaries> {
   const load = async (url: string) => {
     const response = await fetch(url);
     if (!response.ok) throw new Error(`${url}: ${response.status}`);
     return (await response.json()) as FeatureCollection;
   };
-  const [provinces, regions] = await Promise.all([load(provincesUrl), load(regionsUrl)]);
-  return { provinces, regions };
+  sharedLoad ??= Promise.all([load(provincesUrl), load(regionsUrl)]).then(
+    ([provinces, regions]) => ({ provinces, regions }),
+    (error: unknown) => {
+      sharedLoad = null;
+      throw error;
+    },
+  );
+  return sharedLoad;
 }
 
 /**

@@ -8,9 +8,9 @@
 import type { Api } from "../api/client.ts";
 import { readFragment, type FragmentOf, type ResultOf } from "../api/graphql.ts";
 import { h, replaceChildren } from "../dom.ts";
-import { formatDateTime, t } from "../i18n.ts";
+import { formatDateTime, language, t, withLanguage } from "../i18n.ts";
 import { kindName } from "../incident-kinds.ts";
-import { plainLanguage, plainTextLine } from "../plain-words.ts";
+import { plainTextLine } from "../plain-words.ts";
 import { describeDossier, describeExercise, exerciseMessageUuid, type Incident } from "./incidents.ts";
 import {
   badgeText,
@@ -131,7 +131,11 @@ function drawDossier(title: HTMLElement, body: HTMLElement, dossier: Detail): vo
     h(
       "p",
       { class: "follow-link" },
-      h("a", { href: `/console/monitors/follow/${summary.uuid}`, id: "incident-follow" }, t("panel.follow")),
+      h(
+        "a",
+        { href: withLanguage(`/console/monitors/follow/${summary.uuid}`), id: "incident-follow" },
+        t("panel.follow"),
+      ),
     ),
     section(
       t("panel.messages"),
@@ -220,7 +224,7 @@ export function createIncidentPanel(
   async function load(id: string): Promise<void> {
     const exercise = exerciseMessageUuid(id);
     if (exercise) {
-      const { p2000Message } = await api.request(ExerciseQuery, { uuid: exercise, language: plainLanguage() });
+      const { p2000Message } = await api.request(ExerciseQuery, { uuid: exercise, language });
       if (openId !== id || !p2000Message) return;
       const message = readFragment(ExerciseSummary, p2000Message);
       const incident = describeExercise(message);
@@ -244,7 +248,7 @@ export function createIncidentPanel(
       );
       return;
     }
-    const { p2000Dossiers } = await api.request(DossierQuery, { uuid: id, language: plainLanguage() });
+    const { p2000Dossiers } = await api.request(DossierQuery, { uuid: id, language });
     if (openId === id) showDossier(p2000Dossiers[0]);
   }
 
@@ -291,7 +295,7 @@ export function createIncidentPanel(
       if (!exerciseMessageUuid(id)) {
         unsubscribe = api.subscribe(
           DossierSubscription,
-          { uuid: id, language: plainLanguage() },
+          { uuid: id, language },
           (data) => showDossier(data.p2000Dossier ?? undefined),
           onError,
         );

@@ -17,6 +17,9 @@ import { AreaChoicesQuery, LocationSuggestionsQuery } from "./monitor-queries.ts
 import { pickList, type Choice } from "./pick-list.ts";
 import { polygonDrawing } from "./polygon-draw.ts";
 
+/** The areas' label, the same for every type with a place (the form's field, the monitor's page). */
+export const AREAS_LABEL = "monitors.query.areas";
+
 /** The radii, in km, offered around an address someone types (home, work). */
 const ADDRESS_RADII = [1, 3];
 
@@ -79,7 +82,7 @@ export function areasCriterion(api: Api, source: BaseSource): Criterion {
   // The drawing's callbacks above use the list: they run on clicks, once it is made.
   const list = pickList({
     id: "monitor-areas",
-    label: t("monitors.query.p2000.areas"),
+    label: t(AREAS_LABEL),
     hint: t("monitors.areasHint"),
     apiNames: ["query.areas"],
     search: (text) => searchAreas(api, text),
@@ -97,7 +100,8 @@ export function areasCriterion(api: Api, source: BaseSource): Criterion {
   });
   return {
     field: list,
-    read: () => (list.values().length ? list.values().map((value) => JSON.parse(value) as Area) : undefined),
+    // `areas` is the list's values parsed (onChange keeps it so).
+    read: () => (areas.length ? areas : undefined),
     fill: (value) => {
       const saved = areasOf(value);
       list.setValues(saved.map(areaValue), Object.fromEntries(saved.map((area) => [areaValue(area), areaLabel(area)])));

@@ -7,7 +7,7 @@ import type { Feature } from "geojson";
 import L from "leaflet";
 import { h } from "../../dom.ts";
 import { createBaseMap, loadBoundaries, type BaseSource, type Boundaries } from "../../map/base-map.ts";
-import { isDrawn, type Area } from "./areas.ts";
+import type { Area } from "./areas.ts";
 import { circleRing, CIRCLE_STYLE, type Place } from "./circle-map.ts";
 
 /** A province's or safety region's shipped outline, by the code the API stores (province code, region number). */
@@ -25,7 +25,7 @@ function shapeOf(area: Area, boundaries: Boundaries | null): L.Polygon | L.GeoJS
       area.coordinates[0].map(([longitude, latitude]): L.LatLngTuple => [latitude, longitude]),
       CIRCLE_STYLE,
     );
-  const outline = boundaries && isDrawn(area) ? outlineOf(area, boundaries) : undefined;
+  const outline = boundaries ? outlineOf(area, boundaries) : undefined;
   return outline
     ? L.geoJSON(outline, { pane: CIRCLE_STYLE.pane, interactive: false, style: () => CIRCLE_STYLE })
     : null;

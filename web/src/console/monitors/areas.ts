@@ -45,7 +45,7 @@ export function areaValue(area: Area): string {
 }
 
 /** The points a person drew: a closed ring repeats its first point as its last. */
-export function polygonPoints(area: Area): number {
+function polygonPoints(area: Area): number {
   return Math.max(0, (area.coordinates?.[0]?.length ?? 1) - 1);
 }
 

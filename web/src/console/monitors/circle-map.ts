@@ -12,7 +12,7 @@ import type { FormField } from "../form.ts";
 import { addressSearch, type Suggestion } from "./address-search.ts";
 
 /** The circle's colour and the preview's points' (also what the browser test looks for). */
-export const CIRCLE_COLOUR = "#0969da";
+const CIRCLE_COLOUR = "#0969da";
 export const PREVIEW_POINT_COLOUR = "#d1242f";
 const DEFAULT_RADIUS_KM = 5;
 const EARTH_RADIUS_KM = 6371.0088;

@@ -9,7 +9,7 @@ import { t } from "../../i18n.ts";
 import { kindChoices } from "../../incident-kinds.ts";
 import { selectField, textField, type FormField } from "../form.ts";
 import type { BaseSource } from "../../map/base-map.ts";
-import { areasCriterion } from "./area-picker.ts";
+import { AREAS_LABEL, areasCriterion } from "./area-picker.ts";
 import { areaLabel, areasOf } from "./areas.ts";
 import type { Criterion } from "./criterion.ts";
 import {
@@ -271,10 +271,9 @@ function atLeastUrgency(load: () => Promise<Urgency[]>): Criterion {
 export function criteriaFor(type: string, api: Api, mapSource: BaseSource): Criteria {
   const lists = references(api);
   // Only the type shown is made: its lists are asked for, and the areas (of every type with a
-  // position: P2000, accident, aircraft, matrix, NL-Alert) make a map.
+  // position: PLACE_TYPES) make a map.
   const byType: Record<string, () => Record<string, Criterion>> = {
     p2000: () => ({
-      areas: areasCriterion(api, mapSource),
       regions: pick(type, "regions", lists.regions),
       disciplines: pick(type, "disciplines", lists.disciplines),
       categories: pick(type, "categories", lists.kinds),
@@ -294,12 +293,10 @@ export function criteriaFor(type: string, api: Api, mapSource: BaseSource): Crit
       includeExercises: checkbox(type, "includeExercises"),
     }),
     accident: () => ({
-      areas: areasCriterion(api, mapSource),
       types: fixed(type, "types", ["accident", "breakdown", "unattended"]),
       roads: pick(type, "roads", lists.highways),
     }),
     aircraft: () => ({
-      areas: areasCriterion(api, mapSource),
       kinds: fixed(type, "kinds", ["trauma", "police"]),
       registrations: words(type, "registrations"),
     }),
@@ -309,18 +306,21 @@ export function criteriaFor(type: string, api: Api, mapSource: BaseSource): Crit
     }),
     rail_disruptions: () => ({ routes: pick(type, "routes", lists.railRoutes) }),
     matrix: () => ({
-      areas: areasCriterion(api, mapSource),
       roads: pick(type, "roads", lists.highways),
       minDelayMinutes: integer(type, "minDelayMinutes"),
     }),
     rss: () => ({ feeds: words(type, "feeds"), keywords: words(type, "keywords") }),
-    nl_alert: () => ({ areas: areasCriterion(api, mapSource), regions: pick(type, "regions", lists.regions) }),
+    nl_alert: () => ({ regions: pick(type, "regions", lists.regions) }),
     amber_alert: () => ({
       provinces: pick(type, "provinces", lists.provinces),
       kinds: fixed(type, "kinds", ["amber", "missing_child"]),
     }),
   };
-  const criteria = byType[type]?.() ?? {};
+  // The areas come first, for every type with a place (the form shows them in this order).
+  const criteria: Record<string, Criterion> = {
+    ...(PLACE_TYPES.has(type) ? { areas: areasCriterion(api, mapSource) } : {}),
+    ...byType[type]?.(),
+  };
   if (type === "rss") {
     // Feeds are URLs, one per line; the only required query field of any type.
     criteria.feeds.field.control.setAttribute("required", "");
@@ -373,9 +373,9 @@ export async function describeQuery(type: string, query: Query, api: Api): Promi
   };
   const fixedNames = async (values: string[]) => values.map((value) => t(`monitors.value.${value}`));
   const areaNames = async () => areasOf(query.areas).map((area) => areaLabel(area));
-  const describe: Record<string, Record<string, (values: string[]) => Promise<string[]>>> = {
+  type Words = Record<string, (values: string[]) => Promise<string[]>>;
+  const describe: Record<string, Words> = {
     p2000: {
-      areas: areaNames,
       regions: regionNames,
       disciplines: async (values) => {
         const all = (await api.request(P2000ReferenceQuery).catch(() => null))?.p2000Disciplines ?? [];
@@ -399,23 +399,22 @@ export async function describeQuery(type: string, query: Query, api: Api): Promi
       excludeKeywords: async (values) => values,
       includeExercises: async () => [t("monitors.page.yes")],
     },
-    accident: { areas: areaNames, types: fixedNames, roads: async (values) => values },
-    aircraft: { areas: areaNames, kinds: fixedNames, registrations: async (values) => values },
+    accident: { types: fixedNames, roads: async (values) => values },
+    aircraft: { kinds: fixedNames, registrations: async (values) => values },
     meteo_weather: {
       regions: (values) => named(lists.meteoRegions, values),
       levels: fixedNames,
     },
     rail_disruptions: { routes: (values) => named(lists.railRoutes, values) },
     matrix: {
-      areas: areaNames,
       roads: async (values) => values,
       minDelayMinutes: async ([minutes]) => [t("monitors.page.minutes").replace("{count}", minutes)],
     },
     rss: { feeds: async (values) => values, keywords: async (values) => values },
-    nl_alert: { areas: areaNames, regions: regionNames },
+    nl_alert: { regions: regionNames },
     amber_alert: { provinces: (values) => named(lists.provinces, values), kinds: fixedNames },
   };
-  const fields = describe[type] ?? {};
+  const fields: Words = { ...(PLACE_TYPES.has(type) ? { areas: areaNames } : {}), ...describe[type] };
   const described: Described[] = [];
   for (const [key, words] of Object.entries(fields)) {
     const value = query[key];
@@ -423,9 +422,11 @@ export async function describeQuery(type: string, query: Query, api: Api): Promi
     const values = Array.isArray(value) ? value.map(String) : [String(value)];
     if (!values.length) continue;
     const term =
-      type === "p2000" && key === "urgencies"
-        ? t("monitors.query.p2000.urgencyAtLeast")
-        : t(`monitors.query.${type}.${key}`);
+      key === "areas"
+        ? t(AREAS_LABEL)
+        : type === "p2000" && key === "urgencies"
+          ? t("monitors.query.p2000.urgencyAtLeast")
+          : t(`monitors.query.${type}.${key}`);
     described.push({ key, term, values: await words(values) });
   }
   return described;

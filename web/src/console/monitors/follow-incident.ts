@@ -5,8 +5,9 @@
 import { h, replaceChildren } from "../../dom.ts";
 import { formatDateTime, t } from "../../i18n.ts";
 import type { ConsoleContext } from "../console-context.ts";
-import { statusLine } from "../form.ts";
-import { FollowedIncidentQuery, FollowIncidentMutation, MonitorsQuery } from "./monitor-queries.ts";
+import { consoleForm, statusLine } from "../form.ts";
+import { channelsField } from "./monitor-form.ts";
+import { FollowedIncidentQuery, FollowIncidentMutation, MonitorChannelsQuery } from "./monitor-queries.ts";
 
 export function followIncident(root: HTMLElement, context: ConsoleContext, incident: string): void {
   const { element: status, say } = statusLine();
@@ -15,7 +16,7 @@ export function followIncident(root: HTMLElement, context: ConsoleContext, incid
 
   void Promise.all([
     context.api.request(FollowedIncidentQuery, { uuid: incident }),
-    context.session.api.request(MonitorsQuery),
+    context.session.api.request(MonitorChannelsQuery),
   ])
     .then(([{ p2000Dossiers }, { channels }]) => {
       const dossier = p2000Dossiers[0];
@@ -38,45 +39,33 @@ export function followIncident(root: HTMLElement, context: ConsoleContext, incid
           about,
           explained,
           h("p", { class: "notice", id: "follow-no-channel" }, t("monitors.follow.noChannel"), " "),
-          context.link("/console/channels", t("monitors.follow.makeChannel")),
+          context.link("/console/channels", t("monitors.channels.make")),
         );
         return;
       }
-      const boxes = channels.map((channel) =>
-        h("input", { type: "checkbox", value: channel.uuid, checked: true, id: `follow-channel-${channel.uuid}` }),
+      const chosen = channelsField(
+        channels,
+        channels.map((channel) => channel.uuid),
       );
-      const submit = h("button", { type: "submit", class: "primary" }, t("monitors.follow.submit"));
-      const form = h(
-        "form",
-        { id: "follow-form" },
-        h(
-          "fieldset",
-          { class: "field checkboxes monitor-channels" },
-          h("legend", {}, t("monitors.channels.legend")),
-          ...channels.map((channel, index) =>
-            h("label", { class: "checkbox" }, boxes[index], ` ${channel.name} (${channel.type})`),
-          ),
-        ),
-        submit,
-        status,
-      );
-      form.addEventListener("submit", (event) => {
-        event.preventDefault();
-        const chosen = boxes.filter((box) => box.checked).map((box) => box.value);
-        if (!chosen.length) return say(t("monitors.follow.chooseChannel"));
-        submit.disabled = true;
-        say(t("monitors.follow.saving"));
-        context.session.api
-          .request(FollowIncidentMutation, { incident: dossier.uuid, channels: JSON.stringify(chosen) })
-          .then(({ followIncident: follow }) => {
-            if (follow) context.go(`/console/monitors/${follow.uuid}`);
-          })
-          .catch((error: Error) => {
-            submit.disabled = false;
-            say(error.message);
+      const form = consoleForm({
+        id: "follow-form",
+        fields: [chosen],
+        submitLabel: t("monitors.follow.submit"),
+        submit: async () => {
+          const picked = chosen.values();
+          if (!picked.length) {
+            chosen.setError(t("monitors.follow.chooseChannel"));
+            chosen.control.focus();
+            return;
+          }
+          const { followIncident: follow } = await context.session.api.request(FollowIncidentMutation, {
+            incident: dossier.uuid,
+            channels: JSON.stringify(picked),
           });
+          if (follow) context.go(`/console/monitors/${follow.uuid}`);
+        },
       });
-      replaceChildren(section, heading, about, explained, form);
+      replaceChildren(section, heading, about, explained, form.element);
     })
     .catch((error: Error) => {
       say(error.message);

@@ -10,7 +10,6 @@
 // person may raise or empty.
 import { h } from "../../dom.ts";
 import { formatNumber, language, t, withLanguage } from "../../i18n.ts";
-import { plainLanguage } from "../../plain-words.ts";
 import type { ConsoleContext } from "../console-context.ts";
 import { confirmDialog } from "../confirm.ts";
 import { consoleForm, selectField, textField, type FormField } from "../form.ts";
@@ -64,7 +63,8 @@ export function typeLabel(types: MonitorType[], value: string): string {
   return text === `monitors.type.${value}` ? (types.find((type) => type.value === value)?.label ?? value) : text;
 }
 
-function channelsField(channels: Channel[], chosen: string[]): FormField & { values(): string[] } {
+/** The channels to send to, a checkbox each (`chosen` ticked); a link to make one when there are none. */
+export function channelsField(channels: Channel[], chosen: string[]): FormField & { values(): string[] } {
   const error = h("p", { class: "field-error", id: "monitor-channels-error", hidden: true });
   const boxes = channels.map((channel) =>
     h("input", {
@@ -213,7 +213,7 @@ export function monitorForm(
       const asked = input();
       const key = JSON.stringify(asked);
       if (previewed?.input === key) return previewed.preview;
-      const { monitorPreview } = await session.api.request(PreviewQuery, { input: asked, language: plainLanguage() });
+      const { monitorPreview } = await session.api.request(PreviewQuery, { input: asked, language });
       if (monitorPreview) previewed = { input: key, preview: monitorPreview };
       return monitorPreview ?? null;
     };

@@ -149,7 +149,10 @@ export function monitorPage(root: HTMLElement, context: ConsoleContext, uuid: st
               [
                 h(
                   "a",
-                  { href: `/?incident=${encodeURIComponent(monitor.followsIncident)}`, id: "monitor-follows" },
+                  {
+                    href: withLanguage(`/?incident=${encodeURIComponent(monitor.followsIncident)}`),
+                    id: "monitor-follows",
+                  },
                   t("monitors.page.followsLink"),
                 ),
               ],

@@ -19,6 +19,17 @@ export const MonitorsQuery = graphql(`
   }
 `);
 
+/** The environment's channels, as the monitor form and a follow offer them. */
+export const MonitorChannelsQuery = graphql(`
+  query ConsoleMonitorChannels {
+    channels {
+      uuid
+      name
+      type
+    }
+  }
+`);
+
 export const MonitorQuery = graphql(`
   query ConsoleMonitor($uuid: String!) {
     monitor(uuid: $uuid) {
@@ -56,7 +67,7 @@ export const MonitorQuery = graphql(`
 
 export type Monitor = NonNullable<ResultOf<typeof MonitorQuery>["monitor"]>;
 export type MonitorsResult = ResultOf<typeof MonitorsQuery>;
-export type Channel = NonNullable<MonitorsResult["channels"]>[number];
+export type Channel = NonNullable<ResultOf<typeof MonitorChannelsQuery>["channels"]>[number];
 export type MonitorType = ResultOf<typeof MonitorTypesQuery>["monitorTypes"][number];
 
 export const DeliveriesQuery = graphql(`

@@ -11,7 +11,7 @@ import { followIncident } from "./follow-incident.ts";
 import { monitorForm } from "./monitor-form.ts";
 import { monitorList } from "./monitor-list.ts";
 import { monitorPage } from "./monitor-page.ts";
-import { MonitorQuery, MonitorsQuery, MonitorTypesQuery } from "./monitor-queries.ts";
+import { MonitorChannelsQuery, MonitorQuery, MonitorTypesQuery } from "./monitor-queries.ts";
 
 const UUID = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}";
 
@@ -27,7 +27,7 @@ export const monitorsScreen: ConsoleScreen = (root, context) => {
 
   if (path === "/console/monitors") monitorList(root, context);
   else if (path === "/console/monitors/new") {
-    void Promise.all([context.session.api.request(MonitorsQuery), context.api.request(MonitorTypesQuery)])
+    void Promise.all([context.session.api.request(MonitorChannelsQuery), context.api.request(MonitorTypesQuery)])
       .then(([{ channels }, { monitorTypes }]) => {
         if (!disposed)
           teardown = monitorForm(root, context, { monitor: null, channels: channels ?? [], types: monitorTypes });

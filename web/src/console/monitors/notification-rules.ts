@@ -11,6 +11,11 @@ import type { Choice } from "./pick-list.ts";
 
 export type Rules = Record<string, unknown>;
 
+/** notificationRules.burst: told of bursts of matches rather than of each match. */
+type BurstRule = { count?: number; minutes?: number; quietMinutes?: number; per?: string };
+
+const burstOf = (rules: Rules): BurstRule | undefined => rules.burst as BurstRule | undefined;
+
 export interface RulesFields {
   element: HTMLElement;
   fields: FormField[];
@@ -132,12 +137,6 @@ export function notificationRules(type: string, urgencies: Promise<Choice[]>): R
       ),
     ),
   );
-  const relatedChanged = () => {
-    for (const box of relatedKinds) box.disabled = !related.checked;
-  };
-  related.addEventListener("change", relatedChanged);
-  relatedChanged();
-
   const escalations = h("input", { type: "checkbox", id: "rule-escalations" });
   const escalationsField = field(
     "rule-escalations",
@@ -171,8 +170,6 @@ export function notificationRules(type: string, urgencies: Promise<Choice[]>): R
   burstMinutes.max = "1440";
   const burstQuiet = number("rule-burst-quiet", t("monitors.rules.burstQuietLabel"));
   burstQuiet.max = "1440";
-  burstCount.value = "3";
-  burstMinutes.value = "30";
   const burstPer = h(
     "select",
     { id: "rule-burst-per", "aria-label": t("monitors.rules.burstPerLabel") },
@@ -195,12 +192,25 @@ export function notificationRules(type: string, urgencies: Promise<Choice[]>): R
     burstQuiet,
     ` ${t("monitors.rules.burstQuietMinutes")}`,
   );
+  // What can be set follows what is ticked: the related kinds with their rule, the single-incident
+  // rules without a burst rule.
   const singleIncidentRules = [perIncident, related, escalations];
-  const burstChanged = () => {
+  const sync = () => {
     for (const control of singleIncidentRules) control.disabled = burst.checked;
     for (const box of relatedKinds) box.disabled = burst.checked || !related.checked;
   };
-  burst.addEventListener("change", burstChanged);
+  related.addEventListener("change", sync);
+  burst.addEventListener("change", sync);
+  /** A saved burst rule shown, or none: then its numbers are a new rule's, "at least 3 within 30 minutes". */
+  const showBurst = (rule: BurstRule | undefined) => {
+    burst.checked = Boolean(rule);
+    burstCount.value = rule?.count ? String(rule.count) : "3";
+    burstMinutes.value = rule?.minutes ? String(rule.minutes) : "30";
+    burstQuiet.value = rule?.quietMinutes ? String(rule.quietMinutes) : "";
+    burstPer.value = rule?.per ?? "monitor";
+    sync();
+  };
+  showBurst(undefined);
 
   const fields: FormField[] = p2000
     ? [
@@ -261,19 +271,10 @@ export function notificationRules(type: string, urgencies: Promise<Choice[]>): R
       minutes.value = period?.minutes ? String(period.minutes) : "";
       const relatedRule = rules.relatedSignals;
       related.checked = relatedRule === true || Array.isArray(relatedRule);
-      for (const box of relatedKinds)
-        box.checked = !Array.isArray(relatedRule) || (relatedRule as string[]).includes(box.value);
-      relatedChanged();
+      for (const box of relatedKinds) box.checked = !Array.isArray(relatedRule) || relatedRule.includes(box.value);
       escalations.checked = rules.escalations === true;
       plainLanguage.value = rules.language === "en" ? "en" : "nl";
-      const burstRule = rules.burst as
-        { count?: number; minutes?: number; quietMinutes?: number; per?: string } | undefined;
-      burst.checked = Boolean(burstRule);
-      burstCount.value = burstRule?.count ? String(burstRule.count) : "3";
-      burstMinutes.value = burstRule?.minutes ? String(burstRule.minutes) : "30";
-      burstQuiet.value = burstRule?.quietMinutes ? String(burstRule.quietMinutes) : "";
-      burstPer.value = burstRule?.per ?? "monitor";
-      burstChanged();
+      showBurst(burstOf(rules));
     },
   };
 }
@@ -307,11 +308,11 @@ export function describeRules(rules: Rules, urgencies: Choice[]): string[] {
     said.push(
       t("monitors.page.rule.relatedKinds").replace(
         "{kinds}",
-        (rules.relatedSignals as string[]).map((kind) => t(`monitors.rules.relatedKind.${kind}`)).join(", "),
+        rules.relatedSignals.map((kind) => t(`monitors.rules.relatedKind.${String(kind)}`)).join(", "),
       ),
     );
   if (rules.escalations === true) said.push(t("monitors.page.rule.escalations"));
-  const burst = rules.burst as { count?: number; minutes?: number; quietMinutes?: number; per?: string } | undefined;
+  const burst = burstOf(rules);
   if (burst?.count && burst.minutes)
     said.push(
       t(`monitors.page.rule.burst.${burst.per === "area" || burst.per === "place" ? burst.per : "monitor"}`)

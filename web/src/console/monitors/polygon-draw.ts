@@ -11,13 +11,13 @@ import L from "leaflet";
 import { h } from "../../dom.ts";
 import { formatNumber, t } from "../../i18n.ts";
 import { countText } from "../console-texts.ts";
-import { CIRCLE_COLOUR } from "./circle-map.ts";
+import { CIRCLE_STYLE } from "./circle-map.ts";
 
 /**
  * The most points a drawn area takes: more than anyone clicks by hand, and ten such areas stay
  * within the API's 5,000 points for all of a monitor's polygons (2,000 for one).
  */
-export const MAX_DRAWN_POINTS = 500;
+const MAX_DRAWN_POINTS = 500;
 /** The fewest points of an area (a triangle); the closed ring then has 4. */
 const FEWEST_POINTS = 3;
 /** About a metre: finer than a click can mean, and the ring's JSON stays short. */
@@ -47,9 +47,9 @@ export function polygonDrawing(
 ): PolygonDrawing {
   let points: L.LatLng[] = [];
   let active = false;
-  const style: L.PolylineOptions = { pane: "signs", interactive: false, color: CIRCLE_COLOUR, weight: 3 };
-  const outline = L.polyline([], style);
-  const closing = L.polyline([], { ...style, weight: 2, dashArray: "6 6" });
+  // The circle's style (a line has no fill), its outline a little bolder while it is drawn.
+  const outline = L.polyline([], { ...CIRCLE_STYLE, weight: 3 });
+  const closing = L.polyline([], { ...CIRCLE_STYLE, dashArray: "6 6" });
   const corners = L.layerGroup();
 
   const start = h("button", { type: "button", id: "monitor-draw-start" }, t("monitors.draw.start"));
@@ -79,15 +79,7 @@ export function polygonDrawing(
     closing.setLatLngs(points.length > 1 ? [points[points.length - 1], points[0]] : []);
     corners.clearLayers();
     for (const point of points)
-      L.circleMarker(point, {
-        pane: "signs",
-        interactive: false,
-        radius: 4,
-        color: CIRCLE_COLOUR,
-        weight: 2,
-        fillColor: "#ffffff",
-        fillOpacity: 1,
-      }).addTo(corners);
+      L.circleMarker(point, { ...CIRCLE_STYLE, radius: 4, fillColor: "#ffffff", fillOpacity: 1 }).addTo(corners);
     options.changed();
   }
 
