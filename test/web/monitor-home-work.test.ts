@@ -22,7 +22,8 @@ import {
   screenshot,
   seriousAxeViolations,
 } from "../helpers/browser.ts";
-import { openConsoleAs, textOf } from "../helpers/console.ts";
+import { distanceKm } from "../helpers/areas.ts";
+import { mapIdle, openConsoleAs, textOf, typeInto } from "../helpers/console.ts";
 import { graphqlCalls } from "../helpers/graphql-calls.ts";
 import { useTestService } from "../helpers/service.ts";
 import { signUp, type TestUser } from "../helpers/users.ts";
@@ -95,11 +96,14 @@ async function tick(page: Page, id: string, wanted: string): Promise<void> {
   await label!.click();
 }
 
-/** Types into a pick list's search box what is there replaced. */
-async function search(page: Page, id: string, text: string): Promise<void> {
-  await page.click(`#${id}`, { count: 3 });
-  await page.keyboard.press("Backspace");
-  await page.type(`#${id}`, text);
+/** Where the service placed a page, and its kind of incident (the category's code). */
+async function placedPage(uuid: string): Promise<{ at: number[]; category: string | undefined }> {
+  const { p2000Message: page } = (await ok(
+    "query ($u: String!) { p2000Message(uuid: $u) { latitude longitude category { code } } }",
+    ada.apiToken,
+    { u: uuid },
+  )) as { p2000Message: { latitude: number; longitude: number; category: { code: string } | null } };
+  return { at: [page.longitude, page.latitude], category: page.category?.code };
 }
 
 /** Publishes a page as the administrator (createP2000Message), now, to a capcode. */
@@ -145,11 +149,11 @@ test("home and work, fires and accidents, in English with escalations: the fire 
   await page.click("a.button-link.primary");
   await page.waitForSelector("#monitor-form");
   await page.type("#monitor-name", "Home and work: fires and accidents");
-  await search(page, "monitor-areas", HOME.search);
+  await typeInto(page, "#monitor-areas", HOME.search);
   await tick(page, "monitor-areas", HOME.label);
-  await search(page, "monitor-areas", WORK.search);
+  await typeInto(page, "#monitor-areas", WORK.search);
   await tick(page, "monitor-areas", WORK.label);
-  await search(page, "monitor-areas", "");
+  await typeInto(page, "#monitor-areas", "");
   expect(await textOf(page, "#monitor-areas-count")).toMatch(/^2 chosen/);
   // Both circles on the areas' map, which is zoomed to them.
   await page.$eval("#monitor-areas-map", (element) => element.scrollIntoView({ block: "center" }));
@@ -182,22 +186,34 @@ test("home and work, fires and accidents, in English with escalations: the fire 
   expect(saved.notificationRules).toEqual({ maxPerDossier: 1, escalations: true, language: "en" });
   expect(JSON.parse(saved.channels)).toHaveLength(1);
   // The page draws both circles on its map.
-  await page.waitForSelector('#monitor-area-map[data-idle="true"]');
-  await new Promise((resolve) => setTimeout(resolve, 300));
+  await mapIdle(page);
   expect(await pixelsOf(page, AREA_RGB, 10)).toBeGreaterThan(100);
   await screenshot(page, "console-monitors-home-work-page");
 
   // The administrator's pages: a fire at home, a medical call at home, a fire in Rotterdam; once
   // they are matched, the fire at home scaled up to GRIP 1.
   const fire = await publish(FIRE_AT_HOME, "001900101");
-  await publish(MEDICAL_AT_HOME, "001920007");
-  await publish(FIRE_ELSEWHERE, "001400101");
+  const medical = await publish(MEDICAL_AT_HOME, "001920007");
+  const elsewhere = await publish(FIRE_ELSEWHERE, "001400101");
   await ctx.service.workerIdle();
   const raised = await publish(FIRE_RAISED, "001900101");
   expect(raised.dossier.uuid).toBe(fire.dossier.uuid);
   await hooks.waitFor((request) => request.path === "/home-work", 2, 30_000);
   await ctx.service.workerIdle();
   await new Promise((resolve) => setTimeout(resolve, 500));
+
+  // The pages not told could have been: the medical call lies in the home circle (only its kind
+  // keeps it out), the fire elsewhere is a fire (only its place keeps it out).
+  const home = [HOME.lon, HOME.lat];
+  const work = [WORK.lon, WORK.lat];
+  const medicalPage = await placedPage(medical.uuid);
+  expect(distanceKm(medicalPage.at, home)).toBeLessThan(1);
+  expect(["brand", "ongeval"]).not.toContain(medicalPage.category);
+  const elsewherePage = await placedPage(elsewhere.uuid);
+  expect(elsewherePage.category).toBe("brand");
+  expect(distanceKm(elsewherePage.at, home)).toBeGreaterThan(1);
+  expect(distanceKm(elsewherePage.at, work)).toBeGreaterThan(1);
+  expect(distanceKm((await placedPage(fire.uuid)).at, home)).toBeLessThan(1);
 
   const told = hooks.requests.filter((request) => request.path === "/home-work").map((r) => JSON.parse(r.body));
   expect(told.map((payload) => payload.event)).toEqual(["p2000.message.matched", "p2000.incident.raised"]);
@@ -330,8 +346,7 @@ test("an area drawn on the map: too few points refused, a point undone, saved as
     expect(latitude).toBeLessThan(53.7);
   }
   expect(await textOf(page, "#monitor-criterion-areas")).toBe("Drawn area (4 points)");
-  await page.waitForSelector('#monitor-area-map[data-idle="true"]');
-  await new Promise((resolve) => setTimeout(resolve, 300));
+  await mapIdle(page);
   expect(await pixelsOf(page, AREA_RGB, 10)).toBeGreaterThan(100);
   await screenshot(page, "console-monitors-draw-page");
 
