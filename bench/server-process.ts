@@ -59,7 +59,9 @@ export async function startServerProcess(options: {
       RAIL_FEED_ENABLED: "false",
       // Unset: the operator's own receiver is not polled during a benchmark.
       AIRCRAFT_JSON_URL: "",
-      LOG_LEVEL: "error",
+      // Info, not less: readiness is its "Ready in" line, an info line (lib/ops/log.ts). At info
+      // the service says little (its start, its stop, warnings); each job's line is at debug.
+      LOG_LEVEL: "info",
       GRAPHILE_ENV: "production",
       // Budgets on (their counting is part of what is measured), far above what one client sends.
       RATE_LIMIT_PER_TOKEN: "1000000000",

@@ -2,14 +2,16 @@
 // `npm run worker` (package.json, which test/start.test.ts holds to this list) and by the benches
 // (bench/server-process.ts). They must be given when the process starts: V8 sizes its heap then.
 //
-// --max-semi-space-size=64: the young generation may grow to two semi-spaces of 64 MB (V8's
+// --max-semi-space-size=32: the young generation may grow to two semi-spaces of 32 MB (V8's
 // default here is 16 MB). An analytics grouping of a year by day and safety region (9,125 groups,
 // issue 28) makes tens of megabytes of short-lived objects in one request; with 16 MB semi-spaces
-// they were scavenged several times a request, the survivors promoted and then collected by full
-// mark-compacts, which made the slowest answers twice the median: p99 108 ms against 69 ms with
-// 64 MB, at one client (docs/benchmarks.md, "Analytics"). The space grows only under that
-// allocation rate, so an idle service is no larger; a busy one holds up to 128 MB more.
-export const SERVICE_NODE_FLAGS = ["--max-semi-space-size=64"] as const;
+// they were scavenged several times a request and the survivors promoted, which made the slowest
+// answers twice the median (p99 108 ms against 69 ms with 64 MB on 2026-11-27). 64 MB cost the API
+// 128 MB of memory at the soak's load, over issue 43's 400 MB budget at its peaks, and measured
+// side by side on 2026-11-29 the year's grouping was no faster with 64 or 48 MB than with 32
+// (docs/benchmarks.md, "Analytics"). The space grows only under that allocation rate, so an idle
+// service is no larger; a busy one holds up to 64 MB more.
+export const SERVICE_NODE_FLAGS = ["--max-semi-space-size=32"] as const;
 
 // MALLOC_ARENA_MAX=2: glibc's malloc keeps an arena per thread that allocates (up to eight per
 // core), and Node's threads (libuv's pool: DNS, crypto, compression; V8's platform workers) each
