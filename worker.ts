@@ -1,7 +1,8 @@
 // graphile-worker in the server's process, on the owner pool. Signals are the server's business:
 // it stops the worker itself, after the HTTP server has stopped accepting requests.
 import type pg from "pg";
-import { Logger, run, type Job, type Runner } from "graphile-worker";
+import { EventEmitter } from "node:events";
+import { Logger, run, type Job, type Runner, type WorkerEvents } from "graphile-worker";
 import type { WorkerConfig } from "./lib/config.ts";
 import { isConnectionError, type DatabaseAvailability } from "./lib/db/availability.ts";
 import { log, logs, type LogFields, type LogLevel } from "./lib/ops/log.ts";
@@ -93,8 +94,17 @@ export async function startWorker(
   availability?: DatabaseAvailability,
 ): Promise<SupervisedWorker> {
   const logger = workerLogger(availability);
+  // The ids a runner locks jobs under: its pool's (the local queue fetches for the pool) and its
+  // workers'. When a runner ends without being asked to, the jobs it held stay locked (graphile-worker
+  // frees a lost worker's jobs only after 4 hours), so they are unlocked once a new runner runs.
+  const lockIds = new WeakMap<Runner, string[]>();
   const start = async () => {
+    const ids: string[] = [];
+    const events: WorkerEvents = new EventEmitter();
+    events.on("pool:create", ({ workerPool }) => ids.push(workerPool.id));
+    events.on("worker:create", ({ worker }) => ids.push(worker.workerId));
     const runner = await run({
+      events,
       pgPool: ownerPool,
       taskList: makeTaskList(tasks, ownerPool),
       crontab: crontabFor(tasks),
@@ -118,6 +128,7 @@ export async function startWorker(
     await startPollers(runner, POLL_TASKS).catch((error: unknown) =>
       logger.error(`Could not start the feed pollers: ${(error as Error).message}`, { error }),
     );
+    lockIds.set(runner, ids);
     return runner;
   };
   let runner: Runner = await start();
@@ -138,6 +149,7 @@ export async function startWorker(
             runner = await start();
             running = true;
             log.info(`The worker runs again (attempt ${attempt}).`);
+            void unlockJobsOf(current);
             supervise(runner);
             return;
           } catch {
@@ -147,6 +159,22 @@ export async function startWorker(
       })();
     };
     current.promise.then(() => ended(), ended);
+  };
+  /**
+   * The ended runner's jobs, free for the new one. Tried until it works (a full disk that ended the
+   * runner may still refuse the update), unless the worker is stopped first.
+   */
+  const unlockJobsOf = async (ended: Runner) => {
+    const ids = lockIds.get(ended) ?? [];
+    for (let attempt = 1; ids.length > 0 && !stopping; attempt++) {
+      try {
+        await ownerPool.query("select graphile_worker.force_unlock_workers($1::text[])", [ids]);
+        return;
+      } catch (error) {
+        if (attempt === 1) log.warning(`Could not unlock the stopped worker's jobs yet: ${(error as Error).message}`);
+        await new Promise((resolve) => setTimeout(resolve, Math.min(250 * attempt, 5000)));
+      }
+    }
   };
   supervise(runner);
   return {

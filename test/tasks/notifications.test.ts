@@ -109,6 +109,38 @@ async function notifications(monitorUuid: string) {
 
 const until = <T>(probe: () => Promise<T>, done: (value: T) => boolean) => waitUntil(probe, done, "the worker");
 
+test("a worker whose runner ends mid-delivery frees the jobs it held", async () => {
+  const { capcode } = await monitorWithChannel({ type: "webhook", url: `${receiver.url}/runner-ends` });
+  receiver.respondWith.delayMs = 1500;
+  for (let i = 0; i < 3; i++) await ingest(`P 1 BDH-01 Brand woning Kerkstraat Delft bon ${7100 + i}`, capcode);
+  const running = await worker();
+  const database = ctx.db.ownerUrl.split("/").pop()!.split("?")[0];
+  const lockedDeliveries = async () =>
+    (
+      await ctx.db.asOwner(
+        "select count(*)::int as n from graphile_worker.jobs where task_identifier = 'notifications__deliver' and locked_by is not null",
+      )
+    ).rows[0].n as number;
+  try {
+    await receiver.waitFor((r) => r.path === "/runner-ends");
+    // A database that can no longer write (as a full disk): the worker's connections are cut and
+    // come back read-only, so recording the deliveries in flight fails, and then recording those
+    // failures: graphile-worker ends the runner with their jobs locked (it would free them after
+    // 4 hours), and the service starts a new one.
+    await ctx.db.asOwner(`alter database "${database}" set default_transaction_read_only = on`);
+    await ctx.db.asOwner(
+      "select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()",
+    );
+    await new Promise((resolve) => setTimeout(resolve, 4000));
+    await ctx.db.asOwner(`begin read write; alter database "${database}" reset default_transaction_read_only; commit`);
+    // Writable again: the new runner unlocks the ended one's jobs.
+    await until(lockedDeliveries, (n) => n === 0);
+  } finally {
+    await running.stop();
+    receiver.respondWith.delayMs = 0;
+  }
+});
+
 test("a worker stopped mid-delivery and a new one send each notification exactly once", async () => {
   const { capcode, monitorUuid } = await monitorWithChannel({ type: "webhook", url: `${receiver.url}/exactly-once` });
   receiver.respondWith.delayMs = 400;
