@@ -31,6 +31,7 @@ import { JsonByDefaultPlugin } from "./plugins/json-by-default.ts";
 import { InputGuardPlugin } from "./plugins/input-guard.ts";
 import { GraphQLMetricsPlugin } from "./plugins/graphql-metrics.ts";
 import { makeRequireApiTokenPlugin } from "./plugins/require-api-token.ts";
+import { TransportGuard } from "./lib/auth/transport-guard.ts";
 import { SubscriptionsPlugin } from "./plugins/subscriptions.ts";
 import { makeSubscriptionGuardPlugin, subscriptionHolder } from "./plugins/subscription-guard.ts";
 import { AnalyticsPreset } from "./plugins/analytics.ts";
@@ -46,6 +47,8 @@ export interface PresetOptions {
   /** Pool of the authenticator login; every request switches to the visitor role. */
   authPool: pg.Pool;
   authenticate: Authenticate;
+  /** The API-token rule of every transport (service.ts shares it with the SSE handler). */
+  guard: TransportGuard;
   accounts: AccountDeps;
   monitors: MonitorMutationOptions;
   /** config.api: the IDE, statement timeout, query limits, subscriptions per token (the AI defaults come loaded). */
@@ -118,7 +121,7 @@ export function makePreset(options: PresetOptions): GraphileConfig.Preset {
       JsonByDefaultPlugin,
       GraphQLMetricsPlugin,
       InputGuardPlugin,
-      makeRequireApiTokenPlugin(options.authenticate),
+      makeRequireApiTokenPlugin(options.authenticate, options.guard),
       makeAccountMutationsPlugin(options.accounts),
       P2000MutationsPlugin,
       makeMonitorMutationsPlugin(options.monitors),
@@ -208,29 +211,35 @@ export function makePreset(options: PresetOptions): GraphileConfig.Preset {
 }
 
 /**
+ * The options of a preset that only builds the schema (the export below, benches that time grafast
+ * alone): no request is served, so no secret, account flow or cache is used.
+ */
+export function schemaOnlyPresetOptions(authPool: pg.Pool): PresetOptions {
+  return {
+    authPool,
+    authenticate: makeAuthenticate(authPool, "schema-only"),
+    guard: new TransportGuard(),
+    accounts: { ownerPool: authPool, jwtSecret: "schema-only", publicUrl: "", magicLinkAllowedOrigins: [] },
+    monitors: { allowPrivateWebhookTargets: false },
+    api: {
+      graphiql: false,
+      statementTimeout: "15s",
+      queryLimits: loadConfig().api.queryLimits,
+      subscriptionsPerToken: 1,
+      subscriptionsPerWebClientAddress: 1,
+    },
+    aiDefaults: loadAiDefaults(SHIPPED_AI_DEFAULTS),
+  };
+}
+
+/**
  * The GraphQL schema as SDL, sorted, as committed in schema.graphql: `npm run schema:export` writes
  * it and test/schema-artifacts.test.ts fails when the live schema differs.
  */
 export async function printServiceSchema(authUrl: string): Promise<string> {
   const authPool = new pg.Pool({ connectionString: authUrl, max: 2 });
   try {
-    // The schema does not depend on secrets or pools of the account flows: nothing runs here.
-    const { schema } = await makeSchema(
-      makePreset({
-        authPool,
-        authenticate: makeAuthenticate(authPool, "schema-printing"),
-        accounts: { ownerPool: authPool, jwtSecret: "schema-printing", publicUrl: "", magicLinkAllowedOrigins: [] },
-        monitors: { allowPrivateWebhookTargets: false },
-        api: {
-          graphiql: false,
-          statementTimeout: "15s",
-          queryLimits: loadConfig().api.queryLimits,
-          subscriptionsPerToken: 1,
-          subscriptionsPerWebClientAddress: 1,
-        },
-        aiDefaults: loadAiDefaults(SHIPPED_AI_DEFAULTS),
-      }),
-    );
+    const { schema } = await makeSchema(makePreset(schemaOnlyPresetOptions(authPool)));
     return printSchema(lexicographicSortSchema(schema)) + "\n";
   } finally {
     await authPool.end();

@@ -12,7 +12,7 @@ import type { AccountDeps } from "./lib/accounts/flows.ts";
 import { loadAiDefaults, SHIPPED_AI_DEFAULTS } from "./lib/ai/defaults.ts";
 import { ApiTokenCache } from "./lib/auth/api-token-cache.ts";
 import { ensureWebClientToken, WebClientToken } from "./lib/auth/web-client-token.ts";
-import { makeAuthenticate } from "./lib/auth/context.ts";
+import { authenticateOnce, makeAuthenticate } from "./lib/auth/context.ts";
 import { authRoutes } from "./lib/accounts/link-routes.ts";
 import type { Config } from "./lib/config.ts";
 import type { Database } from "./lib/setup/installation.ts";
@@ -43,7 +43,7 @@ import {
 } from "./lib/http/graphql-sse.ts";
 import { makeCors } from "./lib/http/cors.ts";
 import { refuseMethod } from "./lib/http/refusals.ts";
-import { authenticateOrUnavailable, guardOperation, requireApiToken } from "./plugins/require-api-token.ts";
+import { authenticateOrUnavailable, requireApiToken, TransportGuard } from "./lib/auth/transport-guard.ts";
 import { DatabaseAvailability, RETRY_AFTER_SECONDS } from "./lib/db/availability.ts";
 import { jwtSecretFor, webPushFor } from "./lib/db/secrets.ts";
 import { startWorker } from "./worker.ts";
@@ -207,6 +207,8 @@ async function startApi(
     apiTokens,
     webRequireSignIn: config.web.requireSignIn,
   });
+  // The API-token rule of every transport; the schema tells it which fields are account queries.
+  const guard = new TransportGuard();
   const pgSubscriber = new WholePgSubscriber(authPool);
   const subscriptions = new SubscriptionSlots();
   await replicas.start();
@@ -222,6 +224,7 @@ async function startApi(
     makePreset({
       authPool,
       authenticate,
+      guard,
       accounts,
       // WEBHOOK_ALLOW_PRIVATE_TARGETS: checked when a webhook channel is saved, and again on delivery.
       // sendTestNotification sends with the worker's delivery settings.
@@ -267,7 +270,7 @@ async function startApi(
   const handleSse = makeGraphqlSseHandler({
     serv,
     authenticate: authenticateStream,
-    guard: (auth, body) => guardOperation(auth, body, "sse"),
+    guard: (auth, body) => guard.guardOperation(auth, body, "sse"),
     guardReservation: requireApiToken,
   });
   /** A repeated public read from the response cache (lib/http/cached-answers.ts), anything else by grafserv. */
@@ -303,6 +306,9 @@ async function startApi(
         refuseMethod(req, res, [...GRAPHQL_METHODS, "OPTIONS"], WRONG_METHOD);
         return;
       }
+      // Authenticated once, here, as the request arrives (while its body is read); the cache and
+      // grafserv's API-token rule read the result (lib/auth/context.ts).
+      if (isGraphqlPath) void authenticateOnce(req, authenticate);
       if (isGraphqlPath && responseCache.active) {
         void answerBeforeGrafserv(req, res);
         return;
@@ -331,7 +337,7 @@ async function startApi(
     ready: async () => {
       await serv.ready();
       // grafserv's ready() does not wait for the schema; the API-token guard learns which Query
-      // fields need no API token while it is built (plugins/require-api-token.ts), so a request
+      // fields need no API token when it is built (plugins/require-api-token.ts), so a request
       // served before would be refused (401) for webPushPublicKey or monitorPreview.
       await pgl.getSchema();
     },

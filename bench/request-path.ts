@@ -787,39 +787,15 @@ async function measureEngine(
   authUrl: string,
   variables: Record<string, unknown>,
 ): Promise<{ objectsMs: number; textMs: number }> {
-  const [
-    { makeSchema },
-    grafast,
-    { parse },
-    { makePreset },
-    { makeAuthenticate },
-    { loadAiDefaults, SHIPPED_AI_DEFAULTS },
-  ] = await Promise.all([
+  const [{ makeSchema }, grafast, { parse }, { makePreset, schemaOnlyPresetOptions }] = await Promise.all([
     import("postgraphile"),
     import("postgraphile/grafast"),
     import("graphql"),
     import("../graphile.config.ts"),
-    import("../lib/auth/context.ts"),
-    import("../lib/ai/defaults.ts"),
   ]);
   const authPool = new pg.Pool({ connectionString: authUrl, max: 2 });
   try {
-    const { schema, resolvedPreset } = await makeSchema(
-      makePreset({
-        authPool,
-        authenticate: makeAuthenticate(authPool, "bench"),
-        accounts: { ownerPool: authPool, jwtSecret: "bench", publicUrl: "", magicLinkAllowedOrigins: [] },
-        monitors: { allowPrivateWebhookTargets: false },
-        api: {
-          graphiql: false,
-          statementTimeout: "15s",
-          queryLimits: loadConfig().api.queryLimits,
-          subscriptionsPerToken: 1,
-          subscriptionsPerWebClientAddress: 1,
-        },
-        aiDefaults: loadAiDefaults(SHIPPED_AI_DEFAULTS),
-      }),
-    );
+    const { schema, resolvedPreset } = await makeSchema(makePreset(schemaOnlyPresetOptions(authPool)));
     const document = parse(QUERY);
     const pgSettings = { role: "app_visitor", statement_timeout: "15s" };
     const service = (resolvedPreset as any).pgServices[0];

@@ -89,15 +89,40 @@ export function makeAuthenticate(
   };
 }
 
-/** The auth result of each HTTP request, set while its body is processed and read by the context. */
-const authByRequest = new WeakMap<IncomingMessage, RequestAuth>();
+/**
+ * Each HTTP request's authentication, begun once as it arrives (service.ts) and read by everything
+ * after: the response cache's answer before grafserv, grafserv's request-body middleware (the
+ * API-token rule) and the GraphQL context. A WebSocket's operations are authenticated one by one
+ * (their credential is the connection's init payload) and remembered on its upgrade request.
+ */
+const authByRequest = new WeakMap<IncomingMessage, { pending: Promise<RequestAuth>; settled?: RequestAuth }>();
 
-export function rememberAuth(req: IncomingMessage, auth: RequestAuth): void {
-  authByRequest.set(req, auth);
+const NOBODY: RequestAuth = { kind: "none" };
+
+/** The request's authentication by its Authorization header: begun by the first call, shared by the rest. */
+export function authenticateOnce(req: IncomingMessage, authenticate: Authenticate): Promise<RequestAuth> {
+  const known = authByRequest.get(req);
+  if (known) return known.pending;
+  const entry: { pending: Promise<RequestAuth>; settled?: RequestAuth } = {
+    pending: authenticate(req.headers.authorization),
+  };
+  // Registered first, so settled is set before any other awaiter of pending resumes; a failure
+  // (the database gone) is its awaiters' to answer.
+  entry.pending.then(
+    (auth) => (entry.settled = auth),
+    () => undefined,
+  );
+  authByRequest.set(req, entry);
+  return entry.pending;
 }
 
+export function rememberAuth(req: IncomingMessage, auth: RequestAuth): void {
+  authByRequest.set(req, { pending: Promise.resolve(auth), settled: auth });
+}
+
+/** The request's settled authentication (nobody's until it has settled). */
 export function recalledAuth(req: IncomingMessage | undefined): RequestAuth {
-  return (req && authByRequest.get(req)) ?? { kind: "none" };
+  return (req && authByRequest.get(req)?.settled) ?? NOBODY;
 }
 
 export function pgSettingsFor(

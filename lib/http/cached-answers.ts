@@ -2,15 +2,15 @@
 // before (lib/graphql/known-requests.ts) is answered from the cache here, without grafserv parsing
 // the request, looking its document up, validating and planning it. What a cached answer must still
 // pass, it passes here as on grafserv's path (plugins/response-cache.ts): the request budgets and
-// the outage guard ran before (service.ts); the token is checked by the same authenticate, and only
-// a valid API token that may read public data is answered here (anything else goes on to grafserv,
+// the outage guard ran before (service.ts); the token is the request's one authentication (begun
+// as it arrived, lib/auth/context.ts), and only a valid API token that may read public data is answered here (anything else goes on to grafserv,
 // which refuses it as before); the query limits held for the same document and variables when the
 // answer was made. Each answer counts in the metrics as a cache hit and an operation, as there.
 //
 // A GET is answered with its ETag and `Cache-Control: private, no-cache`, and with 304 without a
 // body when its If-None-Match names that tag: a poller's unchanged answer costs a hash lookup.
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { Authenticate } from "../auth/context.ts";
+import { authenticateOnce, type Authenticate } from "../auth/context.ts";
 import { cacheKey, requestIdentity, type KnownRequests } from "../graphql/known-requests.ts";
 import type { CachedAnswer, ResponseCache } from "../graphql/response-cache.ts";
 import { graphqlCacheRequests, graphqlOperationDuration, graphqlOperations } from "../ops/metrics.ts";
@@ -58,7 +58,7 @@ export function makeCachedAnswers({ cache, known, authenticate }: CachedAnswerDe
     const request = identity === undefined ? undefined : known.recall(identity);
     if (!request) return false;
     const started = performance.now();
-    const auth = await authenticate(req.headers.authorization).catch(() => undefined);
+    const auth = await authenticateOnce(req, authenticate).catch(() => undefined);
     if (auth?.kind !== "apiToken" || !auth.publicReads) return false;
     const answer = cache.get(cacheKey(request.perEnvironment ? auth.environmentUuid : "", request.keyTail));
     if (!answer) return false;
