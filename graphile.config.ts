@@ -12,7 +12,7 @@ import { loadAiDefaults, SHIPPED_AI_DEFAULTS, type AiDefaults } from "./lib/ai/d
 import { makeAuthenticate, pgSettingsFor, recalledAuth, type Authenticate } from "./lib/auth/context.ts";
 import { maskError } from "./lib/graphql/errors.ts";
 import { makeRequestPgService } from "./lib/graphql/pg-request-adaptor.ts";
-import { accountRequestFor } from "./lib/accounts/request.ts";
+import { accountRequestFor } from "./lib/graphql/request-facts.ts";
 import { makeAccountMutationsPlugin } from "./plugins/account-mutations.ts";
 import { makeAiDefaultsPlugin } from "./plugins/ai-defaults.ts";
 import { makeWebPushPlugin } from "./plugins/web-push.ts";

@@ -35,12 +35,11 @@ import { configureLog, log } from "./lib/ops/log.ts";
 import { makeUnavailableGuard } from "./lib/http/unavailable-guard.ts";
 import {
   GRAPHQL_METHODS,
-  GRAPHQL_PATH,
-  GRAPHQL_SSE_PATH,
   isGraphqlSseRequest,
   makeGraphqlSseHandler,
   MAX_GRAPHQL_BODY_BYTES,
 } from "./lib/http/graphql-sse.ts";
+import { GRAPHQL_PATH, GRAPHQL_SSE_PATH } from "./lib/paths.ts";
 import { makeCors } from "./lib/http/cors.ts";
 import { refuseMethod } from "./lib/http/refusals.ts";
 import { authenticateOrUnavailable, requireApiToken, TransportGuard } from "./lib/auth/transport-guard.ts";

@@ -5,7 +5,7 @@ import { spawn } from "node:child_process";
 import path from "node:path";
 import { loadConfig } from "../lib/config.ts";
 import { connectDatabase } from "../lib/db/database.ts";
-import { ROOT_DIR } from "../lib/db/migrate.ts";
+import { ROOT_DIR } from "../lib/paths.ts";
 import { pgUrl } from "../lib/db/pg-url.ts";
 
 const config = loadConfig().database;

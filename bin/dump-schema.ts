@@ -3,7 +3,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import pg from "pg";
-import { ROOT_DIR } from "../lib/db/migrate.ts";
+import { ROOT_DIR } from "../lib/paths.ts";
 import { dumpSchema } from "../lib/db/schema-dump.ts";
 
 const url = process.env.GM_DBURL;

@@ -4,7 +4,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { loadConfig } from "../lib/config.ts";
 import { prepareDatabase } from "../lib/setup/installation.ts";
-import { ROOT_DIR } from "../lib/db/migrate.ts";
+import { ROOT_DIR } from "../lib/paths.ts";
 import { printServiceSchema } from "../graphile.config.ts";
 
 const database = await prepareDatabase(loadConfig().database);

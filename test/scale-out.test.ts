@@ -7,7 +7,7 @@ import { afterAll, beforeAll, expect, test } from "@jest/globals";
 import { spawn, type ChildProcess } from "node:child_process";
 import pg from "pg";
 import { createApiToken } from "../lib/auth/api-tokens.ts";
-import { ROOT_DIR } from "../lib/db/migrate.ts";
+import { ROOT_DIR } from "../lib/paths.ts";
 import { useTestDatabase } from "./helpers/database.ts";
 import { freePort } from "./helpers/ports.ts";
 import { TEST_JWT_SECRET } from "./helpers/service.ts";

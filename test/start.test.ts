@@ -10,7 +10,7 @@ import os from "node:os";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
 import pg from "pg";
-import { ROOT_DIR } from "../lib/db/migrate.ts";
+import { ROOT_DIR } from "../lib/paths.ts";
 import { SERVICE_ENVIRONMENT, SERVICE_NODE_FLAGS } from "../lib/ops/node-flags.ts";
 import { pgUrl } from "../lib/db/pg-url.ts";
 import { waitUntil } from "./helpers/wait.ts";

@@ -8,6 +8,7 @@ import { ACCESS_TOKEN_SECONDS, looksLikeJwt, SESSION_DAYS, signAccessToken } fro
 import { apiTokenPreview, generateApiTokenSecret, hashApiTokenSecret } from "../auth/api-tokens.ts";
 import { mails, queueEmail } from "./emails.ts";
 import { userError } from "../graphql/errors.ts";
+import type { Locale, RequestMeta, VisitorQuery } from "../graphql/request-facts.ts";
 import { hashPassword, PASSWORD_MAX_LENGTH, passwordPolicyViolation, verifyPassword } from "./passwords.ts";
 import {
   hasSecretShape,
@@ -23,16 +24,6 @@ export interface AccountDeps {
   publicUrl: string;
   magicLinkAllowedOrigins: string[];
 }
-
-/** What the account flows need to know about the HTTP request. */
-export interface RequestMeta {
-  requestUuid: string;
-  ip: string | null;
-  userAgent: string | null;
-}
-
-/** Runs SQL as the request's visitor role (RLS and request settings apply). */
-export type VisitorQuery = (sql: string, values?: unknown[]) => Promise<readonly any[]>;
 
 export interface IssuedTokens {
   accessToken: string;
@@ -57,8 +48,7 @@ const MAGIC_LINK_ANSWER = {
   api: "MAGIC_LINK_SENT",
   en: "If an account exists for that address, we have sent it a login link.",
   nl: "Als er een account bij dit adres hoort, hebben we er een inloglink naartoe gestuurd.",
-} as const;
-export type Locale = keyof typeof MAGIC_LINK_ANSWER;
+} as const satisfies Record<Locale, string>;
 
 async function owner(deps: AccountDeps, sql: string, values: unknown[] = []): Promise<any[]> {
   return (await deps.ownerPool.query(sql, values)).rows;

@@ -16,7 +16,7 @@ import { pipeline } from "node:stream/promises";
 import zlib from "node:zlib";
 import type pg from "pg";
 import { from as copyFrom, to as copyTo } from "pg-copy-streams";
-import { ROOT_DIR } from "../db/migrate.ts";
+import { ROOT_DIR } from "../paths.ts";
 import { vacuumAddressTables } from "./import.ts";
 
 export const SHIPPED_INDEX_DIR = path.join(ROOT_DIR, "data", "addresses");

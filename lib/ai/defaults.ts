@@ -5,7 +5,7 @@
 // refused.
 import fs from "node:fs";
 import path from "node:path";
-import { ROOT_DIR } from "../db/migrate.ts";
+import { ROOT_DIR } from "../paths.ts";
 
 /** The shipped file; AI_DEFAULTS_FILE (config.aiDefaultsFile) replaces it. */
 export const SHIPPED_AI_DEFAULTS = path.join(ROOT_DIR, "data", "ai-defaults.json");

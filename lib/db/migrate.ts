@@ -2,12 +2,10 @@
 // and a DBA's `npm run db -- <command>` all apply migrations the same way.
 import fs from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { Logger, migrate, run, type Settings } from "graphile-migrate";
 import { log } from "../ops/log.ts";
+import { ROOT_DIR } from "../paths.ts";
 import { pgUrl } from "./pg-url.ts";
-
-export const ROOT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 
 function gmrc(): Settings {
   const settings = JSON.parse(fs.readFileSync(path.join(ROOT_DIR, ".gmrc"), "utf8"));

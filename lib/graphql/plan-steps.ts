@@ -4,8 +4,7 @@
 // the request's account facts. Bound to the schema's executor once per plugin.
 import { sideEffectWithPgClient, type PgExecutor } from "postgraphile/@dataplan/pg";
 import { context, type FieldArgs, type Step } from "postgraphile/grafast";
-import type { VisitorQuery } from "../accounts/flows.ts";
-import type { AccountRequest } from "../accounts/request.ts";
+import type { AccountRequest, VisitorQuery } from "./request-facts.ts";
 
 export interface FieldCall {
   request: AccountRequest;

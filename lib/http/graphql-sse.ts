@@ -15,13 +15,12 @@ import type { NodeGrafserv } from "postgraphile/grafserv/node";
 import type { RequestAuth } from "../auth/context.ts";
 import { rememberAuth } from "../auth/context.ts";
 import { describeError, maskError } from "../graphql/errors.ts";
+import { GRAPHQL_PATH, GRAPHQL_SSE_PATH } from "../paths.ts";
 import { PAYLOAD_TOO_LARGE, refuse } from "./refusals.ts";
 
 /** The largest GraphQL request body, over HTTP (grafserv's maxRequestLength) as over SSE. */
 export const MAX_GRAPHQL_BODY_BYTES = 100_000;
 
-export const GRAPHQL_PATH = "/graphql";
-export const GRAPHQL_SSE_PATH = "/graphql/stream";
 /**
  * The methods of /graphql: GET and POST are GraphQL over HTTP and graphql-sse; PUT and DELETE are
  * graphql-sse's single connection mode only (isGraphqlSseRequest). OPTIONS is CORS's.

@@ -5,7 +5,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type pg from "pg";
-import { ROOT_DIR } from "../db/migrate.ts";
+import { ROOT_DIR } from "../paths.ts";
 import { withDeadline } from "./deadline.ts";
 
 export interface ReadinessSources {

@@ -17,7 +17,7 @@ import path from "node:path";
 import type pg from "pg";
 import { parse } from "csv-parse/sync";
 import { analyzeTables } from "../db/fresh-statistics.ts";
-import { ROOT_DIR } from "../db/migrate.ts";
+import { ROOT_DIR } from "../paths.ts";
 
 /** GeoNames admin1 codes of the Netherlands → province (shared/research/reference-data.md). */
 const PROVINCES: Record<string, [code: string, name: string]> = {

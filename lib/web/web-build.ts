@@ -11,7 +11,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { parse } from "csv-parse/sync";
 import type { BuildOptions, Metafile, Plugin } from "esbuild";
-import { ROOT_DIR } from "../db/migrate.ts";
+import { ROOT_DIR } from "../paths.ts";
 
 export const WEB_DIR = path.join(ROOT_DIR, "web");
 

@@ -16,7 +16,7 @@ import type { ServerResponse } from "node:http";
 import path from "node:path";
 import express from "express";
 import { tileTemplateUrl, type WebConfig } from "../config.ts";
-import { GRAPHQL_PATH } from "../http/graphql-sse.ts";
+import { GRAPHQL_PATH } from "../paths.ts";
 
 const DIST = path.join(import.meta.dirname, "..", "..", "web", "dist");
 

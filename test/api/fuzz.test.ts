@@ -30,7 +30,7 @@ import {
 } from "graphql";
 import fs from "node:fs";
 import path from "node:path";
-import { ROOT_DIR } from "../../lib/db/migrate.ts";
+import { ROOT_DIR } from "../../lib/paths.ts";
 import { writeLogTo } from "../../lib/ops/log.ts";
 import { useTestService } from "../helpers/service.ts";
 import { signUp, type TestUser } from "../helpers/users.ts";

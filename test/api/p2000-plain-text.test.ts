@@ -5,7 +5,7 @@
 import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
-import { ROOT_DIR } from "../../lib/db/migrate.ts";
+import { ROOT_DIR } from "../../lib/paths.ts";
 import { loadPlainWords } from "../../lib/p2000/plain-words.ts";
 import { graphqlCalls } from "../helpers/graphql-calls.ts";
 import { errorOf, useTestService } from "../helpers/service.ts";

@@ -3,7 +3,7 @@ import { beforeAll, expect, test } from "@jest/globals";
 import { buildSchema, type GraphQLInputObjectType, type GraphQLObjectType } from "graphql";
 import fs from "node:fs";
 import path from "node:path";
-import { ROOT_DIR } from "../../lib/db/migrate.ts";
+import { ROOT_DIR } from "../../lib/paths.ts";
 
 const schema = buildSchema(fs.readFileSync(path.join(ROOT_DIR, "schema.graphql"), "utf8"));
 let queryFields: string[];

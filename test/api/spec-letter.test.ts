@@ -6,7 +6,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, test } from "@jest/globals";
-import { ROOT_DIR } from "../../lib/db/migrate.ts";
+import { ROOT_DIR } from "../../lib/paths.ts";
 import { ingestMeteoDocument } from "../../lib/feeds/meteo/ingest.ts";
 import { warningsXml } from "../../lib/feeds/meteo/sample-documents.ts";
 import { errorOf, useTestService } from "../helpers/service.ts";

@@ -21,7 +21,7 @@ import {
 } from "graphql";
 import fs from "node:fs";
 import path from "node:path";
-import { ROOT_DIR } from "../../lib/db/migrate.ts";
+import { ROOT_DIR } from "../../lib/paths.ts";
 import { useTestService, type GraphQLResponse } from "../helpers/service.ts";
 
 const ctx = useTestService(() => ({

@@ -7,7 +7,7 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { ROOT_DIR } from "../../lib/db/migrate.ts";
+import { ROOT_DIR } from "../../lib/paths.ts";
 import { fixture, runCli } from "../helpers/cli.ts";
 import { useTestDatabase } from "../helpers/database.ts";
 import { waitUntil } from "../helpers/wait.ts";

@@ -4,7 +4,7 @@ import { describe, expect, test } from "@jest/globals";
 import { execFile } from "node:child_process";
 import path from "node:path";
 import { promisify } from "node:util";
-import { ROOT_DIR } from "../../lib/db/migrate.ts";
+import { ROOT_DIR } from "../../lib/paths.ts";
 import { useTestService } from "../helpers/service.ts";
 
 const ctx = useTestService();

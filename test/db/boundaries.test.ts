@@ -6,7 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, expect, test } from "@jest/globals";
 import pg from "pg";
-import { ROOT_DIR } from "../../lib/db/migrate.ts";
+import { ROOT_DIR } from "../../lib/paths.ts";
 import { loadBoundaries } from "../../lib/places/boundaries.ts";
 import { useTestDatabase } from "../helpers/database.ts";
 

@@ -3,7 +3,7 @@
 // features, and points either side of a ring's edges.
 import fs from "node:fs";
 import path from "node:path";
-import { ROOT_DIR } from "../../lib/db/migrate.ts";
+import { ROOT_DIR } from "../../lib/paths.ts";
 
 /** A GeoJSON linear ring: [longitude, latitude] points, the first repeated as the last. */
 export type Ring = number[][];

@@ -1,7 +1,7 @@
 // Running a bin/ command as an operator would: a real Node process against a test database.
 import { execFile } from "node:child_process";
 import path from "node:path";
-import { ROOT_DIR } from "../../lib/db/migrate.ts";
+import { ROOT_DIR } from "../../lib/paths.ts";
 
 export const fixture = (name: string) => path.join(ROOT_DIR, "test", "fixtures", name);
 

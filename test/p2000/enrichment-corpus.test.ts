@@ -4,7 +4,7 @@
 import { beforeAll, expect, test } from "@jest/globals";
 import fs from "node:fs";
 import path from "node:path";
-import { ROOT_DIR } from "../../lib/db/migrate.ts";
+import { ROOT_DIR } from "../../lib/paths.ts";
 import { useTestDatabase } from "../helpers/database.ts";
 
 interface Case {
