@@ -3,6 +3,8 @@
 // consumer takes (config.feeds.meteo is what the meteo poller takes, config.http what the HTTP
 // server does), and each variable is read into one place only.
 import path from "node:path";
+import type { DatabaseConfig } from "./db/database.ts";
+import type { WebPushConfig } from "./db/secrets.ts";
 import type { AircraftPollConfig } from "./feeds/aircraft/poll.ts";
 import type { AlertFeedConfig } from "./feeds/alerts/poll.ts";
 import type { MeteoPollConfig } from "./feeds/meteo/poll.ts";
@@ -25,31 +27,6 @@ export interface QueryLimits {
   maxCost: number;
   /** Remove "Did you mean …?" from validation errors (on in production). */
   blockFieldSuggestions: boolean;
-}
-
-/** The database: DATABASE_URL and its logins, or the embedded PostgreSQL under dataDir (lib/db/database.ts). */
-export interface DatabaseConfig {
-  /** Owner connection (migrations, worker, CLIs); unset = the embedded PostgreSQL under dataDir. */
-  url: string | undefined;
-  /** Login of the GraphQL server (the authenticator role); unset = url. */
-  authUrl: string | undefined;
-  /** Superuser connection used to create the roles and the database when they are missing. */
-  rootUrl: string | undefined;
-  /** Shadow database for `npm run db -- commit` (graphile-migrate). */
-  shadowUrl: string | undefined;
-  dataDir: string;
-  embeddedPgPort: number;
-  /** Name of the embedded database. */
-  name: string;
-  /** Streaming replicas that take the public reads (lib/db/read-replicas.ts); none by default. */
-  readReplicas: ReadReplicaConfig;
-}
-
-export interface ReadReplicaConfig {
-  /** READ_REPLICA_URLS: one URL per replica; a URL without a login takes the authenticator's login and database. */
-  urls: string[];
-  /** READ_REPLICA_MAX_LAG_SECONDS: a replica further behind the primary is left out until it catches up. */
-  maxLagSeconds: number;
 }
 
 /** The HTTP server and what answers before GraphQL: CORS, request budgets, /metrics (service.ts). */
@@ -151,20 +128,6 @@ export interface DeliveryConfig {
   telegram: TelegramConfig;
   pushover: PushoverConfig;
   webPush: WebPushConfig;
-}
-
-/**
- * Web Push (RFC 8030/8291/8292): the VAPID key pair the service signs pushes with, and the contact
- * it names. Keys unset: the embedded default generates a pair once and keeps it in
- * DATA_DIR/secrets.json (as the JWT key); with DATABASE_URL, Web Push stays off (lib/db/secrets.ts).
- */
-export interface WebPushConfig {
-  /** VAPID_PUBLIC_KEY: the uncompressed P-256 point, base64url (as `web-push generate-vapid-keys` prints it). */
-  publicKey: string | undefined;
-  /** VAPID_PRIVATE_KEY: the 32-byte P-256 private key, base64url. */
-  privateKey: string | undefined;
-  /** VAPID_SUBJECT: the operator's mailto: or https: contact, which push services may use. */
-  subject: string;
 }
 
 /** Each feed's poller settings, as its poller (lib/feeds/<feed>/poll.ts) takes them. */

@@ -2,11 +2,35 @@
 // connectDatabase() boots or connects and creates roles and database when a superuser URL is
 // known. Migrating and filling a new installation is lib/setup/installation.ts.
 import path from "node:path";
-import type { DatabaseConfig } from "../config.ts";
 import { ensureRolesAndDatabase, ROLES } from "./bootstrap.ts";
 import { startEmbeddedPostgres } from "./embedded-postgres.ts";
 import { pgUrl } from "./pg-url.ts";
 import { loadOrCreateSecrets } from "./secrets.ts";
+
+/** The database: DATABASE_URL and its logins, or the embedded PostgreSQL under dataDir (read by lib/config.ts). */
+export interface DatabaseConfig {
+  /** Owner connection (migrations, worker, CLIs); unset = the embedded PostgreSQL under dataDir. */
+  url: string | undefined;
+  /** Login of the GraphQL server (the authenticator role); unset = url. */
+  authUrl: string | undefined;
+  /** Superuser connection used to create the roles and the database when they are missing. */
+  rootUrl: string | undefined;
+  /** Shadow database for `npm run db -- commit` (graphile-migrate). */
+  shadowUrl: string | undefined;
+  dataDir: string;
+  embeddedPgPort: number;
+  /** Name of the embedded database. */
+  name: string;
+  /** Streaming replicas that take the public reads (lib/db/read-replicas.ts); none by default. */
+  readReplicas: ReadReplicaConfig;
+}
+
+export interface ReadReplicaConfig {
+  /** READ_REPLICA_URLS: one URL per replica; a URL without a login takes the authenticator's login and database. */
+  urls: string[];
+  /** READ_REPLICA_MAX_LAG_SECONDS: a replica further behind the primary is left out until it catches up. */
+  maxLagSeconds: number;
+}
 
 export const EMBEDDED_OWNER = "app_owner";
 

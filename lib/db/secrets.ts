@@ -4,7 +4,6 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import webpush from "web-push";
-import type { Config, DatabaseConfig, DeliveryConfig, WebPushConfig } from "../config.ts";
 
 export interface LocalSecrets {
   superuserPassword: string;
@@ -16,6 +15,27 @@ export interface LocalSecrets {
   /** The VAPID key pair of Web Push (VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY override it), base64url. */
   vapidPublicKey: string;
   vapidPrivateKey: string;
+}
+
+/**
+ * Web Push (RFC 8030/8291/8292): the VAPID key pair the service signs pushes with, and the contact
+ * it names. Keys unset: the embedded default generates a pair once and keeps it in
+ * DATA_DIR/secrets.json (as the JWT key); with DATABASE_URL, Web Push stays off (webPushFor).
+ * lib/config.ts reads it from the environment, as config.delivery.webPush.
+ */
+export interface WebPushConfig {
+  /** VAPID_PUBLIC_KEY: the uncompressed P-256 point, base64url (as `web-push generate-vapid-keys` prints it). */
+  publicKey: string | undefined;
+  /** VAPID_PRIVATE_KEY: the 32-byte P-256 private key, base64url. */
+  privateKey: string | undefined;
+  /** VAPID_SUBJECT: the operator's mailto: or https: contact, which push services may use. */
+  subject: string;
+}
+
+/** Where the settings put the database (DatabaseConfig's url and dataDir): the secrets kept are the embedded default's. */
+interface DatabasePlace {
+  url: string | undefined;
+  dataDir: string;
 }
 
 const newSecret = () => randomBytes(24).toString("base64url");
@@ -45,7 +65,7 @@ export function loadOrCreateSecrets(dataDir: string): LocalSecrets {
 }
 
 /** JWT_SECRET, or for the embedded default the key kept in DATA_DIR. */
-export function jwtSecretFor(config: Pick<Config, "accounts" | "database">): string {
+export function jwtSecretFor(config: { accounts: { jwtSecret: string | undefined }; database: DatabasePlace }): string {
   if (config.accounts.jwtSecret) return config.accounts.jwtSecret;
   if (config.database.url) {
     throw new Error(
@@ -62,10 +82,7 @@ export function jwtSecretFor(config: Pick<Config, "accounts" | "database">): str
  * nor delivered to. Unlike JWT_SECRET, not every installation wants browser push, and a pair made
  * up per instance would break every subscription on the next start or on the other instances.
  */
-export function webPushFor(config: {
-  delivery: Pick<DeliveryConfig, "webPush">;
-  database: Pick<DatabaseConfig, "url" | "dataDir">;
-}): WebPushConfig {
+export function webPushFor(config: { delivery: { webPush: WebPushConfig }; database: DatabasePlace }): WebPushConfig {
   const { webPush } = config.delivery;
   if (webPush.publicKey || config.database.url) return webPush;
   const secrets = loadOrCreateSecrets(config.database.dataDir);

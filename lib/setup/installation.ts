@@ -7,8 +7,7 @@
 import path from "node:path";
 import pg from "pg";
 import { Logger, runMigrations as installWorkerSchema } from "graphile-worker";
-import type { DatabaseConfig } from "../config.ts";
-import { connectDatabase, type DatabaseConnection } from "../db/database.ts";
+import { connectDatabase, type DatabaseConfig, type DatabaseConnection } from "../db/database.ts";
 import { runMigrations } from "../db/migrate.ts";
 import { ROOT_DIR } from "../paths.ts";
 import { loadStarterCapcodes } from "../p2000/capcode-import.ts";
