@@ -615,6 +615,7 @@ create table app_hidden.address_numbers (
   constraint address_numbers_street_id_fkey FOREIGN KEY (street_id) REFERENCES app_hidden.address_streets(id) ON DELETE CASCADE
 );
 alter table app_hidden.address_numbers enable row level security;
+CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON app_hidden.address_numbers FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_data_changed('places');
 create policy select_all on app_hidden.address_numbers as permissive for select to app_analyst, app_visitor using (true);
 grant SELECT on app_hidden.address_numbers to app_analyst;
 grant SELECT on app_hidden.address_numbers to app_visitor;
@@ -707,6 +708,7 @@ create table app_hidden.address_woonplaatsen (
 alter table app_hidden.address_woonplaatsen enable row level security;
 CREATE INDEX address_woonplaatsen_place_idx ON app_hidden.address_woonplaatsen USING btree (place_uuid);
 CREATE INDEX address_woonplaatsen_province_idx ON app_hidden.address_woonplaatsen USING btree (province);
+CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON app_hidden.address_woonplaatsen FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_data_changed('places');
 create policy select_all on app_hidden.address_woonplaatsen as permissive for select to app_analyst, app_visitor using (true);
 grant SELECT on app_hidden.address_woonplaatsen to app_analyst;
 grant SELECT on app_hidden.address_woonplaatsen to app_visitor;
@@ -721,6 +723,7 @@ create table app_hidden.aircraft_monitor_criteria (
 );
 alter table app_hidden.aircraft_monitor_criteria enable row level security;
 CREATE INDEX aircraft_monitor_criteria_reach_idx ON app_hidden.aircraft_monitor_criteria USING gist (reach);
+CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON app_hidden.aircraft_monitor_criteria FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_data_changed('monitors');
 comment on table app_hidden.aircraft_monitor_criteria is 'Active aircraft monitors in matchable form: their areas, and reach, a box around their circle and areas (null with neither). A trigger on monitors keeps it (app_hidden.aircraft_criteria_of). The overhead trigger finds the monitors a route point can be in through reach''s GiST index, and match_aircraft_event turns away a monitor whose reach does not hold the event before any other test.';
 comment on column app_hidden.aircraft_monitor_criteria.areas is 'query.areas in matchable form (app_hidden.monitor_area_shapes); null without areas.';
 comment on column app_hidden.aircraft_monitor_criteria.reach is 'A box around the monitor''s circle (app_hidden.circle_box) and its areas'' bounds; null when it has neither (it listens everywhere, and has no passes overhead).';
@@ -951,6 +954,7 @@ create table app_hidden.monitor_daily_counts (
   constraint monitor_daily_counts_pkey PRIMARY KEY (monitor_uuid, day, exercise_type) INCLUDE (messages)
 );
 alter table app_hidden.monitor_daily_counts enable row level security;
+CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON app_hidden.monitor_daily_counts FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_data_changed('monitors');
 create policy select_current_environment on app_hidden.monitor_daily_counts as permissive for select to app_visitor using ((monitor_uuid IN ( SELECT app_hidden.current_environment_monitor_uuids() AS current_environment_monitor_uuids)));
 grant SELECT on app_hidden.monitor_daily_counts to app_visitor;
 comment on table app_hidden.monitor_daily_counts is 'Matches per monitor, day (Europe/Amsterdam) and exercise type of the message.';
@@ -12434,7 +12438,8 @@ AS $function$
 $function$;
 grant execute on function app_public.accident_severity_levels() to app_analyst;
 grant execute on function app_public.accident_severity_levels() to app_visitor;
-comment on function app_public.accident_severity_levels() is '@notNull
+comment on function app_public.accident_severity_levels() is '@cacheReads app_public.accident_severity_levels
+@notNull
 DATEX II severity levels of traffic incidents, lowest to highest.';
 
 CREATE OR REPLACE FUNCTION app_public.aircraft()
@@ -12447,7 +12452,8 @@ AS $function$
 $function$;
 grant execute on function app_public.aircraft() to app_analyst;
 grant execute on function app_public.aircraft() to app_visitor;
-comment on function app_public.aircraft() is '@notNull
+comment on function app_public.aircraft() is '@cacheReads app_public.aircraft_fleet app_public.aircraft_states
+@notNull
 Every tracked aircraft with its latest position: trauma helicopters first, then police.';
 
 CREATE OR REPLACE FUNCTION app_public.aircraft_content_item(slug text)
@@ -12460,7 +12466,8 @@ AS $function$
 $function$;
 grant execute on function app_public.aircraft_content_item(slug text) to app_analyst;
 grant execute on function app_public.aircraft_content_item(slug text) to app_visitor;
-comment on function app_public.aircraft_content_item(slug text) is 'A page about an aircraft or fleet by slug; null when unknown.';
+comment on function app_public.aircraft_content_item(slug text) is '@cacheReads app_public.aircraft_content_items
+A page about an aircraft or fleet by slug; null when unknown.';
 
 CREATE OR REPLACE FUNCTION app_public.aircraft_content_items(type text DEFAULT NULL::text)
  RETURNS SETOF app_public.aircraft_content_items
@@ -12480,7 +12487,8 @@ end;
 $function$;
 grant execute on function app_public.aircraft_content_items(type text) to app_analyst;
 grant execute on function app_public.aircraft_content_items(type text) to app_visitor;
-comment on function app_public.aircraft_content_items(type text) is '@notNull
+comment on function app_public.aircraft_content_items(type text) is '@cacheReads app_public.aircraft_content_items
+@notNull
 Pages about the aircraft: type lifeliner (trauma helicopters) or politie (police); trauma and police are aliases.';
 
 CREATE OR REPLACE FUNCTION app_public.aircraft_events_for_monitor(monitor app_public.monitor_ref, first integer DEFAULT 50, page integer DEFAULT 1)
@@ -12503,7 +12511,10 @@ end;
 $function$;
 grant execute on function app_public.aircraft_events_for_monitor(monitor app_public.monitor_ref, first integer, page integer) to app_analyst;
 grant execute on function app_public.aircraft_events_for_monitor(monitor app_public.monitor_ref, first integer, page integer) to app_visitor;
-comment on function app_public.aircraft_events_for_monitor(monitor app_public.monitor_ref, first integer, page integer) is '@notNull
+comment on function app_public.aircraft_events_for_monitor(monitor app_public.monitor_ref, first integer, page integer) is '@cacheReads app_hidden.aircraft_monitor_criteria app_public.aircraft_events
+@cacheReads app_public.aircraft_fleet app_public.monitors app_public.named_areas
+@cacheEnvironmentBound
+@notNull
 The take-offs and landings that pass an aircraft monitor''s kinds, registrations, circle and areas, and its own passes overhead (caller''s environment only), newest first.';
 
 CREATE OR REPLACE FUNCTION app_public.aircraft_flight_facts(window_start timestamp with time zone, window_end timestamp with time zone)
@@ -12517,7 +12528,8 @@ AS $function$
 $function$;
 grant execute on function app_public.aircraft_flight_facts(window_start timestamp with time zone, window_end timestamp with time zone) to app_analyst;
 grant execute on function app_public.aircraft_flight_facts(window_start timestamp with time zone, window_end timestamp with time zone) to app_visitor;
-comment on function app_public.aircraft_flight_facts(window_start timestamp with time zone, window_end timestamp with time zone) is '@behavior +connection -list
+comment on function app_public.aircraft_flight_facts(window_start timestamp with time zone, window_end timestamp with time zone) is '@cacheReads app_public.aircraft_flight_facts
+@behavior +connection -list
 Flights that started in [windowStart, windowEnd) (at most 366 days).';
 
 CREATE OR REPLACE FUNCTION app_public.aircraft_live(icao text)
@@ -12531,7 +12543,8 @@ AS $function$
 $function$;
 grant execute on function app_public.aircraft_live(icao text) to app_analyst;
 grant execute on function app_public.aircraft_live(icao text) to app_visitor;
-comment on function app_public.aircraft_live(icao text) is 'One tracked aircraft by ICAO address (or registration) with its latest position; null when not tracked.';
+comment on function app_public.aircraft_live(icao text) is '@cacheReads app_public.aircraft_fleet app_public.aircraft_states
+One tracked aircraft by ICAO address (or registration) with its latest position; null when not tracked.';
 
 CREATE OR REPLACE FUNCTION app_public.aircraft_route(route app_public.aircraft_route_ref DEFAULT NULL::app_public.aircraft_route_ref, route_uuid text DEFAULT NULL::text)
  RETURNS app_public.aircraft_routes
@@ -12549,7 +12562,8 @@ end;
 $function$;
 grant execute on function app_public.aircraft_route(route app_public.aircraft_route_ref, route_uuid text) to app_analyst;
 grant execute on function app_public.aircraft_route(route app_public.aircraft_route_ref, route_uuid text) to app_visitor;
-comment on function app_public.aircraft_route(route app_public.aircraft_route_ref, route_uuid text) is 'One route with its points and log (route: { uuid }; routeUuid is the deprecated form); null when unknown.';
+comment on function app_public.aircraft_route(route app_public.aircraft_route_ref, route_uuid text) is '@cacheReads app_public.aircraft_routes
+One route with its points and log (route: { uuid }; routeUuid is the deprecated form); null when unknown.';
 
 CREATE OR REPLACE FUNCTION app_public.aircraft_routes(icao text, status text DEFAULT NULL::text, include_unstarted boolean DEFAULT false, "limit" integer DEFAULT 20)
  RETURNS SETOF app_public.aircraft_routes
@@ -12575,7 +12589,8 @@ end;
 $function$;
 grant execute on function app_public.aircraft_routes(icao text, status text, include_unstarted boolean, "limit" integer) to app_analyst;
 grant execute on function app_public.aircraft_routes(icao text, status text, include_unstarted boolean, "limit" integer) to app_visitor;
-comment on function app_public.aircraft_routes(icao text, status text, include_unstarted boolean, "limit" integer) is '@notNull
+comment on function app_public.aircraft_routes(icao text, status text, include_unstarted boolean, "limit" integer) is '@cacheReads app_public.aircraft_fleet app_public.aircraft_routes
+@notNull
 An aircraft''s routes (by ICAO address or registration): by default only started ones (take-off seen), most relevant first; limit default 20, at most 100.';
 
 CREATE OR REPLACE FUNCTION app_public.aircraft_routes_active(r app_public.aircraft_routes)
@@ -12587,7 +12602,8 @@ AS $function$
 $function$;
 grant execute on function app_public.aircraft_routes_active(r app_public.aircraft_routes) to app_analyst;
 grant execute on function app_public.aircraft_routes_active(r app_public.aircraft_routes) to app_visitor;
-comment on function app_public.aircraft_routes_active(r app_public.aircraft_routes) is '@notNull
+comment on function app_public.aircraft_routes_active(r app_public.aircraft_routes) is '@cacheReads
+@notNull
 True while the aircraft is in the air on this route.';
 
 CREATE OR REPLACE FUNCTION app_public.aircraft_routes_log(r app_public.aircraft_routes)
@@ -12599,7 +12615,8 @@ AS $function$
 $function$;
 grant execute on function app_public.aircraft_routes_log(r app_public.aircraft_routes) to app_analyst;
 grant execute on function app_public.aircraft_routes_log(r app_public.aircraft_routes) to app_visitor;
-comment on function app_public.aircraft_routes_log(r app_public.aircraft_routes) is '@notNull
+comment on function app_public.aircraft_routes_log(r app_public.aircraft_routes) is '@cacheReads app_public.aircraft_route_log
+@notNull
 What happened on the route, in time order.';
 
 CREATE OR REPLACE FUNCTION app_public.aircraft_routes_path(r app_public.aircraft_routes)
@@ -12613,7 +12630,8 @@ AS $function$
 $function$;
 grant execute on function app_public.aircraft_routes_path(r app_public.aircraft_routes) to app_analyst;
 grant execute on function app_public.aircraft_routes_path(r app_public.aircraft_routes) to app_visitor;
-comment on function app_public.aircraft_routes_path(r app_public.aircraft_routes) is '@notNull
+comment on function app_public.aircraft_routes_path(r app_public.aircraft_routes) is '@cacheReads app_hidden.aircraft_route_paths app_public.aircraft_route_points
+@notNull
 The route''s points as one JSON text: [[longitude, latitude, altitudeFt, Unix seconds], …] in time order (GeoJSON coordinate order), for drawing long flights.';
 
 CREATE OR REPLACE FUNCTION app_public.aircraft_routes_points(r app_public.aircraft_routes)
@@ -12625,7 +12643,8 @@ AS $function$
 $function$;
 grant execute on function app_public.aircraft_routes_points(r app_public.aircraft_routes) to app_analyst;
 grant execute on function app_public.aircraft_routes_points(r app_public.aircraft_routes) to app_visitor;
-comment on function app_public.aircraft_routes_points(r app_public.aircraft_routes) is '@notNull
+comment on function app_public.aircraft_routes_points(r app_public.aircraft_routes) is '@cacheReads app_public.aircraft_route_points
+@notNull
 The route''s points, in time order.';
 
 CREATE OR REPLACE FUNCTION app_public.aircraft_statistics()
@@ -12646,7 +12665,8 @@ AS $function$
 $function$;
 grant execute on function app_public.aircraft_statistics() to app_analyst;
 grant execute on function app_public.aircraft_statistics() to app_visitor;
-comment on function app_public.aircraft_statistics() is '@notNull
+comment on function app_public.aircraft_statistics() is '@cacheReads app_public.aircraft_fleet app_public.aircraft_routes
+@notNull
 Flights, flight hours and the latest flight per aircraft over the last 365 days.';
 
 CREATE OR REPLACE FUNCTION app_public.alert_facts(window_start timestamp with time zone, window_end timestamp with time zone)
@@ -12660,7 +12680,8 @@ AS $function$
 $function$;
 grant execute on function app_public.alert_facts(window_start timestamp with time zone, window_end timestamp with time zone) to app_analyst;
 grant execute on function app_public.alert_facts(window_start timestamp with time zone, window_end timestamp with time zone) to app_visitor;
-comment on function app_public.alert_facts(window_start timestamp with time zone, window_end timestamp with time zone) is '@behavior +connection -list
+comment on function app_public.alert_facts(window_start timestamp with time zone, window_end timestamp with time zone) is '@cacheReads app_public.alert_facts
+@behavior +connection -list
 NL-Alerts (per region) and AMBER alerts that started in [windowStart, windowEnd) (at most 366 days).';
 
 CREATE OR REPLACE FUNCTION app_public.amber_alert_history(first integer DEFAULT 50, page integer DEFAULT 1, since app_public.unix_time DEFAULT NULL::bigint, until app_public.unix_time DEFAULT NULL::bigint, active_only boolean DEFAULT NULL::boolean)
@@ -12679,7 +12700,8 @@ AS $function$
 $function$;
 grant execute on function app_public.amber_alert_history(first integer, page integer, since app_public.unix_time, until app_public.unix_time, active_only boolean) to app_analyst;
 grant execute on function app_public.amber_alert_history(first integer, page integer, since app_public.unix_time, until app_public.unix_time, active_only boolean) to app_visitor;
-comment on function app_public.amber_alert_history(first integer, page integer, since app_public.unix_time, until app_public.unix_time, active_only boolean) is '@notNull
+comment on function app_public.amber_alert_history(first integer, page integer, since app_public.unix_time, until app_public.unix_time, active_only boolean) is '@cacheReads app_public.amber_alerts
+@notNull
 Which alerts ran and when, newest first; since/until bound startedAt (inclusive). No name, photo or last-seen text.';
 
 CREATE OR REPLACE FUNCTION app_public.amber_alerts(first integer DEFAULT 50, page integer DEFAULT 1, active_only boolean DEFAULT NULL::boolean)
@@ -12697,7 +12719,8 @@ AS $function$
 $function$;
 grant execute on function app_public.amber_alerts(first integer, page integer, active_only boolean) to app_analyst;
 grant execute on function app_public.amber_alerts(first integer, page integer, active_only boolean) to app_visitor;
-comment on function app_public.amber_alerts(first integer, page integer, active_only boolean) is '@notNull
+comment on function app_public.amber_alerts(first integer, page integer, active_only boolean) is '@cacheReads app_public.amber_alerts
+@notNull
 AMBER and missing-child alerts, newest first; activeOnly: only those that run.';
 
 CREATE OR REPLACE FUNCTION app_public.api_scopes()
@@ -12781,7 +12804,8 @@ end;
 $function$;
 grant execute on function app_public.area_choices(search text, kind text, first integer) to app_analyst;
 grant execute on function app_public.area_choices(search text, kind text, first integer) to app_visitor;
-comment on function app_public.area_choices(search text, kind text, first integer) is 'Named areas for a monitor''s query.areas whose name starts with the search, or whose code it is ("Oss", "GM0828", "5341"), exact names first, then gemeenten, woonplaatsen, postcode areas, safety regions and provinces; kind narrows to one of them; first 1-50 (10). Public reference data: an API token, like the other reference lists.';
+comment on function app_public.area_choices(search text, kind text, first integer) is '@cacheReads app_public.named_areas
+Named areas for a monitor''s query.areas whose name starts with the search, or whose code it is ("Oss", "GM0828", "5341"), exact names first, then gemeenten, woonplaatsen, postcode areas, safety regions and provinces; kind narrows to one of them; first 1-50 (10). Public reference data: an API token, like the other reference lists.';
 
 CREATE OR REPLACE FUNCTION app_public.available_hectometers(road app_public.road_ref)
  RETURNS SETOF double precision
@@ -12795,7 +12819,8 @@ AS $function$
 $function$;
 grant execute on function app_public.available_hectometers(road app_public.road_ref) to app_analyst;
 grant execute on function app_public.available_hectometers(road app_public.road_ref) to app_visitor;
-comment on function app_public.available_hectometers(road app_public.road_ref) is 'The kilometre values with a post on the road, ascending (empty for an unknown road).';
+comment on function app_public.available_hectometers(road app_public.road_ref) is '@cacheReads app_public.hectometer_markers app_public.roads
+The kilometre values with a post on the road, ascending (empty for an unknown road).';
 
 CREATE OR REPLACE FUNCTION app_public.channel_types()
  RETURNS SETOF app_public.monitor_reference_item
@@ -12809,7 +12834,8 @@ AS $function$
 $function$;
 grant execute on function app_public.channel_types() to app_analyst;
 grant execute on function app_public.channel_types() to app_visitor;
-comment on function app_public.channel_types() is '@notNull
+comment on function app_public.channel_types() is '@cacheReads app_public.channel_types
+@notNull
 The channel types createChannel takes (value), each with what it delivers to (label), and its input fields and the receiver''s documentation (description).';
 
 CREATE OR REPLACE FUNCTION app_public.channels()
@@ -12865,7 +12891,9 @@ AS $function$
 $function$;
 grant execute on function app_public.cities(search text, first integer) to app_analyst;
 grant execute on function app_public.cities(search text, first integer) to app_visitor;
-comment on function app_public.cities(search text, first integer) is '@notNull
+comment on function app_public.cities(search text, first integer) is '@cacheReads app_hidden.address_woonplaatsen app_hidden.p2000_place_abbreviations
+@cacheReads app_hidden.place_names app_public.places
+@notNull
 Places by name as someone types (at least 2 characters): prefix matches, then similar names, bigger places first; first 1-50, default 10.';
 
 CREATE OR REPLACE FUNCTION app_public.current_environment()
@@ -12946,7 +12974,8 @@ AS $function$
 $function$;
 grant execute on function app_public.fire_station(slug text) to app_analyst;
 grant execute on function app_public.fire_station(slug text) to app_visitor;
-comment on function app_public.fire_station(slug text) is 'One fire station by slug, name or uuid; null when there is none.';
+comment on function app_public.fire_station(slug text) is '@cacheReads app_public.fire_stations
+One fire station by slug, name or uuid; null when there is none.';
 
 CREATE OR REPLACE FUNCTION app_public.fire_stations(first integer DEFAULT 50, page integer DEFAULT 1, filter app_public.fire_station_filter DEFAULT NULL::app_public.fire_station_filter)
  RETURNS SETOF app_public.fire_stations
@@ -12960,7 +12989,8 @@ AS $function$
 $function$;
 grant execute on function app_public.fire_stations(first integer, page integer, filter app_public.fire_station_filter) to app_analyst;
 grant execute on function app_public.fire_stations(first integer, page integer, filter app_public.fire_station_filter) to app_visitor;
-comment on function app_public.fire_stations(first integer, page integer, filter app_public.fire_station_filter) is 'Fire stations by name.';
+comment on function app_public.fire_stations(first integer, page integer, filter app_public.fire_station_filter) is '@cacheReads app_public.fire_stations app_public.p2000_regions
+Fire stations by name.';
 
 CREATE OR REPLACE FUNCTION app_public.fire_stations_count(filter app_public.fire_station_filter DEFAULT NULL::app_public.fire_station_filter)
  RETURNS integer
@@ -12972,7 +13002,8 @@ AS $function$
 $function$;
 grant execute on function app_public.fire_stations_count(filter app_public.fire_station_filter) to app_analyst;
 grant execute on function app_public.fire_stations_count(filter app_public.fire_station_filter) to app_visitor;
-comment on function app_public.fire_stations_count(filter app_public.fire_station_filter) is '@notNull
+comment on function app_public.fire_stations_count(filter app_public.fire_station_filter) is '@cacheReads app_public.fire_stations app_public.p2000_regions
+@notNull
 How many fire stations fireStations would list with this filter.';
 
 CREATE OR REPLACE FUNCTION app_public.fire_vehicle(number text)
@@ -12985,7 +13016,8 @@ AS $function$
 $function$;
 grant execute on function app_public.fire_vehicle(number text) to app_analyst;
 grant execute on function app_public.fire_vehicle(number text) to app_visitor;
-comment on function app_public.fire_vehicle(number text) is 'One fire vehicle by call number, with or without hyphen (17-3151 or 173151).';
+comment on function app_public.fire_vehicle(number text) is '@cacheReads app_public.fire_vehicles
+One fire vehicle by call number, with or without hyphen (17-3151 or 173151).';
 
 CREATE OR REPLACE FUNCTION app_public.fire_vehicles(first integer DEFAULT 50, page integer DEFAULT 1, filter app_public.fire_vehicle_filter DEFAULT NULL::app_public.fire_vehicle_filter)
  RETURNS SETOF app_public.fire_vehicles
@@ -12999,7 +13031,8 @@ AS $function$
 $function$;
 grant execute on function app_public.fire_vehicles(first integer, page integer, filter app_public.fire_vehicle_filter) to app_analyst;
 grant execute on function app_public.fire_vehicles(first integer, page integer, filter app_public.fire_vehicle_filter) to app_visitor;
-comment on function app_public.fire_vehicles(first integer, page integer, filter app_public.fire_vehicle_filter) is 'Fire vehicles by call number.';
+comment on function app_public.fire_vehicles(first integer, page integer, filter app_public.fire_vehicle_filter) is '@cacheReads app_public.fire_stations app_public.fire_vehicles app_public.p2000_regions
+Fire vehicles by call number.';
 
 CREATE OR REPLACE FUNCTION app_public.fire_vehicles_count(filter app_public.fire_vehicle_filter DEFAULT NULL::app_public.fire_vehicle_filter)
  RETURNS integer
@@ -13011,7 +13044,8 @@ AS $function$
 $function$;
 grant execute on function app_public.fire_vehicles_count(filter app_public.fire_vehicle_filter) to app_analyst;
 grant execute on function app_public.fire_vehicles_count(filter app_public.fire_vehicle_filter) to app_visitor;
-comment on function app_public.fire_vehicles_count(filter app_public.fire_vehicle_filter) is '@notNull
+comment on function app_public.fire_vehicles_count(filter app_public.fire_vehicle_filter) is '@cacheReads app_public.fire_stations app_public.fire_vehicles app_public.p2000_regions
+@notNull
 How many fire vehicles fireVehicles would list with this filter.';
 
 CREATE OR REPLACE FUNCTION app_public.fire_vehicles_name_format(v app_public.fire_vehicles)
@@ -13023,7 +13057,8 @@ AS $function$
 $function$;
 grant execute on function app_public.fire_vehicles_name_format(v app_public.fire_vehicles) to app_analyst;
 grant execute on function app_public.fire_vehicles_name_format(v app_public.fire_vehicles) to app_visitor;
-comment on function app_public.fire_vehicles_name_format(v app_public.fire_vehicles) is '@notNull
+comment on function app_public.fire_vehicles_name_format(v app_public.fire_vehicles) is '@cacheReads
+@notNull
 The call number with hyphen (17-3151).';
 
 CREATE OR REPLACE FUNCTION app_public.fire_vehicles_number(v app_public.fire_vehicles)
@@ -13035,7 +13070,8 @@ AS $function$
 $function$;
 grant execute on function app_public.fire_vehicles_number(v app_public.fire_vehicles) to app_analyst;
 grant execute on function app_public.fire_vehicles_number(v app_public.fire_vehicles) to app_visitor;
-comment on function app_public.fire_vehicles_number(v app_public.fire_vehicles) is '@notNull
+comment on function app_public.fire_vehicles_number(v app_public.fire_vehicles) is '@cacheReads
+@notNull
 The number within the region: post, type digit and sequence (3151 of 17-3151).';
 
 CREATE OR REPLACE FUNCTION app_public.fire_vehicles_station(v app_public.fire_vehicles)
@@ -13047,7 +13083,8 @@ AS $function$
 $function$;
 grant execute on function app_public.fire_vehicles_station(v app_public.fire_vehicles) to app_analyst;
 grant execute on function app_public.fire_vehicles_station(v app_public.fire_vehicles) to app_visitor;
-comment on function app_public.fire_vehicles_station(v app_public.fire_vehicles) is 'The name of the station it belongs to (by its post number), if known.';
+comment on function app_public.fire_vehicles_station(v app_public.fire_vehicles) is '@cacheReads app_public.fire_stations
+The name of the station it belongs to (by its post number), if known.';
 
 CREATE OR REPLACE FUNCTION app_public.fire_vehicles_type(v app_public.fire_vehicles)
  RETURNS text
@@ -13058,7 +13095,8 @@ AS $function$
 $function$;
 grant execute on function app_public.fire_vehicles_type(v app_public.fire_vehicles) to app_analyst;
 grant execute on function app_public.fire_vehicles_type(v app_public.fire_vehicles) to app_visitor;
-comment on function app_public.fire_vehicles_type(v app_public.fire_vehicles) is 'Vehicle kind code from the type digit (TS, HV, AL/HW, ...).';
+comment on function app_public.fire_vehicles_type(v app_public.fire_vehicles) is '@cacheReads app_public.fire_vehicle_types
+Vehicle kind code from the type digit (TS, HV, AL/HW, ...).';
 
 CREATE OR REPLACE FUNCTION app_public.fire_vehicles_type_name(v app_public.fire_vehicles)
  RETURNS text
@@ -13069,7 +13107,8 @@ AS $function$
 $function$;
 grant execute on function app_public.fire_vehicles_type_name(v app_public.fire_vehicles) to app_analyst;
 grant execute on function app_public.fire_vehicles_type_name(v app_public.fire_vehicles) to app_visitor;
-comment on function app_public.fire_vehicles_type_name(v app_public.fire_vehicles) is 'Vehicle kind in words (Tankautospuit, ...).';
+comment on function app_public.fire_vehicles_type_name(v app_public.fire_vehicles) is '@cacheReads app_public.fire_vehicle_types
+Vehicle kind in words (Tankautospuit, ...).';
 
 CREATE OR REPLACE FUNCTION app_public.hectometer_marker(marker app_public.hectometer_marker_ref)
  RETURNS app_public.hectometer_markers
@@ -13081,7 +13120,8 @@ AS $function$
 $function$;
 grant execute on function app_public.hectometer_marker(marker app_public.hectometer_marker_ref) to app_analyst;
 grant execute on function app_public.hectometer_marker(marker app_public.hectometer_marker_ref) to app_visitor;
-comment on function app_public.hectometer_marker(marker app_public.hectometer_marker_ref) is 'One hectometre post by uuid; null when there is none.';
+comment on function app_public.hectometer_marker(marker app_public.hectometer_marker_ref) is '@cacheReads app_public.hectometer_markers
+One hectometre post by uuid; null when there is none.';
 
 CREATE OR REPLACE FUNCTION app_public.hectometer_markers(first integer DEFAULT 50, page integer DEFAULT 1, filter app_public.hectometer_marker_filter DEFAULT NULL::app_public.hectometer_marker_filter)
  RETURNS SETOF app_public.hectometer_markers
@@ -13110,7 +13150,8 @@ end;
 $function$;
 grant execute on function app_public.hectometer_markers(first integer, page integer, filter app_public.hectometer_marker_filter) to app_analyst;
 grant execute on function app_public.hectometer_markers(first integer, page integer, filter app_public.hectometer_marker_filter) to app_visitor;
-comment on function app_public.hectometer_markers(first integer, page integer, filter app_public.hectometer_marker_filter) is 'Hectometre posts by road and kilometre value.';
+comment on function app_public.hectometer_markers(first integer, page integer, filter app_public.hectometer_marker_filter) is '@cacheReads app_public.hectometer_markers app_public.roads
+Hectometre posts by road and kilometre value.';
 
 CREATE OR REPLACE FUNCTION app_public.hectometer_markers_nearest(lat double precision, lon double precision, "limit" integer DEFAULT 10)
  RETURNS SETOF app_public.hectometer_markers
@@ -13136,7 +13177,8 @@ end;
 $function$;
 grant execute on function app_public.hectometer_markers_nearest(lat double precision, lon double precision, "limit" integer) to app_analyst;
 grant execute on function app_public.hectometer_markers_nearest(lat double precision, lon double precision, "limit" integer) to app_visitor;
-comment on function app_public.hectometer_markers_nearest(lat double precision, lon double precision, "limit" integer) is 'The hectometre posts nearest to a point, nearest first, with distance_km; limit 1-50, default 10.';
+comment on function app_public.hectometer_markers_nearest(lat double precision, lon double precision, "limit" integer) is '@cacheReads app_public.hectometer_markers
+The hectometre posts nearest to a point, nearest first, with distance_km; limit 1-50, default 10.';
 
 CREATE OR REPLACE FUNCTION app_public.highways()
  RETURNS SETOF app_public.monitor_reference_item
@@ -13149,7 +13191,8 @@ AS $function$
 $function$;
 grant execute on function app_public.highways() to app_analyst;
 grant execute on function app_public.highways() to app_visitor;
-comment on function app_public.highways() is '@notNull
+comment on function app_public.highways() is '@cacheReads app_public.highways
+@notNull
 Dutch motorways, for the roads of matrix, traffic-jam and accident monitors.';
 
 CREATE OR REPLACE FUNCTION app_public.hub_analytics_hourly(days integer DEFAULT 28)
@@ -13166,7 +13209,8 @@ AS $function$
 $function$;
 grant execute on function app_public.hub_analytics_hourly(days integer) to app_analyst;
 grant execute on function app_public.hub_analytics_hourly(days integer) to app_visitor;
-comment on function app_public.hub_analytics_hourly(days integer) is '@notNull
+comment on function app_public.hub_analytics_hourly(days integer) is '@cacheReads app_hidden.analytics_cache app_hidden.p2000_hourly_urgency_counts
+@notNull
 Real alerts per hour of the day; days 7-90, default 28 (cached, refreshed hourly).';
 
 CREATE OR REPLACE FUNCTION app_public.hub_analytics_urgency(days integer DEFAULT 28)
@@ -13183,7 +13227,10 @@ AS $function$
 $function$;
 grant execute on function app_public.hub_analytics_urgency(days integer) to app_analyst;
 grant execute on function app_public.hub_analytics_urgency(days integer) to app_visitor;
-comment on function app_public.hub_analytics_urgency(days integer) is '@notNull
+comment on function app_public.hub_analytics_urgency(days integer) is '@cacheReads app_hidden.analytics_cache app_hidden.p2000_daily_counts
+@cacheReads app_hidden.p2000_hourly_urgency_counts app_public.p2000_categories
+@cacheReads app_public.p2000_disciplines app_public.p2000_regions app_public.p2000_urgencies
+@notNull
 Real alerts by urgency; days 7-90, default 28 (cached, refreshed hourly).';
 
 CREATE OR REPLACE FUNCTION app_public.hub_analytics_weekdays(days integer DEFAULT 28)
@@ -13200,7 +13247,8 @@ AS $function$
 $function$;
 grant execute on function app_public.hub_analytics_weekdays(days integer) to app_analyst;
 grant execute on function app_public.hub_analytics_weekdays(days integer) to app_visitor;
-comment on function app_public.hub_analytics_weekdays(days integer) is '@notNull
+comment on function app_public.hub_analytics_weekdays(days integer) is '@cacheReads app_hidden.analytics_cache app_hidden.p2000_hourly_urgency_counts
+@notNull
 Real alerts per weekday with the expected average, and yesterday against expected; days 7-90, default 28 (cached, refreshed hourly).';
 
 CREATE OR REPLACE FUNCTION app_public.location_suggestions(search text, first integer DEFAULT 10)
@@ -13237,7 +13285,10 @@ AS $function$
 $function$;
 grant execute on function app_public.location_suggestions(search text, first integer) to app_analyst;
 grant execute on function app_public.location_suggestions(search text, first integer) to app_visitor;
-comment on function app_public.location_suggestions(search text, first integer) is '@notNull
+comment on function app_public.location_suggestions(search text, first integer) is '@cacheReads app_hidden.address_numbers app_hidden.address_streets app_hidden.address_woonplaatsen
+@cacheReads app_hidden.p2000_place_abbreviations app_hidden.place_names app_public.fire_stations
+@cacheReads app_public.places app_public.postcodes
+@notNull
 Places, streets, addresses and postcodes as someone types (at least 2 characters), from the address register where it is imported or shipped: an address on the street as typed first ("stationsweg 12 amst": Stationsweg 12, Amstelveen), then places and postcodes by prefix, the street as typed, similar place names, longer streets, then fire stations'' addresses; bigger places and streets first. kind: place, street, address or postcode. first 1-20, default 10.';
 
 CREATE OR REPLACE FUNCTION app_public.me()
@@ -13264,7 +13315,8 @@ AS $function$
 $function$;
 grant execute on function app_public.meteo_color_codes() to app_analyst;
 grant execute on function app_public.meteo_color_codes() to app_visitor;
-comment on function app_public.meteo_color_codes() is '@notNull
+comment on function app_public.meteo_color_codes() is '@cacheReads app_public.meteo_levels
+@notNull
 The warning levels a meteo_weather monitor''s query.levels takes.';
 
 CREATE OR REPLACE FUNCTION app_public.meteo_general()
@@ -13303,7 +13355,9 @@ AS $function$
 $function$;
 grant execute on function app_public.meteo_general() to app_analyst;
 grant execute on function app_public.meteo_general() to app_visitor;
-comment on function app_public.meteo_general() is 'The national picture: per phenomenon the highest level of any province, each period naming its provinces; null before the first warnings document.';
+comment on function app_public.meteo_general() is '@cacheReads app_hidden.meteo_documents app_public.meteo_levels app_public.meteo_phenomena
+@cacheReads app_public.meteo_provinces app_public.meteo_warning_slices
+The national picture: per phenomenon the highest level of any province, each period naming its provinces; null before the first warnings document.';
 
 CREATE OR REPLACE FUNCTION app_public.meteo_latest_observation(station_id text DEFAULT NULL::text)
  RETURNS app_public.meteo_observations
@@ -13317,7 +13371,8 @@ AS $function$
 $function$;
 grant execute on function app_public.meteo_latest_observation(station_id text) to app_analyst;
 grant execute on function app_public.meteo_latest_observation(station_id text) to app_visitor;
-comment on function app_public.meteo_latest_observation(station_id text) is 'The latest observation of a station (WMO id; null = 06260 De Bilt); null when it has none.';
+comment on function app_public.meteo_latest_observation(station_id text) is '@cacheReads app_public.meteo_observations
+The latest observation of a station (WMO id; null = 06260 De Bilt); null when it has none.';
 
 CREATE OR REPLACE FUNCTION app_public.meteo_observation_history(station_id text, from_ts integer, to_ts integer, "limit" integer DEFAULT 1000)
  RETURNS SETOF app_public.meteo_observations
@@ -13342,7 +13397,8 @@ end;
 $function$;
 grant execute on function app_public.meteo_observation_history(station_id text, from_ts integer, to_ts integer, "limit" integer) to app_analyst;
 grant execute on function app_public.meteo_observation_history(station_id text, from_ts integer, to_ts integer, "limit" integer) to app_visitor;
-comment on function app_public.meteo_observation_history(station_id text, from_ts integer, to_ts integer, "limit" integer) is '@notNull
+comment on function app_public.meteo_observation_history(station_id text, from_ts integer, to_ts integer, "limit" integer) is '@cacheReads app_public.meteo_observations
+@notNull
 Observations of a station from fromTs to toTs (Unix seconds, both included), oldest first; limit defaults to 1000 and is capped at 10000.';
 
 CREATE OR REPLACE FUNCTION app_public.meteo_observations_station_name(o app_public.meteo_observations)
@@ -13354,7 +13410,8 @@ AS $function$
 $function$;
 grant execute on function app_public.meteo_observations_station_name(o app_public.meteo_observations) to app_analyst;
 grant execute on function app_public.meteo_observations_station_name(o app_public.meteo_observations) to app_visitor;
-comment on function app_public.meteo_observations_station_name(o app_public.meteo_observations) is 'The station''s name.';
+comment on function app_public.meteo_observations_station_name(o app_public.meteo_observations) is '@cacheReads app_public.meteo_stations
+The station''s name.';
 
 CREATE OR REPLACE FUNCTION app_public.meteo_region_detail(code text)
  RETURNS app_public.meteo_region_detail
@@ -13367,7 +13424,9 @@ AS $function$
 $function$;
 grant execute on function app_public.meteo_region_detail(code text) to app_analyst;
 grant execute on function app_public.meteo_region_detail(code text) to app_visitor;
-comment on function app_public.meteo_region_detail(code text) is 'One province by code (lower-case slug such as noord-holland); null when unknown or before the first warnings document.';
+comment on function app_public.meteo_region_detail(code text) is '@cacheReads app_hidden.meteo_documents app_public.meteo_levels app_public.meteo_phenomena
+@cacheReads app_public.meteo_provinces app_public.meteo_warning_slices
+One province by code (lower-case slug such as noord-holland); null when unknown or before the first warnings document.';
 
 CREATE OR REPLACE FUNCTION app_public.meteo_region_details()
  RETURNS SETOF app_public.meteo_region_detail
@@ -13379,7 +13438,9 @@ AS $function$
 $function$;
 grant execute on function app_public.meteo_region_details() to app_analyst;
 grant execute on function app_public.meteo_region_details() to app_visitor;
-comment on function app_public.meteo_region_details() is '@notNull
+comment on function app_public.meteo_region_details() is '@cacheReads app_hidden.meteo_documents app_public.meteo_levels app_public.meteo_phenomena
+@cacheReads app_public.meteo_provinces app_public.meteo_warning_slices
+@notNull
 The 12 provinces with the warnings that are on now or announced (empty before the first warnings document).';
 
 CREATE OR REPLACE FUNCTION app_public.meteo_regions()
@@ -13395,7 +13456,9 @@ AS $function$
 $function$;
 grant execute on function app_public.meteo_regions() to app_analyst;
 grant execute on function app_public.meteo_regions() to app_visitor;
-comment on function app_public.meteo_regions() is '@notNull
+comment on function app_public.meteo_regions() is '@cacheReads app_hidden.meteo_documents app_public.meteo_levels app_public.meteo_phenomena
+@cacheReads app_public.meteo_provinces app_public.meteo_warning_slices
+@notNull
 The 12 provinces with their current level: the highest of the warnings on now or announced (null before the first warnings document).';
 
 CREATE OR REPLACE FUNCTION app_public.meteo_snapshot(date text)
@@ -13423,7 +13486,9 @@ end;
 $function$;
 grant execute on function app_public.meteo_snapshot(date text) to app_analyst;
 grant execute on function app_public.meteo_snapshot(date text) to app_visitor;
-comment on function app_public.meteo_snapshot(date text) is '@notNull
+comment on function app_public.meteo_snapshot(date text) is '@cacheReads app_hidden.meteo_day_snapshots app_hidden.meteo_documents app_public.meteo_levels
+@cacheReads app_public.meteo_phenomena app_public.meteo_provinces app_public.meteo_warning_slices
+@notNull
 The 12 provinces on a day (YYYY-MM-DD, Europe/Amsterdam): today live; another day the state at its end, what was in force at 23:59:59 and what had been announced by then for later.';
 
 CREATE OR REPLACE FUNCTION app_public.meteo_stats_available_years()
@@ -13436,7 +13501,8 @@ AS $function$
 $function$;
 grant execute on function app_public.meteo_stats_available_years() to app_analyst;
 grant execute on function app_public.meteo_stats_available_years() to app_visitor;
-comment on function app_public.meteo_stats_available_years() is '@notNull
+comment on function app_public.meteo_stats_available_years() is '@cacheReads app_hidden.meteo_daily_levels
+@notNull
 Years (Europe/Amsterdam) with at least one day with a warning: the years meteoStatsMonthly has something for.';
 
 CREATE OR REPLACE FUNCTION app_public.meteo_stats_monthly(year integer, region_code text DEFAULT NULL::text)
@@ -13476,7 +13542,8 @@ end;
 $function$;
 grant execute on function app_public.meteo_stats_monthly(year integer, region_code text) to app_analyst;
 grant execute on function app_public.meteo_stats_monthly(year integer, region_code text) to app_visitor;
-comment on function app_public.meteo_stats_monthly(year integer, region_code text) is '@notNull
+comment on function app_public.meteo_stats_monthly(year integer, region_code text) is '@cacheReads app_hidden.meteo_daily_levels app_public.meteo_provinces
+@notNull
 Per month of the year the whole days per warning level up to today (a day counts as its highest level, Europe/Amsterdam); regionCode null = all provinces combined.';
 
 CREATE OR REPLACE FUNCTION app_public.meteo_warning_day_facts(window_start date, window_end date, by_province boolean DEFAULT false)
@@ -13497,7 +13564,8 @@ AS $function$
 $function$;
 grant execute on function app_public.meteo_warning_day_facts(window_start date, window_end date, by_province boolean) to app_analyst;
 grant execute on function app_public.meteo_warning_day_facts(window_start date, window_end date, by_province boolean) to app_visitor;
-comment on function app_public.meteo_warning_day_facts(window_start date, window_end date, by_province boolean) is '@behavior +connection -list
+comment on function app_public.meteo_warning_day_facts(window_start date, window_end date, by_province boolean) is '@cacheReads app_public.meteo_warning_day_facts
+@behavior +connection -list
 Days up to today in [windowStart, windowEnd) (at most 3,660 days) with a weather warning, at their highest level: one row per day for the whole country (as meteoStatsMonthly without regionCode), or with byProvince one per province and day. Count them with distinctCount { day }, grouped by month, year, level, province.';
 
 CREATE OR REPLACE FUNCTION app_public.meteo_warning_event_facts(window_start timestamp with time zone, window_end timestamp with time zone)
@@ -13511,7 +13579,8 @@ AS $function$
 $function$;
 grant execute on function app_public.meteo_warning_event_facts(window_start timestamp with time zone, window_end timestamp with time zone) to app_analyst;
 grant execute on function app_public.meteo_warning_event_facts(window_start timestamp with time zone, window_end timestamp with time zone) to app_visitor;
-comment on function app_public.meteo_warning_event_facts(window_start timestamp with time zone, window_end timestamp with time zone) is '@behavior +connection -list
+comment on function app_public.meteo_warning_event_facts(window_start timestamp with time zone, window_end timestamp with time zone) is '@cacheReads app_public.meteo_warning_event_facts
+@behavior +connection -list
 Weather warning events issued in [windowStart, windowEnd) (at most 366 days).';
 
 CREATE OR REPLACE FUNCTION app_public.meteo_warning_events_for_monitor(monitor app_public.monitor_ref, first integer DEFAULT 50, page integer DEFAULT 1)
@@ -13535,7 +13604,9 @@ end;
 $function$;
 grant execute on function app_public.meteo_warning_events_for_monitor(monitor app_public.monitor_ref, first integer, page integer) to app_analyst;
 grant execute on function app_public.meteo_warning_events_for_monitor(monitor app_public.monitor_ref, first integer, page integer) to app_visitor;
-comment on function app_public.meteo_warning_events_for_monitor(monitor app_public.monitor_ref, first integer, page integer) is '@notNull
+comment on function app_public.meteo_warning_events_for_monitor(monitor app_public.monitor_ref, first integer, page integer) is '@cacheReads app_hidden.feed_monitor_matches app_public.meteo_warning_events app_public.monitors
+@cacheEnvironmentBound
+@notNull
 The warning events that matched a meteo_weather monitor of the caller''s environment, newest first.';
 
 CREATE OR REPLACE FUNCTION app_public.meteo_warning_events_region_code(e app_public.meteo_warning_events)
@@ -13547,7 +13618,8 @@ AS $function$
 $function$;
 grant execute on function app_public.meteo_warning_events_region_code(e app_public.meteo_warning_events) to app_analyst;
 grant execute on function app_public.meteo_warning_events_region_code(e app_public.meteo_warning_events) to app_visitor;
-comment on function app_public.meteo_warning_events_region_code(e app_public.meteo_warning_events) is 'The province''s code (MeteoRegion.code).';
+comment on function app_public.meteo_warning_events_region_code(e app_public.meteo_warning_events) is '@cacheReads app_public.meteo_provinces
+The province''s code (MeteoRegion.code).';
 
 CREATE OR REPLACE FUNCTION app_public.meteo_warning_events_region_name(e app_public.meteo_warning_events)
  RETURNS text
@@ -13558,7 +13630,8 @@ AS $function$
 $function$;
 grant execute on function app_public.meteo_warning_events_region_name(e app_public.meteo_warning_events) to app_analyst;
 grant execute on function app_public.meteo_warning_events_region_name(e app_public.meteo_warning_events) to app_visitor;
-comment on function app_public.meteo_warning_events_region_name(e app_public.meteo_warning_events) is 'The province''s name.';
+comment on function app_public.meteo_warning_events_region_name(e app_public.meteo_warning_events) is '@cacheReads app_public.meteo_provinces
+The province''s name.';
 
 CREATE OR REPLACE FUNCTION app_public.monitor(uuid text)
  RETURNS app_public.monitors
@@ -13597,7 +13670,8 @@ AS $function$
 $function$;
 grant execute on function app_public.monitor_types() to app_analyst;
 grant execute on function app_public.monitor_types() to app_visitor;
-comment on function app_public.monitor_types() is '@notNull
+comment on function app_public.monitor_types() is '@cacheReads app_hidden.monitor_query_fields app_public.monitor_types
+@notNull
 The monitor types createMonitor takes (value), each with what it notifies of (label) and the fields of its query (description).';
 
 CREATE OR REPLACE FUNCTION app_public.monitors()
@@ -13777,7 +13851,8 @@ end;
 $function$;
 grant execute on function app_public.nl_alerts(first integer, page integer, since app_public.unix_time, until app_public.unix_time, region_number text, active_only boolean) to app_analyst;
 grant execute on function app_public.nl_alerts(first integer, page integer, since app_public.unix_time, until app_public.unix_time, region_number text, active_only boolean) to app_visitor;
-comment on function app_public.nl_alerts(first integer, page integer, since app_public.unix_time, until app_public.unix_time, region_number text, active_only boolean) is '@notNull
+comment on function app_public.nl_alerts(first integer, page integer, since app_public.unix_time, until app_public.unix_time, region_number text, active_only boolean) is '@cacheReads app_public.nl_alert_regions app_public.nl_alerts app_public.p2000_regions
+@notNull
 NL-Alerts, newest first: since/until bound startAt (inclusive), regionNumber the P2000 safety region their areas cover, activeOnly only those not withdrawn or stopped.';
 
 CREATE OR REPLACE FUNCTION app_public.nl_provinces()
@@ -13790,7 +13865,8 @@ AS $function$
 $function$;
 grant execute on function app_public.nl_provinces() to app_analyst;
 grant execute on function app_public.nl_provinces() to app_visitor;
-comment on function app_public.nl_provinces() is '@notNull
+comment on function app_public.nl_provinces() is '@cacheReads app_public.nl_provinces
+@notNull
 The twelve provinces.';
 
 CREATE OR REPLACE FUNCTION app_public.nl_provinces_geo_json()
@@ -13806,7 +13882,8 @@ AS $function$
 $function$;
 grant execute on function app_public.nl_provinces_geo_json() to app_analyst;
 grant execute on function app_public.nl_provinces_geo_json() to app_visitor;
-comment on function app_public.nl_provinces_geo_json() is 'The twelve provinces as a GeoJSON FeatureCollection (WGS84; properties code, isoCode, name); null until the boundaries are loaded.';
+comment on function app_public.nl_provinces_geo_json() is '@cacheReads app_public.nl_provinces
+The twelve provinces as a GeoJSON FeatureCollection (WGS84; properties code, isoCode, name); null until the boundaries are loaded.';
 
 CREATE OR REPLACE FUNCTION app_public.p2000_capcode(uuid text)
  RETURNS app_public.p2000_capcodes
@@ -13818,7 +13895,8 @@ AS $function$
 $function$;
 grant execute on function app_public.p2000_capcode(uuid text) to app_analyst;
 grant execute on function app_public.p2000_capcode(uuid text) to app_visitor;
-comment on function app_public.p2000_capcode(uuid text) is 'One capcode by uuid; null when there is none.';
+comment on function app_public.p2000_capcode(uuid text) is '@cacheReads app_public.p2000_capcodes
+One capcode by uuid; null when there is none.';
 
 CREATE OR REPLACE FUNCTION app_public.p2000_capcodes(first integer DEFAULT 50, page integer DEFAULT 1, filter app_public.p2000_capcode_filter DEFAULT NULL::app_public.p2000_capcode_filter)
  RETURNS SETOF app_public.p2000_capcodes
@@ -13834,7 +13912,8 @@ end;
 $function$;
 grant execute on function app_public.p2000_capcodes(first integer, page integer, filter app_public.p2000_capcode_filter) to app_analyst;
 grant execute on function app_public.p2000_capcodes(first integer, page integer, filter app_public.p2000_capcode_filter) to app_visitor;
-comment on function app_public.p2000_capcodes(first integer, page integer, filter app_public.p2000_capcode_filter) is 'Capcodes by number.';
+comment on function app_public.p2000_capcodes(first integer, page integer, filter app_public.p2000_capcode_filter) is '@cacheReads app_public.p2000_capcodes app_public.p2000_message_capcodes
+Capcodes by number.';
 
 CREATE OR REPLACE FUNCTION app_public.p2000_capcodes_count(filter app_public.p2000_capcode_filter DEFAULT NULL::app_public.p2000_capcode_filter)
  RETURNS integer
@@ -13852,7 +13931,8 @@ end;
 $function$;
 grant execute on function app_public.p2000_capcodes_count(filter app_public.p2000_capcode_filter) to app_analyst;
 grant execute on function app_public.p2000_capcodes_count(filter app_public.p2000_capcode_filter) to app_visitor;
-comment on function app_public.p2000_capcodes_count(filter app_public.p2000_capcode_filter) is '@notNull
+comment on function app_public.p2000_capcodes_count(filter app_public.p2000_capcode_filter) is '@cacheReads app_public.p2000_capcodes app_public.p2000_message_capcodes
+@notNull
 How many capcodes p2000Capcodes would list with this filter.';
 
 CREATE OR REPLACE FUNCTION app_public.p2000_categories()
@@ -13865,7 +13945,8 @@ AS $function$
 $function$;
 grant execute on function app_public.p2000_categories() to app_analyst;
 grant execute on function app_public.p2000_categories() to app_visitor;
-comment on function app_public.p2000_categories() is '@notNull
+comment on function app_public.p2000_categories() is '@cacheReads app_public.p2000_categories
+@notNull
 All message categories, by name, each saying whether it counts as a call-out.';
 
 CREATE OR REPLACE FUNCTION app_public.p2000_day_count_facts(dimension text, window_start date, window_end date, include_exercises boolean DEFAULT false)
@@ -13882,7 +13963,8 @@ AS $function$
 $function$;
 grant execute on function app_public.p2000_day_count_facts(dimension text, window_start date, window_end date, include_exercises boolean) to app_analyst;
 grant execute on function app_public.p2000_day_count_facts(dimension text, window_start date, window_end date, include_exercises boolean) to app_visitor;
-comment on function app_public.p2000_day_count_facts(dimension text, window_start date, window_end date, include_exercises boolean) is '@behavior +connection -list
+comment on function app_public.p2000_day_count_facts(dimension text, window_start date, window_end date, include_exercises boolean) is '@cacheReads app_public.p2000_day_count_facts
+@behavior +connection -list
 P2000 messages per Amsterdam day in [windowStart, windowEnd) (at most 3,660 days) and value of one dimension (total, region, discipline, urgency, category or road), real alerts only unless includeExercises: group by day, week, month, year, weekday, name and sum messages. From the daily roll-ups: the counts p2000MessagesCount gives for whole days.';
 
 CREATE OR REPLACE FUNCTION app_public.p2000_discipline(uuid text)
@@ -13895,7 +13977,8 @@ AS $function$
 $function$;
 grant execute on function app_public.p2000_discipline(uuid text) to app_analyst;
 grant execute on function app_public.p2000_discipline(uuid text) to app_visitor;
-comment on function app_public.p2000_discipline(uuid text) is 'One discipline by uuid; null when there is none.';
+comment on function app_public.p2000_discipline(uuid text) is '@cacheReads app_public.p2000_disciplines
+One discipline by uuid; null when there is none.';
 
 CREATE OR REPLACE FUNCTION app_public.p2000_disciplines(first integer DEFAULT 50, page integer DEFAULT 1, filter app_public.p2000_discipline_filter DEFAULT NULL::app_public.p2000_discipline_filter)
  RETURNS SETOF app_public.p2000_disciplines
@@ -13913,7 +13996,8 @@ AS $function$
 $function$;
 grant execute on function app_public.p2000_disciplines(first integer, page integer, filter app_public.p2000_discipline_filter) to app_analyst;
 grant execute on function app_public.p2000_disciplines(first integer, page integer, filter app_public.p2000_discipline_filter) to app_visitor;
-comment on function app_public.p2000_disciplines(first integer, page integer, filter app_public.p2000_discipline_filter) is 'Disciplines by name; filter.search matches name and abbreviation.';
+comment on function app_public.p2000_disciplines(first integer, page integer, filter app_public.p2000_discipline_filter) is '@cacheReads app_public.p2000_disciplines
+Disciplines by name; filter.search matches name and abbreviation.';
 
 CREATE OR REPLACE FUNCTION app_public.p2000_dossier(dossier app_public.p2000_message_dossier_ref DEFAULT NULL::app_public.p2000_message_dossier_ref, message app_public.p2000_message_ref DEFAULT NULL::app_public.p2000_message_ref, messages_order_by text DEFAULT 'sendedAsc'::text, timeline_order_by text DEFAULT 'newestFirst'::text)
  RETURNS app_public.p2000_dossier
@@ -13925,7 +14009,8 @@ AS $function$
 $function$;
 grant execute on function app_public.p2000_dossier(dossier app_public.p2000_message_dossier_ref, message app_public.p2000_message_ref, messages_order_by text, timeline_order_by text) to app_analyst;
 grant execute on function app_public.p2000_dossier(dossier app_public.p2000_message_dossier_ref, message app_public.p2000_message_ref, messages_order_by text, timeline_order_by text) to app_visitor;
-comment on function app_public.p2000_dossier(dossier app_public.p2000_message_dossier_ref, message app_public.p2000_message_ref, messages_order_by text, timeline_order_by text) is '@deprecated Use p2000Dossiers(filter: { message: { uuid } }) or filter dossier instead.
+comment on function app_public.p2000_dossier(dossier app_public.p2000_message_dossier_ref, message app_public.p2000_message_ref, messages_order_by text, timeline_order_by text) is '@cacheReads app_public.p2000_dossiers app_public.p2000_messages
+@deprecated Use p2000Dossiers(filter: { message: { uuid } }) or filter dossier instead.
 One dossier by dossier or message (give one, not both).';
 
 CREATE OR REPLACE FUNCTION app_public.p2000_dossier_category(d app_public.p2000_dossier)
@@ -13935,7 +14020,8 @@ CREATE OR REPLACE FUNCTION app_public.p2000_dossier_category(d app_public.p2000_
 AS $function$ select x.* from app_public.p2000_categories x where x.uuid = d.category_uuid $function$;
 grant execute on function app_public.p2000_dossier_category(d app_public.p2000_dossier) to app_analyst;
 grant execute on function app_public.p2000_dossier_category(d app_public.p2000_dossier) to app_visitor;
-comment on function app_public.p2000_dossier_category(d app_public.p2000_dossier) is '@behavior -queryField +typeField';
+comment on function app_public.p2000_dossier_category(d app_public.p2000_dossier) is '@cacheReads app_public.p2000_categories
+@behavior -queryField +typeField';
 
 CREATE OR REPLACE FUNCTION app_public.p2000_dossier_discipline(d app_public.p2000_dossier)
  RETURNS app_public.p2000_disciplines
@@ -13944,7 +14030,8 @@ CREATE OR REPLACE FUNCTION app_public.p2000_dossier_discipline(d app_public.p200
 AS $function$ select x.* from app_public.p2000_disciplines x where x.uuid = d.discipline_uuid $function$;
 grant execute on function app_public.p2000_dossier_discipline(d app_public.p2000_dossier) to app_analyst;
 grant execute on function app_public.p2000_dossier_discipline(d app_public.p2000_dossier) to app_visitor;
-comment on function app_public.p2000_dossier_discipline(d app_public.p2000_dossier) is '@behavior -queryField +typeField';
+comment on function app_public.p2000_dossier_discipline(d app_public.p2000_dossier) is '@cacheReads app_public.p2000_disciplines
+@behavior -queryField +typeField';
 
 CREATE OR REPLACE FUNCTION app_public.p2000_dossier_facts(window_start timestamp with time zone, window_end timestamp with time zone, include_exercises boolean DEFAULT false)
  RETURNS SETOF app_public.p2000_dossier_facts
@@ -13958,7 +14045,8 @@ AS $function$
 $function$;
 grant execute on function app_public.p2000_dossier_facts(window_start timestamp with time zone, window_end timestamp with time zone, include_exercises boolean) to app_analyst;
 grant execute on function app_public.p2000_dossier_facts(window_start timestamp with time zone, window_end timestamp with time zone, include_exercises boolean) to app_visitor;
-comment on function app_public.p2000_dossier_facts(window_start timestamp with time zone, window_end timestamp with time zone, include_exercises boolean) is '@behavior +connection -list
+comment on function app_public.p2000_dossier_facts(window_start timestamp with time zone, window_end timestamp with time zone, include_exercises boolean) is '@cacheReads app_public.p2000_dossier_facts
+@behavior +connection -list
 P2000 dossiers whose first message is in [windowStart, windowEnd) (at most 366 days), real incidents only unless includeExercises.';
 
 CREATE OR REPLACE FUNCTION app_public.p2000_dossier_messages(d app_public.p2000_dossier)
@@ -13973,7 +14061,8 @@ AS $function$
 $function$;
 grant execute on function app_public.p2000_dossier_messages(d app_public.p2000_dossier) to app_analyst;
 grant execute on function app_public.p2000_dossier_messages(d app_public.p2000_dossier) to app_visitor;
-comment on function app_public.p2000_dossier_messages(d app_public.p2000_dossier) is '@behavior -queryField +typeField
+comment on function app_public.p2000_dossier_messages(d app_public.p2000_dossier) is '@cacheReads app_public.p2000_messages
+@behavior -queryField +typeField
 @notNull
 The messages of the dossier (at most 500), in the order asked for (sendedAsc by default).';
 
@@ -13984,7 +14073,8 @@ CREATE OR REPLACE FUNCTION app_public.p2000_dossier_region(d app_public.p2000_do
 AS $function$ select r.* from app_public.p2000_regions r where r.uuid = d.region_uuid $function$;
 grant execute on function app_public.p2000_dossier_region(d app_public.p2000_dossier) to app_analyst;
 grant execute on function app_public.p2000_dossier_region(d app_public.p2000_dossier) to app_visitor;
-comment on function app_public.p2000_dossier_region(d app_public.p2000_dossier) is '@behavior -queryField +typeField';
+comment on function app_public.p2000_dossier_region(d app_public.p2000_dossier) is '@cacheReads app_public.p2000_regions
+@behavior -queryField +typeField';
 
 CREATE OR REPLACE FUNCTION app_public.p2000_dossier_related_signals(d app_public.p2000_dossier)
  RETURNS SETOF app_public.p2000_related_signal
@@ -14057,7 +14147,11 @@ AS $function$
 $function$;
 grant execute on function app_public.p2000_dossier_related_signals(d app_public.p2000_dossier) to app_analyst;
 grant execute on function app_public.p2000_dossier_related_signals(d app_public.p2000_dossier) to app_visitor;
-comment on function app_public.p2000_dossier_related_signals(d app_public.p2000_dossier) is '@behavior -queryField +typeField
+comment on function app_public.p2000_dossier_related_signals(d app_public.p2000_dossier) is '@cacheReads app_hidden.related_signal_windows app_public.aircraft_fleet app_public.aircraft_routes
+@cacheReads app_public.meteo_provinces app_public.meteo_warning_events app_public.nl_alerts
+@cacheReads app_public.nl_provinces app_public.p2000_messages app_public.places
+@cacheReads app_public.traffic_incidents
+@behavior -queryField +typeField
 @notNull
 The signals of the other feeds that belong with the dossier, oldest first: traffic incidents near its position around its time (further where its messages are placed only at their place, and further still on the road they name), helicopter landings and take-offs nearby in the hour after its first message, NL-Alerts whose area covers it while it runs, and the weather warning in force in its province. Empty for a dossier without a position. The windows are app_hidden.related_signal_windows.';
 
@@ -14092,7 +14186,9 @@ end;
 $function$;
 grant execute on function app_public.p2000_dossier_timeline(filter app_public.p2000_dossier_timeline_filter, first integer, page integer) to app_analyst;
 grant execute on function app_public.p2000_dossier_timeline(filter app_public.p2000_dossier_timeline_filter, first integer, page integer) to app_visitor;
-comment on function app_public.p2000_dossier_timeline(filter app_public.p2000_dossier_timeline_filter, first integer, page integer) is '@notNull
+comment on function app_public.p2000_dossier_timeline(filter app_public.p2000_dossier_timeline_filter, first integer, page integer) is '@cacheReads app_public.p2000_dossier_events app_public.p2000_dossiers app_public.p2000_messages
+@cacheReads app_public.p2000_urgencies
+@notNull
 The timeline of the dossier of filter.dossier or filter.message (at least one; both must name the same dossier).';
 
 CREATE OR REPLACE FUNCTION app_public.p2000_dossier_timeline_entries(d app_public.p2000_dossier)
@@ -14109,7 +14205,8 @@ AS $function$
 $function$;
 grant execute on function app_public.p2000_dossier_timeline_entries(d app_public.p2000_dossier) to app_analyst;
 grant execute on function app_public.p2000_dossier_timeline_entries(d app_public.p2000_dossier) to app_visitor;
-comment on function app_public.p2000_dossier_timeline_entries(d app_public.p2000_dossier) is '@behavior -queryField +typeField
+comment on function app_public.p2000_dossier_timeline_entries(d app_public.p2000_dossier) is '@cacheReads app_public.p2000_dossier_events app_public.p2000_messages app_public.p2000_urgencies
+@behavior -queryField +typeField
 @notNull
 @fieldName timeline
 What happened, in the order asked for (newestFirst by default).';
@@ -14121,7 +14218,8 @@ CREATE OR REPLACE FUNCTION app_public.p2000_dossier_urgency(d app_public.p2000_d
 AS $function$ select x.* from app_public.p2000_urgencies x where x.uuid = d.urgency_uuid $function$;
 grant execute on function app_public.p2000_dossier_urgency(d app_public.p2000_dossier) to app_analyst;
 grant execute on function app_public.p2000_dossier_urgency(d app_public.p2000_dossier) to app_visitor;
-comment on function app_public.p2000_dossier_urgency(d app_public.p2000_dossier) is '@behavior -queryField +typeField
+comment on function app_public.p2000_dossier_urgency(d app_public.p2000_dossier) is '@cacheReads app_public.p2000_urgencies
+@behavior -queryField +typeField
 Highest urgency reached.';
 
 CREATE OR REPLACE FUNCTION app_public.p2000_dossiers(first integer DEFAULT 50, page integer DEFAULT 1, filter app_public.p2000_dossier_filter DEFAULT NULL::app_public.p2000_dossier_filter)
@@ -14163,7 +14261,8 @@ end;
 $function$;
 grant execute on function app_public.p2000_dossiers(first integer, page integer, filter app_public.p2000_dossier_filter) to app_analyst;
 grant execute on function app_public.p2000_dossiers(first integer, page integer, filter app_public.p2000_dossier_filter) to app_visitor;
-comment on function app_public.p2000_dossiers(first integer, page integer, filter app_public.p2000_dossier_filter) is '@notNull
+comment on function app_public.p2000_dossiers(first integer, page integer, filter app_public.p2000_dossier_filter) is '@cacheReads app_public.p2000_dossiers app_public.p2000_messages
+@notNull
 Dossiers (incidents): an overview, or the one of a message or dossier.';
 
 CREATE OR REPLACE FUNCTION app_public.p2000_grip_levels(first integer DEFAULT 50, page integer DEFAULT 1, filter app_public.p2000_taxonomy_filter DEFAULT NULL::app_public.p2000_taxonomy_filter)
@@ -14181,7 +14280,8 @@ AS $function$
 $function$;
 grant execute on function app_public.p2000_grip_levels(first integer, page integer, filter app_public.p2000_taxonomy_filter) to app_analyst;
 grant execute on function app_public.p2000_grip_levels(first integer, page integer, filter app_public.p2000_taxonomy_filter) to app_visitor;
-comment on function app_public.p2000_grip_levels(first integer, page integer, filter app_public.p2000_taxonomy_filter) is 'GRIP 1 to 5; filter.search matches the name.';
+comment on function app_public.p2000_grip_levels(first integer, page integer, filter app_public.p2000_taxonomy_filter) is '@cacheReads app_public.p2000_grip_levels
+GRIP 1 to 5; filter.search matches the name.';
 
 CREATE OR REPLACE FUNCTION app_public.p2000_message(uuid text)
  RETURNS app_public.p2000_messages
@@ -14193,7 +14293,8 @@ AS $function$
 $function$;
 grant execute on function app_public.p2000_message(uuid text) to app_analyst;
 grant execute on function app_public.p2000_message(uuid text) to app_visitor;
-comment on function app_public.p2000_message(uuid text) is 'One P2000 message by uuid (exercises included); null when there is none.';
+comment on function app_public.p2000_message(uuid text) is '@cacheReads app_public.p2000_messages
+One P2000 message by uuid (exercises included); null when there is none.';
 
 CREATE OR REPLACE FUNCTION app_public.p2000_message_facts(window_start timestamp with time zone, window_end timestamp with time zone, include_exercises boolean DEFAULT false)
  RETURNS SETOF app_public.p2000_message_facts
@@ -14207,7 +14308,8 @@ AS $function$
 $function$;
 grant execute on function app_public.p2000_message_facts(window_start timestamp with time zone, window_end timestamp with time zone, include_exercises boolean) to app_analyst;
 grant execute on function app_public.p2000_message_facts(window_start timestamp with time zone, window_end timestamp with time zone, include_exercises boolean) to app_visitor;
-comment on function app_public.p2000_message_facts(window_start timestamp with time zone, window_end timestamp with time zone, include_exercises boolean) is '@behavior +connection -list
+comment on function app_public.p2000_message_facts(window_start timestamp with time zone, window_end timestamp with time zone, include_exercises boolean) is '@cacheReads app_public.p2000_message_facts
+@behavior +connection -list
 P2000 messages sent in [windowStart, windowEnd) (at most 366 days), real alerts only unless includeExercises: count, group (sentDay, region, …) and aggregate them.';
 
 CREATE OR REPLACE FUNCTION app_public.p2000_message_statistics(filter app_public.p2000_message_filter DEFAULT NULL::app_public.p2000_message_filter, chart_days integer DEFAULT 30)
@@ -14300,7 +14402,12 @@ end;
 $function$;
 grant execute on function app_public.p2000_message_statistics(filter app_public.p2000_message_filter, chart_days integer) to app_analyst;
 grant execute on function app_public.p2000_message_statistics(filter app_public.p2000_message_filter, chart_days integer) to app_visitor;
-comment on function app_public.p2000_message_statistics(filter app_public.p2000_message_filter, chart_days integer) is '@notNull
+comment on function app_public.p2000_message_statistics(filter app_public.p2000_message_filter, chart_days integer) is '@cacheReads app_hidden.p2000_daily_capcode_counts app_hidden.p2000_daily_counts
+@cacheReads app_hidden.p2000_hourly_counts app_hidden.p2000_hourly_urgency_counts
+@cacheReads app_public.p2000_capcodes app_public.p2000_disciplines app_public.p2000_message_capcodes
+@cacheReads app_public.p2000_messages app_public.p2000_regions app_public.p2000_urgencies
+@cacheMonitorReads app_hidden.monitor_daily_counts app_hidden.monitor_matches app_public.monitors
+@notNull
 Counts for a message filter (real alerts only by default); chartDays 1-90, default 30.';
 
 CREATE OR REPLACE FUNCTION app_public.p2000_messages(first integer DEFAULT 50, page integer DEFAULT 1, filter app_public.p2000_message_filter DEFAULT NULL::app_public.p2000_message_filter)
@@ -14402,7 +14509,10 @@ end;
 $function$;
 grant execute on function app_public.p2000_messages(first integer, page integer, filter app_public.p2000_message_filter) to app_analyst;
 grant execute on function app_public.p2000_messages(first integer, page integer, filter app_public.p2000_message_filter) to app_visitor;
-comment on function app_public.p2000_messages(first integer, page integer, filter app_public.p2000_message_filter) is 'P2000 messages, newest first; real alerts only unless filter.exerciseType says otherwise.';
+comment on function app_public.p2000_messages(first integer, page integer, filter app_public.p2000_message_filter) is '@cacheReads app_public.p2000_capcodes app_public.p2000_disciplines app_public.p2000_message_capcodes
+@cacheReads app_public.p2000_messages
+@cacheMonitorReads app_hidden.monitor_matches app_public.monitors
+P2000 messages, newest first; real alerts only unless filter.exerciseType says otherwise.';
 
 CREATE OR REPLACE FUNCTION app_public.p2000_messages_capcodes(m app_public.p2000_messages)
  RETURNS SETOF app_public.p2000_capcodes
@@ -14414,7 +14524,8 @@ AS $function$
 $function$;
 grant execute on function app_public.p2000_messages_capcodes(m app_public.p2000_messages) to app_analyst;
 grant execute on function app_public.p2000_messages_capcodes(m app_public.p2000_messages) to app_visitor;
-comment on function app_public.p2000_messages_capcodes(m app_public.p2000_messages) is '@notNull
+comment on function app_public.p2000_messages_capcodes(m app_public.p2000_messages) is '@cacheReads app_public.p2000_capcodes app_public.p2000_message_capcodes
+@notNull
 The capcodes the message was sent to.';
 
 CREATE OR REPLACE FUNCTION app_public.p2000_messages_count(filter app_public.p2000_message_filter DEFAULT NULL::app_public.p2000_message_filter)
@@ -14489,7 +14600,12 @@ end;
 $function$;
 grant execute on function app_public.p2000_messages_count(filter app_public.p2000_message_filter) to app_analyst;
 grant execute on function app_public.p2000_messages_count(filter app_public.p2000_message_filter) to app_visitor;
-comment on function app_public.p2000_messages_count(filter app_public.p2000_message_filter) is '@notNull
+comment on function app_public.p2000_messages_count(filter app_public.p2000_message_filter) is '@cacheReads app_hidden.p2000_daily_capcode_counts app_hidden.p2000_daily_counts
+@cacheReads app_hidden.p2000_hourly_counts app_hidden.p2000_hourly_urgency_counts
+@cacheReads app_public.p2000_capcodes app_public.p2000_disciplines app_public.p2000_message_capcodes
+@cacheReads app_public.p2000_messages
+@cacheMonitorReads app_hidden.monitor_daily_counts app_hidden.monitor_matches app_public.monitors
+@notNull
 How many messages p2000Messages would list with this filter.';
 
 CREATE OR REPLACE FUNCTION app_public.p2000_messages_dossier(m app_public.p2000_messages)
@@ -14499,7 +14615,8 @@ CREATE OR REPLACE FUNCTION app_public.p2000_messages_dossier(m app_public.p2000_
 AS $function$ select app_hidden.p2000_dossier_view(d) from app_public.p2000_dossiers d where d.uuid = m.dossier_uuid $function$;
 grant execute on function app_public.p2000_messages_dossier(m app_public.p2000_messages) to app_analyst;
 grant execute on function app_public.p2000_messages_dossier(m app_public.p2000_messages) to app_visitor;
-comment on function app_public.p2000_messages_dossier(m app_public.p2000_messages) is 'The incident this message belongs to (none for tests and exercises).';
+comment on function app_public.p2000_messages_dossier(m app_public.p2000_messages) is '@cacheReads app_public.p2000_dossiers app_public.p2000_messages
+The incident this message belongs to (none for tests and exercises).';
 
 CREATE OR REPLACE FUNCTION app_public.p2000_messages_is_demo(m app_public.p2000_messages)
  RETURNS boolean
@@ -14510,7 +14627,8 @@ AS $function$
 $function$;
 grant execute on function app_public.p2000_messages_is_demo(m app_public.p2000_messages) to app_analyst;
 grant execute on function app_public.p2000_messages_is_demo(m app_public.p2000_messages) to app_visitor;
-comment on function app_public.p2000_messages_is_demo(m app_public.p2000_messages) is '@notNull
+comment on function app_public.p2000_messages_is_demo(m app_public.p2000_messages) is '@cacheReads
+@notNull
 True for the demo''s synthetic pages (DEMO_DATA), which no pager sent.';
 
 CREATE OR REPLACE FUNCTION app_public.p2000_messages_of_batch(message_uuids uuid[], filter app_public.p2000_message_filter DEFAULT NULL::app_public.p2000_message_filter)
@@ -14543,7 +14661,8 @@ AS $function$
 $function$;
 grant execute on function app_public.p2000_messages_plain_text(m app_public.p2000_messages, language text) to app_analyst;
 grant execute on function app_public.p2000_messages_plain_text(m app_public.p2000_messages, language text) to app_visitor;
-comment on function app_public.p2000_messages_plain_text(m app_public.p2000_messages, language text) is 'The page in words a person understands, in Dutch (nl, the default) or English (en): "Prio 1 woningbrand, Toscalaan, Rotterdam" / "Priority 1 house fire, Toscalaan, Rotterdam". The priority spelled out, the pager''s abbreviations of incidents, qualifiers, services and units written in full (from a table a DBA can extend: docs/p2000.md#plain-words), then road, street and place. The raw text stays in message.';
+comment on function app_public.p2000_messages_plain_text(m app_public.p2000_messages, language text) is '@cacheReads app_public.p2000_plain_words
+The page in words a person understands, in Dutch (nl, the default) or English (en): "Prio 1 woningbrand, Toscalaan, Rotterdam" / "Priority 1 house fire, Toscalaan, Rotterdam". The priority spelled out, the pager''s abbreviations of incidents, qualifiers, services and units written in full (from a table a DBA can extend: docs/p2000.md#plain-words), then road, street and place. The raw text stays in message.';
 
 CREATE OR REPLACE FUNCTION app_public.p2000_qualifications(first integer DEFAULT 50, page integer DEFAULT 1, filter app_public.p2000_taxonomy_filter DEFAULT NULL::app_public.p2000_taxonomy_filter)
  RETURNS SETOF app_public.p2000_qualifications
@@ -14560,7 +14679,8 @@ AS $function$
 $function$;
 grant execute on function app_public.p2000_qualifications(first integer, page integer, filter app_public.p2000_taxonomy_filter) to app_analyst;
 grant execute on function app_public.p2000_qualifications(first integer, page integer, filter app_public.p2000_taxonomy_filter) to app_visitor;
-comment on function app_public.p2000_qualifications(first integer, page integer, filter app_public.p2000_taxonomy_filter) is 'Incident size qualifications, smallest first; filter.search matches the name.';
+comment on function app_public.p2000_qualifications(first integer, page integer, filter app_public.p2000_taxonomy_filter) is '@cacheReads app_public.p2000_qualifications
+Incident size qualifications, smallest first; filter.search matches the name.';
 
 CREATE OR REPLACE FUNCTION app_public.p2000_region(slug text)
  RETURNS app_public.p2000_regions
@@ -14580,7 +14700,8 @@ AS $function$
 $function$;
 grant execute on function app_public.p2000_region(slug text) to app_analyst;
 grant execute on function app_public.p2000_region(slug text) to app_visitor;
-comment on function app_public.p2000_region(slug text) is 'One safety region by slug, name, number or uuid.';
+comment on function app_public.p2000_region(slug text) is '@cacheReads app_public.p2000_regions
+One safety region by slug, name, number or uuid.';
 
 CREATE OR REPLACE FUNCTION app_public.p2000_regions(first integer DEFAULT 50, page integer DEFAULT 1, filter app_public.p2000_taxonomy_filter DEFAULT NULL::app_public.p2000_taxonomy_filter)
  RETURNS SETOF app_public.p2000_regions
@@ -14600,7 +14721,8 @@ AS $function$
 $function$;
 grant execute on function app_public.p2000_regions(first integer, page integer, filter app_public.p2000_taxonomy_filter) to app_analyst;
 grant execute on function app_public.p2000_regions(first integer, page integer, filter app_public.p2000_taxonomy_filter) to app_visitor;
-comment on function app_public.p2000_regions(first integer, page integer, filter app_public.p2000_taxonomy_filter) is 'The 25 safety regions, by number; filter.search matches name, number, code and other spellings.';
+comment on function app_public.p2000_regions(first integer, page integer, filter app_public.p2000_taxonomy_filter) is '@cacheReads app_public.p2000_regions
+The 25 safety regions, by number; filter.search matches name, number, code and other spellings.';
 
 CREATE OR REPLACE FUNCTION app_public.p2000_statistics(period app_public.p2000_statistics_period DEFAULT 'LAST_7_DAYS'::app_public.p2000_statistics_period)
  RETURNS app_public.p2000_statistics
@@ -14668,7 +14790,10 @@ end;
 $function$;
 grant execute on function app_public.p2000_statistics(period app_public.p2000_statistics_period) to app_analyst;
 grant execute on function app_public.p2000_statistics(period app_public.p2000_statistics_period) to app_visitor;
-comment on function app_public.p2000_statistics(period app_public.p2000_statistics_period) is '@notNull
+comment on function app_public.p2000_statistics(period app_public.p2000_statistics_period) is '@cacheReads app_hidden.p2000_daily_counts app_hidden.p2000_hourly_counts
+@cacheReads app_hidden.p2000_hourly_urgency_counts app_public.p2000_categories
+@cacheReads app_public.p2000_disciplines app_public.p2000_regions app_public.p2000_urgencies
+@notNull
 Real alerts in the period (LAST_7_DAYS by default).';
 
 CREATE OR REPLACE FUNCTION app_public.p2000_statistics_by_road_this_year(s app_public.p2000_statistics)
@@ -14681,7 +14806,9 @@ AS $function$
 $function$;
 grant execute on function app_public.p2000_statistics_by_road_this_year(s app_public.p2000_statistics) to app_analyst;
 grant execute on function app_public.p2000_statistics_by_road_this_year(s app_public.p2000_statistics) to app_visitor;
-comment on function app_public.p2000_statistics_by_road_this_year(s app_public.p2000_statistics) is '@behavior -queryField +typeField
+comment on function app_public.p2000_statistics_by_road_this_year(s app_public.p2000_statistics) is '@cacheReads app_hidden.p2000_daily_counts app_public.p2000_categories app_public.p2000_disciplines
+@cacheReads app_public.p2000_regions app_public.p2000_urgencies
+@behavior -queryField +typeField
 @notNull
 Real alerts per road (A2, N59, ...) this calendar year, most first.';
 
@@ -14701,7 +14828,8 @@ AS $function$
 $function$;
 grant execute on function app_public.p2000_urgencies(first integer, page integer, filter app_public.p2000_taxonomy_filter) to app_analyst;
 grant execute on function app_public.p2000_urgencies(first integer, page integer, filter app_public.p2000_taxonomy_filter) to app_visitor;
-comment on function app_public.p2000_urgencies(first integer, page integer, filter app_public.p2000_taxonomy_filter) is 'Urgency codes, most urgent first; filter.search matches name and code.';
+comment on function app_public.p2000_urgencies(first integer, page integer, filter app_public.p2000_taxonomy_filter) is '@cacheReads app_public.p2000_urgencies
+Urgency codes, most urgent first; filter.search matches name and code.';
 
 CREATE OR REPLACE FUNCTION app_public.parse_hectometer_search(search text)
  RETURNS app_public.parse_hectometer_search_result
@@ -14741,7 +14869,8 @@ end;
 $function$;
 grant execute on function app_public.parse_hectometer_search(search text) to app_analyst;
 grant execute on function app_public.parse_hectometer_search(search text) to app_visitor;
-comment on function app_public.parse_hectometer_search(search text) is 'Understands free text such as "A12 Re 45,6": road, kilometre value, side, and the matching post; null when no road is named.';
+comment on function app_public.parse_hectometer_search(search text) is '@cacheReads app_public.hectometer_markers app_public.roads
+Understands free text such as "A12 Re 45,6": road, kilometre value, side, and the matching post; null when no road is named.';
 
 CREATE OR REPLACE FUNCTION app_public.postcodes(search text, first integer DEFAULT 10)
  RETURNS SETOF app_public.postcodes
@@ -14756,7 +14885,8 @@ AS $function$
 $function$;
 grant execute on function app_public.postcodes(search text, first integer) to app_analyst;
 grant execute on function app_public.postcodes(search text, first integer) to app_visitor;
-comment on function app_public.postcodes(search text, first integer) is '@notNull
+comment on function app_public.postcodes(search text, first integer) is '@cacheReads app_public.postcodes
+@notNull
 Postcodes starting with the search ("3011", "3011 T", "3011TX"; at least 2 characters), 4-digit areas first; first 1-50, default 10.';
 
 CREATE OR REPLACE FUNCTION app_public.rail_routes()
@@ -14770,7 +14900,8 @@ AS $function$
 $function$;
 grant execute on function app_public.rail_routes() to app_analyst;
 grant execute on function app_public.rail_routes() to app_visitor;
-comment on function app_public.rail_routes() is '@notNull
+comment on function app_public.rail_routes() is '@cacheReads app_public.rail_routes
+@notNull
 Railway routes, for the routes of rail_disruptions monitors.';
 
 CREATE OR REPLACE FUNCTION app_public.road(road app_public.road_ref)
@@ -14783,7 +14914,8 @@ AS $function$
 $function$;
 grant execute on function app_public.road(road app_public.road_ref) to app_analyst;
 grant execute on function app_public.road(road app_public.road_ref) to app_visitor;
-comment on function app_public.road(road app_public.road_ref) is 'One road by uuid or name; null when there is none.';
+comment on function app_public.road(road app_public.road_ref) is '@cacheReads app_public.roads
+One road by uuid or name; null when there is none.';
 
 CREATE OR REPLACE FUNCTION app_public.road_prefixes_road_count(p app_public.road_prefixes)
  RETURNS integer
@@ -14794,7 +14926,8 @@ AS $function$
 $function$;
 grant execute on function app_public.road_prefixes_road_count(p app_public.road_prefixes) to app_analyst;
 grant execute on function app_public.road_prefixes_road_count(p app_public.road_prefixes) to app_visitor;
-comment on function app_public.road_prefixes_road_count(p app_public.road_prefixes) is '@notNull
+comment on function app_public.road_prefixes_road_count(p app_public.road_prefixes) is '@cacheReads app_public.roads
+@notNull
 How many roads it has.';
 
 CREATE OR REPLACE FUNCTION app_public.road_prefixes_roads(p app_public.road_prefixes)
@@ -14806,7 +14939,8 @@ AS $function$
 $function$;
 grant execute on function app_public.road_prefixes_roads(p app_public.road_prefixes) to app_analyst;
 grant execute on function app_public.road_prefixes_roads(p app_public.road_prefixes) to app_visitor;
-comment on function app_public.road_prefixes_roads(p app_public.road_prefixes) is 'Its roads by number.';
+comment on function app_public.road_prefixes_roads(p app_public.road_prefixes) is '@cacheReads app_public.roads
+Its roads by number.';
 
 CREATE OR REPLACE FUNCTION app_public.roads(first integer DEFAULT 50, page integer DEFAULT 1, filter app_public.road_filter DEFAULT NULL::app_public.road_filter)
  RETURNS SETOF app_public.roads
@@ -14823,7 +14957,8 @@ AS $function$
 $function$;
 grant execute on function app_public.roads(first integer, page integer, filter app_public.road_filter) to app_analyst;
 grant execute on function app_public.roads(first integer, page integer, filter app_public.road_filter) to app_visitor;
-comment on function app_public.roads(first integer, page integer, filter app_public.road_filter) is 'Roads by prefix, then number (A1, A2, ..., N1, ...).';
+comment on function app_public.roads(first integer, page integer, filter app_public.road_filter) is '@cacheReads app_public.roads
+Roads by prefix, then number (A1, A2, ..., N1, ...).';
 
 CREATE OR REPLACE FUNCTION app_public.roads_grouped_by_prefix()
  RETURNS app_public.roads_grouped_by_prefix
@@ -14835,7 +14970,8 @@ AS $function$
 $function$;
 grant execute on function app_public.roads_grouped_by_prefix() to app_analyst;
 grant execute on function app_public.roads_grouped_by_prefix() to app_visitor;
-comment on function app_public.roads_grouped_by_prefix() is '@notNull
+comment on function app_public.roads_grouped_by_prefix() is '@cacheReads
+@notNull
 Every road of the prefixes A, N, S and R, grouped by prefix.';
 
 CREATE OR REPLACE FUNCTION app_public.roads_grouped_by_prefix_a(g app_public.roads_grouped_by_prefix)
@@ -14846,7 +14982,8 @@ CREATE OR REPLACE FUNCTION app_public.roads_grouped_by_prefix_a(g app_public.roa
 AS $function$ select * from app_hidden.roads_of_prefix('A') $function$;
 grant execute on function app_public.roads_grouped_by_prefix_a(g app_public.roads_grouped_by_prefix) to app_analyst;
 grant execute on function app_public.roads_grouped_by_prefix_a(g app_public.roads_grouped_by_prefix) to app_visitor;
-comment on function app_public.roads_grouped_by_prefix_a(g app_public.roads_grouped_by_prefix) is '@fieldName A
+comment on function app_public.roads_grouped_by_prefix_a(g app_public.roads_grouped_by_prefix) is '@cacheReads app_public.roads
+@fieldName A
 @behavior -queryField
 @notNull
 Motorways (autosnelwegen), by number.';
@@ -14859,7 +14996,8 @@ CREATE OR REPLACE FUNCTION app_public.roads_grouped_by_prefix_n(g app_public.roa
 AS $function$ select * from app_hidden.roads_of_prefix('N') $function$;
 grant execute on function app_public.roads_grouped_by_prefix_n(g app_public.roads_grouped_by_prefix) to app_analyst;
 grant execute on function app_public.roads_grouped_by_prefix_n(g app_public.roads_grouped_by_prefix) to app_visitor;
-comment on function app_public.roads_grouped_by_prefix_n(g app_public.roads_grouped_by_prefix) is '@fieldName N
+comment on function app_public.roads_grouped_by_prefix_n(g app_public.roads_grouped_by_prefix) is '@cacheReads app_public.roads
+@fieldName N
 @behavior -queryField
 @notNull
 National and provincial roads, by number.';
@@ -14872,7 +15010,8 @@ CREATE OR REPLACE FUNCTION app_public.roads_grouped_by_prefix_r(g app_public.roa
 AS $function$ select * from app_hidden.roads_of_prefix('R') $function$;
 grant execute on function app_public.roads_grouped_by_prefix_r(g app_public.roads_grouped_by_prefix) to app_analyst;
 grant execute on function app_public.roads_grouped_by_prefix_r(g app_public.roads_grouped_by_prefix) to app_visitor;
-comment on function app_public.roads_grouped_by_prefix_r(g app_public.roads_grouped_by_prefix) is '@fieldName R
+comment on function app_public.roads_grouped_by_prefix_r(g app_public.roads_grouped_by_prefix) is '@cacheReads app_public.roads
+@fieldName R
 @behavior -queryField
 @notNull
 Ring roads, by number.';
@@ -14885,7 +15024,8 @@ CREATE OR REPLACE FUNCTION app_public.roads_grouped_by_prefix_s(g app_public.roa
 AS $function$ select * from app_hidden.roads_of_prefix('S') $function$;
 grant execute on function app_public.roads_grouped_by_prefix_s(g app_public.roads_grouped_by_prefix) to app_analyst;
 grant execute on function app_public.roads_grouped_by_prefix_s(g app_public.roads_grouped_by_prefix) to app_visitor;
-comment on function app_public.roads_grouped_by_prefix_s(g app_public.roads_grouped_by_prefix) is '@fieldName S
+comment on function app_public.roads_grouped_by_prefix_s(g app_public.roads_grouped_by_prefix) is '@cacheReads app_public.roads
+@fieldName S
 @behavior -queryField
 @notNull
 City routes (stadsroutes), by number.';
@@ -14914,7 +15054,9 @@ end;
 $function$;
 grant execute on function app_public.rss_feed_items(first integer, page integer, filter app_public.rss_feed_item_filter) to app_analyst;
 grant execute on function app_public.rss_feed_items(first integer, page integer, filter app_public.rss_feed_item_filter) to app_visitor;
-comment on function app_public.rss_feed_items(first integer, page integer, filter app_public.rss_feed_item_filter) is '@notNull
+comment on function app_public.rss_feed_items(first integer, page integer, filter app_public.rss_feed_item_filter) is '@cacheReads app_public.monitors app_public.rss_feed_items app_public.rss_feeds
+@cacheEnvironmentBound
+@notNull
 Items of the feeds this environment''s rss monitors follow, newest first (first: default 20, at most 100).';
 
 CREATE OR REPLACE FUNCTION app_public.rss_feed_items_count(filter app_public.rss_feed_item_filter DEFAULT NULL::app_public.rss_feed_item_filter)
@@ -14942,7 +15084,10 @@ end;
 $function$;
 grant execute on function app_public.rss_feed_items_count(filter app_public.rss_feed_item_filter) to app_analyst;
 grant execute on function app_public.rss_feed_items_count(filter app_public.rss_feed_item_filter) to app_visitor;
-comment on function app_public.rss_feed_items_count(filter app_public.rss_feed_item_filter) is '@notNull
+comment on function app_public.rss_feed_items_count(filter app_public.rss_feed_item_filter) is '@cacheReads app_hidden.rss_feed_item_counts app_public.monitors app_public.rss_feed_items
+@cacheReads app_public.rss_feeds
+@cacheEnvironmentBound
+@notNull
 How many items rssFeedItems selects with this filter.';
 
 CREATE OR REPLACE FUNCTION app_public.rss_item_facts(window_start timestamp with time zone, window_end timestamp with time zone)
@@ -14956,7 +15101,9 @@ AS $function$
 $function$;
 grant execute on function app_public.rss_item_facts(window_start timestamp with time zone, window_end timestamp with time zone) to app_analyst;
 grant execute on function app_public.rss_item_facts(window_start timestamp with time zone, window_end timestamp with time zone) to app_visitor;
-comment on function app_public.rss_item_facts(window_start timestamp with time zone, window_end timestamp with time zone) is '@behavior +connection -list
+comment on function app_public.rss_item_facts(window_start timestamp with time zone, window_end timestamp with time zone) is '@cacheReads app_public.monitors app_public.rss_item_facts
+@cacheEnvironmentBound
+@behavior +connection -list
 RSS items published in [windowStart, windowEnd) (at most 366 days) of the feeds the caller may read.';
 
 CREATE OR REPLACE FUNCTION app_public.search_roads(search text, first integer DEFAULT 10)
@@ -14981,7 +15128,8 @@ end;
 $function$;
 grant execute on function app_public.search_roads(search text, first integer) to app_analyst;
 grant execute on function app_public.search_roads(search text, first integer) to app_visitor;
-comment on function app_public.search_roads(search text, first integer) is '@notNull
+comment on function app_public.search_roads(search text, first integer) is '@cacheReads app_public.roads
+@notNull
 Roads whose name starts with the search ("a1", "12"); first 1-50, default 10.';
 
 CREATE OR REPLACE FUNCTION app_public.session_valid()
@@ -15021,7 +15169,8 @@ AS $function$
 $function$;
 grant execute on function app_public.traffic_incident_facts(window_start timestamp with time zone, window_end timestamp with time zone) to app_analyst;
 grant execute on function app_public.traffic_incident_facts(window_start timestamp with time zone, window_end timestamp with time zone) to app_visitor;
-comment on function app_public.traffic_incident_facts(window_start timestamp with time zone, window_end timestamp with time zone) is '@behavior +connection -list
+comment on function app_public.traffic_incident_facts(window_start timestamp with time zone, window_end timestamp with time zone) is '@cacheReads app_public.traffic_incident_facts
+@behavior +connection -list
 Traffic incidents that started in [windowStart, windowEnd) (at most 366 days).';
 
 CREATE OR REPLACE FUNCTION app_public.traffic_incident_types()
@@ -15035,7 +15184,8 @@ AS $function$
 $function$;
 grant execute on function app_public.traffic_incident_types() to app_analyst;
 grant execute on function app_public.traffic_incident_types() to app_visitor;
-comment on function app_public.traffic_incident_types() is '@notNull
+comment on function app_public.traffic_incident_types() is '@cacheReads app_public.traffic_incident_types
+@notNull
 The incident types an accident monitor''s query.types takes.';
 
 CREATE OR REPLACE FUNCTION app_public.traffic_incidents(active boolean DEFAULT NULL::boolean, first integer DEFAULT 50, page integer DEFAULT 1)
@@ -15060,7 +15210,8 @@ end;
 $function$;
 grant execute on function app_public.traffic_incidents(active boolean, first integer, page integer) to app_analyst;
 grant execute on function app_public.traffic_incidents(active boolean, first integer, page integer) to app_visitor;
-comment on function app_public.traffic_incidents(active boolean, first integer, page integer) is '@notNull
+comment on function app_public.traffic_incidents(active boolean, first integer, page integer) is '@cacheReads app_public.traffic_incidents
+@notNull
 Traffic incidents, newest first: active null = all, true = current, false = closed.';
 
 CREATE OR REPLACE FUNCTION app_public.traffic_incidents_active(i app_public.traffic_incidents)
@@ -15072,7 +15223,8 @@ AS $function$
 $function$;
 grant execute on function app_public.traffic_incidents_active(i app_public.traffic_incidents) to app_analyst;
 grant execute on function app_public.traffic_incidents_active(i app_public.traffic_incidents) to app_visitor;
-comment on function app_public.traffic_incidents_active(i app_public.traffic_incidents) is '@notNull
+comment on function app_public.traffic_incidents_active(i app_public.traffic_incidents) is '@cacheReads
+@notNull
 True while the incident is current.';
 
 CREATE OR REPLACE FUNCTION app_public.traffic_incidents_for_monitor(monitor app_public.monitor_ref, active boolean DEFAULT NULL::boolean, first integer DEFAULT 50, page integer DEFAULT 1)
@@ -15097,7 +15249,10 @@ end;
 $function$;
 grant execute on function app_public.traffic_incidents_for_monitor(monitor app_public.monitor_ref, active boolean, first integer, page integer) to app_analyst;
 grant execute on function app_public.traffic_incidents_for_monitor(monitor app_public.monitor_ref, active boolean, first integer, page integer) to app_visitor;
-comment on function app_public.traffic_incidents_for_monitor(monitor app_public.monitor_ref, active boolean, first integer, page integer) is '@notNull
+comment on function app_public.traffic_incidents_for_monitor(monitor app_public.monitor_ref, active boolean, first integer, page integer) is '@cacheReads app_hidden.traffic_monitor_criteria app_public.monitors app_public.named_areas
+@cacheReads app_public.traffic_incidents
+@cacheEnvironmentBound
+@notNull
 The incidents that pass an accident monitor''s types, roads, circle and areas (caller''s environment only), newest first.';
 
 CREATE OR REPLACE FUNCTION app_public.users_email(u app_public.users)
