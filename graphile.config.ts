@@ -1,7 +1,7 @@
 // The PostGraphile preset: the Amber preset, trimmed so only the spec's operations appear (no
 // automatic CRUD, no Node interface, no allX connections), plus our naming, auth and error rules.
 import { randomUUID } from "node:crypto";
-import { lexicographicSortSchema, printSchema } from "graphql";
+import { lexicographicSortSchema, printSchema, type GraphQLSchema } from "graphql";
 import pg from "pg";
 import type { PgSubscriber } from "postgraphile/adaptors/pg";
 import { makeSchema } from "postgraphile";
@@ -36,6 +36,7 @@ import { SubscriptionsPlugin } from "./plugins/subscriptions.ts";
 import { makeSubscriptionGuardPlugin, subscriptionHolder } from "./plugins/subscription-guard.ts";
 import { AnalyticsPreset } from "./plugins/analytics.ts";
 import { makeResponseCachePlugin } from "./plugins/response-cache.ts";
+import { CacheRulesPlugin } from "./plugins/cache-rules.ts";
 import type { ResponseCache } from "./lib/graphql/response-cache.ts";
 import type { KnownRequests } from "./lib/graphql/known-requests.ts";
 import { MAX_GRAPHQL_BODY_BYTES } from "./lib/http/graphql-sse.ts";
@@ -133,6 +134,8 @@ export function makePreset(options: PresetOptions): GraphileConfig.Preset {
       // What this installation can deliver (config.delivery) and whether it has demo data (read as the owner).
       makeInstallationPlugin({ delivery: options.monitors.delivery, ownerPool: options.accounts.ownerPool }),
       SubscriptionsPlugin,
+      // What each field reads (its function's @cacheReads, its table): the response cache's rules.
+      CacheRulesPlugin,
       makeSubscriptionGuardPlugin({
         perToken: options.api.subscriptionsPerToken,
         perWebClientAddress: options.api.subscriptionsPerWebClientAddress,
@@ -233,15 +236,23 @@ export function schemaOnlyPresetOptions(authPool: pg.Pool): PresetOptions {
 }
 
 /**
+ * The service's GraphQL schema as the database makes it (the rules the schema carries, such as the
+ * response cache's: lib/graphql/cache-rules.ts, can be read from it).
+ */
+export async function makeServiceSchema(authUrl: string): Promise<GraphQLSchema> {
+  const authPool = new pg.Pool({ connectionString: authUrl, max: 2 });
+  try {
+    const { schema } = await makeSchema(makePreset(schemaOnlyPresetOptions(authPool)));
+    return schema;
+  } finally {
+    await authPool.end();
+  }
+}
+
+/**
  * The GraphQL schema as SDL, sorted, as committed in schema.graphql: `npm run schema:export` writes
  * it and test/schema-artifacts.test.ts fails when the live schema differs.
  */
 export async function printServiceSchema(authUrl: string): Promise<string> {
-  const authPool = new pg.Pool({ connectionString: authUrl, max: 2 });
-  try {
-    const { schema } = await makeSchema(makePreset(schemaOnlyPresetOptions(authPool)));
-    return printSchema(lexicographicSortSchema(schema)) + "\n";
-  } finally {
-    await authPool.end();
-  }
+  return printSchema(lexicographicSortSchema(await makeServiceSchema(authUrl))) + "\n";
 }

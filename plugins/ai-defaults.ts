@@ -53,7 +53,13 @@ export function makeAiDefaultsPlugin(defaults: AiDefaults): GraphileConfig.Plugi
       }
     `,
     objects: {
-      Query: { plans: { aiDefaults: () => constant(defaults) } },
+      Query: {
+        plans: {
+          // Read from a file at start, the same until the next start: the response cache may keep it
+          // and no change drops it (lib/graphql/cache-rules.ts).
+          aiDefaults: { scope: { cacheReads: { relations: [] } }, plan: () => constant(defaults) },
+        },
+      },
     },
   });
 }

@@ -7,9 +7,10 @@
 // The delivery facts come from config.delivery as the service started with it (the Web Push keys as
 // lib/db/secrets.ts completed them); the senders in lib/monitors/channels/ refuse exactly these cases.
 // demoData is read from app_private.installation, which only the owner reads, through the owner pool
-// (as the account flows read app_private): one primary-key row per request. The response cache does
-// not list this field (lib/graphql/cache-domains.ts), so an operation asking for it is never cached:
-// its answer depends on the configuration and on a table no data_changed notification covers.
+// (as the account flows read app_private): one primary-key row per request. The field declares no
+// reads (no `cacheReads` in its scope: lib/graphql/cache-rules.ts), so an operation asking for it is
+// never cached: its answer depends on the configuration and on a table no data_changed notification
+// covers.
 import type pg from "pg";
 import { constant, lambda } from "postgraphile/grafast";
 import { extendSchema, gql } from "postgraphile/utils";

@@ -9,7 +9,7 @@
 // timed and counted as operations like any other, and nlis_graphql_cache_total counts hits and
 // misses by operation.
 //
-// What is cached: queries whose every root field is listed in lib/graphql/cache-domains.ts, asked
+// What is cached: queries whose every root field has a rule (lib/graphql/cache-rules.ts), asked
 // with an API token, answered without errors. The key is the document (by identity: grafserv
 // parses each query text once and keeps it), the operation name, the variables and, when a field
 // is environment-bound or the arguments name a monitor, the token's environment. The answer is
@@ -52,7 +52,7 @@ export function makeResponseCachePlugin(cache: ResponseCache, known: KnownReques
           const { document, operationName, variableValues, contextValue, schema, requestContext } = event.args;
           const settings = (contextValue as { pgSettings?: Record<string, string> } | undefined)?.pgSettings;
           const environment = settings?.["app.environment_uuid"];
-          const plan = cachePlanOf(document, operationName);
+          const plan = cachePlanOf(schema, document, operationName);
           // Only API-token reads: a user's access token reads no public data (plugins/require-api-token.ts).
           if (!plan || !settings?.["app.api_token_uuid"] || !environment) return next();
           const variables = JSON.stringify(variableValues ?? {});

@@ -8,7 +8,7 @@
 // kept; a failed reading is tried again a second later.
 import type pg from "pg";
 import { lsnValue } from "../db/read-replicas.ts";
-import type { Domain } from "./cache-domains.ts";
+import type { Domain } from "./cache-rules.ts";
 
 /** Every domain at once: the listener has just begun, and what it missed is unknown. */
 export const ALL_DOMAINS = "*";

@@ -2,7 +2,7 @@
 // the same few questions between two P2000 messages, and each answer is the same until the data
 // it read changes. An answer is kept by everything it depends on (its key, made by
 // plugins/response-cache.ts: the document, the variables and, for environment-bound fields, the
-// environment) with the data domains it read (lib/graphql/cache-domains.ts), and dropped when the
+// environment) with the data domains it read (lib/graphql/cache-rules.ts), and dropped when the
 // database announces a change to one of them (data_changed, sent at commit), or when it reaches
 // the maximum age, the safety net for what changes with the clock alone (an NL-Alert that ends).
 //
@@ -22,7 +22,7 @@ import { createHash } from "node:crypto";
 import type pg from "pg";
 import { NotificationListener } from "../db/notification-listener.ts";
 import { ALL_DOMAINS, AnnouncedPositions } from "./announced-positions.ts";
-import type { Domain } from "./cache-domains.ts";
+import type { Domain } from "./cache-rules.ts";
 
 const DATA_CHANGED_CHANNEL = "data_changed";
 

@@ -3,7 +3,8 @@
 // types it can deliver, each enabled by the setting it names; a public read, so no token is a 401
 // and the web application's shared credential may read it.
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
-import { CACHE_RULES } from "../../lib/graphql/cache-domains.ts";
+import { makeServiceSchema } from "../../graphile.config.ts";
+import { cacheRuleOf } from "../../lib/graphql/cache-rules.ts";
 import { channelTypesFor } from "../../plugins/installation.ts";
 import type { ConfigOverrides } from "../../lib/config.ts";
 import { errorOf, startTestService, useTestService, type TestService } from "../helpers/service.ts";
@@ -109,7 +110,7 @@ describe("installation", () => {
     const cached = useInstance({ api: { responseCache: { maxBytes: 16 * 1024 * 1024, maxAgeMs: 60_000 } } });
 
     test("installation is never kept (its table sends no change notification): a change shows at once", async () => {
-      expect(CACHE_RULES.installation).toBeUndefined();
+      expect(cacheRuleOf(await makeServiceSchema(ctx.db.authUrl), "installation")).toBeUndefined();
       await ctx.db.asOwner("update app_private.installation set demo_live_until = null");
       expect((await installation(cached.service)).demoData).toBe(false);
       await ctx.db.asOwner("update app_private.installation set demo_live_until = now()");

@@ -1,8 +1,9 @@
 // The response cache (lib/graphql/response-cache.ts) drops an answer when the data it read changes,
 // and learns of changes only from the data_changed notifications (migration 000070). A table of
 // app_public without the trigger would let a cached answer outlive a change to it, so every table
-// either announces its domain or is one no cached read reads (lib/graphql/cache-domains.ts: the
-// account, monitor, channel and token tables, whose reads are never cached).
+// either announces its domain or is one no cached read reads (the account, monitor, channel and
+// token tables, whose reads are never cached; test/db/cache-reads.test.ts checks that every table a
+// cached read declares announces its changes, in any schema).
 import { expect, test } from "@jest/globals";
 import pg from "pg";
 import { useTestDatabase } from "../helpers/database.ts";
