@@ -132,8 +132,15 @@ test("a worker whose runner ends mid-delivery frees the jobs it held", async () 
       "select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()",
     );
     await new Promise((resolve) => setTimeout(resolve, 4000));
-    await ctx.db.asOwner(`begin read write; alter database "${database}" reset default_transaction_read_only; commit`);
-    // Writable again: the new runner unlocks the ended one's jobs.
+    // Writable again, and every connection opened meanwhile (read-only for good) cut, but this one,
+    // which is made read-write itself: the tests after this one use these pools.
+    await ctx.db.asOwner(
+      `begin read write; alter database "${database}" reset default_transaction_read_only; commit;
+       set default_transaction_read_only = off;
+       select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 500)); // the pools drop the cut connections
+    // The new runner unlocks the ended one's jobs.
     await until(lockedDeliveries, (n) => n === 0);
   } finally {
     await running.stop();
