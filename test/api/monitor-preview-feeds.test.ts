@@ -19,6 +19,7 @@ import { warningsXml } from "../../lib/feeds/meteo/sample-documents.ts";
 import { ingestTrafficDocument } from "../../lib/feeds/traffic/ingest.ts";
 import { datexV2Xml, datexV3Xml, type SampleIncident } from "../../lib/feeds/traffic/sample-documents.ts";
 import { parseRssDocument } from "../../lib/feeds/rss/parser.ts";
+import { storeRssDocument } from "../../lib/feeds/rss/store.ts";
 import { runCli } from "../helpers/cli.ts";
 import { useTestService } from "../helpers/service.ts";
 import { signUp, type TestUser } from "../helpers/users.ts";
@@ -186,22 +187,7 @@ beforeAll(async () => {
       rssItem("3", "P 2 Brandweer Hoogvliet nacontrole", 51.86, 4.34) +
       `</channel></rss>`,
   );
-  await ctx.db.asOwner("select app_private.ingest_rss_items($1, $2, $3::jsonb)", [
-    feedUuid,
-    rssDocument.title,
-    JSON.stringify(
-      rssDocument.items.map((i) => ({
-        item_key: i.itemKey,
-        guid: i.guid,
-        title: i.title,
-        link: i.link,
-        summary: i.summary,
-        published_at: i.publishedAt,
-        latitude: i.latitude,
-        longitude: i.longitude,
-      })),
-    ),
-  ]);
+  await storeRssDocument({ query: ctx.db.asOwner }, feedUuid, rssDocument);
 
   // Weather warnings: Utrecht orange for wind, Noord-Holland yellow for rain.
   const warnings = warningsXml(

@@ -28,6 +28,7 @@ import { loadAircraftDemo } from "../../lib/feeds/aircraft/demo-data.ts";
 import { loadAlertsDemo } from "../../lib/feeds/alerts/demo-data.ts";
 import { loadMeteoDemo } from "../../lib/feeds/meteo/demo-data.ts";
 import { parseRssDocument } from "../../lib/feeds/rss/parser.ts";
+import { storeRssDocument } from "../../lib/feeds/rss/store.ts";
 import { loadTrafficDemo } from "../../lib/feeds/traffic/demo-data.ts";
 import { importFireBrigade } from "../../lib/fire/fire-brigade-import.ts";
 import { loadDemoTraffic } from "../../lib/p2000/demo-data.ts";
@@ -318,22 +319,7 @@ async function seedEveryFeed(pool: pg.Pool): Promise<void> {
       `<item><title>A1 Ambulance Kerkstraat Schiedam</title><link>https://example.invalid/1</link><description>Melding</description>` +
       `<pubDate>${now.toUTCString()}</pubDate><guid isPermaLink="false">1</guid></item></channel></rss>`,
   );
-  await pool.query("select app_private.ingest_rss_items($1, $2, $3::jsonb)", [
-    feed,
-    rss.title,
-    JSON.stringify(
-      rss.items.map((i) => ({
-        item_key: i.itemKey,
-        guid: i.guid,
-        title: i.title,
-        link: i.link,
-        summary: i.summary,
-        published_at: i.publishedAt,
-        latitude: i.latitude,
-        longitude: i.longitude,
-      })),
-    ),
-  ]);
+  await storeRssDocument(pool, feed, rss);
   const monitor = async (type: string, query: object) =>
     (
       await pool.query<{ uuid: string }>(

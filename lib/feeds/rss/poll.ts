@@ -8,6 +8,7 @@ import type pg from "pg";
 import { fetchDocument } from "../fetch-document.ts";
 import { pollFeed, type PollLog } from "../poll-feed.ts";
 import { parseRssDocument } from "./parser.ts";
+import { storeRssDocument } from "./store.ts";
 
 export interface RssPollConfig {
   /** RSS_POLL_INTERVAL: seconds between two reads of a feed. */
@@ -45,22 +46,7 @@ async function pollOne(db: pg.Pool, feed: DueFeed, allowPrivateTargets: boolean,
         }),
       async store(body) {
         const document = parseRssDocument(body.toString("utf8"));
-        const rows = document.items.map((i) => ({
-          item_key: i.itemKey,
-          guid: i.guid,
-          title: i.title,
-          link: i.link,
-          summary: i.summary,
-          published_at: i.publishedAt,
-          latitude: i.latitude,
-          longitude: i.longitude,
-        }));
-        const {
-          rows: [{ result }],
-        } = await db.query<{ result: { items: number; inserted: number } }>(
-          "select app_private.ingest_rss_items($1, $2, $3::jsonb) as result",
-          [feed.uuid, document.title, JSON.stringify(rows)],
-        );
+        const result = await storeRssDocument(db, feed.uuid, document);
         return { ...result, skipped: document.skipped };
       },
       describe: (result) =>
