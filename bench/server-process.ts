@@ -13,8 +13,8 @@ const ROOT = path.join(path.dirname(new URL(import.meta.url).pathname), "..");
 export interface ServerProcess {
   graphqlUrl: string;
   pid: number;
-  /** Resolves with the exit code when the process has ended (however it ended). */
-  exited: Promise<number | null>;
+  /** Resolves with the exit code, or the signal that ended it, when the process has ended. */
+  exited: Promise<number | NodeJS.Signals | null>;
   stop(): Promise<void>;
 }
 
@@ -74,7 +74,9 @@ export async function startServerProcess(options: {
     stdio: ["ignore", "pipe", logFd ?? "inherit"],
   });
   if (logFd !== undefined) fs.closeSync(logFd); // the child has its own copy
-  const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+  const exited = new Promise<number | NodeJS.Signals | null>((resolve) =>
+    child.once("exit", (code, signal) => resolve(code ?? signal)),
+  );
   let ready = false;
   await new Promise<void>((resolve, reject) => {
     readline.createInterface({ input: child.stdout! }).on("line", (line) => {

@@ -179,6 +179,14 @@ const api = await startServerProcess({
   logFile: logFiles.api,
 });
 let worker = await startWorkerProcess();
+// Nothing restarts the API: its end before the run's is a failure, said with its log's last lines.
+let apiStopping = false;
+let apiEndedEarly: number | NodeJS.Signals | null | undefined;
+void api.exited.then((how) => {
+  if (apiStopping) return;
+  apiEndedEarly = how;
+  log(`The API process ended (${how}) during the run; its log: ${logFiles.api}`);
+});
 log(`API process ${api.pid}, worker process ${worker.pid} (logs in ${path.relative(process.cwd(), logDir)})`);
 
 if (demoQueued) {
@@ -476,6 +484,7 @@ const deliverJobsLeft = {
 
 await subscribers.stop();
 await receiver.close();
+apiStopping = true;
 await api.stop();
 await worker.stop();
 await owner.end();
@@ -568,6 +577,7 @@ const failures = [
     `subscribers not back ${BACK_WITHIN_MS / 1000} s after ${subscribersNotBack
       .map((f) => `the ${f.kind} fault (${f.subscribersBack ?? 0} of ${SUBSCRIBERS})`)
       .join(", ")}`,
+  apiEndedEarly !== undefined && `the API process ended during the run (${apiEndedEarly})`,
 ].filter((failure): failure is string => typeof failure === "string");
 
 const minutes = (ms: number) => +(ms / 60_000).toFixed(2);
@@ -713,5 +723,12 @@ const markdown = [
     `(${result.log.workerErrorLines} with "error").`,
 ];
 for (const line of markdown) console.log(line);
+// A failed run says what the processes said last (CI keeps only this output).
+if (failures.length > 0) {
+  for (const [role, { lines }] of Object.entries(logLines)) {
+    console.log(`\nThe ${role}'s last log lines (${logFiles[role as "api" | "worker"]}):`);
+    for (const line of lines.slice(-40)) console.log(`  ${line}`);
+  }
+}
 log(`Wrote ${writeResults("soak", "soak-latest.md", result, markdown)}`);
 process.exit(failures.length === 0 ? 0 : 1);

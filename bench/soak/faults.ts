@@ -53,7 +53,13 @@ async function answers(ownerUrl: string): Promise<boolean> {
 
 /** Kills the postmaster of the cluster under `dataDir`; back when a new one answers (not through the service). */
 export async function killPostgres(dataDir: string, ownerUrl: string): Promise<Fault> {
-  const killed = postmasterOf(dataDir);
+  // Between a restart's steps postmaster.pid may be absent or half written: wait for a pid.
+  let killed = postmasterOf(dataDir);
+  for (const deadline = Date.now() + 30_000; Number.isNaN(killed) && Date.now() < deadline;) {
+    await sleep(100);
+    killed = postmasterOf(dataDir);
+  }
+  if (Number.isNaN(killed)) throw new Error(`No postmaster.pid under ${dataDir} for 30 s: PostgreSQL is not running.`);
   const startedAt = Date.now();
   process.kill(killed, "SIGKILL");
   for (const deadline = startedAt + 120_000; Date.now() < deadline;) {
