@@ -37,8 +37,7 @@ import { makeSubscriptionGuardPlugin, subscriptionHolder } from "./plugins/subsc
 import { AnalyticsPreset } from "./plugins/analytics.ts";
 import { makeResponseCachePlugin } from "./plugins/response-cache.ts";
 import { CacheRulesPlugin } from "./plugins/cache-rules.ts";
-import type { ResponseCache } from "./lib/graphql/response-cache.ts";
-import type { KnownRequests } from "./lib/graphql/known-requests.ts";
+import type { CachedAnswers } from "./lib/http/response-cache/answers.ts";
 import { MAX_GRAPHQL_BODY_BYTES } from "./lib/http/graphql-sse.ts";
 import type { ReadReplicas } from "./lib/db/read-replicas.ts";
 import type { SubscriptionSlots } from "./lib/graphql/subscription-slots.ts";
@@ -58,7 +57,7 @@ export interface PresetOptions {
    * The instance's response cache of public reads (started by its owner) and the requests it
    * answered; none in schema exports and benches.
    */
-  responseCache?: { cache: ResponseCache; known: KnownRequests };
+  responseCache?: CachedAnswers;
   /** READ_REPLICA_URLS' replicas, which take the public reads (started by their owner). */
   replicas?: ReadReplicas;
   aiDefaults: AiDefaults;
@@ -142,9 +141,7 @@ export function makePreset(options: PresetOptions): GraphileConfig.Preset {
         slots: options.subscriptionSlots,
       }),
       // Last: its execute middleware runs inside the others (metrics time hits; refusals come first).
-      ...(options.responseCache
-        ? [makeResponseCachePlugin(options.responseCache.cache, options.responseCache.known)]
-        : []),
+      ...(options.responseCache ? [makeResponseCachePlugin(options.responseCache)] : []),
     ],
     disablePlugins: [
       "NodePlugin",

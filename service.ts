@@ -21,11 +21,11 @@ import { WholePgSubscriber } from "./lib/db/pg-subscriber.ts";
 import { feedRoute } from "./lib/monitors/feed-route.ts";
 import { pushWorkerRoute } from "./lib/monitors/push-worker-route.ts";
 import { RateLimiter } from "./lib/http/rate-limiter.ts";
-import { ResponseCache } from "./lib/graphql/response-cache.ts";
-import { KnownRequests } from "./lib/graphql/known-requests.ts";
+import { ResponseCache } from "./lib/http/response-cache/store.ts";
+import { KnownRequests } from "./lib/http/response-cache/known-requests.ts";
 import { SubscriptionSlots } from "./lib/graphql/subscription-slots.ts";
 import { ReadReplicas } from "./lib/db/read-replicas.ts";
-import { makeCachedAnswers } from "./lib/http/cached-answers.ts";
+import { CachedAnswers } from "./lib/http/response-cache/answers.ts";
 import { prereadBody, PrereadBodyGrafserv } from "./lib/http/preread-body.ts";
 import { makeRequestBudgetGuard } from "./lib/http/request-budgets.ts";
 import { makeOpsRoutes } from "./lib/http/ops-routes.ts";
@@ -59,7 +59,7 @@ export interface Service {
 /** Connections for GraphQL requests, on the primary and on each read replica. */
 const REQUEST_CONNECTIONS = 10;
 
-/** Memory for the requests the response cache answers before grafserv (lib/graphql/known-requests.ts). */
+/** Memory for the requests the response cache answers before grafserv (lib/http/response-cache/known-requests.ts). */
 const KNOWN_REQUEST_BYTES = 16 * 1024 * 1024;
 
 function listen(server: Server, port: number, host: string): Promise<AddressInfo> {
@@ -217,8 +217,7 @@ async function startApi(
     replicas: replicas.configured,
   });
   await responseCache.start();
-  const knownRequests = new KnownRequests(KNOWN_REQUEST_BYTES);
-  const answerFromCache = makeCachedAnswers({ cache: responseCache, known: knownRequests, authenticate });
+  const cachedAnswers = new CachedAnswers(responseCache, new KnownRequests(KNOWN_REQUEST_BYTES), authenticate);
   const pgl = postgraphile(
     makePreset({
       authPool,
@@ -233,7 +232,7 @@ async function startApi(
       aiDefaults: loadAiDefaults(config.api.aiDefaultsFile ?? SHIPPED_AI_DEFAULTS),
       pgSubscriber,
       subscriptionSlots: subscriptions,
-      responseCache: { cache: responseCache, known: knownRequests },
+      responseCache: cachedAnswers,
       replicas,
     }),
   );
@@ -272,7 +271,7 @@ async function startApi(
     guard: (auth, body) => guard.guardOperation(auth, body, "sse"),
     guardReservation: requireApiToken,
   });
-  /** A repeated public read from the response cache (lib/http/cached-answers.ts), anything else by grafserv. */
+  /** A repeated public read from the response cache (lib/http/response-cache/answers.ts), anything else by grafserv. */
   const answerBeforeGrafserv = async (req: IncomingMessage, res: ServerResponse) => {
     let body: Buffer | undefined;
     try {
@@ -281,7 +280,7 @@ async function startApi(
       res.destroy(); // the client went away while sending its body: nobody to answer
       return;
     }
-    if (!(await answerFromCache(req, res, body))) void handleGraphql(req, res, () => app(req, res));
+    if (!(await cachedAnswers.answerBeforeGrafserv(req, res, body))) void handleGraphql(req, res, () => app(req, res));
   };
   const handleUpgrade = await serv.getUpgradeHandler();
   // Open WebSockets and event streams, closed when the service stops.

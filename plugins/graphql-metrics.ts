@@ -8,34 +8,10 @@
 //   counted as the answer leaves grafserv. That is the one place each error passes exactly once:
 //   execution errors are coded in maskError, but syntax, validation and 401 errors never pass
 //   through it, and grafserv writes a partial result's errors after its data.
-import { getOperationAST, type DocumentNode, type GraphQLSchema, type SelectionSetNode } from "graphql";
 import { isAsyncIterable } from "grafast";
 import { graphQLErrorCode } from "../lib/graphql/errors.ts";
+import { operationLabel } from "../lib/graphql/operation-label.ts";
 import { graphqlErrors, graphqlOperationDuration, graphqlOperations } from "../lib/ops/metrics.ts";
-
-function firstField(selectionSet: SelectionSetNode, document: DocumentNode): string | undefined {
-  const [selection] = selectionSet.selections;
-  if (!selection) return undefined;
-  if (selection.kind === "Field") return selection.name.value;
-  if (selection.kind === "InlineFragment") return firstField(selection.selectionSet, document);
-  const fragment = document.definitions.find(
-    (d) => d.kind === "FragmentDefinition" && d.name.value === selection.name.value,
-  );
-  return fragment?.kind === "FragmentDefinition" ? firstField(fragment.selectionSet, document) : undefined;
-}
-
-/** The operation's label: its first root field if the schema's root type has it, else "other" (introspection too). */
-export function operationLabel(
-  schema: GraphQLSchema,
-  document: DocumentNode,
-  operationName: string | null | undefined,
-): string {
-  const operation = getOperationAST(document, operationName);
-  if (!operation) return "other";
-  const field = firstField(operation.selectionSet, document);
-  const root = schema.getRootType(operation.operation);
-  return field && root?.getFields()[field] ? field : "other";
-}
 
 interface ErrorJSON {
   message?: unknown;

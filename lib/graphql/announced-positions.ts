@@ -1,5 +1,5 @@
 // Where the primary's WAL stood when each data domain's last change was announced, for the response
-// cache's rule on read replicas (lib/graphql/response-cache.ts): a replica's answer may be kept
+// cache's rule on read replicas (lib/http/response-cache/store.ts): a replica's answer may be kept
 // only if the replica had replayed every announced change of the domains the answer read. A
 // data_changed notification arrives after its commit, so the primary's WAL position read after it
 // is past that commit. The insert position (pg_current_wal_insert_lsn), not the written one: with

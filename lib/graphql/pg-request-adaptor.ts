@@ -20,7 +20,7 @@ const jitSetUp = Symbol("jitSetUp");
 interface Opening {
   /** The check that the request's API token is still live (on the primary only: a replica may lag). */
   tokenCheck: boolean;
-  /** On a replica: how far it has replayed, for the response cache (lib/graphql/response-cache.ts). */
+  /** On a replica: how far it has replayed, for the response cache (lib/http/response-cache/store.ts). */
   replayPosition: boolean;
 }
 

@@ -1,5 +1,5 @@
 // A POST body read before grafserv, and handed to it (issue 33). The response cache's shortcut
-// (lib/http/cached-answers.ts) recognizes a POST by its body, so it reads the body first; when the
+// (lib/http/response-cache/answers.ts) recognizes a POST by its body, so it reads the body first; when the
 // answer is not in the cache, grafserv takes the same bytes instead of reading a stream that has
 // already ended. Node's grafserv adaptor always reads the stream, so a subclass gives it the
 // bytes through its request digest.

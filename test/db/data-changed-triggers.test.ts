@@ -1,4 +1,4 @@
-// The response cache (lib/graphql/response-cache.ts) drops an answer when the data it read changes,
+// The response cache (lib/http/response-cache/store.ts) drops an answer when the data it read changes,
 // and learns of changes only from the data_changed notifications (migration 000070). A table of
 // app_public without the trigger would let a cached answer outlive a change to it, so every table
 // either announces its domain or is one no cached read reads (the account, monitor, channel and

@@ -1,7 +1,7 @@
 // Answers of public reads kept in memory, per API instance (issue 33): thousands of clients ask
 // the same few questions between two P2000 messages, and each answer is the same until the data
 // it read changes. An answer is kept by everything it depends on (its key, made by
-// plugins/response-cache.ts: the document, the variables and, for environment-bound fields, the
+// answers.ts: the document, the variables and, for environment-bound fields, the
 // environment) with the data domains it read (lib/graphql/cache-rules.ts), and dropped when the
 // database announces a change to one of them (data_changed, sent at commit), or when it reaches
 // the maximum age, the safety net for what changes with the clock alone (an NL-Alert that ends).
@@ -20,9 +20,9 @@
 //   first out.
 import { createHash } from "node:crypto";
 import type pg from "pg";
-import { NotificationListener } from "../db/notification-listener.ts";
-import { ALL_DOMAINS, AnnouncedPositions } from "./announced-positions.ts";
-import type { Domain } from "./cache-rules.ts";
+import { NotificationListener } from "../../db/notification-listener.ts";
+import { ALL_DOMAINS, AnnouncedPositions } from "../../graphql/announced-positions.ts";
+import type { Domain } from "../../graphql/cache-rules.ts";
 
 const DATA_CHANGED_CHANNEL = "data_changed";
 
@@ -31,7 +31,7 @@ export interface CachedAnswer {
    * The answer as sent: JSON of the execution result. Only the bytes are kept, not the result's
    * objects, which take several times as much memory and which the bound would not count; the
    * execute middleware parses them again on the rare hit that reaches it (most are answered
-   * before grafserv, lib/http/cached-answers.ts).
+   * before grafserv, answers.ts).
    */
   readonly body: Buffer;
   /** A strong entity tag of the body (equal on every instance for the same answer). */

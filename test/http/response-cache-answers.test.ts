@@ -1,5 +1,5 @@
 // Issue 33: repeated public reads answered from the response cache before grafserv
-// (lib/http/cached-answers.ts). A real HTTP server and a real response cache (LISTENing on a test
+// (lib/http/response-cache/answers.ts). A real HTTP server and a real response cache (LISTENing on a test
 // database); grafserv's part is played by a stand-in that stores each answer as the response
 // cache's plugin does (the key, and the request's bytes in the index of known requests) and counts
 // the requests that reach it. So the count shows which requests the shortcut answered: the same
@@ -10,9 +10,9 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import pg from "pg";
 import type { RequestAuth } from "../../lib/auth/context.ts";
-import { cacheKey, KnownRequests, requestIdentity } from "../../lib/graphql/known-requests.ts";
-import { ResponseCache } from "../../lib/graphql/response-cache.ts";
-import { makeCachedAnswers } from "../../lib/http/cached-answers.ts";
+import { CachedAnswers } from "../../lib/http/response-cache/answers.ts";
+import { cacheKey, KnownRequests, requestIdentity } from "../../lib/http/response-cache/known-requests.ts";
+import { ResponseCache } from "../../lib/http/response-cache/store.ts";
 import { prereadBody, prereadBodyOf } from "../../lib/http/preread-body.ts";
 import { resilientPool } from "../../lib/db/pool.ts";
 import { useTestDatabase } from "../helpers/database.ts";
@@ -59,10 +59,10 @@ beforeAll(async () => {
   const known = new KnownRequests(1024 * 1024);
   const authenticate = async (authorization: string | undefined) =>
     AUTH[authorization ?? ""] ?? { kind: "invalid" as const };
-  const answerFromCache = makeCachedAnswers({ cache, known, authenticate });
+  const answers = new CachedAnswers(cache, known, authenticate);
   server = http.createServer(async (req, res) => {
     const body = req.method === "POST" ? await prereadBody(req, 1_000) : undefined;
-    if (await answerFromCache(req, res, body)) return;
+    if (await answers.answerBeforeGrafserv(req, res, body)) return;
     // The stand-in for grafserv: answers with the environment it was asked from and keeps it.
     const handed = prereadBodyOf(req)?.toString() ?? "";
     reached.push({ method: req.method!, body: handed });

@@ -1,8 +1,8 @@
-// The index of requests the response cache answered before grafserv (lib/graphql/known-requests.ts)
+// The index of requests the response cache answered before grafserv (lib/http/response-cache/known-requests.ts)
 // is bounded by the bytes its entries take: a client that sends a new variable with every request
 // must not grow it without end (issue 43: the API process's memory under a day's load).
 import { describe, expect, test } from "@jest/globals";
-import { KnownRequests, type KnownRequest } from "../../lib/graphql/known-requests.ts";
+import { KnownRequests, type KnownRequest } from "../../lib/http/response-cache/known-requests.ts";
 
 const HEADERS = { "content-type": "application/graphql-response+json; charset=utf-8" };
 

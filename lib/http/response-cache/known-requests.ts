@@ -1,8 +1,8 @@
 // Requests the response cache has answered, recognized again before grafserv (issue 33). A poller
 // sends the same bytes every time: the same GET URL, or the same POST body. The first time, grafserv
 // parses and validates the document and the response cache's execute middleware makes its key
-// (plugins/response-cache.ts); this index remembers which key those bytes led to, so the next time
-// lib/http/cached-answers.ts can answer from the cache without grafserv's work per request.
+// (answers.ts); this index remembers which key those bytes led to, so the next time
+// answers.ts can answer from the cache without grafserv's work per request.
 //
 // An entry says only where to look: the answer itself is the cache's, which drops it when its data
 // changes. The index is bounded by the bytes its entries take (least recently used out), and keeps
@@ -18,7 +18,7 @@ export interface KnownRequest {
   readonly keyTail: string;
   /** The answer is kept per environment: the key takes the token's. */
   readonly perEnvironment: boolean;
-  /** The operation's metrics label (plugins/graphql-metrics.ts). */
+  /** The operation's metrics label (lib/graphql/operation-label.ts). */
   readonly operation: string;
   /** The 200 answer's headers other than its length and caching headers: its media type, chosen by the Accept header. */
   readonly headers: Readonly<Record<string, string>>;
