@@ -5,6 +5,7 @@ import { EventEmitter } from "node:events";
 import { Logger, run, type Job, type Runner, type WorkerEvents } from "graphile-worker";
 import type { WorkerConfig } from "./lib/config.ts";
 import { isConnectionError, type DatabaseAvailability } from "./lib/db/availability.ts";
+import { WorkerHeartbeat } from "./lib/db/worker-heartbeat.ts";
 import { log, logs, type LogFields, type LogLevel } from "./lib/ops/log.ts";
 import { crontabFor, makeTaskList, POLL_TASKS, type TaskConfig } from "./tasks/index.ts";
 import { startPollers } from "./tasks/poll-schedule.ts";
@@ -89,14 +90,15 @@ export interface SupervisedWorker {
 
 export async function startWorker(
   ownerPool: pg.Pool,
-  { concurrency }: WorkerConfig,
+  { concurrency, heartbeatMs, lostAfterMs }: WorkerConfig,
   tasks: TaskConfig,
   availability?: DatabaseAvailability,
 ): Promise<SupervisedWorker> {
   const logger = workerLogger(availability);
   // The ids a runner locks jobs under: its pool's (the local queue fetches for the pool) and its
   // workers'. When a runner ends without being asked to, the jobs it held stay locked (graphile-worker
-  // frees a lost worker's jobs only after 4 hours), so they are unlocked once a new runner runs.
+  // frees a lost worker's jobs only after 4 hours), so they are unlocked once a new runner runs; the
+  // same ids are the heartbeat's, by which live workers free the jobs of a process killed outright.
   const lockIds = new WeakMap<Runner, string[]>();
   const start = async () => {
     const ids: string[] = [];
@@ -177,11 +179,20 @@ export async function startWorker(
     }
   };
   supervise(runner);
+  // A process killed outright unlocks nothing: the others free its jobs once it is unheard of.
+  const heartbeat = new WorkerHeartbeat(ownerPool, () => lockIds.get(runner) ?? [], {
+    intervalMs: heartbeatMs,
+    staleAfterMs: lostAfterMs,
+    onFreed: (ids) =>
+      log.warning(`Freed the jobs of worker ${ids.join(", ")}, unheard of for ${lostAfterMs / 1000} s.`),
+  });
+  heartbeat.start();
   return {
     isRunning: () => running,
     async stop() {
       stopping = true;
       if (running) await runner.stop();
+      await heartbeat.stop();
     },
   };
 }

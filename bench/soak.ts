@@ -463,9 +463,10 @@ for (const key of missing) {
   const status = notificationOf.get(key)?.status ?? "no notification";
   missingByStatus[status] = (missingByStatus[status] ?? 0) + 1;
 }
-// Deliver jobs of this run still there: a job locked by a killed worker stays locked until
-// graphile-worker frees it (after 4 hours) and then runs again: a second delivery where the
-// receiver already has it and its notification is still queued.
+// Deliver jobs of this run still there: a job locked by a killed worker stays locked until a live
+// worker frees it (WORKER_LOST_AFTER_SECONDS, lib/db/worker-heartbeat.ts) and then runs again: a
+// second delivery under the same Webhook-Id where the receiver already has it and its
+// notification is still queued.
 const { rows: leftJobs } = await owner
   .query<{ key: string; locked: boolean; status: string | null }>(
     `select j.key, j.locked_at is not null as locked, n.status
@@ -672,7 +673,7 @@ const markdown = [
     `, **${doubledIds} Webhook-Ids twice**, ${sameMessageTwice} pages to a monitor under two ids, ${receiver.badSignatures} bad signatures, ` +
     `${unexpected} not expected. Deliver jobs left: ${deliverJobsLeft.jobs}, ${deliverJobsLeft.locked} locked, ` +
     `${deliverJobsLeft.lockedQueuedAndReceived} of them locked with their notification still queued though the receiver has it ` +
-    `(sent again when graphile-worker frees a dead worker's jobs, after 4 hours).`,
+    `(sent again under the same Webhook-Id when a live worker frees a dead one's jobs, after WORKER_LOST_AFTER_SECONDS).`,
   "",
   `Subscribers: ${subscribers.subscriptions} subscriptions made, ${subscribers.events} events, ${subscribers.duplicates} duplicates; ` +
     `ends: ${[...subscribers.ends].map(([code, n]) => `${code} ${n}`).join(", ") || "none"} ` +

@@ -87,6 +87,10 @@ export interface AccountsConfig {
 /** graphile-worker (worker.ts). */
 export interface WorkerConfig {
   concurrency: number;
+  /** How often a worker process says which worker ids it runs (lib/db/worker-heartbeat.ts). */
+  heartbeatMs: number;
+  /** After how long unheard a worker's jobs are freed for the others. */
+  lostAfterMs: number;
 }
 
 /** HTTP API of the SMS provider: POST JSON { from, to, text, reference } (see docs/monitors.md). */
@@ -428,6 +432,8 @@ export function loadConfig(): Config {
     },
     worker: {
       concurrency: integer("WORKER_CONCURRENCY", 8, 1, 64),
+      heartbeatMs: integer("WORKER_HEARTBEAT_SECONDS", 5, 1, 60) * 1000,
+      lostAfterMs: integer("WORKER_LOST_AFTER_SECONDS", 60, 3, 3600) * 1000,
     },
     delivery: {
       publicUrl,

@@ -1632,6 +1632,16 @@ comment on column app_private.web_client_token.api_token_uuid is 'The web-client
 comment on column app_private.web_client_token.secret is 'The token''s plain secret, handed to every visitor''s page as apiToken by GET /web/config.json; null once revoked.';
 comment on column app_private.web_client_token.changed is 'When the credential was last made, rotated or revoked.';
 
+create table app_private.worker_heartbeats (
+  worker_id text not null,
+  beat_at timestamp with time zone default now() not null,
+  constraint worker_heartbeats_pkey PRIMARY KEY (worker_id)
+);
+alter table app_private.worker_heartbeats enable row level security;
+comment on table app_private.worker_heartbeats is 'The graphile-worker ids (graphile_worker._private_jobs.locked_by) each live worker process runs, with when it last said so (app_private.worker_heartbeat); ids not heard of for a while are of a process that ended without unlocking its jobs.';
+comment on column app_private.worker_heartbeats.worker_id is 'A graphile-worker worker or pool id, as in graphile_worker._private_jobs.locked_by.';
+comment on column app_private.worker_heartbeats.beat_at is 'When its process last said it runs it.';
+
 create table app_public.accident_severity_levels (
   value text not null,
   label text not null,
@@ -12638,6 +12648,43 @@ begin
 end;
 $function$;
 comment on function app_private.upsert_street_segments(batch jsonb) is 'Importer step (bin/import-streets.ts): a batch of NWB segments, inserted or updated by wvk_id; returns how many were new or changed (a row that is the same is not written, so a re-import changes nothing).';
+
+CREATE OR REPLACE FUNCTION app_private.worker_farewell(worker_ids text[])
+ RETURNS void
+ LANGUAGE sql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  delete from app_private.worker_heartbeats where worker_id = any(worker_ids);
+$function$;
+comment on function app_private.worker_farewell(worker_ids text[]) is 'A worker process that stops cleanly (its jobs unlocked by graphile-worker) forgets its worker ids (worker.ts).';
+
+CREATE OR REPLACE FUNCTION app_private.worker_heartbeat(worker_ids text[], stale_after interval, sweep boolean)
+ RETURNS text[]
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  freed text[];
+begin
+  insert into app_private.worker_heartbeats (worker_id, beat_at)
+  select id, now() from unnest(worker_ids) as id
+  on conflict (worker_id) do update set beat_at = excluded.beat_at;
+  if not sweep then
+    return '{}';
+  end if;
+  with stale as (
+    delete from app_private.worker_heartbeats h
+     where h.beat_at < now() - stale_after
+    returning h.worker_id
+  )
+  select array_agg(worker_id) into freed from stale;
+  if freed is not null then
+    perform graphile_worker.force_unlock_workers(freed);
+  end if;
+  return coalesce(freed, '{}');
+end;
+$function$;
+comment on function app_private.worker_heartbeat(worker_ids text[], stale_after interval, sweep boolean) is 'Called by every worker process every few seconds (worker.ts): notes that its worker ids are alive and, when sweep is true (the caller has itself been beating without a gap, so a database outage cannot make live processes look dead), frees the jobs of worker ids not heard of for stale_after (graphile_worker.force_unlock_workers) and forgets them. Returns the ids whose jobs it freed.';
 
 CREATE OR REPLACE FUNCTION app_public.accident_severity_levels()
  RETURNS SETOF app_public.monitor_reference_item

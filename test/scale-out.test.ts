@@ -4,70 +4,26 @@
 // refused by both on the next request; and an every-minute cron task runs once per minute,
 // whichever worker takes it.
 import { afterAll, beforeAll, expect, test } from "@jest/globals";
-import { spawn, type ChildProcess } from "node:child_process";
 import pg from "pg";
 import { createApiToken } from "../lib/auth/api-tokens.ts";
-import { ROOT_DIR } from "../lib/paths.ts";
 import { useTestDatabase } from "./helpers/database.ts";
-import { freePort } from "./helpers/ports.ts";
-import { TEST_JWT_SECRET } from "./helpers/service.ts";
-import { waitUntil } from "./helpers/wait.ts";
+import { startServiceProcess, type ServiceProcess } from "./helpers/service-process.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "./helpers/webhook-receiver.ts";
 
 const ctx = useTestDatabase();
 const SIGNING_SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
 
-interface Instance {
-  child: ChildProcess;
-  url: string;
-  output: () => string;
-}
-const instances: Instance[] = [];
+const instances: ServiceProcess[] = [];
 let receiver: WebhookReceiver;
 
-async function startInstance(role: "api" | "worker"): Promise<Instance> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ["server.ts"], {
-    cwd: ROOT_DIR,
-    env: {
-      ...process.env,
-      NODE_OPTIONS: "",
-      PROCESS_ROLE: role,
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      DATABASE_URL: ctx.db.ownerUrl,
-      AUTH_DATABASE_URL: ctx.db.authUrl,
-      JWT_SECRET: TEST_JWT_SECRET,
-      DEMO_DATA: "false",
-      LOG_LEVEL: "debug", // completed jobs are debug lines (lib/ops/log.ts)
-      WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
-      GRAPHILE_ENV: "production",
-      TRAFFIC_FEED_ENABLED: "false",
-      AMBER_FEED_ENABLED: "false",
-      NL_ALERT_FEED_ENABLED: "false",
-      METEO_FEED_ENABLED: "false",
-      RAIL_FEED_ENABLED: "false",
-      AIRCRAFT_JSON_URL: "",
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  child.stdout!.on("data", (chunk) => (output += chunk));
-  child.stderr!.on("data", (chunk) => (output += chunk));
-  const instance = { child, url: `http://127.0.0.1:${port}`, output: () => output };
+async function startInstance(role: "api" | "worker"): Promise<ServiceProcess> {
+  const instance = await startServiceProcess(ctx.db, role);
   instances.push(instance);
-  await waitUntil(
-    async () => output,
-    (text) => /Ready in/.test(text) || child.exitCode !== null,
-    `the ${role} process to start`,
-    60_000,
-  );
-  if (child.exitCode !== null) throw new Error(`The ${role} process exited:\n${output}`);
   return instance;
 }
 
-let apis: Instance[];
-let workers: Instance[];
+let apis: ServiceProcess[];
+let workers: ServiceProcess[];
 beforeAll(async () => {
   receiver = await startWebhookReceiver();
   apis = [await startInstance("api"), await startInstance("api")];
@@ -75,21 +31,12 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  await Promise.all(
-    instances.map(
-      (i) =>
-        new Promise((resolve) => {
-          if (i.child.exitCode !== null) return resolve(undefined);
-          i.child.once("exit", resolve);
-          i.child.kill("SIGTERM");
-        }),
-    ),
-  );
+  await Promise.all(instances.map((i) => i.stop()));
   await receiver?.stop();
 });
 
 /** The first error's code (or "ok") of a public read (`first` makes a document no other request asked). */
-async function regions(api: Instance, token: string, first = 1): Promise<string> {
+async function regions(api: ServiceProcess, token: string, first = 1): Promise<string> {
   const response = await fetch(`${api.url}/graphql`, {
     method: "POST",
     headers: { "content-type": "application/json", authorization: `Bearer ${token}` },

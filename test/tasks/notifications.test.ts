@@ -13,6 +13,7 @@ import { configureLog } from "../../lib/ops/log.ts";
 import { assertChannelTargets } from "../../lib/monitors/channel-targets.ts";
 import { startWorker, type SupervisedWorker } from "../../worker.ts";
 import { useTestDatabase } from "../helpers/database.ts";
+import { startServiceProcess } from "../helpers/service-process.ts";
 import { waitUntil } from "../helpers/wait.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "../helpers/webhook-receiver.ts";
 
@@ -40,7 +41,8 @@ function worker(overrides: ConfigOverrides = {}): Promise<SupervisedWorker> {
     },
   });
   configureLog({ level: "error", format: "text" }); // the failures these tests make on purpose are warnings
-  return startWorker(pool, { concurrency: 2 }, mergeConfig(config, overrides));
+  const merged = mergeConfig(config, overrides);
+  return startWorker(pool, { ...merged.worker, concurrency: 2 }, merged);
 }
 
 // The example secret of the Standard Webhooks specification.
@@ -146,6 +148,50 @@ test("a worker whose runner ends mid-delivery frees the jobs it held", async () 
     await running.stop();
     receiver.respondWith.delayMs = 0;
   }
+});
+
+test("a worker process killed mid-delivery: a live worker frees its job and sends it again under the same Webhook-Id", async () => {
+  const { capcode, monitorUuid } = await monitorWithChannel({ type: "webhook", url: `${receiver.url}/killed` });
+  // The killed process's request is never answered (its socket goes with it).
+  receiver.respondWith.delayMs = 30_000;
+  const doomed = await startServiceProcess(ctx.db, "worker", {
+    WORKER_HEARTBEAT_SECONDS: "1",
+    WORKER_LOST_AFTER_SECONDS: "3",
+  });
+  try {
+    await ingest("P 1 BDH-01 Brand woning Molenstraat Delft bon 7200", capcode);
+    await receiver.waitFor((r) => r.path === "/killed");
+  } finally {
+    await doomed.stop("SIGKILL");
+    receiver.respondWith.delayMs = 0;
+  }
+  const locked = await ctx.db.asOwner(
+    "select locked_by from graphile_worker.jobs where task_identifier = 'notifications__deliver' and locked_by is not null",
+  );
+  // Its local queue holds what it fetched in one batch: this delivery, and others still queued.
+  const lockedBy = new Set(locked.rows.map((row) => row.locked_by));
+  expect(lockedBy.size).toBe(1);
+  // A live worker that has beaten for the lost period frees the job (not after graphile-worker's 4 hours).
+  const survivor = await worker({ worker: { heartbeatMs: 250, lostAfterMs: 3000 } });
+  try {
+    await waitUntil(
+      () => notifications(monitorUuid),
+      (rows) => rows.length === 1 && rows[0].status === "delivered",
+      "the killed worker's delivery sent by the survivor",
+      30_000,
+    );
+  } finally {
+    await survivor.stop();
+  }
+  const ids = receiver.requests.filter((r) => r.path === "/killed").map((r) => r.headers["webhook-id"]);
+  expect(ids).toHaveLength(2);
+  expect(new Set(ids).size).toBe(1);
+  const { rows: heartbeats } = await ctx.db.asOwner("select worker_id from app_private.worker_heartbeats");
+  expect(heartbeats.map((h) => h.worker_id)).not.toContain([...lockedBy][0]);
+  const stillLocked = await ctx.db.asOwner("select count(*)::int as n from graphile_worker.jobs where locked_by = $1", [
+    [...lockedBy][0],
+  ]);
+  expect(stillLocked.rows[0].n).toBe(0);
 });
 
 test("a worker stopped mid-delivery and a new one send each notification exactly once", async () => {

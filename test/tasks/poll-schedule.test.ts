@@ -121,7 +121,7 @@ describe("feeds", () => {
       },
     });
     const pool = resilientPool({ connectionString: ctx.db.ownerUrl, max: 4 });
-    const worker = await startWorker(pool, { concurrency: 2 }, config);
+    const worker = await startWorker(pool, { ...config.worker, concurrency: 2 }, config);
     try {
       // Every poller was started, and its round read nothing and booked nothing (no rss monitor follows a feed yet).
       const { rows } = await ctx.db.asOwner(
@@ -152,7 +152,7 @@ describe("feeds", () => {
       service = await startTestService(ctx.db, feedsAt(feed.url));
       secondPool = resilientPool({ connectionString: ctx.db.ownerUrl, max: 6 });
       const config = mergeConfig(loadConfig(), feedsAt(feed.url));
-      second = await startWorker(secondPool, { concurrency: 4 }, config);
+      second = await startWorker(secondPool, { ...config.worker, concurrency: 4 }, config);
       // Two intervals: three reads of every every-minute source.
       await waitUntil(
         () => EVERY_MINUTE.map((path) => readsAt.get(path)?.length ?? 0),
