@@ -91,6 +91,8 @@ const VOLATILE_TABLES = new Set([
   "app_private.request_identities",
   "app_hidden.analytics_cache",
   "app_private.login_failures",
+  // The workers' liveness (lib/db/worker-heartbeat.ts), written every few seconds whatever the requests.
+  "app_private.worker_heartbeats",
 ]);
 const VOLATILE_COLUMNS: Record<string, string[]> = {
   "app_public.api_tokens": ["last_used_at", "changed"],

@@ -22,22 +22,12 @@ import {
 import { clickMapAt, mapIdle, openConsoleAs, placed, textOf, typeInto } from "../helpers/console.ts";
 import { storeP2000Pages } from "../helpers/p2000.ts";
 import { useTestService } from "../helpers/service.ts";
+import { QUIET_HOURS } from "../helpers/quiet-hours.ts";
 import { signUp, type TestUser } from "../helpers/users.ts";
 import { waitUntil } from "../helpers/wait.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "../helpers/webhook-receiver.ts";
 
 // The webhook target is a local server, so this service allows private targets.
-/** Quiet hours that never include now: from two to four hours ahead, in Amsterdam time. */
-const QUIET = (() => {
-  const hour = Number(
-    new Intl.DateTimeFormat("en-GB", { hour: "2-digit", hourCycle: "h23", timeZone: "Europe/Amsterdam" }).format(
-      new Date(),
-    ),
-  );
-  const at = (ahead: number) => `${String((hour + ahead) % 24).padStart(2, "0")}:00`;
-  return { from: at(2), to: at(4) };
-})();
-
 const ctx = useTestService(() => ({ delivery: { allowPrivateTargets: true } }));
 const DAY = 24 * 60 * 60_000;
 const now = Date.now();
@@ -167,8 +157,8 @@ test("a P2000 monitor: circle on the map, refusals beside their fields, a previe
   // back when CI ran at night).
   await page.click("#rule-quiet");
   for (const [input, value] of [
-    ["#rule-quiet-from", QUIET.from],
-    ["#rule-quiet-to", QUIET.to],
+    ["#rule-quiet-from", QUIET_HOURS.from],
+    ["#rule-quiet-to", QUIET_HOURS.to],
   ] as const) {
     await page.$eval(
       input,
@@ -215,7 +205,7 @@ test("a P2000 monitor: circle on the map, refusals beside their fields, a previe
   expect(rows[0].query).toEqual({ keywords: ["bon", "woning"] });
   expect(rows[0].radius).toBe(15);
   // One notification per incident: a new monitor's default (issue 44).
-  expect(rows[0].notification_rules).toEqual({ quietHours: QUIET, maxPerDossier: 1 });
+  expect(rows[0].notification_rules).toEqual({ quietHours: QUIET_HOURS, maxPerDossier: 1 });
 
   // A FLEX message inside the circle: to the webhook receiver, then in the page's delivery log.
   const pool = new pg.Pool({ connectionString: ctx.db.ownerUrl, max: FLEX_READER_CONNECTIONS });

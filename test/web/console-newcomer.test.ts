@@ -32,6 +32,7 @@ import { openConsoleAs, textOf } from "../helpers/console.ts";
 import { freePort } from "../helpers/ports.ts";
 import { storeP2000Pages } from "../helpers/p2000.ts";
 import { useTestService } from "../helpers/service.ts";
+import { QUIET_HOURS } from "../helpers/quiet-hours.ts";
 import { signUp, type TestUser } from "../helpers/users.ts";
 import { waitUntil } from "../helpers/wait.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "../helpers/webhook-receiver.ts";
@@ -448,7 +449,7 @@ describe("monitors", () => {
           keywords: ["reanimatie"],
           excludeKeywords: ["proefalarm"],
         }),
-        notificationRules: JSON.stringify({ maxPerDossier: 1, quietHours: { from: "23:00", to: "07:00" } }),
+        notificationRules: JSON.stringify({ maxPerDossier: 1, quietHours: QUIET_HOURS }),
       });
       circleMonitor = await create({
         name: "Near the Dom",
@@ -471,7 +472,7 @@ describe("monitors", () => {
       expect(await textOf(page, "#monitor-criterion-keywords")).toBe("reanimatie");
       expect(await textOf(page, "#monitor-criterion-excludeKeywords")).toBe("proefalarm");
       expect(await textOf(page, "#monitor-rules")).toBe(
-        "not between 23:00 and 07:00at most 1 notification per incident",
+        `not between ${QUIET_HOURS.from} and ${QUIET_HOURS.to}at most 1 notification per incident`,
       );
       // No circle: no map.
       expect(await page.$("#monitor-area-map")).toBeNull();
