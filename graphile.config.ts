@@ -6,68 +6,37 @@ import pg from "pg";
 import type { PgSubscriber } from "postgraphile/adaptors/pg";
 import { makeSchema } from "postgraphile";
 import { PostGraphileAmberPreset } from "postgraphile/presets/amber";
-import type { AccountDeps } from "./lib/accounts/flows.ts";
-import { loadConfig, type ApiConfig } from "./lib/config.ts";
-import { loadAiDefaults, SHIPPED_AI_DEFAULTS, type AiDefaults } from "./lib/ai/defaults.ts";
-import { makeAuthenticate, pgSettingsFor, recalledAuth, type Authenticate } from "./lib/auth/context.ts";
+import { pgSettingsFor, recalledAuth } from "./lib/auth/context.ts";
 import { maskError } from "./lib/graphql/errors.ts";
 import { makeRequestPgService } from "./lib/graphql/pg-request-adaptor.ts";
+import { replicaContext } from "./lib/graphql/replica-routing.ts";
 import { accountRequestFor } from "./lib/graphql/request-facts.ts";
-import { makeAccountMutationsPlugin } from "./plugins/account-mutations.ts";
-import { makeAiDefaultsPlugin } from "./plugins/ai-defaults.ts";
-import { makeWebPushPlugin } from "./plugins/web-push.ts";
-import { makeInstallationPlugin } from "./plugins/installation.ts";
-import { makeMonitorMutationsPlugin, type MonitorMutationOptions } from "./plugins/monitor-mutations.ts";
-import { makeMonitorFeedsPlugin } from "./plugins/monitor-feeds.ts";
-import { MonitorPreviewPlugin } from "./plugins/monitor-preview.ts";
+import { MAX_GRAPHQL_BODY_BYTES } from "./lib/http/graphql-sse.ts";
+import { GRAPHQL_PATH } from "./lib/paths.ts";
+import { AccountMutationsPlugin } from "./plugins/account-mutations.ts";
+import { AiDefaultsPlugin } from "./plugins/ai-defaults.ts";
+import { AnalyticsPreset } from "./plugins/analytics.ts";
 import { ArgumentDefaultsPlugin } from "./plugins/argument-defaults.ts";
+import { CacheRulesPlugin } from "./plugins/cache-rules.ts";
 import { DeprecatedArgumentsPlugin } from "./plugins/deprecated-arguments.ts";
 import { GraphQLErrorCodesPlugin } from "./plugins/graphql-error-codes.ts";
-import { InflectionPlugin } from "./plugins/inflection.ts";
-import { P2000MutationsPlugin } from "./plugins/p2000-mutations.ts";
-import { TimestampScalarPlugin } from "./plugins/timestamp-scalar.ts";
-import { makeQueryLimitsPlugin } from "./plugins/query-limits.ts";
-import { JsonByDefaultPlugin } from "./plugins/json-by-default.ts";
-import { InputGuardPlugin } from "./plugins/input-guard.ts";
 import { GraphQLMetricsPlugin } from "./plugins/graphql-metrics.ts";
-import { makeRequireApiTokenPlugin } from "./plugins/require-api-token.ts";
-import { TransportGuard } from "./lib/auth/transport-guard.ts";
+import { InflectionPlugin } from "./plugins/inflection.ts";
+import { InputGuardPlugin } from "./plugins/input-guard.ts";
+import { InstallationPlugin } from "./plugins/installation.ts";
+import { JsonByDefaultPlugin } from "./plugins/json-by-default.ts";
+import { MonitorFeedsPlugin } from "./plugins/monitor-feeds.ts";
+import { MonitorMutationsPlugin } from "./plugins/monitor-mutations.ts";
+import { MonitorPreviewPlugin } from "./plugins/monitor-preview.ts";
+import { P2000MutationsPlugin } from "./plugins/p2000-mutations.ts";
+import { QueryLimitsPlugin } from "./plugins/query-limits.ts";
+import { RequireApiTokenPlugin } from "./plugins/require-api-token.ts";
+import { ResponseCachePlugin } from "./plugins/response-cache.ts";
+import { required, type ServiceRuntime } from "./plugins/service-runtime.ts";
+import { SubscriptionGuardPlugin, subscriptionHolder } from "./plugins/subscription-guard.ts";
 import { SubscriptionsPlugin } from "./plugins/subscriptions.ts";
-import { makeSubscriptionGuardPlugin, subscriptionHolder } from "./plugins/subscription-guard.ts";
-import { AnalyticsPreset } from "./plugins/analytics.ts";
-import { makeResponseCachePlugin } from "./plugins/response-cache.ts";
-import { CacheRulesPlugin } from "./plugins/cache-rules.ts";
-import type { CachedAnswers } from "./lib/http/response-cache/answers.ts";
-import { MAX_GRAPHQL_BODY_BYTES } from "./lib/http/graphql-sse.ts";
-import type { ReadReplicas } from "./lib/db/read-replicas.ts";
-import type { SubscriptionSlots } from "./lib/graphql/subscription-slots.ts";
-import { replicaContext } from "./lib/graphql/replica-routing.ts";
-
-export interface PresetOptions {
-  /** Pool of the authenticator login; every request switches to the visitor role. */
-  authPool: pg.Pool;
-  authenticate: Authenticate;
-  /** The API-token rule of every transport (service.ts shares it with the SSE handler). */
-  guard: TransportGuard;
-  accounts: AccountDeps;
-  monitors: MonitorMutationOptions;
-  /** config.api: the IDE, statement timeout, query limits, subscriptions per token (the AI defaults come loaded). */
-  api: Omit<ApiConfig, "aiDefaultsFile" | "responseCache">;
-  /**
-   * The instance's response cache of public reads (started by its owner) and the requests it
-   * answered; none in schema exports and benches.
-   */
-  responseCache?: CachedAnswers;
-  /** READ_REPLICA_URLS' replicas, which take the public reads (started by their owner). */
-  replicas?: ReadReplicas;
-  aiDefaults: AiDefaults;
-  /** TRUST_PROXY: client addresses from X-Forwarded-For (the web client's subscriptions count per address). */
-  trustProxy?: boolean;
-  /** The LISTEN connection of subscriptions; its owner releases it (PostGraphile leaves a given pool's to us). */
-  pgSubscriber?: PgSubscriber;
-  /** The instance's subscription slots, which /ready reports (lib/graphql/subscription-slots.ts). */
-  subscriptionSlots?: SubscriptionSlots;
-}
+import { TimestampScalarPlugin } from "./plugins/timestamp-scalar.ts";
+import { WebPushPlugin } from "./plugins/web-push.ts";
 
 /**
  * What GraphiQL (Ruru, /graphiql) opens on the first time (issue 44): a short public read and the
@@ -108,62 +77,116 @@ const RURU_CLIENT_CONFIG: Partial<RuruClientConfig> & { shouldPersistHeaders: bo
   shouldPersistHeaders: true,
 };
 
-export function makePreset(options: PresetOptions): GraphileConfig.Preset {
+/**
+ * The preset: what the schema is and how requests are served. It is static: the running service
+ * (its pools, authentication, settings and caches: plugins/service-runtime.ts) is added by
+ * service.ts under `nlis`, with the request pg service (`servicePreset`); a preset without it
+ * builds the same schema and serves nothing (the schema export, `makeServiceSchema`).
+ */
+const preset: GraphileConfig.Preset = {
+  extends: [PostGraphileAmberPreset, AnalyticsPreset],
+  plugins: [
+    InflectionPlugin,
+    TimestampScalarPlugin,
+    ArgumentDefaultsPlugin,
+    DeprecatedArgumentsPlugin,
+    GraphQLErrorCodesPlugin,
+    QueryLimitsPlugin,
+    JsonByDefaultPlugin,
+    GraphQLMetricsPlugin,
+    InputGuardPlugin,
+    RequireApiTokenPlugin,
+    AccountMutationsPlugin,
+    P2000MutationsPlugin,
+    MonitorMutationsPlugin,
+    MonitorFeedsPlugin,
+    MonitorPreviewPlugin,
+    AiDefaultsPlugin,
+    WebPushPlugin,
+    InstallationPlugin,
+    SubscriptionsPlugin,
+    // What each field reads (its function's @cacheReads, its table): the response cache's rules.
+    CacheRulesPlugin,
+    SubscriptionGuardPlugin,
+    // Last: its execute middleware runs inside the others (metrics time hits; refusals come first).
+    ResponseCachePlugin,
+  ],
+  disablePlugins: [
+    "NodePlugin",
+    // A SQL parameter named `first` would otherwise collide with the connection argument.
+    "PgFirstLastBeforeAfterArgsPlugin",
+    "PgConditionArgumentPlugin",
+    "PgConnectionArgOrderByPlugin",
+    "MutationPayloadQueryPlugin",
+    "QueryQueryPlugin",
+  ],
+  gather: {
+    // Arguments without a SQL default are required (non-null) in GraphQL.
+    pgStrictFunctions: true,
+  },
+  schema: {
+    // Behaviours apply left to right: lists instead of connections, and no table is exposed
+    // as a root field or a CRUD mutation; every operation is an app_public function.
+    defaultBehavior:
+      "-connection +list -query:resource:list -query:resource:connection -query:resource:single " +
+      "-resource:insert -resource:update -resource:delete",
+    pgForbidSetofFunctionsToReturnNull: true,
+  },
+  // Ruru's type asks for every GraphiQL prop; the ones left out keep their defaults.
+  ruru: { clientConfig: RURU_CLIENT_CONFIG as RuruClientConfig },
+  grafserv: {
+    graphqlPath: GRAPHQL_PATH,
+    // GRAPHIQL: on by default; the service's preset says (servicePreset).
+    graphiql: true,
+    graphiqlPath: "/graphiql",
+    graphiqlOnGraphQLGET: false,
+    // GET serves queries with URL-encoded variables (a mutation over GET is refused with 405).
+    // maxRequestLength bounds POST bodies only; a GET's URL is bounded by Node's header limit
+    // (16 KiB, answered with 431), which is tighter.
+    graphqlOverGET: true,
+    watch: false,
+    // Subscriptions over WebSocket (graphql-transport-ws) on /graphql; SSE is lib/http/graphql-sse.ts.
+    websockets: true,
+    maxRequestLength: MAX_GRAPHQL_BODY_BYTES,
+    maskError,
+  },
+  grafast: {
+    explain: false,
+    context(requestContext, args) {
+      const service = required(args.resolvedPreset?.nlis);
+      // An HTTP or SSE request, or the upgrade request of a WebSocket.
+      const req = requestContext.node?.req ?? requestContext.ws?.request;
+      const auth = recalledAuth(req);
+      // Every request gets a uuid: a login or registration records it, so the rest of that
+      // request may show the user it created (app_hidden.current_user_uuid).
+      const requestUuid = randomUUID();
+      return {
+        service,
+        pgSettings: pgSettingsFor(auth, service.api.statementTimeout, requestUuid),
+        accountRequest: accountRequestFor(req, auth, requestUuid),
+        subscriptionHolder: subscriptionHolder(auth, req, service.trustProxy),
+        // A public read on a read replica, when one is in service (READ_REPLICA_URLS).
+        ...replicaContext(service.replicas, auth, args),
+      };
+    },
+  },
+};
+export default preset;
+
+/**
+ * The preset a running service serves: the static one, the request connections (the visitor's
+ * transactions on `authPool`, and its LISTEN connection for subscriptions) and the service itself.
+ */
+export function servicePreset(options: {
+  /** Pool of the authenticator login; every request switches to the visitor role. */
+  authPool: pg.Pool;
+  /** The LISTEN connection of subscriptions; its owner releases it (PostGraphile leaves a given pool's to us). */
+  pgSubscriber?: PgSubscriber;
+  graphiql: boolean;
+  service: ServiceRuntime;
+}): GraphileConfig.Preset {
   return {
-    extends: [PostGraphileAmberPreset, AnalyticsPreset],
-    plugins: [
-      InflectionPlugin,
-      TimestampScalarPlugin,
-      ArgumentDefaultsPlugin,
-      DeprecatedArgumentsPlugin,
-      GraphQLErrorCodesPlugin,
-      makeQueryLimitsPlugin(options.api.queryLimits),
-      JsonByDefaultPlugin,
-      GraphQLMetricsPlugin,
-      InputGuardPlugin,
-      makeRequireApiTokenPlugin(options.authenticate, options.guard),
-      makeAccountMutationsPlugin(options.accounts),
-      P2000MutationsPlugin,
-      makeMonitorMutationsPlugin(options.monitors),
-      // Feed URLs start with the public URL that account e-mails link to.
-      makeMonitorFeedsPlugin({ publicUrl: options.accounts.publicUrl }),
-      MonitorPreviewPlugin,
-      makeAiDefaultsPlugin(options.aiDefaults),
-      makeWebPushPlugin(options.monitors.delivery?.webPush.publicKey),
-      // What this installation can deliver (config.delivery) and whether it has demo data (read as the owner).
-      makeInstallationPlugin({ delivery: options.monitors.delivery, ownerPool: options.accounts.ownerPool }),
-      SubscriptionsPlugin,
-      // What each field reads (its function's @cacheReads, its table): the response cache's rules.
-      CacheRulesPlugin,
-      makeSubscriptionGuardPlugin({
-        perToken: options.api.subscriptionsPerToken,
-        perWebClientAddress: options.api.subscriptionsPerWebClientAddress,
-        slots: options.subscriptionSlots,
-      }),
-      // Last: its execute middleware runs inside the others (metrics time hits; refusals come first).
-      ...(options.responseCache ? [makeResponseCachePlugin(options.responseCache)] : []),
-    ],
-    disablePlugins: [
-      "NodePlugin",
-      // A SQL parameter named `first` would otherwise collide with the connection argument.
-      "PgFirstLastBeforeAfterArgsPlugin",
-      "PgConditionArgumentPlugin",
-      "PgConnectionArgOrderByPlugin",
-      "MutationPayloadQueryPlugin",
-      "QueryQueryPlugin",
-    ],
-    gather: {
-      // Arguments without a SQL default are required (non-null) in GraphQL.
-      pgStrictFunctions: true,
-    },
-    schema: {
-      // Behaviours apply left to right: lists instead of connections, and no table is exposed
-      // as a root field or a CRUD mutation; every operation is an app_public function.
-      defaultBehavior:
-        "-connection +list -query:resource:list -query:resource:connection -query:resource:single " +
-        "-resource:insert -resource:update -resource:delete",
-      pgForbidSetofFunctionsToReturnNull: true,
-    },
+    extends: [preset],
     pgServices: [
       makeRequestPgService({
         pool: options.authPool,
@@ -172,63 +195,16 @@ export function makePreset(options: PresetOptions): GraphileConfig.Preset {
         pubsub: options.pgSubscriber !== undefined,
       }),
     ],
-    // Ruru's type asks for every GraphiQL prop; the ones left out keep their defaults.
-    ruru: { clientConfig: RURU_CLIENT_CONFIG as RuruClientConfig },
-    grafserv: {
-      graphqlPath: "/graphql",
-      graphiql: options.api.graphiql,
-      graphiqlPath: "/graphiql",
-      graphiqlOnGraphQLGET: false,
-      // GET serves queries with URL-encoded variables (a mutation over GET is refused with 405).
-      // maxRequestLength bounds POST bodies only; a GET's URL is bounded by Node's header limit
-      // (16 KiB, answered with 431), which is tighter.
-      graphqlOverGET: true,
-      watch: false,
-      // Subscriptions over WebSocket (graphql-transport-ws) on /graphql; SSE is lib/http/graphql-sse.ts.
-      websockets: true,
-      maxRequestLength: MAX_GRAPHQL_BODY_BYTES,
-      maskError,
-    },
-    grafast: {
-      explain: false,
-      context(requestContext, args) {
-        // An HTTP or SSE request, or the upgrade request of a WebSocket.
-        const req = requestContext.node?.req ?? requestContext.ws?.request;
-        const auth = recalledAuth(req);
-        // Every request gets a uuid: a login or registration records it, so the rest of that
-        // request may show the user it created (app_hidden.current_user_uuid).
-        const requestUuid = randomUUID();
-        return {
-          pgSettings: pgSettingsFor(auth, options.api.statementTimeout, requestUuid),
-          accountRequest: accountRequestFor(req, auth, requestUuid),
-          subscriptionHolder: subscriptionHolder(auth, req, options.trustProxy ?? false),
-          // A public read on a read replica, when one is in service (READ_REPLICA_URLS).
-          ...replicaContext(options.replicas, auth, args),
-        };
-      },
-    },
+    grafserv: { graphiql: options.graphiql },
+    nlis: options.service,
   };
 }
 
-/**
- * The options of a preset that only builds the schema (the export below, benches that time grafast
- * alone): no request is served, so no secret, account flow or cache is used.
- */
-export function schemaOnlyPresetOptions(authPool: pg.Pool): PresetOptions {
+/** The static preset with a pg service to gather from: it builds the schema and serves nothing. */
+export function schemaOnlyPreset(authPool: pg.Pool): GraphileConfig.Preset {
   return {
-    authPool,
-    authenticate: makeAuthenticate(authPool, "schema-only"),
-    guard: new TransportGuard(),
-    accounts: { ownerPool: authPool, jwtSecret: "schema-only", publicUrl: "", magicLinkAllowedOrigins: [] },
-    monitors: { allowPrivateWebhookTargets: false },
-    api: {
-      graphiql: false,
-      statementTimeout: "15s",
-      queryLimits: loadConfig().api.queryLimits,
-      subscriptionsPerToken: 1,
-      subscriptionsPerWebClientAddress: 1,
-    },
-    aiDefaults: loadAiDefaults(SHIPPED_AI_DEFAULTS),
+    extends: [preset],
+    pgServices: [makeRequestPgService({ pool: authPool, schemas: ["app_public"], pubsub: false })],
   };
 }
 
@@ -239,7 +215,7 @@ export function schemaOnlyPresetOptions(authPool: pg.Pool): PresetOptions {
 export async function makeServiceSchema(authUrl: string): Promise<GraphQLSchema> {
   const authPool = new pg.Pool({ connectionString: authUrl, max: 2 });
   try {
-    const { schema } = await makeSchema(makePreset(schemaOnlyPresetOptions(authPool)));
+    const { schema } = await makeSchema(schemaOnlyPreset(authPool));
     return schema;
   } finally {
     await authPool.end();

@@ -7,7 +7,8 @@ import type { AddressInfo, Socket } from "node:net";
 import express from "express";
 import type pg from "pg";
 import { postgraphile } from "postgraphile";
-import { makePreset } from "./graphile.config.ts";
+import { servicePreset } from "./graphile.config.ts";
+import { userTokenFieldsOf } from "./plugins/require-api-token.ts";
 import type { AccountDeps } from "./lib/accounts/flows.ts";
 import { loadAiDefaults, SHIPPED_AI_DEFAULTS } from "./lib/ai/defaults.ts";
 import { ApiTokenCache } from "./lib/auth/api-token-cache.ts";
@@ -219,21 +220,24 @@ async function startApi(
   await responseCache.start();
   const cachedAnswers = new CachedAnswers(responseCache, new KnownRequests(KNOWN_REQUEST_BYTES), authenticate);
   const pgl = postgraphile(
-    makePreset({
+    servicePreset({
       authPool,
-      authenticate,
-      guard,
-      accounts,
-      // WEBHOOK_ALLOW_PRIVATE_TARGETS: checked when a webhook channel is saved, and again on delivery.
-      // sendTestNotification sends with the worker's delivery settings.
-      monitors: { allowPrivateWebhookTargets: config.delivery.allowPrivateTargets, delivery: config.delivery },
-      api: config.api,
-      trustProxy: config.http.requestBudgets.trustProxy,
-      aiDefaults: loadAiDefaults(config.api.aiDefaultsFile ?? SHIPPED_AI_DEFAULTS),
       pgSubscriber,
-      subscriptionSlots: subscriptions,
-      responseCache: cachedAnswers,
-      replicas,
+      graphiql: config.api.graphiql,
+      service: {
+        authenticate,
+        guard,
+        accounts,
+        // WEBHOOK_ALLOW_PRIVATE_TARGETS: checked when a webhook channel is saved, and again on delivery.
+        // sendTestNotification sends with the worker's delivery settings.
+        monitors: { allowPrivateWebhookTargets: config.delivery.allowPrivateTargets, delivery: config.delivery },
+        api: config.api,
+        trustProxy: config.http.requestBudgets.trustProxy,
+        aiDefaults: loadAiDefaults(config.api.aiDefaultsFile ?? SHIPPED_AI_DEFAULTS),
+        subscriptionSlots: subscriptions,
+        responseCache: cachedAnswers,
+        replicas,
+      },
     }),
   );
   const app = express();
@@ -334,10 +338,10 @@ async function startApi(
     currentSchema: () => serv.getSchema(),
     ready: async () => {
       await serv.ready();
-      // grafserv's ready() does not wait for the schema; the API-token guard learns which Query
-      // fields need no API token when it is built (plugins/require-api-token.ts), so a request
-      // served before would be refused (401) for webPushPublicKey or monitorPreview.
-      await pgl.getSchema();
+      // grafserv's ready() does not wait for the schema; the API-token guard learns from it which
+      // Query fields need no API token (plugins/require-api-token.ts), so a request served before
+      // would be refused (401) for webPushPublicKey or monitorPreview.
+      guard.learnUserTokenFields(userTokenFieldsOf(await pgl.getSchema()));
     },
     async stop() {
       await rateLimiter.stop();

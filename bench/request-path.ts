@@ -787,7 +787,7 @@ async function measureEngine(
   authUrl: string,
   variables: Record<string, unknown>,
 ): Promise<{ objectsMs: number; textMs: number }> {
-  const [{ makeSchema }, grafast, { parse }, { makePreset, schemaOnlyPresetOptions }] = await Promise.all([
+  const [{ makeSchema }, grafast, { parse }, { schemaOnlyPreset }] = await Promise.all([
     import("postgraphile"),
     import("postgraphile/grafast"),
     import("graphql"),
@@ -795,7 +795,7 @@ async function measureEngine(
   ]);
   const authPool = new pg.Pool({ connectionString: authUrl, max: 2 });
   try {
-    const { schema, resolvedPreset } = await makeSchema(makePreset(schemaOnlyPresetOptions(authPool)));
+    const { schema, resolvedPreset } = await makeSchema(schemaOnlyPreset(authPool));
     const document = parse(QUERY);
     const pgSettings = { role: "app_visitor", statement_timeout: "15s" };
     const service = (resolvedPreset as any).pgServices[0];

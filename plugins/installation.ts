@@ -11,11 +11,11 @@
 // reads (no `cacheReads` in its scope: lib/graphql/cache-rules.ts), so an operation asking for it is
 // never cached: its answer depends on the configuration and on a table no data_changed notification
 // covers.
-import type pg from "pg";
-import { constant, lambda } from "postgraphile/grafast";
+import { constant, context, lambda } from "postgraphile/grafast";
 import { extendSchema, gql } from "postgraphile/utils";
 import type { DeliveryConfig } from "../lib/config.ts";
 import { CHANNEL_TYPES, type ChannelType } from "../lib/monitors/notification.ts";
+import { required, type ServiceRuntime } from "./service-runtime.ts";
 
 export interface InstallationChannelType {
   type: ChannelType;
@@ -53,75 +53,72 @@ export function channelTypesFor(delivery: DeliveryConfig | undefined): Installat
   });
 }
 
-export interface InstallationOptions {
-  /** config.delivery as the service runs with it; undefined when printing the schema (nothing deliverable). */
-  delivery: DeliveryConfig | undefined;
-  /** A pool that may read app_private.installation (the owner's). */
-  ownerPool: pg.Pool;
+/** Whether the installation has the demo's data, read through the owner pool (only the owner reads app_private). */
+async function readDemoData(service: ServiceRuntime | undefined): Promise<boolean> {
+  const { rows } = await required(service).accounts.ownerPool.query<{ demo: boolean }>(
+    "select demo_live_until is not null as demo from app_private.installation",
+  );
+  return rows[0]?.demo ?? false;
 }
 
-export function makeInstallationPlugin(options: InstallationOptions): GraphileConfig.Plugin {
-  const channelTypes = channelTypesFor(options.delivery);
-  const emailDelivery = options.delivery?.smtpUrl ? "smtp" : "log";
-  const readDemoData = async (): Promise<boolean> => {
-    const { rows } = await options.ownerPool.query<{ demo: boolean }>(
-      "select demo_live_until is not null as demo from app_private.installation",
-    );
-    return rows[0]?.demo ?? false;
-  };
-  return extendSchema({
-    typeDefs: gql`
+/** A fact of config.delivery as the service runs with it. */
+const fromDelivery =
+  <T>(fact: (delivery: DeliveryConfig | undefined) => T) =>
+  () =>
+    lambda(context().get("service"), (service) => fact(required(service).monitors.delivery));
+
+export const InstallationPlugin: GraphileConfig.Plugin = extendSchema({
+  typeDefs: gql`
+    """
+    What this installation offers (issue 44): whether it shows demo data, how e-mail leaves, which channel types it can deliver.
+    """
+    type Installation {
       """
-      What this installation offers (issue 44): whether it shows demo data, how e-mail leaves, which channel types it can deliver.
+      True while this installation has the demo's synthetic data (DEMO_DATA): app_private.installation.demo_live_until is not null.
       """
-      type Installation {
-        """
-        True while this installation has the demo's synthetic data (DEMO_DATA): app_private.installation.demo_live_until is not null.
-        """
-        demoData: Boolean!
-        """
-        "smtp" when SMTP_URL is set; "log" when e-mails (verification links too) are only written to the service's log.
-        """
-        emailDelivery: String!
-        """
-        Every channel type createChannel takes, in the console's order, with whether this installation can deliver it.
-        """
-        channelTypes: [InstallationChannelType!]!
-      }
-      type InstallationChannelType {
-        """
-        The channel type as createChannel takes it (email, sms, webhook, telegram, ntfy, pushover, gotify, discord, slack, webpush, mqtt).
-        """
-        type: String!
-        """
-        False when the operator has not configured what it needs.
-        """
-        deliverable: Boolean!
-        """
-        The settings an operator gives to enable it (environment variables, e.g. "SMTP_URL"), null when deliverable.
-        """
-        needs: String
-      }
-      extend type Query {
-        """
-        What this installation offers: demo data, how e-mail leaves, which channel types it can deliver. Needs an API token.
-        """
-        installation: Installation!
-      }
-    `,
-    objects: {
-      Query: {
-        plans: {
-          installation: () => constant(true),
-        },
-      },
-      Installation: {
-        plans: {
-          demoData: () => lambda(null, readDemoData),
-          emailDelivery: () => constant(emailDelivery),
-          channelTypes: () => constant(channelTypes),
-        },
+      demoData: Boolean!
+      """
+      "smtp" when SMTP_URL is set; "log" when e-mails (verification links too) are only written to the service's log.
+      """
+      emailDelivery: String!
+      """
+      Every channel type createChannel takes, in the console's order, with whether this installation can deliver it.
+      """
+      channelTypes: [InstallationChannelType!]!
+    }
+    type InstallationChannelType {
+      """
+      The channel type as createChannel takes it (email, sms, webhook, telegram, ntfy, pushover, gotify, discord, slack, webpush, mqtt).
+      """
+      type: String!
+      """
+      False when the operator has not configured what it needs.
+      """
+      deliverable: Boolean!
+      """
+      The settings an operator gives to enable it (environment variables, e.g. "SMTP_URL"), null when deliverable.
+      """
+      needs: String
+    }
+    extend type Query {
+      """
+      What this installation offers: demo data, how e-mail leaves, which channel types it can deliver. Needs an API token.
+      """
+      installation: Installation!
+    }
+  `,
+  objects: {
+    Query: {
+      plans: {
+        installation: () => constant(true),
       },
     },
-  });
-}
+    Installation: {
+      plans: {
+        demoData: () => lambda(context().get("service"), readDemoData),
+        emailDelivery: fromDelivery((delivery) => (delivery?.smtpUrl ? "smtp" : "log")),
+        channelTypes: fromDelivery(channelTypesFor),
+      },
+    },
+  },
+});

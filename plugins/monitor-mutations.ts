@@ -14,11 +14,16 @@ import { saveMonitorCall } from "../lib/monitors/monitor-input.ts";
 import { attemptDelivery, notificationSettings } from "../lib/monitors/notification-delivery.ts";
 import type { NotificationSettings, PendingNotification } from "../lib/monitors/notification.ts";
 import { newSigningSecret } from "../lib/monitors/webhook-signatures.ts";
+import { required, type ServiceRuntime } from "./service-runtime.ts";
 
-export interface MonitorMutationOptions {
-  allowPrivateWebhookTargets: boolean;
-  /** config.delivery: how sendTestNotification sends (the worker's settings); without it, it is refused. */
-  delivery?: DeliveryConfig;
+/** One SMTP transport per service for every test send, made at its first one (as the worker's outbox). */
+const testSendSettings = new WeakMap<DeliveryConfig, NotificationSettings>();
+function deliverySettings(service: ServiceRuntime["monitors"]): NotificationSettings {
+  const { delivery } = service;
+  if (!delivery) throw userError("Test notifications are switched off on this server.", "FORBIDDEN");
+  let settings = testSendSettings.get(delivery);
+  if (!settings) testSendSettings.set(delivery, (settings = notificationSettings(delivery)));
+  return settings;
 }
 
 /** What sendTestNotification answers: the outcome of its one attempt. */
@@ -72,54 +77,49 @@ const MONITOR_FIELDS = `
   notificationRules: String
 `;
 
-export function makeMonitorMutationsPlugin(options: MonitorMutationOptions): GraphileConfig.Plugin {
-  return extendSchema((build) => {
-    const { run, sql } = mutationSteps(build);
-    const resources = build.input.pgRegistry.pgResources;
-    const channels = resources.channels_table;
-    const monitors = resources.monitors_table;
-    const responders = resources.alert_responders_table;
-    // One SMTP transport for every test send, made at the first one (as the worker's outbox).
-    let settings: NotificationSettings | undefined;
-    const deliverySettings = (): NotificationSettings => {
-      if (!options.delivery) throw userError("Test notifications are switched off on this server.", "FORBIDDEN");
-      settings ??= notificationSettings(options.delivery);
-      return settings;
-    };
-    /** sendTestNotification: stored (and checked, rate-limited) in SQL, sent here, its one attempt recorded. */
-    const sendTestNotification = (fieldArgs: FieldArgs) =>
-      run(fieldArgs, async ({ channel }, { visitor }): Promise<TestNotificationResult> => {
-        const [pending] = (await visitor("select * from app_accounts.start_test_notification($1)", [
-          channel,
-        ])) as PendingNotification[];
-        const { responseCode, reply, failure, latencyMs } = await attemptDelivery(deliverySettings(), pending);
-        const error = failure?.message ?? null;
-        // As the worker does: a receiver that said the channel is gone (Web Push 404/410) disables it.
-        if (failure?.disablesChannel) {
-          await visitor("select app_accounts.disable_tested_channel($1, $2)", [pending.notification_uuid, error]);
-        }
-        await visitor("select app_accounts.record_test_notification_attempt($1, $2, $3, $4, $5, $6)", [
-          pending.notification_uuid,
-          error === null,
-          responseCode,
-          reply,
-          error,
-          latencyMs,
-        ]);
-        const delivered = error === null;
-        const uuid = pending.notification_uuid;
-        return { uuid, outcome: delivered ? "delivered" : "failed", delivered, responseCode, reply, latencyMs, error };
-      });
-    /** createMonitor, or updateMonitor of input.uuid: the saved monitor's uuid. */
-    const saveMonitor = (fieldArgs: FieldArgs, update: boolean) =>
-      run(fieldArgs, async ({ input }, { visitor }) => {
-        const call = saveMonitorCall(update ? input.uuid : null, input);
-        return (await visitor(`select ${call.text} as uuid`, call.values))[0].uuid as string;
-      });
+export const MonitorMutationsPlugin: GraphileConfig.Plugin = extendSchema((build) => {
+  const { run, sql } = mutationSteps(build);
+  const resources = build.input.pgRegistry.pgResources;
+  const channels = resources.channels_table;
+  const monitors = resources.monitors_table;
+  const responders = resources.alert_responders_table;
+  /** sendTestNotification: stored (and checked, rate-limited) in SQL, sent here, its one attempt recorded. */
+  const sendTestNotification = (fieldArgs: FieldArgs) =>
+    run(fieldArgs, async ({ channel }, { visitor, service }): Promise<TestNotificationResult> => {
+      const [pending] = (await visitor("select * from app_accounts.start_test_notification($1)", [
+        channel,
+      ])) as PendingNotification[];
+      const { responseCode, reply, failure, latencyMs } = await attemptDelivery(
+        deliverySettings(required(service).monitors),
+        pending,
+      );
+      const error = failure?.message ?? null;
+      // As the worker does: a receiver that said the channel is gone (Web Push 404/410) disables it.
+      if (failure?.disablesChannel) {
+        await visitor("select app_accounts.disable_tested_channel($1, $2)", [pending.notification_uuid, error]);
+      }
+      await visitor("select app_accounts.record_test_notification_attempt($1, $2, $3, $4, $5, $6)", [
+        pending.notification_uuid,
+        error === null,
+        responseCode,
+        reply,
+        error,
+        latencyMs,
+      ]);
+      const delivered = error === null;
+      const uuid = pending.notification_uuid;
+      return { uuid, outcome: delivered ? "delivered" : "failed", delivered, responseCode, reply, latencyMs, error };
+    });
+  /** createMonitor, or updateMonitor of input.uuid: the saved monitor's uuid. */
+  const saveMonitor = (fieldArgs: FieldArgs, update: boolean) =>
+    run(fieldArgs, async ({ input }, { visitor }) => {
+      const call = saveMonitorCall(update ? input.uuid : null, input);
+      return (await visitor(`select ${call.text} as uuid`, call.values))[0].uuid as string;
+    });
 
-    return {
-      // ChannelHeaderInput and GeoPointInput are PostGraphile's inputs of the composite types.
-      typeDefs: gql`
+  return {
+    // ChannelHeaderInput and GeoPointInput are PostGraphile's inputs of the composite types.
+    typeDefs: gql`
         input CreateChannelInput {
           """A type channelTypes lists: email, sms, webhook, telegram, ntfy, pushover, gotify, discord, slack, webpush or mqtt."""
           type: String!
@@ -236,89 +236,89 @@ export function makeMonitorMutationsPlugin(options: MonitorMutationOptions): Gra
           sendTestNotification(channel: String!): TestNotificationResult
         }
       `,
-      objects: {
-        Query: {
-          plans: {
-            // Like respondOnTheWay, the signed token is the credential: no API token (plugins/require-api-token.ts).
-            respondLink: {
-              scope: { isUserTokenField: true },
-              plan: (_, fieldArgs) =>
-                loadOneWithPgClient(responders.executor, fieldArgs.getRaw("token") as Step<string>, loadRespondLinks),
-            },
-          },
-        },
-        RespondLink: {
-          plans: {
-            dossierUuid: ($link) => access($link, "dossier_uuid"),
-            messageUuid: ($link) => access($link, "message_uuid"),
-            expiresAt: ($link) => access($link, "expires_at"),
-          },
-        },
-        Mutation: {
-          plans: {
-            createChannel: (_, fieldArgs) =>
-              run(fieldArgs, async ({ input }, { visitor }) => {
-                const type = String(input.type ?? "")
-                  .trim()
-                  .toLowerCase();
-                // The caller first (no DNS lookups for anonymous callers), then the hosts the channel names.
-                await visitor("select app_accounts.require_current_environment()");
-                if (type === "webpush" && !options.delivery?.webPush.publicKey) {
-                  throw userError(
-                    "Web Push is not set up on this server (VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY): webpush channels cannot be created.",
-                    "FORBIDDEN",
-                  );
-                }
-                await assertChannelTargets(type, input, options.allowPrivateWebhookTargets);
-                const signingSecret = type === "webhook" ? newSigningSecret() : null;
-                const [{ uuid }] = await visitor(
-                  "select app_accounts.create_channel($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) as uuid",
-                  [
-                    input.type,
-                    input.name,
-                    input.emailAddress ?? null,
-                    input.phoneNumber ?? null,
-                    input.url ?? null,
-                    JSON.stringify(input.headers ?? []),
-                    input.chatId ?? null,
-                    signingSecret,
-                    input.serverUrl ?? null,
-                    input.topic ?? null,
-                    input.token ?? null,
-                    input.userKey ?? null,
-                    input.username ?? null,
-                    input.password ?? null,
-                    input.subscription ? JSON.stringify(input.subscription) : null,
-                  ],
-                );
-                return { uuid, signingSecret };
-              }),
-            deleteChannel: (_, fieldArgs) => sql(fieldArgs, "app_accounts.delete_channel($1)", ({ uuid }) => [uuid]),
-            createMonitor: (_, fieldArgs) => byUuid(monitors, saveMonitor(fieldArgs, false)),
-            updateMonitor: (_, fieldArgs) => byUuid(monitors, saveMonitor(fieldArgs, true)),
-            deleteMonitor: (_, fieldArgs) => sql(fieldArgs, "app_accounts.delete_monitor($1)", ({ uuid }) => [uuid]),
-            followIncident: (_, fieldArgs) =>
-              byUuid(
-                monitors,
-                sql(fieldArgs, "app_accounts.follow_incident($1, $2)", ({ incident, channels }) => [
-                  incident,
-                  channels ?? null,
-                ]),
-              ),
-            sendTestNotification: (_, fieldArgs) => sendTestNotification(fieldArgs),
-            respondOnTheWay: (_, fieldArgs) =>
-              byUuid(
-                responders,
-                sql(fieldArgs, "app_accounts.respond_on_the_way($1, $2)", ({ token, status }) => [token, status]),
-              ),
-          },
-        },
-        CreateChannelPayload: {
-          plans: {
-            channel: ($result) => byUuid(channels, access($result, "uuid")),
+    objects: {
+      Query: {
+        plans: {
+          // Like respondOnTheWay, the signed token is the credential: no API token (plugins/require-api-token.ts).
+          respondLink: {
+            scope: { isUserTokenField: true },
+            plan: (_, fieldArgs) =>
+              loadOneWithPgClient(responders.executor, fieldArgs.getRaw("token") as Step<string>, loadRespondLinks),
           },
         },
       },
-    };
-  }, "MonitorMutationsPlugin");
-}
+      RespondLink: {
+        plans: {
+          dossierUuid: ($link) => access($link, "dossier_uuid"),
+          messageUuid: ($link) => access($link, "message_uuid"),
+          expiresAt: ($link) => access($link, "expires_at"),
+        },
+      },
+      Mutation: {
+        plans: {
+          createChannel: (_, fieldArgs) =>
+            run(fieldArgs, async ({ input }, { visitor, service }) => {
+              const options = required(service).monitors;
+              const type = String(input.type ?? "")
+                .trim()
+                .toLowerCase();
+              // The caller first (no DNS lookups for anonymous callers), then the hosts the channel names.
+              await visitor("select app_accounts.require_current_environment()");
+              if (type === "webpush" && !options.delivery?.webPush.publicKey) {
+                throw userError(
+                  "Web Push is not set up on this server (VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY): webpush channels cannot be created.",
+                  "FORBIDDEN",
+                );
+              }
+              await assertChannelTargets(type, input, options.allowPrivateWebhookTargets);
+              const signingSecret = type === "webhook" ? newSigningSecret() : null;
+              const [{ uuid }] = await visitor(
+                "select app_accounts.create_channel($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) as uuid",
+                [
+                  input.type,
+                  input.name,
+                  input.emailAddress ?? null,
+                  input.phoneNumber ?? null,
+                  input.url ?? null,
+                  JSON.stringify(input.headers ?? []),
+                  input.chatId ?? null,
+                  signingSecret,
+                  input.serverUrl ?? null,
+                  input.topic ?? null,
+                  input.token ?? null,
+                  input.userKey ?? null,
+                  input.username ?? null,
+                  input.password ?? null,
+                  input.subscription ? JSON.stringify(input.subscription) : null,
+                ],
+              );
+              return { uuid, signingSecret };
+            }),
+          deleteChannel: (_, fieldArgs) => sql(fieldArgs, "app_accounts.delete_channel($1)", ({ uuid }) => [uuid]),
+          createMonitor: (_, fieldArgs) => byUuid(monitors, saveMonitor(fieldArgs, false)),
+          updateMonitor: (_, fieldArgs) => byUuid(monitors, saveMonitor(fieldArgs, true)),
+          deleteMonitor: (_, fieldArgs) => sql(fieldArgs, "app_accounts.delete_monitor($1)", ({ uuid }) => [uuid]),
+          followIncident: (_, fieldArgs) =>
+            byUuid(
+              monitors,
+              sql(fieldArgs, "app_accounts.follow_incident($1, $2)", ({ incident, channels }) => [
+                incident,
+                channels ?? null,
+              ]),
+            ),
+          sendTestNotification: (_, fieldArgs) => sendTestNotification(fieldArgs),
+          respondOnTheWay: (_, fieldArgs) =>
+            byUuid(
+              responders,
+              sql(fieldArgs, "app_accounts.respond_on_the_way($1, $2)", ({ token, status }) => [token, status]),
+            ),
+        },
+      },
+      CreateChannelPayload: {
+        plans: {
+          channel: ($result) => byUuid(channels, access($result, "uuid")),
+        },
+      },
+    },
+  };
+}, "MonitorMutationsPlugin");

@@ -13,6 +13,7 @@ import { MaxTokensParserWLexer } from "@escape.tech/graphql-armor-max-tokens";
 import { GraphQLError, type ValidationContext } from "graphql";
 import type { QueryLimits } from "../lib/config.ts";
 import { queryCostRule } from "../lib/graphql/query-cost.ts";
+import { required } from "./service-runtime.ts";
 
 export const QUERY_TOO_COMPLEX = "QUERY_TOO_COMPLEX";
 
@@ -31,7 +32,8 @@ const SUGGESTION = / ?Did you mean .+\?$/;
 
 type ParseAndValidate = (query: string) => { errors?: readonly GraphQLError[]; document?: unknown };
 
-export function makeQueryLimitsPlugin(limits: QueryLimits): GraphileConfig.Plugin {
+/** The validation rules and the parse wrapper of one service's limits (QUERY_MAX_*). */
+function limitsOf(limits: QueryLimits) {
   // Report (not throw) so every exceeded limit is one error in the answer.
   const reject = (context: ValidationContext | null, error: GraphQLError) => context?.reportError(limitError(error));
   const rejectWith = { propagateOnRejection: false, exposeLimits: true, onReject: [reject] };
@@ -80,24 +82,27 @@ export function makeQueryLimitsPlugin(limits: QueryLimits): GraphileConfig.Plugi
       };
     };
 
-  return {
-    name: "QueryLimitsPlugin",
-    version: "1.0.0",
-    description: "Depth, alias, directive and token limits (GraphQL Armor) and our cost limit on every document.",
-    grafserv: {
-      middleware: {
-        setPreset(next, event) {
-          event.validationRules.push(...rules);
-          const getExecutionConfig = event.getExecutionConfig;
-          event.getExecutionConfig = async function (ctx) {
-            const config = await getExecutionConfig.call(this, ctx);
-            let wrapped = wrappers.get(config.parseAndValidate);
-            if (!wrapped) wrappers.set(config.parseAndValidate, (wrapped = withLimits(config.parseAndValidate)));
-            return { ...config, parseAndValidate: wrapped as typeof config.parseAndValidate };
-          };
-          return next();
-        },
+  return { rules, withLimits, wrappers };
+}
+
+export const QueryLimitsPlugin: GraphileConfig.Plugin = {
+  name: "QueryLimitsPlugin",
+  version: "1.0.0",
+  description: "Depth, alias, directive and token limits (GraphQL Armor) and our cost limit on every document.",
+  grafserv: {
+    middleware: {
+      setPreset(next, event) {
+        const { rules, withLimits, wrappers } = limitsOf(required(event.resolvedPreset.nlis).api.queryLimits);
+        event.validationRules.push(...rules);
+        const getExecutionConfig = event.getExecutionConfig;
+        event.getExecutionConfig = async function (ctx) {
+          const config = await getExecutionConfig.call(this, ctx);
+          let wrapped = wrappers.get(config.parseAndValidate);
+          if (!wrapped) wrappers.set(config.parseAndValidate, (wrapped = withLimits(config.parseAndValidate)));
+          return { ...config, parseAndValidate: wrapped as typeof config.parseAndValidate };
+        };
+        return next();
       },
     },
-  };
-}
+  },
+};

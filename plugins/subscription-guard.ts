@@ -28,9 +28,9 @@ import { Broadcast } from "../lib/graphql/broadcast.ts";
 import { namesMonitor } from "../lib/graphql/root-fields.ts";
 import { isConnectionError } from "../lib/db/availability.ts";
 import { describeError } from "../lib/graphql/errors.ts";
-import { SubscriptionSlots } from "../lib/graphql/subscription-slots.ts";
 import { clientAddress } from "../lib/http/client-address.ts";
 import { sharedSubscriptionExecutions } from "../lib/ops/metrics.ts";
+import { required, type ServiceRuntime } from "./service-runtime.ts";
 
 declare global {
   namespace Grafast {
@@ -234,96 +234,94 @@ function crowdSettings(settings: Record<string, string>): Record<string, string>
   return rest;
 }
 
-export function makeSubscriptionGuardPlugin(options: {
-  perToken: number;
-  /** The web-client credential's limit at one address: one map page holds up to 17. */
-  perWebClientAddress: number;
-  /** The instance's slots, which /ready reports; a plugin of its own when not given. */
-  slots?: SubscriptionSlots;
-}): GraphileConfig.Plugin {
-  const slots = options.slots ?? new SubscriptionSlots();
-  /** The shared executions, by sharingKey; a pending one is a promise, so that two at once make one. */
-  const shared = new Map<string, Promise<Broadcast<ExecutionResult> | ExecutionResult>>();
-  return {
-    name: "SubscriptionGuardPlugin",
-    version: "1.0.0",
-    description:
-      "Per-token (web client: per-address) subscription limits, the end of a revoked token's subscriptions, and no empty events.",
-    grafast: {
-      middleware: {
-        async subscribe(next, event) {
-          const context = event.args.contextValue as LiveContext;
-          const tokenUuid = context.pgSettings?.["app.api_token_uuid"];
-          // Without an API token the request was refused before (plugins/require-api-token.ts).
-          if (!tokenUuid) return next();
-          const { key: holder, address } = context.subscriptionHolder ?? { key: tokenUuid };
-          const slot = slots.take(holder, address === undefined ? options.perToken : options.perWebClientAddress);
-          if (slot === undefined) {
-            const who =
-              address === undefined
-                ? "This API token already holds"
-                : `The address ${address} already holds, with the web-client credential,`;
-            const most = address === undefined ? "one token" : "one address";
-            return {
-              errors: [
-                new GraphQLError(
-                  `${who} ${slots.heldBy(holder)} open subscriptions, the most ${most} may hold on one server ` +
-                    `(${address === undefined ? "SUBSCRIPTIONS_PER_TOKEN" : "WEB_CLIENT_SUBSCRIPTIONS_PER_ADDRESS"}); end one first.`,
-                  { extensions: { code: "TOO_MANY_SUBSCRIPTIONS" } },
-                ),
-              ],
-            };
-          }
-          const crowd = !namesMonitor(event.args.document, event.args.variableValues);
-          const key = sharingKey(crowd ? null : tokenUuid, event.args);
-          let followed: AsyncIterableIterator<ExecutionResult> | undefined;
-          try {
-            while (followed === undefined) {
-              let execution = shared.get(key);
-              if (execution === undefined) {
-                // The execution outlives this subscriber: read as no token in particular.
-                if (crowd) event.args.contextValue = { ...context, pgSettings: crowdSettings(context.pgSettings!) };
-                execution = Promise.resolve(next()).then((result) => {
-                  if (!isAsyncIterable(result)) return result as ExecutionResult;
-                  sharedSubscriptionExecutions.inc();
-                  return new Broadcast(result[Symbol.asyncIterator]() as AsyncIterator<ExecutionResult>, () => {
-                    sharedSubscriptionExecutions.dec();
-                    shared.delete(key);
-                  });
+/** Each service's shared executions, by sharingKey; a pending one is a promise, so that two at once make one. */
+const sharedOf = new WeakMap<ServiceRuntime, Map<string, Promise<Broadcast<ExecutionResult> | ExecutionResult>>>();
+
+export const SubscriptionGuardPlugin: GraphileConfig.Plugin = {
+  name: "SubscriptionGuardPlugin",
+  version: "1.0.0",
+  description:
+    "Per-token (web client: per-address) subscription limits, the end of a revoked token's subscriptions, and no empty events.",
+  grafast: {
+    middleware: {
+      async subscribe(next, event) {
+        const service = required(event.args.resolvedPreset?.nlis);
+        const slots = service.subscriptionSlots;
+        // SUBSCRIPTIONS_PER_TOKEN; the web-client credential's limit at one address (one map page holds up to 17).
+        const { subscriptionsPerToken: perToken, subscriptionsPerWebClientAddress: perWebClientAddress } = service.api;
+        let shared = sharedOf.get(service);
+        if (!shared) sharedOf.set(service, (shared = new Map()));
+        const context = event.args.contextValue as LiveContext;
+        const tokenUuid = context.pgSettings?.["app.api_token_uuid"];
+        // Without an API token the request was refused before (plugins/require-api-token.ts).
+        if (!tokenUuid) return next();
+        const { key: holder, address } = context.subscriptionHolder ?? { key: tokenUuid };
+        const slot = slots.take(holder, address === undefined ? perToken : perWebClientAddress);
+        if (slot === undefined) {
+          const who =
+            address === undefined
+              ? "This API token already holds"
+              : `The address ${address} already holds, with the web-client credential,`;
+          const most = address === undefined ? "one token" : "one address";
+          return {
+            errors: [
+              new GraphQLError(
+                `${who} ${slots.heldBy(holder)} open subscriptions, the most ${most} may hold on one server ` +
+                  `(${address === undefined ? "SUBSCRIPTIONS_PER_TOKEN" : "WEB_CLIENT_SUBSCRIPTIONS_PER_ADDRESS"}); end one first.`,
+                { extensions: { code: "TOO_MANY_SUBSCRIPTIONS" } },
+              ),
+            ],
+          };
+        }
+        const crowd = !namesMonitor(event.args.document, event.args.variableValues);
+        const key = sharingKey(crowd ? null : tokenUuid, event.args);
+        let followed: AsyncIterableIterator<ExecutionResult> | undefined;
+        try {
+          while (followed === undefined) {
+            let execution = shared.get(key);
+            if (execution === undefined) {
+              // The execution outlives this subscriber: read as no token in particular.
+              if (crowd) event.args.contextValue = { ...context, pgSettings: crowdSettings(context.pgSettings!) };
+              execution = Promise.resolve(next()).then((result) => {
+                if (!isAsyncIterable(result)) return result as ExecutionResult;
+                sharedSubscriptionExecutions.inc();
+                return new Broadcast(result[Symbol.asyncIterator]() as AsyncIterator<ExecutionResult>, () => {
+                  sharedSubscriptionExecutions.dec();
+                  shared.delete(key);
                 });
-                shared.set(key, execution);
-                // A refusal (an ExecutionResult) is not shared: the next subscriber tries again.
-                void execution.then(
-                  (outcome) => outcome instanceof Broadcast || shared.delete(key),
-                  () => shared.delete(key),
-                );
-              }
-              const outcome = await execution;
-              if (!(outcome instanceof Broadcast)) {
-                slot.free();
-                return outcome;
-              }
-              // A broadcast that closed in between is forgotten; the next attempt starts a new one.
-              const following = slots.following();
-              followed = outcome.join(following);
-              if (followed === undefined) {
-                following();
-                if (shared.get(key) === execution) shared.delete(key);
-              }
+              });
+              shared.set(key, execution);
+              // A refusal (an ExecutionResult) is not shared: the next subscriber tries again.
+              void execution.then(
+                (outcome) => outcome instanceof Broadcast || shared.delete(key),
+                () => shared.delete(key),
+              );
             }
-            const revocation = revocationOf(context, tokenUuid);
-            return guardedResults(followed, revocation.revoked, () => {
-              revocation.stop();
+            const outcome = await execution;
+            if (!(outcome instanceof Broadcast)) {
               slot.free();
-            }) as unknown as Awaited<ReturnType<typeof next>>;
-          } catch (error) {
-            // Nothing was handed over that could free the slot: free it here (and leave the execution).
-            slot.free();
-            await followed?.return?.();
-            throw error;
+              return outcome;
+            }
+            // A broadcast that closed in between is forgotten; the next attempt starts a new one.
+            const following = slots.following();
+            followed = outcome.join(following);
+            if (followed === undefined) {
+              following();
+              if (shared.get(key) === execution) shared.delete(key);
+            }
           }
-        },
+          const revocation = revocationOf(context, tokenUuid);
+          return guardedResults(followed, revocation.revoked, () => {
+            revocation.stop();
+            slot.free();
+          }) as unknown as Awaited<ReturnType<typeof next>>;
+        } catch (error) {
+          // Nothing was handed over that could free the slot: free it here (and leave the execution).
+          slot.free();
+          await followed?.return?.();
+          throw error;
+        }
       },
     },
-  };
-}
+  },
+};

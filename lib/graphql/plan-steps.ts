@@ -8,6 +8,8 @@ import type { AccountRequest, VisitorQuery } from "./request-facts.ts";
 
 export interface FieldCall {
   request: AccountRequest;
+  /** The running service (its pools and settings), where a preset serves requests. */
+  service: Grafast.Context["service"];
   /** A query as the request's visitor, in the field's transaction. */
   visitor: VisitorQuery;
 }
@@ -22,11 +24,15 @@ export interface MutationSteps {
 export function mutationSteps(build: GraphileBuild.Build): MutationSteps {
   const executor: PgExecutor = build.input.pgRegistry.pgExecutors.main;
   const run: MutationSteps["run"] = (fieldArgs, work) =>
-    sideEffectWithPgClient(executor, [fieldArgs.getRaw(), context().get("accountRequest")], (client, [args, request]) =>
-      work(args, {
-        request,
-        visitor: async (text, values = []) => (await client.query({ text, values })).rows,
-      }),
+    sideEffectWithPgClient(
+      executor,
+      [fieldArgs.getRaw(), context().get("accountRequest"), context().get("service")],
+      (client, [args, request, service]) =>
+        work(args, {
+          request,
+          service,
+          visitor: async (text, values = []) => (await client.query({ text, values })).rows,
+        }),
     );
   return {
     run,

@@ -6,7 +6,7 @@ import { describe, expect, test } from "@jest/globals";
 import { GraphQLError, parse, type ExecutionResult } from "graphql";
 import { RETRY_AFTER_SECONDS } from "../../lib/db/availability.ts";
 import { SubscriptionSlots } from "../../lib/graphql/subscription-slots.ts";
-import { DATABASE_GONE_MESSAGE, makeSubscriptionGuardPlugin } from "../../plugins/subscription-guard.ts";
+import { DATABASE_GONE_MESSAGE, SubscriptionGuardPlugin } from "../../plugins/subscription-guard.ts";
 
 /** An execution's results, pushed, failed or ended by the test. */
 function execution() {
@@ -36,8 +36,11 @@ function execution() {
 /** The guard with a limit of one subscription per token, and what its subscriptions watch. */
 function guard() {
   const slots = new SubscriptionSlots();
-  const plugin = makeSubscriptionGuardPlugin({ perToken: 1, perWebClientAddress: 1, slots });
-  const subscribe = plugin.grafast!.middleware!.subscribe! as unknown as (
+  // The service as the plugin reads it: a limit of one subscription per token, and its slots.
+  const resolvedPreset = {
+    nlis: { api: { subscriptionsPerToken: 1, subscriptionsPerWebClientAddress: 1 }, subscriptionSlots: slots },
+  };
+  const subscribe = SubscriptionGuardPlugin.grafast!.middleware!.subscribe! as unknown as (
     next: () => unknown,
     event: unknown,
   ) => Promise<AsyncIterableIterator<ExecutionResult> | ExecutionResult>;
@@ -69,6 +72,7 @@ function guard() {
     const results = execution();
     const outcome = await subscribe(() => results.source, {
       args: {
+        resolvedPreset,
         contextValue: context(),
         document: parse("subscription ($f: P2000MessageFilterInput) { p2000Messages(filter: $f) { uuid } }"),
         variableValues: variables,
