@@ -25,6 +25,8 @@ export class WebhookReceiver {
   /** Webhook-Ids accepted more than once, with how many times in all. */
   readonly doubled = new Map<string, number>();
   badSignatures = 0;
+  /** The body of the first delivery accepted (bench/fan-out.ts sends the same from its minimal sender). */
+  sampleBody: string | undefined;
   /** Requests being answered now (the worker is delivering). */
   inFlight = 0;
   requests = 0;
@@ -100,6 +102,7 @@ export class WebhookReceiver {
       this.badSignatures++;
       return 400;
     }
+    this.sampleBody ??= body;
     const webhookId = String(req.headers["webhook-id"]);
     if (this.deliveries.has(webhookId)) this.doubled.set(webhookId, (this.doubled.get(webhookId) ?? 1) + 1);
     else
