@@ -94,9 +94,10 @@ async function told(monitorUuid: string): Promise<string[]> {
   }
 }
 
+// Two days: the alerts began 10 minutes ago, and one day starts at the last Dutch midnight.
 async function preview(input: Record<string, unknown>): Promise<{ matches: number; items: PreviewItem[] }> {
   const { monitorPreview } = await ok(
-    "query ($i: CreateMonitorInput!) { monitorPreview(input: $i, days: 1) { matches items { uuid kind latitude longitude } } }",
+    "query ($i: CreateMonitorInput!) { monitorPreview(input: $i, days: 2) { matches items { uuid kind latitude longitude } } }",
     ada.accessToken,
     { i: input },
   );

@@ -66,8 +66,9 @@ async function monitorTo(path: string, query: Record<string, unknown>, rules: Re
 
 const told = (path: string) => hooks.requests.filter((r) => r.path === path).map((r) => JSON.parse(r.body));
 
+// Two days: the pages are up to an hour old, and one day starts at the last Dutch midnight.
 const PREVIEW = `query ($i: CreateMonitorInput!) {
-  monitorPreview(input: $i, days: 1) {
+  monitorPreview(input: $i, days: 2) {
     matches notifications
     bursts { startedAt lastMatchAt matches label notified suppressedReason messages { uuid } }
   }
