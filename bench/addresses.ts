@@ -21,6 +21,7 @@ import { parseArgs } from "node:util";
 import pg from "pg";
 import { importAddresses } from "../lib/addresses/import.ts";
 import { loadShippedAddresses } from "../lib/addresses/shipped-index.ts";
+import { FEEDS_OFF_ENVIRONMENT } from "../lib/config.ts";
 import { createApiToken } from "../lib/auth/api-tokens.ts";
 import { createFlexIngester } from "../lib/p2000/flex-ingest.ts";
 import { flexLine } from "../lib/p2000/synthetic-pager-traffic.ts";
@@ -51,12 +52,7 @@ const loadAtStart = +os.loadavg()[0].toFixed(2);
 // The service measured as bench/server-process.ts runs it: no public feeds (this machine may not
 // reach them), budgets far above one client, and the response cache off (each search executes).
 Object.assign(process.env, {
-  TRAFFIC_FEED_ENABLED: "false",
-  AMBER_FEED_ENABLED: "false",
-  NL_ALERT_FEED_ENABLED: "false",
-  METEO_FEED_ENABLED: "false",
-  RAIL_FEED_ENABLED: "false",
-  AIRCRAFT_JSON_URL: "",
+  ...FEEDS_OFF_ENVIRONMENT,
   RATE_LIMIT_PER_TOKEN: "1000000000",
   RATE_LIMIT_PER_ADDRESS: "1000000000",
   RESPONSE_CACHE_MB: "0",

@@ -20,6 +20,15 @@ export interface CpuSample {
 }
 export const TICK_MS = 10;
 
+/** A process's resident memory in MB (VmRSS), NaN once it has ended. */
+export function rssMb(pid: number): number {
+  try {
+    return Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"))![1]) / 1024;
+  } catch {
+    return NaN;
+  }
+}
+
 const processTicks = (pid: number, reapedChildren = false): number => {
   try {
     const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");

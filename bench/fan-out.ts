@@ -26,7 +26,7 @@ import { randomUUID } from "node:crypto";
 import { parseArgs } from "node:util";
 import { signWebhook } from "../lib/monitors/webhook-signatures.ts";
 import { openBenchDatabase } from "./bench-database.ts";
-import { makeCpuSampler, TICK_MS } from "./cpu-accounting.ts";
+import { makeCpuSampler, rssMb, TICK_MS } from "./cpu-accounting.ts";
 import { machine, percentile, writeResults } from "./results.ts";
 import { startServerProcess, type ServerProcess } from "./server-process.ts";
 import { WebhookReceiver } from "./soak/receiver.ts";
@@ -118,16 +118,8 @@ log(`${WORKERS} worker process(es), WORKER_CONCURRENCY ${CONCURRENCY}`);
 
 /** The highest RSS (MB) of any worker process, sampled every 250 ms while a burst runs. */
 let workerRssMaxMb = 0;
-const rssOf = (pid: number) => {
-  try {
-    const kb = /VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];
-    return kb ? Number(kb) / 1024 : 0;
-  } catch {
-    return 0;
-  }
-};
 const rssSampler = setInterval(() => {
-  for (const worker of workers) workerRssMaxMb = Math.max(workerRssMaxMb, rssOf(worker.pid));
+  for (const worker of workers) workerRssMaxMb = Math.max(workerRssMaxMb, rssMb(worker.pid) || 0); // NaN: ended in between
 }, 250);
 
 // 3. The burst: one page, every monitor's delivery.

@@ -6,6 +6,7 @@ import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import readline from "node:readline";
+import { FEEDS_OFF_ENVIRONMENT } from "../lib/config.ts";
 import { SERVICE_ENVIRONMENT, SERVICE_NODE_FLAGS } from "../lib/ops/node-flags.ts";
 
 const ROOT = path.join(path.dirname(new URL(import.meta.url).pathname), "..");
@@ -51,14 +52,8 @@ export async function startServerProcess(options: {
       EMBEDDED_PG_PORT: String(options.pgPort),
       PORT: String(port),
       DEMO_DATA: "false",
-      // Benchmarks measure the service, not the public feeds (whose hosts this machine may not reach).
-      TRAFFIC_FEED_ENABLED: "false",
-      AMBER_FEED_ENABLED: "false",
-      NL_ALERT_FEED_ENABLED: "false",
-      METEO_FEED_ENABLED: "false",
-      RAIL_FEED_ENABLED: "false",
-      // Unset: the operator's own receiver is not polled during a benchmark.
-      AIRCRAFT_JSON_URL: "",
+      // Benchmarks measure the service, not the public feeds nor the operator's aircraft receiver.
+      ...FEEDS_OFF_ENVIRONMENT,
       // Info, not less: readiness is its "Ready in" line, an info line (lib/ops/log.ts). At info
       // the service says little (its start, its stop, warnings); each job's line is at debug.
       LOG_LEVEL: "info",

@@ -32,7 +32,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { createApiToken } from "../lib/auth/api-tokens.ts";
 import { queueDemoData } from "../lib/setup/demo-data.ts";
-import { cpuSplit, describeCpu, makeCpuSampler } from "./cpu-accounting.ts";
+import { cpuSplit, describeCpu, makeCpuSampler, rssMb } from "./cpu-accounting.ts";
 import { BENCH_DIR, openBenchDatabase } from "./bench-database.ts";
 import { machine, summary, writeResults } from "./results.ts";
 import { summariseHeapSnapshot } from "./heap-summary.ts";
@@ -284,13 +284,6 @@ log(
 const readers = startReaders({ log: requests, tokens: readerTokens, pauseMs: READ_PAUSE_MS, recent: writer.recent });
 
 // Samples every 10 s: RSS of both processes (VmRSS; the worker's current process) and PostgreSQL's backends.
-const rssMb = (pid: number) => {
-  try {
-    return Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"))![1]) / 1024;
-  } catch {
-    return NaN; // ended in between (a killed worker)
-  }
-};
 /**
  * What the API's RSS is made of, from its /metrics (prom-client's process metrics): V8's heap
  * (used, and the young generation's size: the semi-spaces the service's V8 flags let grow) and

@@ -364,6 +364,19 @@ function webPush(publicUrl: string, mailFrom: string): WebPushConfig {
   return { publicKey, privateKey, subject };
 }
 
+/**
+ * The settings that switch every polled feed off (the aircraft receiver unset): for a service
+ * started by a test or a benchmark, which measures the service, not feeds this machine may not reach.
+ */
+export const FEEDS_OFF_ENVIRONMENT: Readonly<Record<string, string>> = {
+  TRAFFIC_FEED_ENABLED: "false",
+  AMBER_FEED_ENABLED: "false",
+  NL_ALERT_FEED_ENABLED: "false",
+  METEO_FEED_ENABLED: "false",
+  RAIL_FEED_ENABLED: "false",
+  AIRCRAFT_JSON_URL: "",
+};
+
 export function loadConfig(): Config {
   const port = integer("PORT", 5678, 0, 65535);
   const publicUrl = (text("PUBLIC_URL") ?? `http://localhost:${port}`).replace(/\/+$/, "");

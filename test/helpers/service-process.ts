@@ -1,6 +1,7 @@
 // The service as an operator runs it for scale-out: `node server.ts` in a process of its own with
 // PROCESS_ROLE api or worker, on a test database (DATABASE_URL), no feed polling the internet.
 import { spawn, type ChildProcess } from "node:child_process";
+import { FEEDS_OFF_ENVIRONMENT } from "../../lib/config.ts";
 import { ROOT_DIR } from "../../lib/paths.ts";
 import type { TestDatabase } from "./database.ts";
 import { freePort } from "./ports.ts";
@@ -38,12 +39,7 @@ export async function startServiceProcess(
       LOG_LEVEL: "debug", // completed jobs are debug lines (lib/ops/log.ts)
       WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
       GRAPHILE_ENV: "production",
-      TRAFFIC_FEED_ENABLED: "false",
-      AMBER_FEED_ENABLED: "false",
-      NL_ALERT_FEED_ENABLED: "false",
-      METEO_FEED_ENABLED: "false",
-      RAIL_FEED_ENABLED: "false",
-      AIRCRAFT_JSON_URL: "",
+      ...FEEDS_OFF_ENVIRONMENT,
       ...env,
     },
     stdio: ["ignore", "pipe", "pipe"],
