@@ -31,9 +31,18 @@ function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** A failed job in one line: task, job id, attempt k of n and the error's message (its first line). */
+/**
+ * Why a job failed, in one line: its error's first line, or for a batch job (graphile-worker's
+ * "Batch failures:" and a line per failed entry) each entry's reason.
+ */
+function failureOf(error: unknown): string {
+  const [first, ...rest] = errorMessage(error).split("\n");
+  return first === "Batch failures:" && rest.length > 0 ? rest.join("; ") : first;
+}
+
+/** A failed job in one line: task, job id, attempt k of n and why. */
 function failedJobLine(job: Job, error: unknown): { message: string; final: boolean } {
-  const reason = errorMessage(error).split("\n")[0];
+  const reason = failureOf(error);
   const final = job.attempts >= job.max_attempts;
   const next = final ? "no attempts left" : "tried again later";
   return {

@@ -4,7 +4,8 @@
 // local receiver that checks every Standard Webhooks signature; then, in the same run, the limit:
 // a minimal sender that does the same work for the same number of targets (the same signing, the
 // same body, HTTP POSTs over kept-alive connections to a receiver of the same code) in a plain loop
-// with the same concurrency (workers × WORKER_CONCURRENCY), without a queue.
+// with as many in flight as the workers have (each job sends its batch of notifications at once),
+// without a queue.
 //
 // It builds its own embedded database under bench/.data-fan-out (kept between runs; --fresh starts
 // over). The service runs as `workers` worker processes (PROCESS_ROLE=worker, as `npm run worker`
@@ -24,6 +25,7 @@ import http from "node:http";
 import path from "node:path";
 import { randomUUID } from "node:crypto";
 import { parseArgs } from "node:util";
+import { SOCKETS_PER_HOST } from "../lib/http/outbound.ts";
 import { signWebhook } from "../lib/monitors/webhook-signatures.ts";
 import { openBenchDatabase } from "./bench-database.ts";
 import { makeCpuSampler, rssMb, TICK_MS } from "./cpu-accounting.ts";
@@ -122,6 +124,14 @@ const rssSampler = setInterval(() => {
   for (const worker of workers) workerRssMaxMb = Math.max(workerRssMaxMb, rssMb(worker.pid) || 0); // NaN: ended in between
 }, 250);
 
+// How many deliveries the workers have in flight at most: each of a worker's WORKER_CONCURRENCY jobs
+// sends its batch at once, over at most SOCKETS_PER_HOST connections to one receiver. The minimal
+// sender gets as many.
+const {
+  rows: [{ batch }],
+} = await owner.query<{ batch: number }>("select app_hidden.notification_batch_size() as batch");
+const IN_FLIGHT = WORKERS * Math.min(CONCURRENCY * batch, SOCKETS_PER_HOST);
+
 // 3. The burst: one page, every monitor's delivery.
 const sampleCpu = makeCpuSampler(dataDir);
 const cpuTicks = () => {
@@ -190,12 +200,12 @@ for (const worker of workers) await worker.stop();
 const sampleBody = receiver.sampleBody;
 await receiver.close();
 
-// 4. The limit: the same work in a plain loop, the same concurrency, kept-alive connections.
+// 4. The limit: the same work in a plain loop, as many in flight, kept-alive connections.
 const minimalReceiver = new WebhookReceiver(0);
 await minimalReceiver.open();
 for (let i = 1; i <= MONITORS; i++) minimalReceiver.addSecret(String(i), SECRET);
 if (!sampleBody) throw new Error("No delivery reached the receiver: nothing to send the same of.");
-const agent = new http.Agent({ keepAlive: true, maxSockets: WORKERS * CONCURRENCY });
+const agent = new http.Agent({ keepAlive: true, maxSockets: IN_FLIGHT });
 const post = (url: string, headers: Record<string, string>, body: string) =>
   new Promise<number>((resolve, reject) => {
     const request = http.request(url, { method: "POST", headers, agent }, (response) => {
@@ -209,7 +219,7 @@ const minimalBefore = process.cpuUsage();
 const minimalStarted = Date.now();
 let next = 0;
 await Promise.all(
-  Array.from({ length: WORKERS * CONCURRENCY }, async () => {
+  Array.from({ length: IN_FLIGHT }, async () => {
     while (next < MONITORS) {
       const i = ++next;
       const id = randomUUID();
@@ -271,6 +281,8 @@ const result = {
   monitors: MONITORS,
   workers: WORKERS,
   concurrency: CONCURRENCY,
+  batch,
+  inFlight: IN_FLIGHT,
   killWorker: values["kill-worker"],
   service,
   minimal,
@@ -280,7 +292,8 @@ const row = (name: string, r: ReturnType<typeof timings> & { deliveries: number 
   `| ${name} | ${r.deliveries} | ${r.firstMs} | ${r.lastMs} | ${r.perSecond} | ${r.p50Ms} | ${r.p95Ms} | ${r.p99Ms} | ${cpu} |`;
 const markdown = [
   `Burst, ${result.date.slice(0, 10)}, ${result.machine}: ${MONITORS} monitors (circles of 1-3 km around one page's place), ` +
-    `a webhook channel each; ${WORKERS} worker process(es) × WORKER_CONCURRENCY ${CONCURRENCY}` +
+    `a webhook channel each; ${WORKERS} worker process(es) × WORKER_CONCURRENCY ${CONCURRENCY}, ` +
+    `batches of ${batch}, at most ${IN_FLIGHT} deliveries in flight (the minimal sender: as many)` +
     `${values["kill-worker"] ? "; a worker process killed (SIGKILL) at half the deliveries and another started" : ""}.`,
   "",
   "| sender | delivered | first ms | last ms | per s | p50 ms | p95 ms | p99 ms | CPU ms per delivery |",

@@ -979,7 +979,7 @@ create table app_hidden.monitor_matches (
   sended timestamp with time zone not null,
   matched_at timestamp with time zone default now() not null,
   suppressed_reason text,
-  exercise_type text default 'none'::text not null,
+  exercise_type text not null,
   burst_key text,
   constraint monitor_matches_message_uuid_fkey FOREIGN KEY (message_uuid) REFERENCES app_public.p2000_messages(uuid) ON DELETE CASCADE,
   constraint monitor_matches_monitor_uuid_fkey FOREIGN KEY (monitor_uuid) REFERENCES app_public.monitors(uuid) ON DELETE CASCADE,
@@ -989,7 +989,7 @@ alter table app_hidden.monitor_matches enable row level security;
 CREATE INDEX monitor_matches_message_uuid_idx ON app_hidden.monitor_matches USING btree (message_uuid);
 CREATE INDEX monitor_matches_monitor_dossier_idx ON app_hidden.monitor_matches USING btree (monitor_uuid, dossier_uuid) WHERE (dossier_uuid IS NOT NULL);
 CREATE INDEX monitor_matches_monitor_sended_idx ON app_hidden.monitor_matches USING btree (monitor_uuid, sended DESC);
-CREATE TRIGGER _100_exercise_type BEFORE INSERT ON app_hidden.monitor_matches FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_monitor_matches__exercise_type();
+CREATE TRIGGER _100_exercise_type BEFORE INSERT ON app_hidden.monitor_matches FOR EACH ROW WHEN ((new.exercise_type IS NULL)) EXECUTE FUNCTION app_hidden.tg_monitor_matches__exercise_type();
 CREATE TRIGGER _300_count_deleted AFTER DELETE ON app_hidden.monitor_matches REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_monitor_matches__count();
 CREATE TRIGGER _300_count_inserted AFTER INSERT ON app_hidden.monitor_matches REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_monitor_matches__count();
 CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON app_hidden.monitor_matches FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_data_changed('monitors');
@@ -1194,6 +1194,20 @@ create policy select_all on app_hidden.p2000_place_abbreviations as permissive f
 grant SELECT on app_hidden.p2000_place_abbreviations to app_analyst;
 grant SELECT on app_hidden.p2000_place_abbreviations to app_visitor;
 comment on table app_hidden.p2000_place_abbreviations is 'Upper-case place abbreviations in P2000 texts (VLAARD = Vlaardingen).';
+
+create table app_hidden.p2000_plain_texts (
+  message_uuid uuid not null,
+  language text not null,
+  plain_text text,
+  constraint p2000_plain_texts_language_check CHECK ((language = ANY (ARRAY['nl'::text, 'en'::text]))),
+  constraint p2000_plain_texts_message_uuid_fkey FOREIGN KEY (message_uuid) REFERENCES app_public.p2000_messages(uuid) ON DELETE CASCADE,
+  constraint p2000_plain_texts_pkey PRIMARY KEY (message_uuid, language)
+);
+alter table app_hidden.p2000_plain_texts enable row level security;
+comment on table app_hidden.p2000_plain_texts is 'Pages written out in plain words (app_hidden.p2000_plain_text), kept per page and language the first time a notification needs one, so that a page notified to many monitors is written out once. Forgotten when the page''s text or enrichment or the table of plain words changes; gone with the page. Only the owner reads it (row-level security, no policy).';
+comment on column app_hidden.p2000_plain_texts.message_uuid is 'The page.';
+comment on column app_hidden.p2000_plain_texts.language is 'nl or en, a monitor''s notificationRules.language.';
+comment on column app_hidden.p2000_plain_texts.plain_text is 'app_hidden.p2000_plain_text of the page in that language, when it was kept.';
 
 create table app_hidden.place_names (
   name text not null,
@@ -2789,6 +2803,7 @@ CREATE TRIGGER _200_prepare BEFORE INSERT ON app_public.p2000_messages FOR EACH 
 CREATE TRIGGER _300_index AFTER INSERT ON app_public.p2000_messages REFERENCING NEW TABLE AS inserted FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_p2000_messages__index();
 CREATE TRIGGER _310_unroll_deleted AFTER DELETE ON app_public.p2000_messages REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_p2000_messages__unroll();
 CREATE TRIGGER _310_unroll_updated AFTER UPDATE ON app_public.p2000_messages REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_p2000_messages__unroll();
+CREATE TRIGGER _510_forget_plain_texts AFTER UPDATE ON app_public.p2000_messages FOR EACH ROW WHEN (((((((old.message IS DISTINCT FROM new.message) OR (old.street IS DISTINCT FROM new.street)) OR (old.city IS DISTINCT FROM new.city)) OR (old.road IS DISTINCT FROM new.road)) OR (old.carriageway IS DISTINCT FROM new.carriageway)) OR (old.hectometer IS DISTINCT FROM new.hectometer))) EXECUTE FUNCTION app_hidden.tg_p2000_plain_texts__forget_message();
 CREATE TRIGGER _600_queue_matching AFTER INSERT ON app_public.p2000_messages FOR EACH ROW WHEN (((new.sended >= (now() - '01:00:00'::interval)) AND (new.sended <= (now() + '01:00:00'::interval)))) EXECUTE FUNCTION app_hidden.tg_p2000_messages__queue_matching();
 CREATE TRIGGER _600_queue_rematching AFTER UPDATE OF capcode_names ON app_public.p2000_messages FOR EACH ROW WHEN (((new.capcode_names IS DISTINCT FROM old.capcode_names) AND ((new.sended >= (now() - '01:00:00'::interval)) AND (new.sended <= (now() + '01:00:00'::interval))))) EXECUTE FUNCTION app_hidden.tg_p2000_messages__queue_matching();
 CREATE TRIGGER _700_learn_vehicles AFTER INSERT ON app_public.p2000_messages REFERENCING NEW TABLE AS inserted FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_p2000_messages__learn_vehicles();
@@ -2831,6 +2846,7 @@ create table app_public.p2000_plain_words (
   constraint p2000_plain_words_term_check CHECK ((((length(btrim(term)) >= 1) AND (length(btrim(term)) <= 100)) AND (term = btrim(term))))
 );
 alter table app_public.p2000_plain_words enable row level security;
+CREATE TRIGGER _510_forget_plain_texts AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON app_public.p2000_plain_words FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_p2000_plain_texts__forget_all();
 CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON app_public.p2000_plain_words FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_data_changed('p2000');
 create policy select_all on app_public.p2000_plain_words as permissive for select to app_analyst, app_visitor using (true);
 grant SELECT on app_public.p2000_plain_words to app_analyst;
@@ -5533,20 +5549,6 @@ grant execute on function app_hidden.escalation_change(e app_public.p2000_dossie
 grant execute on function app_hidden.escalation_change(e app_public.p2000_dossier_events, language text) to app_visitor;
 comment on function app_hidden.escalation_change(e app_public.p2000_dossier_events, language text) is 'What a raise changed, in a language (nl or en): "2 (was 1)", "A1 (was A2)", "A1 (was none)" / "A1 (was geen)". An escalation''s headline and its fact line say it after their own word for what was raised.';
 
-CREATE OR REPLACE FUNCTION app_hidden.escalation_headline(d app_public.p2000_dossiers, e app_public.p2000_dossier_events, language text)
- RETURNS text
- LANGUAGE sql
- STABLE PARALLEL SAFE
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
-AS $function$
-  select case when e.kind = 'grip_raised' then 'GRIP' when language = 'nl' then 'Urgentie' else 'Urgency' end
-         || ' ' || app_hidden.escalation_change(e, language) || ': '
-         || left(coalesce(app_hidden.escalation_plain_text(e, language), d.title), 200)
-$function$;
-grant execute on function app_hidden.escalation_headline(d app_public.p2000_dossiers, e app_public.p2000_dossier_events, language text) to app_analyst;
-grant execute on function app_hidden.escalation_headline(d app_public.p2000_dossiers, e app_public.p2000_dossier_events, language text) to app_visitor;
-comment on function app_hidden.escalation_headline(d app_public.p2000_dossiers, e app_public.p2000_dossier_events, language text) is 'What a raise says first, in a language (nl or en): "GRIP 2 (was 1): <the raising page in plain words>", "Urgency A1 (was A2): …" / "Urgentie A1 (was A2): …". An escalation''s notification headline and its item in a monitor''s feed (in the monitor''s language).';
-
 CREATE OR REPLACE FUNCTION app_hidden.escalation_notification_subject(d app_public.p2000_dossiers, e app_public.p2000_dossier_events, language text)
  RETURNS app_hidden.notification_subject
  LANGUAGE sql
@@ -6659,6 +6661,18 @@ $function$;
 grant execute on function app_hidden.no_region() to app_analyst;
 grant execute on function app_hidden.no_region() to app_visitor;
 comment on function app_hidden.no_region() is 'Stands for "no region" where regions are compared with =, as in p2000_dossiers_region_recent_idx.';
+
+CREATE OR REPLACE FUNCTION app_hidden.notification_batch_size()
+ RETURNS integer
+ LANGUAGE sql
+ STABLE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select coalesce(nullif(current_setting('nlis.notification_batch_size', true), '')::integer, 25)
+$function$;
+grant execute on function app_hidden.notification_batch_size() to app_analyst;
+grant execute on function app_hidden.notification_batch_size() to app_visitor;
+comment on function app_hidden.notification_batch_size() is 'How many notifications one delivery job carries: 25, or the setting nlis.notification_batch_size (ALTER DATABASE … SET nlis.notification_batch_size = 50; docs/operations.md). A job''s notifications are sent at the same time, so WORKER_CONCURRENCY × this is how many deliveries a worker process has in flight.';
 
 CREATE OR REPLACE FUNCTION app_hidden.p2000_assign_dossier(m app_public.p2000_messages)
  RETURNS uuid
@@ -7926,6 +7940,30 @@ grant execute on function app_hidden.p2000_plain_text(m app_public.p2000_message
 grant execute on function app_hidden.p2000_plain_text(m app_public.p2000_messages, language text) to app_visitor;
 comment on function app_hidden.p2000_plain_text(m app_public.p2000_messages, language text) is 'A page in plain words (plainText): the priority and what happened, then qualifiers and services, in the order the page has them, from app_public.p2000_plain_words (each term where it stands, a longer term over the shorter ones inside it), then the road, street and place of the enrichment. The page as sent when the table knows none of its words. language nl or en; anything else is BAD_USER_INPUT.';
 
+CREATE OR REPLACE FUNCTION app_hidden.p2000_plain_text_kept(m app_public.p2000_messages, language text)
+ RETURNS text
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  said text;
+begin
+  select k.plain_text into said from app_hidden.p2000_plain_texts k
+   where k.message_uuid = m.uuid and k.language = p2000_plain_text_kept.language;
+  if found then
+    return said;
+  end if;
+  said := app_hidden.p2000_plain_text(m, language);
+  -- Workers that miss at the same moment each write it out once; the first one's is kept.
+  insert into app_hidden.p2000_plain_texts (message_uuid, language, plain_text)
+  values (m.uuid, language, said) on conflict do nothing;
+  return said;
+end;
+$function$;
+grant execute on function app_hidden.p2000_plain_text_kept(m app_public.p2000_messages, language text) to app_analyst;
+grant execute on function app_hidden.p2000_plain_text_kept(m app_public.p2000_messages, language text) to app_visitor;
+comment on function app_hidden.p2000_plain_text_kept(m app_public.p2000_messages, language text) is 'app_hidden.p2000_plain_text of a stored page, written out once per language and kept (app_hidden.p2000_plain_texts): what a notification carries.';
+
 CREATE OR REPLACE FUNCTION app_hidden.p2000_referenced_dossier(dossier_ref app_public.p2000_message_dossier_ref, message_ref app_public.p2000_message_ref)
  RETURNS app_public.p2000_dossiers
  LANGUAGE plpgsql
@@ -8374,6 +8412,27 @@ $function$;
 grant execute on function app_hidden.proper_case(value text) to app_analyst;
 grant execute on function app_hidden.proper_case(value text) to app_visitor;
 comment on function app_hidden.proper_case(value text) is 'Capitalises all-capitals pager text word by word ("BURGEMEESTER MENTZSTRAAT" becomes "Burgemeester Mentzstraat") and leaves mixed-case text as written. The enrichment applies it to streets and places.';
+
+CREATE OR REPLACE FUNCTION app_hidden.queue_notification_deliveries(notification_uuids uuid[])
+ RETURNS integer
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+begin
+  perform 1 from graphile_worker.add_jobs(array(
+    select row('notifications__deliver',
+               case when cardinality(b.uuids) = 1 then json_build_object('uuid', b.uuids[1])
+                    else (select json_agg(json_build_object('uuid', u) order by n) from unnest(b.uuids) with ordinality as x (u, n)) end,
+               null, null, 6, case when cardinality(b.uuids) = 1 then 'notification:' || b.uuids[1] end, null, null)::graphile_worker.job_spec
+      from (select array_agg(x.u order by x.n) as uuids
+              from unnest(notification_uuids) with ordinality as x (u, n)
+             group by (x.n - 1) / app_hidden.notification_batch_size()) b));
+  return coalesce(cardinality(notification_uuids), 0);
+end;
+$function$;
+grant execute on function app_hidden.queue_notification_deliveries(notification_uuids uuid[]) to app_analyst;
+grant execute on function app_hidden.queue_notification_deliveries(notification_uuids uuid[]) to app_visitor;
+comment on function app_hidden.queue_notification_deliveries(notification_uuids uuid[]) is 'Queues the delivery of notifications (task notifications__deliver, 6 attempts): in batch jobs of app_hidden.notification_batch_size() notifications (a list payload: graphile-worker retries only the failed ones), a lone one as a job of its own keyed notification:<uuid>. Returns how many notifications.';
 
 CREATE OR REPLACE FUNCTION app_hidden.rail_criteria_of(mo app_public.monitors)
  RETURNS app_hidden.rail_monitor_criteria
@@ -9535,6 +9594,34 @@ $function$;
 grant execute on function app_hidden.tg_p2000_messages__unroll() to app_analyst;
 grant execute on function app_hidden.tg_p2000_messages__unroll() to app_visitor;
 comment on function app_hidden.tg_p2000_messages__unroll() is 'After UPDATE or DELETE of messages: the roll-ups, the capcode links'' sended and the dossiers'' counts follow the rows.';
+
+CREATE OR REPLACE FUNCTION app_hidden.tg_p2000_plain_texts__forget_all()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+begin
+  delete from app_hidden.p2000_plain_texts;
+  return null;
+end;
+$function$;
+grant execute on function app_hidden.tg_p2000_plain_texts__forget_all() to app_analyst;
+grant execute on function app_hidden.tg_p2000_plain_texts__forget_all() to app_visitor;
+comment on function app_hidden.tg_p2000_plain_texts__forget_all() is 'Forgets every kept plain text when the table of plain words changes (a DBA''s edit, a new shipped file).';
+
+CREATE OR REPLACE FUNCTION app_hidden.tg_p2000_plain_texts__forget_message()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+begin
+  delete from app_hidden.p2000_plain_texts k where k.message_uuid = new.uuid;
+  return null;
+end;
+$function$;
+grant execute on function app_hidden.tg_p2000_plain_texts__forget_message() to app_analyst;
+grant execute on function app_hidden.tg_p2000_plain_texts__forget_message() to app_visitor;
+comment on function app_hidden.tg_p2000_plain_texts__forget_message() is 'Forgets a page''s kept plain texts when what they are written from (its text, street, place, road) changes.';
 
 CREATE OR REPLACE FUNCTION app_hidden.tg_places__names()
  RETURNS trigger
@@ -11453,8 +11540,8 @@ begin
   perform pg_advisory_xact_lock(hashtext('monitor:' || mo.uuid))
      from app_public.monitors mo where mo.uuid = any (matched) and mo.notification_rules <> '{}' order by mo.uuid;
   with new_matches as (
-    insert into app_hidden.monitor_matches (monitor_uuid, message_uuid, dossier_uuid, sended, suppressed_reason, burst_key)
-    select mo.uuid, m.uuid, m.dossier_uuid, m.sended,
+    insert into app_hidden.monitor_matches (monitor_uuid, message_uuid, dossier_uuid, sended, exercise_type, suppressed_reason, burst_key)
+    select mo.uuid, m.uuid, m.dossier_uuid, m.sended, m.exercise_type,
            case when mo.notification_rules <> '{}' then app_hidden.monitor_suppression(mo, m) end,
            case when mo.notification_rules ? 'burst' then app_hidden.burst_key(mo, m) end
       from app_public.monitors mo where mo.uuid = any (matched)
@@ -11468,9 +11555,7 @@ begin
     on conflict do nothing
     returning uuid
   )
-  select (select count(*)::integer from graphile_worker.add_jobs(array(
-            select row('notifications__deliver', json_build_object('uuid', n.uuid), null, null, 6, 'notification:' || n.uuid, null, null)::graphile_worker.job_spec
-              from new_notifications n))),
+  select app_hidden.queue_notification_deliveries(array(select n.uuid from new_notifications n order by n.uuid)),
          array(select nm.monitor_uuid from new_matches nm where nm.suppressed_reason = 'burst' order by nm.monitor_uuid),
          array(select nm.burst_key from new_matches nm where nm.suppressed_reason = 'burst' order by nm.monitor_uuid)
     into queued, burst_monitors, burst_keys;
@@ -11481,7 +11566,7 @@ begin
   return queued;
 end;
 $function$;
-comment on function app_private.match_p2000_message(message_uuid uuid) is 'The matcher of P2000 monitors (task monitors__match_p2000): candidates by the criteria''s anchor keys, each checked by app_hidden.p2000_criteria_match (which monitorPreview uses too); records the matches and queues one delivery per monitor and channel in one set-based transaction, and takes a burst monitor''s match it recorded into its burst (app_private.advance_burst). A second run queues nothing; monitors with rules are locked one matcher at a time, so their counts see each other''s matches.';
+comment on function app_private.match_p2000_message(message_uuid uuid) is 'The matcher of P2000 monitors (task monitors__match_p2000): candidates by the criteria''s anchor keys, each checked by app_hidden.p2000_criteria_match (which monitorPreview uses too); records the matches and queues a delivery per monitor and channel in one set-based transaction, in batch jobs (app_hidden.queue_notification_deliveries), and takes a burst monitor''s match it recorded into its burst (app_private.advance_burst). A second run queues nothing; monitors with rules are locked one matcher at a time, so their counts see each other''s matches.';
 
 CREATE OR REPLACE FUNCTION app_private.match_rail_disruption(disruption_uuid uuid)
  RETURNS integer
@@ -11674,7 +11759,15 @@ comment on function app_private.mqtt_discovery_to_clear(channel_uuid uuid, monit
 CREATE OR REPLACE FUNCTION app_private.notification_for_delivery(notification_uuid uuid)
  RETURNS TABLE(notification_uuid uuid, channel_type text, channel_name text, email_address text, phone_number text, url text, headers jsonb, chat_id text, signing_secret text, monitor_uuid uuid, monitor_name text, message_uuid uuid, message text, sended timestamp with time zone, urgency text, discipline text, region text, city text, street text, postcode text, latitude double precision, longitude double precision, dossier_uuid uuid, respond_token text, kind text, headline text, facts text[], event_type text, payload jsonb, channel_uuid uuid, server_url text, topic text, credentials jsonb, channel_disabled_at timestamp with time zone, plain_text text, language text)
  LANGUAGE sql
- STABLE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select * from app_private.notifications_for_delivery(array[notification_for_delivery.notification_uuid])
+$function$;
+comment on function app_private.notification_for_delivery(notification_uuid uuid) is 'app_private.notifications_for_delivery of one notification (sendTestNotification); no row once it is no longer queued.';
+
+CREATE OR REPLACE FUNCTION app_private.notifications_for_delivery(notification_uuids uuid[])
+ RETURNS TABLE(notification_uuid uuid, channel_type text, channel_name text, email_address text, phone_number text, url text, headers jsonb, chat_id text, signing_secret text, monitor_uuid uuid, monitor_name text, message_uuid uuid, message text, sended timestamp with time zone, urgency text, discipline text, region text, city text, street text, postcode text, latitude double precision, longitude double precision, dossier_uuid uuid, respond_token text, kind text, headline text, facts text[], event_type text, payload jsonb, channel_uuid uuid, server_url text, topic text, credentials jsonb, channel_disabled_at timestamp with time zone, plain_text text, language text)
+ LANGUAGE sql
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
   select n.uuid, c.type, c.name, c.email_address, c.phone_number, c.url,
@@ -11684,7 +11777,7 @@ AS $function$
          case when m.uuid is not null then app_private.responder_token(n.uuid) end,
          coalesce(n.event_kind, 'p2000'), n.headline, n.facts, n.event_type, n.payload,
          c.uuid, c.server_url, c.topic, coalesce(k.credentials, '{}'), c.disabled_at,
-         case when m.uuid is not null then app_hidden.p2000_plain_text(m, coalesce(mo.notification_rules->>'language', 'nl')) end,
+         case when m.uuid is not null then app_hidden.p2000_plain_text_kept(m, coalesce(mo.notification_rules->>'language', 'nl')) end,
          coalesce(mo.notification_rules->>'language', 'nl')
     from app_private.notifications n
     join app_public.channels c on c.uuid = n.channel_uuid
@@ -11695,9 +11788,9 @@ AS $function$
     left join app_public.p2000_urgencies u on u.uuid = m.urgency_uuid
     left join app_public.p2000_disciplines d on d.uuid = m.discipline_uuid
     left join app_public.p2000_regions g on g.uuid = m.region_uuid
-   where n.uuid = notification_for_delivery.notification_uuid and n.status = 'queued'
+   where n.uuid = any (notifications_for_delivery.notification_uuids) and n.status = 'queued'
 $function$;
-comment on function app_private.notification_for_delivery(notification_uuid uuid) is 'What the task notifications__deliver (and sendTestNotification) needs to send one notification: channel (its server, topic, credentials and whether it is disabled) and signing secret, monitor (none for a test send), and subject (a P2000 message''s columns with its respond link and its plain text in the monitor''s language, or the headline, facts and payload a feed''s matcher or the test send rendered). No row once it is no longer queued, so a repeated job never sends twice.';
+comment on function app_private.notifications_for_delivery(notification_uuids uuid[]) is 'What the task notifications__deliver needs to send a batch of notifications, one row each: channel (its server, topic, credentials and whether it is disabled) and signing secret, monitor (none for a test send), and subject (a P2000 message''s columns with its respond link and its plain text in the monitor''s language, written out once per page and language, or the headline, facts and payload a feed''s matcher or the test send rendered). No row for one no longer queued, so a repeated job never sends twice.';
 
 CREATE OR REPLACE FUNCTION app_private.notify_feed_event(kind text, event_uuid uuid, monitor_uuids uuid[], subject app_hidden.notification_subject)
  RETURNS integer
@@ -11834,15 +11927,32 @@ CREATE OR REPLACE FUNCTION app_private.record_notification_attempt(notification_
  LANGUAGE sql
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
-  insert into app_private.notification_attempts (notification_uuid, succeeded, response_code, reply, error, duration_ms)
-  values (notification_uuid, succeeded, response_code, left(reply, 1000), left(error, 1000), duration_ms);
+  select app_private.record_notification_attempts(jsonb_build_array(jsonb_build_object(
+    'notification_uuid', notification_uuid, 'succeeded', succeeded, 'response_code', response_code, 'reply', reply,
+    'error', error, 'duration_ms', duration_ms, 'final', final)))
+$function$;
+comment on function app_private.record_notification_attempt(notification_uuid uuid, succeeded boolean, response_code integer, reply text, error text, duration_ms integer, final boolean) is 'app_private.record_notification_attempts of one attempt: the delivery log''s row (the HTTP status or SMTP reply code, the SMTP reply, the error and the duration) and its count on the notification.';
+
+CREATE OR REPLACE FUNCTION app_private.record_notification_attempts(attempts jsonb)
+ RETURNS void
+ LANGUAGE sql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  with attempt as (
+    select * from jsonb_to_recordset(attempts) as a (notification_uuid uuid, succeeded boolean, response_code integer,
+                                                    reply text, error text, duration_ms integer, final boolean)
+  ), logged as (
+    insert into app_private.notification_attempts (notification_uuid, succeeded, response_code, reply, error, duration_ms)
+    select a.notification_uuid, a.succeeded, a.response_code, left(a.reply, 1000), left(a.error, 1000), a.duration_ms from attempt a
+  )
   update app_private.notifications n
      set attempts = n.attempts + 1,
-         status = case when succeeded then 'delivered' when final then 'failed' else n.status end,
-         delivered_at = case when succeeded then now() end
-   where n.uuid = record_notification_attempt.notification_uuid;
+         status = case when a.succeeded then 'delivered' when a.final then 'failed' else n.status end,
+         delivered_at = case when a.succeeded then now() end
+    from attempt a
+   where n.uuid = a.notification_uuid;
 $function$;
-comment on function app_private.record_notification_attempt(notification_uuid uuid, succeeded boolean, response_code integer, reply text, error text, duration_ms integer, final boolean) is 'Records one delivery attempt (the HTTP status or SMTP reply code, the SMTP reply, the error and the duration) and counts it on the notification: delivered on success, failed on the final failed attempt (the last retry or a permanent error); in between graphile-worker retries and it stays queued. It takes the SMTP reply since the delivery log (issue 29, part 4).';
+comment on function app_private.record_notification_attempts(attempts jsonb) is 'Records a batch''s delivery attempts in one statement, a JSON list of { notification_uuid, succeeded, response_code (the HTTP status or SMTP reply code), reply (an SMTP reply), error, duration_ms, final }: each goes into the delivery log and counts on its notification, delivered on success, failed on the final failed attempt (the last retry or a permanent error); in between graphile-worker retries and it stays queued.';
 
 CREATE OR REPLACE FUNCTION app_private.recount_road_markers()
  RETURNS void

@@ -151,6 +151,11 @@ export interface OutboundRequestOptions extends TargetOptions {
   timeoutMs: number;
   /** The answer's body is read up to this many bytes. */
   maxResponseBytes: number;
+  /**
+   * Over a kept-alive connection of the target's pool (`keptAliveAgent`), for requests that come
+   * in bursts (deliveries); else a fresh connection, whose lookup sees the name's answer of now.
+   */
+  keepAlive?: boolean;
 }
 
 export interface OutboundResponse {
@@ -164,10 +169,44 @@ export interface OutboundResponse {
   truncated: null | "size" | "deadline" | "cut";
 }
 
+/** How many connections to one host:port a process keeps open at most (more requests wait). */
+export const SOCKETS_PER_HOST = 64;
+/** An idle kept-alive connection is closed after this long. */
+const IDLE_SOCKET_MS = 15_000;
+
+/**
+ * Kept-alive connections (a burst of deliveries to one push service or receiver reuses them rather
+ * than opening one a request), in one pool per protocol, check (publicOnly) and address guard. A
+ * pooled socket was connected to an address that its own lookup (`targetLookup`, the request's)
+ * resolved and checked under the same rules, and a pool hands it only to requests for the same
+ * host and port: reusing it carries a check made for that target, never one made under laxer rules
+ * or none.
+ */
+const keptAlive = new WeakMap<AddressGuard, Map<string, http.Agent>>();
+
+function keptAliveAgent(protocol: string, options: TargetOptions): http.Agent {
+  const guard = options.guard ?? systemAddressGuard;
+  let pools = keptAlive.get(guard);
+  if (!pools) keptAlive.set(guard, (pools = new Map()));
+  const key = `${protocol}${options.publicOnly ? "public" : "any"}`;
+  let agent = pools.get(key);
+  if (!agent) {
+    const settings = {
+      keepAlive: true,
+      maxSockets: SOCKETS_PER_HOST,
+      timeout: IDLE_SOCKET_MS,
+      scheduling: "lifo" as const,
+    };
+    agent = protocol === "https:" ? new https.Agent(settings) : new http.Agent(settings);
+    pools.set(key, agent);
+  }
+  return agent;
+}
+
 /**
  * One HTTP(S) request to a URL, through the guard: no redirects followed (a caller that follows
- * one sends it through here again, so each hop is checked), a fresh connection every time (a kept-
- * alive socket would carry a check made for another request, or none), a deadline and a size cap.
+ * one sends it through here again, so each hop is checked), a fresh connection or a kept-alive one
+ * (`keepAlive`), a deadline and a size cap.
  */
 export function outboundRequest(target: string | URL, options: OutboundRequestOptions): Promise<OutboundResponse> {
   return new Promise((resolve, reject) => {
@@ -187,7 +226,7 @@ export function outboundRequest(target: string | URL, options: OutboundRequestOp
     const request = (url.protocol === "https:" ? https : http).request(url, {
       method: options.method ?? "GET",
       headers,
-      agent: false,
+      agent: options.keepAlive ? keptAliveAgent(url.protocol, options) : false,
       lookup: targetLookup(options),
     });
     let reading: ((cut: OutboundResponse["truncated"]) => void) | null = null;

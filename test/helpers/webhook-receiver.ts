@@ -17,8 +17,8 @@ export interface ReceivedRequest {
 export interface WebhookReceiver {
   url: string;
   requests: ReceivedRequest[];
-  /** How the next requests are answered. */
-  respondWith: { status: number; delayMs: number };
+  /** How the next requests are answered: `status`, or the status set for the request's path. */
+  respondWith: { status: number; delayMs: number; statusByPath: Map<string, number> };
   /** Waits until `count` requests match, and returns them. */
   waitFor(match: (request: ReceivedRequest) => boolean, count?: number, timeoutMs?: number): Promise<ReceivedRequest[]>;
   stop(): Promise<void>;
@@ -32,14 +32,15 @@ export async function startWebhookReceiver(
   options: { host?: string; port?: number; tls?: { key: string; cert: string } } = {},
 ): Promise<WebhookReceiver> {
   const requests: ReceivedRequest[] = [];
-  const respondWith = { status: 200, delayMs: 0 };
+  const respondWith = { status: 200, delayMs: 0, statusByPath: new Map<string, number>() };
   const handle: http.RequestListener = (req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
     req.on("end", () => {
       const raw = Buffer.concat(chunks);
       requests.push({ path: req.url ?? "", headers: req.headers, body: raw.toString("utf8"), raw });
-      const { status, delayMs } = respondWith;
+      const status = respondWith.statusByPath.get(req.url ?? "") ?? respondWith.status;
+      const { delayMs } = respondWith;
       setTimeout(() => res.writeHead(status, { "content-type": "application/json" }).end('{"ok":true}'), delayMs);
     });
   };

@@ -84,8 +84,9 @@ afterAll(async () => {
 
 const feedUrl = (host: string, path = "/feed.rss") => `http://${host}:${feeds.port}${path}`;
 const hookUrl = (host: string) => `http://${host}:${hooks.port}/hook`;
-const post = (url: string, guard: AddressGuard, publicOnly = true) =>
+const post = (url: string, guard: AddressGuard, publicOnly = true, keepAlive = false) =>
   outboundRequest(url, {
+    keepAlive,
     method: "POST",
     headers: { "content-type": "application/json" },
     body: '{"event":"test"}',
@@ -141,6 +142,26 @@ describe("a name that answers a public address to the check and 127.0.0.1 to the
 });
 
 describe("private targets are refused before any connection", () => {
+  test("a kept-alive delivery connection carries the check of the address it was made to, and no other", async () => {
+    // Deliveries (keepAlive) reuse a connection: its lookup checked the public answer, and the
+    // second POST rides it without a lookup, so the private answer is never connected to.
+    const dns = rebinding();
+    hooks.publicServer.requests.length = 0;
+    expect((await post(hookUrl("rebind.test"), dns, true, true)).status).toBe(200);
+    expect((await post(hookUrl("rebind.test"), dns, true, true)).status).toBe(200);
+    expect(dns.lookups).toEqual(["rebind.test"]);
+    expect(hooks.publicServer.requests).toHaveLength(2);
+    expect(hooks.privateServer.requests).toEqual([]);
+    // A pool is per check: the lax pool (publicOnly false) never lends a connection to a strict
+    // request, which makes its own and is refused on the private answer.
+    const lax = rebinding();
+    await post(hookUrl("rebind.test"), lax, false, true);
+    await expect(post(hookUrl("rebind.test"), lax, true, true)).rejects.toThrow(
+      /^Webhook target rebind\.test is a private/,
+    );
+    expect(hooks.privateServer.requests).toEqual([]);
+  });
+
   test("a name that resolves to a private address (also IPv4-mapped IPv6)", async () => {
     for (const dns of [inward(), fakeDns(() => "::ffff:127.0.0.1"), fakeDns(() => "::ffff:7f00:1")]) {
       await expect(fetchFeed(feedUrl("inward.test"), dns)).rejects.toThrow(REFUSED);

@@ -49,9 +49,12 @@ function worker(overrides: ConfigOverrides = {}): Promise<SupervisedWorker> {
 const SIGNING_SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
 
 let capcodeCounter = 1500000;
-/** A P2000 monitor on a capcode of its own, notifying one new channel. */
-async function monitorWithChannel(channel: Record<string, unknown>, rules: Record<string, unknown> = {}) {
-  const capcode = String(++capcodeCounter);
+/** A P2000 monitor on a capcode (one of its own unless given), notifying one new channel. */
+async function monitorWithChannel(
+  channel: Record<string, unknown>,
+  rules: Record<string, unknown> = {},
+  capcode = String(++capcodeCounter),
+) {
   const env = ctx.db.operatorEnvironmentUuid;
   const {
     rows: [c],
@@ -265,6 +268,55 @@ describe("with a running worker", () => {
     const tries = receiver.requests.filter((r) => r.path === "/flaky");
     expect(tries.map((r) => r.headers["webhook-id"])).toEqual([failed.uuid, failed.uuid]);
     for (const { body, headers } of tries)
+      expect(() => new Webhook(SIGNING_SECRET).verify(body, headers as Record<string, string>)).not.toThrow();
+  });
+
+  test("a page for many monitors goes out in batch jobs: the failed ones alone are tried again, each sent once", async () => {
+    // 30 monitors on one capcode: a batch of 25 and one of 5 (app_hidden.notification_batch_size()).
+    const capcode = String(++capcodeCounter);
+    const monitors: Array<{ monitorUuid: string }> = [];
+    for (let i = 0; i < 30; i++)
+      monitors.push(await monitorWithChannel({ type: "webhook", url: `${receiver.url}/batch/${i}` }, {}, capcode));
+    const failing = ["/batch/3", "/batch/27"];
+    for (const path of failing) receiver.respondWith.statusByPath.set(path, 503);
+    await ingest("P 1 BDH-01 Middelbrand woning Domplein Utrecht", capcode);
+    const all = async () => (await Promise.all(monitors.map((m) => notifications(m.monitorUuid)))).flat();
+    const firstRound = await until(all, (rows) => rows.length === 30 && rows.every((n) => n.attempts === 1));
+    expect(firstRound.filter((n) => n.status === "delivered")).toHaveLength(28);
+    const failed = firstRound.filter((n) => n.status === "queued");
+    expect(failed).toHaveLength(2);
+    expect(firstRound.every((n) => n.recorded === 1)).toBe(true);
+    // What goes back to the queue is a batch of the two that failed: graphile-worker's partial success.
+    const { rows: jobs } = await ctx.db.asOwner(
+      "select j.payload, j.attempts from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id where t.identifier = 'notifications__deliver'",
+    );
+    expect(jobs).toHaveLength(1);
+    expect(jobs[0].attempts).toBe(1);
+    expect((jobs[0].payload as Array<{ uuid: string }>).map((entry) => entry.uuid).sort()).toEqual(
+      failed.map((n) => n.uuid).sort(),
+    );
+
+    for (const path of failing) receiver.respondWith.statusByPath.delete(path);
+    await ctx.db.asOwner(
+      "update graphile_worker._private_jobs set run_at = now() where task_id = (select id from graphile_worker._private_tasks where identifier = 'notifications__deliver')",
+    );
+    const done = await until(all, (rows) => rows.every((n) => n.status === "delivered"));
+    for (const n of done)
+      expect(n).toMatchObject(
+        failed.some((f) => f.uuid === n.uuid) ? { attempts: 2, recorded: 2 } : { attempts: 1, recorded: 1 },
+      );
+    // Each channel heard once (the two failed ones twice, under the same Webhook-Id), every body signed.
+    const batch = receiver.requests.filter((r) => r.path.startsWith("/batch/"));
+    expect(batch).toHaveLength(32);
+    expect(new Set(batch.map((r) => r.path)).size).toBe(30);
+    for (const path of failing) {
+      const tries = batch.filter((r) => r.path === path);
+      expect(tries.map((r) => r.headers["webhook-id"])).toEqual([
+        tries[0].headers["webhook-id"],
+        tries[0].headers["webhook-id"],
+      ]);
+    }
+    for (const { body, headers } of batch)
       expect(() => new Webhook(SIGNING_SECRET).verify(body, headers as Record<string, string>)).not.toThrow();
   });
 

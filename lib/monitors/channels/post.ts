@@ -37,6 +37,8 @@ export async function postExpectingSuccess(
       timeoutMs: TIMEOUT_MS,
       maxResponseBytes: MAX_RESPONSE_BYTES,
       publicOnly,
+      // A burst sends many to the same receiver or push service.
+      keepAlive: true,
     });
   } catch (error) {
     throw new DeliveryError((error as Error).message);
