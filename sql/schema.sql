@@ -5549,6 +5549,20 @@ grant execute on function app_hidden.escalation_change(e app_public.p2000_dossie
 grant execute on function app_hidden.escalation_change(e app_public.p2000_dossier_events, language text) to app_visitor;
 comment on function app_hidden.escalation_change(e app_public.p2000_dossier_events, language text) is 'What a raise changed, in a language (nl or en): "2 (was 1)", "A1 (was A2)", "A1 (was none)" / "A1 (was geen)". An escalation''s headline and its fact line say it after their own word for what was raised.';
 
+CREATE OR REPLACE FUNCTION app_hidden.escalation_headline(d app_public.p2000_dossiers, e app_public.p2000_dossier_events, language text)
+ RETURNS text
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select case when e.kind = 'grip_raised' then 'GRIP' when language = 'nl' then 'Urgentie' else 'Urgency' end
+         || ' ' || app_hidden.escalation_change(e, language) || ': '
+         || left(coalesce(app_hidden.escalation_plain_text(e, language), d.title), 200)
+$function$;
+grant execute on function app_hidden.escalation_headline(d app_public.p2000_dossiers, e app_public.p2000_dossier_events, language text) to app_analyst;
+grant execute on function app_hidden.escalation_headline(d app_public.p2000_dossiers, e app_public.p2000_dossier_events, language text) to app_visitor;
+comment on function app_hidden.escalation_headline(d app_public.p2000_dossiers, e app_public.p2000_dossier_events, language text) is 'What a raise says first, in a language (nl or en): "GRIP 2 (was 1): <the raising page in plain words>", "Urgency A1 (was A2): …" / "Urgentie A1 (was A2): …". An escalation''s notification headline and its item in a monitor''s feed (in the monitor''s language).';
+
 CREATE OR REPLACE FUNCTION app_hidden.escalation_notification_subject(d app_public.p2000_dossiers, e app_public.p2000_dossier_events, language text)
  RETURNS app_hidden.notification_subject
  LANGUAGE sql

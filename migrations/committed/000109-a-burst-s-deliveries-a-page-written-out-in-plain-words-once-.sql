@@ -1,5 +1,5 @@
 --! Previous: sha1:7537a0b8f73f318adac4f8a1079f96941b38d0b0
---! Hash: sha1:7c884438c32e97b041fc0cf77ef4a1c859c64f63
+--! Hash: sha1:fa2b77aa6e9b651b6ddcde63c54c6642261e6301
 --! Message: A burst's deliveries: a page written out in plain words once per language (app_hidden.p2000_plain_texts), notifications queued in graphile-worker batch jobs (app_hidden.queue_notification_deliveries, nlis.notification_batch_size), read and recorded a batch at a time, the matcher writing a match's exercise type
 
 -- Issue 47, a burst: a page that matches 20,000 monitors was written out in plain words
@@ -234,15 +234,4 @@ begin
   return queued;
 end;
 $$;
-comment on function app_private.match_p2000_message(uuid) is 'The matcher of P2000 monitors (task monitors__match_p2000): candidates by the criteria''s anchor keys, each checked by app_hidden.p2000_criteria_match (which monitorPreview uses too); records the matches and queues one delivery per monitor and channel in one set-based transaction, and takes a burst monitor''s match it recorded into its burst (app_private.advance_burst). A second run queues nothing; monitors with rules are locked one matcher at a time, so their counts see each other''s matches.';
-
-drop function if exists app_hidden.escalation_headline(app_public.p2000_dossiers, app_public.p2000_dossier_events, text);
-
-create or replace function app_hidden.escalation_change(e app_public.p2000_dossier_events, language text) returns text
-  language sql immutable parallel safe
-as $$
-  select pg_catalog.format('%s (was %s)', e.new_value,
-           coalesce(e.previous_value, case when e.kind = 'grip_raised' then '0' when language = 'nl' then 'geen' else 'none' end))
-$$;
-
 comment on function app_private.match_p2000_message(uuid) is 'The matcher of P2000 monitors (task monitors__match_p2000): candidates by the criteria''s anchor keys, each checked by app_hidden.p2000_criteria_match (which monitorPreview uses too); records the matches and queues a delivery per monitor and channel in one set-based transaction, in batch jobs (app_hidden.queue_notification_deliveries), and takes a burst monitor''s match it recorded into its burst (app_private.advance_burst). A second run queues nothing; monitors with rules are locked one matcher at a time, so their counts see each other''s matches.';
