@@ -286,13 +286,14 @@ describe("with a running worker", () => {
     const failed = firstRound.filter((n) => n.status === "queued");
     expect(failed).toHaveLength(2);
     expect(firstRound.every((n) => n.recorded === 1)).toBe(true);
-    // What goes back to the queue is a batch of the two that failed: graphile-worker's partial success.
+    // What goes back to the queue is the batches' failed entries alone (graphile-worker's partial
+    // success): lists holding the two that failed (in one batch or two), tried once so far.
     const { rows: jobs } = await ctx.db.asOwner(
       "select j.payload, j.attempts from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id where t.identifier = 'notifications__deliver'",
     );
-    expect(jobs).toHaveLength(1);
-    expect(jobs[0].attempts).toBe(1);
-    expect((jobs[0].payload as Array<{ uuid: string }>).map((entry) => entry.uuid).sort()).toEqual(
+    expect(jobs.length).toBeGreaterThanOrEqual(1);
+    for (const job of jobs) expect(job).toMatchObject({ attempts: 1, payload: expect.any(Array) });
+    expect(jobs.flatMap((job) => (job.payload as Array<{ uuid: string }>).map((entry) => entry.uuid)).sort()).toEqual(
       failed.map((n) => n.uuid).sort(),
     );
 
