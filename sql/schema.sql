@@ -1140,6 +1140,17 @@ grant SELECT on app_hidden.p2000_hourly_urgency_counts to app_analyst;
 grant SELECT on app_hidden.p2000_hourly_urgency_counts to app_visitor;
 comment on table app_hidden.p2000_hourly_urgency_counts is 'Messages per hour, exercise type and urgency.';
 
+create table app_hidden.p2000_match_rests (
+  message_uuid uuid not null,
+  monitor_uuids uuid[] not null,
+  constraint p2000_match_rests_message_uuid_fkey FOREIGN KEY (message_uuid) REFERENCES app_public.p2000_messages(uuid) ON DELETE CASCADE,
+  constraint p2000_match_rests_pkey PRIMARY KEY (message_uuid)
+);
+alter table app_hidden.p2000_match_rests enable row level security;
+comment on table app_hidden.p2000_match_rests is 'The monitors a page''s first matching run found but left to its second (a page for more than app_hidden.first_match_chunk() monitors): the second run takes them instead of finding them again, and deletes the row. Only the owner reads it (row-level security, no policy).';
+comment on column app_hidden.p2000_match_rests.message_uuid is 'The page.';
+comment on column app_hidden.p2000_match_rests.monitor_uuids is 'The monitors left to the second run, in uuid order.';
+
 create table app_hidden.p2000_monitor_area_boxes (
   monitor_uuid uuid not null,
   area box not null,
@@ -5673,6 +5684,17 @@ $function$;
 grant execute on function app_hidden.fire_vehicles_matching(filter app_public.fire_vehicle_filter) to app_analyst;
 grant execute on function app_hidden.fire_vehicles_matching(filter app_public.fire_vehicle_filter) to app_visitor;
 comment on function app_hidden.fire_vehicles_matching(filter app_public.fire_vehicle_filter) is 'The fire vehicles a filter selects (search on call number, function or station name, case-insensitive; region; station). fireVehicles orders and pages them, and fireVehiclesCount counts them, so both agree. It has no search_path setting, so the callers inline it.';
+
+CREATE OR REPLACE FUNCTION app_hidden.first_match_chunk()
+ RETURNS integer
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+AS $function$
+  select 1000
+$function$;
+grant execute on function app_hidden.first_match_chunk() to app_analyst;
+grant execute on function app_hidden.first_match_chunk() to app_visitor;
+comment on function app_hidden.first_match_chunk() is 'How many of a page''s monitors its first matching run records and queues, when more match: the rest, kept in app_hidden.p2000_match_rests, by a second run (a monitors__match_feed job it queues), so that a burst''s first deliveries start after the first chunk''s short transaction.';
 
 CREATE OR REPLACE FUNCTION app_hidden.geo_cell(latitude double precision, longitude double precision)
  RETURNS text
@@ -11533,6 +11555,8 @@ CREATE OR REPLACE FUNCTION app_private.match_p2000_message(message_uuid uuid)
 AS $function$
 declare
   m app_public.p2000_messages;
+  candidates uuid[];
+  resumed boolean;
   matched uuid[];
   queued integer;
   burst_monitors uuid[];
@@ -11542,11 +11566,27 @@ begin
   if m.uuid is null then
     return 0;
   end if;
-  matched := array(select u from unnest(app_hidden.p2000_matching_monitors(m)) u
+  -- A second run of a page too big for one takes the rest of what its first run found.
+  delete from app_hidden.p2000_match_rests r where r.message_uuid = m.uuid returning r.monitor_uuids into candidates;
+  resumed := candidates is not null;
+  if not resumed then
+    candidates := app_hidden.p2000_matching_monitors(m);
+  end if;
+  matched := array(select u from unnest(candidates) u
                     where not exists (select 1 from app_hidden.monitor_matches mm where mm.monitor_uuid = u and mm.message_uuid = m.uuid)
                     order by u);
   if cardinality(matched) = 0 then
     return 0;
+  end if;
+  -- A page for very many monitors (a city's GRIP incident): the first run records and queues the
+  -- first of them in its own short transaction, so that their deliveries start at once, and
+  -- leaves the rest to a run of its own (queued here, after this one commits).
+  if not resumed and cardinality(matched) = cardinality(candidates) and cardinality(matched) > app_hidden.first_match_chunk() then
+    insert into app_hidden.p2000_match_rests (message_uuid, monitor_uuids)
+    values (m.uuid, matched[app_hidden.first_match_chunk() + 1:]);
+    matched := matched[1:app_hidden.first_match_chunk()];
+    perform graphile_worker.add_job('monitors__match_feed', json_build_object('feed', 'p2000', 'uuids', json_build_array(m.uuid)),
+                                    max_attempts := 10);
   end if;
   -- Throttles and bursts count earlier matches of the same monitor: one matcher per such monitor
   -- at a time, locked in a statement of its own so the next statement's snapshot sees what the
@@ -11580,7 +11620,7 @@ begin
   return queued;
 end;
 $function$;
-comment on function app_private.match_p2000_message(message_uuid uuid) is 'The matcher of P2000 monitors (task monitors__match_p2000): candidates by the criteria''s anchor keys, each checked by app_hidden.p2000_criteria_match (which monitorPreview uses too); records the matches and queues a delivery per monitor and channel in one set-based transaction, in batch jobs (app_hidden.queue_notification_deliveries), and takes a burst monitor''s match it recorded into its burst (app_private.advance_burst). A second run queues nothing; monitors with rules are locked one matcher at a time, so their counts see each other''s matches.';
+comment on function app_private.match_p2000_message(message_uuid uuid) is 'The matcher of P2000 monitors (task monitors__match_p2000): candidates by the criteria''s anchor keys, each checked by app_hidden.p2000_criteria_match (which monitorPreview uses too); records the matches and queues a delivery per monitor and channel in one set-based transaction, in batch jobs (app_hidden.queue_notification_deliveries), and takes a burst monitor''s match it recorded into its burst (app_private.advance_burst). A page for more monitors than app_hidden.first_match_chunk() is matched in two runs, the first queuing the second and keeping what it found for it (app_hidden.p2000_match_rests). A repeated run queues nothing; monitors with rules are locked one matcher at a time, so their counts see each other''s matches.';
 
 CREATE OR REPLACE FUNCTION app_private.match_rail_disruption(disruption_uuid uuid)
  RETURNS integer

@@ -10,7 +10,7 @@ export interface NotificationSettings extends DeliveryConfig {
 }
 
 /**
- * A row of app_private.notification_for_delivery. A P2000 notification carries the message's
+ * A row of app_private.notifications_for_delivery. A P2000 notification carries the message's
  * columns (and a respond link); every feed's event (weather warnings, traffic incidents, …)
  * comes as the headline, fact lines and webhook payload its matcher rendered into the
  * notification (app_private.notify_feed_event), so a new kind needs no code here.

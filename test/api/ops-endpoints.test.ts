@@ -268,7 +268,7 @@ describe("deliveries by channel type and outcome", () => {
       message: "A1 test",
     });
     const helpers = {
-      query: async (sql: string) => ({ rows: sql.includes("notification_for_delivery") ? [notification] : [] }),
+      query: async (sql: string) => ({ rows: sql.includes("notifications_for_delivery") ? [notification] : [] }),
       job: { attempts: 1, max_attempts: 25 },
       logger: { warn() {} },
     } as unknown as JobHelpers;

@@ -1,6 +1,6 @@
 // The deliverer's inputs for unit tests of the senders: delivery settings with every channel
 // type's setting off (a test sets what it sends through), and a notification with every column
-// of app_private.notification_for_delivery empty (a test sets what its case needs).
+// of app_private.notifications_for_delivery empty (a test sets what its case needs).
 import type { NotificationSettings, PendingNotification } from "../../lib/monitors/notification.ts";
 
 export function testNotificationSettings(overrides: Partial<NotificationSettings> = {}): NotificationSettings {

@@ -321,6 +321,54 @@ describe("with a running worker", () => {
       expect(() => new Webhook(SIGNING_SECRET).verify(body, headers as Record<string, string>)).not.toThrow();
   });
 
+  test("a page for more monitors than the first chunk: 1,000 matched in a transaction of their own, the rest by a second run, each told once", async () => {
+    const capcode = String(++capcodeCounter);
+    const MONITORS = 1_100;
+    const {
+      rows: [{ first }],
+    } = await ctx.db.asOwner<{ first: number }>("select app_hidden.first_match_chunk() as first");
+    expect(first).toBe(1_000);
+    const { rows: monitors } = await ctx.db.asOwner<{ uuid: string }>(
+      `with c as (insert into app_public.channels (environment_uuid, type, name, url)
+                  select $1, 'webhook', 'many ' || i, $2 || i from generate_series(1, $3) i returning uuid, name),
+            s as (insert into app_private.channel_secrets select uuid, $4 from c),
+            m as (insert into app_public.monitors (environment_uuid, name, query)
+                  select $1, c.name, jsonb_build_object('capcodes', jsonb_build_array($5::text)) from c returning uuid, name),
+            mc as (insert into app_hidden.monitor_channels select m.uuid, c.uuid from m join c using (name))
+       select uuid from m`,
+      [ctx.db.operatorEnvironmentUuid, `${receiver.url}/many/`, MONITORS, SIGNING_SECRET, capcode],
+    );
+    const uuids = monitors.map((m) => m.uuid);
+    const message = await ingest("P 1 BDH-01 GRIP 1 Middelbrand woning Domplein Utrecht", capcode);
+    const delivered = async () =>
+      (
+        await ctx.db.asOwner<{ n: number }>(
+          "select count(*)::int as n from app_private.notifications where message_uuid = $1 and status = 'delivered'",
+          [message],
+        )
+      ).rows[0].n;
+    await waitUntil(delivered, (n) => n === MONITORS, "every monitor's delivery", 60_000);
+    // Two transactions: the first run's 1,000 matches, then the second run's rest; nothing kept after.
+    const { rows: runs } = await ctx.db.asOwner<{ n: number }>(
+      "select count(*)::int as n from app_hidden.monitor_matches where message_uuid = $1 group by xmin::text order by 1 desc",
+      [message],
+    );
+    expect(runs.map((r) => r.n)).toEqual([first, MONITORS - first].sort((a, b) => b - a));
+    const { rows: kept } = await ctx.db.asOwner("select * from app_hidden.p2000_match_rests where message_uuid = $1", [
+      message,
+    ]);
+    expect(kept).toEqual([]);
+    const { rows: matched } = await ctx.db.asOwner<{ monitor_uuid: string }>(
+      "select monitor_uuid from app_hidden.monitor_matches where message_uuid = $1",
+      [message],
+    );
+    expect(matched.map((m) => m.monitor_uuid).sort()).toEqual(uuids.sort());
+    // Each receiver heard it once.
+    const heard = receiver.requests.filter((r) => r.path.startsWith("/many/"));
+    expect(heard).toHaveLength(MONITORS);
+    expect(new Set(heard.map((r) => r.path)).size).toBe(MONITORS);
+  });
+
   test("a webhook channel whose secret is not whsec_ and base64 fails for good, unsent", async () => {
     // A secret as the service made them before Standard Webhooks (base64url): no library could verify it.
     const { capcode, monitorUuid } = await monitorWithChannel({
