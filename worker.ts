@@ -31,13 +31,20 @@ function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/** How many of a batch job's failed entries its line names; the rest are counted. */
+const BATCH_REASONS_SAID = 3;
+
 /**
  * Why a job failed, in one line: its error's first line, or for a batch job (graphile-worker's
- * "Batch failures:" and a line per failed entry) each entry's reason.
+ * "Batch failures:" and a line per failed entry) how many failed and the first entries' reasons.
  */
 function failureOf(error: unknown): string {
-  const [first, ...rest] = errorMessage(error).split("\n");
-  return first === "Batch failures:" && rest.length > 0 ? rest.join("; ") : first;
+  const [first, ...entries] = errorMessage(error).split("\n");
+  if (first !== "Batch failures:" || entries.length === 0) return first;
+  if (entries.length === 1) return entries[0];
+  const said = entries.slice(0, BATCH_REASONS_SAID).join("; ");
+  const more = entries.length - BATCH_REASONS_SAID;
+  return `${entries.length} of the batch failed: ${said}${more > 0 ? ` (and ${more} more)` : ""}`;
 }
 
 /** A failed job in one line: task, job id, attempt k of n and why. */

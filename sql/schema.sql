@@ -1210,15 +1210,17 @@ create table app_hidden.p2000_plain_texts (
   message_uuid uuid not null,
   language text not null,
   plain_text text,
+  written_from text,
   constraint p2000_plain_texts_language_check CHECK ((language = ANY (ARRAY['nl'::text, 'en'::text]))),
   constraint p2000_plain_texts_message_uuid_fkey FOREIGN KEY (message_uuid) REFERENCES app_public.p2000_messages(uuid) ON DELETE CASCADE,
   constraint p2000_plain_texts_pkey PRIMARY KEY (message_uuid, language)
 );
 alter table app_hidden.p2000_plain_texts enable row level security;
-comment on table app_hidden.p2000_plain_texts is 'Pages written out in plain words (app_hidden.p2000_plain_text), kept per page and language the first time a notification needs one, so that a page notified to many monitors is written out once. Forgotten when the page''s text or enrichment or the table of plain words changes; gone with the page. Only the owner reads it (row-level security, no policy).';
+comment on table app_hidden.p2000_plain_texts is 'Pages written out in plain words (app_hidden.p2000_plain_text), kept per page and language the first time a notification needs one, so that a page notified to many monitors is written out once. Read only while the page says what the text was written from (written_from); forgotten when the table of plain words changes; gone with the page. Only the owner reads it (row-level security, no policy).';
 comment on column app_hidden.p2000_plain_texts.message_uuid is 'The page.';
 comment on column app_hidden.p2000_plain_texts.language is 'nl or en, a monitor''s notificationRules.language.';
 comment on column app_hidden.p2000_plain_texts.plain_text is 'app_hidden.p2000_plain_text of the page in that language, when it was kept.';
+comment on column app_hidden.p2000_plain_texts.written_from is 'What the text was written from (app_hidden.p2000_plain_text_source of the page then): a kept text is read only while the page still says the same.';
 
 create table app_hidden.place_names (
   name text not null,
@@ -2814,7 +2816,6 @@ CREATE TRIGGER _200_prepare BEFORE INSERT ON app_public.p2000_messages FOR EACH 
 CREATE TRIGGER _300_index AFTER INSERT ON app_public.p2000_messages REFERENCING NEW TABLE AS inserted FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_p2000_messages__index();
 CREATE TRIGGER _310_unroll_deleted AFTER DELETE ON app_public.p2000_messages REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_p2000_messages__unroll();
 CREATE TRIGGER _310_unroll_updated AFTER UPDATE ON app_public.p2000_messages REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_p2000_messages__unroll();
-CREATE TRIGGER _510_forget_plain_texts AFTER UPDATE ON app_public.p2000_messages FOR EACH ROW WHEN (((((((old.message IS DISTINCT FROM new.message) OR (old.street IS DISTINCT FROM new.street)) OR (old.city IS DISTINCT FROM new.city)) OR (old.road IS DISTINCT FROM new.road)) OR (old.carriageway IS DISTINCT FROM new.carriageway)) OR (old.hectometer IS DISTINCT FROM new.hectometer))) EXECUTE FUNCTION app_hidden.tg_p2000_plain_texts__forget_message();
 CREATE TRIGGER _600_queue_matching AFTER INSERT ON app_public.p2000_messages FOR EACH ROW WHEN (((new.sended >= (now() - '01:00:00'::interval)) AND (new.sended <= (now() + '01:00:00'::interval)))) EXECUTE FUNCTION app_hidden.tg_p2000_messages__queue_matching();
 CREATE TRIGGER _600_queue_rematching AFTER UPDATE OF capcode_names ON app_public.p2000_messages FOR EACH ROW WHEN (((new.capcode_names IS DISTINCT FROM old.capcode_names) AND ((new.sended >= (now() - '01:00:00'::interval)) AND (new.sended <= (now() + '01:00:00'::interval))))) EXECUTE FUNCTION app_hidden.tg_p2000_messages__queue_matching();
 CREATE TRIGGER _700_learn_vehicles AFTER INSERT ON app_public.p2000_messages REFERENCING NEW TABLE AS inserted FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_p2000_messages__learn_vehicles();
@@ -6704,7 +6705,8 @@ CREATE OR REPLACE FUNCTION app_hidden.notification_batch_size()
  STABLE
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
-  select coalesce(nullif(current_setting('nlis.notification_batch_size', true), '')::integer, 25)
+  select case when coalesce(current_setting('nlis.notification_batch_size', true), '') ~ '^[0-9]{1,4}$'
+              then greatest(1, current_setting('nlis.notification_batch_size', true)::integer) else 25 end
 $function$;
 grant execute on function app_hidden.notification_batch_size() to app_analyst;
 grant execute on function app_hidden.notification_batch_size() to app_visitor;
@@ -7982,23 +7984,38 @@ CREATE OR REPLACE FUNCTION app_hidden.p2000_plain_text_kept(m app_public.p2000_m
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
 declare
+  source text := app_hidden.p2000_plain_text_source(m);
   said text;
 begin
   select k.plain_text into said from app_hidden.p2000_plain_texts k
-   where k.message_uuid = m.uuid and k.language = p2000_plain_text_kept.language;
+   where k.message_uuid = m.uuid and k.language = p2000_plain_text_kept.language and k.written_from = source;
   if found then
     return said;
   end if;
   said := app_hidden.p2000_plain_text(m, language);
-  -- Workers that miss at the same moment each write it out once; the first one's is kept.
-  insert into app_hidden.p2000_plain_texts (message_uuid, language, plain_text)
-  values (m.uuid, language, said) on conflict do nothing;
+  -- Workers that miss at the same moment each write it out once; the last one's is kept.
+  insert into app_hidden.p2000_plain_texts as k (message_uuid, language, plain_text, written_from)
+  values (m.uuid, p2000_plain_text_kept.language, said, source)
+  on conflict on constraint p2000_plain_texts_pkey
+  do update set plain_text = excluded.plain_text, written_from = excluded.written_from;
   return said;
 end;
 $function$;
 grant execute on function app_hidden.p2000_plain_text_kept(m app_public.p2000_messages, language text) to app_analyst;
 grant execute on function app_hidden.p2000_plain_text_kept(m app_public.p2000_messages, language text) to app_visitor;
-comment on function app_hidden.p2000_plain_text_kept(m app_public.p2000_messages, language text) is 'app_hidden.p2000_plain_text of a stored page, written out once per language and kept (app_hidden.p2000_plain_texts): what a notification carries.';
+comment on function app_hidden.p2000_plain_text_kept(m app_public.p2000_messages, language text) is 'app_hidden.p2000_plain_text of a stored page, written out once per language and kept (app_hidden.p2000_plain_texts) while the page says the same: what a notification carries.';
+
+CREATE OR REPLACE FUNCTION app_hidden.p2000_plain_text_source(m app_public.p2000_messages)
+ RETURNS text
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select md5(concat_ws(chr(31), m.message, m.street, m.city, m.road, m.carriageway, m.hectometer::text))
+$function$;
+grant execute on function app_hidden.p2000_plain_text_source(m app_public.p2000_messages) to app_analyst;
+grant execute on function app_hidden.p2000_plain_text_source(m app_public.p2000_messages) to app_visitor;
+comment on function app_hidden.p2000_plain_text_source(m app_public.p2000_messages) is 'A fingerprint of what a page''s plain text is written from (its text, street, place, road, carriageway and hectometre): a kept text (app_hidden.p2000_plain_texts) is read only while it matches.';
 
 CREATE OR REPLACE FUNCTION app_hidden.p2000_referenced_dossier(dossier_ref app_public.p2000_message_dossier_ref, message_ref app_public.p2000_message_ref)
  RETURNS app_public.p2000_dossiers
@@ -9644,20 +9661,6 @@ $function$;
 grant execute on function app_hidden.tg_p2000_plain_texts__forget_all() to app_analyst;
 grant execute on function app_hidden.tg_p2000_plain_texts__forget_all() to app_visitor;
 comment on function app_hidden.tg_p2000_plain_texts__forget_all() is 'Forgets every kept plain text when the table of plain words changes (a DBA''s edit, a new shipped file).';
-
-CREATE OR REPLACE FUNCTION app_hidden.tg_p2000_plain_texts__forget_message()
- RETURNS trigger
- LANGUAGE plpgsql
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
-AS $function$
-begin
-  delete from app_hidden.p2000_plain_texts k where k.message_uuid = new.uuid;
-  return null;
-end;
-$function$;
-grant execute on function app_hidden.tg_p2000_plain_texts__forget_message() to app_analyst;
-grant execute on function app_hidden.tg_p2000_plain_texts__forget_message() to app_visitor;
-comment on function app_hidden.tg_p2000_plain_texts__forget_message() is 'Forgets a page''s kept plain texts when what they are written from (its text, street, place, road) changes.';
 
 CREATE OR REPLACE FUNCTION app_hidden.tg_places__names()
  RETURNS trigger
@@ -11548,7 +11551,7 @@ end;
 $function$;
 comment on function app_private.match_nl_alert(alert_uuid uuid) is 'The matcher of nl_alert monitors (task monitors__match_feed): an NL-Alert still running matches the monitors whose circle one of its areas meets, whose point one covers, one of whose safety regions it covers, one of whose areas it meets (named areas by key, circles and drawn polygons through the box around them), or that have no place at all, each found through an index of nl_alert_monitor_criteria. notify_feed_event records the match by the alert, so a monitor hears of an alert once, when it first reaches it (an alert widened later reaches the monitors it newly meets).';
 
-CREATE OR REPLACE FUNCTION app_private.match_p2000_message(message_uuid uuid)
+CREATE OR REPLACE FUNCTION app_private.match_p2000_message(message_uuid uuid, whole boolean DEFAULT true)
  RETURNS integer
  LANGUAGE plpgsql
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
@@ -11581,9 +11584,13 @@ begin
   -- A page for very many monitors (a city's GRIP incident): the first run records and queues the
   -- first of them in its own short transaction, so that their deliveries start at once, and
   -- leaves the rest to a run of its own (queued here, after this one commits).
-  if not resumed and cardinality(matched) = cardinality(candidates) and cardinality(matched) > app_hidden.first_match_chunk() then
+  if not whole and not resumed and cardinality(matched) = cardinality(candidates)
+     and cardinality(matched) > app_hidden.first_match_chunk() then
     insert into app_hidden.p2000_match_rests (message_uuid, monitor_uuids)
-    values (m.uuid, matched[app_hidden.first_match_chunk() + 1:]);
+    values (m.uuid, matched[app_hidden.first_match_chunk() + 1:])
+    -- A first run of the same page at the same moment kept its rest already: this one is then a
+    -- repeated run of the first 1,000 (it records nothing twice), and its second run finds anew.
+    on conflict on constraint p2000_match_rests_pkey do nothing;
     matched := matched[1:app_hidden.first_match_chunk()];
     perform graphile_worker.add_job('monitors__match_feed', json_build_object('feed', 'p2000', 'uuids', json_build_array(m.uuid)),
                                     max_attempts := 10);
@@ -11620,7 +11627,16 @@ begin
   return queued;
 end;
 $function$;
-comment on function app_private.match_p2000_message(message_uuid uuid) is 'The matcher of P2000 monitors (task monitors__match_p2000): candidates by the criteria''s anchor keys, each checked by app_hidden.p2000_criteria_match (which monitorPreview uses too); records the matches and queues a delivery per monitor and channel in one set-based transaction, in batch jobs (app_hidden.queue_notification_deliveries), and takes a burst monitor''s match it recorded into its burst (app_private.advance_burst). A page for more monitors than app_hidden.first_match_chunk() is matched in two runs, the first queuing the second and keeping what it found for it (app_hidden.p2000_match_rests). A repeated run queues nothing; monitors with rules are locked one matcher at a time, so their counts see each other''s matches.';
+comment on function app_private.match_p2000_message(message_uuid uuid, whole boolean) is 'The matcher of P2000 monitors (task monitors__match_p2000): candidates by the criteria''s anchor keys, each checked by app_hidden.p2000_criteria_match (which monitorPreview uses too); records the matches and queues a delivery per monitor and channel in one set-based transaction, in batch jobs (app_hidden.queue_notification_deliveries), and takes a burst monitor''s match it recorded into its burst (app_private.advance_burst). With whole false (the task monitors__match_feed, through app_private.match_p2000_message_in_runs), a page for more monitors than app_hidden.first_match_chunk() is matched in two runs, the first queuing the second and keeping what it found for it (app_hidden.p2000_match_rests). A repeated run queues nothing; monitors with rules are locked one matcher at a time, so their counts see each other''s matches.';
+
+CREATE OR REPLACE FUNCTION app_private.match_p2000_message_in_runs(message_uuid uuid)
+ RETURNS integer
+ LANGUAGE sql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select app_private.match_p2000_message(message_uuid, whole => false)
+$function$;
+comment on function app_private.match_p2000_message_in_runs(message_uuid uuid) is 'The matcher of P2000 monitors as the task monitors__match_feed runs it: app_private.match_p2000_message, a page for more than app_hidden.first_match_chunk() monitors in two runs (the first 1,000 in a short transaction of their own).';
 
 CREATE OR REPLACE FUNCTION app_private.match_rail_disruption(disruption_uuid uuid)
  RETURNS integer
@@ -11993,8 +12009,9 @@ CREATE OR REPLACE FUNCTION app_private.record_notification_attempts(attempts jso
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
   with attempt as (
-    select * from jsonb_to_recordset(attempts) as a (notification_uuid uuid, succeeded boolean, response_code integer,
-                                                    reply text, error text, duration_ms integer, final boolean)
+    select a.* from jsonb_to_recordset(attempts) as a (notification_uuid uuid, succeeded boolean, response_code integer,
+                                                      reply text, error text, duration_ms integer, final boolean)
+     where exists (select 1 from app_private.notifications n where n.uuid = a.notification_uuid)
   ), logged as (
     insert into app_private.notification_attempts (notification_uuid, succeeded, response_code, reply, error, duration_ms)
     select a.notification_uuid, a.succeeded, a.response_code, left(a.reply, 1000), left(a.error, 1000), a.duration_ms from attempt a
@@ -12006,7 +12023,7 @@ AS $function$
     from attempt a
    where n.uuid = a.notification_uuid;
 $function$;
-comment on function app_private.record_notification_attempts(attempts jsonb) is 'Records a batch''s delivery attempts in one statement, a JSON list of { notification_uuid, succeeded, response_code (the HTTP status or SMTP reply code), reply (an SMTP reply), error, duration_ms, final }: each goes into the delivery log and counts on its notification, delivered on success, failed on the final failed attempt (the last retry or a permanent error); in between graphile-worker retries and it stays queued.';
+comment on function app_private.record_notification_attempts(attempts jsonb) is 'Records a batch''s delivery attempts in one statement, a JSON list of { notification_uuid, succeeded, response_code (the HTTP status or SMTP reply code), reply (an SMTP reply), error, duration_ms, final }: each goes into the delivery log and counts on its notification, delivered on success, failed on the final failed attempt (the last retry or a permanent error); in between graphile-worker retries and it stays queued. A notification deleted meanwhile is left out.';
 
 CREATE OR REPLACE FUNCTION app_private.recount_road_markers()
  RETURNS void

@@ -46,7 +46,31 @@ async function attemptEach(
   );
 }
 
-async function record(outcomes: Outcome[], helpers: JobHelpers) {
+function recordStatement(outcomes: Outcome[]): [string, unknown[]] {
+  return [
+    "select app_private.record_notification_attempts($1::jsonb)",
+    [
+      JSON.stringify(
+        outcomes.map(({ notification, attempt, final }) => ({
+          notification_uuid: notification.notification_uuid,
+          succeeded: attempt.failure === null,
+          response_code: attempt.responseCode,
+          reply: attempt.reply,
+          error: attempt.failure?.message ?? null,
+          duration_ms: attempt.latencyMs,
+          final,
+        })),
+      ),
+    ],
+  ];
+}
+
+/**
+ * Records the attempts: a batch in one statement. Should that fail, each is recorded on its own,
+ * so that one bad row does not send the whole batch again; the notifications whose own record
+ * failed too are returned with that error (they go back to the queue: sent at least once).
+ */
+async function record(outcomes: Outcome[], helpers: JobHelpers): Promise<Map<string, Error>> {
   // A receiver that said the channel is gone (Web Push 404/410): nothing more goes to it.
   for (const { notification, attempt } of outcomes)
     if (attempt.failure?.disablesChannel)
@@ -54,19 +78,21 @@ async function record(outcomes: Outcome[], helpers: JobHelpers) {
         notification.channel_uuid,
         attempt.failure.message,
       ]);
-  await helpers.query("select app_private.record_notification_attempts($1::jsonb)", [
-    JSON.stringify(
-      outcomes.map(({ notification, attempt, final }) => ({
-        notification_uuid: notification.notification_uuid,
-        succeeded: attempt.failure === null,
-        response_code: attempt.responseCode,
-        reply: attempt.reply,
-        error: attempt.failure?.message ?? null,
-        duration_ms: attempt.latencyMs,
-        final,
-      })),
-    ),
-  ]);
+  const unrecorded = new Map<string, Error>();
+  try {
+    await helpers.query(...recordStatement(outcomes));
+  } catch (error) {
+    if (outcomes.length === 1) throw error;
+    for (const outcome of outcomes) {
+      const uuid = outcome.notification.notification_uuid;
+      await helpers
+        .query(...recordStatement([outcome]))
+        .catch((own: Error) =>
+          unrecorded.set(uuid, new Error(`notification ${uuid}: its attempt was not recorded: ${own.message}`)),
+        );
+    }
+  }
+  return unrecorded;
 }
 
 /** A failure to try again, as graphile-worker logs it (worker.ts); null when there is none. */
@@ -87,9 +113,12 @@ export function makeNotificationsDeliver(settings: NotificationSettings): Task {
       [entries.map((entry) => entry.uuid)],
     );
     const outcomes = await attemptEach(settings, rows, helpers);
-    if (outcomes.length > 0) await record(outcomes, helpers);
+    const unrecorded = outcomes.length > 0 ? await record(outcomes, helpers) : new Map<string, Error>();
     const retries = new Map(
-      outcomes.map((outcome) => [outcome.notification.notification_uuid, retryReason(outcome, helpers)]),
+      outcomes.map((outcome) => {
+        const uuid = outcome.notification.notification_uuid;
+        return [uuid, unrecorded.get(uuid) ?? retryReason(outcome, helpers)];
+      }),
     );
     if (!Array.isArray(payload)) {
       const retry = retries.get(entries[0].uuid);

@@ -5,7 +5,7 @@
 
 /** Feed → its SQL matcher (and the monitor type it serves); only these names reach the statement. */
 const MATCHERS: ReadonlyMap<string, string> = new Map([
-  ["p2000", "app_private.match_p2000_message"], // p2000 monitors
+  ["p2000", "app_private.match_p2000_message_in_runs"], // p2000 monitors (a big page in two runs)
   ["meteo", "app_private.match_meteo_event"], // meteo_weather
   ["traffic", "app_private.match_traffic_event"], // accident
   ["traffic_jam", "app_private.match_traffic_jam"], // matrix

@@ -79,6 +79,21 @@ async function monitorWithChannel(
   return { capcode, monitorUuid: m.uuid as string, channelUuid: c.uuid as string };
 }
 
+/** `count` P2000 monitors on one capcode, each notifying a webhook of its own at `path`<i>; their uuids. */
+async function manyMonitors(capcode: string, count: number, path: string): Promise<string[]> {
+  const { rows } = await ctx.db.asOwner<{ uuid: string }>(
+    `with c as (insert into app_public.channels (environment_uuid, type, name, url)
+                select $1, 'webhook', $2 || i, $3 || i from generate_series(1, $4) i returning uuid, name),
+          s as (insert into app_private.channel_secrets select uuid, $5 from c),
+          m as (insert into app_public.monitors (environment_uuid, name, query)
+                select $1, c.name, jsonb_build_object('capcodes', jsonb_build_array($6::text)) from c returning uuid, name),
+          mc as (insert into app_hidden.monitor_channels select m.uuid, c.uuid from m join c using (name))
+     select uuid from m`,
+    [ctx.db.operatorEnvironmentUuid, `${capcode} `, `${receiver.url}${path}`, count, SIGNING_SECRET, capcode],
+  );
+  return rows.map((row) => row.uuid);
+}
+
 async function ingest(message: string, capcode: string): Promise<string> {
   const {
     rows: [row],
@@ -328,17 +343,7 @@ describe("with a running worker", () => {
       rows: [{ first }],
     } = await ctx.db.asOwner<{ first: number }>("select app_hidden.first_match_chunk() as first");
     expect(first).toBe(1_000);
-    const { rows: monitors } = await ctx.db.asOwner<{ uuid: string }>(
-      `with c as (insert into app_public.channels (environment_uuid, type, name, url)
-                  select $1, 'webhook', 'many ' || i, $2 || i from generate_series(1, $3) i returning uuid, name),
-            s as (insert into app_private.channel_secrets select uuid, $4 from c),
-            m as (insert into app_public.monitors (environment_uuid, name, query)
-                  select $1, c.name, jsonb_build_object('capcodes', jsonb_build_array($5::text)) from c returning uuid, name),
-            mc as (insert into app_hidden.monitor_channels select m.uuid, c.uuid from m join c using (name))
-       select uuid from m`,
-      [ctx.db.operatorEnvironmentUuid, `${receiver.url}/many/`, MONITORS, SIGNING_SECRET, capcode],
-    );
-    const uuids = monitors.map((m) => m.uuid);
+    const uuids = await manyMonitors(capcode, MONITORS, "/many/");
     const message = await ingest("P 1 BDH-01 GRIP 1 Middelbrand woning Domplein Utrecht", capcode);
     const delivered = async () =>
       (
@@ -532,5 +537,92 @@ describe("webhook target guard", () => {
       /private, loopback or link-local/,
     );
     await expect(outboundRequest(`${receiver.url}/x`, options)).rejects.toThrow(/private, loopback or link-local/);
+  });
+});
+
+describe("the delivery machinery in SQL, without a worker", () => {
+  /** How many matches of a page each transaction recorded, most first. */
+  const runsOf = async (message: string) =>
+    (
+      await ctx.db.asOwner<{ n: number }>(
+        "select count(*)::int as n from app_hidden.monitor_matches where message_uuid = $1 group by xmin::text order by 1 desc",
+        [message],
+      )
+    ).rows.map((row) => row.n);
+
+  test("a page is matched whole by match_p2000_message (as the escalation matcher needs), in two runs only through the task's matcher", async () => {
+    const capcode = String(++capcodeCounter);
+    await manyMonitors(capcode, 1_050, "/sql-many/");
+    try {
+      const whole = await ingest("P 1 BDH-01 GRIP 2 Grote brand Domplein Utrecht", capcode);
+      const {
+        rows: [{ queued }],
+      } = await ctx.db.asOwner<{ queued: number }>("select app_private.match_p2000_message($1) as queued", [whole]);
+      expect(queued).toBe(1_050);
+      expect(await runsOf(whole)).toEqual([1_050]);
+
+      const split = await ingest("P 1 BDH-01 GRIP 2 Grote brand Neude Utrecht", capcode);
+      await ctx.db.asOwner("select app_private.match_p2000_message_in_runs($1)", [split]);
+      expect(await runsOf(split)).toEqual([1_000]);
+      const {
+        rows: [rest],
+      } = await ctx.db.asOwner<{ left: number }>(
+        "select cardinality(monitor_uuids) as left from app_hidden.p2000_match_rests where message_uuid = $1",
+        [split],
+      );
+      expect(rest.left).toBe(50);
+      await ctx.db.asOwner("select app_private.match_p2000_message_in_runs($1)", [split]);
+      expect(await runsOf(split)).toEqual([1_000, 50]);
+      const { rows: kept } = await ctx.db.asOwner(
+        "select 1 from app_hidden.p2000_match_rests where message_uuid = $1",
+        [split],
+      );
+      expect(kept).toEqual([]);
+    } finally {
+      // No worker runs here: the deliveries and matching queued stay unsent.
+      await ctx.db.asOwner(
+        `delete from graphile_worker._private_jobs j using graphile_worker._private_tasks t
+          where t.id = j.task_id and t.identifier in ('notifications__deliver', 'monitors__match_feed')`,
+      );
+    }
+  });
+
+  test("a batch's record leaves out a notification deleted meanwhile and records the others", async () => {
+    const { capcode, monitorUuid } = await monitorWithChannel({ type: "webhook", url: `${receiver.url}/recorded` });
+    const message = await ingest("A1 AMBU 09103 Stationsplein Utrecht bon 555003", capcode);
+    await ctx.db.asOwner("select app_private.match_p2000_message($1)", [message]);
+    await ctx.db.asOwner(
+      `delete from graphile_worker._private_jobs j using graphile_worker._private_tasks t
+        where t.id = j.task_id and t.identifier in ('notifications__deliver', 'monitors__match_feed')`,
+    );
+    const [kept] = await notifications(monitorUuid);
+    const attempt = (uuid: string) => ({
+      notification_uuid: uuid,
+      succeeded: true,
+      response_code: 200,
+      reply: null,
+      error: null,
+      duration_ms: 3,
+      final: false,
+    });
+    await ctx.db.asOwner("select app_private.record_notification_attempts($1::jsonb)", [
+      JSON.stringify([attempt(kept.uuid), attempt("00000000-0000-4000-8000-000000000047")]),
+    ]);
+    expect(await notifications(monitorUuid)).toEqual([
+      { uuid: kept.uuid, status: "delivered", attempts: 1, recorded: 1 },
+    ]);
+  });
+
+  test("a batch size set to nonsense falls back to a sane one", async () => {
+    const sizeWith = async (value: string) => {
+      const results = (await ctx.db.asOwner(
+        `begin; select set_config('nlis.notification_batch_size', '${value}', true); select app_hidden.notification_batch_size() as size; commit;`,
+      )) as unknown as Array<{ rows: Array<{ size: number }> }>;
+      return results[2].rows[0].size;
+    };
+    expect(await sizeWith("50")).toBe(50);
+    expect(await sizeWith("0")).toBe(1);
+    expect(await sizeWith("many")).toBe(25);
+    expect(await sizeWith("")).toBe(25);
   });
 });
