@@ -99,18 +99,21 @@ export function failureInWords(message: string): string | null {
 }
 
 /**
- * A failure in the words of one log line: the channel type, where it sends (a URL's origin only,
- * since the rest of a URL may hold a token; else the channel's id) and what happened: the status
- * the receiver answered ("answered 503"), or the error in words ("failed: the receiver's host
- * name ntfy.sh does not exist (DNS)"), else the error's first line as it is. The delivery log
- * keeps the whole answer.
+ * A failure in the words of one log line: the channel type, where it sends (a URL's scheme and
+ * host only, since the rest of a URL may hold a token; else the channel's id) and what happened:
+ * the status the receiver answered ("answered 503", an HTTP status or an SMTP reply code), or the
+ * error in words ("failed: the receiver's host name ntfy.sh does not exist (DNS)"), else the
+ * error's first line as it is. An MQTT broker's refusal carries its CONNACK return code, which is
+ * no answer a reader knows by number: its words are said instead. The delivery log keeps the whole
+ * answer.
  */
 export function failureReason(n: PendingNotification, failure: DeliveryError): string {
   let target = `channel ${n.channel_uuid}`;
   const url = n.url ?? n.server_url;
-  if (url && URL.canParse(url)) target = `${new URL(url).origin}/…`;
+  // (Not URL.origin: it is "null" for schemes the URL standard does not know, such as mqtt:.)
+  if (url && URL.canParse(url)) target = `${new URL(url).protocol}//${new URL(url).host}/…`;
   const what =
-    failure.responseCode !== null
+    failure.responseCode !== null && n.channel_type !== "mqtt"
       ? `answered ${failure.responseCode}`
       : `failed: ${failureInWords(failure.message) ?? failure.message.split("\n")[0].slice(0, 200)}`;
   return `${n.channel_type} ${target} ${what}`;

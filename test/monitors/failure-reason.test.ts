@@ -1,5 +1,5 @@
 // A failed delivery's one log line (failureReason, issue 44): the channel type, where it sends (a
-// URL's origin only) and what happened in words, not Node's codes: a host name that does not
+// URL's scheme and host only) and what happened in words, not Node's codes: a host name that does not
 // exist, a refused connection, a timeout, TLS trouble, the receiver's HTTP status. One refused
 // connection is a real one (a webhook to a closed port); the other texts are Node's own, as its
 // DNS, socket and TLS errors write them.
@@ -99,5 +99,14 @@ test("an HTTP status is the receiver's answer; an unknown text is said as it is,
     ),
   ).toBe(
     "email channel 00000000-0000-4000-8000-000000000002 failed: the receiver's host name smtp.example.org does not exist (DNS)",
+  );
+});
+
+test("an MQTT broker: its URL's scheme and host (not URL.origin's \"null\"), and a refusal in words, not its CONNACK code", () => {
+  const mqtt = blankNotification({ channel_type: "mqtt", server_url: "mqtts://broker.example.org:8883/secret" });
+  expect(
+    failureReason(mqtt, new DeliveryError("The broker refused the connection: bad user name or password.", 4, true)),
+  ).toBe(
+    "mqtt mqtts://broker.example.org:8883/… failed: The broker refused the connection: bad user name or password.",
   );
 });
