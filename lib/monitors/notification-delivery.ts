@@ -111,7 +111,10 @@ export function failureReason(n: PendingNotification, failure: DeliveryError): s
   let target = `channel ${n.channel_uuid}`;
   const url = n.url ?? n.server_url;
   // (Not URL.origin: it is "null" for schemes the URL standard does not know, such as mqtt:.)
-  if (url && URL.canParse(url)) target = `${new URL(url).protocol}//${new URL(url).host}/…`;
+  if (url && URL.canParse(url)) {
+    const { protocol, host } = new URL(url);
+    target = `${protocol}//${host}/…`;
+  }
   const what =
     failure.responseCode !== null && n.channel_type !== "mqtt"
       ? `answered ${failure.responseCode}`

@@ -613,6 +613,31 @@ describe("the delivery machinery in SQL, without a worker", () => {
     ]);
   });
 
+  test("a page's plain words are written out once and kept, and written anew when the page's place changes", async () => {
+    const { capcode } = await monitorWithChannel({ type: "webhook", url: `${receiver.url}/kept` });
+    const message = await ingest("P 1 BDH-01 Middelbrand woning Domplein Utrecht", capcode);
+    const kept = async () =>
+      (
+        await ctx.db.asOwner<{ said: string; rows: number }>(
+          `select app_hidden.p2000_plain_text_kept(m, 'en') as said,
+                  (select count(*)::int from app_hidden.p2000_plain_texts k where k.message_uuid = m.uuid and k.language = 'en') as rows
+             from app_public.p2000_messages m where m.uuid = $1`,
+          [message],
+        )
+      ).rows[0];
+    const first = await kept();
+    expect(first.said).toContain("Domplein");
+    expect((await kept()).rows).toBe(1);
+    await ctx.db.asOwner("update app_public.p2000_messages set street = 'Neude' where uuid = $1", [message]);
+    const moved = await kept();
+    expect(moved.said).toContain("Neude");
+    expect(moved.said).not.toContain("Domplein");
+    await ctx.db.asOwner(
+      `delete from graphile_worker._private_jobs j using graphile_worker._private_tasks t
+        where t.id = j.task_id and t.identifier in ('notifications__deliver', 'monitors__match_feed')`,
+    );
+  });
+
   test("a batch size set to nonsense falls back to a sane one", async () => {
     const sizeWith = async (value: string) => {
       const results = (await ctx.db.asOwner(
