@@ -15,6 +15,8 @@ export default tseslint.config(
       "web/dist.*/",
       "web/src/api/graphql-env.d.ts",
       "test-results/",
+      // A person's own throw-away scripts (ignored by git too).
+      ".scratch/",
     ],
   },
   js.configs.recommended,

@@ -1563,7 +1563,6 @@ create table app_private.notifications (
 );
 alter table app_private.notifications enable row level security;
 CREATE INDEX notifications_channel_uuid_created_idx ON app_private.notifications USING btree (channel_uuid, created DESC);
-CREATE INDEX notifications_channel_uuid_idx ON app_private.notifications USING btree (channel_uuid);
 CREATE INDEX notifications_message_uuid_idx ON app_private.notifications USING btree (message_uuid);
 CREATE UNIQUE INDEX notifications_event_idx ON app_private.notifications USING btree (event_kind, event_uuid, monitor_uuid, channel_uuid) WHERE (event_uuid IS NOT NULL);
 comment on table app_private.notifications is 'One delivery of one matched P2000 message or feed event to one channel of a monitor, with its status. The unique keys make a repeated match (retried job, merged duplicate, second trigger) a no-op; a feed event carries the subject its matcher rendered, so delivery needs no code per feed.';
@@ -8471,6 +8470,8 @@ CREATE OR REPLACE FUNCTION app_hidden.queue_notification_deliveries(notification
  LANGUAGE plpgsql
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
+declare
+  batch integer := app_hidden.notification_batch_size();
 begin
   perform 1 from graphile_worker.add_jobs(array(
     select row('notifications__deliver',
@@ -8479,7 +8480,7 @@ begin
                null, null, 6, case when cardinality(b.uuids) = 1 then 'notification:' || b.uuids[1] end, null, null)::graphile_worker.job_spec
       from (select array_agg(x.u order by x.n) as uuids
               from unnest(notification_uuids) with ordinality as x (u, n)
-             group by (x.n - 1) / app_hidden.notification_batch_size()) b));
+             group by (x.n - 1) / batch) b));
   return coalesce(cardinality(notification_uuids), 0);
 end;
 $function$;
@@ -8712,6 +8713,35 @@ $function$;
 grant execute on function app_hidden.require_user_uuid() to app_analyst;
 grant execute on function app_hidden.require_user_uuid() to app_visitor;
 comment on function app_hidden.require_user_uuid() is 'The user of this request, or the UNAUTHENTICATED error every account operation answers without one: for a request that sent an API token, that the operation needs a user''s access token; for one without any token, the spec''s "Not authenticated" text.';
+
+CREATE OR REPLACE FUNCTION app_hidden.responder_token_of(notification_uuid uuid, monitor_uuid uuid, incident_uuid uuid, channel_uuid uuid, created timestamp with time zone, key bytea)
+ RETURNS text
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+AS $function$
+  select pg_catalog.translate(pg_catalog.encode(
+           app_hidden.responder_token_payload(notification_uuid, monitor_uuid, incident_uuid, channel_uuid, created), 'base64'),
+           E'+/=\n', '-_')
+      || '.'
+      || pg_catalog.translate(pg_catalog.encode(public.hmac(
+           app_hidden.responder_token_payload(notification_uuid, monitor_uuid, incident_uuid, channel_uuid, created), key, 'sha256'),
+           'base64'), E'+/=\n', '-_')
+$function$;
+grant execute on function app_hidden.responder_token_of(notification_uuid uuid, monitor_uuid uuid, incident_uuid uuid, channel_uuid uuid, created timestamp with time zone, key bytea) to app_analyst;
+grant execute on function app_hidden.responder_token_of(notification_uuid uuid, monitor_uuid uuid, incident_uuid uuid, channel_uuid uuid, created timestamp with time zone, key bytea) to app_visitor;
+comment on function app_hidden.responder_token_of(notification_uuid uuid, monitor_uuid uuid, incident_uuid uuid, channel_uuid uuid, created timestamp with time zone, key bytea) is 'The respond link token of a notification from its columns and the responder key: base64url(app_hidden.responder_token_payload).base64url(HMAC-SHA256 of it). app_private.responder_token signs with it; app_private.notifications_for_delivery inlines it for a whole batch.';
+
+CREATE OR REPLACE FUNCTION app_hidden.responder_token_payload(notification_uuid uuid, monitor_uuid uuid, incident_uuid uuid, channel_uuid uuid, created timestamp with time zone)
+ RETURNS bytea
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+AS $function$
+  select pg_catalog.convert_to(pg_catalog.concat_ws('.', notification_uuid, monitor_uuid, incident_uuid, channel_uuid,
+                                                    pg_catalog.extract('epoch', created + interval '24 hours')::bigint), 'UTF8')
+$function$;
+grant execute on function app_hidden.responder_token_payload(notification_uuid uuid, monitor_uuid uuid, incident_uuid uuid, channel_uuid uuid, created timestamp with time zone) to app_analyst;
+grant execute on function app_hidden.responder_token_payload(notification_uuid uuid, monitor_uuid uuid, incident_uuid uuid, channel_uuid uuid, created timestamp with time zone) to app_visitor;
+comment on function app_hidden.responder_token_payload(notification_uuid uuid, monitor_uuid uuid, incident_uuid uuid, channel_uuid uuid, created timestamp with time zone) is 'What a respond link token signs: the notification, its monitor, its incident (dossier, else message), its channel and the link''s expiry (24 hours after the notification was created, in epoch seconds), joined by dots.';
 
 CREATE OR REPLACE FUNCTION app_hidden.ring_crosses_itself(ring jsonb)
  RETURNS boolean
@@ -11837,28 +11867,45 @@ comment on function app_private.notification_for_delivery(notification_uuid uuid
 
 CREATE OR REPLACE FUNCTION app_private.notifications_for_delivery(notification_uuids uuid[])
  RETURNS TABLE(notification_uuid uuid, channel_type text, channel_name text, email_address text, phone_number text, url text, headers jsonb, chat_id text, signing_secret text, monitor_uuid uuid, monitor_name text, message_uuid uuid, message text, sended timestamp with time zone, urgency text, discipline text, region text, city text, street text, postcode text, latitude double precision, longitude double precision, dossier_uuid uuid, respond_token text, kind text, headline text, facts text[], event_type text, payload jsonb, channel_uuid uuid, server_url text, topic text, credentials jsonb, channel_disabled_at timestamp with time zone, plain_text text, language text)
- LANGUAGE sql
+ LANGUAGE plpgsql
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
+begin
+  return query
+  with queued as materialized (
+    select n.uuid, n.monitor_uuid, n.channel_uuid, n.message_uuid, n.dossier_uuid, n.created, n.event_kind, n.headline,
+           n.facts, n.event_type, n.payload, mo.name as monitor_name,
+           coalesce(mo.notification_rules->>'language', 'nl') as language
+      from app_private.notifications n
+      left join app_public.monitors mo on mo.uuid = n.monitor_uuid
+     where n.uuid = any (notifications_for_delivery.notification_uuids) and n.status = 'queued'
+  ), pages as materialized (
+    select m.uuid, m.message, m.sended, u.code as urgency, d.name as discipline, g.name as region, m.city, m.street,
+           m.postcode, m.latitude, m.longitude, m.dossier_uuid, s.language, app_hidden.p2000_plain_text_kept(m, s.language) as plain_text
+      from (select distinct q.message_uuid, q.language from queued q where q.message_uuid is not null) s
+      join app_public.p2000_messages m on m.uuid = s.message_uuid
+      left join app_public.p2000_urgencies u on u.uuid = m.urgency_uuid
+      left join app_public.p2000_disciplines d on d.uuid = m.discipline_uuid
+      left join app_public.p2000_regions g on g.uuid = m.region_uuid
+  ), responder as materialized (
+    select k.key from app_private.signing_keys k where k.purpose = 'responder'
+  )
   select n.uuid, c.type, c.name, c.email_address, c.phone_number, c.url,
          coalesce((select jsonb_agg(jsonb_build_object('name', h.name, 'value', h.value)) from unnest(c.headers) h), '[]'),
-         c.chat_id, s.signing_secret, mo.uuid, mo.name, m.uuid, m.message, m.sended, u.code, d.name, g.name,
-         m.city, m.street, m.postcode, m.latitude, m.longitude, m.dossier_uuid,
-         case when m.uuid is not null then app_private.responder_token(n.uuid) end,
+         c.chat_id, s.signing_secret, n.monitor_uuid, n.monitor_name, p.uuid, p.message, p.sended, p.urgency, p.discipline,
+         p.region, p.city, p.street, p.postcode, p.latitude, p.longitude, p.dossier_uuid,
+         case when p.uuid is not null
+              then app_hidden.responder_token_of(n.uuid, n.monitor_uuid, coalesce(n.dossier_uuid, n.message_uuid), n.channel_uuid,
+                                                 n.created, (select r.key from responder r)) end,
          coalesce(n.event_kind, 'p2000'), n.headline, n.facts, n.event_type, n.payload,
          c.uuid, c.server_url, c.topic, coalesce(k.credentials, '{}'), c.disabled_at,
-         case when m.uuid is not null then app_hidden.p2000_plain_text_kept(m, coalesce(mo.notification_rules->>'language', 'nl')) end,
-         coalesce(mo.notification_rules->>'language', 'nl')
-    from app_private.notifications n
+         p.plain_text, n.language
+    from queued n
     join app_public.channels c on c.uuid = n.channel_uuid
-    left join app_public.monitors mo on mo.uuid = n.monitor_uuid
-    left join app_public.p2000_messages m on m.uuid = n.message_uuid
+    left join pages p on p.uuid = n.message_uuid and p.language = n.language
     left join app_private.channel_secrets s on s.channel_uuid = c.uuid
-    left join app_private.channel_credentials k on k.channel_uuid = c.uuid
-    left join app_public.p2000_urgencies u on u.uuid = m.urgency_uuid
-    left join app_public.p2000_disciplines d on d.uuid = m.discipline_uuid
-    left join app_public.p2000_regions g on g.uuid = m.region_uuid
-   where n.uuid = any (notifications_for_delivery.notification_uuids) and n.status = 'queued'
+    left join app_private.channel_credentials k on k.channel_uuid = c.uuid;
+end;
 $function$;
 comment on function app_private.notifications_for_delivery(notification_uuids uuid[]) is 'What the task notifications__deliver needs to send a batch of notifications, one row each: channel (its server, topic, credentials and whether it is disabled) and signing secret, monitor (none for a test send), and subject (a P2000 message''s columns with its respond link and its plain text in the monitor''s language, written out once per page and language, or the headline, facts and payload a feed''s matcher or the test send rendered). No row for one no longer queued, so a repeated job never sends twice.';
 
@@ -12005,13 +12052,16 @@ comment on function app_private.record_notification_attempt(notification_uuid uu
 
 CREATE OR REPLACE FUNCTION app_private.record_notification_attempts(attempts jsonb)
  RETURNS void
- LANGUAGE sql
+ LANGUAGE plpgsql
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
+declare
+  batch uuid[] := array(select (e->>'notification_uuid')::uuid from jsonb_array_elements(attempts) e);
+begin
   with attempt as (
     select a.* from jsonb_to_recordset(attempts) as a (notification_uuid uuid, succeeded boolean, response_code integer,
                                                       reply text, error text, duration_ms integer, final boolean)
-     where exists (select 1 from app_private.notifications n where n.uuid = a.notification_uuid)
+      join app_private.notifications n on n.uuid = a.notification_uuid and n.uuid = any (batch)
   ), logged as (
     insert into app_private.notification_attempts (notification_uuid, succeeded, response_code, reply, error, duration_ms)
     select a.notification_uuid, a.succeeded, a.response_code, left(a.reply, 1000), left(a.error, 1000), a.duration_ms from attempt a
@@ -12021,7 +12071,8 @@ AS $function$
          status = case when a.succeeded then 'delivered' when a.final then 'failed' else n.status end,
          delivered_at = case when a.succeeded then now() end
     from attempt a
-   where n.uuid = a.notification_uuid;
+   where n.uuid = a.notification_uuid and n.uuid = any (batch);
+end;
 $function$;
 comment on function app_private.record_notification_attempts(attempts jsonb) is 'Records a batch''s delivery attempts in one statement, a JSON list of { notification_uuid, succeeded, response_code (the HTTP status or SMTP reply code), reply (an SMTP reply), error, duration_ms, final }: each goes into the delivery log and counts on its notification, delivered on success, failed on the final failed attempt (the last retry or a permanent error); in between graphile-worker retries and it stays queued. A notification deleted meanwhile is left out.';
 
@@ -12412,14 +12463,9 @@ CREATE OR REPLACE FUNCTION app_private.responder_token(notification_uuid uuid)
  STABLE
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
-  with payload as (
-    select convert_to(concat_ws('.', n.uuid, n.monitor_uuid, coalesce(n.dossier_uuid, n.message_uuid), n.channel_uuid,
-                                extract(epoch from n.created + interval '24 hours')::bigint), 'UTF8') as bytes
-      from app_private.notifications n where n.uuid = responder_token.notification_uuid
-  )
-  select translate(encode(p.bytes, 'base64'), E'+/=\n', '-_') || '.'
-      || translate(encode(hmac(p.bytes, k.key, 'sha256'), 'base64'), E'+/=\n', '-_')
-    from payload p, app_private.signing_keys k where k.purpose = 'responder'
+  select app_hidden.responder_token_of(n.uuid, n.monitor_uuid, coalesce(n.dossier_uuid, n.message_uuid), n.channel_uuid, n.created, k.key)
+    from app_private.notifications n, app_private.signing_keys k
+   where n.uuid = responder_token.notification_uuid and k.purpose = 'responder'
 $function$;
 comment on function app_private.responder_token(notification_uuid uuid) is 'The respond link token of a P2000 notification: base64url(payload).base64url(HMAC-SHA256), the payload binding the notification, its monitor, its incident (dossier, else message), its channel and an expiry 24 hours after it. Signed with the responder key rather than stored, so app_accounts.respond_on_the_way can check it with no login and no table of tokens.';
 

@@ -1,12 +1,14 @@
 // Web Push (RFC 8030, 8291, 8292): a small JSON message, encrypted for the browser's subscription
-// (aes128gcm) and signed with the service's VAPID key by the web-push library, POSTed to the
-// subscription's push service through the guarded outbound client. The service worker
+// (aes128gcm) by the web-push library and authorised with the service's VAPID key (a token signed
+// once per push service for a period: vapid-tokens.ts), POSTed to the subscription's push service
+// through the guarded outbound client. The service worker
 // (GET /push/sw.js, lib/monitors/push-worker-route.ts) shows it. A push service answering 404 or 410 says the
 // subscription is gone (RFC 8030 §7.3, §8.3): the channel is disabled, not retried.
 import webpush, { type Urgency } from "web-push";
 import { DeliveryError, type NotificationSettings, type PendingNotification, type Sender } from "../notification.ts";
 import { clip, factLines, headlineOf, linkOf } from "../notification-text.ts";
 import { postExpectingSuccess } from "./post.ts";
+import { vapidAuthorization } from "./vapid-tokens.ts";
 
 /** What the service worker gets (docs/channels/webpush.md). */
 export interface PushMessage {
@@ -90,7 +92,8 @@ export const webpushSender: Sender = async (settings, n) => {
       { endpoint, keys: { p256dh, auth } },
       JSON.stringify(pushMessage(settings, n)),
       {
-        vapidDetails: { subject, publicKey, privateKey },
+        // Not signed here per push (no vapidDetails, and none set globally): the push service's kept token.
+        headers: { Authorization: vapidAuthorization(endpoint, { subject, publicKey, privateKey }) },
         contentEncoding: "aes128gcm",
         TTL: pushTtlSeconds(n),
         urgency: pushUrgency(n),
@@ -101,7 +104,7 @@ export const webpushSender: Sender = async (settings, n) => {
     throw new DeliveryError(`The push subscription cannot be encrypted for: ${(error as Error).message}`, null, true);
   }
   // Node's request sets Content-Length from the body; the rest (TTL, Urgency, Content-Encoding,
-  // Authorization: vapid t=…, k=…) goes as web-push made it.
+  // and the kept Authorization: vapid t=…, k=…) goes as web-push made it.
   const headers: Record<string, string> = { "user-agent": "nl-incident-service-webpush/1" };
   for (const [name, value] of Object.entries(request.headers)) {
     if (name.toLowerCase() !== "content-length") headers[name.toLowerCase()] = String(value);
