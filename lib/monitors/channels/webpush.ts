@@ -8,7 +8,7 @@ import webpush, { type Urgency } from "web-push";
 import { DeliveryError, type NotificationSettings, type PendingNotification, type Sender } from "../notification.ts";
 import { clip, factLines, headlineOf, linkOf } from "../notification-text.ts";
 import { postExpectingSuccess } from "./post.ts";
-import { vapidAuthorization } from "./vapid-tokens.ts";
+import { vapidAuthorization, type VapidKeys } from "./vapid-tokens.ts";
 
 /** What the service worker gets (docs/channels/webpush.md). */
 export interface PushMessage {
@@ -76,6 +76,39 @@ export function pushMessage(settings: NotificationSettings, n: PendingNotificati
  */
 const refusedAgain = (status: number) => !(status === 408 || status === 429 || status >= 500);
 
+export interface PushSubscriptionKeys {
+  endpoint: string;
+  p256dh: string;
+  auth: string;
+}
+
+/**
+ * A push's request: `message` encrypted for the subscription (aes128gcm, a fresh key agreement each
+ * time), the push service's kept VAPID token, TTL and Urgency; the headers in lower case, without
+ * Content-Length (Node's request sets it from the body). Throws when the subscription's keys are
+ * not a P-256 point and a 16-byte secret.
+ */
+export function pushRequest(
+  subscription: PushSubscriptionKeys,
+  message: string,
+  vapid: VapidKeys,
+  options: { ttlSeconds: number; urgency: Urgency },
+): { headers: Record<string, string>; body: Buffer } {
+  const { endpoint, p256dh, auth } = subscription;
+  const request = webpush.generateRequestDetails({ endpoint, keys: { p256dh, auth } }, message, {
+    // Not signed here per push (no vapidDetails, and none set globally): the push service's kept token.
+    headers: { Authorization: vapidAuthorization(endpoint, vapid) },
+    contentEncoding: "aes128gcm",
+    TTL: options.ttlSeconds,
+    urgency: options.urgency,
+  });
+  const headers: Record<string, string> = { "user-agent": "nl-incident-service-webpush/1" };
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (name.toLowerCase() !== "content-length") headers[name.toLowerCase()] = String(value);
+  }
+  return { headers, body: request.body };
+}
+
 export const webpushSender: Sender = async (settings, n) => {
   const { publicKey, privateKey, subject } = settings.webPush;
   if (!publicKey || !privateKey) {
@@ -86,31 +119,27 @@ export const webpushSender: Sender = async (settings, n) => {
     );
   }
   const { endpoint, p256dh, auth } = n.credentials;
+  const subscription = { endpoint, p256dh, auth };
   let request;
   try {
-    request = webpush.generateRequestDetails(
-      { endpoint, keys: { p256dh, auth } },
+    request = pushRequest(
+      subscription,
       JSON.stringify(pushMessage(settings, n)),
-      {
-        // Not signed here per push (no vapidDetails, and none set globally): the push service's kept token.
-        headers: { Authorization: vapidAuthorization(endpoint, { subject, publicKey, privateKey }) },
-        contentEncoding: "aes128gcm",
-        TTL: pushTtlSeconds(n),
-        urgency: pushUrgency(n),
-      },
+      { subject, publicKey, privateKey },
+      { ttlSeconds: pushTtlSeconds(n), urgency: pushUrgency(n) },
     );
   } catch (error) {
     // Keys that are not a P-256 point and a 16-byte secret stay so: no retry can encrypt for them.
     throw new DeliveryError(`The push subscription cannot be encrypted for: ${(error as Error).message}`, null, true);
   }
-  // Node's request sets Content-Length from the body; the rest (TTL, Urgency, Content-Encoding,
-  // and the kept Authorization: vapid t=…, k=…) goes as web-push made it.
-  const headers: Record<string, string> = { "user-agent": "nl-incident-service-webpush/1" };
-  for (const [name, value] of Object.entries(request.headers)) {
-    if (name.toLowerCase() !== "content-length") headers[name.toLowerCase()] = String(value);
-  }
   try {
-    return await postExpectingSuccess(endpoint, headers, request.body, !settings.allowPrivateTargets, refusedAgain);
+    return await postExpectingSuccess(
+      subscription.endpoint,
+      request.headers,
+      request.body,
+      !settings.allowPrivateTargets,
+      refusedAgain,
+    );
   } catch (error) {
     const status = (error as DeliveryError).responseCode;
     if (status !== 404 && status !== 410) throw error;
