@@ -63,10 +63,18 @@ const REQUEST_CONNECTIONS = 10;
 /** Memory for the requests the response cache answers before grafserv (lib/http/response-cache/known-requests.ts). */
 const KNOWN_REQUEST_BYTES = 16 * 1024 * 1024;
 
+/**
+ * Connections the kernel holds for the service before it accepts them. A crowd connecting at once
+ * (ten thousand viewers coming back after a restart) overflowed Node's default of 511: the kernel
+ * dropped the rest's handshakes and their clients saw ECONNRESET (bench:subscriptions --web). The
+ * kernel caps it at net.core.somaxconn (4096 by default since Linux 5.4).
+ */
+const LISTEN_BACKLOG = 4096;
+
 function listen(server: Server, port: number, host: string): Promise<AddressInfo> {
   return new Promise((resolve, reject) => {
     server.once("error", reject);
-    server.listen(port, host, () => {
+    server.listen({ port, host, backlog: LISTEN_BACKLOG }, () => {
       server.off("error", reject);
       resolve(server.address() as AddressInfo);
     });

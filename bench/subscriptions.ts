@@ -1,5 +1,5 @@
 // Live push at scale: `npm run bench:subscriptions -- [--subscribers 1000] [--tokens 10] [--rate 20]
-// [--seconds 30] [--fresh]`.
+// [--seconds 30] [--web] [--sse 0] [--minimal] [--fresh]`.
 // The service runs as its own process (server.ts) on a database of its own (bench/.data-subscriptions).
 // `--subscribers` graphql-ws clients, each on its own WebSocket, subscribe to
 // `p2000Messages { uuid message sended }` with one of `--tokens` API tokens. Then messages arrive
@@ -11,9 +11,18 @@
 // 1,000 subscribers at 20 messages a second; for a crowd (every subscriber its own token, issue 33:
 // 5,000 subscribers at 5 messages a second) p95 under 1 s. Also reported: the service's resident memory per
 // subscriber (before and after they subscribe) and where the two cores went.
+// --web subscribes as the web application's live map does (issue 47's ten thousand viewers): its
+// own subscription document (MapMessages, web/src/map/queries.ts) with its shared credential (the
+// web-client token of GET /web/config.json) instead of API tokens; --sse adds that many viewers on
+// graphql-sse (an event stream each); --minimal then measures, in the same run, a minimal
+// WebSocket server (bench/subscriptions/minimal-broadcaster.ts) sending the same frames to as many
+// sockets at the same rate, and compares the CPU each takes a delivered message (the service's
+// with PostgreSQL's): the service's share of the broadcaster's messages a second on the same cores.
 // Figures: bench/results/subscriptions-latest.md and a dated JSON file.
 import fs from "node:fs";
 import { parseArgs } from "node:util";
+import { print } from "graphql";
+import { createClient as createSseClient } from "graphql-sse";
 import { createClient, type Client } from "graphql-ws";
 import pg from "pg";
 import WebSocket from "ws";
@@ -24,6 +33,8 @@ import { makeCpuSampler, cpuSplit, describeCpu } from "./cpu-accounting.ts";
 import { openBenchDatabase } from "./bench-database.ts";
 import { machine, percentile, writeResults } from "./results.ts";
 import { startServerProcess } from "./server-process.ts";
+import { startMinimalBroadcaster } from "./subscriptions/minimal-broadcaster.ts";
+import { MessagesSubscription } from "../web/src/map/queries.ts";
 
 const { values } = parseArgs({
   options: {
@@ -31,16 +42,21 @@ const { values } = parseArgs({
     tokens: { type: "string", default: "10" },
     rate: { type: "string", default: "20" },
     seconds: { type: "string", default: "30" },
+    web: { type: "boolean", default: false },
+    sse: { type: "string", default: "0" },
+    minimal: { type: "boolean", default: false },
     fresh: { type: "boolean", default: false },
   },
 });
-const SUBSCRIBERS = Number(values.subscribers);
-const TOKENS = Math.min(Number(values.tokens), SUBSCRIBERS);
+const WS_VIEWERS = Number(values.subscribers);
+const SSE_VIEWERS = Number(values.sse);
+const SUBSCRIBERS = WS_VIEWERS + SSE_VIEWERS;
+const TOKENS = values.web ? 1 : Math.min(Number(values.tokens), SUBSCRIBERS);
 const RATE = Number(values.rate);
 const SECONDS = Number(values.seconds);
-/** A crowd (a token per subscriber) has issue 33's goal; fewer tokens, the live push's. */
-const GOAL_P95_MS = TOKENS === SUBSCRIBERS ? 1000 : 500;
-const QUERY = "subscription { p2000Messages { uuid message sended } }";
+/** A crowd (a token per subscriber, or the web's viewers) has issue 33's and 47's goal; fewer tokens, the live push's. */
+const GOAL_P95_MS = TOKENS === SUBSCRIBERS || values.web ? 1000 : 500;
+const QUERY = values.web ? print(MessagesSubscription) : "subscription { p2000Messages { uuid message sended } }";
 const log = (line: string) => console.log(line);
 
 const { dataDir, config, database, owner } = await openBenchDatabase("subscriptions", 54365, values.fresh ?? false);
@@ -48,7 +64,8 @@ const perToken = Math.ceil(SUBSCRIBERS / TOKENS);
 const service = await startServerProcess({
   dataDir,
   pgPort: config.database.embeddedPgPort,
-  env: { SUBSCRIPTIONS_PER_TOKEN: String(perToken) },
+  // All the bench's viewers come from one address: the web credential's per-address cap lets them.
+  env: { SUBSCRIPTIONS_PER_TOKEN: String(perToken), WEB_CLIENT_SUBSCRIPTIONS_PER_ADDRESS: String(SUBSCRIBERS) },
 });
 const rssMb = () => Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${service.pid}/status`, "utf8"))![1]) / 1024;
 
@@ -83,38 +100,51 @@ async function flush(): Promise<void> {
 
 // The subscribers: what each received, by marker, with the time it arrived.
 interface Subscriber {
-  client: Client;
+  client: Pick<Client, "dispose">;
   received: Map<string, number>;
   duplicates: number;
   errors: string[];
 }
-const tokens = await Promise.all(
-  Array.from({ length: TOKENS }, (_, i) =>
-    createApiToken(owner, {
-      environmentUuid: database.operatorEnvironmentUuid,
-      name: `bench subscriptions ${i}`,
-      scopes: [],
-    }),
-  ),
-);
+const tokens = values.web
+  ? [
+      {
+        plainToken: (
+          (await (await fetch(new URL("/web/config.json", service.graphqlUrl))).json()) as { apiToken: string }
+        ).apiToken,
+      },
+    ]
+  : await Promise.all(
+      Array.from({ length: TOKENS }, (_, i) =>
+        createApiToken(owner, {
+          environmentUuid: database.operatorEnvironmentUuid,
+          name: `bench subscriptions ${i}`,
+          scopes: [],
+        }),
+      ),
+    );
+/** The first message frame a viewer got, as graphql-ws sends it, its marker MARKER: what the minimal broadcaster sends. */
+let sampleFrame: string | undefined;
 const rssBefore = rssMb();
 const subscribers: Subscriber[] = [];
 log(
   `${SUBSCRIBERS} subscribers (${TOKENS} tokens), ${RATE} messages/s for ${SECONDS} s; service RSS ${rssBefore.toFixed(0)} MB before`,
 );
 for (let i = 0; i < SUBSCRIBERS; i++) {
-  const subscriber: Subscriber = {
-    client: createClient({
-      url: service.graphqlUrl.replace(/^http/, "ws"),
-      webSocketImpl: WebSocket,
-      connectionParams: { authorization: `Bearer ${tokens[i % TOKENS].plainToken}` },
-      retryAttempts: 0,
-    }),
-    received: new Map(),
-    duplicates: 0,
-    errors: [],
-  };
-  subscriber.client.subscribe<{ p2000Messages: Array<{ message: string }> }>(
+  const authorization = `Bearer ${tokens[i % TOKENS].plainToken}`;
+  // The web's viewers retry a connection that failed, as the web application does (its clients'
+  // default); a subscription that breaks during the load still counts what it missed.
+  const retryAttempts = values.web ? 5 : 0;
+  const client =
+    i < WS_VIEWERS
+      ? createClient({
+          url: service.graphqlUrl.replace(/^http/, "ws"),
+          webSocketImpl: WebSocket,
+          connectionParams: { authorization },
+          retryAttempts,
+        })
+      : createSseClient({ url: `${service.graphqlUrl}/stream`, headers: { authorization }, retryAttempts });
+  const subscriber: Subscriber = { client, received: new Map(), duplicates: 0, errors: [] };
+  client.subscribe<{ p2000Messages: Array<{ message: string }> }>(
     { query: QUERY },
     {
       next(result) {
@@ -123,6 +153,7 @@ for (let i = 0; i < SUBSCRIBERS; i++) {
         for (const message of result.data?.p2000Messages ?? []) {
           const marker = /#\d+$/.exec(message.message)?.[0];
           if (!marker) continue;
+          sampleFrame ??= JSON.stringify({ id: "1", type: "next", payload: result }).replaceAll(marker, "MARKER");
           if (subscriber.received.has(marker)) subscriber.duplicates++;
           else subscriber.received.set(marker, now);
         }
@@ -221,6 +252,60 @@ log(`Goal (p95 < ${GOAL_P95_MS} ms, each message once to every subscriber): ${me
 
 await Promise.all(subscribers.map(async (s) => s.client.dispose()));
 await service.stop();
+
+// The limit: the same frames to as many sockets at the same rate, from a minimal broadcaster.
+const minimal = values.minimal && sampleFrame ? await measureMinimalBroadcaster(sampleFrame) : undefined;
+const serviceCpuMs = cpu ? +(cpu.service.msPerRequest + cpu.postgres.msPerRequest).toFixed(4) : undefined;
+const ratio = minimal && serviceCpuMs ? +(minimal.cpuMsPerDelivery / serviceCpuMs).toFixed(2) : undefined;
+if (minimal)
+  log(
+    `Minimal broadcaster: ${minimal.deliveries} of ${minimal.expected} delivered, p95 ${minimal.p95} ms, ` +
+      `${minimal.cpuMsPerDelivery} ms of CPU a delivery against the service's ${serviceCpuMs} (with PostgreSQL): ` +
+      `the service at ${ratio} of its messages a second on the same cores (goal ≥ 0.5: ${ratio! >= 0.5 ? "met" : "NOT met"})`,
+  );
+
+/**
+ * As many plain WebSocket viewers of the minimal broadcaster, each noting when each message's
+ * marker first reached it; the broadcaster sends RATE × SECONDS frames over SECONDS.
+ */
+async function measureMinimalBroadcaster(frame: string) {
+  const broadcaster = await startMinimalBroadcaster();
+  const viewers: Array<Map<string, number>> = [];
+  const sockets: WebSocket[] = [];
+  for (let i = 0; i < SUBSCRIBERS; i++) {
+    const received = new Map<string, number>();
+    const socket = new WebSocket(broadcaster.url);
+    socket.on("message", (data) => {
+      const marker = /#\d+(?=")/.exec(String(data))?.[0];
+      if (marker && !received.has(marker)) received.set(marker, Date.now());
+    });
+    viewers.push(received);
+    sockets.push(socket);
+    if (i % 100 === 99) await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  await Promise.all(
+    sockets.map((socket) =>
+      socket.readyState === WebSocket.OPEN ? Promise.resolve() : new Promise((resolve) => socket.once("open", resolve)),
+    ),
+  );
+  const count = RATE * SECONDS;
+  const { sentAt, cpuMs } = await broadcaster.broadcast(frame, count, SECONDS);
+  const until = Date.now() + 10_000;
+  while (Date.now() < until && viewers.some((v) => v.size < count)) await new Promise((r) => setTimeout(r, 100));
+  const delays = viewers.flatMap((v) => [...v].map(([marker, at]) => at - sentAt[marker])).sort((a, b) => a - b);
+  for (const socket of sockets) socket.terminate();
+  await broadcaster.stop();
+  const p = (q: number) => +percentile(delays, q).toFixed(0);
+  return {
+    deliveries: delays.length,
+    expected: count * SUBSCRIBERS,
+    missing: count * SUBSCRIBERS - delays.length,
+    p50: p(50),
+    p95: p(95),
+    p99: p(99),
+    cpuMsPerDelivery: +(cpuMs / Math.max(1, delays.length)).toFixed(4),
+  };
+}
 await readerPool.end();
 await owner.end();
 await database.close();
@@ -243,11 +328,16 @@ const result = {
   },
   cpu,
   errors: errors.slice(0, 5),
+  viewers: { webSocket: WS_VIEWERS, sse: SSE_VIEWERS, web: values.web },
+  minimal,
+  ratio,
 };
 log(
   `Wrote ${writeResults("subscriptions", "subscriptions-latest.md", result, [
-    `Subscriptions benchmark, ${result.date.slice(0, 10)}, ${result.machine}: ${SUBSCRIBERS} graphql-ws subscribers of p2000Messages ` +
-      `(each its own WebSocket, ${TOKENS} API tokens), ${RATE} messages a second for ${SECONDS} s through the FLEX reader's path (batches flushed every second).`,
+    `Subscriptions benchmark, ${result.date.slice(0, 10)}, ${result.machine}: ${WS_VIEWERS} graphql-ws subscribers` +
+      `${SSE_VIEWERS ? ` and ${SSE_VIEWERS} graphql-sse subscribers` : ""} of ` +
+      `${values.web ? "the web application's MapMessages with its shared credential" : `p2000Messages (${TOKENS} API tokens)`} ` +
+      `(each its own connection), ${RATE} messages a second for ${SECONDS} s through the FLEX reader's path (batches flushed every second).`,
     "",
     `| subscribers | messages/s | deliveries | missing | duplicates | p50 ms | p95 ms | p99 ms | max ms | goal (p95 < ${GOAL_P95_MS} ms) |`,
     "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
@@ -258,6 +348,15 @@ log(
       `(${memoryPerSubscriberKb} KB per subscriber), ${result.memory.rssAfterMb} MB after the load.`,
     "",
     `Where the cores went during the load (per delivery): ${describeCpu(cpu)}.`,
+    ...(minimal
+      ? [
+          "",
+          `Minimal broadcaster (the same frames to ${SUBSCRIBERS} WebSockets at the same rate, a process of its own): ` +
+            `${minimal.deliveries} of ${minimal.expected} delivered, p50 ${minimal.p50} ms, p95 ${minimal.p95} ms, p99 ${minimal.p99} ms ` +
+            `from its send; ${minimal.cpuMsPerDelivery} ms of CPU a delivery against the service's ${serviceCpuMs} (with PostgreSQL): ` +
+            `the service at **${ratio}** of its messages a second on the same cores (issue 47's goal ≥ 0.5: ${ratio! >= 0.5 ? "met" : "**not met**"}).`,
+        ]
+      : []),
   ])}`,
 );
 process.exit(0);

@@ -2,14 +2,14 @@
 // is the webhook's): a push service over TLS, an ntfy server, Discord's webhook API and an MQTT
 // broker, each local, each answering as its original does and counting what arrives per target
 // (the bench's channel number, read from the path, topic or body). The push service decrypts a
-// sample of the pushes (RFC 8291, with node:crypto, not the library that encrypted them) and
-// checks their VAPID token (RFC 8292); what a receiver could not read counts as bad.
-import { createDecipheriv, createECDH, createPublicKey, hkdfSync, randomBytes, verify } from "node:crypto";
+// sample of the pushes and checks their VAPID token (test/helpers/web-push-user-agent.ts); what a
+// receiver could not read counts as bad.
 import fs from "node:fs";
 import http from "node:http";
 import https from "node:https";
 import net from "node:net";
 import { Aedes } from "aedes";
+import { browserKeys, decryptPush, vapidClaims } from "../../test/helpers/web-push-user-agent.ts";
 
 /** What arrived for each target of one kind: its first arrival's time, and anything beyond it. */
 export class Arrivals {
@@ -58,9 +58,7 @@ const PUSH_KEY = new URL("../../test/fixtures/push-service-tls/key.pem", import.
  * verified against `vapidPublicKey`, and the first decrypted message is kept for the minimal sender.
  */
 export async function startPushService(vapidPublicKey: string, sampleEvery = 50) {
-  const browser = createECDH("prime256v1");
-  browser.generateKeys();
-  const auth = randomBytes(16);
+  const browser = browserKeys();
   const arrivals = new Arrivals();
   let seen = 0;
   let sample: string | undefined;
@@ -70,8 +68,10 @@ export async function startPushService(vapidPublicKey: string, sampleEvery = 50)
       if (!target) return 404;
       if (seen++ % sampleEvery === 0) {
         try {
-          checkVapid(String(req.headers.authorization), vapidPublicKey, `https://127.0.0.1:${server.port}`);
-          const text = decryptPush(browser, auth, body);
+          const { aud, exp } = vapidClaims(String(req.headers.authorization), vapidPublicKey);
+          if (aud !== `https://127.0.0.1:${server.port}` || exp * 1000 < Date.now())
+            throw new Error("another audience");
+          const text = decryptPush(browser, body);
           JSON.parse(text);
           sample ??= text;
         } catch {
@@ -89,52 +89,11 @@ export async function startPushService(vapidPublicKey: string, sampleEvery = 50)
     /** A subscription as a browser gives it, for the channel's credentials. */
     subscription: (target: string) => ({
       endpoint: `https://127.0.0.1:${server.port}/push/${target}`,
-      p256dh: browser.getPublicKey().toString("base64url"),
-      auth: auth.toString("base64url"),
+      ...browser.keys,
     }),
     sample: () => sample,
     close: server.close,
   };
-}
-
-/** RFC 8291 §3.4 and RFC 8188, the user agent's side, for one record (as a push message is). */
-function decryptPush(browser: ReturnType<typeof createECDH>, auth: Buffer, body: Buffer): string {
-  const salt = body.subarray(0, 16);
-  const idLength = body[20];
-  const serverPublic = body.subarray(21, 21 + idLength);
-  const ciphertext = body.subarray(21 + idLength);
-  const keyInfo = Buffer.concat([Buffer.from("WebPush: info\0"), browser.getPublicKey(), serverPublic]);
-  const ikm = Buffer.from(hkdfSync("sha256", browser.computeSecret(serverPublic), auth, keyInfo, 32));
-  const cek = Buffer.from(hkdfSync("sha256", ikm, salt, Buffer.from("Content-Encoding: aes128gcm\0"), 16));
-  const nonce = Buffer.from(hkdfSync("sha256", ikm, salt, Buffer.from("Content-Encoding: nonce\0"), 12));
-  const decipher = createDecipheriv("aes-128-gcm", cek, nonce);
-  decipher.setAuthTag(ciphertext.subarray(-16));
-  const padded = Buffer.concat([decipher.update(ciphertext.subarray(0, -16)), decipher.final()]);
-  let end = padded.length - 1;
-  while (padded[end] === 0) end--; // the padding, after the last record's delimiter (2)
-  if (padded[end] !== 2) throw new Error("no last-record delimiter");
-  return padded.subarray(0, end).toString("utf8");
-}
-
-/** RFC 8292: `vapid t=<ES256 JWT>, k=<public key>`, signed by that key, for this push service, not expired. */
-function checkVapid(authorization: string, publicKey: string, audience: string): void {
-  const match = /^vapid t=([\w-]+)\.([\w-]+)\.([\w-]+), k=([\w-]+)$/.exec(authorization);
-  if (!match || match[4] !== publicKey) throw new Error("no VAPID token of the service's key");
-  const point = Buffer.from(publicKey, "base64url");
-  const key = createPublicKey({
-    key: {
-      kty: "EC",
-      crv: "P-256",
-      x: point.subarray(1, 33).toString("base64url"),
-      y: point.subarray(33).toString("base64url"),
-    },
-    format: "jwk",
-  });
-  const signed = Buffer.from(`${match[1]}.${match[2]}`);
-  if (!verify("sha256", signed, { key, dsaEncoding: "ieee-p1363" }, Buffer.from(match[3], "base64url")))
-    throw new Error("a VAPID signature that does not hold");
-  const claims = JSON.parse(Buffer.from(match[2], "base64url").toString("utf8"));
-  if (claims.aud !== audience || claims.exp * 1000 < Date.now()) throw new Error("a VAPID token for another audience");
 }
 
 /**

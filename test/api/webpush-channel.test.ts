@@ -6,7 +6,6 @@
 // Urgency, and the aes128gcm body, decrypted here with node:crypto (not with the library that
 // encrypted it) into the JSON the service worker shows. A push service answering 410 or 404
 // disables the channel, without retries, and later notifications fail at once.
-import { createECDH, createPublicKey, hkdfSync, createDecipheriv, randomBytes, verify } from "node:crypto";
 import fs from "node:fs";
 import nodeTls from "node:tls";
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
@@ -14,6 +13,7 @@ import { storeP2000Pages } from "../helpers/p2000.ts";
 import { errorOf, startTestService, TEST_VAPID_KEYS, useTestService } from "../helpers/service.ts";
 import { signUp, type TestUser } from "../helpers/users.ts";
 import { waitUntil } from "../helpers/wait.ts";
+import { browserKeys, decryptPush, vapidClaims, type BrowserKeys } from "../helpers/web-push-user-agent.ts";
 import { startWebhookReceiver, type ReceivedRequest, type WebhookReceiver } from "../helpers/webhook-receiver.ts";
 
 // The push service's test-only certificate (127.0.0.1, valid until 2126). The delivery trusts it
@@ -38,78 +38,23 @@ afterAll(async () => {
   nodeTls.setDefaultCACertificates(defaultCa);
 });
 
-/** What a browser keeps of its subscription: the ECDH key pair and the auth secret (RFC 8291 §3). */
-interface BrowserSubscription {
+/** A browser's subscription: its keys and what it gives the server (RFC 8291 §3). */
+interface BrowserSubscription extends BrowserKeys {
   endpoint: string;
-  ecdh: ReturnType<typeof createECDH>;
-  auth: Buffer;
   json: { endpoint: string; keys: { p256dh: string; auth: string } };
 }
 
 function subscribe(path: string): BrowserSubscription {
-  const ecdh = createECDH("prime256v1");
-  ecdh.generateKeys();
-  const auth = randomBytes(16);
+  const keys = browserKeys();
   const endpoint = `${push.url}${path}`;
-  return {
-    endpoint,
-    ecdh,
-    auth,
-    json: { endpoint, keys: { p256dh: ecdh.getPublicKey().toString("base64url"), auth: auth.toString("base64url") } },
-  };
+  return { ...keys, endpoint, json: { endpoint, keys: keys.keys } };
 }
 
-/** RFC 8291 §3.4 and RFC 8188: the user agent's side, one record (as a push message is). */
-function decrypt(sub: BrowserSubscription, body: Buffer): string {
-  const salt = body.subarray(0, 16);
-  const recordSize = body.readUInt32BE(16);
-  const idLength = body[20];
-  const serverPublic = body.subarray(21, 21 + idLength);
-  const ciphertext = body.subarray(21 + idLength);
-  expect(idLength).toBe(65);
-  expect(ciphertext.length).toBeLessThanOrEqual(recordSize);
-  const shared = sub.ecdh.computeSecret(serverPublic);
-  const keyInfo = Buffer.concat([Buffer.from("WebPush: info\0"), sub.ecdh.getPublicKey(), serverPublic]);
-  const ikm = Buffer.from(hkdfSync("sha256", shared, sub.auth, keyInfo, 32));
-  const cek = Buffer.from(hkdfSync("sha256", ikm, salt, Buffer.from("Content-Encoding: aes128gcm\0"), 16));
-  const nonce = Buffer.from(hkdfSync("sha256", ikm, salt, Buffer.from("Content-Encoding: nonce\0"), 12));
-  const decipher = createDecipheriv("aes-128-gcm", cek, nonce);
-  decipher.setAuthTag(ciphertext.subarray(-16));
-  const padded = Buffer.concat([decipher.update(ciphertext.subarray(0, -16)), decipher.final()]);
-  // The last record ends with the delimiter 2, then zero padding.
-  let end = padded.length - 1;
-  while (padded[end] === 0) end--;
-  expect(padded[end]).toBe(2);
-  return padded.subarray(0, end).toString("utf8");
-}
+const decrypt = (sub: BrowserSubscription, body: Buffer) => decryptPush(sub, body);
 
 /** RFC 8292: Authorization: vapid t=<JWT signed ES256>, k=<the service's public key>; returns the claims. */
-function verifiedVapidClaims(request: ReceivedRequest): Record<string, unknown> {
-  const match = /^vapid t=([\w-]+\.[\w-]+\.[\w-]+), k=([\w-]+)$/.exec(String(request.headers.authorization));
-  expect(match).not.toBeNull();
-  const [, jwt, k] = match!;
-  expect(k).toBe(TEST_VAPID_KEYS.publicKey);
-  const point = Buffer.from(k, "base64url");
-  const key = createPublicKey({
-    key: {
-      kty: "EC",
-      crv: "P-256",
-      x: point.subarray(1, 33).toString("base64url"),
-      y: point.subarray(33).toString("base64url"),
-    },
-    format: "jwk",
-  });
-  const [header, claims, signature] = jwt.split(".");
-  expect(JSON.parse(Buffer.from(header, "base64url").toString())).toMatchObject({ alg: "ES256" });
-  const signed = verify(
-    "sha256",
-    Buffer.from(`${header}.${claims}`),
-    { key, dsaEncoding: "ieee-p1363" },
-    Buffer.from(signature, "base64url"),
-  );
-  expect(signed).toBe(true);
-  return JSON.parse(Buffer.from(claims, "base64url").toString());
-}
+const verifiedVapidClaims = (request: ReceivedRequest) =>
+  vapidClaims(String(request.headers.authorization), TEST_VAPID_KEYS.publicKey);
 
 let ada: TestUser;
 async function ok(query: string, variables: Record<string, unknown> = {}) {

@@ -2,31 +2,14 @@
 // service makes one ES256 signature, not one a push): the same header for every push to one
 // origin while it has more than an hour left, its own for another origin or key, a new one an hour
 // before the old expires; each a valid RFC 8292 token for its push service.
-import { createPublicKey, verify } from "node:crypto";
 import { describe, expect, test } from "@jest/globals";
 import webpush from "web-push";
 import { VAPID_TOKEN_SECONDS, vapidAuthorization } from "../../lib/monitors/channels/vapid-tokens.ts";
+import { vapidClaims } from "../helpers/web-push-user-agent.ts";
 
 const keys = { subject: "mailto:ops@example.org", ...webpush.generateVAPIDKeys() };
 
-/** The claims of `vapid t=<JWT>, k=<key>`, its ES256 signature checked against the public key. */
-function claims(authorization: string): { aud: string; exp: number; sub: string } {
-  const [, jwt, k] = /^vapid t=([\w-]+\.[\w-]+\.[\w-]+), k=([\w-]+)$/.exec(authorization)!;
-  const point = Buffer.from(k, "base64url");
-  const key = createPublicKey({
-    key: {
-      kty: "EC",
-      crv: "P-256",
-      x: point.subarray(1, 33).toString("base64url"),
-      y: point.subarray(33).toString("base64url"),
-    },
-    format: "jwk",
-  });
-  const [header, payload, signature] = jwt.split(".");
-  const signed = Buffer.from(`${header}.${payload}`);
-  expect(verify("sha256", signed, { key, dsaEncoding: "ieee-p1363" }, Buffer.from(signature, "base64url"))).toBe(true);
-  return JSON.parse(Buffer.from(payload, "base64url").toString("utf8"));
-}
+const claims = (authorization: string) => vapidClaims(authorization, keys.publicKey);
 
 describe("VAPID tokens", () => {
   // Now (web-push refuses an expiry more than 24 hours from the real clock), on a whole second.
