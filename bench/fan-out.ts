@@ -1,6 +1,6 @@
 // The burst bench (issue 47): `npm run bench:fan-out -- [--monitors 20000] [--workers 1]
-// [--concurrency 8] [--mix webhook=40,webpush=30,ntfy=10,discord=10,mqtt=10] [--kill-worker]
-// [--fresh]`. One P2000 page whose place lies inside the areas (circles of 1-3 km) of `monitors`
+// [--concurrency 8] [--mix webhook=40,webpush=30,ntfy=10,discord=10,mqtt=10] [--api 0]
+// [--viewers 1000] [--kill-worker] [--fresh]`. One P2000 page whose place lies inside the areas (circles of 1-3 km) of `monitors`
 // monitors, each notifying a channel of its own, of the types in `mix` (percentages; the default is
 // our guess at how people choose: webhooks for integrations, Web Push for the web application,
 // ntfy and Discord for groups, MQTT for Home Assistant), each to a local receiver in its original's
@@ -24,7 +24,10 @@
 // a monitor under two ids (a real double), and arrivals again at a target of a type without such an
 // id. --kill-worker kills a worker process (SIGKILL) when half the deliveries have arrived and starts
 // another, as a process supervisor would; the jobs it held are freed by the live workers after
-// WORKER_LOST_AFTER_SECONDS (5 here; docs/operations.md).
+// WORKER_LOST_AFTER_SECONDS (5 here; docs/operations.md). --api N starts N API processes against
+// the same database, as an operator scales out (docs/operations.md), with `viewers` live viewers of
+// the map spread over them (bench/fan-out/viewers.ts): when the page reached each, and the API
+// processes' CPU during the burst.
 // Figures go to bench/results/fan-out-latest.md (docs/benchmarks.md shows them) and a dated JSON file.
 import fs from "node:fs";
 import path from "node:path";
@@ -34,6 +37,7 @@ import { SOCKETS_PER_HOST } from "../lib/http/outbound.ts";
 import { openBenchDatabase } from "./bench-database.ts";
 import { makeCpuSampler, rssMb, TICK_MS } from "./cpu-accounting.ts";
 import { runMinimalSender, type MinimalJob } from "./fan-out/minimal-sender.ts";
+import { startViewers } from "./fan-out/viewers.ts";
 import {
   Arrivals,
   PUSH_CERTIFICATE,
@@ -54,6 +58,8 @@ const { values } = parseArgs({
     workers: { type: "string", default: "1" },
     concurrency: { type: "string", default: "8" },
     mix: { type: "string", default: "webhook=40,webpush=30,ntfy=10,discord=10,mqtt=10" },
+    api: { type: "string", default: "0" },
+    viewers: { type: "string", default: "1000" },
     "kill-worker": { type: "boolean", default: false },
     fresh: { type: "boolean", default: false },
   },
@@ -61,6 +67,8 @@ const { values } = parseArgs({
 const MONITORS = Number(values.monitors);
 const WORKERS = Number(values.workers);
 const CONCURRENCY = Number(values.concurrency);
+const API_PROCESSES = Number(values.api);
+const VIEWERS = API_PROCESSES > 0 ? Number(values.viewers) : 0;
 /** Each channel type's share in percent, in TYPES' order. */
 const MIX = new Map<ChannelType, number>();
 for (const part of values.mix.split(",")) {
@@ -236,6 +244,40 @@ const workers: ServerProcess[] = [];
 for (let i = 0; i < WORKERS; i++) workers.push(await startWorker());
 log(`${WORKERS} worker process(es), WORKER_CONCURRENCY ${CONCURRENCY}`);
 
+// With --api: API processes (PROCESS_ROLE=api, as `npm run api` starts them) sharing the database,
+// and live viewers of the map spread over them, hearing a page that matches no monitor first.
+const apis: ServerProcess[] = [];
+for (let i = 0; i < API_PROCESSES; i++)
+  apis.push(
+    await startServerProcess({
+      dataDir,
+      pgPort: config.database.embeddedPgPort,
+      logFile,
+      env: { PROCESS_ROLE: "api", WEB_CLIENT_SUBSCRIPTIONS_PER_ADDRESS: String(VIEWERS), LOG_LEVEL: "info" },
+    }),
+  );
+const viewers =
+  API_PROCESSES > 0
+    ? await startViewers(
+        apis.map((api) => api.graphqlUrl),
+        VIEWERS,
+      )
+    : undefined;
+if (viewers) {
+  for (let attempt = 0; ; attempt++) {
+    const {
+      rows: [{ uuid: probe }],
+    } = await owner.query<{ uuid: string }>(
+      "select app_private.ingest_p2000_message($1, now(), array['0999998'], 'bench') as uuid",
+      [`A2 Ambulance probe ${attempt} Stationsplein Groningen`],
+    );
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    if (viewers.seenBy(probe) === VIEWERS) break;
+    if (attempt >= 60) throw new Error(`Only ${viewers.seenBy(probe)} of ${VIEWERS} viewers hear after a minute.`);
+  }
+  log(`${VIEWERS} viewers of the map on ${API_PROCESSES} API process(es), all hearing`);
+}
+
 /** The highest RSS (MB) of any worker process, sampled every 250 ms while a burst runs. */
 let workerRssMaxMb = 0;
 const rssSampler = setInterval(() => {
@@ -256,6 +298,7 @@ const cpuTicks = () => {
   const samples = workers.map((w) => sampleCpu(w.pid));
   return {
     workers: samples.reduce((sum, s) => sum + (s?.service ?? 0), 0),
+    apis: apis.reduce((sum, api) => sum + (sampleCpu(api.pid)?.service ?? 0), 0),
     postgres: samples[0]?.postgres ?? 0,
     bench: samples[0]?.bench ?? 0,
   };
@@ -286,8 +329,20 @@ for (let lastCount = -1, lastChange = Date.now(); receivers.arrived() < MONITORS
     workers.push(await startWorker());
   }
 }
+// The viewers: the page on every open map (or missing after 10 s more).
+for (const until = Date.now() + 10_000; viewers && viewers.seenBy(pageUuid) < VIEWERS && Date.now() < until;)
+  await new Promise((resolve) => setTimeout(resolve, 100));
 const after = cpuTicks();
 clearInterval(rssSampler);
+const live = viewers && {
+  apiProcesses: API_PROCESSES,
+  viewers: VIEWERS,
+  missing: VIEWERS - viewers.seenBy(pageUuid),
+  ...timings(viewers.arrivals(pageUuid), insertedAt),
+  apiCpuMs: Math.round((after.apis - before.apis) * TICK_MS),
+};
+await viewers?.close();
+for (const api of apis) await api.stop();
 const serviceByType = receivers.arrivals(pageUuid);
 const pagesByMonitor = new Map<string, number>();
 for (const d of receivers.webhook.deliveries.values()) {
@@ -430,6 +485,7 @@ const result = {
   socketsPerHost: SOCKETS_PER_HOST,
   killWorker: values["kill-worker"],
   service,
+  live,
   minimal,
   ratio,
 };
@@ -460,6 +516,15 @@ const markdown = [
       `${minimal.byType[type]?.perSecond} | ${minimal.byType[type]?.p95Ms} | ${r.sentAgain} | ${r.bad} |`,
   ),
   "",
+  ...(live
+    ? [
+        `Live viewers during the burst: ${live.viewers} graphql-ws viewers of the map (MapMessages, the web credential) on ` +
+          `${live.apiProcesses} API process(es) against the same PostgreSQL: ${live.viewers - live.missing} saw the page, ` +
+          `p50 ${live.p50Ms} ms, p95 ${live.p95Ms} ms, last ${live.lastMs} ms after its insert; the API processes took ` +
+          `${live.apiCpuMs} ms of CPU during the burst.`,
+        "",
+      ]
+    : []),
   `Exactly once: ${service.missing} missing, ${service.sentAgain} arrivals again (webhooks under their Webhook-Id, which ` +
     `receivers de-duplicate on; other types at their target), ${service.pagesUnderTwoIds} pages to a monitor under two ` +
     `ids, ${service.bad} bad (a signature, VAPID token or encryption that did not check out, in the sample checked). ` +
