@@ -11943,11 +11943,11 @@ begin
     on conflict do nothing
     returning uuid
   )
-  select app_private.queue_deliveries(array(select n.uuid from new_notifications n)) into queued;
+  select app_hidden.queue_notification_deliveries(array(select n.uuid from new_notifications n order by n.uuid)) into queued;
   return queued;
 end;
 $function$;
-comment on function app_private.notify_feed_event(kind text, event_uuid uuid, monitor_uuids uuid[], subject app_hidden.notification_subject) is 'What every other feed''s matcher does once it knows which monitors an event matches: records the matches, applies quietHours and maxPerPeriod (minUrgency and maxPerDossier are P2000''s), and queues one delivery per monitor and channel with the rendered subject, in the caller''s transaction. An event matched before adds nothing, so a retried job is harmless; returns how many deliveries it queued.';
+comment on function app_private.notify_feed_event(kind text, event_uuid uuid, monitor_uuids uuid[], subject app_hidden.notification_subject) is 'What every other feed''s matcher does once it knows which monitors an event matches: records the matches, applies quietHours and maxPerPeriod (minUrgency and maxPerDossier are P2000''s), and queues a delivery per monitor and channel with the rendered subject, in batch jobs (app_hidden.queue_notification_deliveries), in the caller''s transaction. An event matched before adds nothing, so a retried job is harmless; returns how many deliveries it queued.';
 
 CREATE OR REPLACE FUNCTION app_private.p2000_enrich_messages(messages json)
  RETURNS json
@@ -12009,19 +12009,6 @@ AS $function$
   select count(*)::integer from purged
 $function$;
 comment on function app_private.purge_stale_api_tokens(retention interval) is 'Deletes API tokens revoked or expired longer ago than the retention; returns how many.';
-
-CREATE OR REPLACE FUNCTION app_private.queue_deliveries(notification_uuids uuid[])
- RETURNS integer
- LANGUAGE plpgsql
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
-AS $function$
-begin
-  return (select count(*)::integer from graphile_worker.add_jobs(array(
-    select row('notifications__deliver', json_build_object('uuid', u), null, null, 6, 'notification:' || u, null, null)::graphile_worker.job_spec
-      from unnest(notification_uuids) u)));
-end;
-$function$;
-comment on function app_private.queue_deliveries(notification_uuids uuid[]) is 'One notifications__deliver job per notification, keyed by it, so a notification is queued once however often its matcher runs. PL/pgSQL because graphile-worker''s schema is installed after the migrations on a new database, and a SQL function''s body would be checked against it at once.';
 
 CREATE OR REPLACE FUNCTION app_private.queue_email(to_address text, subject text, text_body text)
  RETURNS uuid

@@ -587,6 +587,42 @@ describe("the delivery machinery in SQL, without a worker", () => {
     }
   });
 
+  test("a feed's event for many monitors is queued in batch jobs, and a repeated match queues nothing", async () => {
+    const monitors = await manyMonitors(String(++capcodeCounter), 30, "/feed-batch/");
+    const event = "00000000-0000-4000-8000-000000000470";
+    const notify = async () =>
+      (
+        await ctx.db.asOwner<{ queued: number }>(
+          `select app_private.notify_feed_event('nl_alert', $1, $2::uuid[],
+                    row('NL-Alert: test', array['Utrecht'], 'alert', '{}')::app_hidden.notification_subject) as queued`,
+          [event, monitors],
+        )
+      ).rows[0].queued;
+    const jobs = async () =>
+      (
+        await ctx.db.asOwner<{ entries: number }>(
+          `select case when json_typeof(j.payload) = 'array' then json_array_length(j.payload) else 1 end as entries
+             from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id
+            where t.identifier = 'notifications__deliver'
+              and j.payload::text like any (select '%' || n.uuid || '%' from app_private.notifications n where n.event_uuid = $1)
+            order by 1 desc`,
+          [event],
+        )
+      ).rows.map((row) => row.entries);
+    try {
+      expect(await notify()).toBe(30);
+      expect(await jobs()).toEqual([25, 5]);
+      expect(await notify()).toBe(0);
+      expect(await jobs()).toEqual([25, 5]);
+    } finally {
+      // No worker runs here: the deliveries queued stay unsent.
+      await ctx.db.asOwner(
+        `delete from graphile_worker._private_jobs j using graphile_worker._private_tasks t
+          where t.id = j.task_id and t.identifier = 'notifications__deliver'`,
+      );
+    }
+  });
+
   test("a batch's record leaves out a notification deleted meanwhile and records the others", async () => {
     const { capcode, monitorUuid } = await monitorWithChannel({ type: "webhook", url: `${receiver.url}/recorded` });
     const message = await ingest("A1 AMBU 09103 Stationsplein Utrecht bon 555003", capcode);
