@@ -25,7 +25,7 @@ export class Arrivals {
   }
 }
 
-/** A local HTTP(S) server on 127.0.0.1 answering `status` to every request it reads whole. */
+/** A local HTTP(S) server on 127.0.0.1 answering each request, once read whole, with the status `handle` gives. */
 async function listen(
   handle: (req: http.IncomingMessage, body: Buffer) => number,
   tls?: { key: string; cert: string },
