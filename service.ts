@@ -27,6 +27,7 @@ import { KnownRequests } from "./lib/http/response-cache/known-requests.ts";
 import { SubscriptionSlots } from "./lib/graphql/subscription-slots.ts";
 import { ReadReplicas } from "./lib/db/read-replicas.ts";
 import { CachedAnswers } from "./lib/http/response-cache/answers.ts";
+import { makeGraphqlWsUpgradeHandler } from "./lib/http/graphql-ws-server.ts";
 import { prereadBody, PrereadBodyGrafserv } from "./lib/http/preread-body.ts";
 import { makeRequestBudgetGuard } from "./lib/http/request-budgets.ts";
 import { makeOpsRoutes } from "./lib/http/ops-routes.ts";
@@ -294,7 +295,8 @@ async function startApi(
     }
     if (!(await cachedAnswers.answerBeforeGrafserv(req, res, body))) void handleGraphql(req, res, () => app(req, res));
   };
-  const handleUpgrade = await serv.getUpgradeHandler();
+  // grafserv's WebSocket server, each shared subscription result serialised once (lib/http/graphql-ws-server.ts).
+  const handleUpgrade = serv.resolvedPreset.grafserv?.websockets ? makeGraphqlWsUpgradeHandler(serv) : null;
   // Open WebSockets and event streams, closed when the service stops.
   const streams = new Set<Socket>();
   const holdStream = (socket: Socket) => {

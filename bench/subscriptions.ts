@@ -18,6 +18,11 @@
 // WebSocket server (bench/subscriptions/minimal-broadcaster.ts) sending the same frames to as many
 // sockets at the same rate, and compares the CPU each takes a delivered message (the service's
 // with PostgreSQL's): the service's share of the broadcaster's messages a second on the same cores.
+// --library-viewers N keeps N of the viewers (spread over both protocols) on the graphql-ws and
+// graphql-sse libraries, which parse and check every payload; the rest speak the same protocols but
+// only look for each page's marker in the raw frame, as the minimal broadcaster's viewers do
+// (bench/subscriptions/light-viewers.ts), so that on one machine the bench's own viewers do not
+// take the cores the service is measured on.
 // Figures: bench/results/subscriptions-latest.md and a dated JSON file.
 import fs from "node:fs";
 import { parseArgs } from "node:util";
@@ -33,6 +38,15 @@ import { makeCpuSampler, cpuSplit, describeCpu } from "./cpu-accounting.ts";
 import { openBenchDatabase } from "./bench-database.ts";
 import { machine, percentile, writeResults } from "./results.ts";
 import { startServerProcess } from "./server-process.ts";
+import {
+  frameText,
+  lightSocket,
+  lightSseViewer,
+  lightWebSocketViewer,
+  newHearing,
+  noteMarkers,
+  type Hearing,
+} from "./subscriptions/light-viewers.ts";
 import { startMinimalBroadcaster } from "./subscriptions/minimal-broadcaster.ts";
 import { MessagesSubscription } from "../web/src/map/queries.ts";
 
@@ -45,12 +59,17 @@ const { values } = parseArgs({
     web: { type: "boolean", default: false },
     sse: { type: "string", default: "0" },
     minimal: { type: "boolean", default: false },
+    "library-viewers": { type: "string" },
     fresh: { type: "boolean", default: false },
   },
 });
 const WS_VIEWERS = Number(values.subscribers);
 const SSE_VIEWERS = Number(values.sse);
 const SUBSCRIBERS = WS_VIEWERS + SSE_VIEWERS;
+/** Every LIBRARY_EVERY-th viewer uses the client libraries (all of them unless --library-viewers says fewer). */
+const LIBRARY_EVERY = values["library-viewers"]
+  ? Math.max(1, Math.round(SUBSCRIBERS / Math.max(1, Number(values["library-viewers"]))))
+  : 1;
 const TOKENS = values.web ? 1 : Math.min(Number(values.tokens), SUBSCRIBERS);
 const RATE = Number(values.rate);
 const SECONDS = Number(values.seconds);
@@ -99,11 +118,8 @@ async function flush(): Promise<void> {
 }
 
 // The subscribers: what each received, by marker, with the time it arrived.
-interface Subscriber {
+interface Subscriber extends Hearing {
   client: Pick<Client, "dispose">;
-  received: Map<string, number>;
-  duplicates: number;
-  errors: string[];
 }
 const tokens = values.web
   ? [
@@ -126,44 +142,56 @@ const tokens = values.web
 let sampleFrame: string | undefined;
 const rssBefore = rssMb();
 const subscribers: Subscriber[] = [];
+const wsUrl = service.graphqlUrl.replace(/^http/, "ws");
+const sseUrl = `${service.graphqlUrl}/stream`;
 log(
   `${SUBSCRIBERS} subscribers (${TOKENS} tokens), ${RATE} messages/s for ${SECONDS} s; service RSS ${rssBefore.toFixed(0)} MB before`,
 );
 for (let i = 0; i < SUBSCRIBERS; i++) {
   const authorization = `Bearer ${tokens[i % TOKENS].plainToken}`;
+  const hearing = newHearing();
+  const client =
+    i % LIBRARY_EVERY === 0
+      ? libraryViewer(i < WS_VIEWERS, authorization, hearing)
+      : i < WS_VIEWERS
+        ? lightWebSocketViewer(wsUrl, authorization, QUERY, hearing)
+        : lightSseViewer(sseUrl, authorization, QUERY, hearing);
+  subscribers.push(Object.assign(hearing, { client }));
+  if (i % 100 === 99) await new Promise((resolve) => setTimeout(resolve, 50)); // not 1,000 handshakes in one tick
+}
+
+/** A viewer on the graphql-ws or graphql-sse library, which parses and checks every payload. */
+function libraryViewer(webSocket: boolean, authorization: string, hearing: Hearing) {
   // The web's viewers retry a connection that failed, as the web application does (its clients'
   // default); a subscription that breaks during the load still counts what it missed.
   const retryAttempts = values.web ? 5 : 0;
-  const client =
-    i < WS_VIEWERS
-      ? createClient({
-          url: service.graphqlUrl.replace(/^http/, "ws"),
-          webSocketImpl: WebSocket,
-          connectionParams: { authorization },
-          retryAttempts,
-        })
-      : createSseClient({ url: `${service.graphqlUrl}/stream`, headers: { authorization }, retryAttempts });
-  const subscriber: Subscriber = { client, received: new Map(), duplicates: 0, errors: [] };
+  const client = webSocket
+    ? createClient({
+        url: wsUrl,
+        webSocketImpl: WebSocket,
+        connectionParams: { authorization },
+        retryAttempts,
+      })
+    : createSseClient({ url: sseUrl, headers: { authorization }, retryAttempts });
   client.subscribe<{ p2000Messages: Array<{ message: string }> }>(
     { query: QUERY },
     {
       next(result) {
         const now = performance.now();
-        if (result.errors) subscriber.errors.push(result.errors[0].message);
+        if (result.errors) hearing.errors.push(result.errors[0].message);
         for (const message of result.data?.p2000Messages ?? []) {
           const marker = /#\d+$/.exec(message.message)?.[0];
           if (!marker) continue;
           sampleFrame ??= JSON.stringify({ id: "1", type: "next", payload: result }).replaceAll(marker, "MARKER");
-          if (subscriber.received.has(marker)) subscriber.duplicates++;
-          else subscriber.received.set(marker, now);
+          if (hearing.received.has(marker)) hearing.duplicates++;
+          else hearing.received.set(marker, now);
         }
       },
-      error: (error) => subscriber.errors.push(String((error as Error)?.message ?? error)),
+      error: (error) => hearing.errors.push(String((error as Error)?.message ?? error)),
       complete: () => {},
     },
   );
-  subscribers.push(subscriber);
-  if (i % 100 === 99) await new Promise((resolve) => setTimeout(resolve, 50)); // not 1,000 handshakes in one tick
+  return client;
 }
 
 // Until every subscriber hears: one probe message a second, stored like the rest.
@@ -270,16 +298,13 @@ if (minimal)
  */
 async function measureMinimalBroadcaster(frame: string) {
   const broadcaster = await startMinimalBroadcaster();
-  const viewers: Array<Map<string, number>> = [];
+  const viewers: Hearing[] = [];
   const sockets: WebSocket[] = [];
   for (let i = 0; i < SUBSCRIBERS; i++) {
-    const received = new Map<string, number>();
-    const socket = new WebSocket(broadcaster.url);
-    socket.on("message", (data) => {
-      const marker = /#\d+(?=")/.exec(String(data))?.[0];
-      if (marker && !received.has(marker)) received.set(marker, Date.now());
-    });
-    viewers.push(received);
+    const hearing = newHearing();
+    const socket = lightSocket(broadcaster.url);
+    socket.on("message", (data) => noteMarkers(frameText(data), hearing, Date.now()));
+    viewers.push(hearing);
     sockets.push(socket);
     if (i % 100 === 99) await new Promise((resolve) => setTimeout(resolve, 50));
   }
@@ -291,8 +316,11 @@ async function measureMinimalBroadcaster(frame: string) {
   const count = RATE * SECONDS;
   const { sentAt, cpuMs } = await broadcaster.broadcast(frame, count, SECONDS);
   const until = Date.now() + 10_000;
-  while (Date.now() < until && viewers.some((v) => v.size < count)) await new Promise((r) => setTimeout(r, 100));
-  const delays = viewers.flatMap((v) => [...v].map(([marker, at]) => at - sentAt[marker])).sort((a, b) => a - b);
+  while (Date.now() < until && viewers.some((v) => v.received.size < count))
+    await new Promise((r) => setTimeout(r, 100));
+  const delays = viewers
+    .flatMap((v) => [...v.received].map(([marker, at]) => at - sentAt[marker]))
+    .sort((a, b) => a - b);
   for (const socket of sockets) socket.terminate();
   await broadcaster.stop();
   const p = (q: number) => +percentile(delays, q).toFixed(0);
@@ -328,7 +356,8 @@ const result = {
   },
   cpu,
   errors: errors.slice(0, 5),
-  viewers: { webSocket: WS_VIEWERS, sse: SSE_VIEWERS, web: values.web },
+  viewers: { webSocket: WS_VIEWERS, sse: SSE_VIEWERS, web: values.web, onLibraries: Math.ceil(SUBSCRIBERS / LIBRARY_EVERY) },
+  frameBytes: sampleFrame ? Buffer.byteLength(sampleFrame) : undefined,
   minimal,
   ratio,
 };
@@ -337,7 +366,8 @@ log(
     `Subscriptions benchmark, ${result.date.slice(0, 10)}, ${result.machine}: ${WS_VIEWERS} graphql-ws subscribers` +
       `${SSE_VIEWERS ? ` and ${SSE_VIEWERS} graphql-sse subscribers` : ""} of ` +
       `${values.web ? "the web application's MapMessages with its shared credential" : `p2000Messages (${TOKENS} API tokens)`} ` +
-      `(each its own connection), ${RATE} messages a second for ${SECONDS} s through the FLEX reader's path (batches flushed every second).`,
+      `(each its own connection; ${result.viewers.onLibraries} of them on the client libraries, the rest reading the same protocols' raw frames), ` +
+      `${RATE} messages a second for ${SECONDS} s through the FLEX reader's path (batches flushed every second); a frame of about ${result.frameBytes} bytes.`,
     "",
     `| subscribers | messages/s | deliveries | missing | duplicates | p50 ms | p95 ms | p99 ms | max ms | goal (p95 < ${GOAL_P95_MS} ms) |`,
     "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",

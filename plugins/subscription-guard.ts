@@ -23,7 +23,6 @@ import type { IncomingMessage } from "node:http";
 import { isAsyncIterable } from "grafast";
 import { GraphQLError, print, type DocumentNode, type ExecutionResult } from "graphql";
 import type { RequestAuth } from "../lib/auth/context.ts";
-import { ABORTED, unlessAborted } from "../lib/async/unless-aborted.ts";
 import { Broadcast } from "../lib/graphql/broadcast.ts";
 import { namesMonitor } from "../lib/graphql/root-fields.ts";
 import { isConnectionError } from "../lib/db/availability.ts";
@@ -116,30 +115,37 @@ function guardedResults(
     cleanUp();
     await results.return?.();
   };
-  // one reaction to `revoked` for the subscription's life, not one per event (lib/async/unless-aborted.ts)
-  const revocation = new AbortController();
-  void revoked.then(() => revocation.abort());
+  // A revocation ends the results, which wakes a waiting next() (its follower answers done): one
+  // reaction to `revoked` for the subscription's life, and nothing to add or remove per event
+  // (racing each event against it cost two listener changes per subscriber and event).
+  let isRevoked = false;
+  void revoked.then(() => {
+    isRevoked = true;
+    void results.return?.();
+  });
+  const revokedEnd = async (): Promise<IteratorResult<ExecutionResult>> => {
+    await end();
+    return {
+      done: false,
+      value: { errors: [new GraphQLError(TOKEN_REVOKED_MESSAGE, { extensions: { code: "UNAUTHENTICATED" } })] },
+    };
+  };
   return {
     [Symbol.asyncIterator]() {
       return this;
     },
     async next(): Promise<IteratorResult<ExecutionResult>> {
       while (!ended) {
-        let next: IteratorResult<ExecutionResult> | typeof ABORTED;
+        if (isRevoked) return revokedEnd();
+        let next: IteratorResult<ExecutionResult>;
         try {
-          next = await unlessAborted(results.next(), revocation.signal);
+          next = await results.next();
         } catch (error) {
           await end();
           if (!isConnectionError(error)) throw error;
           return { done: false, value: { errors: [databaseGone(error)] } };
         }
-        if (next === ABORTED) {
-          await end();
-          return {
-            done: false,
-            value: { errors: [new GraphQLError(TOKEN_REVOKED_MESSAGE, { extensions: { code: "UNAUTHENTICATED" } })] },
-          };
-        }
+        if (isRevoked) return revokedEnd();
         if (next.done) {
           await end();
           break;

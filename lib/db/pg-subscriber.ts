@@ -7,23 +7,12 @@
 // client is never told to subscribe again. Here, the first iterator that hears the interruption
 // ends all the others that were open with it, and a skipped one is returned, so its listener goes.
 import { PgSubscriber } from "postgraphile/adaptors/pg";
-import { ABORTED, unlessAborted } from "../async/unless-aborted.ts";
+import { ENDED, Ending } from "../async/ending.ts";
 import { isConnectionError } from "./availability.ts";
 
-/** The subscriptions opened on one LISTEN connection: they end together when it is lost. */
-interface Generation {
-  /** Aborted, with the connection's error as its reason, when the connection is lost. */
-  lost: AbortSignal;
-  end(error: unknown): void;
-}
-
-function newGeneration(): Generation {
-  const controller = new AbortController();
-  return { lost: controller.signal, end: (error) => controller.abort(error) };
-}
-
 export class WholePgSubscriber extends PgSubscriber {
-  #generation = newGeneration();
+  /** The subscriptions opened on the current LISTEN connection: they end together, with its error, when it is lost. */
+  #generation = new Ending();
 
   override subscribe<TTopic extends string | number>(topic: TTopic): AsyncIterableIterator<string> {
     const inner = super.subscribe(topic);
@@ -35,12 +24,12 @@ export class WholePgSubscriber extends PgSubscriber {
       },
       next: async () => {
         try {
-          const next = await unlessAborted(inner.next(), generation.lost);
-          if (next === ABORTED) throw generation.lost.reason;
+          const next = await generation.race(inner.next());
+          if (next === ENDED) throw generation.reason;
           return next;
         } catch (error) {
           if (isConnectionError(error) && generation === this.#generation) {
-            this.#generation = newGeneration();
+            this.#generation = new Ending();
             generation.end(error);
           }
           void close();

@@ -9,6 +9,7 @@ import { startTestService, useTestService, type TestService } from "../helpers/s
 import { storeP2000Pages } from "../helpers/p2000.ts";
 import { watch, webSocketClient, type Transport, type Watch } from "../helpers/live-clients.ts";
 import { waitUntil } from "../helpers/wait.ts";
+import WebSocket from "ws";
 
 const PER_TOKEN = 3;
 const ctx = useTestService(() => ({ api: { subscriptionsPerToken: PER_TOKEN } }));
@@ -182,6 +183,61 @@ describe("a crowd of tokens (issue 33)", () => {
     } finally {
       await onFirst.stop();
       await onSecond.stop();
+    }
+  });
+
+  test("a shared result reaches every socket as graphql-ws frames it, also beside another subscription on the same socket", async () => {
+    // Raw WebSockets, so that the frames' bytes are seen: the service serialises a shared result once
+    // and makes each socket's frame from it (lib/http/graphql-ws-server.ts).
+    const shared = `subscription { p2000Messages(filter: { capcode: { names: ["0923007"] } }) { uuid message sended } }`;
+    const other = `subscription { p2000Messages(filter: { capcode: { names: ["0923007"] } }) { message } }`;
+    const frames = new Map<string, string[]>();
+    const open = (subscriptions: Record<string, string>) => {
+      const socket = new WebSocket(ctx.service.graphqlUrl.replace(/^http/, "ws"), "graphql-transport-ws");
+      socket.on("open", () =>
+        socket.send(JSON.stringify({ type: "connection_init", payload: { authorization: `Bearer ${token}` } })),
+      );
+      socket.on("message", (data) => {
+        const frame = String(data);
+        const { type, id } = JSON.parse(frame) as { type: string; id?: string };
+        if (type === "connection_ack")
+          for (const [subscriptionId, query] of Object.entries(subscriptions))
+            socket.send(JSON.stringify({ id: subscriptionId, type: "subscribe", payload: { query } }));
+        if (id) frames.set(id, [...(frames.get(id) ?? []), frame]);
+      });
+      return socket;
+    };
+    const sockets = [open({ first: shared }), open({ "second-socket": shared, "its-other": other })];
+    try {
+      await waitUntil(
+        async () => {
+          await store([`P 1 BDH-33 Brand woning Utrecht gedeeld ${++sequence}`, "0923007"]);
+          return frames.size;
+        },
+        (n) => n === 3,
+        "all three subscriptions to hear",
+        20_000,
+      );
+      await new Promise((resolve) => setTimeout(resolve, 500)); // the last probe's frames
+      const [first, second, itsOther] = ["first", "second-socket", "its-other"].map((id) => frames.get(id)!);
+      const payloadOf = (frame: string) => frame.slice(frame.indexOf('"payload":'));
+      expect(first.length).toBeGreaterThan(0);
+      expect(second.map(payloadOf)).toEqual(first.map(payloadOf));
+      for (const [id, list] of Object.entries({ first, "second-socket": second, "its-other": itsOther }))
+        for (const frame of list) {
+          const parsed = JSON.parse(frame) as { payload: unknown };
+          // Byte for byte what graphql-ws itself writes: { id, type, payload } in that order.
+          expect(frame).toBe(JSON.stringify({ id, type: "next", payload: parsed.payload }));
+        }
+      const messages = (list: string[]) =>
+        list.flatMap(
+          (frame) =>
+            (JSON.parse(frame) as { payload: { data: { p2000Messages: object[] } } }).payload.data.p2000Messages,
+        );
+      expect(Object.keys(messages(first)[0]).sort()).toEqual(["message", "sended", "uuid"]);
+      expect(messages(itsOther).map((m) => Object.keys(m))).toEqual(messages(first).map(() => ["message"]));
+    } finally {
+      for (const socket of sockets) socket.terminate();
     }
   });
 

@@ -1,0 +1,102 @@
+// The WebSocket transport (graphql-transport-ws on /graphql): grafserv's graphql-ws server as its
+// node adaptor makes it (grafserv's GraphQL over WebSocket config, its keep-alive pings), except
+// that a result many subscribers share is serialised once, not once per socket. Identical
+// subscriptions share one execution and get the same result object
+// (plugins/subscription-guard.ts); graphql-ws would still JSON.stringify it for every socket, and
+// with 10,000 viewers of the map that took more of the service's core than writing the frames did
+// (issue 47). Here graphql-ws serialises a small stand-in for the payload, and the frame is made
+// from the result's kept serialisation as it is sent. What reaches the client is byte for byte what
+// graphql-ws would have sent.
+import type { IncomingMessage } from "node:http";
+import type { Duplex } from "node:stream";
+import { makeGraphQLWSConfig, type GrafservBase } from "grafserv";
+import { CloseCode, makeServer } from "graphql-ws";
+import { WebSocketServer, type WebSocket } from "ws";
+
+/** What graphql-ws's context carries for each socket: grafserv's config reads `socket` and `request`. */
+interface SocketExtra {
+  socket: WebSocket;
+  request: IncomingMessage;
+  /** Each subscription's next payload (its id's), serialised, until its frame is sent. */
+  payloads: Map<string, string>;
+}
+
+/** The payload graphql-ws serialises in place of a shared result, and how its frame ends. */
+const STAND_IN = { sharedPayload: true } as const;
+const STAND_IN_ENDING = `"payload":${JSON.stringify(STAND_IN)}}`;
+
+/** Each shared result's serialisation, made by the first socket that sends it. */
+const serialised = new WeakMap<object, string>();
+function serialiseOnce(result: object): string {
+  let json = serialised.get(result);
+  if (json === undefined) serialised.set(result, (json = JSON.stringify(result)));
+  return json;
+}
+
+/** A next frame with the stand-in as payload, made whole with the payload its subscription left. */
+export function wholeFrame(frame: string, payloads: Map<string, string>): string {
+  if (!frame.endsWith(STAND_IN_ENDING)) return frame;
+  const { id } = JSON.parse(frame) as { id: string };
+  const payload = payloads.get(id)!;
+  payloads.delete(id);
+  return `${frame.slice(0, -STAND_IN_ENDING.length)}"payload":${payload}}`;
+}
+
+/** Pings each socket every `keepaliveMs` and closes one that has not answered the last ping by the next. */
+function keepAlive(socket: WebSocket, keepaliveMs: number): void {
+  if (!Number.isFinite(keepaliveMs) || keepaliveMs <= 0) return;
+  let answered = true;
+  const timer = setInterval(() => {
+    if (!answered) {
+      socket.terminate();
+      return;
+    }
+    answered = false;
+    socket.ping();
+  }, keepaliveMs);
+  socket.on("pong", () => (answered = true));
+  socket.once("close", () => clearInterval(timer));
+}
+
+/** The upgrade handler for /graphql's WebSockets (service.ts checks the path and the outage first). */
+export function makeGraphqlWsUpgradeHandler(instance: GrafservBase) {
+  const config = makeGraphQLWSConfig(instance);
+  const graphqlWs = makeServer<Record<string, unknown> | undefined, SocketExtra>({
+    ...config,
+    async onNext(ctx, id, payload, args, result) {
+      // grafserv's own onNext masks a result's errors: such a result is the subscriber's own.
+      const own = await config.onNext?.(ctx, id, payload, args, result);
+      if (own || result.errors) return own;
+      ctx.extra.payloads.set(id, serialiseOnce(result));
+      return STAND_IN as unknown as typeof result;
+    },
+  });
+  const keepaliveMs = instance.getPreset().grafserv?.websocketKeepalive ?? 12_000;
+  const sockets = new WebSocketServer({ noServer: true });
+  return (req: IncomingMessage, stream: Duplex, head: Buffer) =>
+    sockets.handleUpgrade(req, stream, head, (socket) => {
+      keepAlive(socket, keepaliveMs);
+      const extra: SocketExtra = { socket, request: req, payloads: new Map() };
+      const closed = graphqlWs.opened(
+        {
+          protocol: socket.protocol,
+          send: (frame) =>
+            new Promise<void>((resolve, reject) =>
+              socket.send(wholeFrame(frame, extra.payloads), (error) => (error ? reject(error) : resolve())),
+            ),
+          close: (code, reason) => socket.close(code, reason),
+          onMessage: (handle) =>
+            socket.on("message", async (data) => {
+              try {
+                await handle(String(data));
+              } catch (error) {
+                // An error graphql-ws did not turn into a message ends the connection, as grafserv's does.
+                socket.close(CloseCode.InternalServerError, (error as Error).message.slice(0, 120));
+              }
+            }),
+        },
+        extra,
+      );
+      socket.once("close", (code, reason) => void closed(code, String(reason)));
+    });
+}
