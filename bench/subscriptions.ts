@@ -356,7 +356,12 @@ const result = {
   },
   cpu,
   errors: errors.slice(0, 5),
-  viewers: { webSocket: WS_VIEWERS, sse: SSE_VIEWERS, web: values.web, onLibraries: Math.ceil(SUBSCRIBERS / LIBRARY_EVERY) },
+  viewers: {
+    webSocket: WS_VIEWERS,
+    sse: SSE_VIEWERS,
+    web: values.web,
+    onLibraries: Math.ceil(SUBSCRIBERS / LIBRARY_EVERY),
+  },
   frameBytes: sampleFrame ? Buffer.byteLength(sampleFrame) : undefined,
   minimal,
   ratio,
