@@ -27,6 +27,7 @@ import { InstallationPlugin } from "./plugins/installation.ts";
 import { JsonByDefaultPlugin } from "./plugins/json-by-default.ts";
 import { MonitorFeedsPlugin } from "./plugins/monitor-feeds.ts";
 import { MonitorMutationsPlugin } from "./plugins/monitor-mutations.ts";
+import { MonitorTypeNamesPlugin } from "./plugins/monitor-type-names.ts";
 import { MonitorPreviewPlugin } from "./plugins/monitor-preview.ts";
 import { P2000MutationsPlugin } from "./plugins/p2000-mutations.ts";
 import { QueryLimitsPlugin } from "./plugins/query-limits.ts";
@@ -98,6 +99,7 @@ const preset: GraphileConfig.Preset = {
     RequireApiTokenPlugin,
     AccountMutationsPlugin,
     P2000MutationsPlugin,
+    MonitorTypeNamesPlugin,
     MonitorMutationsPlugin,
     MonitorFeedsPlugin,
     MonitorPreviewPlugin,

@@ -5,7 +5,6 @@
 // `@cacheEnvironmentBound`), a plugin field's scope (`cacheReads`), and the table or view of the
 // type it belongs to. A declaration that names no table or view of the catalog fails the build.
 import type { PgCodec, PgResource } from "postgraphile/@dataplan/pg";
-import { withPgClientFromPgService } from "postgraphile/@dataplan/pg";
 import {
   CACHE_CATALOG_QUERY,
   cacheCatalogOf,
@@ -15,6 +14,7 @@ import {
   type CatalogRow,
   type FieldReads,
 } from "../lib/graphql/cache-rules.ts";
+import { gatherQuery } from "../lib/graphql/gather-query.ts";
 import { rootQueryFunction, type FunctionResource } from "../lib/graphql/root-query-functions.ts";
 
 /** What a field a plugin adds (not an SQL function) declares, in its scope. */
@@ -130,13 +130,9 @@ export const CacheRulesPlugin: GraphileConfig.Plugin = {
     "Reads the data_changed domains from the catalog and puts on every field what it reads (its function's @cacheReads, its table), for the response cache's rules.",
   gather: {
     async main(output, info) {
-      const services = info.resolvedPreset.pgServices ?? [];
-      const service = services.find((s) => s.schemas?.includes("app_public")) ?? services[0];
-      if (!service) throw new Error("CacheRulesPlugin: no pgService to read the catalog from");
-      const { rows } = await withPgClientFromPgService(service, service.pgSettingsForIntrospection ?? null, (client) =>
-        client.query<CatalogRow>({ text: CACHE_CATALOG_QUERY }),
+      output.cacheCatalog = cacheCatalogOf(
+        await gatherQuery<CatalogRow>(info, CACHE_CATALOG_QUERY, "CacheRulesPlugin"),
       );
-      output.cacheCatalog = cacheCatalogOf(rows);
     },
   },
   schema: {

@@ -14,6 +14,7 @@ import { saveMonitorCall } from "../lib/monitors/monitor-input.ts";
 import { attemptDelivery, notificationSettings } from "../lib/monitors/notification-delivery.ts";
 import type { NotificationSettings, PendingNotification } from "../lib/monitors/notification.ts";
 import { newSigningSecret } from "../lib/monitors/webhook-signatures.ts";
+import { monitorTypesInWords } from "./monitor-type-names.ts";
 import { required, type ServiceRuntime } from "./service-runtime.ts";
 
 /** One SMTP transport per service for every test send, made at its first one (as the worker's outbox). */
@@ -57,10 +58,11 @@ function loadRespondLinks(client: PgClient, tokens: ReadonlyArray<string>) {
   });
 }
 
-const MONITOR_FIELDS = `
+/** The fields createMonitor and updateMonitor share; `typeNames`: app_public.monitor_types' (plugins/monitor-type-names.ts). */
+const monitorFields = (typeNames: readonly string[]) => `
   description: String
   active: Boolean
-  """p2000 (default), accident, aircraft, meteo_weather, rail_disruptions, matrix or rss."""
+  """A monitor type monitorTypes lists: ${monitorTypesInWords(typeNames)}."""
   type: String
   """The type's criteria as a JSON string; shapes in docs/monitors.md of the service's repository."""
   query: String
@@ -83,6 +85,9 @@ export const MonitorMutationsPlugin: GraphileConfig.Plugin = extendSchema((build
   const channels = resources.channels_table;
   const monitors = resources.monitors_table;
   const responders = resources.alert_responders_table;
+  if (!build.input.monitorTypeNames)
+    throw new Error("MonitorMutationsPlugin needs MonitorTypeNamesPlugin's monitor types");
+  const fields = monitorFields(build.input.monitorTypeNames);
   /** sendTestNotification: stored (and checked, rate-limited) in SQL, sent here, its one attempt recorded. */
   const sendTestNotification = (fieldArgs: FieldArgs) =>
     run(fieldArgs, async ({ channel }, { visitor, service }): Promise<TestNotificationResult> => {
@@ -152,6 +157,8 @@ export const MonitorMutationsPlugin: GraphileConfig.Plugin = extendSchema((build
         """A browser's push subscription (PushSubscription.toJSON(): RFC 8030 endpoint, RFC 8291 keys)."""
         input WebPushSubscriptionInput {
           endpoint: String!
+          """When the browser will end the subscription, in milliseconds since 1970, or null (none): PushSubscription.expirationTime. Nothing is pushed to it after that."""
+          expirationTime: Float
           keys: WebPushSubscriptionKeysInput!
         }
         input WebPushSubscriptionKeysInput {
@@ -167,12 +174,12 @@ export const MonitorMutationsPlugin: GraphileConfig.Plugin = extendSchema((build
         }
         input CreateMonitorInput {
           name: String!
-          ${MONITOR_FIELDS}
+          ${fields}
         }
         input UpdateMonitorInput {
           uuid: String!
           name: String
-          ${MONITOR_FIELDS}
+          ${fields}
         }
         """The outcome of a test notification's one attempt (it is not retried); it is in deliveries too."""
         type TestNotificationResult {

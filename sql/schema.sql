@@ -159,7 +159,7 @@ create type app_public.aircraft_with_stats as (
   kind text,
   flights integer,
   flight_minutes integer,
-  flight_hours numeric,
+  flight_hours double precision,
   last_flight_at timestamp with time zone,
   window_days integer
 );
@@ -3740,6 +3740,7 @@ declare
   result uuid;
   header_list app_public.channel_header[];
   credentials jsonb;
+  expires timestamptz;
   -- An http(s) URL without credentials, spaces or fragments' tricks; the host is checked in Node.
   http_url constant text := '^https?://[^\s/?#@]+([/?][^\s#]*)?$';
   -- A secret token as services issue them: printable, no spaces.
@@ -3820,9 +3821,24 @@ begin
       raise exception 'subscription must be a browser push subscription: an https endpoint and keys.p256dh and keys.auth (base64url) for a webpush channel.'
         using errcode = 'XINPT';
     end if;
+    -- expirationTime: when the browser will end the subscription (milliseconds since 1970), or
+    -- null; always in toJSON()'s answer. One already past is refused; a later one is kept, and the
+    -- deliverer sends nothing to the subscription after it (lib/monitors/channels/webpush.ts).
+    if subscription ? 'expirationTime' and jsonb_typeof(subscription->'expirationTime') not in ('null', 'number') then
+      raise exception 'subscription.expirationTime must be a number of milliseconds since 1970, or null.' using errcode = 'XINPT';
+    end if;
+    expires := case when jsonb_typeof(subscription->'expirationTime') = 'number'
+                    then to_timestamp(least((subscription->>'expirationTime')::numeric, 32503680000000) / 1000) end;
+    if expires <= now() then
+      raise exception 'subscription.expirationTime has passed (%): the browser has ended this subscription; subscribe again.',
+        to_char(expires at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') using errcode = 'XINPT';
+    end if;
     credentials := jsonb_build_object('endpoint', subscription->>'endpoint',
                                       'p256dh', rtrim(subscription->'keys'->>'p256dh', '='),
-                                      'auth', rtrim(subscription->'keys'->>'auth', '='));
+                                      'auth', rtrim(subscription->'keys'->>'auth', '='))
+                   || case when expires is not null
+                           then jsonb_build_object('expiresAt', to_char(expires at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
+                           else '{}' end;
   when 'mqtt' then
     if the_server_url is null or the_server_url !~ '^(mqtts?|wss?)://[^\s/?#@]+(/[^\s#?]*)?$' or length(the_server_url) > 2000 then
       raise exception 'serverUrl must be an mqtt://, mqtts://, ws:// or wss:// broker URL without credentials for an mqtt channel.'
@@ -5796,41 +5812,54 @@ comment on function app_hidden.hub_analytics_urgency_live(days integer) is 'hubA
 
 CREATE OR REPLACE FUNCTION app_hidden.hub_analytics_weekdays_live(days integer DEFAULT 28)
  RETURNS app_public.hub_analytics_weekdays
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select app_hidden.hub_analytics_weekdays_until(days, (now() at time zone 'Europe/Amsterdam')::date)
+$function$;
+grant execute on function app_hidden.hub_analytics_weekdays_live(days integer) to app_analyst;
+grant execute on function app_hidden.hub_analytics_weekdays_live(days integer) to app_visitor;
+comment on function app_hidden.hub_analytics_weekdays_live(days integer) is 'hubAnalyticsWeekdays computed from the hourly roll-up.';
+
+CREATE OR REPLACE FUNCTION app_hidden.hub_analytics_weekdays_until(days integer, today date)
+ RETURNS app_public.hub_analytics_weekdays
  LANGUAGE plpgsql
  STABLE PARALLEL SAFE
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
 declare
   n integer := app_hidden.analytics_days(days);
-  w record;
+  since timestamptz := (today - n)::timestamp at time zone 'Europe/Amsterdam';
+  yesterday_start timestamptz := (today - 1)::timestamp at time zone 'Europe/Amsterdam';
+  until timestamptz := today::timestamp at time zone 'Europe/Amsterdam';
   result app_public.hub_analytics_weekdays;
-  yesterday_weekday integer := extract(isodow from (now() at time zone 'Europe/Amsterdam')::date - 1);
 begin
-  select * into w from app_hidden.analytics_window(n);
   result.days := n;
   result.weekdays := array(
     select row(wd, (array['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'])[wd],
                coalesce(c.total, 0),
                coalesce(c.total, 0)::double precision / greatest(1, (
-                 select count(*) from generate_series(w.since, w.until - interval '1 day', interval '1 day') d
-                  where extract(isodow from d at time zone 'Europe/Amsterdam') = wd)))::app_public.hub_weekday
+                 select count(*) from generate_series((today - n)::timestamp, (today - 1)::timestamp, interval '1 day') d
+                  where extract(isodow from d) = wd)))::app_public.hub_weekday
       from generate_series(1, 7) wd
       left join (select extract(isodow from h.hour at time zone 'Europe/Amsterdam')::integer as weekday, sum(h.messages)::integer as total
                    from app_hidden.p2000_hourly_urgency_counts h
-                  where h.hour >= w.since and h.hour < w.until and h.exercise_type = 'none'
+                  where h.hour >= since and h.hour < until and h.exercise_type = 'none'
                   group by 1) c on c.weekday = wd
      order by wd);
   select coalesce(sum(h.messages), 0)::integer into result.yesterday from app_hidden.p2000_hourly_urgency_counts h
-   where h.hour >= w.until - interval '1 day' and h.hour < w.until and h.exercise_type = 'none';
-  select x.expected_average into result.yesterday_expected from unnest(result.weekdays) x where x.weekday = yesterday_weekday;
+   where h.hour >= yesterday_start and h.hour < until and h.exercise_type = 'none';
+  select x.expected_average into result.yesterday_expected from unnest(result.weekdays) x
+   where x.weekday = extract(isodow from today - 1);
   result.yesterday_difference_percent := case when result.yesterday_expected > 0
     then round(((result.yesterday - result.yesterday_expected) / result.yesterday_expected * 100)::numeric, 1)::double precision end;
   return result;
 end;
 $function$;
-grant execute on function app_hidden.hub_analytics_weekdays_live(days integer) to app_analyst;
-grant execute on function app_hidden.hub_analytics_weekdays_live(days integer) to app_visitor;
-comment on function app_hidden.hub_analytics_weekdays_live(days integer) is 'hubAnalyticsWeekdays computed from the hourly roll-up.';
+grant execute on function app_hidden.hub_analytics_weekdays_until(days integer, today date) to app_analyst;
+grant execute on function app_hidden.hub_analytics_weekdays_until(days integer, today date) to app_visitor;
+comment on function app_hidden.hub_analytics_weekdays_until(days integer, today date) is 'hubAnalyticsWeekdays for the window of the last days whole Dutch (Europe/Amsterdam) days before today: real alerts per weekday from the hourly roll-up, each weekday''s expected average over the calendar days of that weekday in the window, and yesterday (the Dutch day, 23 or 25 hours when the clock changes) against it.';
 
 CREATE OR REPLACE FUNCTION app_hidden.in_quiet_hours(rules jsonb)
  RETURNS boolean
@@ -13128,7 +13157,7 @@ CREATE OR REPLACE FUNCTION app_public.aircraft_statistics()
 AS $function$
   select f.icao, f.registration, f.kind, count(r.uuid)::integer,
          coalesce(sum(extract(epoch from coalesce(r.landed_at, r.last_seen_at) - r.took_off_at) / 60), 0)::integer,
-         round(coalesce(sum(extract(epoch from coalesce(r.landed_at, r.last_seen_at) - r.took_off_at) / 3600), 0)::numeric, 1),
+         round(coalesce(sum(extract(epoch from coalesce(r.landed_at, r.last_seen_at) - r.took_off_at) / 3600), 0)::numeric, 1)::double precision,
          max(r.took_off_at), 365
     from app_public.aircraft_fleet f
     left join app_public.aircraft_routes r on r.icao = f.icao and r.took_off_at is not null and r.status = 'completed'
@@ -13924,7 +13953,7 @@ CREATE OR REPLACE FUNCTION app_public.meteo_regions()
 AS $function$
   select pr.uuid, pr.code, pr.name, d.status_code, case when d.status_code is not null then d.status end
     from app_public.meteo_provinces pr
-    left join app_hidden.meteo_details(now(), 'infinity') d on d.region_code = pr.code and app_hidden.meteo_has_data()
+    left join app_hidden.meteo_details(now(), now() + interval '1 microsecond') d on d.region_code = pr.code and app_hidden.meteo_has_data()
    order by pr.sort_order
 $function$;
 grant execute on function app_public.meteo_regions() to app_analyst;
@@ -13932,7 +13961,7 @@ grant execute on function app_public.meteo_regions() to app_visitor;
 comment on function app_public.meteo_regions() is '@cacheReads app_hidden.meteo_documents app_public.meteo_levels app_public.meteo_phenomena
 @cacheReads app_public.meteo_provinces app_public.meteo_warning_slices
 @notNull
-The 12 provinces with their current level: the highest of the warnings on now or announced (null before the first warnings document).';
+The 12 provinces with their current level: the highest of the warnings in force now, 0 (green) without one; a warning announced for later counts from its start (null before the first warnings document).';
 
 CREATE OR REPLACE FUNCTION app_public.meteo_snapshot(date text)
  RETURNS SETOF app_public.meteo_region_detail
@@ -13970,13 +13999,14 @@ CREATE OR REPLACE FUNCTION app_public.meteo_stats_available_years()
  STABLE PARALLEL SAFE
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
-  select distinct extract(year from d.day)::integer as year from app_hidden.meteo_daily_levels d order by year
+  select distinct extract(year from d.day)::integer as year from app_hidden.meteo_daily_levels d
+   where d.day <= (now() at time zone 'Europe/Amsterdam')::date order by year
 $function$;
 grant execute on function app_public.meteo_stats_available_years() to app_analyst;
 grant execute on function app_public.meteo_stats_available_years() to app_visitor;
 comment on function app_public.meteo_stats_available_years() is '@cacheReads app_hidden.meteo_daily_levels
 @notNull
-Years (Europe/Amsterdam) with at least one day with a warning: the years meteoStatsMonthly has something for.';
+Years (Europe/Amsterdam) with at least one day with a warning up to today: the years meteoStatsMonthly has something for.';
 
 CREATE OR REPLACE FUNCTION app_public.meteo_stats_monthly(year integer, region_code text DEFAULT NULL::text)
  RETURNS SETOF app_public.meteo_monthly_stats

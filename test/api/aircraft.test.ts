@@ -249,7 +249,7 @@ describe("a flight from a local receiver", () => {
       icao: HEX,
       flights: 1,
       flightMinutes: expect.any(Number),
-      flightHours: expect.anything(),
+      flightHours: expect.any(Number),
       windowDays: 365,
     });
     feed.documents.set("/data/aircraft.json", { body: '{"now": 1, "aircraft": [' });

@@ -41,13 +41,14 @@ afterAll(async () => {
 /** A browser's subscription: its keys and what it gives the server (RFC 8291 §3). */
 interface BrowserSubscription extends BrowserKeys {
   endpoint: string;
-  json: { endpoint: string; keys: { p256dh: string; auth: string } };
+  /** PushSubscription.toJSON(): expirationTime is always there, null when the browser sets none. */
+  json: { endpoint: string; expirationTime: number | null; keys: { p256dh: string; auth: string } };
 }
 
-function subscribe(path: string): BrowserSubscription {
+function subscribe(path: string, expirationTime: number | null = null): BrowserSubscription {
   const keys = browserKeys();
   const endpoint = `${push.url}${path}`;
-  return { ...keys, endpoint, json: { endpoint, keys: keys.keys } };
+  return { ...keys, endpoint, json: { endpoint, expirationTime, keys: keys.keys } };
 }
 
 const decrypt = (sub: BrowserSubscription, body: Buffer) => decryptPush(sub, body);
@@ -263,6 +264,52 @@ describe("a subscription that is gone", () => {
     expect((await channel(channelUuid)).disabledAt).toBeNull();
     const [request] = pushesTo(sub);
     expect(request.headers.urgency).toBe("low");
+  });
+});
+
+describe("a subscription's expirationTime (PushSubscription.toJSON() always carries it)", () => {
+  const testSend = async (channelUuid: string) =>
+    (
+      await ok("mutation ($c: String!) { sendTestNotification(channel: $c) { outcome responseCode error } }", {
+        c: channelUuid,
+      })
+    ).sendTestNotification;
+
+  test("is pushed to until then; after it nothing is pushed and the channel is disabled", async () => {
+    const expiring = subscribe("/push/expiring", Date.now() + 2_000);
+    const channelUuid = await createChannel("Browser with an expiring subscription", expiring);
+    expect(await testSend(channelUuid)).toEqual({ outcome: "delivered", responseCode: 201, error: null });
+    expect(pushesTo(expiring)).toHaveLength(1);
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, expiring.json.expirationTime! - Date.now() + 100)));
+    const result = await testSend(channelUuid);
+    expect(result).toEqual({
+      outcome: "failed",
+      responseCode: null,
+      error: expect.stringMatching(
+        /^The push subscription expired at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC \(its expirationTime\)/,
+      ),
+    });
+    expect(pushesTo(expiring)).toHaveLength(1);
+    expect(await channel(channelUuid)).toMatchObject({ disabledAt: expect.any(String), disabledReason: result.error });
+  });
+
+  test("one already past, or not a number, is refused with BAD_USER_INPUT", async () => {
+    for (const [expirationTime, message] of [
+      [Date.now() - 1_000, /^subscription\.expirationTime has passed \(.+\): the browser has ended this subscription/],
+      ["tomorrow", /Float cannot represent non numeric value/],
+    ] as const) {
+      const { body } = await ctx.service.graphql(
+        "mutation ($i: CreateChannelInput!) { createChannel(input: $i) { channel { uuid } } }",
+        {
+          token: ada.accessToken,
+          variables: {
+            i: { type: "webpush", name: "x", subscription: { ...subscribe("/push/x").json, expirationTime } },
+          },
+        },
+      );
+      expect(errorOf(body)).toEqual({ message: expect.stringMatching(message), code: expect.any(String) });
+      if (typeof expirationTime === "number") expect(errorOf(body).code).toBe("BAD_USER_INPUT");
+    }
   });
 });
 

@@ -3,7 +3,8 @@
 // once per push service for a period: vapid-tokens.ts), POSTed to the subscription's push service
 // through the guarded outbound client. The service worker
 // (GET /push/sw.js, lib/monitors/push-worker-route.ts) shows it. A push service answering 404 or 410 says the
-// subscription is gone (RFC 8030 §7.3, §8.3): the channel is disabled, not retried.
+// subscription is gone (RFC 8030 §7.3, §8.3): the channel is disabled, not retried, as it is once
+// the subscription's expirationTime (kept with its keys) has passed.
 import webpush, { type Urgency } from "web-push";
 import { DeliveryError, type NotificationSettings, type PendingNotification, type Sender } from "../notification.ts";
 import { clip, factLines, headlineOf, linkOf } from "../notification-text.ts";
@@ -118,7 +119,20 @@ export const webpushSender: Sender = async (settings, n) => {
       true,
     );
   }
-  const { endpoint, p256dh, auth } = n.credentials;
+  const { endpoint, p256dh, auth, expiresAt } = n.credentials;
+  // The browser said when it ends the subscription (its expirationTime): after that the push
+  // service would refuse it, and a push could reach whoever holds the endpoint next.
+  if (expiresAt && Date.parse(expiresAt) <= Date.now()) {
+    // Said in words, not as stored: the channel's credentials are redacted from every error text.
+    const when = `${new Date(expiresAt).toISOString().slice(0, 19).replace("T", " ")} UTC`;
+    throw new DeliveryError(
+      `The push subscription expired at ${when} (its expirationTime); the channel is disabled.`,
+      null,
+      true,
+      null,
+      true,
+    );
+  }
   const subscription = { endpoint, p256dh, auth };
   let request;
   try {

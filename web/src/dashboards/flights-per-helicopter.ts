@@ -35,7 +35,7 @@ export async function flightsPerHelicopter(api: Api): Promise<ChartView | null> 
   return {
     table: {
       head: [t("dash.aircraft"), t("dash.kind"), t("dash.flights"), t("dash.hours")],
-      rows: flown.map((a) => [a.registration, kind(a.kind), a.flights, Number(a.flightHours)]),
+      rows: flown.map((a) => [a.registration, kind(a.kind), a.flights, a.flightHours]),
     },
     draw: (box) =>
       // Trauma and police as two stacked series: each bar is one of them, and the legend says which colour is which.
