@@ -28,6 +28,7 @@ import { JsonByDefaultPlugin } from "./plugins/json-by-default.ts";
 import { MonitorFeedsPlugin } from "./plugins/monitor-feeds.ts";
 import { MonitorMutationsPlugin } from "./plugins/monitor-mutations.ts";
 import { MonitorTypeNamesPlugin } from "./plugins/monitor-type-names.ts";
+import { P2000ReceiversPlugin } from "./plugins/p2000-receivers.ts";
 import { MonitorPreviewPlugin } from "./plugins/monitor-preview.ts";
 import { P2000MutationsPlugin } from "./plugins/p2000-mutations.ts";
 import { QueryLimitsPlugin } from "./plugins/query-limits.ts";
@@ -99,6 +100,7 @@ const preset: GraphileConfig.Preset = {
     RequireApiTokenPlugin,
     AccountMutationsPlugin,
     P2000MutationsPlugin,
+    P2000ReceiversPlugin,
     MonitorTypeNamesPlugin,
     MonitorMutationsPlugin,
     MonitorFeedsPlugin,

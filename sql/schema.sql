@@ -492,6 +492,15 @@ create type app_public.p2000_dossier_timeline_filter as (
 );
 comment on type app_public.p2000_dossier_timeline_filter is 'The dossier whose timeline to read, by dossier or message uuid; orderBy newestFirst (default) or oldestFirst.';
 
+create type app_public.p2000_message_copy as (
+  receiver_name text,
+  received_at timestamp with time zone,
+  message text,
+  garbled boolean
+);
+comment on type app_public.p2000_message_copy is '@typeName P2000MessageCopy
+One receiver''s copy of a page: the receiver''s name, when it was received, the text as that receiver heard it, and whether it was garbled.';
+
 create type app_public.p2000_message_dossier_ref as (
   uuid text
 );
@@ -524,6 +533,31 @@ create type app_public.p2000_message_statistics as (
 );
 comment on type app_public.p2000_message_statistics is '@typeName P2000MessageStatistics
 Counts of the messages a filter selects: total (all time), and per day, discipline, urgency and region over the chart window.';
+
+create type app_public.p2000_receiver_health as (
+  receiver_uuid uuid,
+  name text,
+  last_heard_at timestamp with time zone,
+  window_minutes integer,
+  lines integer,
+  pages integer,
+  pages_per_minute double precision,
+  skipped integer,
+  malformed integer,
+  garbled integer,
+  malformed_share double precision,
+  garbled_share double precision,
+  regions app_public.p2000_receiver_region[]
+);
+comment on type app_public.p2000_receiver_health is '@typeName P2000ReceiverStatistics
+A receiver''s health over a window: when it was last heard (a line of any kind), lines, pages a minute, the share of its lines that were malformed and of its pages that were garbled (unreadable characters), and the regions its pages came from, most first.';
+
+create type app_public.p2000_receiver_region as (
+  name text,
+  pages integer
+);
+comment on type app_public.p2000_receiver_region is '@typeName P2000ReceiverRegion
+A region a receiver''s pages came from, with how many.';
 
 create type app_public.p2000_related_signal as (
   kind text,
@@ -1221,6 +1255,60 @@ comment on column app_hidden.p2000_plain_texts.message_uuid is 'The page.';
 comment on column app_hidden.p2000_plain_texts.language is 'nl or en, a monitor''s notificationRules.language.';
 comment on column app_hidden.p2000_plain_texts.plain_text is 'app_hidden.p2000_plain_text of the page in that language, when it was kept.';
 comment on column app_hidden.p2000_plain_texts.written_from is 'What the text was written from (app_hidden.p2000_plain_text_source of the page then): a kept text is read only while the page still says the same.';
+
+create table app_hidden.p2000_receiver_batches (
+  receiver_uuid uuid not null,
+  batch_id text not null,
+  received timestamp with time zone default now() not null,
+  result jsonb not null,
+  constraint p2000_receiver_batches_batch_id_check CHECK (((length(batch_id) >= 1) AND (length(batch_id) <= 100))),
+  constraint p2000_receiver_batches_pkey PRIMARY KEY (receiver_uuid, batch_id),
+  constraint p2000_receiver_batches_receiver_uuid_fkey FOREIGN KEY (receiver_uuid) REFERENCES app_public.p2000_receivers(uuid) ON DELETE CASCADE
+);
+alter table app_hidden.p2000_receiver_batches enable row level security;
+comment on table app_hidden.p2000_receiver_batches is 'The batches each receiver published (publishP2000Lines batchId) and their answers, so that a batch sent again is not stored twice. Kept 7 days.';
+
+create table app_hidden.p2000_receiver_minutes (
+  receiver_uuid uuid not null,
+  minute timestamp with time zone not null,
+  lines integer default 0 not null,
+  pages integer default 0 not null,
+  skipped integer default 0 not null,
+  malformed integer default 0 not null,
+  garbled integer default 0 not null,
+  constraint p2000_receiver_minutes_pkey PRIMARY KEY (receiver_uuid, minute),
+  constraint p2000_receiver_minutes_receiver_uuid_fkey FOREIGN KEY (receiver_uuid) REFERENCES app_public.p2000_receivers(uuid) ON DELETE CASCADE
+);
+alter table app_hidden.p2000_receiver_minutes enable row level security;
+comment on table app_hidden.p2000_receiver_minutes is 'Per receiver and minute (UTC, truncated): lines it sent, pages among them, lines skipped (numeric and tone pages), malformed lines, garbled pages. Kept 30 days.';
+
+create table app_hidden.p2000_receiver_silences (
+  monitor_uuid uuid not null,
+  receiver_uuid uuid not null,
+  silent_since timestamp with time zone not null,
+  event_uuid uuid default gen_random_uuid() not null,
+  constraint p2000_receiver_silences_monitor_uuid_fkey FOREIGN KEY (monitor_uuid) REFERENCES app_public.monitors(uuid) ON DELETE CASCADE,
+  constraint p2000_receiver_silences_pkey PRIMARY KEY (monitor_uuid, receiver_uuid),
+  constraint p2000_receiver_silences_receiver_uuid_fkey FOREIGN KEY (receiver_uuid) REFERENCES app_public.p2000_receivers(uuid) ON DELETE CASCADE
+);
+alter table app_hidden.p2000_receiver_silences enable row level security;
+comment on table app_hidden.p2000_receiver_silences is 'The receivers a receiver_silence monitor has said are quiet (since when they were last heard), until they are heard again.';
+
+create table app_hidden.p2000_receptions (
+  message_uuid uuid not null,
+  receiver_uuid uuid not null,
+  receiver_name text not null,
+  received_at timestamp with time zone default now() not null,
+  message text not null,
+  garbled boolean not null,
+  constraint p2000_receptions_message_uuid_fkey FOREIGN KEY (message_uuid) REFERENCES app_public.p2000_messages(uuid) ON DELETE CASCADE,
+  constraint p2000_receptions_pkey PRIMARY KEY (message_uuid, receiver_uuid),
+  constraint p2000_receptions_receiver_uuid_fkey FOREIGN KEY (receiver_uuid) REFERENCES app_public.p2000_receivers(uuid) ON DELETE CASCADE
+);
+alter table app_hidden.p2000_receptions enable row level security;
+CREATE INDEX p2000_receptions_receiver_received_idx ON app_hidden.p2000_receptions USING btree (receiver_uuid, received_at DESC);
+CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON app_hidden.p2000_receptions FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_data_changed('p2000');
+comment on table app_hidden.p2000_receptions is 'Each receiver''s copy of a P2000 page it published: the text as it heard it (garbled or not), and when. Read through app_public.p2000_messages_copies; the stored message text is the cleanest copy.';
 
 create table app_hidden.place_names (
   name text not null,
@@ -2888,6 +2976,31 @@ grant SELECT on app_public.p2000_qualifications to app_analyst;
 grant SELECT on app_public.p2000_qualifications to app_visitor;
 comment on table app_public.p2000_qualifications is 'Incident size qualification (kwalificatie) used when scaling up: klein, middel, groot, zeer groot (e.g. "(BR: middel)", "GROTE BRAND").';
 
+create table app_public.p2000_receivers (
+  uuid uuid default gen_random_uuid() not null,
+  environment_uuid uuid not null,
+  name text not null,
+  description text default ''::text not null,
+  api_token_uuid uuid,
+  created timestamp with time zone default now() not null,
+  constraint p2000_receivers_api_token_uuid_fkey FOREIGN KEY (api_token_uuid) REFERENCES app_public.api_tokens(uuid) ON DELETE SET NULL,
+  constraint p2000_receivers_api_token_uuid_key UNIQUE (api_token_uuid),
+  constraint p2000_receivers_description_check CHECK ((length(description) <= 1000)),
+  constraint p2000_receivers_environment_uuid_fkey FOREIGN KEY (environment_uuid) REFERENCES app_public.environments(uuid) ON DELETE CASCADE,
+  constraint p2000_receivers_environment_uuid_name_key UNIQUE (environment_uuid, name),
+  constraint p2000_receivers_name_check CHECK ((((length(btrim(name)) >= 1) AND (length(btrim(name)) <= 100)) AND (name = btrim(name)))),
+  constraint p2000_receivers_pkey PRIMARY KEY (uuid)
+);
+alter table app_public.p2000_receivers enable row level security;
+CREATE INDEX p2000_receivers_environment_uuid_idx ON app_public.p2000_receivers USING btree (environment_uuid);
+CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON app_public.p2000_receivers FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_data_changed('p2000');
+create policy select_member_environment on app_public.p2000_receivers as permissive for select to app_visitor using ((environment_uuid = ( SELECT app_hidden.current_member_environment_uuid() AS current_member_environment_uuid)));
+grant SELECT on app_public.p2000_receivers to app_visitor;
+comment on table app_public.p2000_receivers is 'Radio receivers that publish P2000 pages (createP2000Receiver): each with its own API token (scope p2000:publish), visible to the members of its environment. Its name is shown with the copies of the pages it heard (P2000Message.copies), so it is public.';
+comment on column app_public.p2000_receivers.environment_uuid is '@behavior -*';
+comment on column app_public.p2000_receivers.api_token_uuid is '@behavior -*
+The receiver''s API token; null once the token is gone (the receiver can publish no more).';
+
 create table app_public.p2000_regions (
   uuid uuid not null,
   number text not null,
@@ -3949,9 +4062,13 @@ CREATE OR REPLACE FUNCTION app_accounts.create_p2000_message(message text, sende
 AS $function$
 declare
   at timestamptz;
+  receiver app_public.p2000_receivers;
+  stored uuid;
 begin
-  if not exists (select 1 from app_public.users u where u.uuid = app_hidden.require_user_uuid() and u.is_admin) then
-    raise exception 'Only administrators may add P2000 messages.' using errcode = 'XFORB';
+  if 'p2000:publish' = any (app_hidden.current_api_scopes()) then
+    receiver := app_hidden.current_p2000_receiver();
+  elsif not exists (select 1 from app_public.users u where u.uuid = app_hidden.require_user_uuid() and u.is_admin) then
+    raise exception 'Only administrators and receivers (an API token made by createP2000Receiver) may add P2000 messages.' using errcode = 'XFORB';
   end if;
   if message is null or length(btrim(message)) not between 1 and 2000 then
     raise exception 'A message has 1 to 2000 characters.' using errcode = 'XINPT';
@@ -3970,11 +4087,52 @@ begin
   if cardinality(capcodes) > 100 then
     raise exception 'At most 100 capcodes per message.' using errcode = 'XINPT';
   end if;
+  if receiver.uuid is not null then
+    stored := app_hidden.publish_p2000_page(receiver.uuid, message, at, capcodes);
+    perform app_hidden.count_p2000_receiver_minute(receiver.uuid, 1, 1, 0, 0, (app_hidden.p2000_unreadable_count(message) > 0)::integer);
+    return stored;
+  end if;
   return app_private.ingest_p2000_message(message, at, capcodes, 'api');
 end;
 $function$;
 grant execute on function app_accounts.create_p2000_message(message text, sended text, capcodes text[]) to app_visitor;
-comment on function app_accounts.create_p2000_message(message text, sended text, capcodes text[]) is 'createP2000Message (plugins/p2000-mutations.ts): administrators only, since what they add becomes public data. Checks the text, the ISO-8601 time (UTC when it has no zone, like receivers'' timestamps) and the capcodes, then stores the message through app_private.ingest_p2000_message, the path every ingestion takes.';
+comment on function app_accounts.create_p2000_message(message text, sended text, capcodes text[]) is 'createP2000Message (plugins/p2000-mutations.ts): an administrator''s access token, or a receiver''s API token (scope p2000:publish, whose page is its copy: app_accounts.publish_p2000_pages), since what they add becomes public data. Checks the text, the ISO-8601 time (UTC when it has no zone, like receivers'' timestamps) and the capcodes, then stores the message through app_private.ingest_p2000_message, the path every ingestion takes.';
+
+CREATE OR REPLACE FUNCTION app_accounts.create_p2000_receiver(name text, description text, secret_hash bytea, token_preview text)
+ RETURNS uuid
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  environment uuid := app_accounts.require_current_environment();
+  token app_public.api_tokens;
+  result uuid;
+begin
+  if not exists (select 1 from app_public.users u where u.uuid = app_hidden.require_user_uuid() and u.is_admin) then
+    raise exception 'Only administrators register receivers: what a receiver publishes becomes public data.' using errcode = 'XFORB';
+  end if;
+  if name is null or length(btrim(name)) not between 1 and 100 then
+    raise exception 'A receiver''s name has 1 to 100 characters.' using errcode = 'XINPT';
+  end if;
+  if length(coalesce(description, '')) > 1000 then
+    raise exception 'A receiver''s description has at most 1000 characters.' using errcode = 'XINPT';
+  end if;
+  if exists (select 1 from app_public.p2000_receivers r where r.environment_uuid = environment and r.name = btrim(create_p2000_receiver.name)) then
+    raise exception 'This environment has a receiver named "%" already.', btrim(name) using errcode = 'XINPT';
+  end if;
+  if (select count(*) from app_public.p2000_receivers r where r.environment_uuid = environment) >= 100 then
+    raise exception 'An environment has at most 100 receivers.' using errcode = 'XINPT';
+  end if;
+  token := app_private.create_api_token(environment, 'Receiver ' || btrim(name), array['p2000:publish'], null, secret_hash, token_preview);
+  insert into app_public.p2000_receivers (environment_uuid, name, description, api_token_uuid)
+  values (environment, btrim(name), coalesce(description, ''), token.uuid)
+  returning uuid into result;
+  return result;
+end;
+$function$;
+grant execute on function app_accounts.create_p2000_receiver(name text, description text, secret_hash bytea, token_preview text) to app_visitor;
+comment on function app_accounts.create_p2000_receiver(name text, description text, secret_hash bytea, token_preview text) is 'createP2000Receiver (plugins/p2000-receivers.ts, after Node made the token''s random secret): an administrator registers a receiver in the current environment, with an API token of the scope p2000:publish only (its secret stored as a hash).';
 
 CREATE OR REPLACE FUNCTION app_accounts.delete_api_token(token_uuid text)
  RETURNS boolean
@@ -4051,6 +4209,32 @@ AS $function$
 $function$;
 grant execute on function app_accounts.delete_other_sessions() to app_visitor;
 comment on function app_accounts.delete_other_sessions() is 'deleteOtherSessions: revokes every session of the calling user but the current one and returns how many. Sessions are revoked rather than deleted, so their tokens fail at once and the rows stay for 30 days (app_private.purge_expired_auth_data).';
+
+CREATE OR REPLACE FUNCTION app_accounts.delete_p2000_receiver(receiver_uuid text)
+ RETURNS boolean
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  environment uuid := app_accounts.require_current_environment();
+  gone app_public.p2000_receivers;
+begin
+  if not exists (select 1 from app_public.users u where u.uuid = app_hidden.require_user_uuid() and u.is_admin) then
+    raise exception 'Only administrators remove receivers.' using errcode = 'XFORB';
+  end if;
+  delete from app_public.p2000_receivers r where r.uuid = app_hidden.try_uuid(receiver_uuid) and r.environment_uuid = environment
+  returning * into gone;
+  if gone.uuid is null then
+    raise exception 'Receiver not found.' using errcode = 'XNOTF';
+  end if;
+  -- Its token goes with it: from now on it publishes nothing (every instance hears of it at once).
+  delete from app_public.api_tokens t where t.uuid = gone.api_token_uuid;
+  return true;
+end;
+$function$;
+grant execute on function app_accounts.delete_p2000_receiver(receiver_uuid text) to app_visitor;
+comment on function app_accounts.delete_p2000_receiver(receiver_uuid text) is 'deleteP2000Receiver: an administrator removes a receiver of the current environment and its API token (revoked at once on every instance); its copies and counts go with it, the pages it published stay.';
 
 CREATE OR REPLACE FUNCTION app_accounts.delete_session(session_uuid text)
  RETURNS boolean
@@ -4157,6 +4341,47 @@ end;
 $function$;
 grant execute on function app_accounts.logout() to app_visitor;
 comment on function app_accounts.logout() is 'logout: revokes the session of the access token; app_hidden.current_user_uuid reads the session row on every request, so this takes effect at once. The caller is checked first (migration 000004), so an anonymous call answers UNAUTHENTICATED instead of succeeding.';
+
+CREATE OR REPLACE FUNCTION app_accounts.publish_p2000_pages(batch_id text, pages jsonb, lines integer, skipped integer, malformed integer)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  receiver app_public.p2000_receivers := app_hidden.current_p2000_receiver();
+  earlier jsonb;
+  page record;
+  result jsonb;
+begin
+  if batch_id is null or length(batch_id) not between 1 and 100 then
+    raise exception 'batchId has 1 to 100 characters.' using errcode = 'XINPT';
+  end if;
+  if jsonb_array_length(pages) > 500 or lines > 500 then
+    raise exception 'At most 500 lines per batch.' using errcode = 'XINPT';
+  end if;
+  select b.result into earlier from app_hidden.p2000_receiver_batches b
+   where b.receiver_uuid = receiver.uuid and b.batch_id = publish_p2000_pages.batch_id;
+  if earlier is not null then
+    return earlier || jsonb_build_object('duplicate', true);
+  end if;
+  -- In the order heard: a page may join the dossier of one before it.
+  for page in select * from jsonb_to_recordset(pages) as p (message text, sended timestamptz, capcodes text[]) loop
+    perform app_hidden.publish_p2000_page(receiver.uuid, page.message, page.sended, page.capcodes);
+  end loop;
+  perform app_hidden.count_p2000_receiver_minute(receiver.uuid, lines, jsonb_array_length(pages), skipped, malformed,
+    (select count(*)::integer from jsonb_array_elements(pages) p where app_hidden.p2000_unreadable_count(p->>'message') > 0));
+  result := jsonb_build_object('batchId', batch_id, 'lines', lines, 'pages', jsonb_array_length(pages),
+                               'skipped', skipped, 'malformed', malformed, 'duplicate', false);
+  insert into app_hidden.p2000_receiver_batches (receiver_uuid, batch_id, result) values (receiver.uuid, batch_id, result);
+  -- What is older than the kept windows goes as the receiver sends more.
+  delete from app_hidden.p2000_receiver_batches b where b.receiver_uuid = receiver.uuid and b.received < now() - interval '7 days';
+  delete from app_hidden.p2000_receiver_minutes m where m.receiver_uuid = receiver.uuid and m.minute < now() - interval '30 days';
+  return result;
+end;
+$function$;
+grant execute on function app_accounts.publish_p2000_pages(batch_id text, pages jsonb, lines integer, skipped integer, malformed integer) to app_visitor;
+comment on function app_accounts.publish_p2000_pages(batch_id text, pages jsonb, lines integer, skipped integer, malformed integer) is 'publishP2000Lines (plugins/p2000-receivers.ts) after Node parsed the receiver''s lines: only the token of a receiver (p2000:publish) may call it. Stores each page (app_hidden.publish_p2000_page: copies merged, the cleaner text kept, the receiver''s copy recorded) and counts the batch''s lines per minute, in one transaction. A batch id seen before answers as it did then (duplicate true) and stores nothing.';
 
 CREATE OR REPLACE FUNCTION app_accounts.record_test_notification_attempt(notification_uuid uuid, succeeded boolean, response_code integer, reply text, error text, duration_ms integer)
  RETURNS void
@@ -5386,6 +5611,21 @@ grant execute on function app_hidden.contains_pattern(word text) to app_analyst;
 grant execute on function app_hidden.contains_pattern(word text) to app_visitor;
 comment on function app_hidden.contains_pattern(word text) is 'A keyword (already lower case) as an escaped LIKE pattern that matches text containing it. A message is then checked against all of a monitor''s keywords with one lower(message) LIKE ANY (...), without a subquery. It has no search_path setting, so it is inlined.';
 
+CREATE OR REPLACE FUNCTION app_hidden.count_p2000_receiver_minute(receiver_uuid uuid, lines integer, pages integer, skipped integer, malformed integer, garbled integer)
+ RETURNS void
+ LANGUAGE sql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  insert into app_hidden.p2000_receiver_minutes as m (receiver_uuid, minute, lines, pages, skipped, malformed, garbled)
+  values (receiver_uuid, date_trunc('minute', now()), lines, pages, skipped, malformed, garbled)
+  on conflict (receiver_uuid, minute) do update
+    set lines = m.lines + excluded.lines, pages = m.pages + excluded.pages, skipped = m.skipped + excluded.skipped,
+        malformed = m.malformed + excluded.malformed, garbled = m.garbled + excluded.garbled
+$function$;
+grant execute on function app_hidden.count_p2000_receiver_minute(receiver_uuid uuid, lines integer, pages integer, skipped integer, malformed integer, garbled integer) to app_analyst;
+grant execute on function app_hidden.count_p2000_receiver_minute(receiver_uuid uuid, lines integer, pages integer, skipped integer, malformed integer, garbled integer) to app_visitor;
+comment on function app_hidden.count_p2000_receiver_minute(receiver_uuid uuid, lines integer, pages integer, skipped integer, malformed integer, garbled integer) is 'Adds what a receiver sent to its counts of the current minute (app_hidden.p2000_receiver_minutes).';
+
 CREATE OR REPLACE FUNCTION app_hidden.current_api_scopes()
  RETURNS text[]
  LANGUAGE sql
@@ -5481,6 +5721,27 @@ $function$;
 grant execute on function app_hidden.current_member_environment_uuid() to app_analyst;
 grant execute on function app_hidden.current_member_environment_uuid() to app_visitor;
 comment on function app_hidden.current_member_environment_uuid() is 'The current environment if the user of this request is a member of its organization.';
+
+CREATE OR REPLACE FUNCTION app_hidden.current_p2000_receiver()
+ RETURNS app_public.p2000_receivers
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  receiver app_public.p2000_receivers;
+begin
+  select r.* into receiver from app_public.p2000_receivers r
+   where r.api_token_uuid = app_hidden.current_api_token_uuid() and 'p2000:publish' = any (app_hidden.current_api_scopes());
+  if receiver.uuid is null then
+    raise exception 'Only a receiver''s API token (createP2000Receiver) publishes pages.' using errcode = 'XFORB';
+  end if;
+  return receiver;
+end;
+$function$;
+grant execute on function app_hidden.current_p2000_receiver() to app_analyst;
+grant execute on function app_hidden.current_p2000_receiver() to app_visitor;
+comment on function app_hidden.current_p2000_receiver() is 'The receiver whose API token (scope p2000:publish) made the request; FORBIDDEN for any other caller.';
 
 CREATE OR REPLACE FUNCTION app_hidden.current_session_uuid()
  RETURNS uuid
@@ -6945,6 +7206,22 @@ grant execute on function app_hidden.p2000_clean_capcodes(names text[]) to app_a
 grant execute on function app_hidden.p2000_clean_capcodes(names text[]) to app_visitor;
 comment on function app_hidden.p2000_clean_capcodes(names text[]) is 'A message''s capcodes as stored: 7 digits each, sorted, each once, with non-capcodes dropped. It has no search_path setting, so no setting is applied and undone on each call.';
 
+CREATE OR REPLACE FUNCTION app_hidden.p2000_copy_score(message text, capcodes text[])
+ RETURNS integer
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select -10 * app_hidden.p2000_unreadable_count(message)
+         + (select count(*) from regexp_split_to_table(lower(message), '[^[:alnum:]]+') w
+             where length(w) >= 2 and exists (select 1 from app_public.p2000_plain_words p where p.literal = w))::integer
+         + (select count(*) from app_public.p2000_capcodes c
+             where c.name = any (app_hidden.p2000_clean_capcodes(capcodes)) and c.description is not null)::integer
+$function$;
+grant execute on function app_hidden.p2000_copy_score(message text, capcodes text[]) to app_analyst;
+grant execute on function app_hidden.p2000_copy_score(message text, capcodes text[]) to app_visitor;
+comment on function app_hidden.p2000_copy_score(message text, capcodes text[]) is 'How good a copy of a page is: 10 points off per unreadable character, a point per word the plain-words list knows and per capcode with a known description. The stored text of a page heard by several receivers is the copy with the highest score.';
+
 CREATE OR REPLACE FUNCTION app_hidden.p2000_count_dimension(dimension text)
  RETURNS boolean
  LANGUAGE plpgsql
@@ -7137,6 +7414,24 @@ $function$;
 grant execute on function app_hidden.p2000_dossier_view(d app_public.p2000_dossiers, messages_order text, timeline_order text) to app_analyst;
 grant execute on function app_hidden.p2000_dossier_view(d app_public.p2000_dossiers, messages_order text, timeline_order text) to app_visitor;
 comment on function app_hidden.p2000_dossier_view(d app_public.p2000_dossiers, messages_order text, timeline_order text) is 'A dossier row as the API''s P2000Dossier, carrying the orders that were asked for its messages and timeline (their computed fields read them). It checks those order arguments, so every query that returns a dossier accepts the same values.';
+
+CREATE OR REPLACE FUNCTION app_hidden.p2000_earlier_copy(message text, sended timestamp with time zone, capcodes text[])
+ RETURNS uuid
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select x.uuid from app_public.p2000_messages x
+   where x.sended between p2000_earlier_copy.sended - interval '10 seconds' and p2000_earlier_copy.sended + interval '10 seconds'
+     and (x.message = btrim(p2000_earlier_copy.message)
+          or (x.capcode_names && app_hidden.p2000_clean_capcodes(p2000_earlier_copy.capcodes)
+              and similarity(x.message, btrim(p2000_earlier_copy.message)) >= 0.5))
+   order by x.message = btrim(p2000_earlier_copy.message) desc, x.sended
+   limit 1
+$function$;
+grant execute on function app_hidden.p2000_earlier_copy(message text, sended timestamp with time zone, capcodes text[]) to app_analyst;
+grant execute on function app_hidden.p2000_earlier_copy(message text, sended timestamp with time zone, capcodes text[]) to app_visitor;
+comment on function app_hidden.p2000_earlier_copy(message text, sended timestamp with time zone, capcodes text[]) is 'The message a receiver''s page is a copy of: one stored within 10 seconds of it with the same text, or sent to one of its capcodes with a text at least half alike (pg_trgm similarity), which is how a garbled copy of the same page looks.';
 
 CREATE OR REPLACE FUNCTION app_hidden.p2000_enrich(message text, capcode_names text[])
  RETURNS app_hidden.p2000_enrichment
@@ -7698,6 +7993,44 @@ $function$;
 grant execute on function app_hidden.p2000_hectometre_position(road text, hectometer double precision, carriageway text) to app_analyst;
 grant execute on function app_hidden.p2000_hectometre_position(road text, hectometer double precision, carriageway text) to app_visitor;
 comment on function app_hidden.p2000_hectometre_position(road text, hectometer double precision, carriageway text) is 'Where a P2000 message that names a road and a kilometre value ("A12 Re 45,6") is placed (for app_hidden.p2000_enrich): the imported hectometre post of that road nearest to the value, within 500 m, on the carriageway named first. Precision ''hectometre''; null without such a post.';
+
+CREATE OR REPLACE FUNCTION app_hidden.p2000_keep_cleaner_copy(message_uuid uuid, copy text, capcodes text[])
+ RETURNS void
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  m app_public.p2000_messages;
+  all_capcodes text[];
+  e app_hidden.p2000_enrichment;
+begin
+  select * into m from app_public.p2000_messages x where x.uuid = message_uuid for update;
+  all_capcodes := array(select distinct c from unnest(m.capcode_names || app_hidden.p2000_clean_capcodes(capcodes)) c order by 1);
+  perform app_hidden.p2000_create_capcodes(all_capcodes);
+  insert into app_public.p2000_message_capcodes (message_uuid, capcode_uuid, sended)
+  select m.uuid, c.uuid, m.sended from app_public.p2000_capcodes c where c.name = any (all_capcodes)
+  on conflict do nothing;
+  if app_hidden.p2000_copy_score(copy, all_capcodes) <= app_hidden.p2000_copy_score(m.message, all_capcodes) then
+    if all_capcodes <> m.capcode_names then
+      update app_public.p2000_messages x set capcode_names = all_capcodes where x.uuid = m.uuid;
+    end if;
+    return;
+  end if;
+  e := app_hidden.p2000_enrich(copy, all_capcodes);
+  update app_public.p2000_messages x
+     set message = copy, capcode_names = all_capcodes, urgency_uuid = e.urgency_uuid, discipline_uuid = e.discipline_uuid,
+         region_uuid = e.region_uuid, category_uuid = e.category_uuid, street = e.street, postcode = e.postcode, city = e.city,
+         place_uuid = e.place_uuid, latitude = e.latitude, longitude = e.longitude,
+         position_precision = case when e.latitude is not null and e.longitude is not null then coalesce(e.position_precision, 'place') end,
+         road = e.road, hectometer = e.hectometer, carriageway = e.carriageway, grip_level = e.grip_level,
+         exercise_type = e.exercise_type, incident_number = e.incident_number, normalized_text = e.normalized_text,
+         call_numbers = e.call_numbers
+   where x.uuid = m.uuid;
+end;
+$function$;
+grant execute on function app_hidden.p2000_keep_cleaner_copy(message_uuid uuid, copy text, capcodes text[]) to app_analyst;
+grant execute on function app_hidden.p2000_keep_cleaner_copy(message_uuid uuid, copy text, capcodes text[]) to app_visitor;
+comment on function app_hidden.p2000_keep_cleaner_copy(message_uuid uuid, copy text, capcodes text[]) is 'A receiver heard a copy of a stored page with another text: the page gets the union of the capcodes, and the copy''s text (enriched anew) when it scores higher (app_hidden.p2000_copy_score).';
 
 CREATE OR REPLACE FUNCTION app_hidden.p2000_matching_monitors(m app_public.p2000_messages)
  RETURNS uuid[]
@@ -8366,6 +8699,17 @@ grant execute on function app_hidden.p2000_throttle_suppression(rules jsonb, in_
 grant execute on function app_hidden.p2000_throttle_suppression(rules jsonb, in_dossier boolean, dossier_notified bigint, period_notified bigint) to app_visitor;
 comment on function app_hidden.p2000_throttle_suppression(rules jsonb, in_dossier boolean, dossier_notified bigint, period_notified bigint) is 'The throttles (maxPerDossier, then maxPerPeriod), given how many notifications the monitor already made about the message''s dossier and within the period. The counts are arguments because live matching takes them from monitor_matches and monitorPreview from its own earlier matches.';
 
+CREATE OR REPLACE FUNCTION app_hidden.p2000_unreadable_count(message text)
+ RETURNS integer
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+AS $function$
+  select (select count(*) from regexp_matches(message, '<[A-Z]{2,3}>|' || chr(65533) || '|[[:cntrl:]]', 'g'))::integer
+$function$;
+grant execute on function app_hidden.p2000_unreadable_count(message text) to app_analyst;
+grant execute on function app_hidden.p2000_unreadable_count(message text) to app_visitor;
+comment on function app_hidden.p2000_unreadable_count(message text) is 'How many unreadable characters a page''s text has: multimon-ng''s names of control characters (<NUL>, <ETX>), the replacement character and control characters. A page with any is garbled.';
+
 CREATE OR REPLACE FUNCTION app_hidden.page_limit(first integer, max_first integer DEFAULT 100, default_first integer DEFAULT 50)
  RETURNS integer
  LANGUAGE plpgsql
@@ -8494,6 +8838,35 @@ grant execute on function app_hidden.proper_case(value text) to app_analyst;
 grant execute on function app_hidden.proper_case(value text) to app_visitor;
 comment on function app_hidden.proper_case(value text) is 'Capitalises all-capitals pager text word by word ("BURGEMEESTER MENTZSTRAAT" becomes "Burgemeester Mentzstraat") and leaves mixed-case text as written. The enrichment applies it to streets and places.';
 
+CREATE OR REPLACE FUNCTION app_hidden.publish_p2000_page(receiver_uuid uuid, message text, sended timestamp with time zone, capcodes text[])
+ RETURNS uuid
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  copy_of uuid := app_hidden.p2000_earlier_copy(message, sended, capcodes);
+  stored uuid;
+begin
+  if message is null or length(btrim(message)) not between 1 and 2000 or sended is null then
+    raise exception 'A page has a text of 1 to 2000 characters and a time.' using errcode = 'XINPT';
+  end if;
+  if copy_of is not null and (select x.message from app_public.p2000_messages x where x.uuid = copy_of) <> btrim(message) then
+    perform app_hidden.p2000_keep_cleaner_copy(copy_of, btrim(message), capcodes);
+    stored := copy_of;
+  else
+    stored := app_private.ingest_p2000_message(message, sended, capcodes, 'receiver');
+  end if;
+  insert into app_hidden.p2000_receptions (message_uuid, receiver_uuid, receiver_name, message, garbled)
+  select stored, r.uuid, r.name, btrim(message), app_hidden.p2000_unreadable_count(message) > 0
+    from app_public.p2000_receivers r where r.uuid = publish_p2000_page.receiver_uuid
+  on conflict on constraint p2000_receptions_pkey do nothing;
+  return stored;
+end;
+$function$;
+grant execute on function app_hidden.publish_p2000_page(receiver_uuid uuid, message text, sended timestamp with time zone, capcodes text[]) to app_analyst;
+grant execute on function app_hidden.publish_p2000_page(receiver_uuid uuid, message text, sended timestamp with time zone, capcodes text[]) to app_visitor;
+comment on function app_hidden.publish_p2000_page(receiver_uuid uuid, message text, sended timestamp with time zone, capcodes text[]) is 'Stores one page a receiver heard, or merges it into the earlier copy (app_hidden.p2000_earlier_copy) keeping the cleaner text (app_hidden.p2000_keep_cleaner_copy), and records the receiver''s copy.';
+
 CREATE OR REPLACE FUNCTION app_hidden.queue_notification_deliveries(notification_uuids uuid[])
  RETURNS integer
  LANGUAGE plpgsql
@@ -8566,6 +8939,26 @@ $function$;
 grant execute on function app_hidden.rail_disruption_passes(c app_hidden.rail_monitor_criteria, d app_public.rail_disruptions) to app_analyst;
 grant execute on function app_hidden.rail_disruption_passes(c app_hidden.rail_monitor_criteria, d app_public.rail_disruptions) to app_visitor;
 comment on function app_hidden.rail_disruption_passes(c app_hidden.rail_monitor_criteria, d app_public.rail_disruptions) is 'Whether a railway disruption reaches a rail_disruptions monitor: at least two stations of one of its routes are among the disruption''s (a stretch of the route), or its only station is; a calamity reaches every monitor, as anything reaches a monitor without routes. One definition for app_private.match_rail_disruption and monitorPreview.';
+
+CREATE OR REPLACE FUNCTION app_hidden.receiver_silence_subject(receiver_uuid uuid, receiver_name text, last_heard timestamp with time zone, minutes integer, back boolean)
+ RETURNS app_hidden.notification_subject
+ LANGUAGE sql
+ STABLE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select row(
+    case when back then 'Receiver ' || receiver_name || ' is heard again'
+         else 'Receiver ' || receiver_name || ' has heard nothing for ' || minutes || ' minutes' end,
+    array[case when back then 'Quiet since ' else 'Last heard ' end
+            || coalesce(to_char(last_heard at time zone 'Europe/Amsterdam', 'YYYY-MM-DD HH24:MI'), 'never') || ' (Europe/Amsterdam)',
+          case when back then 'It publishes pages again.' else 'Pages arrived from elsewhere meanwhile.' end],
+    case when back then 'p2000.receiver.back' else 'p2000.receiver.silent' end,
+    jsonb_build_object('receiver', jsonb_build_object('uuid', receiver_uuid, 'name', receiver_name),
+                       'lastHeardAt', last_heard, 'minutes', minutes))::app_hidden.notification_subject
+$function$;
+grant execute on function app_hidden.receiver_silence_subject(receiver_uuid uuid, receiver_name text, last_heard timestamp with time zone, minutes integer, back boolean) to app_analyst;
+grant execute on function app_hidden.receiver_silence_subject(receiver_uuid uuid, receiver_name text, last_heard timestamp with time zone, minutes integer, back boolean) to app_visitor;
+comment on function app_hidden.receiver_silence_subject(receiver_uuid uuid, receiver_name text, last_heard timestamp with time zone, minutes integer, back boolean) is 'What a receiver_silence notification says: the receiver has gone quiet (heard nothing for the monitor''s minutes while pages arrived from elsewhere), or is heard again.';
 
 CREATE OR REPLACE FUNCTION app_hidden.reference_uuid(kind text, key text)
  RETURNS uuid
@@ -12892,6 +13285,51 @@ end;
 $function$;
 comment on function app_private.upsert_street_segments(batch jsonb) is 'Importer step (bin/import-streets.ts): a batch of NWB segments, inserted or updated by wvk_id; returns how many were new or changed (a row that is the same is not written, so a re-import changes nothing).';
 
+CREATE OR REPLACE FUNCTION app_private.watch_p2000_receivers()
+ RETURNS integer
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  w record;
+  event uuid;
+  queued integer := 0;
+begin
+  for w in
+    with watched as (
+      select mo.uuid as monitor_uuid, r.uuid as receiver_uuid, r.name as receiver_name,
+             greatest(1, coalesce((mo.query->>'minutes')::integer, 10)) as minutes,
+             coalesce((select max(m.minute) + interval '1 minute' from app_hidden.p2000_receiver_minutes m
+                        where m.receiver_uuid = r.uuid and m.lines > 0), r.created) as last_heard
+        from app_public.monitors mo
+        join app_public.p2000_receivers r on r.environment_uuid = mo.environment_uuid
+       where mo.type = 'receiver_silence' and mo.active
+         and (coalesce(jsonb_array_length(mo.query->'receivers'), 0) = 0
+              or r.name in (select jsonb_array_elements_text(mo.query->'receivers')))
+    )
+    select wt.*, s.silent_since, s.event_uuid,
+           wt.last_heard < now() - make_interval(mins => wt.minutes)
+             and exists (select 1 from app_public.p2000_messages x where x.sended > now() - make_interval(mins => wt.minutes)
+                          and x.sended <= now() + interval '1 minute') as silent
+      from watched wt
+      left join app_hidden.p2000_receiver_silences s on s.monitor_uuid = wt.monitor_uuid and s.receiver_uuid = wt.receiver_uuid
+  loop
+    if w.silent and w.silent_since is null then
+      insert into app_hidden.p2000_receiver_silences (monitor_uuid, receiver_uuid, silent_since)
+      values (w.monitor_uuid, w.receiver_uuid, w.last_heard) returning event_uuid into event;
+      queued := queued + app_private.notify_feed_event('receiver_silent', event, array[w.monitor_uuid],
+        app_hidden.receiver_silence_subject(w.receiver_uuid, w.receiver_name, w.last_heard, w.minutes, false));
+    elsif w.silent_since is not null and w.last_heard > w.silent_since then
+      delete from app_hidden.p2000_receiver_silences s where s.monitor_uuid = w.monitor_uuid and s.receiver_uuid = w.receiver_uuid;
+      queued := queued + app_private.notify_feed_event('receiver_back', w.event_uuid, array[w.monitor_uuid],
+        app_hidden.receiver_silence_subject(w.receiver_uuid, w.receiver_name, w.silent_since, w.minutes, true));
+    end if;
+  end loop;
+  return queued;
+end;
+$function$;
+comment on function app_private.watch_p2000_receivers() is 'Task receivers__watch_silence (every minute): for each active receiver_silence monitor and each receiver it watches, says once when the receiver has heard nothing for the monitor''s minutes while pages arrived from elsewhere (receiver_silent), and once when it is heard again (receiver_back), through app_private.notify_feed_event.';
+
 CREATE OR REPLACE FUNCTION app_private.worker_farewell(worker_ids text[])
  RETURNS void
  LANGUAGE sql
@@ -15031,6 +15469,23 @@ comment on function app_public.p2000_messages_capcodes(m app_public.p2000_messag
 @notNull
 The capcodes the message was sent to.';
 
+CREATE OR REPLACE FUNCTION app_public.p2000_messages_copies(m app_public.p2000_messages)
+ RETURNS SETOF app_public.p2000_message_copy
+ LANGUAGE sql
+ STABLE PARALLEL SAFE SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select x.receiver_name, x.received_at, x.message, x.garbled
+    from app_hidden.p2000_receptions x
+   where x.message_uuid = m.uuid
+   order by x.received_at, x.receiver_name
+$function$;
+grant execute on function app_public.p2000_messages_copies(m app_public.p2000_messages) to app_analyst;
+grant execute on function app_public.p2000_messages_copies(m app_public.p2000_messages) to app_visitor;
+comment on function app_public.p2000_messages_copies(m app_public.p2000_messages) is '@cacheReads app_hidden.p2000_receptions
+@notNull
+The copies of this page the service''s receivers heard (empty for pages from elsewhere): the stored text is the cleanest of them.';
+
 CREATE OR REPLACE FUNCTION app_public.p2000_messages_count(filter app_public.p2000_message_filter DEFAULT NULL::app_public.p2000_message_filter)
  RETURNS integer
  LANGUAGE plpgsql
@@ -15184,6 +15639,62 @@ grant execute on function app_public.p2000_qualifications(first integer, page in
 grant execute on function app_public.p2000_qualifications(first integer, page integer, filter app_public.p2000_taxonomy_filter) to app_visitor;
 comment on function app_public.p2000_qualifications(first integer, page integer, filter app_public.p2000_taxonomy_filter) is '@cacheReads app_public.p2000_qualifications
 Incident size qualifications, smallest first; filter.search matches the name.';
+
+CREATE OR REPLACE FUNCTION app_public.p2000_receiver_statistics(minutes integer DEFAULT 60)
+ RETURNS SETOF app_public.p2000_receiver_health
+ LANGUAGE plpgsql
+ STABLE PARALLEL SAFE SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+begin
+  if minutes is null or minutes < 1 or minutes > 43200 then
+    raise exception 'minutes must be from 1 to 43200 (30 days) (got %).', minutes using errcode = 'XINPT';
+  end if;
+  return query
+  select r.uuid, r.name,
+         (select max(m.minute) + interval '1 minute' from app_hidden.p2000_receiver_minutes m where m.receiver_uuid = r.uuid and m.lines > 0),
+         minutes, coalesce(w.lines, 0), coalesce(w.pages, 0), coalesce(w.pages, 0)::double precision / minutes,
+         coalesce(w.skipped, 0), coalesce(w.malformed, 0), coalesce(w.garbled, 0),
+         case when w.lines > 0 then w.malformed::double precision / w.lines end,
+         case when w.pages > 0 then w.garbled::double precision / w.pages end,
+         array(select row(g.name, count(*))::app_public.p2000_receiver_region
+                 from app_hidden.p2000_receptions x
+                 join app_public.p2000_messages pm on pm.uuid = x.message_uuid
+                 join app_public.p2000_regions g on g.uuid = pm.region_uuid
+                where x.receiver_uuid = r.uuid and x.received_at > now() - make_interval(mins => minutes)
+                group by g.name order by count(*) desc, g.name)
+    from app_public.p2000_receivers r
+    left join lateral (
+      select sum(m.lines)::integer as lines, sum(m.pages)::integer as pages, sum(m.skipped)::integer as skipped,
+             sum(m.malformed)::integer as malformed, sum(m.garbled)::integer as garbled
+        from app_hidden.p2000_receiver_minutes m
+       where m.receiver_uuid = r.uuid and m.minute > now() - make_interval(mins => minutes)
+    ) w on true
+   where app_hidden.require_user_uuid() is not null and r.environment_uuid = app_hidden.current_member_environment_uuid()
+   order by r.name;
+end;
+$function$;
+grant execute on function app_public.p2000_receiver_statistics(minutes integer) to app_analyst;
+grant execute on function app_public.p2000_receiver_statistics(minutes integer) to app_visitor;
+comment on function app_public.p2000_receiver_statistics(minutes integer) is '@userToken
+@notNull
+The health of the current environment''s receivers over the last minutes (default 60, at most 30 days).';
+
+CREATE OR REPLACE FUNCTION app_public.p2000_receivers()
+ RETURNS SETOF app_public.p2000_receivers
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select r.* from app_public.p2000_receivers r
+   where app_hidden.require_user_uuid() is not null and r.environment_uuid = app_hidden.current_member_environment_uuid()
+   order by r.name
+$function$;
+grant execute on function app_public.p2000_receivers() to app_analyst;
+grant execute on function app_public.p2000_receivers() to app_visitor;
+comment on function app_public.p2000_receivers() is '@userToken
+@notNull
+The P2000 receivers of the current environment (createP2000Receiver).';
 
 CREATE OR REPLACE FUNCTION app_public.p2000_region(slug text)
  RETURNS app_public.p2000_regions

@@ -22,6 +22,7 @@ import { makeNotificationsDeliver } from "./notifications__deliver.ts";
 import { makeP2000LoadDemo } from "./p2000__load_demo.ts";
 import { pollerCrontabLine } from "./poll-schedule.ts";
 import { makeRailPoll } from "./rail__poll.ts";
+import { receivers__watch_silence } from "./receivers__watch_silence.ts";
 import { makeRssPoll } from "./rss__poll.ts";
 import { traffic__load_demo } from "./traffic__load_demo.ts";
 import { makeTrafficPoll } from "./traffic__poll.ts";
@@ -55,6 +56,7 @@ export function makeTaskList(config: TaskConfig, ownerPool: pg.Pool): TaskList {
     // WEBHOOK_ALLOW_PRIVATE_TARGETS covers the feed URLs of rss monitors too.
     rss__poll: makeRssPoll(feeds.rss, delivery.allowPrivateTargets, ownerPool),
     rail__poll: makeRailPoll(feeds.rail),
+    receivers__watch_silence,
     traffic__load_demo,
     traffic__poll: makeTrafficPoll(feeds.traffic),
   };
@@ -85,6 +87,8 @@ export function crontabFor({ demoData }: Pick<TaskConfig, "demoData">): string {
     "30 3 * * * api_tokens__purge_stale",
     "45 3 * * * auth__purge_expired",
     "15 4 * * * monitors__end_follows",
+    // A job a minute, one at a time: a receiver quiet for a receiver_silence monitor's minutes.
+    "* * * * * receivers__watch_silence ?jobKey=receivers__watch_silence&jobKeyMode=preserve_run_at",
     // One tick at a time, after the demo flights of the first start (queue demo_live), so the demo
     // helicopter's positions arrive in order.
     ...(demoData ? ["* * * * * demo__tick ?queue=demo_live&jobKey=demo__tick&jobKeyMode=preserve_run_at"] : []),

@@ -7,6 +7,9 @@ import type pg from "pg";
 import { sha256 } from "./secret-tokens.ts";
 
 export const API_TOKEN_PREFIX = "nlis_";
+
+/** The scope of a receiver's token (createP2000Receiver): it publishes P2000 pages and reads nothing. */
+export const RECEIVER_SCOPE = "p2000:publish";
 const BODY_LENGTH = 40;
 const CHECKSUM_LENGTH = 6;
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";

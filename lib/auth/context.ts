@@ -6,7 +6,7 @@ import type { IncomingMessage } from "node:http";
 import type pg from "pg";
 import { looksLikeJwt, verifyAccessToken } from "./access-tokens.ts";
 import type { ApiTokenCache } from "./api-token-cache.ts";
-import { hashApiTokenSecret, isWellFormedApiTokenSecret } from "./api-tokens.ts";
+import { hashApiTokenSecret, isWellFormedApiTokenSecret, RECEIVER_SCOPE } from "./api-tokens.ts";
 import { ROLES } from "../db/bootstrap.ts";
 
 export type RequestAuth =
@@ -20,7 +20,10 @@ export type RequestAuth =
       scopes: string[];
       /** The web application's shared credential (lib/auth/web-client-token.ts). */
       webClient: boolean;
-      /** False for the web-client credential under WEB_REQUIRE_SIGN_IN: auth operations only. */
+      /**
+       * False for the web-client credential under WEB_REQUIRE_SIGN_IN (auth operations only) and
+       * for a receiver's token (it publishes pages only).
+       */
       publicReads: boolean;
     };
 
@@ -84,7 +87,11 @@ export function makeAuthenticate(
       ? await apiTokens.lookup(hash.toString("hex"), () => loadApiToken(hash))
       : await loadApiToken(hash);
     return grant
-      ? { kind: "apiToken", ...grant, publicReads: !(grant.webClient && webRequireSignIn) }
+      ? {
+          kind: "apiToken",
+          ...grant,
+          publicReads: !(grant.webClient && webRequireSignIn) && !grant.scopes.includes(RECEIVER_SCOPE),
+        }
       : { kind: "invalid" };
   };
 }

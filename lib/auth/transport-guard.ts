@@ -14,6 +14,7 @@ import { parse, type DocumentNode } from "graphql";
 import { isConnectionError, RETRY_AFTER_SECONDS, SERVICE_UNAVAILABLE } from "../db/availability.ts";
 import { userError } from "../graphql/errors.ts";
 import { pickOperation, rootQueryFields } from "../graphql/root-fields.ts";
+import { RECEIVER_SCOPE } from "./api-tokens.ts";
 import type { Authenticate, RequestAuth } from "./context.ts";
 
 /** Where an operation arrived: subscriptions need a stream, and the streams carry nothing else. */
@@ -88,13 +89,19 @@ export class TransportGuard {
   }
 }
 
+const RECEIVER_READS_MESSAGE =
+  "A receiver's API token publishes P2000 pages (publishP2000Lines, createP2000Message) and reads nothing: " +
+  "read with another API token.";
+
 /**
  * Throws UNAUTHENTICATED (401) unless the request carries a valid API token, and FORBIDDEN (403)
- * when that token is the web-client credential under WEB_REQUIRE_SIGN_IN (unless `signInScreenRead`).
+ * when that token reads nothing: the web-client credential under WEB_REQUIRE_SIGN_IN (unless
+ * `signInScreenRead`), or a receiver's token.
  */
 export function requireApiToken(auth: RequestAuth, signInScreenRead = false): void {
   if (auth.kind !== "apiToken")
     throw userError(UNAUTHENTICATED_MESSAGES[auth.kind], "UNAUTHENTICATED", { statusCode: 401 });
+  if (auth.scopes.includes(RECEIVER_SCOPE)) throw userError(RECEIVER_READS_MESSAGE, "FORBIDDEN", { statusCode: 403 });
   if (!auth.publicReads && !signInScreenRead)
     throw userError(SIGN_IN_REQUIRED_MESSAGE, "FORBIDDEN", { statusCode: 403 });
 }

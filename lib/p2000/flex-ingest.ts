@@ -6,6 +6,7 @@
 // analyses the tables as they fill (lib/db/fresh-statistics.ts), so reads plan well at once.
 import type pg from "pg";
 import { analyzeAsRowsArrive } from "../db/fresh-statistics.ts";
+import { FlexFragments } from "./flex-fragments.ts";
 import { parseFlexLine, type FlexPage } from "./flex-parser.ts";
 import { enrichBatch, P2000_STORED_TABLES, storeBatch } from "./batch-store.ts";
 
@@ -38,7 +39,7 @@ export function createFlexIngester(
   const stats: FlexStats = { lines: 0, stored: 0, skipped: 0, malformed: 0 };
   const log = options.log ?? ((message) => console.error(message));
   const source = options.source ?? "flex";
-  const fragments = new Map<string, FlexPage>();
+  const fragments = new FlexFragments();
   let batch: FlexPage[] = [];
   const statistics = analyzeAsRowsArrive(db, P2000_STORED_TABLES, "app_public.p2000_messages");
 
@@ -64,18 +65,9 @@ export function createFlexIngester(
     await previous;
   }
 
-  async function accept(page: FlexPage) {
-    // Fragments are keyed by their capcodes: F pages wait for the rest, C or K pages finish them.
-    const key = page.capcodes.join(" ");
-    const pending = fragments.get(key);
-    if (page.fragment === "F") {
-      fragments.set(key, pending ? { ...pending, text: pending.text + page.text } : page);
-      return;
-    }
-    if (pending) {
-      fragments.delete(key);
-      page = { ...pending, text: pending.text + page.text, fragment: "K" };
-    }
+  async function accept(part: FlexPage) {
+    const page = fragments.add(part);
+    if (!page) return;
     batch.push(page);
     if (batch.length >= BATCH_SIZE) await flushBatch();
   }
@@ -93,9 +85,7 @@ export function createFlexIngester(
       }
     },
     async flush() {
-      // A fragment whose continuation never came is still worth keeping.
-      for (const page of fragments.values()) batch.push({ ...page, fragment: "K" });
-      fragments.clear();
+      batch.push(...fragments.drain());
       await flushBatch();
       await storing;
     },

@@ -461,7 +461,7 @@ describe("createP2000Message", () => {
   test("needs an administrator", async () => {
     const { body } = await create({ input: { message: "A1 test", sended: "2026-11-01T10:00:00Z" } });
     expect(body.errors![0]).toMatchObject({
-      message: "Only administrators may add P2000 messages.",
+      message: "Only administrators and receivers (an API token made by createP2000Receiver) may add P2000 messages.",
       extensions: { code: "FORBIDDEN" },
     });
   });

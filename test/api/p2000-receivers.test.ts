@@ -1,0 +1,249 @@
+// Receivers (issue 48), through the running service: an administrator registers two receivers,
+// each gets a token that publishes pages and reads nothing; their lines become pages with each
+// receiver's copy kept; a batch sent again is stored once; a garbled copy loses to a clean one,
+// whichever came first; each receiver's health (lines, malformed share, garbled pages, regions);
+// a receiver_silence monitor says when one goes quiet while the other is heard, and when it is
+// back; a removed receiver publishes nothing more. (The remote reader that sends the lines with a
+// spool on disk: test/p2000/remote-publisher.test.ts and the CLI test beside it.)
+import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import { errorOf, useTestService } from "../helpers/service.ts";
+import { signUp, type TestUser } from "../helpers/users.ts";
+import { startWebhookReceiver, type WebhookReceiver } from "../helpers/webhook-receiver.ts";
+
+const ctx = useTestService(() => ({ delivery: { allowPrivateTargets: true } }));
+
+let admin: TestUser;
+let hooks: WebhookReceiver;
+const receivers: Record<string, { uuid: string; token: string }> = {};
+
+beforeAll(async () => {
+  hooks = await startWebhookReceiver();
+  admin = await signUp(ctx.service, "operator@example.org", { admin: true });
+  for (const name of ["Zolder Utrecht", "Mast Houten"]) {
+    const { createP2000Receiver } = await asAdmin(
+      `mutation ($i: CreateP2000ReceiverInput!) { createP2000Receiver(input: $i) { receiver { uuid name } token } }`,
+      { i: { name, description: "RTL-SDR, multimon-ng" } },
+    );
+    receivers[name] = { uuid: createP2000Receiver.receiver.uuid, token: createP2000Receiver.token };
+  }
+});
+afterAll(async () => {
+  await hooks?.stop();
+});
+
+async function asAdmin(query: string, variables: Record<string, unknown> = {}) {
+  const { body } = await ctx.service.graphql(query, { token: admin.accessToken, variables });
+  expect(body.errors).toBeUndefined();
+  return body.data;
+}
+
+/** A multimon-ng FLEX line, sent now (or `secondsAgo` before). */
+function flexLine(text: string, capcode = "001420059", secondsAgo = 0) {
+  const at = new Date(Date.now() - secondsAgo * 1000).toISOString().slice(0, 19).replace("T", " ");
+  return `FLEX|${at}|1600/2/K/A|12.077|${capcode}|ALN|${text}`;
+}
+
+let batches = 0;
+async function publish(receiver: string, lines: string[], batchId = `batch-${++batches}`) {
+  const { body } = await ctx.service.graphql(
+    `mutation ($b: String!, $l: [String!]!) { publishP2000Lines(batchId: $b, lines: $l) {
+       batchId lines pages skipped malformed duplicate } }`,
+    { token: receivers[receiver].token, variables: { b: batchId, l: lines } },
+  );
+  return body;
+}
+
+async function messagesLike(pattern: string) {
+  const { rows } = await ctx.db.asOwner(
+    "select uuid, message, capcode_names from app_public.p2000_messages where message like $1 order by sended",
+    [pattern],
+  );
+  return rows;
+}
+
+async function copiesOf(uuid: string) {
+  const token = (await ctx.service.newToken()).secret;
+  const { body } = await ctx.service.graphql(
+    `query ($u: String!) { p2000Message(uuid: $u) { message copies { receiverName message garbled } } }`,
+    { token, variables: { u: uuid } },
+  );
+  expect(body.errors).toBeUndefined();
+  return body.data!.p2000Message;
+}
+
+describe("registering", () => {
+  test("only an administrator registers a receiver; members see their environment's", async () => {
+    const member = await signUp(ctx.service, "member@example.org");
+    const { body } = await ctx.service.graphql(`mutation { createP2000Receiver(input: { name: "Mine" }) { token } }`, {
+      token: member.accessToken,
+    });
+    expect(errorOf(body)).toEqual({
+      message: expect.stringMatching(/^Only administrators register receivers/),
+      code: "FORBIDDEN",
+    });
+    const { p2000Receivers } = await asAdmin("{ p2000Receivers { name description } }");
+    expect(p2000Receivers).toEqual([
+      { name: "Mast Houten", description: "RTL-SDR, multimon-ng" },
+      { name: "Zolder Utrecht", description: "RTL-SDR, multimon-ng" },
+    ]);
+  });
+
+  test("a receiver's token publishes and reads nothing", async () => {
+    const { body, status } = await ctx.service.graphql("{ p2000Messages(first: 1) { uuid } }", {
+      token: receivers["Zolder Utrecht"].token,
+    });
+    expect(status).toBe(403);
+    expect(errorOf(body)).toEqual({
+      message: expect.stringMatching(/^A receiver's API token publishes P2000 pages .* and reads nothing/),
+      code: "FORBIDDEN",
+    });
+    // Another API token cannot publish.
+    const other = (await ctx.service.newToken({ name: "reader" })).secret;
+    const refused = await ctx.service.graphql(`mutation { publishP2000Lines(batchId: "x", lines: []) { pages } }`, {
+      token: other,
+    });
+    expect(errorOf(refused.body)).toEqual({
+      message: "Only a receiver's API token (createP2000Receiver) publishes pages.",
+      code: "FORBIDDEN",
+    });
+  });
+});
+
+describe("publishing", () => {
+  test("lines become pages with the receiver's copy; a batch sent again is stored once", async () => {
+    const lines = [
+      flexLine("P 1 BDH-01 Brand woning Kerkstraat Utrecht 10001", "001420059"),
+      flexLine("A2 Ambu 17102 Rit 10002 Utrecht", "001420099"),
+      "FLEX|2026-11-30 08:00:00|1600/2/K/A|12.077|001420059|NUM|12345",
+      "this is no multimon-ng line",
+    ];
+    const first = await publish("Zolder Utrecht", lines, "zolder-1");
+    expect(first).toEqual({
+      data: {
+        publishP2000Lines: { batchId: "zolder-1", lines: 4, pages: 2, skipped: 1, malformed: 1, duplicate: false },
+      },
+    });
+    const again = await publish("Zolder Utrecht", lines, "zolder-1");
+    expect(again.data!.publishP2000Lines).toMatchObject({ pages: 2, duplicate: true });
+    const [page] = await messagesLike("%Brand woning Kerkstraat Utrecht 10001%");
+    expect(await messagesLike("%Rit 10002%")).toHaveLength(1);
+    expect(await copiesOf(page.uuid)).toEqual({
+      message: "P 1 BDH-01 Brand woning Kerkstraat Utrecht 10001",
+      copies: [
+        { receiverName: "Zolder Utrecht", message: "P 1 BDH-01 Brand woning Kerkstraat Utrecht 10001", garbled: false },
+      ],
+    });
+  });
+
+  test("createP2000Message with a receiver's token is its copy; an administrator's access token still adds one", async () => {
+    const { body } = await ctx.service.graphql(
+      `mutation ($i: CreateP2000MessageInput!) { createP2000Message(input: $i) { uuid message } }`,
+      {
+        token: receivers["Mast Houten"].token,
+        variables: {
+          i: {
+            message: "B1 Brandweer 10003 Houten",
+            sended: new Date().toISOString(),
+            capcodes: [{ name: "001420059" }],
+          },
+        },
+      },
+    );
+    expect(body.errors).toBeUndefined();
+    const { copies } = await copiesOf(body.data!.createP2000Message.uuid);
+    expect(copies.map((c: { receiverName: string }) => c.receiverName)).toEqual(["Mast Houten"]);
+    const { createP2000Message } = await asAdmin(
+      `mutation ($i: CreateP2000MessageInput!) { createP2000Message(input: $i) { message } }`,
+      { i: { message: "B2 Brandweer 10004 Houten", sended: new Date().toISOString() } },
+    );
+    expect(createP2000Message.message).toBe("B2 Brandweer 10004 Houten");
+  });
+
+  test("a garbled copy loses to a clean one, whichever came first; both copies are kept", async () => {
+    const clean = "P 1 BDH-02 Brand woning Dorpsstraat Houten 10005";
+    const garbled = "P 1 BDH-02 Br<NUL>nd wo<ETX>ing Dorpsstr<NUL>at Houten 10005";
+    expect((await publish("Zolder Utrecht", [flexLine(garbled, "001420059", 2)])).errors).toBeUndefined();
+    expect((await publish("Mast Houten", [flexLine(clean, "001420059", 1)])).errors).toBeUndefined();
+    const [page, ...more] = await messagesLike("%10005");
+    expect(more).toEqual([]);
+    expect(await copiesOf(page.uuid)).toEqual({
+      message: clean,
+      copies: [
+        { receiverName: "Zolder Utrecht", message: garbled, garbled: true },
+        { receiverName: "Mast Houten", message: clean, garbled: false },
+      ],
+    });
+    // The other way round: the clean copy first stays.
+    const laterClean = "P 2 BDH-03 Gaslekkage Lange Nieuwstraat Utrecht 10006";
+    await publish("Mast Houten", [flexLine(laterClean, "001420099", 2)]);
+    await publish("Zolder Utrecht", [
+      flexLine("P 2 BDH-03 Gasl<NUL>kkage Lange Nieuwstr<ETX>at Utrecht 10006", "001420099", 1),
+    ]);
+    expect((await messagesLike("%10006")).map((m) => m.message)).toEqual([laterClean]);
+  });
+
+  test("health: lines, malformed share, garbled pages and regions per receiver", async () => {
+    const { p2000ReceiverStatistics } = await asAdmin(`{ p2000ReceiverStatistics(minutes: 60) {
+      name lastHeardAt lines pages skipped malformed garbled malformedShare garbledShare pagesPerMinute regions { name pages } } }`);
+    const zolder = p2000ReceiverStatistics.find((r: { name: string }) => r.name === "Zolder Utrecht");
+    expect(zolder).toMatchObject({ lines: 6, pages: 4, skipped: 1, malformed: 1, garbled: 2 });
+    expect(zolder.malformedShare).toBeCloseTo(1 / 6);
+    expect(zolder.garbledShare).toBeCloseTo(2 / 4);
+    expect(Date.parse(zolder.lastHeardAt)).toBeGreaterThan(Date.now() - 120_000);
+    expect(zolder.regions.reduce((sum: number, r: { pages: number }) => sum + r.pages, 0)).toBeGreaterThan(0);
+    const bad = await ctx.service.graphql("{ p2000ReceiverStatistics(minutes: 0) { name } }", {
+      token: admin.accessToken,
+    });
+    expect(errorOf(bad.body).code).toBe("BAD_USER_INPUT");
+  });
+});
+
+describe("silence is an alert", () => {
+  test("a receiver quiet while the other is heard is told once, and its return once", async () => {
+    const { createChannel } = await asAdmin(
+      `mutation ($i: CreateChannelInput!) { createChannel(input: $i) { channel { uuid } } }`,
+      { i: { type: "webhook", name: "Receivers", url: `${hooks.url}/receivers` } },
+    );
+    await asAdmin(`mutation ($i: CreateMonitorInput!) { createMonitor(input: $i) { uuid } }`, {
+      i: {
+        name: "Zolder quiet",
+        type: "receiver_silence",
+        query: JSON.stringify({ receivers: ["Zolder Utrecht"], minutes: 2 }),
+        channels: JSON.stringify([createChannel.channel.uuid]),
+      },
+    });
+    const watch = () => ctx.db.asOwner("select app_private.watch_p2000_receivers() as queued");
+    // Zolder last heard five minutes ago (its counts moved back), Houten now.
+    await ctx.db.asOwner(
+      "update app_hidden.p2000_receiver_minutes set minute = minute - interval '5 minutes' where receiver_uuid = $1",
+      [receivers["Zolder Utrecht"].uuid],
+    );
+    await publish("Mast Houten", [flexLine("A1 Ambu 17101 Rit 10007 Houten", "001420099")]);
+    expect((await watch()).rows[0].queued).toBe(1);
+    expect((await watch()).rows[0].queued).toBe(0); // said once
+    const [silent] = await hooks.waitFor((r) => r.path === "/receivers");
+    expect(JSON.parse(silent.body)).toMatchObject({
+      event: "p2000.receiver.silent",
+      monitor: { name: "Zolder quiet" },
+      receiver: { uuid: receivers["Zolder Utrecht"].uuid, name: "Zolder Utrecht" },
+      minutes: 2,
+    });
+    await publish("Zolder Utrecht", [flexLine("A2 Ambu 17102 Rit 10008 Utrecht", "001420099")]);
+    expect((await watch()).rows[0].queued).toBe(1);
+    const [, back] = await hooks.waitFor((r) => r.path === "/receivers", 2);
+    expect(JSON.parse(back.body)).toMatchObject({ event: "p2000.receiver.back", receiver: { name: "Zolder Utrecht" } });
+    expect((await watch()).rows[0].queued).toBe(0);
+  });
+});
+
+test("a removed receiver publishes nothing more; its pages stay", async () => {
+  const before = await messagesLike("%Houten%");
+  expect(
+    await asAdmin(`mutation ($u: String!) { deleteP2000Receiver(uuid: $u) }`, { u: receivers["Mast Houten"].uuid }),
+  ).toEqual({ deleteP2000Receiver: true });
+  const refused = await publish("Mast Houten", [flexLine("A1 Ambu 17101 Rit 10009 Houten")]);
+  // UNAUTHENTICATED once this instance has heard that the token is gone (milliseconds); until then
+  // the token finds no receiver: FORBIDDEN.
+  expect(["UNAUTHENTICATED", "FORBIDDEN"]).toContain(errorOf(refused).code);
+  expect(await messagesLike("%Houten%")).toHaveLength(before.length);
+});
