@@ -3832,11 +3832,14 @@ comment on function app_accounts.change_password(verified_hash text, new_hash te
 
 CREATE OR REPLACE FUNCTION app_accounts.create_api_token(name text, scopes text[], valid_days integer, secret_hash bytea, token_preview text)
  RETURNS uuid
- LANGUAGE sql
+ LANGUAGE plpgsql
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
-  select (app_private.create_api_token(app_accounts.require_current_environment(), name, scopes, valid_days, secret_hash, token_preview)).uuid
+begin
+  perform app_hidden.assert_no_receiver_scope(scopes);
+  return (app_private.create_api_token(app_accounts.require_current_environment(), name, scopes, valid_days, secret_hash, token_preview)).uuid;
+end;
 $function$;
 grant execute on function app_accounts.create_api_token(name text, scopes text[], valid_days integer, secret_hash bytea, token_preview text) to app_visitor;
 comment on function app_accounts.create_api_token(name text, scopes text[], valid_days integer, secret_hash bytea, token_preview text) is 'createApiToken''s SQL step (lib/accounts/flows.ts, after Node made the random secret): stores the token in the current environment through app_private.create_api_token, which keeps only the SHA-256 of the secret and checks name, scopes and validity. A wrapper because that function also serves the token CLI (bin/token.ts), which names the environment itself; here it is the caller''s current one.';
@@ -4644,6 +4647,11 @@ begin
   if name is not null and length(btrim(name)) not between 1 and 200 then
     raise exception 'A token name has 1 to 200 characters.' using errcode = 'XINPT';
   end if;
+  perform app_hidden.assert_no_receiver_scope(scopes);
+  if exists (select 1 from app_public.p2000_receivers r where r.api_token_uuid = target) then
+    raise exception 'This is a receiver''s token: it publishes pages and nothing else. Remove the receiver (deleteP2000Receiver) to end it.'
+      using errcode = 'XINPT';
+  end if;
   select string_agg(s, ', ' order by s) into unknown_scopes
     from unnest(coalesce(scopes, '{}')) s where not exists (select 1 from app_public.api_scopes a where a.name = s);
   if unknown_scopes is not null then
@@ -5214,6 +5222,21 @@ $function$;
 grant execute on function app_hidden.assert_api_token_live() to app_analyst;
 grant execute on function app_hidden.assert_api_token_live() to app_visitor;
 comment on function app_hidden.assert_api_token_live() is 'Raises UNAUTHENTICATED unless the request''s API token (app.api_token_uuid) is live: run as each API-token request opens its transaction.';
+
+CREATE OR REPLACE FUNCTION app_hidden.assert_no_receiver_scope(scopes text[])
+ RETURNS void
+ LANGUAGE plpgsql
+ IMMUTABLE
+AS $function$
+begin
+  if 'p2000:publish' = any (scopes) then
+    raise exception 'p2000:publish is only for a receiver''s token: register the receiver with createP2000Receiver.' using errcode = 'XINPT';
+  end if;
+end;
+$function$;
+grant execute on function app_hidden.assert_no_receiver_scope(scopes text[]) to app_analyst;
+grant execute on function app_hidden.assert_no_receiver_scope(scopes text[]) to app_visitor;
+comment on function app_hidden.assert_no_receiver_scope(scopes text[]) is 'BAD_USER_INPUT when a token made or changed by createApiToken or updateApiToken would get p2000:publish, which only createP2000Receiver gives.';
 
 CREATE OR REPLACE FUNCTION app_hidden.bounds_of(boxes box[])
  RETURNS box

@@ -1,6 +1,6 @@
 // The gauges that describe state rather than events, sampled when a scrape asks: the pools'
-// connections (from the pool objects, no query), and the job queue and the feeds (one round trip
-// on the owner pool). A scrape must answer while the database is down: then nlis_database_up is 0
+// connections (from the pool objects, no query), and the job queue, the feeds and the P2000
+// receivers (one round trip on the owner pool). A scrape must answer while the database is down: then nlis_database_up is 0
 // and the job and feed gauges are left out rather than repeating stale values.
 import type pg from "pg";
 import { withDeadline } from "./deadline.ts";
@@ -13,6 +13,8 @@ import {
   jobsQueued,
   poolConnections,
   poolMaxConnections,
+  receiverLastHeard,
+  receiverLines,
 } from "./metrics.ts";
 
 export interface MetricsPools {
@@ -35,13 +37,31 @@ select t.identifier as task,
   from graphile_worker._private_tasks t
   left join graphile_worker._private_jobs j on j.task_id = t.id
  group by t.identifier;
-select feed, ok, extract(epoch from last_success_at)::float8 as last_success from app_hidden.feed_status;`;
+select feed, ok, extract(epoch from last_success_at)::float8 as last_success from app_hidden.feed_status;
+select r.environment_uuid as environment, r.name as receiver,
+       (select extract(epoch from max(m.minute) + interval '1 minute') from app_hidden.p2000_receiver_minutes m
+         where m.receiver_uuid = r.uuid and m.lines > 0)::float8 as last_heard,
+       coalesce(sum(h.pages), 0)::int as page, coalesce(sum(h.skipped), 0)::int as skipped,
+       coalesce(sum(h.malformed), 0)::int as malformed, coalesce(sum(h.garbled), 0)::int as garbled
+  from app_public.p2000_receivers r
+  left join app_hidden.p2000_receiver_minutes h on h.receiver_uuid = r.uuid and h.minute > now() - interval '1 hour'
+ group by r.uuid;`;
 
 interface JobRow {
   task: string;
   queued: number;
   oldest_age: number;
   failed: number;
+}
+
+interface ReceiverRow {
+  environment: string;
+  receiver: string;
+  last_heard: number | null;
+  page: number;
+  skipped: number;
+  malformed: number;
+  garbled: number;
 }
 
 interface FeedRow {
@@ -72,10 +92,24 @@ export async function sampleDatabaseMetrics(pools: MetricsPools): Promise<void> 
   }
   // Set in one synchronous stretch, so a concurrent scrape never reads half-reset gauges.
   samplePools(pools);
-  for (const gauge of [jobsQueued, jobsOldestAge, jobsFailed, feedLastSuccess, feedOk]) gauge.reset();
+  for (const gauge of [
+    jobsQueued,
+    jobsOldestAge,
+    jobsFailed,
+    feedLastSuccess,
+    feedOk,
+    receiverLastHeard,
+    receiverLines,
+  ])
+    gauge.reset();
   databaseUp.set(results ? 1 : 0);
   if (!results) return;
-  const [, jobs, feeds] = results as [pg.QueryResult, pg.QueryResult<JobRow>, pg.QueryResult<FeedRow>];
+  const [, jobs, feeds, receivers] = results as [
+    pg.QueryResult,
+    pg.QueryResult<JobRow>,
+    pg.QueryResult<FeedRow>,
+    pg.QueryResult<ReceiverRow>,
+  ];
   for (const row of jobs.rows) {
     jobsQueued.set({ task: row.task }, row.queued);
     jobsOldestAge.set({ task: row.task }, row.oldest_age);
@@ -85,5 +119,11 @@ export async function sampleDatabaseMetrics(pools: MetricsPools): Promise<void> 
     feedOk.set({ feed: row.feed }, row.ok ? 1 : 0);
     // A feed that never got a good document has no timestamp (absent, not 0 = 1970).
     if (row.last_success !== null) feedLastSuccess.set({ feed: row.feed }, row.last_success);
+  }
+  for (const row of receivers.rows) {
+    const labels = { environment: row.environment, receiver: row.receiver };
+    if (row.last_heard !== null) receiverLastHeard.set(labels, row.last_heard);
+    for (const kind of ["page", "skipped", "malformed", "garbled"] as const)
+      receiverLines.set({ ...labels, kind }, row[kind]);
   }
 }

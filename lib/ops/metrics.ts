@@ -163,3 +163,19 @@ export const feedOk = new Gauge({
   labelNames: ["feed"] as const,
   registers,
 });
+
+// Per P2000 receiver (createP2000Receiver; an administrator registers each, so the set is bounded),
+// labelled with its environment's uuid and its name, which is unique in its environment.
+export const receiverLastHeard = new Gauge({
+  name: "nlis_p2000_receiver_last_heard_timestamp_seconds",
+  help: "When a P2000 receiver last sent a line (Unix time, to the minute), from app_hidden.p2000_receiver_minutes; absent before its first.",
+  labelNames: ["environment", "receiver"] as const,
+  registers,
+});
+
+export const receiverLines = new Gauge({
+  name: "nlis_p2000_receiver_lines_last_hour",
+  help: "Lines a P2000 receiver sent in the last hour, by kind: page, skipped (numeric and tone pages), malformed, and garbled (pages with unreadable characters, counted among page too).",
+  labelNames: ["environment", "receiver", "kind"] as const,
+  registers,
+});

@@ -97,6 +97,23 @@ describe("registering", () => {
       message: expect.stringMatching(/^A receiver's API token publishes P2000 pages .* and reads nothing/),
       code: "FORBIDDEN",
     });
+    // createApiToken and updateApiToken give nobody the receiver's scope, nor change a receiver's token.
+    for (const [query, variables] of [
+      [`mutation { createApiToken(input: { name: "sneaky", scopes: ["p2000:publish"] }) { plainToken } }`, {}],
+      [
+        `mutation ($u: String!) { updateApiToken(uuid: $u, scopes: []) { uuid } }`,
+        {
+          u: (
+            await ctx.db.asOwner("select api_token_uuid from app_public.p2000_receivers where uuid = $1", [
+              receivers["Zolder Utrecht"].uuid,
+            ])
+          ).rows[0].api_token_uuid,
+        },
+      ],
+    ] as const) {
+      const { body: refusal } = await ctx.service.graphql(query, { token: admin.accessToken, variables });
+      expect(errorOf(refusal)).toEqual({ message: expect.stringMatching(/receiver/), code: "BAD_USER_INPUT" });
+    }
     // Another API token cannot publish.
     const other = (await ctx.service.newToken({ name: "reader" })).secret;
     const refused = await ctx.service.graphql(`mutation { publishP2000Lines(batchId: "x", lines: []) { pages } }`, {
@@ -191,6 +208,12 @@ describe("publishing", () => {
     expect(zolder.garbledShare).toBeCloseTo(2 / 4);
     expect(Date.parse(zolder.lastHeardAt)).toBeGreaterThan(Date.now() - 120_000);
     expect(zolder.regions.reduce((sum: number, r: { pages: number }) => sum + r.pages, 0)).toBeGreaterThan(0);
+    // The same per receiver at /metrics, for Prometheus.
+    const metrics = await (await fetch(`${ctx.service.url}/metrics`)).text();
+    const labels = `environment="${admin.environmentUuid}",receiver="Zolder Utrecht"`;
+    expect(metrics).toMatch(new RegExp(`^nlis_p2000_receiver_last_heard_timestamp_seconds\\{${labels}\\} \\d+`, "m"));
+    expect(metrics).toContain(`nlis_p2000_receiver_lines_last_hour{${labels},kind="malformed"} 1`);
+    expect(metrics).toContain(`nlis_p2000_receiver_lines_last_hour{${labels},kind="garbled"} 2`);
     const bad = await ctx.service.graphql("{ p2000ReceiverStatistics(minutes: 0) { name } }", {
       token: admin.accessToken,
     });
