@@ -14,10 +14,7 @@ import { userError } from "../lib/graphql/errors.ts";
 import { byUuid, mutationSteps } from "../lib/graphql/plan-steps.ts";
 import { FlexFragments } from "../lib/p2000/flex-fragments.ts";
 import { parseFlexLine, type FlexPage } from "../lib/p2000/flex-parser.ts";
-
-/** What one publishP2000Lines call may carry: the SQL checks the same. */
-export const MAX_PUBLISHED_LINES = 500;
-const MAX_LINE_LENGTH = 4000;
+import { MAX_PUBLISHED_LINE_LENGTH, MAX_PUBLISHED_LINES } from "../lib/p2000/publish-limits.ts";
 
 /** A batch of multimon-ng lines as pages (fragments joined), with the lines that were not pages counted. */
 export function pagesOfLines(lines: readonly string[]): { pages: FlexPage[]; skipped: number; malformed: number } {
@@ -26,7 +23,8 @@ export function pagesOfLines(lines: readonly string[]): { pages: FlexPage[]; ski
   let skipped = 0;
   let malformed = 0;
   for (const line of lines) {
-    const parsed = parseFlexLine(line);
+    // A raw NUL byte (which PostgreSQL cannot store) is named as multimon-ng names the others.
+    const parsed = parseFlexLine(line.replaceAll("\u0000", "<NUL>"));
     if (parsed.kind === "skipped") skipped++;
     else if (parsed.kind === "malformed") malformed++;
     else {
@@ -123,8 +121,8 @@ export const P2000ReceiversPlugin = extendSchema((build) => {
               const batch = lines as string[];
               if (batch.length > MAX_PUBLISHED_LINES)
                 throw userError(`At most ${MAX_PUBLISHED_LINES} lines per batch.`, "BAD_USER_INPUT");
-              if (batch.some((line) => line.length > MAX_LINE_LENGTH))
-                throw userError(`A line has at most ${MAX_LINE_LENGTH} characters.`, "BAD_USER_INPUT");
+              if (batch.some((line) => line.length > MAX_PUBLISHED_LINE_LENGTH))
+                throw userError(`A line has at most ${MAX_PUBLISHED_LINE_LENGTH} characters.`, "BAD_USER_INPUT");
               const { pages, skipped, malformed } = pagesOfLines(batch);
               const [{ result }] = await visitor(
                 "select app_accounts.publish_p2000_pages($1, $2::jsonb, $3, $4, $5) as result",

@@ -7448,13 +7448,14 @@ AS $function$
    where x.sended between p2000_earlier_copy.sended - interval '10 seconds' and p2000_earlier_copy.sended + interval '10 seconds'
      and (x.message = btrim(p2000_earlier_copy.message)
           or (x.capcode_names && app_hidden.p2000_clean_capcodes(p2000_earlier_copy.capcodes)
-              and similarity(x.message, btrim(p2000_earlier_copy.message)) >= 0.5))
+              and length(x.message) between length(btrim(p2000_earlier_copy.message)) - 40 and length(btrim(p2000_earlier_copy.message)) + 40
+              and app_hidden.p2000_same_page(x.message, btrim(p2000_earlier_copy.message))))
    order by x.message = btrim(p2000_earlier_copy.message) desc, x.sended
    limit 1
 $function$;
 grant execute on function app_hidden.p2000_earlier_copy(message text, sended timestamp with time zone, capcodes text[]) to app_analyst;
 grant execute on function app_hidden.p2000_earlier_copy(message text, sended timestamp with time zone, capcodes text[]) to app_visitor;
-comment on function app_hidden.p2000_earlier_copy(message text, sended timestamp with time zone, capcodes text[]) is 'The message a receiver''s page is a copy of: one stored within 10 seconds of it with the same text, or sent to one of its capcodes with a text at least half alike (pg_trgm similarity), which is how a garbled copy of the same page looks.';
+comment on function app_hidden.p2000_earlier_copy(message text, sended timestamp with time zone, capcodes text[]) is 'The message a receiver''s page is a copy of: one stored within 10 seconds of it with the same text, or sent to one of its capcodes with the same text where both are readable (app_hidden.p2000_same_page), which is how a garbled copy of the same page looks.';
 
 CREATE OR REPLACE FUNCTION app_hidden.p2000_enrich(message text, capcode_names text[])
  RETURNS app_hidden.p2000_enrichment
@@ -8566,6 +8567,37 @@ $function$;
 grant execute on function app_hidden.p2000_rollup_statements(changes text) to app_analyst;
 grant execute on function app_hidden.p2000_rollup_statements(changes text) to app_visitor;
 comment on function app_hidden.p2000_rollup_statements(changes text) is 'The statements that add rows (a query of message rows with a sign column, +1 or -1) to the hourly, hourly-urgency, daily and daily-capcode roll-ups.';
+
+CREATE OR REPLACE FUNCTION app_hidden.p2000_same_page(a text, b text)
+ RETURNS boolean
+ LANGUAGE plpgsql
+ IMMUTABLE PARALLEL SAFE
+AS $function$
+declare
+  unreadable constant text := '<[A-Z]{2,3}>|' || chr(65533) || '|[[:cntrl:]]';
+  garbled text;
+  other text;
+begin
+  if a = b then
+    return true;
+  end if;
+  -- The pattern is made from the copy with more unreadable characters.
+  if app_hidden.p2000_unreadable_count(a) >= app_hidden.p2000_unreadable_count(b) then
+    garbled := a;
+    other := b;
+  else
+    garbled := b;
+    other := a;
+  end if;
+  if app_hidden.p2000_unreadable_count(garbled) = 0 then
+    return false;
+  end if;
+  return other ~ ('^' || regexp_replace(regexp_replace(garbled, '([.^$*+?()\[\]{}|\\])', '\\\1', 'g'), unreadable, '.', 'g') || '$');
+end;
+$function$;
+grant execute on function app_hidden.p2000_same_page(a text, b text) to app_analyst;
+grant execute on function app_hidden.p2000_same_page(a text, b text) to app_visitor;
+comment on function app_hidden.p2000_same_page(a text, b text) is 'Whether two texts are copies of one page: equal, or equal where both are readable, each unreadable character of the more garbled one (app_hidden.p2000_unreadable_count) standing for any one character.';
 
 CREATE OR REPLACE FUNCTION app_hidden.p2000_single_capcode(filter app_public.p2000_message_filter)
  RETURNS uuid

@@ -199,6 +199,25 @@ describe("publishing", () => {
     expect((await messagesLike("%10006")).map((m) => m.message)).toEqual([laterClean]);
   });
 
+  test("pages half alike, to one capcode at once, are two pages; a copy is equal where both are readable", async () => {
+    await publish("Mast Houten", [
+      flexLine("A2 Ambu 17102 Rit 30001 Houten", "001420099"),
+      flexLine("A2 Ambu 17102 Rit 30002 Houten", "001420099"),
+    ]);
+    expect((await messagesLike("A2 Ambu 17102 Rit 3000_ Houten")).map((m) => m.message)).toEqual([
+      "A2 Ambu 17102 Rit 30001 Houten",
+      "A2 Ambu 17102 Rit 30002 Houten",
+    ]);
+    const { rows } = await ctx.db.asOwner(
+      `select app_hidden.p2000_same_page(a, b) as same from (values
+         ('P 1 Brand Utrecht', 'P 1 Br<NUL>nd Utrecht'), ('P 1 Br<NUL>nd Utrecht', 'P 1 Brand Utrecht'),
+         ('P 1 Brand (groot) Utrecht', 'P 1 Brand (gr<ETX>ot) Utrecht'), ('Rit 30001', 'Rit 3000<NUL>'),
+         ('Rit 30001', 'Rit 30002'), ('P 1 Brand Utrecht', 'P 1 Brand Houten'), ('P 1 Br<NUL>nd Utrecht', 'P 1 Brand Houten'),
+         ('A1 x', 'A1 x' || chr(65533) || 'y')) p (a, b)`,
+    );
+    expect(rows.map((row) => row.same)).toEqual([true, true, true, true, false, false, false, false]);
+  });
+
   test("health: lines, malformed share, garbled pages and regions per receiver", async () => {
     const { p2000ReceiverStatistics } = await asAdmin(`{ p2000ReceiverStatistics(minutes: 60) {
       name lastHeardAt lines pages skipped malformed garbled malformedShare garbledShare pagesPerMinute regions { name pages } } }`);

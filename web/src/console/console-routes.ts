@@ -7,6 +7,7 @@ import { magicLinkScreen } from "./magic-link-screen.ts";
 import { monitorsScreen } from "./monitors/monitors-screen.ts";
 import { organizationsScreen } from "./organizations-screen.ts";
 import { overviewScreen } from "./overview-screen.ts";
+import { receiversScreen } from "./receivers-screen.ts";
 import { registerScreen } from "./register-screen.ts";
 import { signInScreen } from "./sign-in-screen.ts";
 import { tokensScreen } from "./tokens-screen.ts";
@@ -29,6 +30,7 @@ export const consoleRoutes: ConsoleRoute[] = [
     navKey: "console.nav.monitors",
     prefix: true,
   },
+  { path: "/console/receivers", screen: receiversScreen, signedIn: true, navKey: "console.nav.receivers" },
   { path: "/console/sign-in", screen: signInScreen, signedIn: false },
   { path: "/console/register", screen: registerScreen, signedIn: false },
   { path: "/console/forgot-password", screen: forgotPasswordScreen, signedIn: false },

@@ -7,6 +7,7 @@ addTexts({
   "console.nav.account": { nl: "Profiel en sessies", en: "Profile and sessions" },
   "console.nav.organizations": { nl: "Organisaties", en: "Organisations" },
   "console.nav.tokens": { nl: "API-sleutels", en: "API tokens" },
+  "console.nav.receivers": { nl: "Ontvangers", en: "Receivers" },
   "console.nav.channels": { nl: "Kanalen", en: "Channels" },
   "console.nav.monitors": { nl: "Monitors", en: "Monitors" },
   "console.signOut": { nl: "Uitloggen", en: "Sign out" },

@@ -90,6 +90,7 @@ const RevokeTokenMutation = graphql(`
 `);
 
 const VALIDITIES = ["30", "90", "365", ""];
+const RECEIVER_SCOPE = "p2000:publish";
 
 export const tokensScreen: ConsoleScreen = (root, { session }) => {
   const list = h("ul", { class: "rows", "aria-labelledby": "tokens-list-heading" });
@@ -143,7 +144,8 @@ export const tokensScreen: ConsoleScreen = (root, { session }) => {
       );
     };
     const auth = scopes.filter((scope) => scope.name.startsWith("auth:"));
-    const other = scopes.filter((scope) => !scope.name.startsWith("auth:"));
+    // A receiver's scope comes with its receiver (the Receivers screen), never on a token made here.
+    const other = scopes.filter((scope) => !scope.name.startsWith("auth:") && scope.name !== RECEIVER_SCOPE);
     scopesSlot.append(
       h("legend", {}, t("tokens.scopes")),
       h("p", { class: "field-hint" }, t("tokens.scopesHint")),
