@@ -18,6 +18,7 @@ import {
   MeteoReferenceQuery,
   P2000ReferenceQuery,
   ProvincesQuery,
+  ReceiverNamesQuery,
   RailRoutesQuery,
 } from "./monitor-queries.ts";
 import { pickList, type Choice, type PickList } from "./pick-list.ts";
@@ -174,6 +175,11 @@ function references(api: Api) {
         value: province.code,
         label: province.name,
       })),
+    receivers: async () =>
+      (await api.request(ReceiverNamesQuery)).p2000Receivers.map((receiver) => ({
+        value: receiver.name,
+        label: receiver.name,
+      })),
     capcodes: async (search: string) =>
       ((await api.request(CapcodeSearchQuery, { search })).p2000Capcodes ?? []).map((capcode) => ({
         value: capcode.name,
@@ -315,6 +321,10 @@ export function criteriaFor(type: string, api: Api, mapSource: BaseSource): Crit
       provinces: pick(type, "provinces", lists.provinces),
       kinds: fixed(type, "kinds", ["amber", "missing_child"]),
     }),
+    receiver_silence: () => ({
+      receivers: pick(type, "receivers", lists.receivers),
+      minutes: integer(type, "minutes"),
+    }),
   };
   // The areas come first, for every type with a place (the form shows them in this order).
   const criteria: Record<string, Criterion> = {
@@ -413,6 +423,10 @@ export async function describeQuery(type: string, query: Query, api: Api): Promi
     rss: { feeds: async (values) => values, keywords: async (values) => values },
     nl_alert: { regions: regionNames },
     amber_alert: { provinces: (values) => named(lists.provinces, values), kinds: fixedNames },
+    receiver_silence: {
+      receivers: async (values) => values,
+      minutes: async ([minutes]) => [t("monitors.page.minutes").replace("{count}", minutes)],
+    },
   };
   const fields: Words = { ...(PLACE_TYPES.has(type) ? { areas: areaNames } : {}), ...describe[type] };
   const described: Described[] = [];

@@ -284,6 +284,15 @@ export const ProvincesQuery = graphql(`
   }
 `);
 
+/** The environment's P2000 receivers, which a receiver_silence monitor watches by name. */
+export const ReceiverNamesQuery = graphql(`
+  query ConsoleReceiverNames {
+    p2000Receivers {
+      name
+    }
+  }
+`);
+
 export const TrafficTypesQuery = graphql(`
   query ConsoleTrafficTypes {
     trafficIncidentTypes {

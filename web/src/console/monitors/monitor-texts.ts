@@ -53,6 +53,7 @@ addTexts({
   "monitors.type.rss": { nl: "RSS-feeds", en: "RSS feeds" },
   "monitors.type.nl_alert": { nl: "NL-Alert", en: "NL-Alert" },
   "monitors.type.amber_alert": { nl: "AMBER Alert en Vermist Kind Alert", en: "AMBER Alert and missing-child alert" },
+  "monitors.type.receiver_silence": { nl: "Een ontvanger die stil valt", en: "A receiver going quiet" },
 
   "monitors.form.type": { nl: "Soort", en: "Type" },
   "monitors.form.why": {
@@ -240,6 +241,14 @@ addTexts({
     en: "Provinces (none: nationwide)",
   },
   "monitors.query.amber_alert.kinds": { nl: "Soorten alerts", en: "Kinds of alert" },
+  "monitors.query.receiver_silence.receivers": {
+    nl: "Ontvangers (leeg: alle van deze omgeving)",
+    en: "Receivers (none: all of this environment's)",
+  },
+  "monitors.query.receiver_silence.minutes": {
+    nl: "Minuten stil terwijl anderen berichten horen (standaard 10)",
+    en: "Minutes quiet while others hear pages (default 10)",
+  },
   "monitors.value.accident": { nl: "Ongeval", en: "Accident" },
   "monitors.value.breakdown": { nl: "Pechgeval", en: "Breakdown" },
   "monitors.value.unattended": { nl: "Achtergelaten voertuig", en: "Unattended vehicle" },
