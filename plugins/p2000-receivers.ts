@@ -14,7 +14,7 @@ import { userError } from "../lib/graphql/errors.ts";
 import { byUuid, mutationSteps } from "../lib/graphql/plan-steps.ts";
 import { FlexFragments } from "../lib/p2000/flex-fragments.ts";
 import { parseFlexLine, type FlexPage } from "../lib/p2000/flex-parser.ts";
-import { MAX_PUBLISHED_LINE_LENGTH, MAX_PUBLISHED_LINES } from "../lib/p2000/publish-limits.ts";
+import { MAX_PAGE_LENGTH, MAX_PUBLISHED_LINE_LENGTH, MAX_PUBLISHED_LINES } from "../lib/p2000/publish-limits.ts";
 
 /** A batch of multimon-ng lines as pages (fragments joined), with the lines that were not pages counted. */
 export function pagesOfLines(lines: readonly string[]): { pages: FlexPage[]; skipped: number; malformed: number } {
@@ -32,7 +32,13 @@ export function pagesOfLines(lines: readonly string[]): { pages: FlexPage[]; ski
       if (page) pages.push(page);
     }
   }
-  return { pages: [...pages, ...fragments.drain()], skipped, malformed };
+  // A page the database would refuse (too long, or no text) is a malformed line, not the batch's end.
+  const storable = [...pages, ...fragments.drain()].filter((page) => {
+    const fits = page.text.trim().length > 0 && page.text.trim().length <= MAX_PAGE_LENGTH;
+    if (!fits) malformed++;
+    return fits;
+  });
+  return { pages: storable, skipped, malformed };
 }
 
 export const P2000ReceiversPlugin = extendSchema((build) => {

@@ -4363,6 +4363,9 @@ begin
   if jsonb_array_length(pages) > 500 or lines > 500 then
     raise exception 'At most 500 lines per batch.' using errcode = 'XINPT';
   end if;
+  -- Before the batch id is looked up: the same batch sent again while it is being stored waits,
+  -- then answers duplicate (the migration's note 1).
+  perform pg_advisory_xact_lock(hashtext('p2000_publish'));
   select b.result into earlier from app_hidden.p2000_receiver_batches b
    where b.receiver_uuid = receiver.uuid and b.batch_id = publish_p2000_pages.batch_id;
   if earlier is not null then
@@ -8050,11 +8053,16 @@ begin
          exercise_type = e.exercise_type, incident_number = e.incident_number, normalized_text = e.normalized_text,
          call_numbers = e.call_numbers
    where x.uuid = m.uuid;
+  -- The new text is matched again (the migration's note 2), as a new live page is.
+  if m.sended between now() - interval '1 hour' and now() + interval '1 hour' then
+    perform graphile_worker.add_job('monitors__match_feed', json_build_object('feed', 'p2000', 'uuids', json_build_array(m.uuid)),
+                                    max_attempts := 10);
+  end if;
 end;
 $function$;
 grant execute on function app_hidden.p2000_keep_cleaner_copy(message_uuid uuid, copy text, capcodes text[]) to app_analyst;
 grant execute on function app_hidden.p2000_keep_cleaner_copy(message_uuid uuid, copy text, capcodes text[]) to app_visitor;
-comment on function app_hidden.p2000_keep_cleaner_copy(message_uuid uuid, copy text, capcodes text[]) is 'A receiver heard a copy of a stored page with another text: the page gets the union of the capcodes, and the copy''s text (enriched anew) when it scores higher (app_hidden.p2000_copy_score).';
+comment on function app_hidden.p2000_keep_cleaner_copy(message_uuid uuid, copy text, capcodes text[]) is 'A receiver heard a copy of a stored page with another text: the page gets the union of the capcodes, and the copy''s text (enriched anew, and matched against the monitors again when the page is live) when it scores higher (app_hidden.p2000_copy_score). Its dossier stays the one the first copy joined.';
 
 CREATE OR REPLACE FUNCTION app_hidden.p2000_matching_monitors(m app_public.p2000_messages)
  RETURNS uuid[]
@@ -8570,34 +8578,26 @@ comment on function app_hidden.p2000_rollup_statements(changes text) is 'The sta
 
 CREATE OR REPLACE FUNCTION app_hidden.p2000_same_page(a text, b text)
  RETURNS boolean
- LANGUAGE plpgsql
+ LANGUAGE sql
  IMMUTABLE PARALLEL SAFE
 AS $function$
-declare
-  unreadable constant text := '<[A-Z]{2,3}>|' || chr(65533) || '|[[:cntrl:]]';
-  garbled text;
-  other text;
-begin
-  if a = b then
-    return true;
-  end if;
-  -- The pattern is made from the copy with more unreadable characters.
-  if app_hidden.p2000_unreadable_count(a) >= app_hidden.p2000_unreadable_count(b) then
-    garbled := a;
-    other := b;
-  else
-    garbled := b;
-    other := a;
-  end if;
-  if app_hidden.p2000_unreadable_count(garbled) = 0 then
-    return false;
-  end if;
-  return other ~ ('^' || regexp_replace(regexp_replace(garbled, '([.^$*+?()\[\]{}|\\])', '\\\1', 'g'), unreadable, '.', 'g') || '$');
-end;
+  with marked as (
+    -- Every unreadable character (multimon-ng's <NUL>-style names, control characters) as the
+    -- replacement character: one unknown character each.
+    select regexp_replace(a, '<[A-Z]{2,3}>|[[:cntrl:]]', chr(65533), 'g') as x,
+           regexp_replace(b, '<[A-Z]{2,3}>|[[:cntrl:]]', chr(65533), 'g') as y
+  )
+  select a = b
+      or (strpos(x || y, chr(65533)) > 0 and length(x) = length(y)
+          and (select bool_and(substr(x, i, 1) = substr(y, i, 1) or substr(x, i, 1) = chr(65533) or substr(y, i, 1) = chr(65533))
+                 from generate_series(1, length(x)) i)
+          -- mostly readable: a page of unknown characters is a copy of nothing
+          and length(replace(x, chr(65533), '')) * 2 > length(x))
+    from marked
 $function$;
 grant execute on function app_hidden.p2000_same_page(a text, b text) to app_analyst;
 grant execute on function app_hidden.p2000_same_page(a text, b text) to app_visitor;
-comment on function app_hidden.p2000_same_page(a text, b text) is 'Whether two texts are copies of one page: equal, or equal where both are readable, each unreadable character of the more garbled one (app_hidden.p2000_unreadable_count) standing for any one character.';
+comment on function app_hidden.p2000_same_page(a text, b text) is 'Whether two texts are copies of one page: equal, or (one or both garbled) of equal length with each unreadable character (multimon-ng''s <NUL>-style names, the replacement character, control characters) as one unknown character, and equal wherever both are readable; a text mostly unreadable is a copy of nothing.';
 
 CREATE OR REPLACE FUNCTION app_hidden.p2000_single_capcode(filter app_public.p2000_message_filter)
  RETURNS uuid
@@ -8899,12 +8899,15 @@ CREATE OR REPLACE FUNCTION app_hidden.publish_p2000_page(receiver_uuid uuid, mes
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
 declare
-  copy_of uuid := app_hidden.p2000_earlier_copy(message, sended, capcodes);
+  copy_of uuid;
   stored uuid;
 begin
   if message is null or length(btrim(message)) not between 1 and 2000 or sended is null then
     raise exception 'A page has a text of 1 to 2000 characters and a time.' using errcode = 'XINPT';
   end if;
+  -- One publisher at a time looks for the earlier copy and stores: see the migration's note 1.
+  perform pg_advisory_xact_lock(hashtext('p2000_publish'));
+  copy_of := app_hidden.p2000_earlier_copy(message, sended, capcodes);
   if copy_of is not null and (select x.message from app_public.p2000_messages x where x.uuid = copy_of) <> btrim(message) then
     perform app_hidden.p2000_keep_cleaner_copy(copy_of, btrim(message), capcodes);
     stored := copy_of;

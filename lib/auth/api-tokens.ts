@@ -102,8 +102,14 @@ export async function revokeApiToken(db: pg.ClientBase | pg.Pool, uuid: string):
   return row;
 }
 
-/** Every scope there is: the development token of the first start holds them all. */
+/**
+ * Every scope an API token may hold: the development token of the first start holds them all. Not
+ * a receiver's (it would make the token publish pages and read nothing).
+ */
 export async function allScopes(db: pg.ClientBase | pg.Pool): Promise<string[]> {
-  const { rows } = await db.query<{ name: string }>("select name from app_public.api_scopes order by name");
+  const { rows } = await db.query<{ name: string }>(
+    "select name from app_public.api_scopes where name <> $1 order by name",
+    [RECEIVER_SCOPE],
+  );
   return rows.map((row) => row.name);
 }

@@ -15,6 +15,7 @@ import { isConnectionError, RETRY_AFTER_SECONDS, SERVICE_UNAVAILABLE } from "../
 import { userError } from "../graphql/errors.ts";
 import { pickOperation, rootQueryFields } from "../graphql/root-fields.ts";
 import { RECEIVER_SCOPE } from "./api-tokens.ts";
+import { RECEIVER_OPERATIONS_MESSAGE, receiverMayRun } from "./receiver-operations.ts";
 import type { Authenticate, RequestAuth } from "./context.ts";
 
 /** Where an operation arrived: subscriptions need a stream, and the streams carry nothing else. */
@@ -68,6 +69,8 @@ export class TransportGuard {
     }
     const operation = pickOperation(document, operationName);
     const type = operation?.operation;
+    if (auth.kind === "apiToken" && auth.scopes.includes(RECEIVER_SCOPE) && !receiverMayRun(operation))
+      throw userError(RECEIVER_OPERATIONS_MESSAGE, "FORBIDDEN", { statusCode: 403 });
     if (type === "subscription" && transport === "http") {
       throw userError(
         "Subscriptions need a stream: a WebSocket to /graphql (graphql-transport-ws) or Server-Sent Events at /graphql/stream (graphql-sse).",
@@ -89,10 +92,6 @@ export class TransportGuard {
   }
 }
 
-const RECEIVER_READS_MESSAGE =
-  "A receiver's API token publishes P2000 pages (publishP2000Lines, createP2000Message) and reads nothing: " +
-  "read with another API token.";
-
 /**
  * Throws UNAUTHENTICATED (401) unless the request carries a valid API token, and FORBIDDEN (403)
  * when that token reads nothing: the web-client credential under WEB_REQUIRE_SIGN_IN (unless
@@ -101,7 +100,8 @@ const RECEIVER_READS_MESSAGE =
 export function requireApiToken(auth: RequestAuth, signInScreenRead = false): void {
   if (auth.kind !== "apiToken")
     throw userError(UNAUTHENTICATED_MESSAGES[auth.kind], "UNAUTHENTICATED", { statusCode: 401 });
-  if (auth.scopes.includes(RECEIVER_SCOPE)) throw userError(RECEIVER_READS_MESSAGE, "FORBIDDEN", { statusCode: 403 });
+  if (auth.scopes.includes(RECEIVER_SCOPE))
+    throw userError(RECEIVER_OPERATIONS_MESSAGE, "FORBIDDEN", { statusCode: 403 });
   if (!auth.publicReads && !signInScreenRead)
     throw userError(SIGN_IN_REQUIRED_MESSAGE, "FORBIDDEN", { statusCode: 403 });
 }

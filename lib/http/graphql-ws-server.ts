@@ -33,12 +33,17 @@ function serialiseOnce(result: object): string {
   return json;
 }
 
-/** A next frame with the stand-in as payload, made whole with the payload its subscription left. */
+/**
+ * A next frame with the stand-in as payload, made whole with the payload its subscription left.
+ * Only a next frame of a subscription that left one: a client's ping may carry any payload, the
+ * stand-in's too, and its pong echoes it.
+ */
 export function wholeFrame(frame: string, payloads: Map<string, string>): string {
   if (!frame.endsWith(STAND_IN_ENDING)) return frame;
-  const { id } = JSON.parse(frame) as { id: string };
-  const payload = payloads.get(id)!;
-  payloads.delete(id);
+  const { id, type } = JSON.parse(frame) as { id?: string; type?: string };
+  const payload = type === "next" && id !== undefined ? payloads.get(id) : undefined;
+  if (payload === undefined) return frame;
+  payloads.delete(id!);
   return `${frame.slice(0, -STAND_IN_ENDING.length)}"payload":${payload}}`;
 }
 
@@ -75,6 +80,9 @@ export function makeGraphqlWsUpgradeHandler(instance: GrafservBase) {
   const sockets = new WebSocketServer({ noServer: true });
   return (req: IncomingMessage, stream: Duplex, head: Buffer) =>
     sockets.handleUpgrade(req, stream, head, (socket) => {
+      // A frame ws cannot read (a bad opcode, invalid UTF-8, too large) is an 'error' on the
+      // socket; unheard, it would end the process.
+      socket.on("error", () => socket.terminate());
       keepAlive(socket, keepaliveMs);
       const extra: SocketExtra = { socket, request: req, payloads: new Map() };
       const closed = graphqlWs.opened(
@@ -89,9 +97,10 @@ export function makeGraphqlWsUpgradeHandler(instance: GrafservBase) {
             socket.on("message", async (data) => {
               try {
                 await handle(String(data));
-              } catch (error) {
-                // An error graphql-ws did not turn into a message ends the connection, as grafserv's does.
-                socket.close(CloseCode.InternalServerError, (error as Error).message.slice(0, 120));
+              } catch {
+                // An error graphql-ws did not turn into a message ends the connection, as grafserv's
+                // does, without its text (which is the service's, and may be too long for a reason).
+                socket.close(CloseCode.InternalServerError, "Internal server error");
               }
             }),
         },

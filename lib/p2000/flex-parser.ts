@@ -54,6 +54,32 @@ function parseJson(line: string, receivedAt: Date): ParsedLine {
   return { kind: "page", page: { sended, capcodes: [capcode], text: value.message, fragment: "K" } };
 }
 
+/** A time as multimon-ng prints one (UTC, to the second). */
+const flexTime = (at: Date) => at.toISOString().slice(0, 19).replace("T", " ");
+
+/**
+ * The line with the time it was read written into it when it has none of its own (multimon-ng's
+ * --flex-no-ts lines, JSON without a timestamp): a line that is stored later than it was heard (a
+ * remote receiver's spool, sent after an outage) keeps the time it was heard.
+ */
+export function withReadTime(raw: string, readAt: Date): string {
+  const line = raw.replace(/\r$/, "");
+  if (line.trimStart().startsWith("{")) {
+    try {
+      const value = JSON.parse(line) as Record<string, unknown>;
+      if (value && typeof value === "object" && value.iso8601 === undefined && value.timestamp === undefined)
+        return JSON.stringify({ ...value, timestamp: flexTime(readAt) });
+    } catch {
+      // not JSON: sent as it is, and counted as malformed where it is parsed
+    }
+    return line;
+  }
+  // Only a line of the form without a time (FLEX|baud|…): anything else is sent as it was read.
+  const fields = line.split("|");
+  if (fields[0] !== "FLEX" || !BAUD_FIELD.test(fields[1] ?? "")) return line;
+  return ["FLEX", flexTime(readAt), ...fields.slice(1)].join("|");
+}
+
 export function parseFlexLine(raw: string, receivedAt: Date = new Date()): ParsedLine {
   const line = raw.replace(/\r$/, "");
   if (line.trim() === "") return { kind: "skipped", reason: "empty line" };

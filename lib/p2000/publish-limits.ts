@@ -6,3 +6,5 @@
 export const MAX_PUBLISHED_LINES = 500;
 /** Characters per line: a longer one is garbage from a bad signal. */
 export const MAX_PUBLISHED_LINE_LENGTH = 4000;
+/** Characters per page (fragments joined), as app_hidden.publish_p2000_page stores them. */
+export const MAX_PAGE_LENGTH = 2000;

@@ -26,6 +26,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { FlexIngester, FlexStats } from "./flex-ingest.ts";
+import { withReadTime } from "./flex-parser.ts";
 import { MAX_PUBLISHED_LINE_LENGTH, MAX_PUBLISHED_LINES } from "./publish-limits.ts";
 
 const PUBLISH_MUTATION = `mutation Publish($batchId: String!, $lines: [String!]!) {
@@ -216,9 +217,10 @@ function openSpool(dir: string, segmentBytes: number) {
   }
   let end = segments.length > 0 ? segments.at(-1)! + lastSize : (saved.acked ?? 0);
   let acked = Math.max(saved.acked ?? 0, segments[0] ?? 0);
-  // A cursor beyond the data: lines the service has were lost from the disk (a power cut). New
-  // lines continue after it, so no offset, and no batch id, is used twice.
-  end = Math.max(end, acked);
+  // A cursor beyond the data: lines the service has, or may have (the batch being sent), were lost
+  // from the disk (a power cut). New lines continue after it, so no offset, and no batch id, is
+  // used twice.
+  end = Math.max(end, acked, saved.sending?.to ?? 0);
   let sending = saved.sending?.from === acked && saved.sending.to <= end ? saved.sending : undefined;
   let appender: { fd: number; size: number } | undefined;
 
@@ -526,7 +528,8 @@ export function createRemotePublisher(options: RemotePublisherOptions): RemotePu
     async push(line) {
       if (fatal) throw fatal;
       if (stopping.signal.aborted) throw new Error("The publisher is closed.");
-      spool.append(line);
+      // The time it was heard goes with a line that has none: it may be sent hours later.
+      spool.append(withReadTime(line, new Date()));
       stats.lines++;
       wakeSender();
     },

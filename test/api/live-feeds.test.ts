@@ -236,7 +236,8 @@ describe("meteoRegions", () => {
     const subscribers = subscribeBoth(REGIONS);
     try {
       await hearing(subscribers, "meteo_regions");
-      const stored = await ingestWarnings([nhWind(2, 1, 4)], "orange wind in Noord-Holland");
+      // In force from this hour: meteoRegions' status is the current one.
+      const stored = await ingestWarnings([nhWind(2, 0, 4)], "orange wind in Noord-Holland");
       expect(stored).toMatchObject({ duplicate: false, stored: { events: 1 } });
       await eventsArrived(subscribers, 1, "the warning event");
       await sleep(QUIET_MS);
@@ -264,13 +265,13 @@ describe("meteoRegions", () => {
     try {
       await hearing(subscribers, "meteo_regions");
       // The same orange warning lasting two hours longer: no warning event (as in meteo.test.ts), so nothing to push.
-      expect(await ingestWarnings([nhWind(2, 1, 6)], "the same warning, longer")).toMatchObject({
+      expect(await ingestWarnings([nhWind(2, 0, 6)], "the same warning, longer")).toMatchObject({
         duplicate: false,
         stored: { events: 0 },
       });
       await sleep(QUIET_MS);
       // Then red: a warning event.
-      expect(await ingestWarnings([nhWind(2, 1, 2), nhWind(3, 3, 6)], "red wind in Noord-Holland")).toMatchObject({
+      expect(await ingestWarnings([nhWind(3, 0, 6)], "red wind in Noord-Holland")).toMatchObject({
         stored: { events: 1 },
       });
       await eventsArrived(subscribers, 1, "the red warning");

@@ -94,9 +94,17 @@ describe("registering", () => {
     });
     expect(status).toBe(403);
     expect(errorOf(body)).toEqual({
-      message: expect.stringMatching(/^A receiver's API token publishes P2000 pages .* and reads nothing/),
+      message: expect.stringMatching(/^A receiver's API token publishes P2000 pages and reads nothing/),
       code: "FORBIDDEN",
     });
+    // Nor through what createP2000Message answers: the page's own fields only, not the graph behind it.
+    for (const selection of ["uuid dossier { uuid }", "uuid copies { message }", "...on P2000Message { uuid }"]) {
+      const deep = await ctx.service.graphql(
+        `mutation { createP2000Message(input: { message: "A1 x", sended: "2026-11-30T08:00:00Z" }) { ${selection} } }`,
+        { token: receivers["Zolder Utrecht"].token },
+      );
+      expect([deep.status, errorOf(deep.body).code]).toEqual([403, "FORBIDDEN"]);
+    }
     // createApiToken and updateApiToken give nobody the receiver's scope, nor change a receiver's token.
     for (const [query, variables] of [
       [`mutation { createApiToken(input: { name: "sneaky", scopes: ["p2000:publish"] }) { plainToken } }`, {}],
@@ -150,6 +158,15 @@ describe("publishing", () => {
         { receiverName: "Zolder Utrecht", message: "P 1 BDH-01 Brand woning Kerkstraat Utrecht 10001", garbled: false },
       ],
     });
+  });
+
+  test("a page the database cannot store (over 2000 characters) is a malformed line, not the batch's end", async () => {
+    const { data } = await publish("Mast Houten", [
+      flexLine(`A1 ${"x".repeat(2100)}`),
+      flexLine("A2 Ambu 17102 Rit 10010 Houten", "001420099"),
+    ]);
+    expect(data!.publishP2000Lines).toMatchObject({ lines: 2, pages: 1, malformed: 1 });
+    expect(await messagesLike("%Rit 10010%")).toHaveLength(1);
   });
 
   test("createP2000Message with a receiver's token is its copy; an administrator's access token still adds one", async () => {
@@ -213,18 +230,32 @@ describe("publishing", () => {
          ('P 1 Brand Utrecht', 'P 1 Br<NUL>nd Utrecht'), ('P 1 Br<NUL>nd Utrecht', 'P 1 Brand Utrecht'),
          ('P 1 Brand (groot) Utrecht', 'P 1 Brand (gr<ETX>ot) Utrecht'), ('Rit 30001', 'Rit 3000<NUL>'),
          ('Rit 30001', 'Rit 30002'), ('P 1 Brand Utrecht', 'P 1 Brand Houten'), ('P 1 Br<NUL>nd Utrecht', 'P 1 Brand Houten'),
-         ('A1 x', 'A1 x' || chr(65533) || 'y')) p (a, b)`,
+         ('A1 x', 'A1 x' || chr(65533) || 'y'), ('P 1 Br<NUL>nd Utrecht', 'P 1 Brand Utr<ETX>cht'),
+         ('<NUL><NUL><NUL>', 'abc')) p (a, b)`,
     );
-    expect(rows.map((row) => row.same)).toEqual([true, true, true, true, false, false, false, false]);
+    expect(rows.map((row) => row.same)).toEqual([true, true, true, true, false, false, false, false, true, false]);
+  });
+
+  test("two receivers publishing one page at the same moment store it once", async () => {
+    for (let round = 1; round <= 5; round++) {
+      const text = `P 2 BDH-05 Buitenbrand Stationsplein Utrecht 4000${round}`;
+      const answers = await Promise.all([
+        publish("Zolder Utrecht", [flexLine(text.replace("Buitenbrand", "Buitenbr<NUL>nd"), "001420059")]),
+        publish("Mast Houten", [flexLine(text, "001420059")]),
+      ]);
+      expect(answers.map((answer) => answer.errors)).toEqual([undefined, undefined]);
+      expect((await messagesLike(`%4000${round}`)).map((m) => m.message)).toEqual([text]);
+    }
   });
 
   test("health: lines, malformed share, garbled pages and regions per receiver", async () => {
     const { p2000ReceiverStatistics } = await asAdmin(`{ p2000ReceiverStatistics(minutes: 60) {
       name lastHeardAt lines pages skipped malformed garbled malformedShare garbledShare pagesPerMinute regions { name pages } } }`);
     const zolder = p2000ReceiverStatistics.find((r: { name: string }) => r.name === "Zolder Utrecht");
-    expect(zolder).toMatchObject({ lines: 6, pages: 4, skipped: 1, malformed: 1, garbled: 2 });
-    expect(zolder.malformedShare).toBeCloseTo(1 / 6);
-    expect(zolder.garbledShare).toBeCloseTo(2 / 4);
+    // 6 lines before, 5 garbled pages just now.
+    expect(zolder).toMatchObject({ lines: 11, pages: 9, skipped: 1, malformed: 1, garbled: 7 });
+    expect(zolder.malformedShare).toBeCloseTo(1 / 11);
+    expect(zolder.garbledShare).toBeCloseTo(7 / 9);
     expect(Date.parse(zolder.lastHeardAt)).toBeGreaterThan(Date.now() - 120_000);
     expect(zolder.regions.reduce((sum: number, r: { pages: number }) => sum + r.pages, 0)).toBeGreaterThan(0);
     // The same per receiver at /metrics, for Prometheus.
@@ -232,11 +263,36 @@ describe("publishing", () => {
     const labels = `environment="${admin.environmentUuid}",receiver="Zolder Utrecht"`;
     expect(metrics).toMatch(new RegExp(`^nlis_p2000_receiver_last_heard_timestamp_seconds\\{${labels}\\} \\d+`, "m"));
     expect(metrics).toContain(`nlis_p2000_receiver_lines_last_hour{${labels},kind="malformed"} 1`);
-    expect(metrics).toContain(`nlis_p2000_receiver_lines_last_hour{${labels},kind="garbled"} 2`);
+    expect(metrics).toContain(`nlis_p2000_receiver_lines_last_hour{${labels},kind="garbled"} 7`);
     const bad = await ctx.service.graphql("{ p2000ReceiverStatistics(minutes: 0) { name } }", {
       token: admin.accessToken,
     });
     expect(errorOf(bad.body).code).toBe("BAD_USER_INPUT");
+  });
+});
+
+test("a cleaner copy is matched again: the keyword the garbled copy hid notifies", async () => {
+  const { createChannel } = await asAdmin(
+    `mutation ($i: CreateChannelInput!) { createChannel(input: $i) { channel { uuid } } }`,
+    { i: { type: "webhook", name: "Chimneys", url: `${hooks.url}/chimneys` } },
+  );
+  await asAdmin(`mutation ($i: CreateMonitorInput!) { createMonitor(input: $i) { uuid } }`, {
+    i: {
+      name: "Chimney fires",
+      query: JSON.stringify({ keywords: ["Schoorsteenbrand"] }),
+      channels: JSON.stringify([createChannel.channel.uuid]),
+    },
+  });
+  await publish("Zolder Utrecht", [
+    flexLine("P 1 BDH-06 Schoorsteenbr<NUL>nd Biltstraat Utrecht 50001", "001420059", 1),
+  ]);
+  await ctx.service.workerIdle();
+  expect(hooks.requests.filter((r) => r.path === "/chimneys")).toEqual([]);
+  await publish("Mast Houten", [flexLine("P 1 BDH-06 Schoorsteenbrand Biltstraat Utrecht 50001", "001420059")]);
+  const [delivery] = await hooks.waitFor((r) => r.path === "/chimneys");
+  expect(JSON.parse(delivery.body)).toMatchObject({
+    event: "p2000.message.matched",
+    message: { message: "P 1 BDH-06 Schoorsteenbrand Biltstraat Utrecht 50001" },
   });
 });
 

@@ -341,6 +341,8 @@ describe("the cache's safety nets", () => {
       "monitors",
       "myOrganizations",
       "mySessions",
+      "p2000ReceiverStatistics",
+      "p2000Receivers",
       "respondLink",
       "sessionValid",
       "webPushPublicKey",

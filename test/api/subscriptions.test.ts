@@ -287,6 +287,17 @@ describe("limits and transports", () => {
     expect(body.errors?.[0]?.extensions?.code).toBe("BAD_REQUEST");
   });
 
+  test("a frame the WebSocket cannot read closes that socket, and the service serves on", async () => {
+    const socket = new WebSocket(ctx.service.graphqlUrl.replace(/^http/, "ws"), "graphql-transport-ws");
+    await new Promise((resolve, reject) => socket.once("open", resolve).once("error", reject));
+    const closed = new Promise((resolve) => socket.once("close", resolve));
+    // A masked frame with the reserved opcode 3, written past the client library.
+    (socket as unknown as { _socket: import("node:net").Socket })._socket.write(Buffer.from([0x83, 0x80, 1, 2, 3, 4]));
+    await closed;
+    const { status } = await ctx.service.graphql("{ p2000Regions { slug } }", { token });
+    expect(status).toBe(200);
+  });
+
   test("a WebSocket that asks for another path is closed", async () => {
     const client = webSocketClient(ctx.service.url + "/elsewhere", token);
     await expect(
