@@ -233,7 +233,13 @@ describe("a new user's journey", () => {
 
   test("apiScopes lists every scope with a description", async () => {
     const { apiScopes } = await ok("{ apiScopes { name description } }", { token: accessToken });
-    expect(apiScopes.map((s: any) => s.name)).toEqual(["auth:login", "auth:password_reset", "auth:register"]);
+    // p2000:publish is listed (the complete list) though only createP2000Receiver gives it.
+    expect(apiScopes.map((s: any) => s.name)).toEqual([
+      "auth:login",
+      "auth:password_reset",
+      "auth:register",
+      "p2000:publish",
+    ]);
     for (const scope of apiScopes) expect(scope.description.length).toBeGreaterThan(10);
   });
 

@@ -95,6 +95,7 @@ describe("the reference list and the criteria", () => {
       "meteo_weather",
       "nl_alert",
       "rail_disruptions",
+      "receiver_silence",
       "rss",
     ]);
     const byValue = Object.fromEntries(monitorTypes.map((t: { value: string }) => [t.value, t]));
