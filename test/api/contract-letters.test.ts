@@ -89,10 +89,21 @@ describe("hubAnalyticsWeekdays over a change of the clock", () => {
   });
 
   test("the API's answer is the same function's for today", async () => {
-    await alertsAt([]);
+    const {
+      rows: [{ today, yesterday, earlier }],
+    } = await ctx.db.asOwner(
+      `select d::text as today, (d - 1)::text as yesterday, (d - 3)::text as earlier
+         from (select (now() at time zone 'Europe/Amsterdam')::date as d) x`,
+    );
+    await alertsAt([`${yesterday} 12:00`, `${yesterday} 00:30`, `${earlier} 12:00`]);
     const { hubAnalyticsWeekdays } = await ok(`{ hubAnalyticsWeekdays { days yesterday weekdays { weekday total } } }`);
+    const expected = await weekdaysUntil(today);
     expect(hubAnalyticsWeekdays.days).toBe(28);
-    expect(hubAnalyticsWeekdays.weekdays.map((w: { weekday: number }) => w.weekday)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    expect(hubAnalyticsWeekdays.yesterday).toBe(2);
+    expect(hubAnalyticsWeekdays.weekdays.map((w: { weekday: number; total: number }) => [w.weekday, w.total])).toEqual(
+      expected.weekdays.map((w) => [w.weekday, w.total]),
+    );
+    expect(expected.weekdays.reduce((sum, w) => sum + w.total, 0)).toBe(3);
   });
 });
 
