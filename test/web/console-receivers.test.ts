@@ -81,7 +81,9 @@ test("its health: last heard, pages a minute, malformed lines and regions", asyn
   expect(row).toMatch(
     /last heard .+ · 0[.,]03 pages a minute · 33[.,]3% malformed lines · 0% garbled pages · from Utrecht \(2\)/,
   );
+  // A phone's viewport (isMobile) reloads the page: its list is drawn again first.
   await page.setViewport(PHONE);
+  await page.locator(`${LIST} li.receiver`).wait();
   await page.$eval(LIST, (list) => list.scrollIntoView());
   await screenshot(page, "console-receivers-phone");
   expect(await seriousAxeViolations(page)).toEqual([]);
