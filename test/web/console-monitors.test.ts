@@ -82,6 +82,17 @@ async function open(path: string, options: Parameters<typeof openConsoleAs>[4] =
   return watched;
 }
 
+/**
+ * Waits until a new P2000 monitor's form has drawn its lists: they arrive after the form and move
+ * what is below them (the short list of disciplines hides its search box), so a click before then
+ * can land beside the box it aimed at.
+ */
+async function p2000FormLoaded(page: Page): Promise<void> {
+  await page.waitForSelector("#monitor-disciplines", { hidden: true });
+  await page.waitForSelector("#monitor-regions-options input");
+  await page.waitForSelector("#rule-urgency option:nth-child(2)");
+}
+
 test("a P2000 monitor: circle on the map, refusals beside their fields, a preview with points and days, saved; a live message inside it is delivered and logged", async () => {
   const { page, problems } = await open("/console/monitors?lang=en");
   await page.waitForSelector(".rows li");
@@ -341,7 +352,7 @@ test("pause and resume, the edit form prefilled, feed URL shown once, delete aft
 
 test("kinds of incident: chosen from the service's list in the reader's language, previewed, saved as codes and described on the monitor's page", async () => {
   const { page, problems } = await open("/console/monitors/new?lang=en");
-  await page.waitForSelector("#monitor-form");
+  await p2000FormLoaded(page);
   await waitUntil(
     () => page.$$eval("#monitor-categories-options input", (boxes) => boxes.length),
     (count) => count >= 12,
@@ -450,7 +461,7 @@ test("bursts: a burst rule switched on, the single-incident rules set aside, the
     },
   ]);
   const { page, problems } = await open("/console/monitors/new?lang=en");
-  await page.waitForSelector("#rule-burst");
+  await p2000FormLoaded(page);
   await page.type("#monitor-name", "Bursts anywhere");
   await page.click("#rule-burst");
   expect(await page.$eval("#rule-escalations", (input) => (input as unknown as { disabled: boolean }).disabled)).toBe(
