@@ -29,6 +29,7 @@ import { MonitorFeedsPlugin } from "./plugins/monitor-feeds.ts";
 import { MonitorMutationsPlugin } from "./plugins/monitor-mutations.ts";
 import { MonitorTypeNamesPlugin } from "./plugins/monitor-type-names.ts";
 import { P2000ReceiversPlugin } from "./plugins/p2000-receivers.ts";
+import { StationScreensPlugin } from "./plugins/station-screens.ts";
 import { MonitorPreviewPlugin } from "./plugins/monitor-preview.ts";
 import { P2000MutationsPlugin } from "./plugins/p2000-mutations.ts";
 import { QueryLimitsPlugin } from "./plugins/query-limits.ts";
@@ -101,6 +102,7 @@ const preset: GraphileConfig.Preset = {
     AccountMutationsPlugin,
     P2000MutationsPlugin,
     P2000ReceiversPlugin,
+    StationScreensPlugin,
     MonitorTypeNamesPlugin,
     MonitorMutationsPlugin,
     MonitorFeedsPlugin,

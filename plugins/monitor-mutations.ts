@@ -234,8 +234,12 @@ export const MonitorMutationsPlugin: GraphileConfig.Plugin = extendSchema((build
           deleteMonitor ends the follow, and it ends by itself 7 days after the incident's last page.
           """
           followIncident(incident: String!, channels: String): Monitor
-          """Answers a notification with going or cancelled; the token from the notification's link is the credential."""
-          respondOnTheWay(token: String!, status: String!): AlertResponder
+          """
+          Answers a notification with going or cancelled, as of now; the token from the notification's link is the
+          credential. arrivalMinutes (0-240, with going) says when the responder expects to arrive: a station screen
+          shows it (docs/screen.md).
+          """
+          respondOnTheWay(token: String!, status: String!, arrivalMinutes: Int): AlertResponder
           """
           Sends a clearly marked test notification to a channel of the current environment at once, through the
           same delivery code as real ones, and answers with its outcome; at most 5 per channel and minute.
@@ -317,7 +321,11 @@ export const MonitorMutationsPlugin: GraphileConfig.Plugin = extendSchema((build
           respondOnTheWay: (_, fieldArgs) =>
             byUuid(
               responders,
-              sql(fieldArgs, "app_accounts.respond_on_the_way($1, $2)", ({ token, status }) => [token, status]),
+              sql(fieldArgs, "app_accounts.respond_on_the_way($1, $2, $3)", ({ token, status, arrivalMinutes }) => [
+                token,
+                status,
+                arrivalMinutes ?? null,
+              ]),
             ),
         },
       },

@@ -18,13 +18,14 @@
 // token being revoked ends that subscriber, not the reads of the others. Each subscriber's token
 // is still checked when it subscribes, watched for revocation (api_token_changed, confirmed by the
 // database) and ended at its expiry by a timer. A subscription whose filter names a monitor (its
-// environment's matches) shares only with the same token, read with the token's own settings.
+// environment's matches), or that reads a station screen (its credential's own), shares only with
+// the same token, read with the token's own settings.
 import type { IncomingMessage } from "node:http";
 import { isAsyncIterable } from "grafast";
 import { GraphQLError, print, type DocumentNode, type ExecutionResult } from "graphql";
 import type { RequestAuth } from "../lib/auth/context.ts";
 import { Broadcast } from "../lib/graphql/broadcast.ts";
-import { namesMonitor } from "../lib/graphql/root-fields.ts";
+import { boundToCredential } from "../lib/graphql/root-fields.ts";
 import { isConnectionError } from "../lib/db/availability.ts";
 import { describeError } from "../lib/graphql/errors.ts";
 import { clientAddress } from "../lib/http/client-address.ts";
@@ -279,7 +280,7 @@ export const SubscriptionGuardPlugin: GraphileConfig.Plugin = {
             ],
           };
         }
-        const crowd = !namesMonitor(event.args.document, event.args.variableValues);
+        const crowd = !boundToCredential(event.args.document, event.args.variableValues);
         const key = sharingKey(crowd ? null : tokenUuid, event.args);
         let followed: AsyncIterableIterator<ExecutionResult> | undefined;
         try {

@@ -10,6 +10,8 @@
 // - meteoRegions, trafficIncidents, nlAlerts, amberAlerts: the query's answer again whenever the
 //   feed changes it (a warning event; an incident opened or closed; an alert issued or changed).
 // - aircraftLive(icao): the aircraft again at each new state or position.
+// - stationScreen: the screen again whenever its monitors match, its crew answers or its
+//   settings change, on its credential's own channel (station_screen:<API token uuid>).
 // Events that leave a subscriber nothing (an empty list, no dossier) are not sent
 // (plugins/subscription-guard.ts).
 import { context, lambda, listen, type FieldArgs, type Step } from "grafast";
@@ -38,6 +40,17 @@ function channelOf(prefix: string, path: string[], what: string) {
       }
       return `${prefix}:${value.trim().toLowerCase()}`;
     });
+}
+
+/** The channel of the request's own station screen, named by its credential (only a screen's credential reads it). */
+function ownScreenChannel() {
+  return lambda(context().get("pgSettings"), (settings: Record<string, string | undefined> | null) => {
+    const token = settings?.["app.api_token_uuid"];
+    if (!token || !settings?.["app.api_scopes"]?.split(" ").includes("screen:read")) {
+      throw userError("stationScreen is read with a station screen's credential (claimStationScreen).", "FORBIDDEN");
+    }
+    return `station_screen:${token}`;
+  });
 }
 
 export const LIVE_FIELDS: readonly LiveField[] = [
@@ -84,6 +97,13 @@ export const LIVE_FIELDS: readonly LiveField[] = [
     functionName: "aircraft_live",
     channel: channelOf("aircraft", ["icao"], "icao (an ICAO address or registration)"),
     description: "One tracked aircraft (by ICAO address or registration) at each new state or position.",
+  },
+  {
+    field: "stationScreen",
+    functionName: "station_screen",
+    channel: ownScreenChannel,
+    description:
+      "The station screen whose credential asks, again each time one of its monitors matches, its crew answers or its settings change.",
   },
 ];
 

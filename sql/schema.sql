@@ -223,6 +223,15 @@ create type app_public.city as (
 );
 comment on type app_public.city is 'A place as a search answer; displayName adds the municipality when places share a name.';
 
+create type app_public.crew_member as (
+  channel_uuid uuid,
+  name text,
+  type text,
+  availability text,
+  until timestamp with time zone
+);
+comment on type app_public.crew_member is 'A crew member as a station screen and the console show them: the channel''s name and type and their availability (available or unavailable, until a time; null when not said or past).';
+
 create type app_public.date_range as (
   "from" timestamp with time zone,
   "to" timestamp with time zone
@@ -644,6 +653,50 @@ create type app_public.rss_feed_item_filter as (
 );
 comment on type app_public.rss_feed_item_filter is 'monitor: that rss monitor''s feeds; feed: one feed URL; q: words (Dutch and English stemming); since: published (or first seen) from then on.';
 
+create type app_public.station_screen_match as (
+  monitor_uuid uuid,
+  monitor_name text,
+  incident_uuid uuid,
+  message_uuid uuid,
+  dossier_uuid uuid,
+  matched_at timestamp with time zone,
+  last_sended timestamp with time zone,
+  sended timestamp with time zone,
+  message text,
+  plain_text text,
+  urgency text,
+  discipline text,
+  region text,
+  street text,
+  city text,
+  postcode text,
+  latitude double precision,
+  longitude double precision,
+  units text[],
+  responders app_public.station_screen_responder[],
+  re_alerted_at timestamp with time zone,
+  coming_wanted integer
+);
+comment on type app_public.station_screen_match is 'An incident one of a station screen''s monitors matched: its newest matched page (raw and in plain words), where, the units paged, and the crew''s answers.';
+
+create type app_public.station_screen_monitor as (
+  uuid uuid,
+  name text,
+  type text,
+  latitude double precision,
+  longitude double precision,
+  radius double precision
+);
+comment on type app_public.station_screen_monitor is 'A monitor a station screen shows: its name, type and circle (no criteria, no channels).';
+
+create type app_public.station_screen_responder as (
+  name text,
+  status text,
+  arrives_at timestamp with time zone,
+  changed timestamp with time zone
+);
+comment on type app_public.station_screen_responder is 'A crew member''s answer to an alarm as a screen shows it: the channel''s name (never its address or number), going or cancelled, and when they expect to arrive.';
+
 create type app_public.user_email as (
   address text,
   verified boolean
@@ -812,6 +865,20 @@ create policy select_all on app_hidden.analytics_cache as permissive for select 
 grant SELECT on app_hidden.analytics_cache to app_analyst;
 grant SELECT on app_hidden.analytics_cache to app_visitor;
 comment on table app_hidden.analytics_cache is 'Answers of hubAnalyticsHourly, hubAnalyticsUrgency and hubAnalyticsWeekdays per window, refreshed hourly.';
+
+create table app_hidden.crew_re_alerts (
+  monitor_uuid uuid not null,
+  incident_uuid uuid not null,
+  message_uuid uuid not null,
+  coming integer not null,
+  wanted integer not null,
+  at timestamp with time zone default now() not null,
+  constraint crew_re_alerts_message_uuid_fkey FOREIGN KEY (message_uuid) REFERENCES app_public.p2000_messages(uuid) ON DELETE CASCADE,
+  constraint crew_re_alerts_monitor_uuid_fkey FOREIGN KEY (monitor_uuid) REFERENCES app_public.monitors(uuid) ON DELETE CASCADE,
+  constraint crew_re_alerts_pkey PRIMARY KEY (monitor_uuid, incident_uuid)
+);
+alter table app_hidden.crew_re_alerts enable row level security;
+comment on table app_hidden.crew_re_alerts is 'Incidents a monitor''s reAlert rule alerted again because fewer than wanted answered going in time: how many were coming then.';
 
 create table app_hidden.feed_monitor_matches (
   monitor_uuid uuid not null,
@@ -1027,6 +1094,7 @@ CREATE TRIGGER _100_exercise_type BEFORE INSERT ON app_hidden.monitor_matches FO
 CREATE TRIGGER _300_count_deleted AFTER DELETE ON app_hidden.monitor_matches REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_monitor_matches__count();
 CREATE TRIGGER _300_count_inserted AFTER INSERT ON app_hidden.monitor_matches REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_monitor_matches__count();
 CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON app_hidden.monitor_matches FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_data_changed('monitors');
+CREATE TRIGGER _910_station_screens AFTER INSERT ON app_hidden.monitor_matches REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_monitor_matches__after_insert();
 create policy select_current_environment on app_hidden.monitor_matches as permissive for select to app_visitor using ((monitor_uuid IN ( SELECT app_hidden.current_environment_monitor_uuids() AS current_environment_monitor_uuids)));
 grant SELECT on app_hidden.monitor_matches to app_visitor;
 comment on table app_hidden.monitor_matches is 'P2000 messages that matched a monitor, whether or not its rules let a notification through (suppressed_reason says why not). It is the source of p2000Messages(filter: { monitor }), of the maxPerDossier and maxPerPeriod throttles and, through its triggers, of monitor_daily_counts. Each row keeps its message''s time and exercise type so that counts need not read the messages.';
@@ -1393,6 +1461,19 @@ CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUN
 comment on table app_hidden.rss_monitor_criteria is 'Active rss monitors in matchable form: the feeds they follow (uuids), their keywords in lower case, and since (when the monitor was created: items first seen before then are not news to it). app_hidden.sync_rss_monitor keeps it. The RSS poller fetches only the feeds that a row here follows.';
 comment on column app_hidden.rss_monitor_criteria.keyword_patterns is 'The keywords as LIKE patterns (%keyword%, with %, _ and the backslash escaped), so app_hidden.rss_item_passes tests them in one expression.';
 
+create table app_hidden.station_screen_monitors (
+  screen_uuid uuid not null,
+  monitor_uuid uuid not null,
+  "position" smallint not null,
+  constraint station_screen_monitors_monitor_uuid_fkey FOREIGN KEY (monitor_uuid) REFERENCES app_public.monitors(uuid) ON DELETE CASCADE,
+  constraint station_screen_monitors_pkey PRIMARY KEY (screen_uuid, monitor_uuid),
+  constraint station_screen_monitors_screen_uuid_fkey FOREIGN KEY (screen_uuid) REFERENCES app_public.station_screens(uuid) ON DELETE CASCADE
+);
+alter table app_hidden.station_screen_monitors enable row level security;
+CREATE INDEX station_screen_monitors_monitor_uuid_idx ON app_hidden.station_screen_monitors USING btree (monitor_uuid);
+CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON app_hidden.station_screen_monitors FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_data_changed('monitors');
+comment on table app_hidden.station_screen_monitors is 'The monitors a station screen shows, in the order chosen; read through security-definer functions only.';
+
 create table app_hidden.street_segments (
   wvk_id bigint not null,
   street text not null,
@@ -1640,9 +1721,10 @@ create table app_private.notifications (
   facts text[],
   event_type text,
   payload jsonb,
+  re_alert boolean default false not null,
   constraint notifications_channel_uuid_fkey FOREIGN KEY (channel_uuid) REFERENCES app_public.channels(uuid) ON DELETE CASCADE,
   constraint notifications_message_uuid_fkey FOREIGN KEY (message_uuid) REFERENCES app_public.p2000_messages(uuid) ON DELETE CASCADE,
-  constraint notifications_monitor_uuid_channel_uuid_message_uuid_key UNIQUE (monitor_uuid, channel_uuid, message_uuid),
+  constraint notifications_monitor_channel_message_key UNIQUE (monitor_uuid, channel_uuid, message_uuid, re_alert),
   constraint notifications_monitor_uuid_fkey FOREIGN KEY (monitor_uuid) REFERENCES app_public.monitors(uuid) ON DELETE CASCADE,
   constraint notifications_one_subject CHECK ((((message_uuid IS NULL) <> (event_uuid IS NULL)) AND ((event_uuid IS NULL) = (event_kind IS NULL)))),
   constraint notifications_pkey PRIMARY KEY (uuid),
@@ -1654,6 +1736,7 @@ CREATE INDEX notifications_channel_uuid_created_idx ON app_private.notifications
 CREATE INDEX notifications_message_uuid_idx ON app_private.notifications USING btree (message_uuid);
 CREATE UNIQUE INDEX notifications_event_idx ON app_private.notifications USING btree (event_kind, event_uuid, monitor_uuid, channel_uuid) WHERE (event_uuid IS NOT NULL);
 comment on table app_private.notifications is 'One delivery of one matched P2000 message or feed event to one channel of a monitor, with its status. The unique keys make a repeated match (retried job, merged duplicate, second trigger) a no-op; a feed event carries the subject its matcher rendered, so delivery needs no code per feed.';
+comment on column app_private.notifications.re_alert is 'True for the notification a reAlert rule sent again (headline says how many are coming); false for the first.';
 
 create table app_private.rate_limit_counters (
   bucket text not null,
@@ -1690,6 +1773,29 @@ create table app_private.request_identities (
 );
 alter table app_private.request_identities enable row level security;
 comment on table app_private.request_identities is 'Who a request became by logging in or registering, for the rest of that request only.';
+
+create table app_private.screen_pairing_failures (
+  environment_uuid uuid not null,
+  at timestamp with time zone default now() not null,
+  constraint screen_pairing_failures_environment_uuid_fkey FOREIGN KEY (environment_uuid) REFERENCES app_public.environments(uuid) ON DELETE CASCADE
+);
+alter table app_private.screen_pairing_failures enable row level security;
+CREATE INDEX screen_pairing_failures_environment_at_idx ON app_private.screen_pairing_failures USING btree (environment_uuid, at);
+comment on table app_private.screen_pairing_failures is NULL;
+
+create table app_private.screen_pairings (
+  code_hash bytea not null,
+  secret_hash bytea not null,
+  screen_uuid uuid,
+  created timestamp with time zone default now() not null,
+  expires_at timestamp with time zone not null,
+  constraint screen_pairings_pkey PRIMARY KEY (code_hash),
+  constraint screen_pairings_screen_uuid_fkey FOREIGN KEY (screen_uuid) REFERENCES app_public.station_screens(uuid) ON DELETE CASCADE,
+  constraint screen_pairings_secret_hash_key UNIQUE (secret_hash)
+);
+alter table app_private.screen_pairings enable row level security;
+CREATE INDEX screen_pairings_expires_at_idx ON app_private.screen_pairings USING btree (expires_at);
+comment on table app_private.screen_pairings is 'Pairings under way (requestScreenPairing): a code lasts 10 minutes; pairStationScreen binds it to a screen, and claimStationScreen with the screen''s secret takes the credential and ends the pairing.';
 
 create table app_private.signing_keys (
   purpose text not null,
@@ -1971,6 +2077,7 @@ create table app_public.alert_responders (
   created timestamp with time zone default now() not null,
   changed timestamp with time zone default now() not null,
   last_request_uuid uuid,
+  arrives_at timestamp with time zone,
   constraint alert_responders_channel_uuid_fkey FOREIGN KEY (channel_uuid) REFERENCES app_public.channels(uuid) ON DELETE CASCADE,
   constraint alert_responders_dossier_uuid_fkey FOREIGN KEY (dossier_uuid) REFERENCES app_public.p2000_dossiers(uuid) ON DELETE SET NULL,
   constraint alert_responders_environment_uuid_fkey FOREIGN KEY (environment_uuid) REFERENCES app_public.environments(uuid) ON DELETE CASCADE,
@@ -1984,6 +2091,8 @@ alter table app_public.alert_responders enable row level security;
 CREATE INDEX alert_responders_channel_uuid_idx ON app_public.alert_responders USING btree (channel_uuid);
 CREATE INDEX alert_responders_monitor_uuid_idx ON app_public.alert_responders USING btree (monitor_uuid, changed DESC);
 CREATE TRIGGER _100_set_changed BEFORE UPDATE ON app_public.alert_responders FOR EACH ROW EXECUTE FUNCTION app_hidden.tg__set_changed();
+CREATE TRIGGER _910_station_screens_insert AFTER INSERT ON app_public.alert_responders REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_alert_responders__notify_screens();
+CREATE TRIGGER _910_station_screens_update AFTER UPDATE ON app_public.alert_responders REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_alert_responders__notify_screens();
 create policy select_member_environment on app_public.alert_responders as permissive for select to app_visitor using (((environment_uuid = ( SELECT app_hidden.current_member_environment_uuid() AS current_member_environment_uuid)) OR (last_request_uuid = (NULLIF(current_setting('app.request_uuid'::text, true), ''::text))::uuid)));
 grant SELECT on app_public.alert_responders to app_visitor;
 comment on table app_public.alert_responders is 'A recipient''s answer (going or cancelled) to a notification about an incident.';
@@ -1991,6 +2100,7 @@ comment on column app_public.alert_responders.environment_uuid is '@behavior -*'
 comment on column app_public.alert_responders.incident_uuid is 'The dossier of the incident, or the message when it has no dossier.';
 comment on column app_public.alert_responders.recipient is 'Who answered: the e-mail address, phone number, chat or webhook URL of the channel.';
 comment on column app_public.alert_responders.last_request_uuid is '@behavior -*';
+comment on column app_public.alert_responders.arrives_at is 'When the responder expects to arrive (going, with arrivalMinutes); null when not said.';
 
 create table app_public.amber_alerts (
   uuid uuid default uuidv7() not null,
@@ -2144,6 +2254,26 @@ comment on column app_public.channels.server_url is 'ntfy and Gotify: the server
 comment on column app_public.channels.topic is 'ntfy: the topic published to; mqtt: the topic prefix under which each monitor''s state and events are published.';
 comment on column app_public.channels.disabled_at is 'When the service stopped delivering to this channel because the receiver said it is gone for good (a Web Push subscription answered 404 or 410); null while it delivers. A new channel takes its place.';
 comment on column app_public.channels.disabled_reason is 'What the receiver answered when the channel was disabled.';
+
+create table app_public.crew_availability (
+  channel_uuid uuid not null,
+  environment_uuid uuid not null,
+  status text not null,
+  until timestamp with time zone,
+  changed timestamp with time zone default now() not null,
+  constraint crew_availability_channel_uuid_fkey FOREIGN KEY (channel_uuid) REFERENCES app_public.channels(uuid) ON DELETE CASCADE,
+  constraint crew_availability_environment_uuid_fkey FOREIGN KEY (environment_uuid) REFERENCES app_public.environments(uuid) ON DELETE CASCADE,
+  constraint crew_availability_pkey PRIMARY KEY (channel_uuid),
+  constraint crew_availability_status_check CHECK ((status = ANY (ARRAY['available'::text, 'unavailable'::text])))
+);
+alter table app_public.crew_availability enable row level security;
+CREATE INDEX crew_availability_environment_uuid_idx ON app_public.crew_availability USING btree (environment_uuid);
+CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON app_public.crew_availability FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_data_changed('monitors');
+CREATE TRIGGER _910_station_screens AFTER INSERT OR DELETE OR UPDATE ON app_public.crew_availability FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_crew_availability__notify_screens();
+create policy select_member_environment on app_public.crew_availability as permissive for select to app_visitor using ((environment_uuid = ( SELECT app_hidden.current_member_environment_uuid() AS current_member_environment_uuid)));
+grant SELECT on app_public.crew_availability to app_visitor;
+comment on table app_public.crew_availability is 'A crew member''s availability (available or unavailable, optionally until a time), per channel: set in the console (setCrewAvailability) or from a notification''s respond link (respondAvailability). Past its until it no longer holds.';
+comment on column app_public.crew_availability.environment_uuid is '@behavior -*';
 
 create table app_public.environments (
   uuid uuid default gen_random_uuid() not null,
@@ -3314,6 +3444,39 @@ comment on column app_public.sessions.last_activity_at is 'Last request, to the 
 comment on column app_public.sessions.revoked_at is '@behavior -*
 When the session was ended (logout, deleteSession, password reset, refresh-token reuse).';
 
+create table app_public.station_screens (
+  uuid uuid default gen_random_uuid() not null,
+  environment_uuid uuid not null,
+  name text not null,
+  latitude double precision,
+  longitude double precision,
+  alarm_minutes integer default 30 not null,
+  api_token_uuid uuid,
+  created timestamp with time zone default now() not null,
+  changed timestamp with time zone default now() not null,
+  constraint station_screens_alarm_minutes_check CHECK (((alarm_minutes >= 1) AND (alarm_minutes <= 240))),
+  constraint station_screens_api_token_uuid_fkey FOREIGN KEY (api_token_uuid) REFERENCES app_public.api_tokens(uuid) ON DELETE SET NULL,
+  constraint station_screens_api_token_uuid_key UNIQUE (api_token_uuid),
+  constraint station_screens_check CHECK (((latitude IS NULL) = (longitude IS NULL))),
+  constraint station_screens_environment_uuid_fkey FOREIGN KEY (environment_uuid) REFERENCES app_public.environments(uuid) ON DELETE CASCADE,
+  constraint station_screens_latitude_check CHECK (((latitude >= (50.6)::double precision) AND (latitude <= (53.7)::double precision))),
+  constraint station_screens_longitude_check CHECK (((longitude >= (3.2)::double precision) AND (longitude <= (7.3)::double precision))),
+  constraint station_screens_name_check CHECK ((((length(btrim(name)) >= 1) AND (length(btrim(name)) <= 100)) AND (name = btrim(name)))),
+  constraint station_screens_pkey PRIMARY KEY (uuid)
+);
+alter table app_public.station_screens enable row level security;
+CREATE INDEX station_screens_environment_uuid_idx ON app_public.station_screens USING btree (environment_uuid);
+CREATE TRIGGER _100_set_changed BEFORE UPDATE ON app_public.station_screens FOR EACH ROW EXECUTE FUNCTION app_hidden.tg__set_changed();
+CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON app_public.station_screens FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_data_changed('monitors');
+create policy select_member_environment on app_public.station_screens as permissive for select to app_visitor using ((environment_uuid = ( SELECT app_hidden.current_member_environment_uuid() AS current_member_environment_uuid)));
+grant SELECT on app_public.station_screens to app_visitor;
+comment on table app_public.station_screens is 'A screen on a station''s wall (docs/screen.md): idle it shows what happens around the station, and it turns to an alarm when one of its monitors matches. Paired with a short code (requestScreenPairing, pairStationScreen); its credential reads only the screen.';
+comment on column app_public.station_screens.environment_uuid is '@behavior -*';
+comment on column app_public.station_screens.latitude is 'Where the station is (WGS84): the centre of the idle map and the start of the line to an incident. Given when paired or changed, else the first of its monitors'' locations then; null when neither is known.';
+comment on column app_public.station_screens.alarm_minutes is 'How long the alarm stays after the incident''s last page (1-240 minutes); then the screen is idle again.';
+comment on column app_public.station_screens.api_token_uuid is '@behavior -*
+The screen''s credential; null once revoked (the screen then shows its pairing code again).';
+
 create table app_public.traffic_incident_events (
   uuid uuid default uuidv7() not null,
   incident_uuid uuid not null,
@@ -3830,6 +3993,35 @@ $function$;
 grant execute on function app_accounts.change_password(verified_hash text, new_hash text) to app_visitor;
 comment on function app_accounts.change_password(verified_hash text, new_hash text) is 'changePassword''s write (issue 32, an addition to the spec; lib/accounts/flows.ts checked the current password with argon2 and made new_hash): stores the calling user''s new hash only while the stored one is still verified_hash (null for a magic-link-only account), so the visitor role cannot set a password without the hash Node verified against, and two concurrent changes cannot both win (CONFLICT). Then, as a reset does, clears the address''s failed logins and spends open reset links, and ends every other session of the user (app_accounts.delete_other_sessions; returns how many), the current one staying signed in.';
 
+CREATE OR REPLACE FUNCTION app_accounts.claim_station_screen(secret text, token_hash bytea, token_preview text)
+ RETURNS app_public.station_screens
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  pairing app_private.screen_pairings;
+  screen app_public.station_screens;
+  token app_public.api_tokens;
+begin
+  select p.* into pairing from app_private.screen_pairings p where p.secret_hash = digest(coalesce(secret, ''), 'sha256') for update;
+  if pairing.secret_hash is null or (pairing.screen_uuid is null and pairing.expires_at <= now()) then
+    raise exception 'This pairing has expired: ask for a new code.' using errcode = 'XNOTF';
+  end if;
+  if pairing.screen_uuid is null then
+    return null;
+  end if;
+  select s.* into screen from app_public.station_screens s where s.uuid = pairing.screen_uuid;
+  select t.* into token from app_private.create_api_token(screen.environment_uuid, 'Station screen: ' || screen.name,
+      array['screen:read'], null, token_hash, token_preview) t;
+  update app_public.station_screens s set api_token_uuid = token.uuid where s.uuid = screen.uuid returning s.* into screen;
+  delete from app_private.screen_pairings p where p.code_hash = pairing.code_hash;
+  return screen;
+end;
+$function$;
+grant execute on function app_accounts.claim_station_screen(secret text, token_hash bytea, token_preview text) to app_visitor;
+comment on function app_accounts.claim_station_screen(secret text, token_hash bytea, token_preview text) is 'claimStationScreen: the screen takes its credential with the secret requestScreenPairing gave it: null while no member has typed its code yet; once paired, an API token with scope screen:read is made for it (the plugin hands the plain token over once) and the pairing ends. An unknown or expired secret answers NOT_FOUND.';
+
 CREATE OR REPLACE FUNCTION app_accounts.create_api_token(name text, scopes text[], valid_days integer, secret_hash bytea, token_preview text)
  RETURNS uuid
  LANGUAGE plpgsql
@@ -4261,6 +4453,28 @@ $function$;
 grant execute on function app_accounts.delete_session(session_uuid text) to app_visitor;
 comment on function app_accounts.delete_session(session_uuid text) is 'deleteSession: revokes one session of the calling user, so its tokens stop working at once. The caller is checked before the update (migration 000004): inside the WHERE clause the check went unevaluated when no row matched, and an anonymous call answered NOT_FOUND instead of UNAUTHENTICATED.';
 
+CREATE OR REPLACE FUNCTION app_accounts.delete_station_screen(screen_uuid uuid)
+ RETURNS app_public.station_screens
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  environment uuid := app_accounts.require_current_environment();
+  screen app_public.station_screens;
+begin
+  delete from app_public.station_screens s where s.uuid = screen_uuid and s.environment_uuid = environment returning s.* into screen;
+  if screen.uuid is null then
+    raise exception 'Station screen not found.' using errcode = 'XNOTF';
+  end if;
+  -- The credential goes with it: its subscription ends (api_token_changed) and it reads nothing more.
+  perform app_private.revoke_api_token(screen.api_token_uuid) where screen.api_token_uuid is not null;
+  return screen;
+end;
+$function$;
+grant execute on function app_accounts.delete_station_screen(screen_uuid uuid) to app_visitor;
+comment on function app_accounts.delete_station_screen(screen_uuid uuid) is 'deleteStationScreen: removes a screen of the current environment and revokes its credential at once (its live view ends; the screen shows a pairing code again).';
+
 CREATE OR REPLACE FUNCTION app_accounts.disable_tested_channel(notification_uuid uuid, reason text)
  RETURNS void
  LANGUAGE plpgsql
@@ -4345,6 +4559,44 @@ $function$;
 grant execute on function app_accounts.logout() to app_visitor;
 comment on function app_accounts.logout() is 'logout: revokes the session of the access token; app_hidden.current_user_uuid reads the session row on every request, so this takes effect at once. The caller is checked first (migration 000004), so an anonymous call answers UNAUTHENTICATED instead of succeeding.';
 
+CREATE OR REPLACE FUNCTION app_accounts.pair_station_screen(code text, name text, monitor_uuids uuid[], latitude double precision, longitude double precision, alarm_minutes integer)
+ RETURNS app_public.station_screens
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  environment uuid := app_accounts.require_current_environment();
+  pairing app_private.screen_pairings;
+  screen app_public.station_screens;
+begin
+  if (select count(*) from app_private.screen_pairing_failures f
+       where f.environment_uuid = environment and f.at > now() - interval '10 minutes') >= 10 then
+    raise exception 'Too many wrong pairing codes; try again in 10 minutes.' using errcode = 'XRATE';
+  end if;
+  perform app_hidden.screen_monitor_uuids(monitor_uuids, environment);
+  select p.* into pairing from app_private.screen_pairings p
+   where p.code_hash = digest(upper(regexp_replace(coalesce(code, ''), '[^A-Za-z0-9]', '', 'g')), 'sha256')
+     and p.expires_at > now() and p.screen_uuid is null
+   for update;
+  if pairing.code_hash is null then
+    insert into app_private.screen_pairing_failures (environment_uuid) values (environment);
+    -- The failure must count even though this request fails: a deferred commit is not possible
+    -- here, so the error is raised by the caller's plugin after the commit (see pairStationScreen).
+    return null;
+  end if;
+  insert into app_public.station_screens (environment_uuid, name, latitude, longitude, alarm_minutes)
+  values (environment, btrim(coalesce(pair_station_screen.name, '')), pair_station_screen.latitude, pair_station_screen.longitude,
+          coalesce(pair_station_screen.alarm_minutes, 30))
+  returning * into screen;
+  perform app_hidden.set_station_screen_monitors(screen.uuid, monitor_uuids);
+  update app_private.screen_pairings p set screen_uuid = screen.uuid where p.code_hash = pairing.code_hash;
+  return screen;
+end;
+$function$;
+grant execute on function app_accounts.pair_station_screen(code text, name text, monitor_uuids uuid[], latitude double precision, longitude double precision, alarm_minutes integer) to app_visitor;
+comment on function app_accounts.pair_station_screen(code text, name text, monitor_uuids uuid[], latitude double precision, longitude double precision, alarm_minutes integer) is 'pairStationScreen: a member binds the screen showing this code to a new station screen of the current environment (its name, 1-20 of its monitors, the station''s point and the alarm''s minutes). Null for a code no screen shows (wrong or past its 10 minutes); the failure is kept, and 10 in 10 minutes per environment answer RATE_LIMITED.';
+
 CREATE OR REPLACE FUNCTION app_accounts.publish_p2000_pages(batch_id text, pages jsonb, lines integer, skipped integer, malformed integer)
  RETURNS jsonb
  LANGUAGE plpgsql
@@ -4409,6 +4661,39 @@ $function$;
 grant execute on function app_accounts.record_test_notification_attempt(notification_uuid uuid, succeeded boolean, response_code integer, reply text, error text, duration_ms integer) to app_visitor;
 comment on function app_accounts.record_test_notification_attempt(notification_uuid uuid, succeeded boolean, response_code integer, reply text, error text, duration_ms integer) is 'sendTestNotification, second step: records the one attempt of a queued test send of the current environment (a test send is not retried: it ends delivered or failed).';
 
+CREATE OR REPLACE FUNCTION app_accounts.request_screen_pairing(OUT code text, OUT pairing_secret text, OUT expires_at timestamp with time zone)
+ RETURNS record
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  alphabet constant text := 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+  bytes bytea;
+begin
+  if app_hidden.current_api_token_uuid() is null then
+    raise exception 'requestScreenPairing needs an API token (the web application''s).' using errcode = 'XAUTH';
+  end if;
+  delete from app_private.screen_pairings p where p.expires_at < now() - interval '1 hour';
+  loop
+    bytes := gen_random_bytes(6);
+    code := (select string_agg(substr(alphabet, get_byte(bytes, i) % 32 + 1, 1), '' order by i) from generate_series(0, 5) i);
+    pairing_secret := 'nlis_pair_' || translate(encode(gen_random_bytes(24), 'base64'), '+/=', '-_');
+    expires_at := now() + interval '10 minutes';
+    begin
+      insert into app_private.screen_pairings (code_hash, secret_hash, expires_at)
+      values (digest(code, 'sha256'), digest(pairing_secret, 'sha256'), request_screen_pairing.expires_at);
+      exit;
+    exception when unique_violation then
+      -- A code in use: draw another.
+    end;
+  end loop;
+  code := substr(code, 1, 3) || '-' || substr(code, 4, 3);
+end;
+$function$;
+grant execute on function app_accounts.request_screen_pairing(OUT code text, OUT pairing_secret text, OUT expires_at timestamp with time zone) to app_visitor;
+comment on function app_accounts.request_screen_pairing(OUT code text, OUT pairing_secret text, OUT expires_at timestamp with time zone) is 'requestScreenPairing: a screen that has no credential asks for a pairing code (shown as ABC-DEF, valid 10 minutes) and a secret it keeps to itself; a member types the code in the console (pairStationScreen) and the screen then takes its credential with the secret (claimStationScreen). Needs an API token (the web application''s shared one).';
+
 CREATE OR REPLACE FUNCTION app_accounts.require_current_environment()
  RETURNS uuid
  LANGUAGE plpgsql
@@ -4431,6 +4716,25 @@ $function$;
 grant execute on function app_accounts.require_current_environment() to app_visitor;
 comment on function app_accounts.require_current_environment() is 'The session''s current environment, if the calling user is a member of its organization: UNAUTHENTICATED without a user, CONFLICT when the session has none. Every environment-scoped mutation starts with it, so all share one check and one error; createChannel calls it alone first, so anonymous callers cause no DNS lookup of a webhook.';
 
+CREATE OR REPLACE FUNCTION app_accounts.respond_availability(token text, status text, until timestamp with time zone)
+ RETURNS app_public.crew_member
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  n record;
+  c app_public.channels;
+begin
+  select * into n from app_private.respond_token_notification(token);
+  select x.* into c from app_public.channels x where x.uuid = n.channel_uuid;
+  perform app_hidden.store_crew_availability(c, status, until);
+  return app_hidden.crew_member_of(c);
+end;
+$function$;
+grant execute on function app_accounts.respond_availability(token text, status text, until timestamp with time zone) to app_visitor;
+comment on function app_accounts.respond_availability(token text, status text, until timestamp with time zone) is 'respondAvailability: with a notification''s respond link as the credential (as respondOnTheWay), its recipient says whether they are available (available, unavailable or null to clear; until optional, within 30 days). The screen and the console show it.';
+
 CREATE OR REPLACE FUNCTION app_accounts.respond_link(token text, OUT dossier_uuid uuid, OUT message_uuid uuid, OUT expires_at timestamp with time zone, OUT status text)
  RETURNS record
  LANGUAGE plpgsql
@@ -4451,7 +4755,7 @@ $function$;
 grant execute on function app_accounts.respond_link(token text, OUT dossier_uuid uuid, OUT message_uuid uuid, OUT expires_at timestamp with time zone, OUT status text) to app_visitor;
 comment on function app_accounts.respond_link(token text, OUT dossier_uuid uuid, OUT message_uuid uuid, OUT expires_at timestamp with time zone, OUT status text) is 'respondLink: what the respond page shows as it opens, read with the link''s signed token as the credential (no login) and writing nothing: the incident (the notification''s dossier, else its message), when the link expires, and the recipient''s current answer for that incident (going or cancelled; null before any). The token is checked exactly as respond_on_the_way checks it (app_private.respond_token_notification), with the same UNAUTHENTICATED and NOT_FOUND errors.';
 
-CREATE OR REPLACE FUNCTION app_accounts.respond_on_the_way(token text, status text)
+CREATE OR REPLACE FUNCTION app_accounts.respond_on_the_way(token text, status text, arrival_minutes integer DEFAULT NULL::integer)
  RETURNS uuid
  LANGUAGE plpgsql
  SECURITY DEFINER
@@ -4460,23 +4764,28 @@ AS $function$
 declare
   n record;
   result uuid;
+  arrives timestamptz;
 begin
   if status is null or status not in ('going', 'cancelled') then
     raise exception 'status must be going or cancelled.' using errcode = 'XINPT';
   end if;
+  if arrival_minutes is not null and (arrival_minutes not between 0 and 240 or status <> 'going') then
+    raise exception 'arrivalMinutes must be 0 to 240, with going.' using errcode = 'XINPT';
+  end if;
   select * into n from app_private.respond_token_notification(token);
+  arrives := now() + make_interval(mins => arrival_minutes);
   insert into app_public.alert_responders as r (environment_uuid, monitor_uuid, channel_uuid, dossier_uuid, message_uuid,
-      incident_uuid, recipient, status, last_request_uuid)
+      incident_uuid, recipient, status, arrives_at, last_request_uuid)
   values (n.environment_uuid, n.monitor_uuid, n.channel_uuid, n.dossier_uuid, n.message_uuid, n.incident_uuid,
-      n.recipient, respond_on_the_way.status, nullif(current_setting('app.request_uuid', true), '')::uuid)
+      n.recipient, respond_on_the_way.status, arrives, nullif(current_setting('app.request_uuid', true), '')::uuid)
   on conflict (monitor_uuid, incident_uuid, channel_uuid) do update
-    set status = excluded.status, last_request_uuid = excluded.last_request_uuid
+    set status = excluded.status, arrives_at = excluded.arrives_at, last_request_uuid = excluded.last_request_uuid, changed = now()
   returning r.uuid into result;
   return result;
 end;
 $function$;
-grant execute on function app_accounts.respond_on_the_way(token text, status text) to app_visitor;
-comment on function app_accounts.respond_on_the_way(token text, status text) is 'respondOnTheWay: the signed respond link of a P2000 notification (app_private.responder_token) is the credential, so no login is needed; records or changes that recipient''s status (going or cancelled) for the incident. A malformed, tampered or expired link answers UNAUTHENTICATED, as every invalid credential token does (migration 000029); the link is checked by app_private.respond_token_notification, as respond_link checks it.';
+grant execute on function app_accounts.respond_on_the_way(token text, status text, arrival_minutes integer) to app_visitor;
+comment on function app_accounts.respond_on_the_way(token text, status text, arrival_minutes integer) is 'respondOnTheWay: the signed respond link of a P2000 notification (app_private.responder_token) is the credential, so no login is needed; records or changes that recipient''s status (going or cancelled) for the incident, as of now, with an optional arrival estimate (arrivalMinutes, going only). A malformed, tampered or expired link answers UNAUTHENTICATED, as every invalid credential token does (migration 000029); the link is checked by app_private.respond_token_notification, as respond_link checks it.';
 
 CREATE OR REPLACE FUNCTION app_accounts.revoke_monitor_feed(monitor_uuid text)
  RETURNS boolean
@@ -4577,6 +4886,27 @@ end;
 $function$;
 grant execute on function app_accounts.save_monitor(monitor_uuid text, location_given boolean, name text, description text, active boolean, type text, query text, latitude double precision, longitude double precision, location_mode text, location_live_source_id text, radius double precision, channels text, notification_rules text) to app_visitor;
 comment on function app_accounts.save_monitor(monitor_uuid text, location_given boolean, name text, description text, active boolean, type text, query text, latitude double precision, longitude double precision, location_mode text, location_live_source_id text, radius double precision, channels text, notification_rules text) is 'createMonitor (monitor_uuid null; at most 1000 per environment) and updateMonitor (the row locked): checks the input with app_hidden.checked_monitor, writes the monitor and replaces its channels, and returns its uuid. The checks are a function of their own (migration 000036) so that monitorPreview accepts and refuses exactly what createMonitor does; arguments left null keep their value, and location_given tells clearing from not given.';
+
+CREATE OR REPLACE FUNCTION app_accounts.set_crew_availability(channel_uuid uuid, status text, until timestamp with time zone)
+ RETURNS app_public.crew_member
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  environment uuid := app_accounts.require_current_environment();
+  c app_public.channels;
+begin
+  select x.* into c from app_public.channels x where x.uuid = set_crew_availability.channel_uuid and x.environment_uuid = environment;
+  if c.uuid is null then
+    raise exception 'Channel not found.' using errcode = 'XNOTF';
+  end if;
+  perform app_hidden.store_crew_availability(c, status, until);
+  return app_hidden.crew_member_of(c);
+end;
+$function$;
+grant execute on function app_accounts.set_crew_availability(channel_uuid uuid, status text, until timestamp with time zone) to app_visitor;
+comment on function app_accounts.set_crew_availability(channel_uuid uuid, status text, until timestamp with time zone) is 'setCrewAvailability: a member sets a crew member''s (a channel''s) availability: available, unavailable, or null to clear it; until (optional, in the future, within 30 days) ends it.';
 
 CREATE OR REPLACE FUNCTION app_accounts.set_current_environment(environment_uuid text)
  RETURNS uuid
@@ -4740,6 +5070,39 @@ end;
 $function$;
 grant execute on function app_accounts.update_organization(organization_uuid text, name text) to app_visitor;
 comment on function app_accounts.update_organization(organization_uuid text, name text) is 'updateOrganization: renames an organization the calling user belongs to. Any other organization, or a malformed uuid (app_hidden.try_uuid), answers NOT_FOUND, so the call reveals no organization the caller cannot see.';
+
+CREATE OR REPLACE FUNCTION app_accounts.update_station_screen(screen_uuid uuid, name text, monitor_uuids uuid[], latitude double precision, longitude double precision, alarm_minutes integer)
+ RETURNS app_public.station_screens
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  environment uuid := app_accounts.require_current_environment();
+  screen app_public.station_screens;
+begin
+  if monitor_uuids is not null then
+    perform app_hidden.screen_monitor_uuids(monitor_uuids, environment);
+  end if;
+  update app_public.station_screens s
+     set name = coalesce(btrim(update_station_screen.name), s.name),
+         latitude = update_station_screen.latitude,
+         longitude = update_station_screen.longitude,
+         alarm_minutes = coalesce(update_station_screen.alarm_minutes, s.alarm_minutes)
+   where s.uuid = screen_uuid and s.environment_uuid = environment
+  returning s.* into screen;
+  if screen.uuid is null then
+    raise exception 'Station screen not found.' using errcode = 'XNOTF';
+  end if;
+  if monitor_uuids is not null then
+    perform app_hidden.set_station_screen_monitors(screen.uuid, monitor_uuids);
+  end if;
+  perform pg_notify('station_screen:' || screen.api_token_uuid, '') where screen.api_token_uuid is not null;
+  return screen;
+end;
+$function$;
+grant execute on function app_accounts.update_station_screen(screen_uuid uuid, name text, monitor_uuids uuid[], latitude double precision, longitude double precision, alarm_minutes integer) to app_visitor;
+comment on function app_accounts.update_station_screen(screen_uuid uuid, name text, monitor_uuids uuid[], latitude double precision, longitude double precision, alarm_minutes integer) is 'updateStationScreen: changes a screen of the current environment (its name, monitors and alarm minutes when given; its point as given, null taking its first monitor''s); the screen shows the change at once.';
 
 CREATE OR REPLACE FUNCTION app_hidden.accident_criteria_of(mo app_public.monitors)
  RETURNS app_hidden.traffic_monitor_criteria
@@ -5652,6 +6015,21 @@ grant execute on function app_hidden.count_p2000_receiver_minute(receiver_uuid u
 grant execute on function app_hidden.count_p2000_receiver_minute(receiver_uuid uuid, lines integer, pages integer, skipped integer, malformed integer, garbled integer) to app_visitor;
 comment on function app_hidden.count_p2000_receiver_minute(receiver_uuid uuid, lines integer, pages integer, skipped integer, malformed integer, garbled integer) is 'Adds what a receiver sent to its counts of the current minute (app_hidden.p2000_receiver_minutes).';
 
+CREATE OR REPLACE FUNCTION app_hidden.crew_member_of(c app_public.channels)
+ RETURNS app_public.crew_member
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select row(c.uuid, c.name, c.type,
+             case when a.until is null or a.until > now() then a.status end,
+             case when a.until > now() then a.until end)::app_public.crew_member
+    from (select 1) one left join app_public.crew_availability a on a.channel_uuid = c.uuid
+$function$;
+grant execute on function app_hidden.crew_member_of(c app_public.channels) to app_analyst;
+grant execute on function app_hidden.crew_member_of(c app_public.channels) to app_visitor;
+comment on function app_hidden.crew_member_of(c app_public.channels) is NULL;
+
 CREATE OR REPLACE FUNCTION app_hidden.current_api_scopes()
  RETURNS text[]
  LANGUAGE sql
@@ -5695,11 +6073,15 @@ CREATE OR REPLACE FUNCTION app_hidden.current_environment_monitor_uuids()
  STABLE PARALLEL SAFE SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
-  select m.uuid from app_public.monitors m where m.environment_uuid = app_hidden.current_environment_uuid()
+  select m.uuid from app_public.monitors m
+   where m.environment_uuid = app_hidden.current_environment_uuid()
+     and (not 'screen:read' = any (app_hidden.current_api_scopes())
+          or m.uuid in (select x.monitor_uuid from app_hidden.station_screen_monitors x
+                         where x.screen_uuid = app_hidden.current_station_screen_uuid()))
 $function$;
 grant execute on function app_hidden.current_environment_monitor_uuids() to app_analyst;
 grant execute on function app_hidden.current_environment_monitor_uuids() to app_visitor;
-comment on function app_hidden.current_environment_monitor_uuids() is 'The monitors of the request''s environment, whether the request uses an API token or a member''s session. The policies on monitor_matches, feed_monitor_matches and monitor_daily_counts read it, and so does the monitor filter of p2000Messages (a public read made with an API token). SECURITY DEFINER because API tokens cannot read monitor rows.';
+comment on function app_hidden.current_environment_monitor_uuids() is 'The monitors of the request''s environment, whether the request uses an API token or a member''s session; for a station screen''s credential only the screen''s monitors. The policies on monitor_matches, feed_monitor_matches and monitor_daily_counts read it, and so does the monitor filter of p2000Messages (a public read made with an API token). SECURITY DEFINER because API tokens cannot read monitor rows.';
 
 CREATE OR REPLACE FUNCTION app_hidden.current_environment_rss_feeds(monitor_uuid uuid DEFAULT NULL::uuid)
  RETURNS SETOF uuid
@@ -5784,6 +6166,19 @@ $function$;
 grant execute on function app_hidden.current_session_uuid() to app_analyst;
 grant execute on function app_hidden.current_session_uuid() to app_visitor;
 comment on function app_hidden.current_session_uuid() is 'The session of this request: from the access token, or the one this request just created.';
+
+CREATE OR REPLACE FUNCTION app_hidden.current_station_screen_uuid()
+ RETURNS uuid
+ LANGUAGE sql
+ STABLE PARALLEL SAFE SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select s.uuid from app_public.station_screens s
+   where s.api_token_uuid = app_hidden.current_api_token_uuid() and 'screen:read' = any (app_hidden.current_api_scopes())
+$function$;
+grant execute on function app_hidden.current_station_screen_uuid() to app_analyst;
+grant execute on function app_hidden.current_station_screen_uuid() to app_visitor;
+comment on function app_hidden.current_station_screen_uuid() is 'The station screen whose credential (scope screen:read) made this request; null for any other caller.';
 
 CREATE OR REPLACE FUNCTION app_hidden.current_user_organization_uuids()
  RETURNS SETOF uuid
@@ -6247,6 +6642,19 @@ $function$;
 grant execute on function app_hidden.matrix_criteria_of(mo app_public.monitors) to app_analyst;
 grant execute on function app_hidden.matrix_criteria_of(mo app_public.monitors) to app_visitor;
 comment on function app_hidden.matrix_criteria_of(mo app_public.monitors) is 'A matrix monitor''s criteria as its query states them (roads in upper case without spaces, minDelayMinutes defaulting to 0, areas in matchable form). It is one definition for the trigger and monitorPreview.';
+
+CREATE OR REPLACE FUNCTION app_hidden.may_read_station_screen(screen app_public.station_screens)
+ RETURNS boolean
+ LANGUAGE sql
+ STABLE PARALLEL SAFE SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select screen.environment_uuid = app_hidden.current_member_environment_uuid()
+      or screen.uuid = app_hidden.current_station_screen_uuid()
+$function$;
+grant execute on function app_hidden.may_read_station_screen(screen app_public.station_screens) to app_analyst;
+grant execute on function app_hidden.may_read_station_screen(screen app_public.station_screens) to app_visitor;
+comment on function app_hidden.may_read_station_screen(screen app_public.station_screens) is NULL;
 
 CREATE OR REPLACE FUNCTION app_hidden.meteo_criteria_of(mo app_public.monitors)
  RETURNS app_hidden.meteo_monitor_criteria
@@ -7026,6 +7434,21 @@ $function$;
 grant execute on function app_hidden.notification_batch_size() to app_analyst;
 grant execute on function app_hidden.notification_batch_size() to app_visitor;
 comment on function app_hidden.notification_batch_size() is 'How many notifications one delivery job carries: 25, or the setting nlis.notification_batch_size (ALTER DATABASE … SET nlis.notification_batch_size = 50; docs/operations.md). A job''s notifications are sent at the same time, so WORKER_CONCURRENCY × this is how many deliveries a worker process has in flight.';
+
+CREATE OR REPLACE FUNCTION app_hidden.notify_station_screens(monitor_uuids uuid[])
+ RETURNS void
+ LANGUAGE sql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select pg_notify('station_screen:' || s.api_token_uuid, '')
+    from app_public.station_screens s
+   where s.api_token_uuid is not null
+     and s.uuid in (select x.screen_uuid from app_hidden.station_screen_monitors x where x.monitor_uuid = any (monitor_uuids))
+$function$;
+grant execute on function app_hidden.notify_station_screens(monitor_uuids uuid[]) to app_analyst;
+grant execute on function app_hidden.notify_station_screens(monitor_uuids uuid[]) to app_visitor;
+comment on function app_hidden.notify_station_screens(monitor_uuids uuid[]) is NULL;
 
 CREATE OR REPLACE FUNCTION app_hidden.p2000_assign_dossier(m app_public.p2000_messages)
  RETURNS uuid
@@ -9351,6 +9774,27 @@ grant execute on function app_hidden.rss_notification_subject(i app_public.rss_f
 grant execute on function app_hidden.rss_notification_subject(i app_public.rss_feed_items) to app_visitor;
 comment on function app_hidden.rss_notification_subject(i app_public.rss_feed_items) is 'What an RSS item notification says: the item''s title as headline, its feed, link, time and summary, and the webhook''s item object.';
 
+CREATE OR REPLACE FUNCTION app_hidden.screen_monitor_uuids(monitor_uuids uuid[], environment uuid)
+ RETURNS uuid[]
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+begin
+  if coalesce(cardinality(monitor_uuids), 0) not between 1 and 20 then
+    raise exception 'A station screen shows 1 to 20 monitors.' using errcode = 'XINPT';
+  end if;
+  if exists (select 1 from unnest(monitor_uuids) u
+              where not exists (select 1 from app_public.monitors mo where mo.uuid = u and mo.environment_uuid = environment)) then
+    raise exception 'Monitor not found.' using errcode = 'XNOTF';
+  end if;
+  return monitor_uuids;
+end;
+$function$;
+grant execute on function app_hidden.screen_monitor_uuids(monitor_uuids uuid[], environment uuid) to app_analyst;
+grant execute on function app_hidden.screen_monitor_uuids(monitor_uuids uuid[], environment uuid) to app_visitor;
+comment on function app_hidden.screen_monitor_uuids(monitor_uuids uuid[], environment uuid) is NULL;
+
 CREATE OR REPLACE FUNCTION app_hidden.search_pattern(search text)
  RETURNS text
  LANGUAGE plpgsql
@@ -9372,6 +9816,25 @@ $function$;
 grant execute on function app_hidden.search_pattern(search text) to app_analyst;
 grant execute on function app_hidden.search_pattern(search text) to app_visitor;
 comment on function app_hidden.search_pattern(search text) is 'ILIKE pattern for a search term, or null when there is nothing to search for.';
+
+CREATE OR REPLACE FUNCTION app_hidden.set_station_screen_monitors(screen uuid, monitor_uuids uuid[])
+ RETURNS void
+ LANGUAGE sql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  delete from app_hidden.station_screen_monitors x where x.screen_uuid = screen and x.monitor_uuid <> all (monitor_uuids);
+  insert into app_hidden.station_screen_monitors (screen_uuid, monitor_uuid, position)
+  select screen, u, min(n) from unnest(monitor_uuids) with ordinality as x (u, n) group by u
+  on conflict on constraint station_screen_monitors_pkey do update set position = excluded.position;
+  update app_public.station_screens s set latitude = m.latitude, longitude = m.longitude
+    from (select mo.latitude, mo.longitude from unnest(monitor_uuids) with ordinality as x (u, n)
+            join app_public.monitors mo on mo.uuid = x.u where mo.latitude is not null order by x.n limit 1) m
+   where s.uuid = screen and s.latitude is null;
+$function$;
+grant execute on function app_hidden.set_station_screen_monitors(screen uuid, monitor_uuids uuid[]) to app_analyst;
+grant execute on function app_hidden.set_station_screen_monitors(screen uuid, monitor_uuids uuid[]) to app_visitor;
+comment on function app_hidden.set_station_screen_monitors(screen uuid, monitor_uuids uuid[]) is NULL;
 
 CREATE OR REPLACE FUNCTION app_hidden.store_area_criteria(mo app_public.monitors)
  RETURNS void
@@ -9405,6 +9868,33 @@ $function$;
 grant execute on function app_hidden.store_area_criteria(mo app_public.monitors) to app_analyst;
 grant execute on function app_hidden.store_area_criteria(mo app_public.monitors) to app_visitor;
 comment on function app_hidden.store_area_criteria(mo app_public.monitors) is 'Makes the criteria row of an accident, matrix, aircraft or nl_alert monitor again, as its trigger does: app_private.load_named_areas calls it for the monitors whose areas name a kind it loaded (their bounds come from the outlines).';
+
+CREATE OR REPLACE FUNCTION app_hidden.store_crew_availability(c app_public.channels, status text, until timestamp with time zone)
+ RETURNS void
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+begin
+  if status is null then
+    delete from app_public.crew_availability a where a.channel_uuid = c.uuid;
+    return;
+  end if;
+  if status not in ('available', 'unavailable') then
+    raise exception 'status must be available or unavailable (or null to clear it).' using errcode = 'XINPT';
+  end if;
+  if until is not null and (until <= now() or until > now() + interval '30 days') then
+    raise exception 'until must be in the future, within 30 days.' using errcode = 'XINPT';
+  end if;
+  insert into app_public.crew_availability as a (channel_uuid, environment_uuid, status, until)
+  values (c.uuid, c.environment_uuid, store_crew_availability.status, store_crew_availability.until)
+  on conflict on constraint crew_availability_pkey do update
+    set status = excluded.status, until = excluded.until, changed = now();
+end;
+$function$;
+grant execute on function app_hidden.store_crew_availability(c app_public.channels, status text, until timestamp with time zone) to app_analyst;
+grant execute on function app_hidden.store_crew_availability(c app_public.channels, status text, until timestamp with time zone) to app_visitor;
+comment on function app_hidden.store_crew_availability(c app_public.channels, status text, until timestamp with time zone) is NULL;
 
 CREATE OR REPLACE FUNCTION app_hidden.store_p2000_criteria(mo app_public.monitors)
  RETURNS void
@@ -9612,6 +10102,21 @@ grant execute on function app_hidden.tg_aircraft_states__notify_subscribers() to
 grant execute on function app_hidden.tg_aircraft_states__notify_subscribers() to app_visitor;
 comment on function app_hidden.tg_aircraft_states__notify_subscribers() is 'Trigger: NOTIFY aircraft:<icao> and aircraft:<registration in lower case> for every aircraft whose state a statement wrote: the two ways aircraftLive names an aircraft.';
 
+CREATE OR REPLACE FUNCTION app_hidden.tg_alert_responders__notify_screens()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+begin
+  perform app_hidden.notify_station_screens(array(select distinct n.monitor_uuid from new_rows n));
+  return null;
+end;
+$function$;
+grant execute on function app_hidden.tg_alert_responders__notify_screens() to app_analyst;
+grant execute on function app_hidden.tg_alert_responders__notify_screens() to app_visitor;
+comment on function app_hidden.tg_alert_responders__notify_screens() is NULL;
+
 CREATE OR REPLACE FUNCTION app_hidden.tg_amber_alerts__province_codes()
  RETURNS trigger
  LANGUAGE plpgsql
@@ -9673,6 +10178,23 @@ grant execute on function app_hidden.tg_api_tokens__notify_change() to app_analy
 grant execute on function app_hidden.tg_api_tokens__notify_change() to app_visitor;
 comment on function app_hidden.tg_api_tokens__notify_change() is 'Trigger: announces every change to an API token (revocation, scopes, expiry, environment, deletion) on the channel api_token_changed. Each server caches token lookups (lib/auth/api-token-cache.ts), and the announcement makes every instance forget the token at once; live subscriptions made with it are checked again.';
 
+CREATE OR REPLACE FUNCTION app_hidden.tg_crew_availability__notify_screens()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+begin
+  perform app_hidden.notify_station_screens(array(
+    select distinct mc.monitor_uuid from app_hidden.monitor_channels mc
+     where mc.channel_uuid = (case when tg_op = 'DELETE' then old.channel_uuid else new.channel_uuid end)));
+  return null;
+end;
+$function$;
+grant execute on function app_hidden.tg_crew_availability__notify_screens() to app_analyst;
+grant execute on function app_hidden.tg_crew_availability__notify_screens() to app_visitor;
+comment on function app_hidden.tg_crew_availability__notify_screens() is NULL;
+
 CREATE OR REPLACE FUNCTION app_hidden.tg_fire_stations__link_vehicles()
  RETURNS trigger
  LANGUAGE plpgsql
@@ -9729,6 +10251,35 @@ $function$;
 grant execute on function app_hidden.tg_monitor_channels__clear_mqtt() to app_analyst;
 grant execute on function app_hidden.tg_monitor_channels__clear_mqtt() to app_visitor;
 comment on function app_hidden.tg_monitor_channels__clear_mqtt() is 'After links between monitors and mqtt channels go (a monitor deleted, a channel taken off its list), queues one channels__clear_mqtt_discovery job per channel with the monitors that left it. A channel deleted itself is gone by then and queues nothing.';
+
+CREATE OR REPLACE FUNCTION app_hidden.tg_monitor_matches__after_insert()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+begin
+  -- A page matched a monitor with a reAlert rule: check, when its minutes are up, who is coming.
+  -- One check per monitor and incident (the job key): a dossier's later pages do not postpone it.
+  perform graphile_worker.add_job('monitors__check_crew',
+            json_build_object('monitor', n.monitor_uuid, 'message', n.message_uuid),
+            run_at := now() + make_interval(mins => (mo.notification_rules->'reAlert'->>'minutes')::integer),
+            max_attempts := 5,
+            job_key := 'check_crew:' || n.monitor_uuid || ':' || coalesce(n.dossier_uuid, n.message_uuid),
+            job_key_mode := 'preserve_run_at')
+     from new_rows n join app_public.monitors mo on mo.uuid = n.monitor_uuid
+    where n.suppressed_reason is null and mo.notification_rules ? 'reAlert'
+      and not exists (select 1 from app_hidden.crew_re_alerts r
+                       where r.monitor_uuid = n.monitor_uuid and r.incident_uuid = coalesce(n.dossier_uuid, n.message_uuid));
+  if exists (select 1 from new_rows n join app_hidden.station_screen_monitors x on x.monitor_uuid = n.monitor_uuid) then
+    perform app_hidden.notify_station_screens(array(select distinct n.monitor_uuid from new_rows n));
+  end if;
+  return null;
+end;
+$function$;
+grant execute on function app_hidden.tg_monitor_matches__after_insert() to app_analyst;
+grant execute on function app_hidden.tg_monitor_matches__after_insert() to app_visitor;
+comment on function app_hidden.tg_monitor_matches__after_insert() is NULL;
 
 CREATE OR REPLACE FUNCTION app_hidden.tg_monitor_matches__count()
  RETURNS trigger
@@ -10688,9 +11239,9 @@ begin
     raise exception 'notificationRules must be a JSON object.' using errcode = 'XINPT';
   end if;
   select string_agg(k, ', ' order by k) into unknown from jsonb_object_keys(rules) k
-   where k not in ('quietHours', 'minUrgency', 'maxPerDossier', 'maxPerPeriod', 'relatedSignals', 'language', 'escalations', 'burst');
+   where k not in ('quietHours', 'minUrgency', 'maxPerDossier', 'maxPerPeriod', 'relatedSignals', 'language', 'escalations', 'burst', 'reAlert');
   if unknown is not null then
-    raise exception 'notificationRules.%: unknown rule (rules: quietHours, minUrgency, maxPerDossier, maxPerPeriod, relatedSignals, language, escalations, burst).', unknown
+    raise exception 'notificationRules.%: unknown rule (rules: quietHours, minUrgency, maxPerDossier, maxPerPeriod, relatedSignals, language, escalations, burst, reAlert).', unknown
       using errcode = 'XINPT';
   end if;
   if rules ? 'quietHours' and (jsonb_typeof(rules->'quietHours') <> 'object'
@@ -10737,8 +11288,16 @@ begin
     raise exception 'notificationRules.burst must be { "count": 2-1000, "minutes": 1-1440, "quietMinutes": 1-1440 (optional), "per": "monitor", "area" or "place" (optional) }.'
       using errcode = 'XINPT';
   end if;
-  if rules ? 'burst' and rules ?| array['maxPerDossier', 'escalations', 'relatedSignals'] then
-    raise exception 'notificationRules.burst tells of bursts, not of single incidents: it goes without maxPerDossier, escalations and relatedSignals.'
+  if rules ? 'burst' and rules ?| array['maxPerDossier', 'escalations', 'relatedSignals', 'reAlert'] then
+    raise exception 'notificationRules.burst tells of bursts, not of single incidents: it goes without maxPerDossier, escalations, relatedSignals and reAlert.'
+      using errcode = 'XINPT';
+  end if;
+  if rules ? 'reAlert' and (jsonb_typeof(rules->'reAlert') <> 'object'
+      or coalesce(rules->'reAlert'->>'coming', '') !~ '^[1-9][0-9]?$'
+      or coalesce(rules->'reAlert'->>'minutes', '') !~ '^[1-9][0-9]?$'
+      or (rules->'reAlert'->>'minutes')::integer > 60
+      or exists (select 1 from jsonb_object_keys(rules->'reAlert') k where k not in ('coming', 'minutes'))) then
+    raise exception 'notificationRules.reAlert must be { "coming": 1-99, "minutes": 1-60 }: alert again when fewer than coming answered going within minutes.'
       using errcode = 'XINPT';
   end if;
   return rules;
@@ -10746,7 +11305,7 @@ end;
 $function$;
 grant execute on function app_hidden.validate_notification_rules(rules jsonb) to app_analyst;
 grant execute on function app_hidden.validate_notification_rules(rules jsonb) to app_visitor;
-comment on function app_hidden.validate_notification_rules(rules jsonb) is 'Checks notificationRules: quietHours { from, to } (Dutch time, HH:MM), minUrgency (an urgency code), maxPerDossier (1-9999), maxPerPeriod { count, minutes }, relatedSignals (true, or the kinds of signal: also tell when a signal of another feed joins a dossier already notified), language (nl or en: the language of the plain text its notifications carry), escalations (true: also tell when a dossier already notified is raised, its urgency or GRIP level) and burst { count, minutes, quietMinutes, per } (tell only of bursts of matches, P2000 monitors; not with the rules about single incidents). Anything else is refused, and every error names the rule.';
+comment on function app_hidden.validate_notification_rules(rules jsonb) is 'Checks notificationRules: quietHours { from, to } (Dutch time, HH:MM), minUrgency (an urgency code), maxPerDossier (1-9999), maxPerPeriod { count, minutes }, relatedSignals (true, or the kinds of signal: also tell when a signal of another feed joins a dossier already notified), language (nl or en: the language of the plain text its notifications carry), escalations (true: also tell when a dossier already notified is raised, its urgency or GRIP level), burst { count, minutes, quietMinutes, per } (tell only of bursts of matches, P2000 monitors; not with the rules about single incidents) and reAlert { coming, minutes } (alert the channels again when fewer than coming answered going within minutes of the first page; P2000 monitors). Anything else is refused, and every error names the rule.';
 
 CREATE OR REPLACE FUNCTION app_private.add_rate_limit_hits(buckets text[], hits integer[], window_start timestamp with time zone)
  RETURNS TABLE(bucket text, total integer)
@@ -10861,6 +11420,55 @@ end;
 $function$;
 grant execute on function app_private.authenticate_session(session_uuid uuid) to app_authenticator;
 comment on function app_private.authenticate_session(session_uuid uuid) is 'The user and environment of a live (not revoked, not expired) session, called by the authenticator for every request with a user access token (lib/auth/context.ts). SECURITY DEFINER because that role may read no table; last_activity_at is written at most once a minute, to spare a write per request.';
+
+CREATE OR REPLACE FUNCTION app_private.check_crew(monitor_uuid uuid, message_uuid uuid)
+ RETURNS integer
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  mo app_public.monitors;
+  m app_public.p2000_messages;
+  incident uuid;
+  wanted integer;
+  coming integer;
+  headline text;
+  queued integer;
+begin
+  select * into mo from app_public.monitors x where x.uuid = check_crew.monitor_uuid;
+  select * into m from app_public.p2000_messages x where x.uuid = check_crew.message_uuid;
+  if mo.uuid is null or m.uuid is null or not mo.notification_rules ? 'reAlert' or not mo.active then
+    return 0;
+  end if;
+  incident := coalesce(m.dossier_uuid, m.uuid);
+  wanted := (mo.notification_rules->'reAlert'->>'coming')::integer;
+  select count(*) into coming from app_public.alert_responders r
+   where r.monitor_uuid = mo.uuid and r.incident_uuid = incident and r.status = 'going';
+  if coming >= wanted then
+    return 0;
+  end if;
+  insert into app_hidden.crew_re_alerts (monitor_uuid, incident_uuid, message_uuid, coming, wanted)
+  values (mo.uuid, incident, m.uuid, coming, wanted)
+  on conflict do nothing;
+  if not found then
+    return 0;
+  end if;
+  headline := case when coalesce(mo.notification_rules->>'language', 'nl') = 'en'
+                   then format('Re-alert: %s of %s coming after %s min', coming, wanted, mo.notification_rules->'reAlert'->>'minutes')
+                   else format('Heralarm: %s van %s komen na %s min', coming, wanted, mo.notification_rules->'reAlert'->>'minutes') end;
+  with new_notifications as (
+    insert into app_private.notifications (monitor_uuid, channel_uuid, message_uuid, dossier_uuid, headline, re_alert)
+    select mo.uuid, mc.channel_uuid, m.uuid, m.dossier_uuid, headline, true
+      from app_hidden.monitor_channels mc where mc.monitor_uuid = mo.uuid
+    on conflict do nothing
+    returning uuid
+  )
+  select app_hidden.queue_notification_deliveries(array(select n.uuid from new_notifications n order by n.uuid)) into queued;
+  perform app_hidden.notify_station_screens(array[mo.uuid]);
+  return queued;
+end;
+$function$;
+comment on function app_private.check_crew(monitor_uuid uuid, message_uuid uuid) is 'The task monitors__check_crew, queued when a page matched a monitor with a reAlert rule, its minutes later: when fewer than reAlert.coming answered going for the incident, records the re-alert (once per monitor and incident) and queues the page again to the monitor''s channels, each with its own respond link and a headline saying how many are coming. Returns how many deliveries it queued.';
 
 CREATE OR REPLACE FUNCTION app_private.consume_user_token(token_hash bytea, purpose text, OUT user_uuid uuid, OUT return_to text)
  RETURNS record
@@ -13894,6 +14502,22 @@ comment on function app_public.cities(search text, first integer) is '@cacheRead
 @notNull
 Places by name as someone types (at least 2 characters): prefix matches, then similar names, bigger places first; first 1-50, default 10.';
 
+CREATE OR REPLACE FUNCTION app_public.crew()
+ RETURNS SETOF app_public.crew_member
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select (app_hidden.crew_member_of(c)).* from app_public.channels c
+   where c.environment_uuid = app_hidden.current_member_environment_uuid()
+   order by c.name, c.uuid
+$function$;
+grant execute on function app_public.crew() to app_analyst;
+grant execute on function app_public.crew() to app_visitor;
+comment on function app_public.crew() is '@userToken
+@notNull
+Every channel of the current environment as a crew member with their availability (members only), by name.';
+
 CREATE OR REPLACE FUNCTION app_public.current_environment()
  RETURNS app_public.environments
  LANGUAGE sql
@@ -16229,6 +16853,153 @@ grant execute on function app_public.sessions_is_current(s app_public.sessions) 
 grant execute on function app_public.sessions_is_current(s app_public.sessions) to app_visitor;
 comment on function app_public.sessions_is_current(s app_public.sessions) is '@notNull
 True for the session of this request.';
+
+CREATE OR REPLACE FUNCTION app_public.station_screen()
+ RETURNS app_public.station_screens
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+declare
+  screen app_public.station_screens;
+begin
+  select s.* into screen from app_public.station_screens s where s.uuid = app_hidden.current_station_screen_uuid();
+  if screen.uuid is null then
+    raise exception 'stationScreen is read with a station screen''s credential (claimStationScreen).' using errcode = 'XFORB';
+  end if;
+  return screen;
+end;
+$function$;
+grant execute on function app_public.station_screen() to app_analyst;
+grant execute on function app_public.station_screen() to app_visitor;
+comment on function app_public.station_screen() is '@notNull
+The station screen whose credential asks (claimStationScreen): its settings, monitors, recent matches with their responders, and its crew. FORBIDDEN for any other caller.';
+
+CREATE OR REPLACE FUNCTION app_public.station_screens()
+ RETURNS SETOF app_public.station_screens
+ LANGUAGE sql
+ STABLE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select s.* from app_public.station_screens s
+   where s.environment_uuid = app_hidden.current_member_environment_uuid()
+   order by s.created, s.uuid
+$function$;
+grant execute on function app_public.station_screens() to app_analyst;
+grant execute on function app_public.station_screens() to app_visitor;
+comment on function app_public.station_screens() is '@userToken
+@notNull
+The station screens of the current environment (members only), oldest first.';
+
+CREATE OR REPLACE FUNCTION app_public.station_screens_crew(screen app_public.station_screens)
+ RETURNS SETOF app_public.crew_member
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select (app_hidden.crew_member_of(c)).*
+    from app_public.channels c
+   where c.uuid in (select mc.channel_uuid from app_hidden.station_screen_monitors x
+                      join app_hidden.monitor_channels mc on mc.monitor_uuid = x.monitor_uuid
+                     where x.screen_uuid = screen.uuid)
+     and app_hidden.may_read_station_screen(screen)
+   order by c.name, c.uuid
+$function$;
+grant execute on function app_public.station_screens_crew(screen app_public.station_screens) to app_analyst;
+grant execute on function app_public.station_screens_crew(screen app_public.station_screens) to app_visitor;
+comment on function app_public.station_screens_crew(screen app_public.station_screens) is '@notNull
+@behavior -connection +list
+The crew: the channels of the screen''s monitors with their availability, by name.';
+
+CREATE OR REPLACE FUNCTION app_public.station_screens_last_seen_at(screen app_public.station_screens)
+ RETURNS timestamp with time zone
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select t.last_used_at from app_public.api_tokens t
+   where t.uuid = screen.api_token_uuid and app_hidden.may_read_station_screen(screen)
+$function$;
+grant execute on function app_public.station_screens_last_seen_at(screen app_public.station_screens) to app_analyst;
+grant execute on function app_public.station_screens_last_seen_at(screen app_public.station_screens) to app_visitor;
+comment on function app_public.station_screens_last_seen_at(screen app_public.station_screens) is 'When the screen last asked the service anything (its credential''s last use); null before it has.';
+
+CREATE OR REPLACE FUNCTION app_public.station_screens_matches(screen app_public.station_screens, first integer DEFAULT 20)
+ RETURNS SETOF app_public.station_screen_match
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  with screen_monitors as (
+    select mo.uuid, mo.name, mo.notification_rules from app_hidden.station_screen_monitors x
+      join app_public.monitors mo on mo.uuid = x.monitor_uuid
+     where x.screen_uuid = screen.uuid and app_hidden.may_read_station_screen(screen)
+  ), incidents as (
+    -- The newest match of each incident (a dossier's pages are one incident), newest incident first.
+    select distinct on (coalesce(mm.dossier_uuid, mm.message_uuid))
+           mm.monitor_uuid, coalesce(mm.dossier_uuid, mm.message_uuid) as incident_uuid, mm.message_uuid, mm.dossier_uuid,
+           mm.matched_at, mm.sended
+      from screen_monitors s
+      cross join lateral (select * from app_hidden.monitor_matches m where m.monitor_uuid = s.uuid
+                           order by m.sended desc limit least(greatest(first, 1), 100)) mm
+     order by coalesce(mm.dossier_uuid, mm.message_uuid), mm.sended desc
+  )
+  select i.monitor_uuid, s.name, i.incident_uuid, m.uuid, i.dossier_uuid, i.matched_at, i.sended, m.sended, m.message,
+         app_hidden.p2000_plain_text_kept(m, 'nl'), u.code, d.name, g.name, m.street, m.city, m.postcode, m.latitude, m.longitude,
+         array(select coalesce(nullif(c.description, ''), c.name) from app_public.p2000_message_capcodes mc
+                 join app_public.p2000_capcodes c on c.uuid = mc.capcode_uuid
+                where mc.message_uuid = m.uuid order by c.name),
+         array(select row(ch.name, r.status, r.arrives_at, r.changed)::app_public.station_screen_responder
+                 from app_public.alert_responders r join app_public.channels ch on ch.uuid = r.channel_uuid
+                where r.incident_uuid = i.incident_uuid and r.monitor_uuid in (select s2.uuid from screen_monitors s2)
+                order by r.status = 'going' desc, r.arrives_at nulls last, ch.name),
+         ra.at,
+         (s.notification_rules->'reAlert'->>'coming')::integer
+    from incidents i
+    join screen_monitors s on s.uuid = i.monitor_uuid
+    join app_public.p2000_messages m on m.uuid = i.message_uuid
+    left join app_public.p2000_urgencies u on u.uuid = m.urgency_uuid
+    left join app_public.p2000_disciplines d on d.uuid = m.discipline_uuid
+    left join app_public.p2000_regions g on g.uuid = m.region_uuid
+    left join app_hidden.crew_re_alerts ra on ra.monitor_uuid = i.monitor_uuid and ra.incident_uuid = i.incident_uuid
+   order by i.sended desc, i.incident_uuid
+   limit least(greatest(first, 1), 100)
+$function$;
+grant execute on function app_public.station_screens_matches(screen app_public.station_screens, first integer) to app_analyst;
+grant execute on function app_public.station_screens_matches(screen app_public.station_screens, first integer) to app_visitor;
+comment on function app_public.station_screens_matches(screen app_public.station_screens, first integer) is '@notNull
+@behavior -connection +list
+The incidents the screen''s monitors matched, newest first (first: default 20, at most 100), each with its newest matched page and the crew''s answers. The newest is the alarm while its lastSended is less than alarmMinutes ago.';
+
+CREATE OR REPLACE FUNCTION app_public.station_screens_monitors(screen app_public.station_screens)
+ RETURNS SETOF app_public.station_screen_monitor
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select mo.uuid, mo.name, mo.type, mo.latitude, mo.longitude, mo.radius
+    from app_hidden.station_screen_monitors x join app_public.monitors mo on mo.uuid = x.monitor_uuid
+   where x.screen_uuid = screen.uuid and app_hidden.may_read_station_screen(screen)
+   order by x.position
+$function$;
+grant execute on function app_public.station_screens_monitors(screen app_public.station_screens) to app_analyst;
+grant execute on function app_public.station_screens_monitors(screen app_public.station_screens) to app_visitor;
+comment on function app_public.station_screens_monitors(screen app_public.station_screens) is '@notNull
+@behavior -connection +list
+The monitors the screen shows, in the order chosen.';
+
+CREATE OR REPLACE FUNCTION app_public.station_screens_paired(screen app_public.station_screens)
+ RETURNS boolean
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select screen.api_token_uuid is not null and app_hidden.may_read_station_screen(screen)
+$function$;
+grant execute on function app_public.station_screens_paired(screen app_public.station_screens) to app_analyst;
+grant execute on function app_public.station_screens_paired(screen app_public.station_screens) to app_visitor;
+comment on function app_public.station_screens_paired(screen app_public.station_screens) is '@notNull
+True once the screen has taken its credential (claimStationScreen); false while it has not yet, or after its credential was revoked.';
 
 CREATE OR REPLACE FUNCTION app_public.traffic_incident_facts(window_start timestamp with time zone, window_end timestamp with time zone)
  RETURNS SETOF app_public.traffic_incident_facts

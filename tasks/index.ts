@@ -17,6 +17,7 @@ import { makeEmailsSend } from "./emails__send.ts";
 import { meteo__load_demo } from "./meteo__load_demo.ts";
 import { makeMeteoPoll } from "./meteo__poll.ts";
 import { monitors__end_follows } from "./monitors__end_follows.ts";
+import { monitors__check_crew } from "./monitors__check_crew.ts";
 import { monitors__match_feed } from "./monitors__match_feed.ts";
 import { makeNotificationsDeliver } from "./notifications__deliver.ts";
 import { makeP2000LoadDemo } from "./p2000__load_demo.ts";
@@ -49,6 +50,7 @@ export function makeTaskList(config: TaskConfig, ownerPool: pg.Pool): TaskList {
     emails__send: makeEmailsSend(outbox),
     meteo__load_demo,
     meteo__poll: makeMeteoPoll(feeds.meteo),
+    monitors__check_crew,
     monitors__end_follows,
     monitors__match_feed,
     notifications__deliver: makeNotificationsDeliver(outbox),

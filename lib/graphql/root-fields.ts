@@ -68,3 +68,24 @@ export function documentNamesMonitor(document: DocumentNode): boolean {
   monitorInDocument.set(document, found);
   return found;
 }
+
+/**
+ * Whether a subscription's answer belongs to its credential rather than being the same for every
+ * API token: it names a monitor, or it reads the station screen of the credential that asks
+ * (`stationScreen`). Such a subscription shares its execution only with the same token and reads
+ * with the token's own settings (plugins/subscription-guard.ts).
+ */
+export function boundToCredential(document: DocumentNode, variables: unknown): boolean {
+  return namesMonitor(document, variables) || readsOwnScreen(document);
+}
+
+const ownScreenInDocument = new WeakMap<DocumentNode, boolean>();
+
+function readsOwnScreen(document: DocumentNode): boolean {
+  const known = ownScreenInDocument.get(document);
+  if (known !== undefined) return known;
+  let found = false;
+  visit(document, { Field: (node) => void (found ||= node.name.value === "stationScreen") });
+  ownScreenInDocument.set(document, found);
+  return found;
+}

@@ -15,16 +15,19 @@ export function respondUrl(settings: NotificationSettings, n: PendingNotificatio
 
 /**
  * What an e-mail's subject, an SMS, a push title and a Home Assistant sensor say first: a P2000
- * message in plain words (the page as sent when it has none), else the headline.
+ * message in plain words (the page as sent when it has none), after a re-alert's headline ("Re-alert:
+ * 1 of 4 coming after 5 min"), else the event's headline.
  */
 export function headlineOf(n: PendingNotification): string {
-  return (n.kind === "p2000" ? (n.plain_text ?? n.message) : n.headline) ?? "";
+  if (n.kind !== "p2000") return n.headline ?? "";
+  const page = n.plain_text ?? n.message ?? "";
+  return n.headline ? `${n.headline}: ${page}` : page;
 }
 
-/** A P2000 message in plain words, then the page as sent (once, when the two are the same). */
+/** A P2000 message in plain words, then the page as sent (once, when the two are the same); a re-alert's headline first. */
 function p2000Lines(n: PendingNotification): string[] {
   const plain = n.plain_text ?? n.message ?? "";
-  return plain === n.message ? [plain] : [plain, n.message ?? ""];
+  return [...(n.headline ? [n.headline] : []), ...(plain === n.message ? [plain] : [plain, n.message ?? ""])];
 }
 
 /**
@@ -99,7 +102,7 @@ export function notificationText(settings: NotificationSettings, n: PendingNotif
  */
 export function titleOf(n: PendingNotification): string {
   if (n.kind !== "p2000") return n.headline ?? "";
-  return [n.urgency, n.discipline, n.city].filter(Boolean).join(" · ") || "P2000";
+  return [n.headline, n.urgency, n.discipline, n.city].filter(Boolean).join(" · ") || "P2000";
 }
 
 /** What a push notification says under its title: the plain text, without the headline the title already is. */
@@ -145,7 +148,9 @@ export function webhookBody(settings: NotificationSettings, n: PendingNotificati
   }
   return JSON.stringify({
     id: n.notification_uuid,
-    event: "p2000.message.matched",
+    // A reAlert rule's second notification of the page says so, and how many are coming.
+    event: n.headline ? "p2000.message.re_alerted" : "p2000.message.matched",
+    ...(n.headline ? { reAlert: n.headline } : {}),
     monitor: { uuid: n.monitor_uuid, name: n.monitor_name },
     message: {
       uuid: n.message_uuid,
