@@ -26,6 +26,11 @@ function screenSettings(input: Record<string, unknown>): unknown[] {
   ];
 }
 
+/** A crew_member row as CrewAvailabilityAnswer (a DateTime is sent as ISO 8601). */
+function availabilityAnswer([row]: Array<{ name: string; availability: string | null; until: Date | null }>) {
+  return { name: row.name, availability: row.availability, until: row.until?.toISOString() ?? null };
+}
+
 export const StationScreensPlugin = extendSchema((build) => {
   const { run, sql } = mutationSteps(build);
   const screens = build.input.pgRegistry.pgResources.station_screens_table;
@@ -170,11 +175,10 @@ export const StationScreensPlugin = extendSchema((build) => {
           claimStationScreen: (_, fieldArgs) =>
             run(fieldArgs, async ({ pairingSecret }, { visitor }) => {
               const token = generateApiTokenSecret();
-              const [row] = await visitor("select s.uuid, s.name from app_accounts.claim_station_screen($1, $2, $3) s", [
-                pairingSecret,
-                hashApiTokenSecret(token),
-                apiTokenPreview(token),
-              ]);
+              const [row] = await visitor(
+                "select s.uuid, s.name from app_accounts.claim_station_screen($1, $2, $3) s",
+                [pairingSecret, hashApiTokenSecret(token), apiTokenPreview(token)],
+              );
               return row?.uuid ? { token, name: row.name } : null;
             }),
           updateStationScreen: (_, fieldArgs) =>
@@ -188,21 +192,25 @@ export const StationScreensPlugin = extendSchema((build) => {
           deleteStationScreen: (_, fieldArgs) =>
             sql(fieldArgs, "(app_accounts.delete_station_screen($1)).uuid is not null", ({ uuid }) => [uuid]),
           setCrewAvailability: (_, fieldArgs) =>
-            run(fieldArgs, async ({ channel, status, until }, { visitor }) => {
-              const [row] = await visitor(
-                "select name, availability, until from app_accounts.set_crew_availability($1, $2, $3)",
-                [channel, status ?? null, until ?? null],
-              );
-              return row;
-            }),
+            run(fieldArgs, async ({ channel, status, until }, { visitor }) =>
+              availabilityAnswer(
+                await visitor("select * from app_accounts.set_crew_availability($1, $2, $3)", [
+                  channel,
+                  status ?? null,
+                  until ?? null,
+                ]),
+              ),
+            ),
           respondAvailability: (_, fieldArgs) =>
-            run(fieldArgs, async ({ token, status, until }, { visitor }) => {
-              const [row] = await visitor(
-                "select name, availability, until from app_accounts.respond_availability($1, $2, $3)",
-                [token, status ?? null, until ?? null],
-              );
-              return row;
-            }),
+            run(fieldArgs, async ({ token, status, until }, { visitor }) =>
+              availabilityAnswer(
+                await visitor("select * from app_accounts.respond_availability($1, $2, $3)", [
+                  token,
+                  status ?? null,
+                  until ?? null,
+                ]),
+              ),
+            ),
         },
       },
     },

@@ -4574,6 +4574,7 @@ begin
        where f.environment_uuid = environment and f.at > now() - interval '10 minutes') >= 10 then
     raise exception 'Too many wrong pairing codes; try again in 10 minutes.' using errcode = 'XRATE';
   end if;
+  perform app_hidden.check_station_screen_settings(coalesce(name, ''), latitude, longitude, alarm_minutes);
   perform app_hidden.screen_monitor_uuids(monitor_uuids, environment);
   select p.* into pairing from app_private.screen_pairings p
    where p.code_hash = digest(upper(regexp_replace(coalesce(code, ''), '[^A-Za-z0-9]', '', 'g')), 'sha256')
@@ -5081,6 +5082,7 @@ declare
   environment uuid := app_accounts.require_current_environment();
   screen app_public.station_screens;
 begin
+  perform app_hidden.check_station_screen_settings(name, latitude, longitude, alarm_minutes);
   if monitor_uuids is not null then
     perform app_hidden.screen_monitor_uuids(monitor_uuids, environment);
   end if;
@@ -5725,6 +5727,28 @@ $function$;
 grant execute on function app_hidden.burst_notification_subject(mo app_public.monitors, b app_hidden.monitor_bursts) to app_analyst;
 grant execute on function app_hidden.burst_notification_subject(mo app_public.monitors, b app_hidden.monitor_bursts) to app_visitor;
 comment on function app_hidden.burst_notification_subject(mo app_public.monitors, b app_hidden.monitor_bursts) is 'What a burst notification says, in the monitor''s language: its headline (app_hidden.burst_headline), a line per page (time and plain text, the first 10), and the webhook''s burst object with every page (event p2000.burst). Rendered when the burst starts.';
+
+CREATE OR REPLACE FUNCTION app_hidden.check_station_screen_settings(name text, latitude double precision, longitude double precision, alarm_minutes integer)
+ RETURNS void
+ LANGUAGE plpgsql
+ IMMUTABLE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+begin
+  if name is not null and length(btrim(name)) not between 1 and 100 then
+    raise exception 'A station screen''s name has 1 to 100 characters.' using errcode = 'XINPT';
+  end if;
+  if (latitude is null) <> (longitude is null) or latitude not between 50.6 and 53.7 or longitude not between 3.2 and 7.3 then
+    raise exception 'The station''s latitude and longitude go together and lie in the Netherlands.' using errcode = 'XINPT';
+  end if;
+  if alarm_minutes not between 1 and 240 then
+    raise exception 'alarmMinutes is 1 to 240.' using errcode = 'XINPT';
+  end if;
+end;
+$function$;
+grant execute on function app_hidden.check_station_screen_settings(name text, latitude double precision, longitude double precision, alarm_minutes integer) to app_analyst;
+grant execute on function app_hidden.check_station_screen_settings(name text, latitude double precision, longitude double precision, alarm_minutes integer) to app_visitor;
+comment on function app_hidden.check_station_screen_settings(name text, latitude double precision, longitude double precision, alarm_minutes integer) is NULL;
 
 CREATE OR REPLACE FUNCTION app_hidden.checked_environment_name(name text)
  RETURNS text

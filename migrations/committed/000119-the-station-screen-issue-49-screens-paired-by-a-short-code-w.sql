@@ -1,5 +1,5 @@
 --! Previous: sha1:561ede86fa985b7b0cb8589b0954b3201d574a03
---! Hash: sha1:bd85bb409a443c1186100b165d9e7dcbd1dba94d
+--! Hash: sha1:683c1885f56ad2c22aa9538bd5af1ae32f95e980
 --! Message: The station screen (issue 49): screens paired by a short code with a read-only credential, the crew's answers with an arrival estimate and their availability, and a reAlert rule
 
 -- The station screen (issue 49): a screen on a fire station's wall, bound to chosen monitors of an
@@ -585,6 +585,24 @@ create function app_hidden.set_station_screen_monitors(screen uuid, monitor_uuid
    where s.uuid = screen and s.latitude is null;
 $$;
 
+-- The settings a member gives a screen, checked with errors a person can act on (the table's
+-- checks stand behind them).
+create function app_hidden.check_station_screen_settings(name text, latitude double precision, longitude double precision,
+    alarm_minutes integer) returns void
+  language plpgsql immutable set search_path = pg_catalog, public, pg_temp as $$
+begin
+  if name is not null and length(btrim(name)) not between 1 and 100 then
+    raise exception 'A station screen''s name has 1 to 100 characters.' using errcode = 'XINPT';
+  end if;
+  if (latitude is null) <> (longitude is null) or latitude not between 50.6 and 53.7 or longitude not between 3.2 and 7.3 then
+    raise exception 'The station''s latitude and longitude go together and lie in the Netherlands.' using errcode = 'XINPT';
+  end if;
+  if alarm_minutes not between 1 and 240 then
+    raise exception 'alarmMinutes is 1 to 240.' using errcode = 'XINPT';
+  end if;
+end;
+$$;
+
 create function app_accounts.pair_station_screen(code text, name text, monitor_uuids uuid[], latitude double precision,
     longitude double precision, alarm_minutes integer) returns app_public.station_screens
   language plpgsql volatile security definer set search_path = pg_catalog, public, pg_temp as $$
@@ -597,6 +615,7 @@ begin
        where f.environment_uuid = environment and f.at > now() - interval '10 minutes') >= 10 then
     raise exception 'Too many wrong pairing codes; try again in 10 minutes.' using errcode = 'XRATE';
   end if;
+  perform app_hidden.check_station_screen_settings(coalesce(name, ''), latitude, longitude, alarm_minutes);
   perform app_hidden.screen_monitor_uuids(monitor_uuids, environment);
   select p.* into pairing from app_private.screen_pairings p
    where p.code_hash = digest(upper(regexp_replace(coalesce(code, ''), '[^A-Za-z0-9]', '', 'g')), 'sha256')
@@ -652,6 +671,7 @@ declare
   environment uuid := app_accounts.require_current_environment();
   screen app_public.station_screens;
 begin
+  perform app_hidden.check_station_screen_settings(name, latitude, longitude, alarm_minutes);
   if monitor_uuids is not null then
     perform app_hidden.screen_monitor_uuids(monitor_uuids, environment);
   end if;
