@@ -6,6 +6,7 @@ import { dashboardsScreen } from "./dashboards/dashboards-screen.ts";
 import { consoleScreen } from "./console/console-screen.ts";
 import { resetPasswordScreen } from "./console/reset-password-screen.ts";
 import { respondScreen } from "./console/respond-screen.ts";
+import { stationScreen } from "./screen/station-screen.ts";
 
 export interface Route {
   path: string;
@@ -30,6 +31,9 @@ export const routes: Route[] = [
   // The pages behind the links in e-mails and notifications (their paths are in those links).
   { path: "/auth/reset-password", screen: resetPasswordScreen, ownSignIn: true },
   { path: "/respond", screen: respondScreen, ownSignIn: true },
+  // A station's wall screen (a TV or tablet): paired once with a short code, it reads with a
+  // credential of its own, so it needs no one signed in.
+  { path: "/screen", screen: stationScreen, ownSignIn: true },
 ];
 
 export function routeFor(pathname: string): Route | undefined {

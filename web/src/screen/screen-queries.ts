@@ -1,0 +1,88 @@
+// The station screen's operations: pairing with the web application's credential, then the
+// screen itself (query and subscription, the same fields) with the screen's own.
+import { graphql } from "../api/graphql.ts";
+
+export const RequestPairing = graphql(`
+  mutation ScreenRequestPairing {
+    requestScreenPairing {
+      code
+      pairingSecret
+      expiresAt
+    }
+  }
+`);
+
+export const ClaimScreen = graphql(`
+  mutation ScreenClaim($secret: String!) {
+    claimStationScreen(pairingSecret: $secret) {
+      token
+      name
+    }
+  }
+`);
+
+export const ScreenFields = graphql(`
+  fragment ScreenFields on StationScreen {
+    uuid
+    name
+    latitude
+    longitude
+    alarmMinutes
+    monitors {
+      uuid
+      name
+      latitude
+      longitude
+      radius
+    }
+    matches(first: 10) {
+      monitorName
+      incidentUuid
+      messageUuid
+      lastSended
+      message
+      plainText
+      urgency
+      discipline
+      street
+      city
+      latitude
+      longitude
+      units
+      responders {
+        name
+        status
+        arrivesAt
+      }
+      reAlertedAt
+      comingWanted
+    }
+    crew {
+      channelUuid
+      name
+      availability
+    }
+  }
+`);
+
+export const ScreenQuery = graphql(
+  `
+    query StationScreen {
+      stationScreen {
+        ...ScreenFields
+      }
+    }
+  `,
+  [ScreenFields],
+);
+
+export const ScreenSubscription = graphql(
+  `
+    subscription StationScreenLive {
+      stationScreen {
+        ...ScreenFields
+      }
+    }
+  `,
+  [ScreenFields],
+);
