@@ -17,6 +17,7 @@
 import { context, lambda, listen, type FieldArgs, type Step } from "grafast";
 import type { GraphQLFieldConfigMap, GraphQLOutputType } from "graphql";
 import type { PgResource } from "postgraphile/@dataplan/pg";
+import { SCREEN_SCOPE } from "../lib/auth/api-tokens.ts";
 import { userError } from "../lib/graphql/errors.ts";
 
 interface LiveField {
@@ -46,7 +47,7 @@ function channelOf(prefix: string, path: string[], what: string) {
 function ownScreenChannel() {
   return lambda(context().get("pgSettings"), (settings: Record<string, string | undefined> | null) => {
     const token = settings?.["app.api_token_uuid"];
-    if (!token || !settings?.["app.api_scopes"]?.split(" ").includes("screen:read")) {
+    if (!token || !settings?.["app.api_scopes"]?.split(" ").includes(SCREEN_SCOPE)) {
       throw userError("stationScreen is read with a station screen's credential (claimStationScreen).", "FORBIDDEN");
     }
     return `station_screen:${token}`;

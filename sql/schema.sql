@@ -1781,7 +1781,7 @@ create table app_private.screen_pairing_failures (
 );
 alter table app_private.screen_pairing_failures enable row level security;
 CREATE INDEX screen_pairing_failures_environment_at_idx ON app_private.screen_pairing_failures USING btree (environment_uuid, at);
-comment on table app_private.screen_pairing_failures is NULL;
+comment on table app_private.screen_pairing_failures is 'Wrong pairing codes typed in the console, per environment: pairStationScreen refuses an eleventh within 10 minutes (a code has 30 bits).';
 
 create table app_private.screen_pairings (
   code_hash bytea not null,
@@ -4986,6 +4986,10 @@ begin
     raise exception 'This is a receiver''s token: it publishes pages and nothing else. Remove the receiver (deleteP2000Receiver) to end it.'
       using errcode = 'XINPT';
   end if;
+  if exists (select 1 from app_public.station_screens s where s.api_token_uuid = target) then
+    raise exception 'This is a station screen''s credential: it reads its screen and nothing else. Remove the screen (deleteStationScreen) to end it.'
+      using errcode = 'XINPT';
+  end if;
   select string_agg(s, ', ' order by s) into unknown_scopes
     from unnest(coalesce(scopes, '{}')) s where not exists (select 1 from app_public.api_scopes a where a.name = s);
   if unknown_scopes is not null then
@@ -5600,11 +5604,14 @@ begin
   if 'p2000:publish' = any (scopes) then
     raise exception 'p2000:publish is only for a receiver''s token: register the receiver with createP2000Receiver.' using errcode = 'XINPT';
   end if;
+  if 'screen:read' = any (scopes) then
+    raise exception 'screen:read is only for a station screen''s credential: pair the screen (pairStationScreen).' using errcode = 'XINPT';
+  end if;
 end;
 $function$;
 grant execute on function app_hidden.assert_no_receiver_scope(scopes text[]) to app_analyst;
 grant execute on function app_hidden.assert_no_receiver_scope(scopes text[]) to app_visitor;
-comment on function app_hidden.assert_no_receiver_scope(scopes text[]) is 'BAD_USER_INPUT when a token made or changed by createApiToken or updateApiToken would get p2000:publish, which only createP2000Receiver gives.';
+comment on function app_hidden.assert_no_receiver_scope(scopes text[]) is 'BAD_USER_INPUT when a token made or changed by createApiToken or updateApiToken would get p2000:publish, which only createP2000Receiver gives, or screen:read, which only a paired station screen gets.';
 
 CREATE OR REPLACE FUNCTION app_hidden.bounds_of(boxes box[])
  RETURNS box
@@ -5748,7 +5755,7 @@ end;
 $function$;
 grant execute on function app_hidden.check_station_screen_settings(name text, latitude double precision, longitude double precision, alarm_minutes integer) to app_analyst;
 grant execute on function app_hidden.check_station_screen_settings(name text, latitude double precision, longitude double precision, alarm_minutes integer) to app_visitor;
-comment on function app_hidden.check_station_screen_settings(name text, latitude double precision, longitude double precision, alarm_minutes integer) is NULL;
+comment on function app_hidden.check_station_screen_settings(name text, latitude double precision, longitude double precision, alarm_minutes integer) is 'BAD_USER_INPUT for a screen''s name (1-100 characters), station point (both or neither, in the Netherlands) or alarm minutes (1-240) that pairStationScreen or updateStationScreen cannot take, in words a person can act on.';
 
 CREATE OR REPLACE FUNCTION app_hidden.checked_environment_name(name text)
  RETURNS text
@@ -6052,7 +6059,7 @@ AS $function$
 $function$;
 grant execute on function app_hidden.crew_member_of(c app_public.channels) to app_analyst;
 grant execute on function app_hidden.crew_member_of(c app_public.channels) to app_visitor;
-comment on function app_hidden.crew_member_of(c app_public.channels) is NULL;
+comment on function app_hidden.crew_member_of(c app_public.channels) is 'A channel as a crew member: its name and type and its availability while it holds (none past its until).';
 
 CREATE OR REPLACE FUNCTION app_hidden.current_api_scopes()
  RETURNS text[]
@@ -6678,7 +6685,7 @@ AS $function$
 $function$;
 grant execute on function app_hidden.may_read_station_screen(screen app_public.station_screens) to app_analyst;
 grant execute on function app_hidden.may_read_station_screen(screen app_public.station_screens) to app_visitor;
-comment on function app_hidden.may_read_station_screen(screen app_public.station_screens) is NULL;
+comment on function app_hidden.may_read_station_screen(screen app_public.station_screens) is 'True for a member of the screen''s environment and for the screen''s own credential: the screen''s computed fields answer nothing to anyone else.';
 
 CREATE OR REPLACE FUNCTION app_hidden.meteo_criteria_of(mo app_public.monitors)
  RETURNS app_hidden.meteo_monitor_criteria
@@ -7472,7 +7479,7 @@ AS $function$
 $function$;
 grant execute on function app_hidden.notify_station_screens(monitor_uuids uuid[]) to app_analyst;
 grant execute on function app_hidden.notify_station_screens(monitor_uuids uuid[]) to app_visitor;
-comment on function app_hidden.notify_station_screens(monitor_uuids uuid[]) is NULL;
+comment on function app_hidden.notify_station_screens(monitor_uuids uuid[]) is 'NOTIFY station_screen:<API token uuid> for every paired screen showing one of these monitors: the stationScreen subscription reads its screen again.';
 
 CREATE OR REPLACE FUNCTION app_hidden.p2000_assign_dossier(m app_public.p2000_messages)
  RETURNS uuid
@@ -9817,7 +9824,7 @@ end;
 $function$;
 grant execute on function app_hidden.screen_monitor_uuids(monitor_uuids uuid[], environment uuid) to app_analyst;
 grant execute on function app_hidden.screen_monitor_uuids(monitor_uuids uuid[], environment uuid) to app_visitor;
-comment on function app_hidden.screen_monitor_uuids(monitor_uuids uuid[], environment uuid) is NULL;
+comment on function app_hidden.screen_monitor_uuids(monitor_uuids uuid[], environment uuid) is 'The monitors a screen is to show, checked: 1 to 20, each of the environment (NOT_FOUND otherwise).';
 
 CREATE OR REPLACE FUNCTION app_hidden.search_pattern(search text)
  RETURNS text
@@ -9858,7 +9865,7 @@ AS $function$
 $function$;
 grant execute on function app_hidden.set_station_screen_monitors(screen uuid, monitor_uuids uuid[]) to app_analyst;
 grant execute on function app_hidden.set_station_screen_monitors(screen uuid, monitor_uuids uuid[]) to app_visitor;
-comment on function app_hidden.set_station_screen_monitors(screen uuid, monitor_uuids uuid[]) is NULL;
+comment on function app_hidden.set_station_screen_monitors(screen uuid, monitor_uuids uuid[]) is 'Sets a screen''s monitors in the order given, and its point from the first of them with a location when it has none.';
 
 CREATE OR REPLACE FUNCTION app_hidden.store_area_criteria(mo app_public.monitors)
  RETURNS void
@@ -9918,7 +9925,7 @@ end;
 $function$;
 grant execute on function app_hidden.store_crew_availability(c app_public.channels, status text, until timestamp with time zone) to app_analyst;
 grant execute on function app_hidden.store_crew_availability(c app_public.channels, status text, until timestamp with time zone) to app_visitor;
-comment on function app_hidden.store_crew_availability(c app_public.channels, status text, until timestamp with time zone) is NULL;
+comment on function app_hidden.store_crew_availability(c app_public.channels, status text, until timestamp with time zone) is 'Stores (or clears, with a null status) a channel''s availability, checked: available or unavailable, until in the future within 30 days.';
 
 CREATE OR REPLACE FUNCTION app_hidden.store_p2000_criteria(mo app_public.monitors)
  RETURNS void
@@ -10139,7 +10146,7 @@ end;
 $function$;
 grant execute on function app_hidden.tg_alert_responders__notify_screens() to app_analyst;
 grant execute on function app_hidden.tg_alert_responders__notify_screens() to app_visitor;
-comment on function app_hidden.tg_alert_responders__notify_screens() is NULL;
+comment on function app_hidden.tg_alert_responders__notify_screens() is 'After answers are recorded or changed: the screens of their monitors read again.';
 
 CREATE OR REPLACE FUNCTION app_hidden.tg_amber_alerts__province_codes()
  RETURNS trigger
@@ -10217,7 +10224,7 @@ end;
 $function$;
 grant execute on function app_hidden.tg_crew_availability__notify_screens() to app_analyst;
 grant execute on function app_hidden.tg_crew_availability__notify_screens() to app_visitor;
-comment on function app_hidden.tg_crew_availability__notify_screens() is NULL;
+comment on function app_hidden.tg_crew_availability__notify_screens() is 'After a crew member''s availability changes: the screens of the monitors with that channel read again.';
 
 CREATE OR REPLACE FUNCTION app_hidden.tg_fire_stations__link_vehicles()
  RETURNS trigger
@@ -10303,7 +10310,7 @@ end;
 $function$;
 grant execute on function app_hidden.tg_monitor_matches__after_insert() to app_analyst;
 grant execute on function app_hidden.tg_monitor_matches__after_insert() to app_visitor;
-comment on function app_hidden.tg_monitor_matches__after_insert() is NULL;
+comment on function app_hidden.tg_monitor_matches__after_insert() is 'After matches are recorded: books the reAlert check (task monitors__check_crew) of each notified match of a monitor with that rule, once per monitor and incident, and tells the screens of the matched monitors.';
 
 CREATE OR REPLACE FUNCTION app_hidden.tg_monitor_matches__count()
  RETURNS trigger

@@ -10,6 +10,9 @@ export const API_TOKEN_PREFIX = "nlis_";
 
 /** The scope of a receiver's token (createP2000Receiver): it publishes P2000 pages and reads nothing. */
 export const RECEIVER_SCOPE = "p2000:publish";
+
+/** The scope of a station screen's credential (claimStationScreen): it reads its screen and the public feeds. */
+export const SCREEN_SCOPE = "screen:read";
 const BODY_LENGTH = 40;
 const CHECKSUM_LENGTH = 6;
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
@@ -104,12 +107,13 @@ export async function revokeApiToken(db: pg.ClientBase | pg.Pool, uuid: string):
 
 /**
  * Every scope an API token may hold: the development token of the first start holds them all. Not
- * a receiver's (it would make the token publish pages and read nothing).
+ * a receiver's (it would make the token publish pages and read nothing), nor a station screen's (it
+ * would limit the token's monitors to a screen's).
  */
 export async function allScopes(db: pg.ClientBase | pg.Pool): Promise<string[]> {
   const { rows } = await db.query<{ name: string }>(
-    "select name from app_public.api_scopes where name <> $1 order by name",
-    [RECEIVER_SCOPE],
+    "select name from app_public.api_scopes where name <> all ($1) order by name",
+    [[RECEIVER_SCOPE, SCREEN_SCOPE]],
   );
   return rows.map((row) => row.name);
 }

@@ -233,12 +233,14 @@ describe("a new user's journey", () => {
 
   test("apiScopes lists every scope with a description", async () => {
     const { apiScopes } = await ok("{ apiScopes { name description } }", { token: accessToken });
-    // p2000:publish is listed (the complete list) though only createP2000Receiver gives it.
+    // p2000:publish and screen:read are listed (the complete list) though only createP2000Receiver
+    // and a paired station screen get them.
     expect(apiScopes.map((s: any) => s.name)).toEqual([
       "auth:login",
       "auth:password_reset",
       "auth:register",
       "p2000:publish",
+      "screen:read",
     ]);
     for (const scope of apiScopes) expect(scope.description.length).toBeGreaterThan(10);
   });

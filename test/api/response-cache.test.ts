@@ -325,13 +325,14 @@ describe("the cache's safety nets", () => {
     const { rules, uncached } = cacheRulesOf(await makeServiceSchema(ctx.db.authUrl));
     expect([...rules.keys()].filter((name) => name !== "__typename" && !fields.has(name))).toEqual([]);
     // Deny by default: what is not kept is the account queries (a user's access token), the
-    // previews, respondLink (a secret link) and installation (configuration and a table no
+    // previews, respondLink (a secret link), a station screen's own (its credential's) and installation (configuration and a table no
     // notification covers). A public read whose function lost its @cacheReads would show here.
     expect([...uncached.keys()].sort()).toEqual([
       "apiScopes",
       "apiToken",
       "apiTokens",
       "channels",
+      "crew",
       "currentEnvironment",
       "deliveries",
       "installation",
@@ -345,6 +346,8 @@ describe("the cache's safety nets", () => {
       "p2000Receivers",
       "respondLink",
       "sessionValid",
+      "stationScreen",
+      "stationScreens",
       "webPushPublicKey",
     ]);
     // A field's domains are those of everything it reaches: a message's dossier's related signals.

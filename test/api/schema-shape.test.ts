@@ -36,6 +36,7 @@ test("the Query type has exactly the operations built so far", () => {
     "channelTypes",
     "channels",
     "cities",
+    "crew",
     "currentEnvironment",
     "deliveries",
     "fireStation",
@@ -112,6 +113,8 @@ test("the Query type has exactly the operations built so far", () => {
     "rssItemFacts",
     "searchRoads",
     "sessionValid",
+    "stationScreen",
+    "stationScreens",
     "trafficIncidentFacts",
     "trafficIncidentTypes",
     "trafficIncidents",
@@ -126,6 +129,7 @@ test("the Query type has exactly the operations built so far", () => {
 test("the Mutation type has exactly the account operations of spec 4.2 built so far", () => {
   expect(Object.keys((schema.getMutationType() as GraphQLObjectType).getFields()).sort()).toEqual([
     "changePassword",
+    "claimStationScreen",
     "createApiToken",
     "createChannel",
     "createEnvironment",
@@ -139,19 +143,24 @@ test("the Mutation type has exactly the account operations of spec 4.2 built so 
     "deleteOtherSessions",
     "deleteP2000Receiver",
     "deleteSession",
+    "deleteStationScreen",
     "followIncident",
     "login",
     "logout",
+    "pairStationScreen",
     "publishP2000Lines",
     "refreshToken",
     "register",
     "requestMagicLinkLogin",
     "requestPasswordReset",
+    "requestScreenPairing",
     "resetPassword",
+    "respondAvailability",
     "respondOnTheWay",
     "revokeMonitorFeed",
     "rotateMonitorFeed",
     "sendTestNotification",
+    "setCrewAvailability",
     "setCurrentEnvironment",
     "switchEnvironment",
     "updateApiToken",
@@ -159,6 +168,7 @@ test("the Mutation type has exactly the account operations of spec 4.2 built so 
     "updateMe",
     "updateMonitor",
     "updateOrganization",
+    "updateStationScreen",
   ]);
 });
 
@@ -367,7 +377,9 @@ test("return types match the spec", () => {
   expect(String(mutations.updateMonitor.args[0].type)).toBe("UpdateMonitorInput!");
   expect(String(mutations.deleteMonitor.type)).toBe("Boolean");
   expect(String(mutations.respondOnTheWay.type)).toBe("AlertResponder");
+  // The spec's two arguments, and the arrival estimate a station screen shows (issue 49, optional).
   expect(mutations.respondOnTheWay.args.map((a) => `${a.name}: ${a.type}`)).toEqual([
+    "arrivalMinutes: Int",
     "status: String!",
     "token: String!",
   ]);

@@ -359,6 +359,31 @@ describe("the screen's credential", () => {
     expect(errorOf(await call(SCREEN_QUERY, ada.apiToken)).code).toBe("FORBIDDEN");
   });
 
+  test("screen:read is no scope to give: createApiToken refuses it and updateApiToken leaves a screen's token alone", async () => {
+    expect(
+      errorOf(
+        await call(
+          'mutation { createApiToken(input: { name: "sneaky", scopes: ["screen:read"] }) { plainToken } }',
+          ada.accessToken,
+        ),
+      ),
+    ).toEqual({
+      message: "screen:read is only for a station screen's credential: pair the screen (pairStationScreen).",
+      code: "BAD_USER_INPUT",
+    });
+    const { rows } = await ctx.db.asOwner<{ uuid: string }>(
+      "select api_token_uuid as uuid from app_public.station_screens where uuid = $1",
+      [screen.uuid],
+    );
+    expect(
+      errorOf(
+        await call("mutation ($u: String!) { updateApiToken(uuid: $u, scopes: []) { uuid } }", ada.accessToken, {
+          u: rows[0].uuid,
+        }),
+      ).message,
+    ).toMatch(/^This is a station screen's credential/);
+  });
+
   test("deleting the screen revokes its credential: its reads answer UNAUTHENTICATED and its live view ends", async () => {
     const doomed = await pairedScreen("Doomed");
     const doomedLive = watch("websocket", ctx.service.url + "/graphql", {
