@@ -222,3 +222,46 @@ export function actionButton(
   });
   return button;
 }
+
+/**
+ * A set of checkboxes as one field (a monitor's channels, a screen's monitors): a legend, a hint
+ * (or what to do when there is nothing to tick) and one error line for the set. The first box takes
+ * the focus when the API names the field; a hidden input stands in when there are none.
+ */
+export function checkboxesField(options: {
+  id: string;
+  legend: string;
+  hint: Array<Node | string>;
+  choices: Array<{ value: string; text: string }>;
+  chosen: string[];
+  apiNames: string[];
+  className?: string;
+}): FormField<HTMLInputElement> & { values(): string[] } {
+  const error = h("p", { class: "field-error", id: `${options.id}-error`, hidden: true });
+  const boxes = options.choices.map((choice) =>
+    h("input", {
+      type: "checkbox",
+      value: choice.value,
+      checked: options.chosen.includes(choice.value),
+      "aria-describedby": error.id,
+    }),
+  );
+  const element = h(
+    "fieldset",
+    { class: ["field checkboxes", options.className].filter(Boolean).join(" "), id: options.id },
+    h("legend", {}, options.legend),
+    h("p", { class: "field-hint" }, ...options.hint),
+    ...options.choices.map((choice, index) => h("label", { class: "checkbox" }, boxes[index], ` ${choice.text}`)),
+    error,
+  );
+  return {
+    element,
+    control: boxes[0] ?? h("input", { type: "hidden" }),
+    apiNames: options.apiNames,
+    setError(message) {
+      error.textContent = message ?? "";
+      error.hidden = !message;
+    },
+    values: () => boxes.filter((box) => box.checked).map((box) => box.value),
+  };
+}

@@ -1,13 +1,15 @@
 // "Where": a person types their address (or a street, postcode or place) and picks one of the
 // suggestions the API gives as they type (locationSuggestions); the monitor's circle is then
-// centred there (circle-map.ts). An ARIA combobox: the text field says whether its list is open
+// centred there (circle-map.ts), or a station screen's place is set (screens-screen.ts). An ARIA combobox: the text field says whether its list is open
 // (aria-expanded) and which suggestion is the active one (aria-activedescendant); the arrow keys
 // move through the list, Enter takes the active suggestion, Escape closes the list (and then
 // empties the field), a click takes one too. How many suggestions there are, or that there are
 // none, is said in a polite live line under the field. Enter never submits the monitor form from
 // here. Every text is set as text.
+import type { Api } from "../../api/client.ts";
 import { h, replaceChildren } from "../../dom.ts";
 import { t } from "../../i18n.ts";
+import { LocationSuggestionsQuery } from "./monitor-queries.ts";
 
 export interface Suggestion {
   /** place, street, postcode or address (the API may add kinds: shown as it names them). */
@@ -16,6 +18,24 @@ export interface Suggestion {
   detail: string | null;
   latitude: number;
   longitude: number;
+}
+
+/** The API's suggestions for a text, those with a point (public data: read with the page's credential). */
+export function locationSearch(api: Api): (text: string) => Promise<Suggestion[]> {
+  return async (search) =>
+    (await api.request(LocationSuggestionsQuery, { search })).locationSuggestions.flatMap((found) =>
+      found.label && found.latitude !== null && found.longitude !== null
+        ? [
+            {
+              kind: found.kind,
+              label: found.label,
+              detail: found.detail,
+              latitude: found.latitude,
+              longitude: found.longitude,
+            },
+          ]
+        : [],
+    );
 }
 
 /** How long typing may pause before the API is asked. */
@@ -38,12 +58,15 @@ export interface AddressSearch {
 
 export function addressSearch(options: {
   id: string;
+  /** The field's label and hint, when not the monitor circle's ("Address or place"). */
+  label?: string;
+  hint?: string;
   search(text: string): Promise<Suggestion[]>;
   onChoose(suggestion: Suggestion): void;
 }): AddressSearch {
   const { id } = options;
   const listId = `${id}-options`;
-  const hint = h("p", { class: "field-hint", id: `${id}-hint` }, t("monitors.address.hint"));
+  const hint = h("p", { class: "field-hint", id: `${id}-hint` }, options.hint ?? t("monitors.address.hint"));
   const status = h("p", { class: "address-status", id: `${id}-status`, "aria-live": "polite" });
   const input = h("input", {
     type: "text",
@@ -66,7 +89,7 @@ export function addressSearch(options: {
   const element = h(
     "div",
     { class: "address-search" },
-    h("label", { for: id }, t("monitors.address.label")),
+    h("label", { for: id }, options.label ?? t("monitors.address.label")),
     h("div", { class: "address-combobox" }, input, list),
     hint,
     status,

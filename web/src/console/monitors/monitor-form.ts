@@ -12,14 +12,13 @@ import { h } from "../../dom.ts";
 import { formatNumber, language, t, withLanguage } from "../../i18n.ts";
 import type { ConsoleContext } from "../console-context.ts";
 import { confirmDialog } from "../confirm.ts";
-import { consoleForm, selectField, textField, type FormField } from "../form.ts";
-import type { Suggestion } from "./address-search.ts";
+import { checkboxesField, consoleForm, selectField, textField, type FormField } from "../form.ts";
+import { locationSearch } from "./address-search.ts";
 import { circleMap, type CircleMap, type Place } from "./circle-map.ts";
 import { criteriaFor, PLACE_TYPES, urgencyChoices, type Criteria, type Query } from "./criteria-fields.ts";
 import {
   type Preview,
   CreateMonitorMutation,
-  LocationSuggestionsQuery,
   P2000ReferenceQuery,
   PreviewQuery,
   UpdateMonitorMutation,
@@ -65,39 +64,16 @@ export function typeLabel(types: MonitorType[], value: string): string {
 
 /** The channels to send to, a checkbox each (`chosen` ticked); a link to make one when there are none. */
 export function channelsField(channels: Channel[], chosen: string[]): FormField & { values(): string[] } {
-  const error = h("p", { class: "field-error", id: "monitor-channels-error", hidden: true });
-  const boxes = channels.map((channel) =>
-    h("input", {
-      type: "checkbox",
-      value: channel.uuid,
-      checked: chosen.includes(channel.uuid),
-      "aria-describedby": error.id,
-    }),
-  );
   const link = h("a", { href: withLanguage("/console/channels") }, t("monitors.channels.make"));
-  const element = h(
-    "fieldset",
-    { class: "field checkboxes monitor-channels" },
-    h("legend", {}, t("monitors.channels.legend")),
-    channels.length
-      ? h("p", { class: "field-hint" }, t("monitors.channels.hint"))
-      : h("p", { class: "field-hint" }, t("monitors.channels.none"), " ", link),
-    ...channels.map((channel, index) =>
-      h("label", { class: "checkbox" }, boxes[index], ` ${channel.name} (${channel.type})`),
-    ),
-    error,
-  );
-  return {
-    element,
-    // The first box takes the focus when the API names the field; a hidden input when there are none.
-    control: boxes[0] ?? h("input", { type: "hidden" }),
+  return checkboxesField({
+    id: "monitor-channels",
+    className: "monitor-channels",
+    legend: t("monitors.channels.legend"),
+    hint: channels.length ? [t("monitors.channels.hint")] : [t("monitors.channels.none"), " ", link],
+    choices: channels.map((channel) => ({ value: channel.uuid, text: `${channel.name} (${channel.type})` })),
+    chosen,
     apiNames: ["channels"],
-    setError(message) {
-      error.textContent = message ?? "";
-      error.hidden = !message;
-    },
-    values: () => boxes.filter((box) => box.checked).map((box) => box.value),
-  };
+  });
 }
 
 export function monitorForm(
@@ -118,20 +94,7 @@ export function monitorForm(
     .catch(() => []);
 
   // Where the circle goes, as the person types it: public data, read with the page's credential.
-  const searchLocations = async (search: string): Promise<Suggestion[]> =>
-    (await context.api.request(LocationSuggestionsQuery, { search })).locationSuggestions.flatMap((found) =>
-      found.label && found.latitude !== null && found.longitude !== null
-        ? [
-            {
-              kind: found.kind,
-              label: found.label,
-              detail: found.detail,
-              latitude: found.latitude,
-              longitude: found.longitude,
-            },
-          ]
-        : [],
-    );
+  const searchLocations = locationSearch(context.api);
 
   function draw(draft: Draft): void {
     map?.remove();
