@@ -503,6 +503,44 @@ test("bursts: a burst rule switched on, the single-incident rules set aside, the
   expect(problems).toEqual([]);
 }, 120_000);
 
+test("reAlert: alerted again when too few answer they are coming, set aside by a burst rule, saved and described", async () => {
+  const { page, problems } = await open("/console/monitors/new?lang=en");
+  await p2000FormLoaded(page);
+  await page.type("#monitor-name", "Crew check");
+  // A burst rule sets it aside, as the other single-incident rules.
+  await page.click("#rule-burst");
+  for (const rule of ["#rule-realert", "#rule-realert-coming", "#rule-realert-minutes"])
+    expect(await page.$eval(rule, (input) => (input as unknown as { disabled: boolean }).disabled)).toBe(true);
+  await page.click("#rule-burst");
+  await page.click("#rule-realert");
+  await typeInto(page, "#rule-realert-coming", "3");
+  await typeInto(page, "#rule-realert-minutes", "4");
+  await page.$eval("#rule-realert", (element) => element.scrollIntoView({ block: "center" }));
+  await screenshot(page, "console-monitors-desktop-realert-rule");
+  await page.click("#monitor-form button[type=submit]");
+  await page.waitForFunction("/^\\/console\\/monitors\\/[0-9a-f-]{36}$/.test(location.pathname)");
+  const uuid = new URL(page.url()).pathname.split("/").pop()!;
+  await page.waitForSelector(".monitor-facts");
+  expect(await textOf(page, ".monitor-facts")).toContain(
+    "alerted again when fewer than 3 people say they are coming within 4 minutes",
+  );
+  const { rows } = await ctx.db.asOwner("select notification_rules from app_public.monitors where uuid = $1", [uuid]);
+  expect(rows[0].notification_rules).toEqual({ maxPerDossier: 1, reAlert: { coming: 3, minutes: 4 } });
+  // In Dutch on the same page.
+  await page.goto(new URL(`/console/monitors/${uuid}?lang=nl`, ctx.service.url).href, { waitUntil: "load" });
+  await page.waitForSelector(".monitor-facts");
+  expect(await textOf(page, ".monitor-facts")).toContain(
+    "opnieuw alarmeren als binnen 4 minuten minder dan 3 mensen zeggen dat ze komen",
+  );
+  // The edit form shows it ticked with its numbers.
+  await page.goto(new URL(`/console/monitors/${uuid}/edit?lang=en`, ctx.service.url).href, { waitUntil: "load" });
+  await page.waitForSelector("#rule-realert");
+  expect(await page.$eval("#rule-realert", (input) => (input as unknown as { checked: boolean }).checked)).toBe(true);
+  expect(await page.$eval("#rule-realert-coming", (input) => (input as unknown as { value: string }).value)).toBe("3");
+  expect(await seriousAxeViolations(page)).toEqual([]);
+  expect(problems).toEqual([]);
+}, 120_000);
+
 test("following one incident: from the map's link, on the channel ticked, its raise told", async () => {
   const sended = new Date(Date.now() - 60_000).toISOString();
   await storeP2000Pages(ctx.db, [

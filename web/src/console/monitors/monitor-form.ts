@@ -55,7 +55,7 @@ export function orderedTypes(types: MonitorType[]): MonitorType[] {
 
 /** A new monitor's rules: one notification per incident (what most people want of a pager monitor). */
 export const NEW_MONITOR_RULES: Rules = { maxPerDossier: 1 };
-const P2000_RULES = ["minUrgency", "maxPerDossier", "relatedSignals", "escalations", "language"];
+const P2000_RULES = ["minUrgency", "maxPerDossier", "relatedSignals", "escalations", "language", "reAlert"];
 
 export function typeLabel(types: MonitorType[], value: string): string {
   const text = t(`monitors.type.${value}`);

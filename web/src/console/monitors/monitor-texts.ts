@@ -305,6 +305,14 @@ addTexts({
   "monitors.rules.relatedKind.aircraft_landing": { nl: "helikopter geland", en: "helicopter landed" },
   "monitors.rules.relatedKind.aircraft_takeoff": { nl: "helikopter opgestegen", en: "helicopter took off" },
   "monitors.rules.relatedKind.nl_alert": { nl: "NL-Alert", en: "NL-Alert" },
+  "monitors.rules.reAlert": { nl: "Opnieuw alarmeren als minder dan", en: "Alert again when fewer than" },
+  "monitors.rules.reAlertComing": { nl: "mensen binnen", en: "people answer \u201cI am on my way\u201d within" },
+  "monitors.rules.reAlertMinutes": {
+    nl: "minuten na de eerste melding \u201cik ben onderweg\u201d antwoorden",
+    en: "minutes of the first alert",
+  },
+  "monitors.rules.reAlertComingLabel": { nl: "Hoeveel er moeten komen", en: "How many must come" },
+  "monitors.rules.reAlertMinutesLabel": { nl: "Binnen hoeveel minuten", en: "Within how many minutes" },
   "monitors.rules.burst": { nl: "Alleen bij een reeks:", en: "Only of bursts:" },
   "monitors.rules.atLeast": { nl: "minstens", en: "at least" },
   "monitors.rules.within": { nl: "treffers binnen", en: "matches within" },
@@ -422,6 +430,10 @@ addTexts({
   "monitors.page.rule.escalations": {
     nl: "ook wanneer een gemeld incident erger wordt (urgentie of GRIP omhoog)",
     en: "also when a notified incident gets worse (urgency or GRIP raised)",
+  },
+  "monitors.page.rule.reAlert": {
+    nl: "opnieuw alarmeren als binnen {minutes} minuten minder dan {coming} mensen zeggen dat ze komen",
+    en: "alerted again when fewer than {coming} people say they are coming within {minutes} minutes",
   },
   "monitors.page.rule.burst.monitor": {
     nl: "alleen bij een reeks: {count} treffers binnen {minutes} minuten, opnieuw na {quiet} stille minuten",

@@ -1,7 +1,8 @@
 // A monitor's notification rules in words (docs/monitors.md, notificationRules): "not between 23:00
 // and 07:00", "only when at least as urgent as A2", "at most 2 per incident", "at most 3 every 60
-// minutes", "also tell me of related signals", "only of bursts: 3 within 30 minutes, per place". The
-// P2000-only rules are offered for P2000 monitors.
+// minutes", "also tell me of related signals", "only of bursts: 3 within 30 minutes, per place",
+// "alert again when fewer than 2 answer they are coming within 5 minutes". The P2000-only rules are
+// offered for P2000 monitors.
 // `read` builds the rules object the API takes; fields left empty are left out.
 import { h } from "../../dom.ts";
 import { formatNumber, t } from "../../i18n.ts";
@@ -15,6 +16,11 @@ export type Rules = Record<string, unknown>;
 type BurstRule = { count?: number; minutes?: number; quietMinutes?: number; per?: string };
 
 const burstOf = (rules: Rules): BurstRule | undefined => rules.burst as BurstRule | undefined;
+
+/** notificationRules.reAlert: the channels alerted again when too few answered "going" in time. */
+type ReAlertRule = { coming?: number; minutes?: number };
+
+const reAlertOf = (rules: Rules): ReAlertRule | undefined => rules.reAlert as ReAlertRule | undefined;
 
 export interface RulesFields {
   element: HTMLElement;
@@ -192,9 +198,27 @@ export function notificationRules(type: string, urgencies: Promise<Choice[]>): R
     burstQuiet,
     ` ${t("monitors.rules.burstQuietMinutes")}`,
   );
+  // Alerted again when fewer than N answered "going" (the respond link) within M minutes.
+  const reAlert = h("input", { type: "checkbox", id: "rule-realert" });
+  const reAlertComing = number("rule-realert-coming", t("monitors.rules.reAlertComingLabel"));
+  reAlertComing.max = "99";
+  const reAlertMinutes = number("rule-realert-minutes", t("monitors.rules.reAlertMinutesLabel"));
+  reAlertMinutes.max = "60";
+  const reAlertField = field(
+    "rule-realert",
+    ["reAlert"],
+    reAlertComing,
+    h("label", { class: "checkbox" }, reAlert, ` ${t("monitors.rules.reAlert")}`),
+    " ",
+    reAlertComing,
+    ` ${t("monitors.rules.reAlertComing")} `,
+    reAlertMinutes,
+    ` ${t("monitors.rules.reAlertMinutes")}`,
+  );
+
   // What can be set follows what is ticked: the related kinds with their rule, the single-incident
   // rules without a burst rule.
-  const singleIncidentRules = [perIncident, related, escalations];
+  const singleIncidentRules = [perIncident, related, escalations, reAlert, reAlertComing, reAlertMinutes];
   const sync = () => {
     for (const control of singleIncidentRules) control.disabled = burst.checked;
     for (const box of relatedKinds) box.disabled = burst.checked || !related.checked;
@@ -211,6 +235,13 @@ export function notificationRules(type: string, urgencies: Promise<Choice[]>): R
     sync();
   };
   showBurst(undefined);
+  /** A saved reAlert rule shown, or none: then its numbers are a new rule's, "fewer than 2 within 5 minutes". */
+  const showReAlert = (rule: ReAlertRule | undefined) => {
+    reAlert.checked = Boolean(rule);
+    reAlertComing.value = String(rule?.coming ?? 2);
+    reAlertMinutes.value = String(rule?.minutes ?? 5);
+  };
+  showReAlert(undefined);
 
   const fields: FormField[] = p2000
     ? [
@@ -220,6 +251,7 @@ export function notificationRules(type: string, urgencies: Promise<Choice[]>): R
         periodField,
         relatedField,
         escalationsField,
+        reAlertField,
         burstField,
         languageField,
       ]
@@ -247,6 +279,8 @@ export function notificationRules(type: string, urgencies: Promise<Choice[]>): R
         rules.relatedSignals = kinds.length === relatedKinds.length ? true : kinds;
       }
       if (p2000 && escalations.checked && !burst.checked) rules.escalations = true;
+      if (p2000 && reAlert.checked && !burst.checked)
+        rules.reAlert = { coming: Number(reAlertComing.value), minutes: Number(reAlertMinutes.value) };
       if (p2000 && burst.checked)
         rules.burst = {
           count: Number(burstCount.value),
@@ -274,6 +308,7 @@ export function notificationRules(type: string, urgencies: Promise<Choice[]>): R
       for (const box of relatedKinds) box.checked = !Array.isArray(relatedRule) || relatedRule.includes(box.value);
       escalations.checked = rules.escalations === true;
       plainLanguage.value = rules.language === "en" ? "en" : "nl";
+      showReAlert(reAlertOf(rules));
       showBurst(burstOf(rules));
     },
   };
@@ -312,6 +347,13 @@ export function describeRules(rules: Rules, urgencies: Choice[]): string[] {
       ),
     );
   if (rules.escalations === true) said.push(t("monitors.page.rule.escalations"));
+  const reAlertRule = reAlertOf(rules);
+  if (reAlertRule?.coming && reAlertRule.minutes)
+    said.push(
+      t("monitors.page.rule.reAlert")
+        .replace("{coming}", formatNumber(reAlertRule.coming))
+        .replace("{minutes}", formatNumber(reAlertRule.minutes)),
+    );
   const burst = burstOf(rules);
   if (burst?.count && burst.minutes)
     said.push(
