@@ -1,6 +1,7 @@
 // The console's screens by path. Signed-in screens appear in the console's menu in this order.
 import { accountScreen } from "./account-screen.ts";
 import { channelsScreen } from "./channels-screen.ts";
+import { crewScreen } from "./crew-screen.ts";
 import type { ConsoleRoute } from "./console-context.ts";
 import { forgotPasswordScreen } from "./forgot-password-screen.ts";
 import { magicLinkScreen } from "./magic-link-screen.ts";
@@ -9,6 +10,7 @@ import { organizationsScreen } from "./organizations-screen.ts";
 import { overviewScreen } from "./overview-screen.ts";
 import { receiversScreen } from "./receivers-screen.ts";
 import { registerScreen } from "./register-screen.ts";
+import { screensScreen } from "./screens-screen.ts";
 import { signInScreen } from "./sign-in-screen.ts";
 import { tokensScreen } from "./tokens-screen.ts";
 
@@ -30,6 +32,8 @@ export const consoleRoutes: ConsoleRoute[] = [
     navKey: "console.nav.monitors",
     prefix: true,
   },
+  { path: "/console/screens", screen: screensScreen, signedIn: true, navKey: "console.nav.screens" },
+  { path: "/console/crew", screen: crewScreen, signedIn: true, navKey: "console.nav.crew" },
   { path: "/console/receivers", screen: receiversScreen, signedIn: true, navKey: "console.nav.receivers" },
   { path: "/console/sign-in", screen: signInScreen, signedIn: false },
   { path: "/console/register", screen: registerScreen, signedIn: false },

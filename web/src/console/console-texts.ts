@@ -10,6 +10,8 @@ addTexts({
   "console.nav.receivers": { nl: "Ontvangers", en: "Receivers" },
   "console.nav.channels": { nl: "Kanalen", en: "Channels" },
   "console.nav.monitors": { nl: "Monitors", en: "Monitors" },
+  "console.nav.screens": { nl: "Schermen", en: "Screens" },
+  "console.nav.crew": { nl: "Ploeg", en: "Crew" },
   "console.signOut": { nl: "Uitloggen", en: "Sign out" },
   "console.signedInAs": { nl: "Ingelogd als", en: "Signed in as" },
   "console.environment": { nl: "Omgeving", en: "Environment" },
