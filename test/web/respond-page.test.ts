@@ -5,6 +5,7 @@
 // follow links); tapping "going" or "not coming" records the responder and the page says so, and
 // opening the link again shows that answer; an expired, cut-off, tampered or forged link is said as
 // the page opens (no buttons), the last two after the service checked the signature (respondLink).
+// After "going" an arrival estimate (its time stored); availability set from the same link.
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import type { Browser, Page } from "puppeteer-core";
 import { launchBrowser, LAUNCH_TIMEOUT, screenshot } from "../helpers/browser.ts";
@@ -308,6 +309,88 @@ describe("the respond page in Chromium on a phone", () => {
     }
     expect(await page.$$eval(".respond button", (buttons) => buttons.map((b) => b.disabled))).toEqual([false, false]);
     expect(await respondersSeenByOwner()).toEqual([{ status: "cancelled", recipient: "responder@example.org" }]);
+  });
+
+  test("after going, an arrival estimate: the same answer with arrivalMinutes, its time stored and said", async () => {
+    await open(link);
+    // The estimates are offered only once the answer is "going" (it is "cancelled" now).
+    await page.locator('button[value="going"]').wait();
+    expect(await page.$$("#respond-arrival button")).toEqual([]);
+    expect(await tapAndRead('button[value="going"]')).toBe("Saved: you are on your way.");
+    await page.locator("::-p-aria([name='When will you be there?'][role='group'])").wait();
+    expect(await page.$$eval("#respond-arrival button", (buttons) => buttons.map((b) => b.textContent))).toEqual([
+      "5 min",
+      "10 min",
+      "15 min",
+      "30 min",
+    ]);
+    const asked = Date.now();
+    await page.locator("::-p-aria([name='10 min'][role='button'])").click();
+    await page.waitForFunction(
+      () => document.querySelector(".respond output")!.textContent!.startsWith("Saved: you are on your way, there"),
+      { timeout: 15_000 },
+    );
+    const {
+      rows: [stored],
+    } = await ctx.db.asOwner<{ status: string; arrives_at: Date }>(
+      "select status, arrives_at from app_public.alert_responders",
+    );
+    expect(stored.status).toBe("going");
+    // Ten minutes from the tap, as the service's clock had it.
+    expect(stored.arrives_at.getTime() - asked).toBeGreaterThan(9.5 * 60_000);
+    expect(stored.arrives_at.getTime() - asked).toBeLessThan(10.5 * 60_000);
+    const time = new Intl.DateTimeFormat("en-GB", { timeStyle: "short", timeZone: "Europe/Amsterdam" }).format(
+      stored.arrives_at,
+    );
+    expect(await page.$eval(".respond output", (output) => output.textContent)).toBe(
+      `Saved: you are on your way, there around ${time}.`,
+    );
+    expect(await page.$eval("#respond-current", (current) => current.textContent)).toBe(
+      `You said you are on your way, there around ${time}.`,
+    );
+    await screenshot(page, "respond-page-arrival-phone");
+    expectReadable(await visibleText());
+    expect(problems).toEqual([]);
+  });
+
+  test("availability from the link: not available until a time, stored for the channel the link went to", async () => {
+    await open(link);
+    await page.locator("::-p-aria([name='Are you available?'][role='heading'])").wait();
+    await page.select("#respond-availability-form-status", "unavailable");
+    // Tomorrow at 07:00 Dutch time, as the person picks it in the field.
+    const day = new Intl.DateTimeFormat("sv-SE", { timeZone: "Europe/Amsterdam" }).format(
+      new Date(Date.now() + 24 * 3600_000),
+    );
+    await page.$eval(
+      "#respond-availability-form-until",
+      (input, value) => ((input as unknown as PageElement).value = value),
+      `${day}T07:00`,
+    );
+    await page.$eval(".respond-availability", (section) =>
+      (section as unknown as { scrollIntoView(): void }).scrollIntoView(),
+    );
+    await page.tap("#respond-availability-form button[type=submit]");
+    await page.waitForFunction(() => document.querySelector("#respond-availability-form [role=status]")?.textContent, {
+      timeout: 15_000,
+    });
+    const { rows } = await ctx.db.asOwner<{ status: string; until: Date; name: string; email_address: string }>(
+      `select a.status, a.until, c.name, c.email_address from app_public.crew_availability a
+         join app_public.channels c on c.uuid = a.channel_uuid`,
+    );
+    expect(rows.map(({ status, name, email_address }) => ({ status, name, email_address }))).toEqual([
+      { status: "unavailable", name: "Phone", email_address: "responder@example.org" },
+    ]);
+    const dutch = (options: Intl.DateTimeFormatOptions, tag: string) =>
+      new Intl.DateTimeFormat(tag, { ...options, timeZone: "Europe/Amsterdam" }).format(rows[0].until);
+    expect(dutch({ dateStyle: "short", timeStyle: "short" }, "sv-SE")).toBe(`${day} 07:00`);
+    expect(await page.$eval("#respond-availability-form [role=status]", (status) => status.textContent)).toBe(
+      `Saved: not available until ${dutch({ dateStyle: "medium", timeStyle: "short" }, "en-GB")}.`,
+    );
+    await screenshot(page, "respond-page-availability-phone");
+    // The console's crew list shows it to the team.
+    const { body } = await ctx.service.graphql("{ crew { name availability until } }", { token: ada.accessToken });
+    expect(body.data.crew).toEqual([{ name: "Phone", availability: "unavailable", until: expect.any(String) }]);
+    expect(problems).toEqual([]);
   });
 
   test("without JavaScript the page says it needs it", async () => {

@@ -11,14 +11,20 @@
 // refused link is said in the same words as a refused press, without buttons; a valid one shows its
 // incident (public data, read with the page's credential) with the notified page in plain words in
 // the reader's language, the recipient's current answer, and the buttons.
+//
+// Issue 49: after "going" the responder may say when they will be there (quick buttons: the same
+// answer again with arrivalMinutes; going is recorded at the first tap, the estimate is extra), and
+// under the answer they may say whether they are available for alerts at all, until a time
+// (respondAvailability, the same link as credential): the station screen and the console show both.
 import "./console.css";
 import "./monitors/monitor-texts.ts";
 import { graphql } from "../api/graphql.ts";
 import { ApiError, type Api } from "../api/client.ts";
 import type { Screen } from "../context.ts";
-import { h } from "../dom.ts";
-import { addTexts, formatDateTime, language, t, withLanguage } from "../i18n.ts";
+import { h, replaceChildren } from "../dom.ts";
+import { addTexts, dateFormat, formatDateTime, language, t, withLanguage } from "../i18n.ts";
 import { plainTextLine } from "../plain-words.ts";
+import { availabilityForm } from "./availability.ts";
 import { actionButton } from "./form.ts";
 import { disciplineName, urgencyName } from "./monitors/criteria-fields.ts";
 
@@ -51,12 +57,40 @@ addTexts({
   "respond.checking": { nl: "De link wordt gecontroleerd…", en: "Checking the link…" },
   "respond.validUntil": { nl: "Je kunt reageren tot {time}.", en: "You can answer until {time}." },
   "respond.incident": { nl: "De melding", en: "The alert" },
+  "respond.arrival": { nl: "Wanneer ben je er?", en: "When will you be there?" },
+  "respond.minutes": { nl: "{minutes} min", en: "{minutes} min" },
+  "respond.saved.arriving": {
+    nl: "Opgeslagen: je bent onderweg, rond {time} daar.",
+    en: "Saved: you are on your way, there around {time}.",
+  },
+  "respond.current.arriving": {
+    nl: "Je hebt gezegd dat je onderweg bent, rond {time} daar.",
+    en: "You said you are on your way, there around {time}.",
+  },
+  "respond.availability": { nl: "Ben je beschikbaar?", en: "Are you available?" },
+  "respond.availabilityWhy": {
+    nl: "Voor alle meldingen, niet alleen deze: het stationsscherm en de console van je team tonen het.",
+    en: "For every alert, not only this one: the station screen and your team's console show it.",
+  },
 });
 
+/** The arrival estimates offered after "going", in minutes. */
+const ARRIVAL_MINUTES = [5, 10, 15, 30];
+
 const RespondMutation = graphql(`
-  mutation ConsoleRespond($token: String!, $status: String!) {
-    respondOnTheWay(token: $token, status: $status) {
+  mutation ConsoleRespond($token: String!, $status: String!, $arrivalMinutes: Int) {
+    respondOnTheWay(token: $token, status: $status, arrivalMinutes: $arrivalMinutes) {
       status
+      arrivesAt
+    }
+  }
+`);
+
+const AvailabilityMutation = graphql(`
+  mutation ConsoleRespondAvailability($token: String!, $status: String, $until: DateTime) {
+    respondAvailability(token: $token, status: $status, until: $until) {
+      availability
+      until
     }
   }
 `);
@@ -214,6 +248,10 @@ function respondToken(): string {
   return navigation?.type === "reload" ? (sessionStorage.getItem(TOKEN_KEY) ?? "") : "";
 }
 
+/** A time of day in Dutch time ("14:35"), as an arrival is said. */
+const timeOfDay = (iso: string) =>
+  dateFormat({ timeStyle: "short", timeZone: "Europe/Amsterdam" }).format(new Date(iso));
+
 export const respondScreen: Screen = (root, { session, api }) => {
   const token = respondToken();
   history.replaceState(null, "", withLanguage("/respond"));
@@ -221,21 +259,84 @@ export const respondScreen: Screen = (root, { session, api }) => {
   const outcome = h("output", { class: "form-status", "aria-live": "polite" });
   const say = (message: string) => (outcome.textContent = message);
   const current = h("p", { class: "respond-current", id: "respond-current" });
-  const showCurrent = (status: string | null | undefined) =>
-    (current.textContent = status === "going" || status === "cancelled" ? t(`respond.current.${status}`) : "");
-  const answer = (status: "going" | "cancelled") => {
-    const button = actionButton(
-      t(`respond.${status}`),
+  // The estimates, offered while the answer is "going".
+  const arrival = h("div", { class: "respond-arrival", id: "respond-arrival" });
+  const showCurrent = (status: string | null | undefined, arrivesAt: string | null = null) => {
+    current.textContent =
+      status === "going" && arrivesAt
+        ? t("respond.current.arriving").replace("{time}", timeOfDay(arrivesAt))
+        : status === "going" || status === "cancelled"
+          ? t(`respond.current.${status}`)
+          : "";
+    replaceChildren(
+      arrival,
+      ...(status === "going"
+        ? [
+            h("p", { id: "respond-arrival-label" }, t("respond.arrival")),
+            h(
+              "p",
+              { class: "respond-buttons", role: "group", "aria-labelledby": "respond-arrival-label" },
+              ...ARRIVAL_MINUTES.map((minutes) =>
+                respondButton(t("respond.minutes").replace("{minutes}", String(minutes)), "going", minutes),
+              ),
+            ),
+          ]
+        : []),
+    );
+  };
+  /** A button that answers: going or cancelled, going with an arrival estimate. */
+  function respondButton(label: string, status: "going" | "cancelled", arrivalMinutes: number | null = null) {
+    return actionButton(
+      label,
       async () => {
-        const { respondOnTheWay } = await session.auth.request(RespondMutation, { token, status });
-        say(t(`respond.saved.${respondOnTheWay?.status === "going" ? "going" : "cancelled"}`));
-        showCurrent(respondOnTheWay?.status);
+        const { respondOnTheWay } = await session.auth.request(RespondMutation, { token, status, arrivalMinutes });
+        const arrivesAt = respondOnTheWay?.status === "going" ? (respondOnTheWay.arrivesAt ?? null) : null;
+        say(
+          arrivesAt
+            ? t("respond.saved.arriving").replace("{time}", timeOfDay(arrivesAt))
+            : t(`respond.saved.${respondOnTheWay?.status === "going" ? "going" : "cancelled"}`),
+        );
+        showCurrent(respondOnTheWay?.status, arrivesAt);
       },
       (message) => say(refusal(message)),
-      { className: status === "going" ? "primary" : undefined },
     );
+  }
+  const answer = (status: "going" | "cancelled") => {
+    const button = respondButton(t(`respond.${status}`), status);
+    if (status === "going") button.classList.add("primary");
     button.value = status;
     return button;
+  };
+  /** The answers: the buttons, the estimates after "going", what was said. */
+  const answers = () => [
+    current,
+    h("p", { class: "respond-buttons" }, answer("going"), answer("cancelled")),
+    arrival,
+    outcome,
+  ];
+  /** Available for alerts or not, with the same link; a refused link said in the reader's language. */
+  const availability = () => {
+    const form = availabilityForm({
+      id: "respond-availability-form",
+      label: t("availability.label"),
+      current: { availability: null, until: null },
+      submitLabel: t("console.save"),
+      save: async (status, until) => {
+        try {
+          return (await session.auth.request(AvailabilityMutation, { token, status, until })).respondAvailability;
+        } catch (error) {
+          if (error instanceof ApiError && error.code === "NETWORK_ERROR") throw error;
+          throw new Error(refusal((error as Error).message), { cause: error });
+        }
+      },
+    });
+    return h(
+      "section",
+      { class: "console-narrow respond-availability", "aria-labelledby": "respond-availability-heading" },
+      h("h2", { id: "respond-availability-heading" }, t("respond.availability")),
+      h("p", {}, t("respond.availabilityWhy")),
+      form.element,
+    );
   };
   const check = checkToken(token);
   const section = h(
@@ -269,15 +370,14 @@ export const respondScreen: Screen = (root, { session, api }) => {
       section.append(
         h("p", {}, t("respond.why")),
         ...(incident ? [incident] : []),
-        current,
-        h("p", { class: "respond-buttons" }, answer("going"), answer("cancelled")),
-        outcome,
+        ...answers(),
         h(
           "p",
           { class: "field-hint" },
           t("respond.validUntil").replace("{time}", formatDateTime(respondLink.expiresAt)),
         ),
       );
+      root.append(availability());
     },
     (error: unknown) => {
       if (closed) return;
@@ -292,12 +392,8 @@ export const respondScreen: Screen = (root, { session, api }) => {
         return;
       }
       // The check could not be made (no connection): the buttons still work, checked when pressed.
-      section.append(
-        h("p", {}, t("respond.why")),
-        current,
-        h("p", { class: "respond-buttons" }, answer("going"), answer("cancelled")),
-        outcome,
-      );
+      section.append(h("p", {}, t("respond.why")), ...answers());
+      root.append(availability());
       say(code === "NETWORK_ERROR" ? t("form.offline") : refusal(message));
     },
   );
