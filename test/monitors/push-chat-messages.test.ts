@@ -1,10 +1,12 @@
 // What the ntfy, Pushover, Gotify, Discord and Slack senders put on the wire for items other than
 // the P2000 message of the end-to-end test (test/api/push-chat-channels.test.ts): the one urgency
 // scale and each receiver's priority from it, feed events (title, facts, the item's own link),
-// Discord's and Slack's limits and escaping, and which answers fail for good per receiver.
+// Discord's and Slack's limits and escaping, which answers fail for good per receiver, and a
+// reAlert rule's second notification of a page (its headline, the page and its respond link).
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import { deliverNotification } from "../../lib/monitors/notification-delivery.ts";
 import { DeliveryError, type NotificationSettings, type PendingNotification } from "../../lib/monitors/notification.ts";
+import { webhookBody } from "../../lib/monitors/notification-text.ts";
 import { urgencyOf } from "../../lib/monitors/notification-urgency.ts";
 import { startApiReceiver, type ApiReceiver } from "../helpers/api-receiver.ts";
 import { blankNotification, testNotificationSettings } from "../helpers/notifications.ts";
@@ -250,6 +252,41 @@ describe("which answers fail for good", () => {
     expect(error).toMatchObject({
       permanent: true,
       message: "The gotify channel has no application token: create it again.",
+    });
+  });
+});
+
+describe("a re-alert (the reAlert rule, docs/screen.md)", () => {
+  const reAlert = (type: PushType) =>
+    notification(type, {
+      kind: "p2000",
+      headline: "Heralarm: 1 van 3 komen na 5 min",
+      message: "A1 BRT-01 Gebouwbrand Lange Haven Schiedam",
+      plain_text: "A1 spoed, brandweer, gebouwbrand, Lange Haven, Schiedam",
+      sended: new Date("2026-11-30T12:00:00Z"),
+      urgency: "A1",
+      discipline: "Brandweer",
+      city: "Schiedam",
+      respond_token: "payload.signature",
+      facts: null,
+      event_type: null,
+      payload: null,
+    });
+
+  test.each(TYPES)("%s: says it is a re-alert, and carries the page and its respond link", async (type) => {
+    const text = JSON.stringify(await sent(reAlert(type)));
+    expect(text).toContain("Heralarm: 1 van 3 komen na 5 min");
+    expect(text).toContain("Lange Haven");
+    expect(text).toContain("https://incidents.example.nl/respond?token=payload.signature");
+  });
+
+  test("a webhook: the event p2000.message.re_alerted with the headline as reAlert", () => {
+    const body = JSON.parse(webhookBody(settings(), { ...reAlert("ntfy"), channel_type: "webhook" }));
+    expect(body).toMatchObject({
+      event: "p2000.message.re_alerted",
+      reAlert: "Heralarm: 1 van 3 komen na 5 min",
+      message: { message: "A1 BRT-01 Gebouwbrand Lange Haven Schiedam" },
+      respond: { url: "https://incidents.example.nl/respond?token=payload.signature" },
     });
   });
 });
