@@ -2654,6 +2654,7 @@ create table app_public.monitors (
 );
 alter table app_public.monitors enable row level security;
 CREATE INDEX monitors_environment_uuid_idx ON app_public.monitors USING btree (environment_uuid);
+CREATE INDEX monitors_re_alert_idx ON app_public.monitors USING btree (uuid) WHERE (notification_rules ? 'reAlert'::text);
 CREATE TRIGGER _100_set_changed BEFORE UPDATE ON app_public.monitors FOR EACH ROW EXECUTE FUNCTION app_hidden.tg__set_changed();
 CREATE TRIGGER _500_aircraft_criteria AFTER INSERT OR UPDATE ON app_public.monitors FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_monitors__aircraft_criteria();
 CREATE TRIGGER _500_alert_criteria AFTER INSERT OR UPDATE ON app_public.monitors FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_monitors__alert_criteria();
