@@ -90,7 +90,8 @@ const RevokeTokenMutation = graphql(`
 `);
 
 const VALIDITIES = ["30", "90", "365", ""];
-const RECEIVER_SCOPE = "p2000:publish";
+/** Scopes that come with what they belong to (a receiver, a station screen), never on a token made here. */
+const OWN_CREDENTIAL_SCOPES = new Set(["p2000:publish", "screen:read"]);
 
 export const tokensScreen: ConsoleScreen = (root, { session }) => {
   const list = h("ul", { class: "rows", "aria-labelledby": "tokens-list-heading" });
@@ -144,8 +145,9 @@ export const tokensScreen: ConsoleScreen = (root, { session }) => {
       );
     };
     const auth = scopes.filter((scope) => scope.name.startsWith("auth:"));
-    // A receiver's scope comes with its receiver (the Receivers screen), never on a token made here.
-    const other = scopes.filter((scope) => !scope.name.startsWith("auth:") && scope.name !== RECEIVER_SCOPE);
+    // A receiver's scope comes with its receiver (the Receivers screen), a station screen's with its
+    // pairing (the Screens screen); the API refuses them on a token.
+    const other = scopes.filter((scope) => !scope.name.startsWith("auth:") && !OWN_CREDENTIAL_SCOPES.has(scope.name));
     scopesSlot.append(
       h("legend", {}, t("tokens.scopes")),
       h("p", { class: "field-hint" }, t("tokens.scopesHint")),
