@@ -42,8 +42,11 @@ interface TestNotificationResult {
 interface RespondLinkRow {
   dossier_uuid: string | null;
   message_uuid: string | null;
-  expires_at: Date | string;
+  expires_at: Date;
   status: string | null;
+  arrives_at: Date | null;
+  availability: string | null;
+  available_until: Date | null;
 }
 
 // One query per link (a page asks for one), as the request's visitor; the SQL checks the token.
@@ -54,7 +57,13 @@ function loadRespondLinks(client: PgClient, tokens: ReadonlyArray<string>) {
       values: [token],
     });
     // node-postgres reads timestamptz as a Date; DateTime is sent as ISO 8601.
-    return { ...rows[0], expires_at: new Date(rows[0].expires_at).toISOString() };
+    const [row] = rows;
+    return {
+      ...row,
+      expires_at: row.expires_at.toISOString(),
+      arrives_at: row.arrives_at?.toISOString() ?? null,
+      available_until: row.available_until?.toISOString() ?? null,
+    };
   });
 }
 
@@ -207,6 +216,12 @@ export const MonitorMutationsPlugin: GraphileConfig.Plugin = extendSchema((build
           expiresAt: DateTime!
           """The recipient's current answer for this incident: going or cancelled; null before any."""
           status: String
+          """When the recipient expects to arrive (their answer's arrivalMinutes); null when not said."""
+          arrivesAt: DateTime
+          """The recipient's availability as it holds now: available or unavailable; null when not said."""
+          availability: String
+          """Until when that availability holds; null when open-ended or not said."""
+          availableUntil: DateTime
         }
         extend type Query {
           """
@@ -263,6 +278,8 @@ export const MonitorMutationsPlugin: GraphileConfig.Plugin = extendSchema((build
           dossierUuid: ($link) => access($link, "dossier_uuid"),
           messageUuid: ($link) => access($link, "message_uuid"),
           expiresAt: ($link) => access($link, "expires_at"),
+          arrivesAt: ($link) => access($link, "arrives_at"),
+          availableUntil: ($link) => access($link, "available_until"),
         },
       },
       Mutation: {

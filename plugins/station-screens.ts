@@ -27,7 +27,7 @@ function screenSettings(input: Record<string, unknown>): unknown[] {
 }
 
 /** A crew_member row as CrewAvailabilityAnswer (a DateTime is sent as ISO 8601). */
-function availabilityAnswer([row]: Array<{ name: string; availability: string | null; until: Date | null }>) {
+function availabilityAnswer([row]: ReadonlyArray<{ name: string; availability: string | null; until: Date | null }>) {
   return { name: row.name, availability: row.availability, until: row.until?.toISOString() ?? null };
 }
 

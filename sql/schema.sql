@@ -4737,7 +4737,7 @@ $function$;
 grant execute on function app_accounts.respond_availability(token text, status text, until timestamp with time zone) to app_visitor;
 comment on function app_accounts.respond_availability(token text, status text, until timestamp with time zone) is 'respondAvailability: with a notification''s respond link as the credential (as respondOnTheWay), its recipient says whether they are available (available, unavailable or null to clear; until optional, within 30 days). The screen and the console show it.';
 
-CREATE OR REPLACE FUNCTION app_accounts.respond_link(token text, OUT dossier_uuid uuid, OUT message_uuid uuid, OUT expires_at timestamp with time zone, OUT status text)
+CREATE OR REPLACE FUNCTION app_accounts.respond_link(token text, OUT dossier_uuid uuid, OUT message_uuid uuid, OUT expires_at timestamp with time zone, OUT status text, OUT arrives_at timestamp with time zone, OUT availability text, OUT available_until timestamp with time zone)
  RETURNS record
  LANGUAGE plpgsql
  STABLE SECURITY DEFINER
@@ -4745,17 +4745,21 @@ CREATE OR REPLACE FUNCTION app_accounts.respond_link(token text, OUT dossier_uui
 AS $function$
 declare
   n record;
+  member app_public.crew_member;
 begin
   select * into n from app_private.respond_token_notification(token);
   dossier_uuid := n.dossier_uuid;
   message_uuid := n.message_uuid;
   expires_at := n.expires_at;
-  select r.status into status from app_public.alert_responders r
+  select r.status, r.arrives_at into status, arrives_at from app_public.alert_responders r
    where r.monitor_uuid = n.monitor_uuid and r.incident_uuid = n.incident_uuid and r.channel_uuid = n.channel_uuid;
+  select (app_hidden.crew_member_of(c)).* into member from app_public.channels c where c.uuid = n.channel_uuid;
+  availability := member.availability;
+  available_until := member.until;
 end;
 $function$;
-grant execute on function app_accounts.respond_link(token text, OUT dossier_uuid uuid, OUT message_uuid uuid, OUT expires_at timestamp with time zone, OUT status text) to app_visitor;
-comment on function app_accounts.respond_link(token text, OUT dossier_uuid uuid, OUT message_uuid uuid, OUT expires_at timestamp with time zone, OUT status text) is 'respondLink: what the respond page shows as it opens, read with the link''s signed token as the credential (no login) and writing nothing: the incident (the notification''s dossier, else its message), when the link expires, and the recipient''s current answer for that incident (going or cancelled; null before any). The token is checked exactly as respond_on_the_way checks it (app_private.respond_token_notification), with the same UNAUTHENTICATED and NOT_FOUND errors.';
+grant execute on function app_accounts.respond_link(token text, OUT dossier_uuid uuid, OUT message_uuid uuid, OUT expires_at timestamp with time zone, OUT status text, OUT arrives_at timestamp with time zone, OUT availability text, OUT available_until timestamp with time zone) to app_visitor;
+comment on function app_accounts.respond_link(token text, OUT dossier_uuid uuid, OUT message_uuid uuid, OUT expires_at timestamp with time zone, OUT status text, OUT arrives_at timestamp with time zone, OUT availability text, OUT available_until timestamp with time zone) is 'respondLink: what the respond page shows as it opens, read with the link''s signed token as the credential (no login) and writing nothing: the incident (the notification''s dossier, else its message), when the link expires, the recipient''s current answer for that incident (going or cancelled; null before any) with its arrival estimate, and the recipient''s availability as it holds now (available or unavailable, until when). The token is checked exactly as respond_on_the_way checks it (app_private.respond_token_notification), with the same UNAUTHENTICATED and NOT_FOUND errors.';
 
 CREATE OR REPLACE FUNCTION app_accounts.respond_on_the_way(token text, status text, arrival_minutes integer DEFAULT NULL::integer)
  RETURNS uuid

@@ -292,6 +292,29 @@ describe("the screen's credential", () => {
       { t: await respondToken(messageUuid, piet) },
     );
     expect(respondAvailability).toEqual({ name: "Piet", availability: "available", until: null });
+    // The respond page, opened again, reads back what was stored: the answer with its arrival, and
+    // the availability.
+    const link = async (channel: string) =>
+      (
+        await data(
+          "query ($t: String!) { respondLink(token: $t) { status arrivesAt availability availableUntil } }",
+          undefined,
+          { t: await respondToken(messageUuid, channel) },
+        )
+      ).respondLink;
+    expect(await link(piet)).toEqual({
+      status: "cancelled",
+      arrivesAt: null,
+      availability: "available",
+      availableUntil: null,
+    });
+    const janLink = await link(jan);
+    expect([janLink.status, janLink.availability, new Date(janLink.availableUntil).toISOString()]).toEqual([
+      "going",
+      "unavailable",
+      until,
+    ]);
+    expect(new Date(janLink.arrivesAt).getTime()).toBeGreaterThan(Date.now());
     // DateTimes compared as instants (PostgreSQL writes them with +00:00).
     const crewOf = async () =>
       (await data(SCREEN_QUERY, screen.token)).stationScreen.crew.map((member: { until: string | null }) => ({
