@@ -390,6 +390,19 @@ describe("the respond page in Chromium on a phone", () => {
     // The console's crew list shows it to the team.
     const { body } = await ctx.service.graphql("{ crew { name availability until } }", { token: ada.accessToken });
     expect(body.data.crew).toEqual([{ name: "Phone", availability: "unavailable", until: expect.any(String) }]);
+    // Opened again, the page starts from what is stored (respondLink): the answer with its arrival,
+    // and the availability, so saving it unchanged keeps it.
+    await open(link);
+    await page.locator("::-p-aria([name='Are you available?'][role='heading'])").wait();
+    expect(await page.$eval("#respond-current", (current) => current.textContent)).toMatch(
+      /^You said you are on your way, there around \d\d:\d\d\.$/,
+    );
+    expect(
+      await page.$eval("#respond-availability-form-status", (select) => (select as unknown as PageElement).value),
+    ).toBe("unavailable");
+    expect(
+      await page.$eval("#respond-availability-form-until", (input) => (input as unknown as PageElement).value),
+    ).toBe(`${day}T07:00`);
     expect(problems).toEqual([]);
   });
 

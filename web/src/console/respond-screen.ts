@@ -24,7 +24,7 @@ import type { Screen } from "../context.ts";
 import { h, replaceChildren } from "../dom.ts";
 import { addTexts, dateFormat, formatDateTime, language, t, withLanguage } from "../i18n.ts";
 import { plainTextLine } from "../plain-words.ts";
-import { availabilityForm } from "./availability.ts";
+import { availabilityForm, type Availability } from "./availability.ts";
 import { actionButton } from "./form.ts";
 import { disciplineName, urgencyName } from "./monitors/criteria-fields.ts";
 
@@ -102,6 +102,9 @@ const LinkQuery = graphql(`
       messageUuid
       expiresAt
       status
+      arrivesAt
+      availability
+      availableUntil
     }
   }
 `);
@@ -314,12 +317,15 @@ export const respondScreen: Screen = (root, { session, api }) => {
     arrival,
     outcome,
   ];
-  /** Available for alerts or not, with the same link; a refused link said in the reader's language. */
-  const availability = () => {
+  /**
+   * Available for alerts or not, with the same link, starting from what is stored (saving it
+   * unchanged keeps it); a refused link said in the reader's language.
+   */
+  const availability = (current: Availability = { availability: null, until: null }) => {
     const form = availabilityForm({
       id: "respond-availability-form",
       label: t("availability.label"),
-      current: { availability: null, until: null },
+      current,
       submitLabel: t("console.save"),
       save: async (status, until) => {
         try {
@@ -366,7 +372,7 @@ export const respondScreen: Screen = (root, { session, api }) => {
       const incident = await incidentOf(api, respondLink);
       if (closed) return;
       checking.remove();
-      showCurrent(respondLink.status);
+      showCurrent(respondLink.status, respondLink.arrivesAt ?? null);
       section.append(
         h("p", {}, t("respond.why")),
         ...(incident ? [incident] : []),
@@ -377,7 +383,7 @@ export const respondScreen: Screen = (root, { session, api }) => {
           t("respond.validUntil").replace("{time}", formatDateTime(respondLink.expiresAt)),
         ),
       );
-      root.append(availability());
+      root.append(availability({ availability: respondLink.availability, until: respondLink.availableUntil ?? null }));
     },
     (error: unknown) => {
       if (closed) return;
