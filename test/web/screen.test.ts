@@ -8,7 +8,15 @@
 // goes through a cuttable TCP proxy (test/helpers/tcp-proxy.ts) for the whole file, so its
 // localStorage (the screen's credential) is the proxy's origin's throughout. Screenshots
 // test-results/screenshots/screen-*.png.
+import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import { storeNlAlerts } from "../../lib/feeds/alerts/ingest.ts";
+import { parseNlAlerts } from "../../lib/feeds/alerts/nl-alert-parser.ts";
+import { nlAlertsJson, squareAround } from "../../lib/feeds/alerts/sample-documents.ts";
+import { ingestMeteoDocument } from "../../lib/feeds/meteo/ingest.ts";
+import { warningsXml } from "../../lib/feeds/meteo/sample-documents.ts";
+import { ingestTrafficDocument } from "../../lib/feeds/traffic/ingest.ts";
+import { datexV2Xml } from "../../lib/feeds/traffic/sample-documents.ts";
 import type { Browser, Page } from "puppeteer-core";
 import { launchBrowser, LAUNCH_TIMEOUT, newWatchedPage, screenshot, seriousAxeViolations } from "../helpers/browser.ts";
 import { FEEDS_OFF, useTestService } from "../helpers/service.ts";
@@ -22,6 +30,7 @@ interface PageElement {
   textContent: string | null;
   hidden: boolean;
 }
+declare function getComputedStyle(element: unknown): { backgroundColor: string; color: string };
 declare const document: {
   documentElement: { dataset: Record<string, string | undefined> };
   querySelector(selector: string): (PageElement & { dataset: Record<string, string | undefined> }) | null;
@@ -33,7 +42,7 @@ const TV = { width: 1280, height: 720 };
 const STATION = { latitude: 51.9225, longitude: 4.3886 };
 const CAPCODE = "001420007";
 
-const ctx = useTestService(() => ({ ...FEEDS_OFF }));
+const ctx = useTestService(() => ({ feeds: FEEDS_OFF }));
 
 let browser: Browser | undefined;
 let page: Page;
@@ -135,7 +144,71 @@ describe("the station screen in Chromium", () => {
     expect(problems).toEqual([]);
   });
 
-  test("idle: a page matched earlier is listed and on the map; a reload keeps the pairing", async () => {
+  test("idle: a page matched earlier is listed and on the map, with the feeds around the station; a reload keeps the pairing", async () => {
+    // Around the station and far from it: the screen lists only the first (area.ts: 25 km, its province).
+    const HOUR = 3_600_000;
+    const thisHour = new Date(Math.floor(Date.now() / HOUR) * HOUR);
+    const wind = (locations: string[], status: 1 | 2 | 3) => ({
+      phenomenon: "wind",
+      locations,
+      status,
+      text: "Zware windstoten.",
+      from: thisHour,
+      to: new Date(thisHour.getTime() + 4 * HOUR),
+    });
+    await ingestMeteoDocument(
+      ctx.service.ownerPool,
+      warningsXml(thisHour, [wind(["ZH"], 2), wind(["GR"], 1)], "wind"),
+      "test wind",
+    );
+    const start = new Date(Date.now() - 30 * 60_000);
+    await ingestTrafficDocument(
+      ctx.service.ownerPool,
+      Readable.from([
+        Buffer.from(
+          datexV2Xml(new Date(), [
+            {
+              id: "RWS03_700",
+              version: 1,
+              type: "accident",
+              start,
+              latitude: 51.93,
+              longitude: 4.36,
+              roadNumber: "A4",
+            },
+            {
+              id: "RWS03_701",
+              version: 1,
+              type: "breakdown",
+              start,
+              latitude: 53.2,
+              longitude: 6.56,
+              roadNumber: "N7",
+            },
+          ]),
+        ),
+      ]),
+      "test",
+    );
+    const alert = (id: string, messageNl: string, latitude: number, longitude: number) => ({
+      id,
+      startAt: new Date(Date.now() - 10 * 60_000),
+      messageNl,
+      messageEn: messageNl.replace("NL-Alert.", "NL-Alert (en)."),
+      areas: [squareAround(latitude, longitude, 0.02)],
+    });
+    await storeNlAlerts(
+      ctx.service.ownerPool,
+      parseNlAlerts(
+        JSON.parse(
+          nlAlertsJson([
+            alert("b7f2e1d3c901", "NL-Alert. Brand in de Europoort. Sluit ramen en deuren.", 51.95, 4.1),
+            alert("b7f2e1d3c902", "NL-Alert. Storing drinkwater in Groningen.", 53.22, 6.57),
+          ]),
+        ),
+      ),
+      "test",
+    );
     // Older than the alarm minutes: a recent match, not an alarm.
     const sended = new Date(Date.now() - 45 * 60_000).toISOString();
     await call("mutation ($i: CreateP2000MessageInput!) { createP2000Message(input: $i) { uuid } }", {
@@ -156,6 +229,27 @@ describe("the station screen in Chromium", () => {
     // The page in plain words, with when, where and which monitor.
     expect(await text(".screen-match-title")).toBe("A2 minder spoed, ambulance, Haven, Schiedam");
     expect(await text(".screen-match-meta")).toMatch(/^\d\d:\d\d · Haven, Schiedam · Ambulance Schiedam$/);
+    await waitUntil(
+      () => text(".screen-traffic .screen-list"),
+      (list) => list !== "",
+      "the traffic around the station",
+    );
+    expect(await text(".screen-traffic .screen-list")).toBe("Accident A4");
+    expect(await text("#screen-weather")).toBe("Weather warnings in Zuid-Holland");
+    await waitUntil(
+      () => text(".screen-weather .screen-list"),
+      (list) => list !== "",
+      "the weather warning",
+    );
+    expect(await text(".screen-weather .screen-list")).toBe("Zuid-Holland: code orange");
+    await waitUntil(
+      () => text(".screen-alerts .screen-list"),
+      (list) => list !== "",
+      "the NL-Alert around the station",
+    );
+    expect(await text(".screen-alerts .screen-list")).toBe(
+      "NL-Alert (en). Brand in de Europoort. Sluit ramen en deuren.",
+    );
     await page.waitForSelector('.screen-map[data-idle="true"]');
     await screenshot(page, "screen-idle");
     expect(await seriousAxeViolations(page)).toEqual([]);
@@ -179,7 +273,7 @@ describe("the station screen in Chromium", () => {
     expect(await text(".alarm-coming")).toBe("0 of 3 coming");
     // The urgency's colour fills the screen: A1 is red, with white text.
     const colours = await page.$eval(".station-screen", (element) => {
-      const style = getComputedStyle(element as unknown as Element);
+      const style = getComputedStyle(element);
       return [style.backgroundColor, style.color];
     });
     expect(colours).toEqual(["rgb(220, 38, 38)", "rgb(255, 255, 255)"]);

@@ -29,6 +29,19 @@ const TICK_MS = 1000;
 
 export function liveScreen(root: HTMLElement, config: WebConfig, token: string, onRevoked: () => void): () => void {
   const api = new Api(config.graphqlPath, token);
+  let stopped = false;
+  let screen: ScreenData | null = null;
+  /** The alarm shown now, the one "back to idle" set aside, and the last one that sounded. */
+  let shownAlarm: Match | null = null;
+  let setAside: string | null = null;
+  let sounded: string | null = null;
+  /** When the alarm's incident was first shown: the elapsed time counts from its first page seen. */
+  let started: { incident: string; at: number } | null = null;
+  let provinces: FeatureCollection | null = null;
+  let warnings: ProvinceWarning[] = [];
+  let alerts: NlAlerts = [];
+  let traffic: ReturnType<typeof addNearbyTraffic> | undefined;
+
   const name = h("h1", { class: "screen-name" }, t("screen.title"));
   const clock = h("p", { class: "screen-clock" });
   const problem = h("p", { class: "screen-problem", role: "status", hidden: true });
@@ -56,19 +69,6 @@ export function liveScreen(root: HTMLElement, config: WebConfig, token: string, 
     ),
   );
   root.replaceChildren(shell);
-
-  let stopped = false;
-  let screen: ScreenData | null = null;
-  /** The alarm shown now, the one "back to idle" set aside, and the last one that sounded. */
-  let shownAlarm: Match | null = null;
-  let setAside: string | null = null;
-  let sounded: string | null = null;
-  /** When the alarm's incident was first shown: the elapsed time counts from its first page seen. */
-  let started: { incident: string; at: number } | null = null;
-  let provinces: FeatureCollection | null = null;
-  let warnings: ProvinceWarning[] = [];
-  let alerts: NlAlerts = [];
-  let traffic: ReturnType<typeof addNearbyTraffic> | undefined;
 
   const revoked = () => {
     if (stopped) return;
@@ -99,6 +99,10 @@ export function liveScreen(root: HTMLElement, config: WebConfig, token: string, 
     shownAlarm = match;
     idle.showScreen(screen);
     noPlace.hidden = stationOf(screen) !== null;
+    // The layout first (the alarm gives the map another width), then the map fitted to it.
+    shell.dataset.mode = match ? "alarm" : "idle";
+    idle.element.hidden = match !== null;
+    alarm.element.hidden = match === null;
     if (match) {
       if (started?.incident !== match.incidentUuid)
         started = { incident: match.incidentUuid, at: Date.parse(match.lastSended) };
@@ -118,9 +122,6 @@ export function liveScreen(root: HTMLElement, config: WebConfig, token: string, 
       sound.idle();
       map.showIdle(screen);
     }
-    shell.dataset.mode = match ? "alarm" : "idle";
-    idle.element.hidden = match !== null;
-    alarm.element.hidden = match === null;
   }
 
   const take = (data: ScreenData) => {
@@ -136,7 +137,9 @@ export function liveScreen(root: HTMLElement, config: WebConfig, token: string, 
 
   const tick = () => {
     const now = Date.now();
-    clock.textContent = timeOfDay(now);
+    // Written when the minute changes only: a text node made every second is garbage for nothing.
+    const time = timeOfDay(now);
+    if (clock.textContent !== time) clock.textContent = time;
     if (!screen) return;
     const match = currentAlarm(screen, now, setAside);
     // The alarm's end (alarmMinutes after its last page) comes by the clock, not by an event.

@@ -21,6 +21,7 @@ export function pairingView(
   onPaired: (token: string) => void,
   options: { revoked?: boolean } = {},
 ): () => void {
+  document.title = t("screen.title");
   const code = h("p", { class: "pair-code", "aria-describedby": "pair-how" });
   const expires = h("p", { class: "pair-expires" });
   const status = h("p", { class: "pair-status", role: "status" }, t("screen.pair.asking"));

@@ -20,7 +20,7 @@ const STATION_COLOUR = "#111111";
 /** Without monitor circles, the idle map shows this far around the station. */
 const IDLE_KM = 10;
 /** The alarm's map shows at least this far around the incident. */
-const ALARM_KM = 2;
+const ALARM_KM = 5;
 
 export interface ScreenMap {
   element: HTMLElement;
