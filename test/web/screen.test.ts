@@ -219,6 +219,16 @@ describe("the station screen in Chromium", () => {
       (list) => list.includes("Schiedam"),
       "the match listed",
     );
+    // Two of the crew say whether they are available (the console's crew screen does this).
+    for (const [name, status] of [
+      ["Anna", "available"],
+      ["Bram", "unavailable"],
+    ]) {
+      await call("mutation ($c: UUID!, $s: String) { setCrewAvailability(channel: $c, status: $s) { name } }", {
+        c: channels.find((channel) => channel.name === name)!.uuid,
+        s: status,
+      });
+    }
     await page.reload({ waitUntil: "load" });
     await waitUntil(
       () => text(".screen-recent .screen-list"),
@@ -229,6 +239,10 @@ describe("the station screen in Chromium", () => {
     // The page in plain words, with when, where and which monitor.
     expect(await text(".screen-match-title")).toBe("A2 minder spoed, ambulance, Haven, Schiedam");
     expect(await text(".screen-match-meta")).toMatch(/^\d\d:\d\d · Haven, Schiedam · Ambulance Schiedam$/);
+    expect(await page.$$eval(".screen-crew-member", (items) => items.map((item) => item.textContent))).toEqual([
+      "Anna: available",
+      "Bram: not available",
+    ]);
     await waitUntil(
       () => text(".screen-traffic .screen-list"),
       (list) => list !== "",
