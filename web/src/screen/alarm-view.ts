@@ -67,13 +67,11 @@ export function alarmView(onIdle: () => void): AlarmView {
     ),
     h("div", { class: "alarm-foot" }, back, idleAt),
   );
-  let since = 0;
-
-  const responderLine = (responder: Match["responders"][number]) => {
+  const responderLine = (responder: Match["responders"][number], now: number) => {
     if (!responder) return null;
     const going = responder.status === "going";
     const eta = responder.arrivesAt ? Date.parse(responder.arrivesAt) : null;
-    const minutes = eta === null ? null : Math.max(0, Math.round((eta - Date.now()) / 60_000));
+    const minutes = eta === null ? null : Math.max(0, Math.round((eta - now) / 60_000));
     const when =
       eta === null
         ? null
@@ -88,6 +86,15 @@ export function alarmView(onIdle: () => void): AlarmView {
       h("span", { class: "responder-status" }, t(going ? "screen.going" : "screen.cancelled")),
       when ? h("span", { class: "responder-eta" }, ` · ${when}`) : null,
     );
+  };
+
+  let since = 0;
+  /** The answers shown, drawn again each minute so that "(5 min)" counts down. */
+  let answers: Match["responders"] = [];
+  let drawnMinute = 0;
+  const drawResponders = (now: number) => {
+    drawnMinute = Math.floor(now / 60_000);
+    replaceChildren(responders, ...answers.map((responder) => responderLine(responder, now)));
   };
 
   return {
@@ -125,11 +132,13 @@ export function alarmView(onIdle: () => void): AlarmView {
         : answered.length
           ? t("screen.responders.count").replace("{coming}", String(going))
           : t("screen.responders.none");
-      replaceChildren(responders, ...answered.map(responderLine));
+      answers = answered;
+      drawResponders(Date.now());
       idleAt.textContent = t("screen.idleAt").replace("{time}", timeOfDay(alarmEnds(screen, match)));
     },
     tick(now) {
       elapsed.textContent = elapsedText(now - since);
+      if (Math.floor(now / 60_000) !== drawnMinute) drawResponders(now);
     },
   };
 }

@@ -7,7 +7,7 @@ import { readFragment, type ResultOf } from "../api/graphql.ts";
 import type { BaseMap } from "../map/base-map.ts";
 import { TRAFFIC_COLOUR } from "../map/colours.ts";
 import { TrafficFields, TrafficQuery, TrafficSubscription } from "../map/queries.ts";
-import { nearby, type Point } from "./area.ts";
+import { distanceKm, nearby, type Point } from "./area.ts";
 import { MarkerPool } from "./marker-pool.ts";
 
 export type TrafficIncident = ResultOf<typeof TrafficFields>;
@@ -33,7 +33,17 @@ export function addNearbyTraffic(
   let all: readonly TrafficIncident[] = [];
   const show = () => {
     const here = station();
-    const near = here ? all.filter((incident) => nearby(here, incident)).slice(0, SHOWN) : [];
+    const near = here
+      ? all
+          .filter((incident) => nearby(here, incident))
+          .map((incident) => ({
+            incident,
+            km: distanceKm(here, { latitude: incident.latitude!, longitude: incident.longitude! }),
+          }))
+          .sort((a, b) => a.km - b.km)
+          .slice(0, SHOWN)
+          .map(({ incident }) => incident)
+      : [];
     markers.show(near.map((incident) => ({ latitude: incident.latitude!, longitude: incident.longitude! })));
     onList(near);
   };

@@ -50,7 +50,8 @@ export function pairingView(
   async function ask(): Promise<void> {
     try {
       const { requestScreenPairing } = await api.request(RequestPairing);
-      if (stopped || !requestScreenPairing) return;
+      if (stopped) return;
+      if (!requestScreenPairing) throw new Error(t("error.load"));
       secret = requestScreenPairing.pairingSecret;
       code.textContent = requestScreenPairing.code;
       expires.textContent = t("screen.pair.expires").replace("{time}", timeOfDay(requestScreenPairing.expiresAt));
