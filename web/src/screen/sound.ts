@@ -78,6 +78,7 @@ export function alarmSound(): AlarmSound {
       for (const event of events) window.removeEventListener(event, unlock);
       context?.removeEventListener("statechange", showState);
       void context?.close();
+      delete document.documentElement.dataset.sound;
     },
   };
 }
