@@ -16960,7 +16960,7 @@ grant execute on function app_public.station_screens_last_seen_at(screen app_pub
 grant execute on function app_public.station_screens_last_seen_at(screen app_public.station_screens) to app_visitor;
 comment on function app_public.station_screens_last_seen_at(screen app_public.station_screens) is 'When the screen last asked the service anything (its credential''s last use); null before it has.';
 
-CREATE OR REPLACE FUNCTION app_public.station_screens_matches(screen app_public.station_screens, first integer DEFAULT 20)
+CREATE OR REPLACE FUNCTION app_public.station_screens_matches(screen app_public.station_screens, first integer DEFAULT 20, language text DEFAULT 'nl'::text)
  RETURNS SETOF app_public.station_screen_match
  LANGUAGE sql
  STABLE SECURITY DEFINER
@@ -16981,7 +16981,7 @@ AS $function$
      order by coalesce(mm.dossier_uuid, mm.message_uuid), mm.sended desc
   )
   select i.monitor_uuid, s.name, i.incident_uuid, m.uuid, i.dossier_uuid, i.matched_at, i.sended, m.sended, m.message,
-         app_hidden.p2000_plain_text_kept(m, 'nl'), u.code, d.name, g.name, m.street, m.city, m.postcode, m.latitude, m.longitude,
+         app_hidden.p2000_plain_text_kept(m, case when station_screens_matches.language = 'en' then 'en' else 'nl' end), u.code, d.name, g.name, m.street, m.city, m.postcode, m.latitude, m.longitude,
          array(select coalesce(nullif(c.description, ''), c.name) from app_public.p2000_message_capcodes mc
                  join app_public.p2000_capcodes c on c.uuid = mc.capcode_uuid
                 where mc.message_uuid = m.uuid order by c.name),
@@ -17001,11 +17001,11 @@ AS $function$
    order by i.sended desc, i.incident_uuid
    limit least(greatest(first, 1), 100)
 $function$;
-grant execute on function app_public.station_screens_matches(screen app_public.station_screens, first integer) to app_analyst;
-grant execute on function app_public.station_screens_matches(screen app_public.station_screens, first integer) to app_visitor;
-comment on function app_public.station_screens_matches(screen app_public.station_screens, first integer) is '@notNull
+grant execute on function app_public.station_screens_matches(screen app_public.station_screens, first integer, language text) to app_analyst;
+grant execute on function app_public.station_screens_matches(screen app_public.station_screens, first integer, language text) to app_visitor;
+comment on function app_public.station_screens_matches(screen app_public.station_screens, first integer, language text) is '@notNull
 @behavior -connection +list
-The incidents the screen''s monitors matched, newest first (first: default 20, at most 100), each with its newest matched page and the crew''s answers. The newest is the alarm while its lastSended is less than alarmMinutes ago.';
+The incidents the screen''s monitors matched, newest first (first: default 20, at most 100), each with its newest matched page (plainText in language: nl, the default, or en) and the crew''s answers. The newest is the alarm while its lastSended is less than alarmMinutes ago.';
 
 CREATE OR REPLACE FUNCTION app_public.station_screens_monitors(screen app_public.station_screens)
  RETURNS SETOF app_public.station_screen_monitor

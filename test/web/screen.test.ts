@@ -237,7 +237,8 @@ describe("the station screen in Chromium", () => {
     );
     expect(await mode()).toBe("idle");
     // The page in plain words, with when, where and which monitor.
-    expect(await text(".screen-match-title")).toBe("A2 minder spoed, ambulance, Haven, Schiedam");
+    // In plain words in the screen's language (it is opened in English).
+    expect(await text(".screen-match-title")).toBe("A2 less urgent, ambulance, Haven, Schiedam");
     expect(await text(".screen-match-meta")).toMatch(/^\d\d:\d\d · Haven, Schiedam · Ambulance Schiedam$/);
     expect(await page.$$eval(".screen-crew-member", (items) => items.map((item) => item.textContent))).toEqual([
       "Anna: available",

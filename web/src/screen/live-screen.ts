@@ -10,7 +10,7 @@ import { Api, ApiError } from "../api/client.ts";
 import type { WebConfig } from "../api/config.ts";
 import { readFragment } from "../api/graphql.ts";
 import { h } from "../dom.ts";
-import { t } from "../i18n.ts";
+import { language, t } from "../i18n.ts";
 import { addNlAlertLayer, type NlAlerts } from "../map/layers/nl-alert-layer.ts";
 import { addWeatherLayer, type ProvinceWarning } from "../map/layers/weather-layer.ts";
 import type { FeatureCollection } from "geojson";
@@ -149,11 +149,12 @@ export function liveScreen(root: HTMLElement, config: WebConfig, token: string, 
   const timer = setInterval(tick, TICK_MS);
   tick();
 
-  const fetchScreen = async () => take(readFragment(ScreenFields, (await api.request(ScreenQuery)).stationScreen));
+  const fetchScreen = async () =>
+    take(readFragment(ScreenFields, (await api.request(ScreenQuery, { language })).stationScreen));
   // Subscribed first, then fetched, so that nothing that happens in between is missed.
   const unsubscribe = api.subscribe(
     ScreenSubscription,
-    {},
+    { language },
     (data) => take(readFragment(ScreenFields, data.stationScreen)),
     showProblem,
   );

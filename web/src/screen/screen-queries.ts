@@ -1,5 +1,6 @@
 // The station screen's operations: pairing with the web application's credential, then the
-// screen itself (query and subscription, the same fields) with the screen's own.
+// screen itself (query and subscription, the same fields) with the screen's own, its pages in plain
+// words in the screen's language.
 import { graphql } from "../api/graphql.ts";
 
 export const RequestPairing = graphql(`
@@ -35,7 +36,7 @@ export const ScreenFields = graphql(`
       longitude
       radius
     }
-    matches(first: 10) {
+    matches(first: 10, language: $language) {
       monitorName
       incidentUuid
       messageUuid
@@ -67,7 +68,7 @@ export const ScreenFields = graphql(`
 
 export const ScreenQuery = graphql(
   `
-    query StationScreen {
+    query StationScreen($language: String!) {
       stationScreen {
         ...ScreenFields
       }
@@ -78,7 +79,7 @@ export const ScreenQuery = graphql(
 
 export const ScreenSubscription = graphql(
   `
-    subscription StationScreenLive {
+    subscription StationScreenLive($language: String!) {
       stationScreen {
         ...ScreenFields
       }
