@@ -150,6 +150,17 @@ describe("pairing", () => {
     });
   });
 
+  test("a code past its 10 minutes: no member can type it, and the screen is told to ask for a new one", async () => {
+    const { requestScreenPairing } = await data(REQUEST, ada.apiToken);
+    await ctx.db.asOwner("update app_private.screen_pairings set expires_at = now() - interval '1 second'");
+    const input = { code: requestScreenPairing.code, name: "Late", monitorUuids: [monitorUuid] };
+    expect(errorOf(await call(PAIR, ada.accessToken, { i: input })).code).toBe("NOT_FOUND");
+    expect(errorOf(await call(CLAIM, ada.apiToken, { s: requestScreenPairing.pairingSecret }))).toEqual({
+      message: "This pairing has expired: ask for a new code.",
+      code: "NOT_FOUND",
+    });
+  });
+
   test("wrong codes, monitors of another environment and bad settings are refused; ten wrong codes wait", async () => {
     // The first test typed a spent code: a wrong one too. This one counts from none.
     await ctx.db.asOwner("delete from app_private.screen_pairing_failures");
