@@ -6,7 +6,7 @@
 // function) and the public feeds and nothing else of the environment. The crew's availability is
 // set in the console (setCrewAvailability) or from a notification's respond link
 // (respondAvailability). The SQL is in app_accounts; what needs Node here is the token's secret.
-import { lambda, type Step } from "postgraphile/grafast";
+import { lambda, type FieldArgs, type Step } from "postgraphile/grafast";
 import { extendSchema, gql } from "postgraphile/utils";
 import { apiTokenPreview, generateApiTokenSecret, hashApiTokenSecret } from "../lib/auth/api-tokens.ts";
 import { userError } from "../lib/graphql/errors.ts";
@@ -34,6 +34,17 @@ function availabilityAnswer([row]: ReadonlyArray<{ name: string; availability: s
 export const StationScreensPlugin = extendSchema((build) => {
   const { run, sql } = mutationSteps(build);
   const screens = build.input.pgRegistry.pgResources.station_screens_table;
+  /** An availability set through app_accounts' function, whose first argument names whose (a channel, or a respond link's token). */
+  const setAvailability = (fieldArgs: FieldArgs, sqlFunction: string, whose: "channel" | "token") =>
+    run(fieldArgs, async (args, { visitor }) =>
+      availabilityAnswer(
+        await visitor(`select * from app_accounts.${sqlFunction}($1, $2, $3)`, [
+          args[whose],
+          args.status ?? null,
+          args.until ?? null,
+        ]),
+      ),
+    );
   return {
     typeDefs: gql`
       """
@@ -191,26 +202,8 @@ export const StationScreensPlugin = extendSchema((build) => {
             ),
           deleteStationScreen: (_, fieldArgs) =>
             sql(fieldArgs, "(app_accounts.delete_station_screen($1)).uuid is not null", ({ uuid }) => [uuid]),
-          setCrewAvailability: (_, fieldArgs) =>
-            run(fieldArgs, async ({ channel, status, until }, { visitor }) =>
-              availabilityAnswer(
-                await visitor("select * from app_accounts.set_crew_availability($1, $2, $3)", [
-                  channel,
-                  status ?? null,
-                  until ?? null,
-                ]),
-              ),
-            ),
-          respondAvailability: (_, fieldArgs) =>
-            run(fieldArgs, async ({ token, status, until }, { visitor }) =>
-              availabilityAnswer(
-                await visitor("select * from app_accounts.respond_availability($1, $2, $3)", [
-                  token,
-                  status ?? null,
-                  until ?? null,
-                ]),
-              ),
-            ),
+          setCrewAvailability: (_, fieldArgs) => setAvailability(fieldArgs, "set_crew_availability", "channel"),
+          respondAvailability: (_, fieldArgs) => setAvailability(fieldArgs, "respond_availability", "token"),
         },
       },
     },
