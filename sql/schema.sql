@@ -1777,11 +1777,14 @@ comment on table app_private.request_identities is 'Who a request became by logg
 create table app_private.screen_pairing_failures (
   environment_uuid uuid not null,
   at timestamp with time zone default now() not null,
-  constraint screen_pairing_failures_environment_uuid_fkey FOREIGN KEY (environment_uuid) REFERENCES app_public.environments(uuid) ON DELETE CASCADE
+  user_uuid uuid,
+  constraint screen_pairing_failures_environment_uuid_fkey FOREIGN KEY (environment_uuid) REFERENCES app_public.environments(uuid) ON DELETE CASCADE,
+  constraint screen_pairing_failures_user_uuid_fkey FOREIGN KEY (user_uuid) REFERENCES app_public.users(uuid) ON DELETE CASCADE
 );
 alter table app_private.screen_pairing_failures enable row level security;
 CREATE INDEX screen_pairing_failures_environment_at_idx ON app_private.screen_pairing_failures USING btree (environment_uuid, at);
-comment on table app_private.screen_pairing_failures is 'Wrong pairing codes typed in the console, per environment: pairStationScreen refuses an eleventh within 10 minutes (a code has 30 bits).';
+CREATE INDEX screen_pairing_failures_user_at_idx ON app_private.screen_pairing_failures USING btree (user_uuid, at);
+comment on table app_private.screen_pairing_failures is 'Wrong pairing codes typed in the console, per person and environment: pairStationScreen refuses an eleventh of either within 10 minutes (a code has 30 bits), and deletes older ones.';
 
 create table app_private.screen_pairings (
   code_hash bytea not null,
@@ -4568,11 +4571,17 @@ CREATE OR REPLACE FUNCTION app_accounts.pair_station_screen(code text, name text
 AS $function$
 declare
   environment uuid := app_accounts.require_current_environment();
+  caller uuid := app_hidden.require_user_uuid();
   pairing app_private.screen_pairings;
   screen app_public.station_screens;
 begin
+  -- One count per person and environment at a time (parallel guesses wait for each other), and
+  -- per person too: environments are free to make.
+  perform pg_advisory_xact_lock(hashtext('screen_pairing:' || caller));
+  perform pg_advisory_xact_lock(hashtext('screen_pairing:' || environment));
+  delete from app_private.screen_pairing_failures f where f.at < now() - interval '10 minutes';
   if (select count(*) from app_private.screen_pairing_failures f
-       where f.environment_uuid = environment and f.at > now() - interval '10 minutes') >= 10 then
+       where (f.environment_uuid = environment or f.user_uuid = caller) and f.at > now() - interval '10 minutes') >= 10 then
     raise exception 'Too many wrong pairing codes; try again in 10 minutes.' using errcode = 'XRATE';
   end if;
   perform app_hidden.check_station_screen_settings(coalesce(name, ''), latitude, longitude, alarm_minutes);
@@ -4582,7 +4591,7 @@ begin
      and p.expires_at > now() and p.screen_uuid is null
    for update;
   if pairing.code_hash is null then
-    insert into app_private.screen_pairing_failures (environment_uuid) values (environment);
+    insert into app_private.screen_pairing_failures (environment_uuid, user_uuid) values (environment, caller);
     -- The failure must count even though this request fails: a deferred commit is not possible
     -- here, so the error is raised by the caller's plugin after the commit (see pairStationScreen).
     return null;
@@ -4753,7 +4762,7 @@ begin
   expires_at := n.expires_at;
   select r.status, r.arrives_at into status, arrives_at from app_public.alert_responders r
    where r.monitor_uuid = n.monitor_uuid and r.incident_uuid = n.incident_uuid and r.channel_uuid = n.channel_uuid;
-  select (app_hidden.crew_member_of(c)).* into member from app_public.channels c where c.uuid = n.channel_uuid;
+  select x.* into member from app_public.channels c cross join lateral app_hidden.crew_member_of(c) x where c.uuid = n.channel_uuid;
   availability := member.availability;
   available_until := member.until;
 end;
@@ -4785,7 +4794,11 @@ begin
   values (n.environment_uuid, n.monitor_uuid, n.channel_uuid, n.dossier_uuid, n.message_uuid, n.incident_uuid,
       n.recipient, respond_on_the_way.status, arrives, nullif(current_setting('app.request_uuid', true), '')::uuid)
   on conflict (monitor_uuid, incident_uuid, channel_uuid) do update
-    set status = excluded.status, arrives_at = excluded.arrives_at, last_request_uuid = excluded.last_request_uuid, changed = now()
+    -- "Going" again without minutes keeps an estimate given before.
+    set status = excluded.status,
+        arrives_at = case when excluded.status = 'going' and arrival_minutes is null and r.status = 'going' then r.arrives_at
+                          else excluded.arrives_at end,
+        last_request_uuid = excluded.last_request_uuid, changed = now()
   returning r.uuid into result;
   return result;
 end;
@@ -5097,8 +5110,12 @@ begin
   end if;
   update app_public.station_screens s
      set name = coalesce(btrim(update_station_screen.name), s.name),
-         latitude = update_station_screen.latitude,
-         longitude = update_station_screen.longitude,
+         -- No point and no monitors given: the point stays. A point given is the point; none
+         -- given with monitors is the first monitor's with one (set_station_screen_monitors).
+         latitude = case when update_station_screen.latitude is null and monitor_uuids is null then s.latitude
+                         else update_station_screen.latitude end,
+         longitude = case when update_station_screen.longitude is null and monitor_uuids is null then s.longitude
+                          else update_station_screen.longitude end,
          alarm_minutes = coalesce(update_station_screen.alarm_minutes, s.alarm_minutes)
    where s.uuid = screen_uuid and s.environment_uuid = environment
   returning s.* into screen;
@@ -5113,7 +5130,7 @@ begin
 end;
 $function$;
 grant execute on function app_accounts.update_station_screen(screen_uuid uuid, name text, monitor_uuids uuid[], latitude double precision, longitude double precision, alarm_minutes integer) to app_visitor;
-comment on function app_accounts.update_station_screen(screen_uuid uuid, name text, monitor_uuids uuid[], latitude double precision, longitude double precision, alarm_minutes integer) is 'updateStationScreen: changes a screen of the current environment (its name, monitors and alarm minutes when given; its point as given, null taking its first monitor''s); the screen shows the change at once.';
+comment on function app_accounts.update_station_screen(screen_uuid uuid, name text, monitor_uuids uuid[], latitude double precision, longitude double precision, alarm_minutes integer) is 'updateStationScreen: changes a screen of the current environment (its name, monitors and alarm minutes when given; its point when given, and with monitors given and no point, the first of them with a location); the screen shows the change at once.';
 
 CREATE OR REPLACE FUNCTION app_hidden.accident_criteria_of(mo app_public.monitors)
  RETURNS app_hidden.traffic_monitor_criteria
@@ -6109,15 +6126,13 @@ CREATE OR REPLACE FUNCTION app_hidden.current_environment_monitor_uuids()
  STABLE PARALLEL SAFE SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
-  select m.uuid from app_public.monitors m
-   where m.environment_uuid = app_hidden.current_environment_uuid()
-     and (not 'screen:read' = any (app_hidden.current_api_scopes())
-          or m.uuid in (select x.monitor_uuid from app_hidden.station_screen_monitors x
-                         where x.screen_uuid = app_hidden.current_station_screen_uuid()))
+  select m.uuid from app_public.monitors m where m.environment_uuid = app_hidden.current_environment_uuid()
+  union all
+  select x.monitor_uuid from app_hidden.station_screen_monitors x where x.screen_uuid = app_hidden.current_station_screen_uuid()
 $function$;
 grant execute on function app_hidden.current_environment_monitor_uuids() to app_analyst;
 grant execute on function app_hidden.current_environment_monitor_uuids() to app_visitor;
-comment on function app_hidden.current_environment_monitor_uuids() is 'The monitors of the request''s environment, whether the request uses an API token or a member''s session; for a station screen''s credential only the screen''s monitors. The policies on monitor_matches, feed_monitor_matches and monitor_daily_counts read it, and so does the monitor filter of p2000Messages (a public read made with an API token). SECURITY DEFINER because API tokens cannot read monitor rows.';
+comment on function app_hidden.current_environment_monitor_uuids() is 'The monitors of the request''s environment, whether the request uses an API token or a member''s session; for a station screen''s credential (which acts in no environment) its screen''s monitors. The policies on monitor_matches, feed_monitor_matches and monitor_daily_counts read it, and so does the monitor filter of p2000Messages (a public read made with an API token). SECURITY DEFINER because API tokens cannot read monitor rows.';
 
 CREATE OR REPLACE FUNCTION app_hidden.current_environment_rss_feeds(monitor_uuid uuid DEFAULT NULL::uuid)
  RETURNS SETOF uuid
@@ -10296,17 +10311,21 @@ CREATE OR REPLACE FUNCTION app_hidden.tg_monitor_matches__after_insert()
 AS $function$
 begin
   -- A page matched a monitor with a reAlert rule: check, when its minutes are up, who is coming.
-  -- One check per monitor and incident (the job key): a dossier's later pages do not postpone it.
+  -- One check per monitor and incident, from its first notified page (the job key keeps a
+  -- simultaneous second page from postponing it).
   perform graphile_worker.add_job('monitors__check_crew',
             json_build_object('monitor', n.monitor_uuid, 'message', n.message_uuid),
             run_at := now() + make_interval(mins => (mo.notification_rules->'reAlert'->>'minutes')::integer),
             max_attempts := 5,
             job_key := 'check_crew:' || n.monitor_uuid || ':' || coalesce(n.dossier_uuid, n.message_uuid),
             job_key_mode := 'preserve_run_at')
-     from new_rows n join app_public.monitors mo on mo.uuid = n.monitor_uuid
+     from app_public.monitors mo join new_rows n on n.monitor_uuid = mo.uuid
     where n.suppressed_reason is null and mo.notification_rules ? 'reAlert'
-      and not exists (select 1 from app_hidden.crew_re_alerts r
-                       where r.monitor_uuid = n.monitor_uuid and r.incident_uuid = coalesce(n.dossier_uuid, n.message_uuid));
+      -- The incident's first notified page: a later page of a dossier already checked books no
+      -- second check.
+      and not exists (select 1 from app_hidden.monitor_matches x
+                       where x.monitor_uuid = n.monitor_uuid and x.dossier_uuid = n.dossier_uuid
+                         and x.message_uuid <> n.message_uuid and x.suppressed_reason is null);
   if exists (select 1 from new_rows n join app_hidden.station_screen_monitors x on x.monitor_uuid = n.monitor_uuid) then
     perform app_hidden.notify_station_screens(array(select distinct n.monitor_uuid from new_rows n));
   end if;
@@ -11495,7 +11514,13 @@ begin
   with new_notifications as (
     insert into app_private.notifications (monitor_uuid, channel_uuid, message_uuid, dossier_uuid, headline, re_alert)
     select mo.uuid, mc.channel_uuid, m.uuid, m.dossier_uuid, headline, true
-      from app_hidden.monitor_channels mc where mc.monitor_uuid = mo.uuid
+      from app_hidden.monitor_channels mc
+      join app_public.channels ch on ch.uuid = mc.channel_uuid
+     where mc.monitor_uuid = mo.uuid
+       -- Those who answered (coming or not) and those who said they are unavailable are not asked again.
+       and not exists (select 1 from app_public.alert_responders r
+                        where r.monitor_uuid = mo.uuid and r.incident_uuid = incident and r.channel_uuid = mc.channel_uuid)
+       and (app_hidden.crew_member_of(ch)).availability is distinct from 'unavailable'
     on conflict do nothing
     returning uuid
   )
@@ -11504,7 +11529,7 @@ begin
   return queued;
 end;
 $function$;
-comment on function app_private.check_crew(monitor_uuid uuid, message_uuid uuid) is 'The task monitors__check_crew, queued when a page matched a monitor with a reAlert rule, its minutes later: when fewer than reAlert.coming answered going for the incident, records the re-alert (once per monitor and incident) and queues the page again to the monitor''s channels, each with its own respond link and a headline saying how many are coming. Returns how many deliveries it queued.';
+comment on function app_private.check_crew(monitor_uuid uuid, message_uuid uuid) is 'The task monitors__check_crew, booked when a monitor with a reAlert rule notified an incident''s first page, its minutes later: when fewer than reAlert.coming answered going for the incident, records the re-alert (once per monitor and incident) and queues the page again to the monitor''s channels that have not answered and are not unavailable, each with its own respond link and a headline saying how many are coming. Returns how many deliveries it queued.';
 
 CREATE OR REPLACE FUNCTION app_private.consume_user_token(token_hash bytea, purpose text, OUT user_uuid uuid, OUT return_to text)
  RETURNS record
@@ -14544,7 +14569,7 @@ CREATE OR REPLACE FUNCTION app_public.crew()
  STABLE SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
-  select (app_hidden.crew_member_of(c)).* from app_public.channels c
+  select member.* from app_public.channels c cross join lateral app_hidden.crew_member_of(c) member
    where c.environment_uuid = app_hidden.current_member_environment_uuid()
    order by c.name, c.uuid
 $function$;
@@ -16933,8 +16958,8 @@ CREATE OR REPLACE FUNCTION app_public.station_screens_crew(screen app_public.sta
  STABLE SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
-  select (app_hidden.crew_member_of(c)).*
-    from app_public.channels c
+  select member.*
+    from app_public.channels c cross join lateral app_hidden.crew_member_of(c) member
    where c.uuid in (select mc.channel_uuid from app_hidden.station_screen_monitors x
                       join app_hidden.monitor_channels mc on mc.monitor_uuid = x.monitor_uuid
                      where x.screen_uuid = screen.uuid)
@@ -16976,11 +17001,20 @@ AS $function$
            mm.monitor_uuid, coalesce(mm.dossier_uuid, mm.message_uuid) as incident_uuid, mm.message_uuid, mm.dossier_uuid,
            mm.matched_at, mm.sended
       from screen_monitors s
-      cross join lateral (select * from app_hidden.monitor_matches m where m.monitor_uuid = s.uuid
+      -- What the station would be told: quiet hours and throttles are a person's, not the wall's;
+      -- a page below minUrgency, or a burst monitor's single page, is not an alarm.
+      cross join lateral (select * from app_hidden.monitor_matches m
+                           where m.monitor_uuid = s.uuid
+                             and (m.suppressed_reason is null or m.suppressed_reason in ('quiet_hours', 'max_per_dossier', 'max_per_period'))
                            order by m.sended desc limit least(greatest(first, 1), 100)) mm
      order by coalesce(mm.dossier_uuid, mm.message_uuid), mm.sended desc
   )
-  select i.monitor_uuid, s.name, i.incident_uuid, m.uuid, i.dossier_uuid, i.matched_at, i.sended, m.sended, m.message,
+  select i.monitor_uuid, s.name, i.incident_uuid, m.uuid, i.dossier_uuid, i.matched_at, i.sended,
+         -- The alarm counts from the incident's first matched page.
+         (select min(x.sended) from app_hidden.monitor_matches x
+           where x.monitor_uuid = i.monitor_uuid
+             and (x.message_uuid = i.incident_uuid or x.dossier_uuid = i.incident_uuid)),
+         m.message,
          app_hidden.p2000_plain_text_kept(m, case when station_screens_matches.language = 'en' then 'en' else 'nl' end), u.code, d.name, g.name, m.street, m.city, m.postcode, m.latitude, m.longitude,
          array(select coalesce(nullif(c.description, ''), c.name) from app_public.p2000_message_capcodes mc
                  join app_public.p2000_capcodes c on c.uuid = mc.capcode_uuid
@@ -17030,7 +17064,9 @@ CREATE OR REPLACE FUNCTION app_public.station_screens_paired(screen app_public.s
  STABLE SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
-  select screen.api_token_uuid is not null and app_hidden.may_read_station_screen(screen)
+  select app_hidden.may_read_station_screen(screen)
+     and exists (select 1 from app_public.api_tokens t
+                  where t.uuid = screen.api_token_uuid and t.revoked_at is null and (t.expires_at is null or t.expires_at > now()))
 $function$;
 grant execute on function app_public.station_screens_paired(screen app_public.station_screens) to app_analyst;
 grant execute on function app_public.station_screens_paired(screen app_public.station_screens) to app_visitor;

@@ -6,7 +6,7 @@ import type { IncomingMessage } from "node:http";
 import type pg from "pg";
 import { looksLikeJwt, verifyAccessToken } from "./access-tokens.ts";
 import type { ApiTokenCache } from "./api-token-cache.ts";
-import { hashApiTokenSecret, isWellFormedApiTokenSecret, RECEIVER_SCOPE } from "./api-tokens.ts";
+import { hashApiTokenSecret, isWellFormedApiTokenSecret, RECEIVER_SCOPE, SCREEN_SCOPE } from "./api-tokens.ts";
 import { ROLES } from "../db/bootstrap.ts";
 
 export type RequestAuth =
@@ -146,7 +146,9 @@ export function pgSettingsFor(
     settings["app.session_uuid"] = auth.sessionUuid;
   } else if (auth.kind === "apiToken") {
     settings["app.api_token_uuid"] = auth.apiTokenUuid;
-    settings["app.environment_uuid"] = auth.environmentUuid;
+    // A station screen's credential acts in no environment: it reads its screen (found by the
+    // token) and nothing keyed on the environment, and the response cache keeps no answer for it.
+    if (!auth.scopes.includes(SCREEN_SCOPE)) settings["app.environment_uuid"] = auth.environmentUuid;
     settings["app.api_scopes"] = auth.scopes.join(" ");
   }
   return settings;

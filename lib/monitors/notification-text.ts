@@ -107,7 +107,8 @@ export function titleOf(n: PendingNotification): string {
 
 /** What a push notification says under its title: the plain text, without the headline the title already is. */
 export function bodyOf(settings: NotificationSettings, n: PendingNotification): string {
-  return n.kind === "p2000" ? notificationText(settings, n) : factLines(n).join("\n");
+  // A re-alert's headline is in the title already.
+  return n.kind === "p2000" ? notificationText(settings, { ...n, headline: null }) : factLines(n).join("\n");
 }
 
 /** The first http(s) `link` or `url` of the payload's objects (an RSS item's link), if any. */

@@ -247,6 +247,10 @@ describe("the screen's credential", () => {
     await respond(jan, "going", 7);
     await respond(piet, "cancelled");
     await respond(klaas, "going", 4);
+    // "Going" again without minutes keeps the estimate given before.
+    const again = await respond(jan, "going");
+    const jansEstimate = again.respondOnTheWay.arrivesAt;
+    expect(new Date(jansEstimate).getTime() - answered).toBeGreaterThanOrEqual(7 * 60_000 - 1_000);
     const { stationScreen } = await data(SCREEN_QUERY, screen.token);
     const [match] = stationScreen.matches;
     expect(match).toMatchObject({
@@ -364,7 +368,7 @@ describe("the screen's credential", () => {
   });
 
   test("reads nothing else of its environment: not the other monitors' matches, not the account's data", async () => {
-    await addPage("P 2 BR woning Kerkstraat Oss", "002029569");
+    await addPage("P 2 BR woning Hoogstraat Schiedam", "002029569");
     await ctx.service.workerIdle();
     const matchesOf = (monitor: string) =>
       call("query ($m: String!) { p2000Messages(filter: { monitor: { uuid: $m } }) { message } }", screen.token, {
@@ -372,7 +376,14 @@ describe("the screen's credential", () => {
       });
     // Its own monitor's matches are a public read's filter as for any token of the environment …
     expect((await matchesOf(monitorUuid)).data.p2000Messages).toEqual([{ message: PAGE }]);
-    // … another monitor's are not its to read.
+    // … another monitor's are not its to read, even once a full token of its environment has had
+    // the same answer (the response cache keeps none for a screen's credential).
+    const full = await call(
+      "query ($m: String!) { p2000Messages(filter: { monitor: { uuid: $m } }) { message } }",
+      ada.apiToken,
+      { m: otherMonitorUuid },
+    );
+    expect(full.data.p2000Messages).toEqual([{ message: "P 2 BR woning Hoogstraat Schiedam" }]);
     expect(errorOf(await matchesOf(otherMonitorUuid)).code).toBe("NOT_FOUND");
     // A member's queries give it nothing (refused, or empty: an API token is no member), and the
     // public feeds answer.
@@ -432,6 +443,14 @@ describe("the screen's credential", () => {
           i: { uuid: doomed.uuid, alarmMinutes: 20 },
         }),
     );
+    // A change of its minutes alone keeps the station's point.
+    const { stationScreens } = await data("{ stationScreens { uuid latitude alarmMinutes paired } }", ada.accessToken);
+    expect(stationScreens.find((s: { uuid: string }) => s.uuid === doomed.uuid)).toEqual({
+      uuid: doomed.uuid,
+      latitude: 51.9167,
+      alarmMinutes: 20,
+      paired: true,
+    });
     expect(
       (await data("mutation ($u: UUID!) { deleteStationScreen(uuid: $u) }", ada.accessToken, { u: doomed.uuid }))
         .deleteStationScreen,
@@ -443,10 +462,22 @@ describe("the screen's credential", () => {
     );
     expect(errorOf(await call("{ stationScreen { name } }", doomed.token)).code).toBe("UNAUTHENTICATED");
   });
+
+  test("a credential revoked on the API tokens screen is no pairing: the console says so", async () => {
+    const revoked = await pairedScreen("Revoked elsewhere");
+    const { rows } = await ctx.db.asOwner<{ uuid: string }>(
+      "select api_token_uuid as uuid from app_public.station_screens where uuid = $1",
+      [revoked.uuid],
+    );
+    await data("mutation ($u: String!) { deleteApiToken(uuid: $u) }", ada.accessToken, { u: rows[0].uuid });
+    const { stationScreens } = await data("{ stationScreens { uuid paired } }", ada.accessToken);
+    expect(stationScreens.find((s: { uuid: string }) => s.uuid === revoked.uuid).paired).toBe(false);
+    await data("mutation ($u: UUID!) { deleteStationScreen(uuid: $u) }", ada.accessToken, { u: revoked.uuid });
+  });
 });
 
 describe("reAlert", () => {
-  test("too few coming: the page again to every channel with how many are coming, once; enough coming: nothing", async () => {
+  test("too few coming: the page again to those who have not answered, with how many are coming, once; enough coming: nothing", async () => {
     const messageUuid = await addPage("A1 BRT-01 Gebouwbrand Lange Haven Schiedam", "001420007");
     await ctx.service.workerIdle();
     // The check was booked for the rule's minutes after the page, once per incident.
@@ -467,10 +498,12 @@ describe("reAlert", () => {
           messageUuid,
         ])
       ).rows[0].queued;
-    expect(await check()).toBe(3);
+    // Again to those who have not answered (Jan said he is coming), and once only.
+    expect(await check()).toBe(2);
     expect(await check()).toBe(0);
     await ctx.service.workerIdle();
     const reAlert = await mail.waitFor("klaas@example.org", /^Heralarm: 1 van 2 komen na 60 min: /);
+    expect(mail.mails.filter((m) => m.to === "jan@example.org" && m.subject.startsWith("Heralarm"))).toEqual([]);
     expect(reAlert.text).toContain("A1 BRT-01 Gebouwbrand Lange Haven Schiedam");
     // The re-alert carries its own respond link, which answers for the same incident.
     const token = await respondToken(messageUuid, channelUuids[2], true);

@@ -173,7 +173,9 @@ export class CachedAnswers {
     const settings = (contextValue as { pgSettings?: Record<string, string> } | undefined)?.pgSettings;
     const environment = settings?.["app.environment_uuid"];
     const plan = cachePlanOf(schema, document, operationName);
-    // Only API-token reads: a user's access token reads no public data (lib/auth/transport-guard.ts).
+    // Only API-token reads of an environment: a user's access token reads no public data
+    // (lib/auth/transport-guard.ts), and a station screen's credential acts in none
+    // (lib/auth/context.ts), so no answer kept for its environment's other tokens reaches it.
     if (!plan || !settings?.["app.api_token_uuid"] || !environment) return undefined;
     const variables = JSON.stringify(variableValues ?? {});
     // The document's own `monitor` arguments are in the plan already; the variables are read here.

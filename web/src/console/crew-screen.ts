@@ -2,8 +2,8 @@
 // reach, listed with their availability, which a member sets here for anyone (setCrewAvailability):
 // available, not available or not said, optionally until a time. The people set their own from a
 // notification's respond link; the station screens show it. A screen of its own rather than a part
-// of Screens: the crew is the environment's whether or not it has a screen (the reAlert rule counts
-// it too), and it changes daily where a screen is paired once.
+// of Screens: the crew is the environment's whether or not it has a screen (a reAlert rule leaves
+// out those who said they are unavailable), and it changes daily where a screen is paired once.
 import { graphql } from "../api/graphql.ts";
 import { h, replaceChildren } from "../dom.ts";
 import { addTexts, t } from "../i18n.ts";

@@ -93,7 +93,12 @@ export function idleView(): IdleView {
           );
         }),
       );
-      const members = screen.crew.filter((member) => member.availability);
+      // An availability past its until no longer holds; nothing tells the screen when it passes,
+      // so the view is shown again each minute (live-screen.ts) and looks at the time itself.
+      const now = Date.now();
+      const members = screen.crew.filter(
+        (member) => member.availability && (!member.until || Date.parse(member.until) > now),
+      );
       crew.element.hidden = members.length === 0;
       crew.show(members.map((member) => `${member.name} ${member.availability}`).join("\n"), () =>
         members.map((member) =>

@@ -35,7 +35,7 @@ export function liveScreen(root: HTMLElement, config: WebConfig, token: string, 
   let shownAlarm: Match | null = null;
   let setAside: string | null = null;
   let sounded: string | null = null;
-  /** When the alarm's incident was first shown: the elapsed time counts from its first page seen. */
+  /** The alarm's incident and its first matched page's time: the elapsed time counts from it (after a reload too). */
   let started: { incident: string; at: number } | null = null;
   let provinces: FeatureCollection | null = null;
   let warnings: ProvinceWarning[] = [];
@@ -105,7 +105,7 @@ export function liveScreen(root: HTMLElement, config: WebConfig, token: string, 
     alarm.element.hidden = match === null;
     if (match) {
       if (started?.incident !== match.incidentUuid)
-        started = { incident: match.incidentUuid, at: Date.parse(match.lastSended) };
+        started = { incident: match.incidentUuid, at: Date.parse(match.sended) };
       const key = alarmKey(match);
       if (key !== sounded) {
         sounded = key;
@@ -139,8 +139,11 @@ export function liveScreen(root: HTMLElement, config: WebConfig, token: string, 
     const now = Date.now();
     // Written when the minute changes only: a text node made every second is garbage for nothing.
     const time = timeOfDay(now);
-    if (clock.textContent !== time) clock.textContent = time;
+    const newMinute = clock.textContent !== time;
+    if (newMinute) clock.textContent = time;
     if (!screen) return;
+    // What holds until a time (the crew's availability) is looked at again each minute.
+    if (newMinute) idle.showScreen(screen);
     const match = currentAlarm(screen, now, setAside);
     // The alarm's end (alarmMinutes after its last page) comes by the clock, not by an event.
     if ((match && alarmKey(match)) !== (shownAlarm && alarmKey(shownAlarm))) render();

@@ -40,6 +40,7 @@ export const ScreenFields = graphql(`
       monitorName
       incidentUuid
       messageUuid
+      sended
       lastSended
       message
       plainText
@@ -62,6 +63,7 @@ export const ScreenFields = graphql(`
       channelUuid
       name
       availability
+      until
     }
   }
 `);
