@@ -404,6 +404,22 @@ describe("the screen's credential", () => {
     expect(errorOf(await call(SCREEN_QUERY, ada.apiToken)).code).toBe("FORBIDDEN");
   });
 
+  test("what counts is what the station would be told: held back by quiet hours yes, below minUrgency no", async () => {
+    const held = await addPage("A2 AMBU 17110 Broersvest Schiedam SCHIDM bon 147020");
+    const below = await addPage("B2 AMBU 17111 Nieuwstraat Schiedam SCHIDM bon 147021");
+    await ctx.service.workerIdle();
+    // As the matcher records them when a rule holds them back.
+    await ctx.db.asOwner(
+      `update app_hidden.monitor_matches set suppressed_reason = case message_uuid when $1::uuid then 'quiet_hours' else 'min_urgency' end
+        where monitor_uuid = $3 and message_uuid in ($1, $2)`,
+      [held, below, monitorUuid],
+    );
+    const { stationScreen } = await data("{ stationScreen { matches { messageUuid } } }", screen.token);
+    const shown = stationScreen.matches.map((m: { messageUuid: string }) => m.messageUuid);
+    expect(shown).toContain(held);
+    expect(shown).not.toContain(below);
+  });
+
   test("screen:read is no scope to give: createApiToken refuses it and updateApiToken leaves a screen's token alone", async () => {
     expect(
       errorOf(
