@@ -15289,6 +15289,7 @@ $function$;
 grant execute on function app_public.meteo_warning_events_for_monitor(monitor app_public.monitor_ref, first integer, page integer) to app_analyst;
 grant execute on function app_public.meteo_warning_events_for_monitor(monitor app_public.monitor_ref, first integer, page integer) to app_visitor;
 comment on function app_public.meteo_warning_events_for_monitor(monitor app_public.monitor_ref, first integer, page integer) is '@cacheReads app_hidden.feed_monitor_matches app_public.meteo_warning_events app_public.monitors
+@cacheReads app_hidden.station_screen_monitors
 @cacheEnvironmentBound
 @notNull
 The warning events that matched a meteo_weather monitor of the caller''s environment, newest first.';
@@ -16091,6 +16092,7 @@ comment on function app_public.p2000_message_statistics(filter app_public.p2000_
 @cacheReads app_public.p2000_capcodes app_public.p2000_disciplines app_public.p2000_message_capcodes
 @cacheReads app_public.p2000_messages app_public.p2000_regions app_public.p2000_urgencies
 @cacheMonitorReads app_hidden.monitor_daily_counts app_hidden.monitor_matches app_public.monitors
+@cacheMonitorReads app_hidden.station_screen_monitors
 @notNull
 Counts for a message filter (real alerts only by default); chartDays 1-90, default 30.';
 
@@ -16196,6 +16198,7 @@ grant execute on function app_public.p2000_messages(first integer, page integer,
 comment on function app_public.p2000_messages(first integer, page integer, filter app_public.p2000_message_filter) is '@cacheReads app_public.p2000_capcodes app_public.p2000_disciplines app_public.p2000_message_capcodes
 @cacheReads app_public.p2000_messages
 @cacheMonitorReads app_hidden.monitor_matches app_public.monitors
+@cacheMonitorReads app_hidden.station_screen_monitors
 P2000 messages, newest first; real alerts only unless filter.exerciseType says otherwise.';
 
 CREATE OR REPLACE FUNCTION app_public.p2000_messages_capcodes(m app_public.p2000_messages)
@@ -16306,6 +16309,7 @@ comment on function app_public.p2000_messages_count(filter app_public.p2000_mess
 @cacheReads app_public.p2000_capcodes app_public.p2000_disciplines app_public.p2000_message_capcodes
 @cacheReads app_public.p2000_messages
 @cacheMonitorReads app_hidden.monitor_daily_counts app_hidden.monitor_matches app_public.monitors
+@cacheMonitorReads app_hidden.station_screen_monitors
 @notNull
 How many messages p2000Messages would list with this filter.';
 
