@@ -55,18 +55,28 @@ export function variablesNameMonitor(variablesJson: string): boolean {
   return variablesJson.includes('"monitor":');
 }
 
+/** A fact of a parsed document, worked out once: a kept document is asked again at every request. */
+function documentFact(
+  cache: WeakMap<DocumentNode, boolean>,
+  document: DocumentNode,
+  find: (document: DocumentNode) => boolean,
+): boolean {
+  let known = cache.get(document);
+  if (known === undefined) cache.set(document, (known = find(document)));
+  return known;
+}
+
 const monitorInDocument = new WeakMap<DocumentNode, boolean>();
 
 export function documentNamesMonitor(document: DocumentNode): boolean {
-  const known = monitorInDocument.get(document);
-  if (known !== undefined) return known;
-  let found = false;
-  visit(document, {
-    Argument: (node) => void (found ||= node.name.value === "monitor"),
-    ObjectField: (node) => void (found ||= node.name.value === "monitor"),
+  return documentFact(monitorInDocument, document, () => {
+    let found = false;
+    visit(document, {
+      Argument: (node) => void (found ||= node.name.value === "monitor"),
+      ObjectField: (node) => void (found ||= node.name.value === "monitor"),
+    });
+    return found;
   });
-  monitorInDocument.set(document, found);
-  return found;
 }
 
 /**
@@ -82,10 +92,9 @@ export function boundToCredential(document: DocumentNode, variables: unknown): b
 const ownScreenInDocument = new WeakMap<DocumentNode, boolean>();
 
 function readsOwnScreen(document: DocumentNode): boolean {
-  const known = ownScreenInDocument.get(document);
-  if (known !== undefined) return known;
-  let found = false;
-  visit(document, { Field: (node) => void (found ||= node.name.value === "stationScreen") });
-  ownScreenInDocument.set(document, found);
-  return found;
+  return documentFact(ownScreenInDocument, document, () => {
+    let found = false;
+    visit(document, { Field: (node) => void (found ||= node.name.value === "stationScreen") });
+    return found;
+  });
 }
