@@ -19,7 +19,8 @@ export interface HeapGroup {
   selfMb: number;
 }
 
-export function summariseHeapSnapshot(file: string, top = 25): { totalMb: number; groups: HeapGroup[] } {
+/** Every kind and constructor of a snapshot, with its count and its objects' own bytes. */
+function groupHeapSnapshot(file: string): { totalBytes: number; groups: Map<string, HeapGroup & { bytes: number }> } {
   const snapshot = JSON.parse(fs.readFileSync(file, "utf8")) as Snapshot;
   const fields = snapshot.snapshot.meta.node_fields;
   const types = snapshot.snapshot.meta.node_types[0];
@@ -27,23 +28,70 @@ export function summariseHeapSnapshot(file: string, top = 25): { totalMb: number
   const typeAt = fields.indexOf("type");
   const nameAt = fields.indexOf("name");
   const sizeAt = fields.indexOf("self_size");
-  const groups = new Map<string, HeapGroup>();
-  let total = 0;
+  const groups = new Map<string, HeapGroup & { bytes: number }>();
+  let totalBytes = 0;
   for (let i = 0; i < snapshot.nodes.length; i += width) {
     const type = types[snapshot.nodes[i + typeAt]];
     const size = snapshot.nodes[i + sizeAt];
-    total += size;
+    totalBytes += size;
     // strings and code by their type: their "names" are their contents
     const name = type === "object" || type === "closure" ? snapshot.strings[snapshot.nodes[i + nameAt]] : `(${type})`;
     const key = `${type}\u0000${name}`;
-    const group = groups.get(key) ?? { type, name, count: 0, selfMb: 0 };
+    const group = groups.get(key) ?? { type, name, count: 0, selfMb: 0, bytes: 0 };
     group.count++;
-    group.selfMb += size / 2 ** 20;
+    group.bytes += size;
     groups.set(key, group);
   }
-  const largest = [...groups.values()].sort((a, b) => b.selfMb - a.selfMb).slice(0, top);
+  return { totalBytes, groups };
+}
+
+export function summariseHeapSnapshot(file: string, top = 25): { totalMb: number; groups: HeapGroup[] } {
+  const { totalBytes, groups } = groupHeapSnapshot(file);
+  const largest = [...groups.values()].sort((a, b) => b.bytes - a.bytes).slice(0, top);
   return {
-    totalMb: +(total / 2 ** 20).toFixed(1),
-    groups: largest.map((g) => ({ ...g, selfMb: +g.selfMb.toFixed(1) })),
+    totalMb: +(totalBytes / 2 ** 20).toFixed(1),
+    groups: largest.map(({ type, name, count, bytes }) => ({
+      type,
+      name,
+      count,
+      selfMb: +(bytes / 2 ** 20).toFixed(1),
+    })),
+  };
+}
+
+export interface HeapGrowth {
+  type: string;
+  name: string;
+  countBefore: number;
+  countAfter: number;
+  /** The group's own bytes after less before. */
+  bytes: number;
+}
+
+/**
+ * What grew between two snapshots of one heap, by kind and constructor, the most bytes first: where
+ * a slow rise of the heap lives (bench/screen-memory.ts --heap-snapshots).
+ */
+export function heapGrowth(beforeFile: string, afterFile: string, top = 20): { bytes: number; groups: HeapGrowth[] } {
+  const before = groupHeapSnapshot(beforeFile);
+  const after = groupHeapSnapshot(afterFile);
+  const keys = new Set([...before.groups.keys(), ...after.groups.keys()]);
+  const groups = [...keys].map((key) => {
+    const was = before.groups.get(key);
+    const is = after.groups.get(key);
+    return {
+      type: (is ?? was)!.type,
+      name: (is ?? was)!.name,
+      countBefore: was?.count ?? 0,
+      countAfter: is?.count ?? 0,
+      bytes: (is?.bytes ?? 0) - (was?.bytes ?? 0),
+    };
+  });
+  return {
+    bytes: after.totalBytes - before.totalBytes,
+    groups: groups
+      .filter((g) => g.bytes !== 0 || g.countBefore !== g.countAfter)
+      .sort((a, b) => b.bytes - a.bytes)
+      .slice(0, top),
   };
 }

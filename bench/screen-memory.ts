@@ -13,12 +13,16 @@
 // Runtime.getHeapUsage) with its DOM nodes and event listeners (Memory.getDOMCounters). The figures
 // go to bench/results/screen-memory-latest.md and a dated JSON file, with the growth per hour: the
 // least-squares slope of the heap over the run after the first alarm's cycle (the map's first
-// draw and the first alarm and idle views warm it up).
+// draw and the first alarm and idle views warm it up). With --heap-snapshots it also takes a heap
+// snapshot of the page at the end of the warm-up and at the end, and prints what grew between them
+// by kind and constructor (bench/heap-summary.ts), to say where a slow rise lives.
+import fs from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import type { CDPSession } from "puppeteer-core";
 import { createApiToken } from "../lib/auth/api-tokens.ts";
 import { launchBrowser } from "../test/helpers/browser.ts";
+import { heapGrowth } from "./heap-summary.ts";
 import { openBenchDatabase } from "./bench-database.ts";
 import { loadAverage } from "./cpu-accounting.ts";
 import { machine, writeResults } from "./results.ts";
@@ -29,6 +33,7 @@ const { values } = parseArgs({
     minutes: { type: "string", default: "60" },
     every: { type: "string", default: "2" },
     fresh: { type: "boolean", default: false },
+    "heap-snapshots": { type: "boolean", default: false },
     port: { type: "string", default: "54375" },
   },
 });
@@ -220,6 +225,22 @@ async function sample(minute: number): Promise<Sample> {
   };
 }
 
+/** The page's heap as a .heapsnapshot file in the bench's data directory (V8 collects garbage first). */
+async function heapSnapshot(minute: number): Promise<string> {
+  const chunks: string[] = [];
+  const onChunk = ({ chunk }: { chunk: string }) => chunks.push(chunk);
+  cdp.on("HeapProfiler.addHeapSnapshotChunk", onChunk);
+  await cdp.send("HeapProfiler.takeHeapSnapshot", { reportProgress: false });
+  cdp.off("HeapProfiler.addHeapSnapshotChunk", onChunk);
+  const file = path.join(dataDir, `screen-minute-${minute}.heapsnapshot`);
+  fs.writeFileSync(file, chunks.join(""));
+  return file;
+}
+
+// Measured from the end of the first alarm's cycle (alarm, then idle): by then every view has
+// been drawn once and the feeds have answered.
+const WARM_UP_MINUTES = Math.ceil((ALARM_EVERY * EVERY_MS) / 60_000);
+const snapshots: string[] = [];
 const samples: Sample[] = [];
 const show = (s: Sample) =>
   log(
@@ -241,6 +262,9 @@ try {
     await sleep(Math.max(0, started + minute * 60_000 - Date.now()));
     samples.push(await sample(minute));
     show(samples.at(-1)!);
+    if (values["heap-snapshots"] && (minute === WARM_UP_MINUTES || minute === MINUTES)) {
+      snapshots.push(await heapSnapshot(minute));
+    }
   }
 } finally {
   sending = false;
@@ -261,9 +285,6 @@ function slope(points: Array<[number, number]>): number {
   const sxx = points.reduce((sum, [x]) => sum + (x - mx) ** 2, 0);
   return sxx ? sxy / sxx : 0;
 }
-// Measured from the end of the first alarm's cycle (alarm, then idle): by then every view has
-// been drawn once and the feeds have answered.
-const WARM_UP_MINUTES = Math.ceil((ALARM_EVERY * EVERY_MS) / 60_000);
 const settled = samples.filter((s) => s.minute >= WARM_UP_MINUTES);
 const perHour = (pick: (s: Sample) => number) => +(slope(settled.map((s) => [s.minute, pick(s)])) * 60).toFixed(2);
 const growth = { heapMbPerHour: perHour((s) => s.heapUsedMb), nodesPerHour: perHour((s) => s.nodes) };
@@ -275,6 +296,13 @@ log(
     `${pages} pages, ${alarms} alarms; ${errors.length} errors`,
 );
 for (const error of errors.slice(0, 5)) log(`  ${error}`);
+const grown = snapshots.length === 2 ? heapGrowth(snapshots[0], snapshots[1]) : undefined;
+if (grown) {
+  log(`What grew between the snapshots of minute ${WARM_UP_MINUTES} and ${MINUTES}: ${grown.bytes} bytes in all`);
+  for (const g of grown.groups) {
+    log(`  ${String(g.bytes).padStart(8)} B  ${g.countBefore} → ${g.countAfter}  ${g.type} ${g.name.slice(0, 80)}`);
+  }
+}
 
 const result = {
   date: new Date().toISOString(),
@@ -286,6 +314,7 @@ const result = {
   alarms,
   errors,
   growth,
+  heapGrowth: grown,
   samples,
 };
 const file = writeResults("screen-memory", "screen-memory-latest.md", result, [
@@ -305,5 +334,19 @@ const file = writeResults("screen-memory", "screen-memory-latest.md", result, [
   "",
   `Growth (least squares from minute ${first.minute}): **${growth.heapMbPerHour} MB of heap an hour**, ` +
     `${growth.nodesPerHour} DOM nodes an hour. Errors in the page or the load: ${errors.length}.`,
+  ...(grown
+    ? [
+        "",
+        `What grew between the heap snapshots of minute ${WARM_UP_MINUTES} and ${MINUTES} (${grown.bytes} bytes in all), ` +
+          "by V8's kind of node and constructor:",
+        "",
+        "| bytes | count before | count after | kind | name |",
+        "| ---: | ---: | ---: | --- | --- |",
+        ...grown.groups.map(
+          (g) =>
+            `| ${g.bytes} | ${g.countBefore} | ${g.countAfter} | ${g.type} | ${g.name.slice(0, 60).replace(/\|/g, "\\|")} |`,
+        ),
+      ]
+    : []),
 ]);
 log(`Written to ${file}`);

@@ -5,6 +5,8 @@
 // and sets its availability; a monitor's reAlert rule sends the page again when too few are coming;
 // deleting the screen revokes its credential at once.
 import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
+import { parseRssDocument } from "../../lib/feeds/rss/parser.ts";
+import { storeRssDocument } from "../../lib/feeds/rss/store.ts";
 import { watch, untilHeard, type Watch } from "../helpers/live-clients.ts";
 import { startMailSink, type MailSink } from "../helpers/mail-sink.ts";
 import { errorOf, useTestService } from "../helpers/service.ts";
@@ -402,6 +404,38 @@ describe("the screen's credential", () => {
     expect((await call("{ p2000Messages(filter: {}) { message } }", screen.token)).errors).toBeUndefined();
     // Another token of the same environment is no screen.
     expect(errorOf(await call(SCREEN_QUERY, ada.apiToken)).code).toBe("FORBIDDEN");
+  });
+
+  test("reads nothing keyed on its environment: the RSS its monitors follow, a feed monitor's events", async () => {
+    const feedUrl = "https://example.invalid/kazerne.rss";
+    const feedMonitor = async (type: string, query: object) =>
+      (
+        await data("mutation ($i: CreateMonitorInput!) { createMonitor(input: $i) { uuid } }", ada.accessToken, {
+          i: { name: `Kazerne ${type}`, type, query: JSON.stringify(query), channels: JSON.stringify(channelUuids) },
+        })
+      ).createMonitor.uuid;
+    await feedMonitor("rss", { feeds: [feedUrl] });
+    const {
+      rows: [{ uuid: feedUuid }],
+    } = await ctx.db.asOwner<{ uuid: string }>("select uuid from app_public.rss_feeds where url = $1", [feedUrl]);
+    await storeRssDocument(
+      { query: ctx.db.asOwner },
+      feedUuid,
+      parseRssDocument(
+        `<?xml version="1.0" encoding="UTF-8"?><rss version="2.0"><channel><title>Kazerne</title>` +
+          `<link>https://example.invalid/</link><description>Nieuws</description><item><title>Open dag</title>` +
+          `<guid isPermaLink="false">1</guid><pubDate>${new Date().toUTCString()}</pubDate></item></channel></rss>`,
+      ),
+    );
+    // The environment's full token reads the item (and the cache may keep that answer); the
+    // screen's credential, which acts in no environment, follows no feed.
+    const RSS = "{ rssFeedItems { title } }";
+    expect((await data(RSS, ada.apiToken)).rssFeedItems).toEqual([{ title: "Open dag" }]);
+    expect((await data(RSS, screen.token)).rssFeedItems).toEqual([]);
+    const trafficMonitor = await feedMonitor("accident", {});
+    const TRAFFIC = "query ($m: String!) { trafficIncidentsForMonitor(monitor: { uuid: $m }) { uuid } }";
+    expect((await data(TRAFFIC, ada.apiToken, { m: trafficMonitor })).trafficIncidentsForMonitor).toEqual([]);
+    expect(errorOf(await call(TRAFFIC, screen.token, { m: trafficMonitor })).code).toBe("NOT_FOUND");
   });
 
   test("what counts is what the station would be told: held back by quiet hours yes, below minUrgency no", async () => {
