@@ -32,6 +32,7 @@ import { prereadBody, PrereadBodyGrafserv } from "./lib/http/preread-body.ts";
 import { makeRequestBudgetGuard } from "./lib/http/request-budgets.ts";
 import { makeOpsRoutes } from "./lib/http/ops-routes.ts";
 import { webRoutes } from "./lib/web/web-routes.ts";
+import { OPEN_DATA_CORS, openDataRoutes } from "./lib/open-data/routes.ts";
 import { countHttpRequest } from "./lib/ops/http-metrics.ts";
 import { configureLog, log } from "./lib/ops/log.ts";
 import { makeUnavailableGuard } from "./lib/http/unavailable-guard.ts";
@@ -254,6 +255,7 @@ async function startApi(
   app.use(authRoutes(accounts));
   app.use(feedRoute(authPool, config.delivery.publicUrl));
   app.use(pushWorkerRoute());
+  app.use(openDataRoutes({ authPool, config, responseCache }));
   // Last: the web application's page answers the paths no route above took.
   app.use(webRoutes({ web: config.web, webClientToken: () => webClient.secret() }));
   // GraphQL requests go straight to grafserv (express would add its routing to every API call);
@@ -276,6 +278,7 @@ async function startApi(
       { path: "/auth/", methods: ["GET"] },
     ],
   });
+  const openDataCors = makeCors(OPEN_DATA_CORS);
   const authenticateStream = (authorization: string | undefined) =>
     authenticateOrUnavailable(authenticate, authorization);
   const handleSse = makeGraphqlSseHandler({
@@ -307,7 +310,7 @@ async function startApi(
     handle(req, res) {
       // CORS first: its headers go on every answer below (429 and 503 included), and a preflight
       // costs no budget (a browser that got 429 to one could not read the Retry-After).
-      if (cors(req, res) || overBudget(req, res) || unavailable(req, res)) return;
+      if (cors(req, res) || openDataCors(req, res) || overBudget(req, res) || unavailable(req, res)) return;
       if (isGraphqlSseRequest(req)) {
         holdStream(req.socket);
         void handleSse(req, res);

@@ -13,6 +13,7 @@ import type { RssPollConfig } from "./feeds/rss/poll.ts";
 import type { TrafficPollConfig } from "./feeds/traffic/poll.ts";
 import type { RequestBudgets } from "./http/request-budgets.ts";
 import { LOG_FORMATS, LOG_LEVELS, type LogConfig } from "./ops/log.ts";
+import type { ArchiveConfig } from "./open-data/archive/publish.ts";
 
 /** KNMI Data Platform: the newest file of the 48-hour province warnings (needs METEO_API_KEY). */
 export const KNMI_WARNINGS_LISTING_URL =
@@ -165,6 +166,8 @@ export interface Config {
   worker: WorkerConfig;
   delivery: DeliveryConfig;
   feeds: FeedsConfig;
+  /** The open archive: the feeds' daily CSV and Parquet files at /archive (docs/open-data.md). */
+  archive: ArchiveConfig;
   /** The whole process's log (lib/ops/log.ts): LOG_LEVEL and LOG_FORMAT. */
   log: LogConfig;
 }
@@ -382,6 +385,7 @@ export function loadConfig(): Config {
   const publicUrl = (text("PUBLIC_URL") ?? `http://localhost:${port}`).replace(/\/+$/, "");
   const mailFrom = text("MAIL_FROM") ?? "NL incidents <no-reply@localhost>";
   const jwtSecret = text("JWT_SECRET");
+  const dataDir = path.resolve(text("DATA_DIR") ?? ".data");
   if (jwtSecret !== undefined && jwtSecret.length < 32) {
     throw new Error("JWT_SECRET must have at least 32 characters.");
   }
@@ -393,7 +397,7 @@ export function loadConfig(): Config {
       authUrl: text("AUTH_DATABASE_URL"),
       rootUrl: text("ROOT_DATABASE_URL"),
       shadowUrl: text("SHADOW_DATABASE_URL"),
-      dataDir: path.resolve(text("DATA_DIR") ?? ".data"),
+      dataDir,
       embeddedPgPort: integer("EMBEDDED_PG_PORT", 54329, 1, 65535),
       name: text("DATABASE_NAME") ?? "incidents",
       readReplicas: {
@@ -500,6 +504,13 @@ export function loadConfig(): Config {
         url: text("AIRCRAFT_JSON_URL"),
         intervalSeconds: integer("AIRCRAFT_POLL_SECONDS", 5, 1, 60),
       },
+    },
+    archive: {
+      enabled: flag("ARCHIVE_ENABLED", true),
+      dir: path.resolve(text("ARCHIVE_DIR") ?? path.join(dataDir, "archive")),
+      delayHours: integer("ARCHIVE_DELAY_HOURS", 24, 0, 24 * 30),
+      keepDays: integer("ARCHIVE_KEEP_DAYS", 366, 1, 36_500),
+      daysPerRun: integer("ARCHIVE_DAYS_PER_RUN", 14, 1, 366),
     },
     log: logConfig(),
   };

@@ -22,6 +22,11 @@ export const MonitorFeedsPlugin: GraphileConfig.Plugin = extendSchema((build) =>
         The same matches with a place as GeoJSON (RFC 7946), for Home Assistant's geo_json_events.
         """
         geojsonUrl: String!
+        """
+        What the monitor matched that has a period (planned rail works, weather warnings, NL-Alerts)
+        as iCalendar (RFC 5545), for calendar apps and Home Assistant's remote calendar.
+        """
+        icsUrl: String!
         createdAt: DateTime!
       }
       extend type Mutation {
@@ -52,6 +57,7 @@ export const MonitorFeedsPlugin: GraphileConfig.Plugin = extendSchema((build) =>
               return {
                 atomUrl: feedUrl(publicUrl, secret, "atom"),
                 geojsonUrl: feedUrl(publicUrl, secret, "geojson"),
+                icsUrl: feedUrl(publicUrl, secret, "ics"),
                 createdAt: created_at,
               };
             }),

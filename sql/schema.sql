@@ -1738,6 +1738,20 @@ CREATE UNIQUE INDEX notifications_event_idx ON app_private.notifications USING b
 comment on table app_private.notifications is 'One delivery of one matched P2000 message or feed event to one channel of a monitor, with its status. The unique keys make a repeated match (retried job, merged duplicate, second trigger) a no-op; a feed event carries the subject its matcher rendered, so delivery needs no code per feed.';
 comment on column app_private.notifications.re_alert is 'True for the notification a reAlert rule sent again (headline says how many are coming); false for the first.';
 
+create table app_private.rail_stations (
+  code text not null,
+  name text not null,
+  latitude double precision not null,
+  longitude double precision not null,
+  constraint rail_stations_code_check CHECK ((code ~ '^[A-Z]{1,10}$'::text)),
+  constraint rail_stations_latitude_check CHECK (((latitude >= ('-90'::integer)::double precision) AND (latitude <= (90)::double precision))),
+  constraint rail_stations_longitude_check CHECK (((longitude >= ('-180'::integer)::double precision) AND (longitude <= (180)::double precision))),
+  constraint rail_stations_name_check CHECK (((length(name) >= 1) AND (length(name) <= 200))),
+  constraint rail_stations_pkey PRIMARY KEY (code)
+);
+alter table app_private.rail_stations enable row level security;
+comment on table app_private.rail_stations is 'The Dutch railway stations by NS code (ASD, UT, GERP), with their long name and place: Rijden de Treinen''s station list of January 2020 (CC BY 4.0; RWCojack007/NS-railway data/stations-2020-01-nl.csv, commit 6911a23). Places a railway disruption''s stations in provinces for the calendars (app_private.rail_station_provinces); a code it lacks (a station opened since) places nothing. No policy: read only by SECURITY DEFINER functions.';
+
 create table app_private.rate_limit_counters (
   bucket text not null,
   window_start timestamp with time zone not null,
@@ -2020,6 +2034,7 @@ create table app_public.aircraft_routes (
   constraint aircraft_routes_status_check CHECK ((status = ANY (ARRAY['active'::text, 'completed'::text])))
 );
 alter table app_public.aircraft_routes enable row level security;
+CREATE INDEX aircraft_routes_first_seen_idx ON app_public.aircraft_routes USING btree (first_seen_at);
 CREATE INDEX aircraft_routes_icao_idx ON app_public.aircraft_routes USING btree (icao, first_seen_at DESC);
 CREATE INDEX aircraft_routes_landed_idx ON app_public.aircraft_routes USING btree (landed_at) WHERE (landed_at IS NOT NULL);
 CREATE INDEX aircraft_routes_took_off_idx ON app_public.aircraft_routes USING btree (took_off_at) WHERE (took_off_at IS NOT NULL);
@@ -2935,6 +2950,8 @@ CREATE INDEX p2000_dossiers_first_sended_idx ON app_public.p2000_dossiers USING 
 CREATE INDEX p2000_dossiers_incident_idx ON app_public.p2000_dossiers USING btree (incident_number, last_sended DESC) WHERE (incident_number IS NOT NULL);
 CREATE INDEX p2000_dossiers_last_sended_idx ON app_public.p2000_dossiers USING btree (last_sended DESC, uuid);
 CREATE INDEX p2000_dossiers_message_count_idx ON app_public.p2000_dossiers USING btree (message_count DESC, last_sended DESC, uuid);
+CREATE INDEX p2000_dossiers_placed_idx ON app_public.p2000_dossiers USING btree (first_sended DESC, uuid) WHERE ((latitude IS NOT NULL) AND (longitude IS NOT NULL));
+CREATE INDEX p2000_dossiers_position_idx ON app_public.p2000_dossiers USING gist (point(longitude, latitude), first_sended) WHERE ((latitude IS NOT NULL) AND (longitude IS NOT NULL));
 CREATE INDEX p2000_dossiers_region_recent_idx ON app_public.p2000_dossiers USING btree (COALESCE(region_uuid, app_hidden.no_region()), last_sended DESC);
 CREATE INDEX p2000_dossiers_region_text_idx ON app_public.p2000_dossiers USING btree (COALESCE(region_uuid, app_hidden.no_region()), md5(normalized_text), last_sended DESC);
 CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON app_public.p2000_dossiers FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_data_changed('p2000');
@@ -3265,6 +3282,7 @@ create table app_public.rail_disruptions (
   station_codes text[] default '{}'::text[] not null,
   first_seen_at timestamp with time zone default now() not null,
   changed timestamp with time zone default now() not null,
+  delisted_at timestamp with time zone,
   constraint rail_disruptions_description_check CHECK ((length(description) <= 2000)),
   constraint rail_disruptions_kind_check CHECK ((kind = ANY (ARRAY['disruption'::text, 'maintenance'::text, 'calamity'::text]))),
   constraint rail_disruptions_kind_source_id_key UNIQUE (kind, source_id),
@@ -3281,6 +3299,7 @@ create policy select_all on app_public.rail_disruptions as permissive for select
 grant SELECT on app_public.rail_disruptions to app_analyst;
 comment on table app_public.rail_disruptions is '@behavior -*
 Railway disruptions, maintenance and calamities from the configured source; inactive once the source says so or no longer lists them.';
+comment on column app_public.rail_disruptions.delisted_at is 'When the source''s list stopped holding the item (null while it holds it): planned works delisted before they began were withdrawn, and the calendars show them cancelled.';
 
 create table app_public.rail_routes (
   value text not null,
@@ -3550,6 +3569,7 @@ create table app_public.traffic_incidents (
 alter table app_public.traffic_incidents enable row level security;
 CREATE INDEX traffic_incidents_active_idx ON app_public.traffic_incidents USING btree (sort_at DESC, uuid) WHERE (closed_at IS NULL);
 CREATE INDEX traffic_incidents_closed_idx ON app_public.traffic_incidents USING btree (sort_at DESC, uuid) WHERE (closed_at IS NOT NULL);
+CREATE INDEX traffic_incidents_position_idx ON app_public.traffic_incidents USING gist (point(longitude, latitude), sort_at) WHERE ((latitude IS NOT NULL) AND (longitude IS NOT NULL));
 CREATE INDEX traffic_incidents_sort_idx ON app_public.traffic_incidents USING btree (sort_at DESC, uuid);
 CREATE TRIGGER _600_record_events_on_insert AFTER INSERT ON app_public.traffic_incidents REFERENCING NEW TABLE AS new_incidents FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_traffic_incidents__record_events();
 CREATE TRIGGER _600_record_events_on_update AFTER UPDATE ON app_public.traffic_incidents REFERENCING OLD TABLE AS old_incidents NEW TABLE AS new_incidents FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg_traffic_incidents__record_events();
@@ -3630,6 +3650,154 @@ When the address was proven (verification or magic link).';
 comment on column app_public.users.is_admin is 'True for administrators of this installation.';
 
 -- Views
+
+create view app_private.archive_amber_alerts as
+ SELECT started_at,
+    alert_id AS id,
+    ended_at,
+    level,
+    array_to_string(province_codes, ';'::text) AS province_codes,
+    first_seen_at
+   FROM app_public.amber_alerts a;
+comment on view app_private.archive_amber_alerts is 'The open archive''s amber-alerts files: when each AMBER or missing-child alert ran, its level and provinces. Never the child''s name, description or picture: personal, and cleared once the alert ends.';
+
+create view app_private.archive_helicopter_flights as
+ SELECT r.first_seen_at,
+    (r.uuid)::text AS id,
+    f.registration,
+    f.kind,
+    f.callsign,
+    f.type AS aircraft_type,
+    f.operator,
+    f.base,
+    r.icao,
+    r.status,
+    r.took_off_at,
+    r.landed_at,
+    r.last_seen_at,
+    r.start_latitude,
+    r.start_longitude,
+    r.start_place,
+    r.end_latitude,
+    r.end_longitude,
+    r.end_place,
+    r.point_count
+   FROM (app_public.aircraft_routes r
+     JOIN app_public.aircraft_fleet f ON ((f.icao = r.icao)));
+comment on view app_private.archive_helicopter_flights is 'The open archive''s helicopter-flights files: each route of a tracked trauma or police helicopter, placed in a day by when it was first seen.';
+
+create view app_private.archive_nl_alerts as
+ SELECT start_at,
+    alert_id AS id,
+    stop_at,
+    message,
+    array_to_string(area_texts, ';'::text) AS area_texts,
+    array_to_string(region_numbers, ';'::text) AS region_numbers,
+    resource_uri,
+    first_seen_at
+   FROM app_public.nl_alerts a;
+comment on view app_private.archive_nl_alerts is 'The open archive''s nl-alerts files: each NL-Alert as the government sent it (the areas as their texts and safety regions, not their polygons), placed in a day by its start.';
+
+create view app_private.archive_p2000_dossiers as
+ SELECT x.first_sended AS first_sent,
+    (x.uuid)::text AS id,
+    x.last_sended AS last_sent,
+    x.message_count,
+    x.title,
+    r.code AS region_code,
+    r.name AS region_name,
+    d.name AS discipline,
+    u.code AS urgency_code,
+    c.code AS category_code,
+    c.name AS category_name,
+    (x.grip_level)::integer AS grip_level,
+    x.exercise_type,
+    x.incident_number,
+    x.street,
+    x.city,
+    x.latitude,
+    x.longitude
+   FROM ((((app_public.p2000_dossiers x
+     LEFT JOIN app_public.p2000_regions r ON ((r.uuid = x.region_uuid)))
+     LEFT JOIN app_public.p2000_disciplines d ON ((d.uuid = x.discipline_uuid)))
+     LEFT JOIN app_public.p2000_urgencies u ON ((u.uuid = x.urgency_uuid)))
+     LEFT JOIN app_public.p2000_categories c ON ((c.uuid = x.category_uuid)));
+comment on view app_private.archive_p2000_dossiers is 'The open archive''s p2000-dossiers files: each incident (the P2000 pages about it, grouped), placed in a day by its first page.';
+
+create view app_private.archive_p2000_messages as
+ SELECT m.sended AS sent,
+    (m.uuid)::text AS id,
+    m.message,
+    app_hidden.p2000_plain_text(m.*, 'nl'::text) AS plain_text_nl,
+    app_hidden.p2000_plain_text(m.*, 'en'::text) AS plain_text_en,
+    r.code AS region_code,
+    r.name AS region_name,
+    d.name AS discipline,
+    u.code AS urgency_code,
+    u.name AS urgency_name,
+    c.code AS category_code,
+    c.name AS category_name,
+    (m.grip_level)::integer AS grip_level,
+    m.exercise_type,
+    m.incident_number,
+    m.street,
+    m.postcode,
+    m.city,
+    p.name AS place,
+    p.municipality,
+    p.province,
+    m.latitude,
+    m.longitude,
+    m.position_precision,
+    m.road,
+    m.hectometer AS hectometre,
+    m.carriageway,
+    array_to_string(m.capcode_names, ';'::text) AS capcodes,
+    (m.dossier_uuid)::text AS dossier_id
+   FROM (((((app_public.p2000_messages m
+     LEFT JOIN app_public.p2000_regions r ON ((r.uuid = m.region_uuid)))
+     LEFT JOIN app_public.p2000_disciplines d ON ((d.uuid = m.discipline_uuid)))
+     LEFT JOIN app_public.p2000_urgencies u ON ((u.uuid = m.urgency_uuid)))
+     LEFT JOIN app_public.p2000_categories c ON ((c.uuid = m.category_uuid)))
+     LEFT JOIN app_public.places p ON ((p.uuid = m.place_uuid)));
+comment on view app_private.archive_p2000_messages is 'The open archive''s p2000-messages files: each P2000 page with its enrichment and plain words (docs/archive-columns.md), placed in a day by sent.';
+
+create view app_private.archive_traffic_incidents as
+ SELECT sort_at AS began_at,
+    (uuid)::text AS id,
+    record_id,
+    situation_id,
+    version,
+    type,
+    severity,
+    validity_status,
+    start_at,
+    end_at,
+    first_seen_at,
+    closed_at,
+    road_number,
+    latitude,
+    longitude,
+    lanes_restricted,
+    comment
+   FROM app_public.traffic_incidents t;
+comment on view app_private.archive_traffic_incidents is 'The open archive''s traffic-incidents files: accidents and broken-down or abandoned vehicles (NDW), placed in a day by when they began (or were first seen).';
+
+create view app_private.archive_weather_warnings as
+ SELECT e.issued_at,
+    (e.uuid)::text AS id,
+    p.code AS province_code,
+    p.name AS province_name,
+    e.level,
+    e.status_code,
+    e.previous_level,
+    array_to_string(e.phenomena, ';'::text) AS phenomena,
+    array_to_string(e.previous_phenomena, ';'::text) AS previous_phenomena,
+    e.period_from,
+    e.period_to
+   FROM (app_public.meteo_warning_events e
+     JOIN app_public.meteo_provinces p ON ((p.uuid = e.province_uuid)));
+comment on view app_private.archive_weather_warnings is 'The open archive''s weather-warnings files: each change of a province''s KNMI warning level, placed in a day by the issue hour of the document that announced it.';
 
 create view app_public.aircraft_flight_facts as
  SELECT x.uuid,
@@ -11476,6 +11644,54 @@ $function$;
 grant execute on function app_private.authenticate_session(session_uuid uuid) to app_authenticator;
 comment on function app_private.authenticate_session(session_uuid uuid) is 'The user and environment of a live (not revoked, not expired) session, called by the authenticator for every request with a user access token (lib/auth/context.ts). SECURITY DEFINER because that role may read no table; last_activity_at is written at most once a minute, to spare a write per request.';
 
+CREATE OR REPLACE FUNCTION app_private.calendar_meteo_periods(window_from timestamp with time zone, window_to timestamp with time zone)
+ RETURNS SETOF jsonb
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select jsonb_build_object(
+    'kind', 'meteo', 'id', concat_ws(':', pr.code, p.phenomenon, l.value, to_char(p.period_from at time zone 'UTC', 'YYYYMMDD"T"HH24"Z"')),
+    'provinceCode', pr.code, 'province', pr.name, 'phenomenon', p.phenomenon, 'phenomenonLabel', coalesce(ph.label, p.phenomenon),
+    'level', l.value, 'levelLabel', l.label, 'description', p.description, 'startsAt', p.period_from, 'endsAt', p.period_to,
+    'lastModified', m.received_at,
+    -- Seconds from three days before the period (no 48-hour document is older) to the newest
+    -- document that wrote it: a later document gives a higher SEQUENCE.
+    'sequence', greatest(0, floor(extract(epoch from m.received_at - (p.period_from - interval '3 days'))))::integer)
+    from app_hidden.meteo_periods(window_from, window_to) p
+    join app_public.meteo_provinces pr on pr.uuid = p.province_uuid
+    join app_public.meteo_levels l on l.status_code = p.status
+    left join app_public.meteo_phenomena ph on ph.id = p.phenomenon
+   cross join lateral (
+     select max(d.received_at) as received_at
+       from app_public.meteo_warning_slices s join app_hidden.meteo_documents d on d.uuid = s.document_uuid
+      where s.province_uuid = p.province_uuid and s.phenomenon = p.phenomenon and s.status = p.status
+        and s.hour >= p.period_from and s.hour < p.period_to) m
+   order by p.period_from, pr.sort_order, ph.sort_order, p.phenomenon
+$function$;
+comment on function app_private.calendar_meteo_periods(window_from timestamp with time zone, window_to timestamp with time zone) is 'The weather warning periods (app_hidden.meteo_periods: runs of hours of one province, phenomenon and level) overlapping a window, as calendar events: a key of province, phenomenon, level and first hour (the UID''s root; a period that grows keeps it), the Dutch labels, the advice of its first hour, and as last change the newest document that wrote its hours. A period a newer document withdrew is gone from the slices, so it is gone from here.';
+
+CREATE OR REPLACE FUNCTION app_private.calendar_rail_item(d app_public.rail_disruptions)
+ RETURNS jsonb
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select jsonb_build_object(
+    'kind', 'rail', 'id', d.kind || ':' || d.source_id, 'railKind', d.kind, 'title', d.title, 'description', d.description,
+    'startsAt', d.start_at, 'endsAt', d.end_at,
+    'stations', array(select s.name from unnest(d.station_codes) with ordinality c (code, n)
+                        join app_private.rail_stations s on s.code = c.code order by c.n),
+    'provinces', array(select p.name from app_public.nl_provinces p
+                        where p.code = any (app_private.rail_station_provinces(d.station_codes)) order by p.sort_order),
+    -- Withdrawn: the source stopped listing the works before they began.
+    'cancelled', d.delisted_at is not null and d.delisted_at < d.start_at,
+    'lastModified', greatest(d.changed, d.delisted_at),
+    -- Seconds from first sight to the last change: grows with every change, as SEQUENCE must.
+    'sequence', floor(extract(epoch from greatest(d.changed, d.delisted_at) - d.first_seen_at))::integer)
+$function$;
+comment on function app_private.calendar_rail_item(d app_public.rail_disruptions) is 'A railway disruption or planned work as a calendar event: its upstream key (kind:source_id, the UID''s root), title, text, period, station names and provinces, whether it was withdrawn (delisted before its start), its last change and a SEQUENCE that grows with every change (seconds from first sight to the last change).';
+
 CREATE OR REPLACE FUNCTION app_private.check_crew(monitor_uuid uuid, message_uuid uuid)
  RETURNS integer
  LANGUAGE plpgsql
@@ -12202,23 +12418,29 @@ begin
     insert into app_public.rail_disruptions as t (kind, source_id, title, description, active, start_at, end_at, station_codes)
     select i.kind, i.source_id, i.title, i.description, i.active, i.start_at, i.end_at, i.station_codes from pg_temp.incoming_rail i
     on conflict (kind, source_id) do update set title = excluded.title, description = excluded.description, active = excluded.active,
-      start_at = excluded.start_at, end_at = excluded.end_at, station_codes = excluded.station_codes, changed = now()
-    where (t.title, t.description, t.active, t.start_at, t.end_at, t.station_codes)
-          is distinct from (excluded.title, excluded.description, excluded.active, excluded.start_at, excluded.end_at, excluded.station_codes)
+      start_at = excluded.start_at, end_at = excluded.end_at, station_codes = excluded.station_codes, delisted_at = null,
+      changed = now()
+    where (t.title, t.description, t.active, t.start_at, t.end_at, t.station_codes, t.delisted_at)
+          is distinct from (excluded.title, excluded.description, excluded.active, excluded.start_at, excluded.end_at, excluded.station_codes,
+                            null)
     returning (xmax = 0) as was_inserted
   )
   select count(*) filter (where was_inserted), count(*) filter (where not was_inserted) into inserted, updated from written;
+  -- What the list no longer holds: an active item ends, and every item is marked delisted once.
   with gone as (
-    update app_public.rail_disruptions t set active = false, changed = now()
-     where t.active and not exists (select 1 from pg_temp.incoming_rail i where i.kind = t.kind and i.source_id = t.source_id)
-    returning 1
+    update app_public.rail_disruptions t set active = false, delisted_at = now(),
+           changed = case when o.active then now() else t.changed end
+      from app_public.rail_disruptions o
+     where o.uuid = t.uuid and t.delisted_at is null
+       and not exists (select 1 from pg_temp.incoming_rail i where i.kind = t.kind and i.source_id = t.source_id)
+    returning o.active as was_active
   )
-  select count(*) into ended from gone;
+  select count(*) filter (where was_active) into ended from gone;
   return jsonb_build_object('items', jsonb_array_length(items), 'inserted', inserted, 'updated', updated, 'ended', ended,
     'source', left(source, 200));
 end;
 $function$;
-comment on function app_private.ingest_rail_disruptions(items jsonb, source text) is 'Stores the railway disruption source''s whole list: items inserted, or updated when they changed, and an active item the list no longer holds becomes inactive.';
+comment on function app_private.ingest_rail_disruptions(items jsonb, source text) is 'Stores the railway disruption source''s whole list: items inserted, or updated when they changed; an item the list no longer holds is marked delisted (delisted_at) once, and an active one becomes inactive. An item that comes back is listed again.';
 
 CREATE OR REPLACE FUNCTION app_private.ingest_rss_items(feed uuid, feed_title text, items jsonb)
  RETURNS jsonb
@@ -12948,6 +13170,62 @@ end;
 $function$;
 comment on function app_private.match_traffic_jam(jam_uuid uuid) is 'The matcher of matrix monitors (task monitors__match_feed): an open jam matches the monitors of its road and areas whose minimum delay it reaches (app_hidden.traffic_jam_passes). notify_feed_event records the match by the jam, so a monitor hears of a jam once, when its delay first reaches the minimum.';
 
+CREATE OR REPLACE FUNCTION app_private.monitor_calendar(secret_hash bytea, window_from timestamp with time zone, window_to timestamp with time zone)
+ RETURNS TABLE(feed_uuid uuid, name text, language text, events jsonb)
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  with feed as (
+    select t.monitor_uuid, t.feed_uuid, m.name, coalesce(m.notification_rules->>'language', 'nl') as language
+      from app_private.monitor_feed_tokens t join app_public.monitors m on m.uuid = t.monitor_uuid
+     where t.secret_hash = monitor_calendar.secret_hash
+  ), matched as (
+    -- Whatever matched, told or held back by quiet hours: the calendar shows what is planned, not
+    -- what notified. Planned works match when they begin, hence the look back over their length.
+    select fm.event_kind as kind, fm.event_uuid as uuid
+      from feed, app_hidden.feed_monitor_matches fm
+     where fm.monitor_uuid = feed.monitor_uuid and fm.event_kind in ('rail', 'meteo', 'nl_alert')
+       and fm.matched_at >= window_from - interval '180 days'
+    union
+    -- Planned works on the monitor's routes, before they begin (and after: they matched by then).
+    select 'rail', d.uuid
+      from feed join app_hidden.rail_monitor_criteria c on c.monitor_uuid = feed.monitor_uuid
+      join app_public.rail_disruptions d
+        on d.kind = 'maintenance' and d.start_at < window_to and coalesce(d.end_at, d.start_at) >= window_from
+     where app_hidden.rail_disruption_passes(c, d)
+  ), items as (
+    select app_private.calendar_rail_item(d) as item
+      from matched x join app_public.rail_disruptions d on x.kind = 'rail' and d.uuid = x.uuid
+     where d.start_at < window_to and coalesce(d.end_at, d.start_at) >= window_from
+    union all
+    select jsonb_build_object(
+             'kind', 'meteo_event', 'id', e.uuid, 'provinceCode', p.code, 'province', p.name, 'level', e.level,
+             'levelLabel', l.label, 'phenomena', e.phenomena,
+             'phenomenonLabels', array(select coalesce(ph.label, u.x) from unnest(e.phenomena) with ordinality u (x, n)
+                                         left join app_public.meteo_phenomena ph on ph.id = u.x order by u.n),
+             'startsAt', e.period_from, 'endsAt', e.period_to, 'lastModified', e.created, 'sequence', 0)
+      from matched x join app_public.meteo_warning_events e on x.kind = 'meteo' and e.uuid = x.uuid
+      join app_public.meteo_provinces p on p.uuid = e.province_uuid
+      join app_public.meteo_levels l on l.status_code = e.status_code
+     where e.period_from < window_to and e.period_to >= window_from
+    union all
+    select jsonb_build_object(
+             'kind', 'nl_alert', 'id', a.alert_id, 'title', btrim(split_part(a.message, '***', 1)),
+             'description', a.message, 'areas', a.area_texts,
+             'startsAt', a.start_at, 'endsAt', a.stop_at, 'lastModified', a.changed,
+             'sequence', floor(extract(epoch from a.changed - a.first_seen_at))::integer)
+      from matched x join app_public.nl_alerts a on x.kind = 'nl_alert' and a.uuid = x.uuid
+     where a.start_at < window_to and coalesce(a.stop_at, 'infinity') >= window_from
+  )
+  select feed.feed_uuid, feed.name, feed.language,
+         coalesce((select jsonb_agg(i.item order by i.item->>'startsAt', i.item->>'id')
+                     from (select i.item from items i order by i.item->>'startsAt' desc limit 500) i), '[]')
+    from feed
+$function$;
+grant execute on function app_private.monitor_calendar(secret_hash bytea, window_from timestamp with time zone, window_to timestamp with time zone) to app_authenticator;
+comment on function app_private.monitor_calendar(secret_hash bytea, window_from timestamp with time zone, window_to timestamp with time zone) is 'The calendar of the monitor whose feed secret has this SHA-256, for GET /feeds/monitors/<secret>.ics (lib/monitors/feed-route.ts): its feed id, name and language, and what has a period overlapping the window among what it matched (told or held back) and, for a rail_disruptions monitor, the planned works that would reach it (app_hidden.rail_disruption_passes) before they begin: railway disruptions and works (app_private.calendar_rail_item), weather warning events with their warned period, NL-Alerts from start to stop; at most the 500 latest to start. No row for an unknown or revoked secret. Called by the authenticator, which reads no table, hence SECURITY DEFINER; nothing else of the monitor or its environment leaves it.';
+
 CREATE OR REPLACE FUNCTION app_private.monitor_feed(secret_hash bytea)
  RETURNS TABLE(feed_uuid uuid, name text, created_at timestamp with time zone, items jsonb)
  LANGUAGE sql
@@ -13098,6 +13376,205 @@ end;
 $function$;
 comment on function app_private.notify_feed_event(kind text, event_uuid uuid, monitor_uuids uuid[], subject app_hidden.notification_subject) is 'What every other feed''s matcher does once it knows which monitors an event matches: records the matches, applies quietHours and maxPerPeriod (minUrgency and maxPerDossier are P2000''s), and queues a delivery per monitor and channel with the rendered subject, in batch jobs (app_hidden.queue_notification_deliveries), in the caller''s transaction. An event matched before adds nothing, so a retried job is harmless; returns how many deliveries it queued.';
 
+CREATE OR REPLACE FUNCTION app_private.ogc_collection_times()
+ RETURNS TABLE(collection text, first_time timestamp with time zone, last_time timestamp with time zone)
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  -- Each is an end of an index (the placed incidents', the traffic order's, the warnings' issue hour,
+  -- the alerts' start), so the collections' metadata costs a few index probes however long the history.
+  select 'p2000-incidents',
+         (select min(x.first_sended) from app_public.p2000_dossiers x where x.latitude is not null and x.longitude is not null),
+         (select max(x.first_sended) from app_public.p2000_dossiers x where x.latitude is not null and x.longitude is not null)
+  union all
+  select 'traffic-incidents', (select min(t.sort_at) from app_public.traffic_incidents t),
+         (select max(t.sort_at) from app_public.traffic_incidents t)
+  union all
+  select 'weather-warnings', (select min(e.issued_at) from app_public.meteo_warning_events e),
+         (select max(e.issued_at) from app_public.meteo_warning_events e)
+  union all
+  select 'nl-alerts', (select min(a.start_at) from app_public.nl_alerts a),
+         (select max(a.start_at) from app_public.nl_alerts a);
+$function$;
+grant execute on function app_private.ogc_collection_times() to app_authenticator;
+comment on function app_private.ogc_collection_times() is 'The first and last time of each OGC API collection that has time (lib/open-data/ogc/), its temporal extent: when the first and the newest feature began. Read from index ends only. Called by the authenticator, which reads no table, hence SECURITY DEFINER.';
+
+CREATE OR REPLACE FUNCTION app_private.ogc_features(collection text, feature_id text DEFAULT NULL::text, bbox box DEFAULT NULL::box, time_from timestamp with time zone DEFAULT NULL::timestamp with time zone, time_to timestamp with time zone DEFAULT NULL::timestamp with time zone, after_time timestamp with time zone DEFAULT NULL::timestamp with time zone, after_id text DEFAULT NULL::text, backwards boolean DEFAULT false, max_rows integer DEFAULT 10)
+ RETURNS TABLE(sort_time text, sort_id text, feature jsonb)
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET "TimeZone" TO 'UTC'
+ SET enable_bitmapscan TO 'off'
+ SET enable_sort TO 'off'
+AS $function$
+declare
+  source text;          -- the from clause
+  kept text;            -- the rows every request keeps (those with a place)
+  time_col text;        -- the order's first key, indexed; null: a collection without time
+  id_col text;          -- the order's second key and the feature's id
+  id_type text;         -- the id column's type, so its index is used
+  starts text;          -- when a feature's time begins and ends (the datetime filter intersects)
+  ends text;
+  time_bounds text;     -- index ranges the datetime filter implies, for collections with intervals
+  in_box text;          -- the bbox filter ($1)
+  shape text;           -- the GeoJSON geometry
+  props text;           -- the GeoJSON properties
+  knn boolean := false; -- a GiST index on (position, time) can walk a box in time order
+  ordering text;
+  conditions text[];
+  direction text := case when backwards then 'asc' else 'desc' end;
+  id_direction text := case when backwards then 'desc' else 'asc' end;
+begin
+  case collection
+  when 'p2000-incidents' then
+    source := 'app_public.p2000_dossiers x
+               left join app_public.p2000_regions r on r.uuid = x.region_uuid
+               left join app_public.p2000_disciplines d on d.uuid = x.discipline_uuid
+               left join app_public.p2000_urgencies u on u.uuid = x.urgency_uuid
+               left join app_public.p2000_categories c on c.uuid = x.category_uuid
+';
+    kept := 'x.latitude is not null and x.longitude is not null';
+    time_col := 'x.first_sended'; id_col := 'x.uuid'; id_type := 'uuid';
+    starts := time_col; ends := time_col; time_bounds := null;
+    in_box := 'point(x.longitude, x.latitude) <@ $1'; knn := true;
+    shape := 'jsonb_build_object(''type'', ''Point'', ''coordinates'', jsonb_build_array(x.longitude, x.latitude))';
+    props := 'jsonb_build_object(''title'', x.title, ''first_sent'', x.first_sended, ''last_sent'', x.last_sended,
+               ''message_count'', x.message_count, ''region_code'', r.code, ''region_name'', r.name,
+               ''discipline'', d.name, ''urgency_code'', u.code, ''urgency_name'', u.name,
+               ''category_code'', c.code, ''category_name'', c.name, ''grip_level'', x.grip_level,
+               ''exercise_type'', x.exercise_type, ''incident_number'', x.incident_number,
+               ''street'', x.street, ''city'', x.city)';
+  when 'traffic-incidents' then
+    source := 'app_public.traffic_incidents t';
+    kept := 't.latitude is not null and t.longitude is not null';
+    time_col := 't.sort_at'; id_col := 't.uuid'; id_type := 'uuid';
+    starts := time_col; ends := time_col; time_bounds := null;
+    in_box := 'point(t.longitude, t.latitude) <@ $1'; knn := true;
+    shape := 'jsonb_build_object(''type'', ''Point'', ''coordinates'', jsonb_build_array(t.longitude, t.latitude))';
+    props := 'jsonb_build_object(''type'', t.type, ''severity'', t.severity, ''validity_status'', t.validity_status,
+               ''began_at'', t.sort_at, ''start_at'', t.start_at, ''end_at'', t.end_at,
+               ''first_seen_at'', t.first_seen_at, ''closed_at'', t.closed_at, ''road_number'', t.road_number,
+               ''lanes_restricted'', t.lanes_restricted, ''comment'', t.comment,
+               ''situation_id'', t.situation_id, ''record_id'', t.record_id, ''version'', t.version)';
+  when 'weather-warnings' then
+    source := 'app_public.meteo_warning_events e
+               join app_public.meteo_provinces p on p.uuid = e.province_uuid
+               join app_public.nl_provinces np on np.code = p.code';
+    kept := 'true';
+    time_col := 'e.issued_at'; id_col := 'e.uuid'; id_type := 'uuid';
+    starts := 'coalesce(e.period_from, e.issued_at)'; ends := 'coalesce(e.period_to, e.issued_at)';
+    -- A warned period begins at or after its document's issue hour and ends within the document's
+    -- 48 hours (lib/feeds/meteo/warnings-parser.ts): bounds on the indexed issue hour, with room.
+    time_bounds := 'e.issued_at <= $3 and e.issued_at >= $2 - interval ''3 days''';
+    in_box := 'p.code in (select a.code from app_public.named_areas a
+                           where a.kind = ''province'' and a.bounds && $1 and a.outline && polygon($1))';
+    shape := 'np.boundary';
+    props := 'jsonb_build_object(''province_code'', p.code, ''province_name'', np.name, ''level'', e.level,
+               ''previous_level'', e.previous_level, ''phenomena'', to_jsonb(e.phenomena),
+               ''previous_phenomena'', to_jsonb(e.previous_phenomena), ''period_from'', e.period_from,
+               ''period_to'', e.period_to, ''issued_at'', e.issued_at)';
+  when 'nl-alerts' then
+    source := 'app_public.nl_alerts a';
+    kept := 'cardinality(a.areas) > 0';
+    time_col := 'a.start_at'; id_col := 'a.uuid'; id_type := 'uuid';
+    starts := 'a.start_at'; ends := 'coalesce(a.stop_at, ''infinity'')';
+    time_bounds := 'a.start_at <= $3';
+    in_box := 'exists (select 1 from unnest(a.areas) g where g && polygon($1))';
+    shape := 'jsonb_build_object(''type'', ''MultiPolygon'', ''coordinates'', app_private.ogc_polygons_coordinates(a.areas))';
+    props := 'jsonb_build_object(''alert_id'', a.alert_id, ''message'', a.message, ''start_at'', a.start_at,
+               ''stop_at'', a.stop_at, ''area_texts'', to_jsonb(a.area_texts),
+               ''region_numbers'', to_jsonb(a.region_numbers), ''resource_uri'', a.resource_uri)';
+  when 'fire-stations' then
+    source := 'app_public.fire_stations f left join app_public.p2000_regions r on r.uuid = f.region_uuid';
+    kept := 'f.latitude is not null and f.longitude is not null';
+    -- No time of their own: ordered by when they were listed, and no datetime matches them.
+    time_col := 'f.created'; id_col := 'f.slug'; id_type := 'text';
+    starts := null; ends := null; time_bounds := null;
+    in_box := 'point(f.longitude, f.latitude) <@ $1';
+    shape := 'jsonb_build_object(''type'', ''Point'', ''coordinates'', jsonb_build_array(f.longitude, f.latitude))';
+    props := 'jsonb_build_object(''name'', f.name, ''post_number'', f.post_number, ''region_code'', r.code,
+               ''region_name'', r.name, ''street'', f.street, ''house_number'', f.house_number,
+               ''zip_code'', f.zip_code, ''city'', f.city)';
+  else
+    raise exception 'There is no collection "%".', left(collection, 50) using errcode = 'XNOTF';
+  end case;
+
+  conditions := array[kept];
+  if feature_id is not null then
+    conditions := conditions || format('%s = $7::%s', id_col, id_type);
+  end if;
+  if bbox is not null then
+    conditions := conditions || in_box;
+  end if;
+  if time_from is not null or time_to is not null then
+    if starts is null then
+      conditions := conditions || 'false'::text;
+    else
+      if time_to is not null then conditions := conditions || format('%s <= $3', starts); end if;
+      if time_from is not null then conditions := conditions || format('%s >= $2', ends); end if;
+      -- The implied index range holds only with both ends; an open end leaves the order's index to it.
+      if time_bounds is not null and time_from is not null and time_to is not null then
+        conditions := conditions || time_bounds;
+      elsif time_bounds is not null and time_to is not null then
+        conditions := conditions || format('%s <= $3', time_col);
+      end if;
+    end if;
+  end if;
+  if after_time is not null then
+    -- The order is time descending, id ascending (the existing indexes' order); the plain bound
+    -- on the time is the index range, the rest breaks ties.
+    conditions := conditions || case when backwards
+      then format('%1$s >= $4 and (%1$s > $4 or %2$s < $5::%3$s)', time_col, id_col, id_type)
+      else format('%1$s <= $4 and (%1$s < $4 or %2$s > $5::%3$s)', time_col, id_col, id_type) end;
+  end if;
+
+  ordering := format('order by %s %s, %s %s', time_col, direction, id_col, id_direction);
+  if feature_id is not null then
+    ordering := ''; -- one row by its key: no order to keep (and no sort the settings above would refuse)
+  elsif bbox is not null and knn then
+    -- Within a box the GiST index gives the rows in order of their distance in time from an end
+    -- beyond all of them (btree_gist's <->): the newest first, or after a key backwards the oldest,
+    -- however many or few the box holds. The btree order with the box as a filter would read the
+    -- whole history for a box with few incidents.
+    ordering := format('order by %s <-> %s, %s %s', time_col,
+      case when backwards then '$4' else 'coalesce(least($4, $3), now() + interval ''100 years'')' end,
+      id_col, id_direction);
+  end if;
+
+  return query execute format(
+    'select to_char(%1$s, ''YYYY-MM-DD"T"HH24:MI:SS.US"Z"''), %2$s::text,
+            jsonb_build_object(''type'', ''Feature'', ''id'', %2$s::text, ''geometry'', %3$s, ''properties'', %4$s)
+       from %5$s
+      where %6$s
+      %7$s
+      limit $6',
+    time_col, id_col, shape, props, source, array_to_string(conditions, ' and '), ordering)
+    using bbox, time_from, time_to, after_time, after_id, max_rows, feature_id;
+end;
+$function$;
+grant execute on function app_private.ogc_features(collection text, feature_id text, bbox box, time_from timestamp with time zone, time_to timestamp with time zone, after_time timestamp with time zone, after_id text, backwards boolean, max_rows integer) to app_authenticator;
+comment on function app_private.ogc_features(collection text, feature_id text, bbox box, time_from timestamp with time zone, time_to timestamp with time zone, after_time timestamp with time zone, after_id text, backwards boolean, max_rows integer) is 'The features of an OGC API – Features collection (lib/open-data/ogc/, docs/open-data.md) as GeoJSON Features, public columns only: p2000-incidents (P2000 dossiers with a position), traffic-incidents (NDW, with a position), weather-warnings (each change of a province''s KNMI warning, the province''s boundary as its shape), nl-alerts (their areas) and fire-stations. One feature by feature_id, or a page: within bbox (longitude/latitude), whose time meets [time_from, time_to], after (or, backwards, before) the key after_time/after_id, at most max_rows, in the order time descending then id ascending, with each row''s key (sort_time, sort_id) for the next page''s link. Called by the authenticator, which reads no table, hence SECURITY DEFINER; the SQL it runs is built from the fixed fragments above only, every value a parameter.';
+
+CREATE OR REPLACE FUNCTION app_private.ogc_polygons_coordinates(shapes polygon[])
+ RETURNS jsonb
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE STRICT
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select coalesce(jsonb_agg(jsonb_build_array(ring.points) order by s.n), '[]'::jsonb)
+    from unnest(shapes) with ordinality as s (shape, n)
+   cross join lateral (
+     -- A polygon's text is ((x,y),(x,y),…); GeoJSON closes a ring by repeating its first point,
+     -- which a ring stored from the source already does.
+     select case when r.points->0 = r.points->-1 then r.points else r.points || jsonb_build_array(r.points->0) end as points
+       from (select jsonb_agg(jsonb_build_array(p.xy[1]::double precision, p.xy[2]::double precision) order by p.k) as points
+               from regexp_matches(s.shape::text, '\(([^(),]+),([^(),]+)\)', 'g') with ordinality as p (xy, k)) r
+   ) ring;
+$function$;
+comment on function app_private.ogc_polygons_coordinates(shapes polygon[]) is 'PostgreSQL polygons (x = longitude, y = latitude, as nl_alerts.areas holds them) as the coordinates of a GeoJSON MultiPolygon, each a closed outer ring, for the OGC API''s nl-alerts collection (app_private.ogc_features).';
+
 CREATE OR REPLACE FUNCTION app_private.p2000_enrich_messages(messages json)
  RETURNS json
  LANGUAGE sql
@@ -13109,6 +13586,31 @@ AS $function$
     from json_array_elements(messages) with ordinality as p (value, n)
 $function$;
 comment on function app_private.p2000_enrich_messages(messages json) is 'What app_hidden.p2000_enrich says of each message of a batch [{message, capcodes}], in order.';
+
+CREATE OR REPLACE FUNCTION app_private.province_calendar(province text, window_from timestamp with time zone, window_to timestamp with time zone)
+ RETURNS TABLE(code text, name text, events jsonb)
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  with place as (
+    select p.code, p.name from app_public.nl_provinces p where p.code = province_calendar.province
+    union all
+    select null, 'Nederland' where province_calendar.province is null
+  )
+  select place.code, place.name, coalesce((
+    select jsonb_agg(e.item order by e.item->>'startsAt', e.item->>'id') from (
+      select app_private.calendar_rail_item(d) as item
+        from app_public.rail_disruptions d
+       where d.kind = 'maintenance' and d.start_at < window_to and coalesce(d.end_at, d.start_at) >= window_from
+         and (place.code is null or place.code = any (app_private.rail_station_provinces(d.station_codes)))
+      union all
+      select x from app_private.calendar_meteo_periods(window_from, window_to) x
+       where place.code is null or x->>'provinceCode' = place.code) e), '[]')
+    from place
+$function$;
+grant execute on function app_private.province_calendar(province text, window_from timestamp with time zone, window_to timestamp with time zone) to app_authenticator;
+comment on function app_private.province_calendar(province text, window_from timestamp with time zone, window_to timestamp with time zone) is 'The calendar of a province (an nl_provinces code; null = the whole country), for GET /calendars/provinces/<code>.ics and /calendars/netherlands.ics (lib/open-data/calendars/): planned railway works with a station in it (the country: all) and the weather warning periods of its province, overlapping the window, as calendar events (app_private.calendar_rail_item, app_private.calendar_meteo_periods). No row for an unknown code. Called by the authenticator, which reads no table, hence SECURITY DEFINER; public data only.';
 
 CREATE OR REPLACE FUNCTION app_private.publish_address_postcodes(province text)
  RETURNS void
@@ -13174,6 +13676,19 @@ begin
 end;
 $function$;
 comment on function app_private.queue_email(to_address text, subject text, text_body text) is 'Stores an outgoing e-mail in app_private.emails and queues its emails__send job in the same transaction, so a mail goes out exactly when what asked for it commits (up to 10 attempts).';
+
+CREATE OR REPLACE FUNCTION app_private.rail_station_provinces(codes text[])
+ RETURNS text[]
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select coalesce(array_agg(distinct substr(k.key, 10) order by substr(k.key, 10)), '{}')
+    from app_private.rail_stations s
+   cross join lateral unnest(app_hidden.point_area_keys(s.latitude, s.longitude)) k (key)
+   where s.code = any (codes) and k.key like 'province:%'
+$function$;
+comment on function app_private.rail_station_provinces(codes text[]) is 'The provinces (nl_provinces codes, sorted) in which any of these NS stations lies: the province whose loaded outline holds the station (app_hidden.point_area_keys). Where planned railway works belong in the province calendars.';
 
 CREATE OR REPLACE FUNCTION app_private.record_notification_attempt(notification_uuid uuid, succeeded boolean, response_code integer, reply text, error text, duration_ms integer, final boolean)
  RETURNS void
@@ -13695,6 +14210,142 @@ begin
 end;
 $function$;
 comment on function app_private.rotate_web_client_token(secret text, secret_hash bytea, token_preview text) is '`npm run token -- web-client rotate`: revokes the web-client token at once (if any) and makes a new one with the given secret; also how a revoked credential comes back. Returns the new token.';
+
+CREATE OR REPLACE FUNCTION app_private.share_nl_alert(alert uuid)
+ RETURNS jsonb
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select jsonb_build_object(
+    'message', a.message,
+    'startAt', a.start_at,
+    'stopAt', a.stop_at,
+    'firstSeenAt', a.first_seen_at,
+    'areaTexts', to_jsonb(a.area_texts[1:20]),
+    'areas', coalesce((select jsonb_agg(p::text order by n) from unnest(a.areas[1:20]) with ordinality x (p, n)), '[]'),
+    'regions', coalesce((select jsonb_agg(g.name order by g.number) from app_public.p2000_regions g
+                          where g.number = any (a.region_numbers)), '[]'))
+    from app_public.nl_alerts a
+   where a.uuid = share_nl_alert.alert
+$function$;
+grant execute on function app_private.share_nl_alert(alert uuid) to app_authenticator;
+comment on function app_private.share_nl_alert(alert uuid) is 'What the share page of an NL-Alert (GET /nl-alerts/<id>, lib/open-data/share-pages/) shows: its message, start and stop, area texts, its first 20 area polygons (as PostgreSQL polygon text, longitude/latitude points) and the safety regions they cover. Null for an unknown alert. Called by the authenticator, which reads no table, hence SECURITY DEFINER; public data only.';
+
+CREATE OR REPLACE FUNCTION app_private.share_p2000_dossier(dossier uuid, language text)
+ RETURNS jsonb
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select jsonb_build_object(
+    'title', d.title,
+    'exerciseType', d.exercise_type,
+    'firstSent', d.first_sended,
+    'lastSent', d.last_sended,
+    'messageCount', d.message_count,
+    'latitude', d.latitude,
+    'longitude', d.longitude,
+    'street', d.street,
+    'city', d.city,
+    'regionNumber', r.number,
+    'regionName', r.name,
+    'discipline', di.name,
+    'urgencyCode', u.code,
+    'urgencyName', u.name,
+    'urgencyLevel', u.level,
+    'category', c.name,
+    'gripLevel', d.grip_level,
+    'plainText', (select app_hidden.p2000_plain_text(f, share_p2000_dossier.language)
+                    from app_public.p2000_messages f where f.dossier_uuid = d.uuid
+                   order by f.sended, f.uuid limit 1),
+    'units', coalesce((select jsonb_agg(x.description order by x.description) from (
+                 select distinct k.description
+                   from app_public.p2000_messages m
+                   join app_public.p2000_capcodes k on k.name = any (m.capcode_names)
+                  where m.dossier_uuid = d.uuid and k.kind in ('unit', 'group_call') and k.description is not null
+                  limit 30) x), '[]'),
+    'messages', coalesce((select jsonb_agg(x.item order by x.sended desc, x.uuid desc) from (
+                 select m.sended, m.uuid,
+                        jsonb_build_object('sent', m.sended, 'text', m.message,
+                                           'plainText', app_hidden.p2000_plain_text(m, share_p2000_dossier.language)) as item
+                   from app_public.p2000_messages m
+                  where m.dossier_uuid = d.uuid
+                  order by m.sended desc, m.uuid desc
+                  limit 50) x), '[]'))
+    from app_public.p2000_dossiers d
+    left join app_public.p2000_regions r on r.uuid = d.region_uuid
+    left join app_public.p2000_disciplines di on di.uuid = d.discipline_uuid
+    left join app_public.p2000_urgencies u on u.uuid = d.urgency_uuid
+    left join app_public.p2000_categories c on c.uuid = d.category_uuid
+   where d.uuid = share_p2000_dossier.dossier
+$function$;
+grant execute on function app_private.share_p2000_dossier(dossier uuid, language text) to app_authenticator;
+comment on function app_private.share_p2000_dossier(dossier uuid, language text) is 'What the share page of a P2000 incident (GET /incidents/<id>, lib/open-data/share-pages/) shows: the dossier''s place, times, safety region, discipline, urgency, category and GRIP level, its first page in plain words (app_hidden.p2000_plain_text, language nl or en), the units paged by their public capcode descriptions (units and group calls, not monitor or test codes; 30 at most) and its newest 50 pages with their plain words. Null for an unknown dossier. Called by the authenticator, which reads no table, hence SECURITY DEFINER; public columns only, never who was matched or responded.';
+
+CREATE OR REPLACE FUNCTION app_private.share_traffic_incident(incident uuid)
+ RETURNS jsonb
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select jsonb_build_object(
+    'type', t.type,
+    'typeLabel', ty.label,
+    'severity', t.severity,
+    'severityLabel', s.label,
+    'road', t.road_number,
+    'startAt', t.start_at,
+    'endAt', t.end_at,
+    'firstSeenAt', t.first_seen_at,
+    'closedAt', t.closed_at,
+    'latitude', t.latitude,
+    'longitude', t.longitude,
+    'lanesRestricted', t.lanes_restricted,
+    'comment', t.comment,
+    'regionNumber', r.number,
+    'regionName', r.name)
+    from app_public.traffic_incidents t
+    join app_public.traffic_incident_types ty on ty.value = t.type
+    left join app_public.accident_severity_levels s on s.value = t.severity
+    left join lateral (
+      select g.number, g.name
+        from app_public.safety_region_areas a join app_public.p2000_regions g on g.uuid = a.region_uuid
+       where a.area @> point(t.longitude, t.latitude)
+       order by g.number limit 1) r on true
+   where t.uuid = share_traffic_incident.incident
+$function$;
+grant execute on function app_private.share_traffic_incident(incident uuid) to app_authenticator;
+comment on function app_private.share_traffic_incident(incident uuid) is 'What the share page of a traffic incident (GET /traffic/<id>, lib/open-data/share-pages/) shows: its kind and severity (value and Dutch label), road, times, point, lanes restricted, the feed''s comment and the safety region its point lies in (app_public.safety_region_areas). Null for an unknown incident. Called by the authenticator, which reads no table, hence SECURITY DEFINER; public data only.';
+
+CREATE OR REPLACE FUNCTION app_private.share_weather_warning(warning uuid)
+ RETURNS jsonb
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  select jsonb_build_object(
+    'provinceCode', p.code,
+    'provinceName', p.name,
+    'level', e.level,
+    'previousLevel', e.previous_level,
+    'phenomena', coalesce((select jsonb_agg(coalesce(ph.label, x.id) order by x.n)
+                             from unnest(e.phenomena) with ordinality x (id, n)
+                             left join app_public.meteo_phenomena ph on ph.id = x.id), '[]'),
+    'periodFrom', e.period_from,
+    'periodTo', e.period_to,
+    'issuedAt', e.issued_at,
+    'advice', coalesce((select jsonb_agg(y.description) from (
+                 select s.description from app_public.meteo_warning_slices s
+                  where s.province_uuid = e.province_uuid and s.hour >= e.period_from and s.hour < e.period_to
+                    and s.phenomenon = any (e.phenomena) and s.description is not null
+                  group by s.description order by min(s.hour) limit 3) y), '[]'))
+    from app_public.meteo_warning_events e
+    join app_public.meteo_provinces p on p.uuid = e.province_uuid
+   where e.uuid = share_weather_warning.warning
+$function$;
+grant execute on function app_private.share_weather_warning(warning uuid) to app_authenticator;
+comment on function app_private.share_weather_warning(warning uuid) is 'What the share page of a weather warning (GET /warnings/<id>, lib/open-data/share-pages/) shows: one change of a province''s KNMI warning (app_public.meteo_warning_events): the province, the level before and after, the phenomena by their Dutch labels, the warned period and the KNMI''s advice for those hours as the slices hold it now (3 texts at most). Null for an unknown event. Called by the authenticator, which reads no table, hence SECURITY DEFINER; public data only.';
 
 CREATE OR REPLACE FUNCTION app_private.store_shipped_addresses(provinces text[])
  RETURNS integer

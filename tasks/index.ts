@@ -6,6 +6,7 @@ import { notificationSettings } from "../lib/monitors/notification-delivery.ts";
 import { aircraft__load_demo } from "./aircraft__load_demo.ts";
 import { makeAircraftPoll } from "./aircraft__poll.ts";
 import { alerts__load_demo } from "./alerts__load_demo.ts";
+import { makeArchivePublish } from "./archive__publish.ts";
 import { makeAlertsPollAmber } from "./alerts__poll_amber.ts";
 import { makeAlertsPollNl } from "./alerts__poll_nl.ts";
 import { analytics__refresh_cache } from "./analytics__refresh_cache.ts";
@@ -28,12 +29,12 @@ import { makeRssPoll } from "./rss__poll.ts";
 import { traffic__load_demo } from "./traffic__load_demo.ts";
 import { makeTrafficPoll } from "./traffic__poll.ts";
 
-/** The settings the tasks take: what goes out (e-mail, notifications), each feed's poller, the live demo. */
-export type TaskConfig = Pick<Config, "delivery" | "feeds" | "demoData">;
+/** The settings the tasks take: what goes out (e-mail, notifications), each feed's poller, the live demo, the open archive. */
+export type TaskConfig = Pick<Config, "delivery" | "feeds" | "demoData" | "archive">;
 
 /** `ownerPool`: the worker's own pool, for tasks that work on several connections at once. */
 export function makeTaskList(config: TaskConfig, ownerPool: pg.Pool): TaskList {
-  const { delivery, feeds, demoData } = config;
+  const { delivery, feeds, demoData, archive } = config;
   // One SMTP transport for account mail and notifications.
   const outbox = notificationSettings(delivery);
   return {
@@ -43,6 +44,7 @@ export function makeTaskList(config: TaskConfig, ownerPool: pg.Pool): TaskList {
     alerts__poll_amber: makeAlertsPollAmber(feeds.amber),
     alerts__poll_nl: makeAlertsPollNl(feeds.nlAlert),
     analytics__refresh_cache,
+    archive__publish: makeArchivePublish(archive, ownerPool),
     api_tokens__purge_stale,
     auth__purge_expired,
     channels__clear_mqtt_discovery: makeChannelsClearMqttDiscovery(outbox),
@@ -88,6 +90,8 @@ export function crontabFor({ demoData }: Pick<TaskConfig, "demoData">): string {
     "0 * * * * analytics__refresh_cache ?fill=1h",
     "30 3 * * * api_tokens__purge_stale",
     "45 3 * * * auth__purge_expired",
+    // The open archive's due days, one run at a time (its own queue) across worker processes.
+    "10 * * * * archive__publish ?queue=archive__publish&jobKey=archive__publish&jobKeyMode=preserve_run_at",
     "15 4 * * * monitors__end_follows",
     // A job a minute, one at a time: a receiver quiet for a receiver_silence monitor's minutes.
     "* * * * * receivers__watch_silence ?jobKey=receivers__watch_silence&jobKeyMode=preserve_run_at",

@@ -73,7 +73,7 @@ function xmlText(value: string): string {
 }
 
 /** A name-based UUID (version 5, RFC 9562) of `name` in the namespace `namespace`. */
-function uuidV5(namespace: string, name: string): string {
+export function uuidV5(namespace: string, name: string): string {
   const hash = createHash("sha1")
     .update(Buffer.from(namespace.replaceAll("-", ""), "hex"))
     .update(name)

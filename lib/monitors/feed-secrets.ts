@@ -7,10 +7,10 @@ import { hasSecretShape, randomSecret, sha256 } from "../auth/secret-tokens.ts";
 
 export const FEED_SECRET_PREFIX = "nlfd_";
 
-/** The path of the feeds under the service's public URL: <base>/<secret>.atom and .geojson. */
+/** The path of the feeds under the service's public URL: <base>/<secret>.atom, .geojson and .ics. */
 export const FEED_PATH = "/feeds/monitors";
 
-export const FEED_FORMATS = ["atom", "geojson"] as const;
+export const FEED_FORMATS = ["atom", "geojson", "ics"] as const;
 export type FeedFormat = (typeof FEED_FORMATS)[number];
 
 export function newFeedSecret(): string {

@@ -27,7 +27,7 @@ async function ok(query: string, token: string | undefined, variables: Record<st
   return body.data;
 }
 
-const ROTATE = "mutation ($m: String!) { rotateMonitorFeed(monitor: $m) { atomUrl geojsonUrl createdAt } }";
+const ROTATE = "mutation ($m: String!) { rotateMonitorFeed(monitor: $m) { atomUrl geojsonUrl icsUrl createdAt } }";
 const REVOKE = "mutation ($m: String!) { revokeMonitorFeed(monitor: $m) }";
 
 async function createMonitor(
@@ -44,7 +44,9 @@ async function createMonitor(
   return createMonitor.uuid;
 }
 
-async function rotate(monitor: string): Promise<{ atomUrl: string; geojsonUrl: string; createdAt: string }> {
+async function rotate(
+  monitor: string,
+): Promise<{ atomUrl: string; geojsonUrl: string; icsUrl: string; createdAt: string }> {
   return (await ok(ROTATE, ada.accessToken, { m: monitor })).rotateMonitorFeed;
 }
 
@@ -106,7 +108,7 @@ beforeAll(async () => {
 describe("a feed per monitor", () => {
   let monitor: string;
   let other: string;
-  let feed: { atomUrl: string; geojsonUrl: string; createdAt: string };
+  let feed: { atomUrl: string; geojsonUrl: string; icsUrl: string; createdAt: string };
   let first: { uuid: string; latitude: number | null; longitude: number | null };
 
   test("rotateMonitorFeed makes the URLs, shown once; the monitor tells only since when", async () => {
@@ -121,6 +123,7 @@ describe("a feed per monitor", () => {
     const base = `http://127.0.0.1:${new URL(ctx.service.url).port}/feeds/monitors/`;
     expect(feed.atomUrl).toMatch(new RegExp(`^${base}nlfd_[A-Za-z0-9_-]{43}\\.atom$`));
     expect(feed.geojsonUrl).toBe(feed.atomUrl.replace(/\.atom$/, ".geojson"));
+    expect(feed.icsUrl).toBe(feed.atomUrl.replace(/\.atom$/, ".ics"));
     const after = await ok("query ($u: String!) { monitor(uuid: $u) { feedCreatedAt } }", ada.accessToken, {
       u: monitor,
     });
@@ -287,6 +290,7 @@ describe("a feed per monitor", () => {
     expect(renewed.atomUrl).not.toBe(feed.atomUrl);
     expect((await fetch(feed.atomUrl)).status).toBe(404);
     expect((await fetch(feed.geojsonUrl)).status).toBe(404);
+    expect((await fetch(feed.icsUrl)).status).toBe(404);
     const atom = await readAtom(renewed.atomUrl);
     expect(atom.items).toHaveLength(3);
 

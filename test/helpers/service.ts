@@ -71,6 +71,9 @@ export async function startTestService(database: TestDatabase, overrides: Config
     api: { graphiql: true, responseCache: { maxBytes: 0, maxAgeMs: 15_000 } },
     // No live demo ticking in tests unless one asks for it (test/tasks/demo-live.test.ts).
     demoData: false,
+    // No open archive written by a test's worker (into the working directory's .data) unless the
+    // test asks for one in a directory of its own (test/open-data/archive.test.ts).
+    archive: { enabled: false },
     log: { level: "warning" },
     accounts: { jwtSecret: TEST_JWT_SECRET },
     delivery: {

@@ -7,6 +7,7 @@ import { consoleScreen } from "./console/console-screen.ts";
 import { resetPasswordScreen } from "./console/reset-password-screen.ts";
 import { respondScreen } from "./console/respond-screen.ts";
 import { stationScreen } from "./screen/station-screen.ts";
+import { sharedRecordScreen } from "./map/shared-record-screen.ts";
 
 export interface Route {
   path: string;
@@ -34,6 +35,11 @@ export const routes: Route[] = [
   // A station's wall screen (a TV or tablet): paired once with a short code, it reads with a
   // credential of its own, so it needs no one signed in.
   { path: "/screen", screen: stationScreen, ownSignIn: true },
+  // The share pages' addresses (lib/open-data/share-pages/): the record on the live map.
+  { path: "/incidents", screen: sharedRecordScreen, prefix: true },
+  { path: "/traffic", screen: sharedRecordScreen, prefix: true },
+  { path: "/nl-alerts", screen: sharedRecordScreen, prefix: true },
+  { path: "/warnings", screen: sharedRecordScreen, prefix: true },
 ];
 
 export function routeFor(pathname: string): Route | undefined {

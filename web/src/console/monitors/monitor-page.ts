@@ -248,6 +248,7 @@ export function monitorPage(root: HTMLElement, context: ConsoleContext, uuid: st
               feedSecret,
               secretBox("monitor-feed-atom", t("monitors.feed.atom"), rotateMonitorFeed.atomUrl),
               secretBox("monitor-feed-geojson", t("monitors.feed.geojson"), rotateMonitorFeed.geojsonUrl),
+              secretBox("monitor-feed-ics", t("monitors.feed.ics"), rotateMonitorFeed.icsUrl),
             );
             await load();
             (feedSecret.querySelector("input") as HTMLInputElement).focus();

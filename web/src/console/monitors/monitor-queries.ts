@@ -133,6 +133,7 @@ export const RotateFeedMutation = graphql(`
     rotateMonitorFeed(monitor: $monitor) {
       atomUrl
       geojsonUrl
+      icsUrl
       createdAt
     }
   }

@@ -471,6 +471,10 @@ addTexts({
   "monitors.feed.revoked": { nl: "Feedadres ingetrokken.", en: "Feed address revoked." },
   "monitors.feed.atom": { nl: "Atom-feed (feedlezers)", en: "Atom feed (feed readers)" },
   "monitors.feed.geojson": { nl: "GeoJSON-feed (kaarten, Home Assistant)", en: "GeoJSON feed (maps, Home Assistant)" },
+  "monitors.feed.ics": {
+    nl: "Agenda (iCalendar: agenda-apps, Home Assistant)",
+    en: "Calendar (iCalendar: calendar apps, Home Assistant)",
+  },
 
   "monitors.deliveries.heading": { nl: "Afleverlog", en: "Delivery log" },
   "monitors.deliveries.refresh": { nl: "Vernieuwen", en: "Refresh" },
