@@ -150,8 +150,8 @@ export function webhookBody(settings: NotificationSettings, n: PendingNotificati
   return JSON.stringify({
     id: n.notification_uuid,
     // A reAlert rule's second notification of the page says so, and how many are coming.
-    event: n.headline ? "p2000.message.re_alerted" : "p2000.message.matched",
-    ...(n.headline ? { reAlert: n.headline } : {}),
+    event: n.re_alert ? "p2000.message.re_alerted" : "p2000.message.matched",
+    ...(n.re_alert ? { reAlert: n.headline } : {}),
     monitor: { uuid: n.monitor_uuid, name: n.monitor_name },
     message: {
       uuid: n.message_uuid,

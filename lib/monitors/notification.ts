@@ -60,6 +60,8 @@ export interface PendingNotification {
   plain_text: string | null;
   /** The monitor's notificationRules.language: nl (the default) or en. */
   language: string;
+  /** A reAlert rule's second page of a P2000 message (its headline says how many are coming). */
+  re_alert: boolean;
 }
 
 /**

@@ -16,6 +16,7 @@ const NEVER_CACHED = [
   "alert_responders",
   "api_tokens",
   "channels",
+  "crew_availability",
   "environments",
   "organizations",
   "sessions",

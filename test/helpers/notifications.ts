@@ -56,6 +56,7 @@ export function blankNotification(overrides: Partial<PendingNotification>): Pend
     channel_disabled_at: null,
     plain_text: null,
     language: "nl",
+    re_alert: false,
     ...overrides,
   };
 }

@@ -260,6 +260,7 @@ describe("a re-alert (the reAlert rule, docs/screen.md)", () => {
   const reAlert = (type: PushType) =>
     notification(type, {
       kind: "p2000",
+      re_alert: true,
       headline: "Heralarm: 1 van 3 komen na 5 min",
       message: "A1 BRT-01 Gebouwbrand Lange Haven Schiedam",
       plain_text: "A1 spoed, brandweer, gebouwbrand, Lange Haven, Schiedam",
@@ -288,5 +289,11 @@ describe("a re-alert (the reAlert rule, docs/screen.md)", () => {
       message: { message: "A1 BRT-01 Gebouwbrand Lange Haven Schiedam" },
       respond: { url: "https://incidents.example.nl/respond?token=payload.signature" },
     });
+    // The first page of the same message is no re-alert.
+    const first = JSON.parse(
+      webhookBody(settings(), { ...reAlert("ntfy"), channel_type: "webhook", re_alert: false, headline: null }),
+    );
+    expect(first).toMatchObject({ event: "p2000.message.matched" });
+    expect(first).not.toHaveProperty("reAlert");
   });
 });
