@@ -61,6 +61,8 @@ export interface Service {
 
 /** Connections for GraphQL requests, on the primary and on each read replica. */
 const REQUEST_CONNECTIONS = 10;
+/** Connections of the open data's reads (share pages, calendars, OGC API Features). */
+const OPEN_DATA_CONNECTIONS = 4;
 
 /** Memory for the requests the response cache answers before grafserv (lib/http/response-cache/known-requests.ts). */
 const KNOWN_REQUEST_BYTES = 16 * 1024 * 1024;
@@ -99,6 +101,17 @@ export async function startService(given: Config, database: Database): Promise<S
   // The connections for requests, and one LISTEN each for the API-token cache, the response cache
   // (when it is on) and the subscriptions (PostGraphile's pgSubscriber).
   const authPool = resilientPool({ connectionString: database.authUrl, max: REQUEST_CONNECTIONS + 3 }, report);
+  // The open data's reads (docs/open-data.md): anyone may ask them without a token, so they get
+  // connections of their own, a few, each statement bounded as GraphQL's are: a burst of crawlers
+  // or a slow read waits here and never takes the connections GraphQL's requests use.
+  const openDataPool = resilientPool(
+    {
+      connectionString: database.authUrl,
+      max: OPEN_DATA_CONNECTIONS,
+      options: `-c statement_timeout=${config.api.statementTimeout}`,
+    },
+    report,
+  );
   availability.start();
 
   // PROCESS_ROLE: api and worker in one process (the default), or either alone for scale-out
@@ -114,7 +127,9 @@ export async function startService(given: Config, database: Database): Promise<S
     log: (line) => log.warning(line),
   });
   const api =
-    config.processRole !== "worker" ? await startApi(config, ownerPool, authPool, availability, replicas) : undefined;
+    config.processRole !== "worker"
+      ? await startApi(config, ownerPool, authPool, openDataPool, availability, replicas)
+      : undefined;
   // /health, /ready and /metrics, before the rate limiter and grafserv; a part this process does
   // not run counts as ready.
   const opsRoutes = makeOpsRoutes({
@@ -168,7 +183,7 @@ export async function startService(given: Config, database: Database): Promise<S
         await worker?.stop();
         await api?.stop();
         await replicas.stop();
-        await Promise.all([ownerPool.end(), authPool.end()]);
+        await Promise.all([ownerPool.end(), authPool.end(), openDataPool.end()]);
       })();
       return stopping;
     },
@@ -195,6 +210,7 @@ async function startApi(
   config: Config,
   ownerPool: pg.Pool,
   authPool: pg.Pool,
+  openDataPool: pg.Pool,
   availability: DatabaseAvailability,
   replicas: ReadReplicas,
 ): Promise<Api> {
@@ -255,7 +271,7 @@ async function startApi(
   app.use(authRoutes(accounts));
   app.use(feedRoute(authPool, config.delivery.publicUrl));
   app.use(pushWorkerRoute());
-  app.use(openDataRoutes({ authPool, config, responseCache }));
+  app.use(openDataRoutes({ authPool: openDataPool, config, responseCache }));
   // Last: the web application's page answers the paths no route above took.
   app.use(webRoutes({ web: config.web, webClientToken: () => webClient.secret() }));
   // GraphQL requests go straight to grafserv (express would add its routing to every API call);

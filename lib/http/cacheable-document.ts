@@ -37,9 +37,17 @@ export function sendCacheable(req: express.Request, res: express.Response, docum
   res.send(body);
 }
 
+/** The longest plain-text answer: it may repeat what the client sent, which is not to be echoed whole. */
+const MAX_PLAIN_CHARACTERS = 500;
+
 /** A plain-text answer that is not to be kept (404, 400, …). */
 export function sendPlain(res: express.Response, status: number, text: string): void {
-  res.status(status).set("cache-control", "no-store").type("text/plain").send(`${text}\n`);
+  const said = text.length > MAX_PLAIN_CHARACTERS ? `${text.slice(0, MAX_PLAIN_CHARACTERS)}…` : text;
+  res
+    .status(status)
+    .set({ "cache-control": "no-store", "x-content-type-options": "nosniff" })
+    .type("text/plain")
+    .send(`${said}\n`);
 }
 
 /** A read that threw: 503 with Retry-After while the database is away, else 500, in plain words. */

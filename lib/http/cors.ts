@@ -20,6 +20,10 @@ export interface CorsOptions {
   /** "*" or the origins (scheme://host[:port], as browsers send them) that may call. */
   origins: "*" | readonly string[];
   routes: CorsRoute[];
+  /** The request headers a preflight allows; the API's by default. */
+  allowedHeaders?: string;
+  /** The response headers a script may read besides the safelisted ones; Retry-After by default. */
+  exposedHeaders?: string;
 }
 
 // A fixed list rather than an echo of Access-Control-Request-Headers: these are all a client of
@@ -42,6 +46,8 @@ function single(value: string | string[] | undefined): string | undefined {
  */
 export function makeCors(options: CorsOptions): (req: IncomingMessage, res: ServerResponse) => boolean {
   const anyOrigin = options.origins === "*";
+  const allowedHeaders = options.allowedHeaders ?? ALLOWED_HEADERS;
+  const exposedHeaders = options.exposedHeaders ?? EXPOSED_HEADERS;
   const allowed = new Set(anyOrigin ? [] : options.origins);
   return (req, res) => {
     const path = req.url?.split("?")[0] ?? "";
@@ -53,7 +59,7 @@ export function makeCors(options: CorsOptions): (req: IncomingMessage, res: Serv
     const allowOrigin = anyOrigin ? "*" : origin !== undefined && allowed.has(origin) ? origin : undefined;
     if (allowOrigin !== undefined) {
       res.setHeader("access-control-allow-origin", allowOrigin);
-      res.setHeader("access-control-expose-headers", EXPOSED_HEADERS);
+      res.setHeader("access-control-expose-headers", exposedHeaders);
     }
     if (req.method !== "OPTIONS") return false;
     const methods = [...route.methods, "OPTIONS"].join(", ");
@@ -64,7 +70,7 @@ export function makeCors(options: CorsOptions): (req: IncomingMessage, res: Serv
     }
     if (preflight) {
       res.setHeader("access-control-allow-methods", methods);
-      res.setHeader("access-control-allow-headers", ALLOWED_HEADERS);
+      res.setHeader("access-control-allow-headers", allowedHeaders);
       res.setHeader("access-control-max-age", String(MAX_AGE_SECONDS));
     }
     res.writeHead(204, { allow: methods }).end();

@@ -13,7 +13,10 @@ import { OGC_PATH, ogcRoutes } from "./ogc/routes.ts";
 import { sharePageRoutes } from "./share-pages/routes.ts";
 
 export interface OpenDataDeps {
-  /** The authenticator's pool: reads go through app_private functions made for them. */
+  /**
+   * A pool of the authenticator's login of the open data's own (service.ts: a few connections,
+   * each statement under STATEMENT_TIMEOUT): reads go through app_private functions made for them.
+   */
   authPool: pg.Pool;
   config: Config;
   /** The service's response cache: data kept until the database announces its change. */
@@ -23,10 +26,14 @@ export interface OpenDataDeps {
 /**
  * CORS for the open data a page of any origin may read (a browser's GIS client, DuckDB in a page,
  * a calendar web app): public, without credentials, so any origin, whatever CORS_ORIGINS narrows
- * for the API. The share pages are pages people open, not data a script reads.
+ * for the API. The share pages are pages people open, not data a script reads. A Parquet reader in
+ * a page asks for byte ranges (Range, a header that needs a preflight) and reads what came back
+ * (Content-Range, Content-Length) and the validators it revalidates with.
  */
 export const OPEN_DATA_CORS: CorsOptions = {
   origins: "*",
+  allowedHeaders: "Range, If-None-Match, If-Modified-Since, Accept",
+  exposedHeaders: "Retry-After, Content-Range, Content-Length, Accept-Ranges, ETag, Last-Modified",
   routes: [
     { path: OGC_PATH, methods: ["GET", "HEAD"] },
     { path: `${OGC_PATH}/`, methods: ["GET", "HEAD"] },
