@@ -2286,7 +2286,6 @@ create table app_public.crew_availability (
 );
 alter table app_public.crew_availability enable row level security;
 CREATE INDEX crew_availability_environment_uuid_idx ON app_public.crew_availability USING btree (environment_uuid);
-CREATE TRIGGER _900_notify_data_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON app_public.crew_availability FOR EACH STATEMENT EXECUTE FUNCTION app_hidden.tg__notify_data_changed('monitors');
 CREATE TRIGGER _910_station_screens AFTER INSERT OR DELETE OR UPDATE ON app_public.crew_availability FOR EACH ROW EXECUTE FUNCTION app_hidden.tg_crew_availability__notify_screens();
 create policy select_member_environment on app_public.crew_availability as permissive for select to app_visitor using ((environment_uuid = ( SELECT app_hidden.current_member_environment_uuid() AS current_member_environment_uuid)));
 grant SELECT on app_public.crew_availability to app_visitor;
@@ -3675,16 +3674,16 @@ create view app_private.archive_helicopter_flights as
     r.took_off_at,
     r.landed_at,
     r.last_seen_at,
-    r.start_latitude,
-    r.start_longitude,
+    (round((r.start_latitude)::numeric, 2))::double precision AS start_latitude,
+    (round((r.start_longitude)::numeric, 2))::double precision AS start_longitude,
     r.start_place,
-    r.end_latitude,
-    r.end_longitude,
+    (round((r.end_latitude)::numeric, 2))::double precision AS end_latitude,
+    (round((r.end_longitude)::numeric, 2))::double precision AS end_longitude,
     r.end_place,
     r.point_count
    FROM (app_public.aircraft_routes r
      JOIN app_public.aircraft_fleet f ON ((f.icao = r.icao)));
-comment on view app_private.archive_helicopter_flights is 'The open archive''s helicopter-flights files: each route of a tracked trauma or police helicopter, placed in a day by when it was first seen.';
+comment on view app_private.archive_helicopter_flights is 'The open archive''s helicopter-flights files: each route of a tracked trauma or police helicopter, placed in a day by when it was first seen; its start and end rounded to 2 decimals (about 1 km), since a landing can be a patient''s address.';
 
 create view app_private.archive_nl_alerts as
  SELECT start_at,
@@ -13284,7 +13283,7 @@ $function$;
 comment on function app_private.mqtt_discovery_to_clear(channel_uuid uuid, monitor_uuids uuid[]) is 'What the task channels__clear_mqtt_discovery needs: the mqtt channel''s broker, topic prefix and credentials, and those of the given monitors that are still off the channel when the job runs (one put back in the meantime keeps its sensor). No row when the channel is gone, disabled or not mqtt.';
 
 CREATE OR REPLACE FUNCTION app_private.notification_for_delivery(notification_uuid uuid)
- RETURNS TABLE(notification_uuid uuid, channel_type text, channel_name text, email_address text, phone_number text, url text, headers jsonb, chat_id text, signing_secret text, monitor_uuid uuid, monitor_name text, message_uuid uuid, message text, sended timestamp with time zone, urgency text, discipline text, region text, city text, street text, postcode text, latitude double precision, longitude double precision, dossier_uuid uuid, respond_token text, kind text, headline text, facts text[], event_type text, payload jsonb, channel_uuid uuid, server_url text, topic text, credentials jsonb, channel_disabled_at timestamp with time zone, plain_text text, language text)
+ RETURNS TABLE(notification_uuid uuid, channel_type text, channel_name text, email_address text, phone_number text, url text, headers jsonb, chat_id text, signing_secret text, monitor_uuid uuid, monitor_name text, message_uuid uuid, message text, sended timestamp with time zone, urgency text, discipline text, region text, city text, street text, postcode text, latitude double precision, longitude double precision, dossier_uuid uuid, respond_token text, kind text, headline text, facts text[], event_type text, payload jsonb, channel_uuid uuid, server_url text, topic text, credentials jsonb, channel_disabled_at timestamp with time zone, plain_text text, language text, re_alert boolean)
  LANGUAGE sql
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
@@ -13293,7 +13292,7 @@ $function$;
 comment on function app_private.notification_for_delivery(notification_uuid uuid) is 'app_private.notifications_for_delivery of one notification (sendTestNotification); no row once it is no longer queued.';
 
 CREATE OR REPLACE FUNCTION app_private.notifications_for_delivery(notification_uuids uuid[])
- RETURNS TABLE(notification_uuid uuid, channel_type text, channel_name text, email_address text, phone_number text, url text, headers jsonb, chat_id text, signing_secret text, monitor_uuid uuid, monitor_name text, message_uuid uuid, message text, sended timestamp with time zone, urgency text, discipline text, region text, city text, street text, postcode text, latitude double precision, longitude double precision, dossier_uuid uuid, respond_token text, kind text, headline text, facts text[], event_type text, payload jsonb, channel_uuid uuid, server_url text, topic text, credentials jsonb, channel_disabled_at timestamp with time zone, plain_text text, language text)
+ RETURNS TABLE(notification_uuid uuid, channel_type text, channel_name text, email_address text, phone_number text, url text, headers jsonb, chat_id text, signing_secret text, monitor_uuid uuid, monitor_name text, message_uuid uuid, message text, sended timestamp with time zone, urgency text, discipline text, region text, city text, street text, postcode text, latitude double precision, longitude double precision, dossier_uuid uuid, respond_token text, kind text, headline text, facts text[], event_type text, payload jsonb, channel_uuid uuid, server_url text, topic text, credentials jsonb, channel_disabled_at timestamp with time zone, plain_text text, language text, re_alert boolean)
  LANGUAGE plpgsql
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
@@ -13301,7 +13300,7 @@ begin
   return query
   with queued as materialized (
     select n.uuid, n.monitor_uuid, n.channel_uuid, n.message_uuid, n.dossier_uuid, n.created, n.event_kind, n.headline,
-           n.facts, n.event_type, n.payload, mo.name as monitor_name,
+           n.facts, n.event_type, n.payload, n.re_alert, mo.name as monitor_name,
            coalesce(mo.notification_rules->>'language', 'nl') as language
       from app_private.notifications n
       left join app_public.monitors mo on mo.uuid = n.monitor_uuid
@@ -13326,7 +13325,7 @@ begin
                                                  n.created, (select r.key from responder r)) end,
          coalesce(n.event_kind, 'p2000'), n.headline, n.facts, n.event_type, n.payload,
          c.uuid, c.server_url, c.topic, coalesce(k.credentials, '{}'), c.disabled_at,
-         p.plain_text, n.language
+         p.plain_text, n.language, n.re_alert
     from queued n
     join app_public.channels c on c.uuid = n.channel_uuid
     left join pages p on p.uuid = n.message_uuid and p.language = n.language
@@ -13334,7 +13333,7 @@ begin
     left join app_private.channel_credentials k on k.channel_uuid = c.uuid;
 end;
 $function$;
-comment on function app_private.notifications_for_delivery(notification_uuids uuid[]) is 'What the task notifications__deliver needs to send a batch of notifications, one row each: channel (its server, topic, credentials and whether it is disabled) and signing secret, monitor (none for a test send), and subject (a P2000 message''s columns with its respond link and its plain text in the monitor''s language, written out once per page and language, or the headline, facts and payload a feed''s matcher or the test send rendered). No row for one no longer queued, so a repeated job never sends twice.';
+comment on function app_private.notifications_for_delivery(notification_uuids uuid[]) is 'What the task notifications__deliver needs to send a batch of notifications, one row each: channel (its server, topic, credentials and whether it is disabled) and signing secret, monitor (none for a test send), and subject (a P2000 message''s columns with its respond link and its plain text in the monitor''s language, written out once per page and language, or the headline, facts and payload a feed''s matcher or the test send rendered), and whether it is a reAlert rule''s second page (re_alert: its headline says how many are coming). No row for one no longer queued, so a repeated job never sends twice.';
 
 CREATE OR REPLACE FUNCTION app_private.notify_feed_event(kind text, event_uuid uuid, monitor_uuids uuid[], subject app_hidden.notification_subject)
  RETURNS integer

@@ -1,6 +1,7 @@
 // The small server-rendered page a failed magic link shows (the other e-mailed links are screens of
 // the web application).
 
+/** Text made safe for an element's content or a quoted attribute (the share pages' too, lib/open-data/). */
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }

@@ -2,34 +2,60 @@
 // store them, a run of the publisher at a chosen time, the files read back with others' readers
 // (hyparquet for Parquet, csv-parse for CSV) and compared with the database; Dutch days of 23
 // hours at the clock change; the delay; a second run that rebuilds nothing; a run that failed
-// half-way through a day taken up where it stopped; retention; the files over real HTTP (index,
-// file, ETag and 304, byte ranges, 404 in plain words, no way out of the directory); the worker's
-// task registered and run; /archive switched off; and docs/archive-columns.md naming every column
-// of every file.
+// half-way through a day taken up where it stopped, with no file left open; retention; helicopter
+// flights' ends rounded to about a kilometre; the files over real HTTP (index, file, ETag and 304,
+// byte ranges, the data dictionary at the index's URL, 404 in plain words, no way out of the
+// directory); the worker's task run at the real clock; /archive switched off; and
+// docs/archive-columns.md naming every column of every file.
+// The test service's own archive stays off (test/helpers/service.ts): its worker's crontab runs
+// archive__publish ten minutes past each hour, and at the real clock that run would delete these
+// March days and write into the same .partial directories as the test. The routes are served here
+// from the test's directory instead, and the task is run by the test, through its function.
 import { once } from "node:events";
 import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, describe, expect, test } from "@jest/globals";
+import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import { parse } from "csv-parse/sync";
 import express from "express";
+import type { JobHelpers } from "graphile-worker";
 import { parquetMetadata, parquetReadObjects, parquetSchema } from "hyparquet";
 import { loadConfig, mergeConfig } from "../../lib/config.ts";
+import { loadAircraftDemo } from "../../lib/feeds/aircraft/demo-data.ts";
 import { ingestAlertsDocument } from "../../lib/feeds/alerts/ingest.ts";
 import { amberAlertsJson, nlAlertsJson, squareAround } from "../../lib/feeds/alerts/sample-documents.ts";
 import type { ArchiveIndex } from "../../lib/open-data/archive/archive-index.ts";
 import { ARCHIVE_FEEDS } from "../../lib/open-data/archive/feeds.ts";
 import { publishArchive, type ArchiveConfig } from "../../lib/open-data/archive/publish.ts";
 import { archiveRoutes } from "../../lib/open-data/archive/routes.ts";
+import { makeArchivePublish } from "../../tasks/archive__publish.ts";
 import { storeP2000Pages } from "../helpers/p2000.ts";
 import { FEEDS_OFF, useTestService } from "../helpers/service.ts";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "archive-test-"));
 const settings: ArchiveConfig = { enabled: true, dir, delayHours: 24, keepDays: 4, daysPerRun: 10 };
-const ctx = useTestService(() => ({ feeds: FEEDS_OFF, archive: settings }));
-afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+const ctx = useTestService(() => ({ feeds: FEEDS_OFF }));
+
+/** The archive's routes over real HTTP, as the API serves them from `archive.dir`; the base URL is PUBLIC_URL. */
+async function serveArchive(archive: ArchiveConfig): Promise<{ base: string; server: http.Server }> {
+  const server = http.createServer();
+  server.listen(0, "127.0.0.1");
+  await once(server, "listening");
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const config = mergeConfig(loadConfig(), { archive, delivery: { publicUrl: base } });
+  server.on("request", express().use(archiveRoutes({ config })));
+  return { base, server };
+}
+let served: { base: string; server: http.Server };
+beforeAll(async () => {
+  served = await serveArchive(settings);
+});
+afterAll(() => {
+  served.server.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
 
 // Summer time began on Sunday 29 March 2026 at 02:00 (01:00 UTC): that day has 23 hours.
 const PAGES = [
@@ -55,9 +81,23 @@ async function parquetFile(file: string) {
   return { metadata, rows: (await parquetReadObjects({ file: buffer })) as Record<string, unknown>[] };
 }
 
+/** The files under `dir` this process holds open (Linux: /proc/self/fd; the listing's own fd is gone when read). */
+function openFilesIn(dir: string): string[] {
+  return fs
+    .readdirSync("/proc/self/fd")
+    .map((fd) => {
+      try {
+        return fs.readlinkSync(`/proc/self/fd/${fd}`);
+      } catch {
+        return "";
+      }
+    })
+    .filter((target) => target.startsWith(dir));
+}
+
 /** A GET over a raw socket: the path exactly as given (fetch would resolve ../ first). */
 function rawGet(pathname: string): Promise<{ status: number; body: string }> {
-  const url = new URL(ctx.service.graphqlUrl);
+  const url = new URL(served.base);
   return new Promise((resolve, reject) => {
     http
       .get({ host: url.hostname, port: url.port, path: pathname }, (res) => {
@@ -92,6 +132,8 @@ describe("the open archive", () => {
       descriptionHtml: "<p>Jan Jansen is sinds vanochtend vermist.</p>",
     };
     await ingestAlertsDocument(ctx.service.ownerPool, Buffer.from(amberAlertsJson([amber])), "test");
+    // The demo helicopter's two flights, on the 29th: Amsterdam → Haarlem → Leiden.
+    await loadAircraftDemo(ctx.service.ownerPool, new Date("2026-03-29T12:00:00Z"));
 
     const run = await publishArchive(ctx.service.ownerPool, settings, NOW);
     expect(run).toEqual({ published: DAYS, deleted: [], remaining: 0 });
@@ -161,6 +203,32 @@ describe("the open archive", () => {
       expect.objectContaining({ id: "amber-archive", level: "10", started_at: amber.sent.toISOString() }),
     ]);
     expect(ambers).not.toMatch(/Jansen|vermist/i);
+
+    // Helicopter flights: where one began and ended to 2 decimals (about 1 km), since a trauma
+    // helicopter's landing can be a patient's address; the place names as stored.
+    const { rows: routes } = await ctx.db.asOwner(
+      `select uuid::text as id, start_latitude, start_longitude, start_place, end_latitude, end_longitude, end_place
+         from app_public.aircraft_routes where first_seen_at >= '2026-03-28T23:00:00Z' and first_seen_at < '2026-03-29T22:00:00Z'
+        order by first_seen_at`,
+    );
+    expect(routes).toHaveLength(2);
+    const ends = ["start_latitude", "start_longitude", "end_latitude", "end_longitude"];
+    // The stored positions are finer than that, so the rounding is seen.
+    expect(routes.flatMap((route) => ends.map((end) => route[end])).some((x) => Math.round(x * 100) / 100 !== x)).toBe(
+      true,
+    );
+    const rounded = routes.map((route) => ({
+      ...route,
+      ...Object.fromEntries(ends.map((end) => [end, Math.round(route[end] * 100) / 100])),
+    }));
+    const pick = (row: Record<string, unknown>) => Object.fromEntries(Object.keys(routes[0]).map((k) => [k, row[k]]));
+    const flights = (await parquetFile(dayFile("2026-03-29", "helicopter-flights.parquet"))).rows;
+    expect(flights.map(pick)).toEqual(rounded);
+    expect(csvRows(dayFile("2026-03-29", "helicopter-flights.csv")).map(pick)).toEqual(
+      rounded.map((route) =>
+        Object.fromEntries(Object.entries(route).map(([k, v]) => [k, v === null ? "" : String(v)])),
+      ),
+    );
   });
 
   test("the delay holds back the day that has not been over for a day, and a second run rebuilds nothing", async () => {
@@ -197,18 +265,20 @@ describe("the open archive", () => {
 
   test("a run that fails half-way through a day leaves it unlisted, and the next run finishes it without redoing the feeds it wrote", async () => {
     const later = new Date("2026-04-01T09:00:00Z"); // the 30th is due
-    // A directory where the NL-Alerts' file of the 30th is to be written: the run fails there,
-    // after the feeds before it.
+    // A directory where the NL-Alerts' CSV of the 30th is to be renamed to when whole: the run fails
+    // there, after the feeds before it, with the CSV finished and the Parquet file still open.
     const partial = path.join(dir, "2026", ".2026-03-30.partial");
-    const blocker = path.join(partial, "nl-alerts.csv.tmp");
+    const blocker = path.join(partial, "nl-alerts.csv");
     fs.mkdirSync(path.join(blocker, "in-the-way"), { recursive: true });
     await expect(publishArchive(ctx.service.ownerPool, settings, later)).rejects.toThrow();
+    // Both files were closed on the way out: this process holds none of the archive's open.
+    expect(openFilesIn(dir)).toEqual([]);
     const written = fs.statSync(path.join(partial, "p2000-messages.csv"));
     // Listed: the days in place, without the half-written 30th and without the 26th, past keeping.
     expect(index().days.map((day) => day.date)).toEqual(DAYS.slice(0, 3));
     // What a run killed while writing leaves: a half file under the temporary name.
     fs.rmSync(blocker, { recursive: true });
-    fs.writeFileSync(blocker, "start_at,id,sto");
+    fs.writeFileSync(`${blocker}.tmp`, "start_at,id,sto");
 
     const run = await publishArchive(ctx.service.ownerPool, settings, later);
     expect(run.published).toEqual(["2026-03-30"]);
@@ -222,11 +292,12 @@ describe("the open archive", () => {
   });
 
   test("over HTTP: the index, a file with its checksum as ETag, 304, a byte range, and 404 in plain words", async () => {
-    const base = new URL(ctx.service.graphqlUrl).origin;
+    const { base } = served;
     const listed = await fetch(`${base}/archive/index.json`);
     expect(listed.status).toBe(200);
     expect(listed.headers.get("cache-control")).toBe("public, max-age=300");
-    const entry = ((await listed.json()) as ArchiveIndex).days[0].files.find(
+    const listedIndex = (await listed.json()) as ArchiveIndex;
+    const entry = listedIndex.days[0].files.find(
       (file) => file.feed === "p2000-messages" && file.format === "parquet",
     )!;
     expect(entry.path).toBe("/archive/2026/2026-03-30/p2000-messages.parquet");
@@ -258,6 +329,18 @@ describe("the open archive", () => {
     expect(page.headers.get("content-type")).toBe("text/html; charset=utf-8");
     expect(await page.text()).toContain('href="/archive/2026/2026-03-30/p2000-messages.csv"');
 
+    // The data dictionary at the absolute URL the index gives: any client can fetch it.
+    expect(listedIndex.columns).toBe(`${base}/archive/columns.md`);
+    const columns = await fetch(listedIndex.columns);
+    expect(columns.status).toBe(200);
+    expect(columns.headers.get("content-type")).toBe("text/markdown; charset=utf-8");
+    expect(columns.headers.get("cache-control")).toBe("public, max-age=3600");
+    expect(await columns.text()).toBe(
+      fs.readFileSync(path.join(import.meta.dirname, "../../docs/archive-columns.md"), "utf8"),
+    );
+    const columnsEtag = columns.headers.get("etag")!;
+    expect((await fetch(listedIndex.columns, { headers: { "if-none-match": columnsEtag } })).status).toBe(304);
+
     for (const wanted of [
       "/archive/2026/2026-03-31/p2000-messages.csv",
       "/archive/2026/2026-03-26/p2000-messages.csv",
@@ -273,13 +356,15 @@ describe("the open archive", () => {
     }
   });
 
-  test("the worker's task publishes the days due by the clock", async () => {
+  test("the worker's task publishes the days due by the real clock", async () => {
     const twoDaysAgo = new Date(Date.now() - 2 * 86_400_000);
     await storeP2000Pages(ctx.db, [
       { message: "P 2 BDH-04 Buitenbrand Parkweg Delft", sended: twoDaysAgo.toISOString(), capcodes: ["1300001"] },
     ]);
-    await ctx.db.asOwner("select graphile_worker.add_job('archive__publish')");
-    await ctx.service.workerIdle();
+    const logged: string[] = [];
+    const helpers = { logger: { info: (text: string) => logged.push(text) } } as unknown as JobHelpers;
+    await makeArchivePublish(settings, ctx.service.ownerPool)({}, helpers);
+    expect(logged).toEqual([expect.stringMatching(/^Open archive: published \d{4}-\d\d-\d\d/)]);
     const date = new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Amsterdam" }).format(twoDaysAgo);
     const rows = csvRows(dayFile(date, "p2000-messages.csv"));
     expect(rows.map((row) => row.message)).toContain("P 2 BDH-04 Buitenbrand Parkweg Delft");

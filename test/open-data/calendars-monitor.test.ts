@@ -3,7 +3,8 @@
 // before they begin (and not those elsewhere), and the disruptions it matched; a meteo_weather
 // monitor's holds the warnings it matched over their warned hours; the URL is a capability
 // (private, no-cache, noindex, no referrer), answers 304 to its ETag, and a rotated or unknown
-// secret is 404 like the other formats.
+// secret is 404 like the other formats. A monitor's name is its owner's text: line breaks in it
+// cannot add events, and the name reads back as one line.
 import { beforeAll, describe, expect, test } from "@jest/globals";
 import ICAL from "ical.js";
 import { ingestMeteoDocument } from "../../lib/feeds/meteo/ingest.ts";
@@ -13,6 +14,12 @@ import { storeRailDisruptions } from "../../lib/feeds/rail/poll.ts";
 import { railDisruptionsSample } from "../../lib/feeds/rail/sample-documents.ts";
 import { FEEDS_OFF, useTestService } from "../helpers/service.ts";
 import { signUp, type TestUser } from "../helpers/users.ts";
+
+// The calendar's name is TEXT (RFC 7986 NAME; X-WR-CALNAME and X-WR-CALDESC by custom): ical.js
+// knows neither, and would hand over their escapes unread.
+for (const property of ["name", "x-wr-calname", "x-wr-caldesc"]) {
+  ICAL.design.icalendar.property[property] = { defaultType: "text" };
+}
 
 const ctx = useTestService(() => ({ feeds: FEEDS_OFF }));
 const HOUR = 3_600_000;
@@ -47,6 +54,7 @@ async function read(url: string) {
   const calendar = new ICAL.Component(ICAL.parse(await response.text()));
   return {
     name: calendar.getFirstPropertyValue("x-wr-calname"),
+    calendarName: calendar.getFirstPropertyValue("name"),
     events: calendar.getAllSubcomponents("vevent").map((vevent) => {
       const event = new ICAL.Event(vevent);
       return { summary: event.summary, start: event.startDate.toJSDate().getTime(), uid: event.uid };
@@ -65,6 +73,7 @@ describe("a monitor's calendar", () => {
   let groningen: string;
   let amsterdam: string;
   let weather: string;
+  let forged: string;
 
   beforeAll(async () => {
     groningen = await monitorWithCalendar("Zwolle–Groningen", "rail_disruptions", { routes: ["zwolle-groningen"] });
@@ -73,6 +82,11 @@ describe("a monitor's calendar", () => {
       regions: ["noord-holland"],
       levels: ["orange", "red"],
     });
+    forged = await monitorWithCalendar(
+      "Storm\r\nBEGIN:VEVENT\r\nUID:evil\r\nSUMMARY:Forged; a, b\\c\r\nEND:VEVENT",
+      "meteo_weather",
+      { regions: ["noord-holland"], levels: ["orange", "red"] },
+    );
     const rail = parseRailDisruptions(railDisruptionsSample(now));
     await storeRailDisruptions(ctx.service.ownerPool, rail, "test");
     const from = new Date(wholeHour + HOUR);
@@ -107,6 +121,13 @@ describe("a monitor's calendar", () => {
     expect(storm.events).toEqual([
       { summary: "Code oranje: Wind – Noord-Holland", start: wholeHour + HOUR, uid: expect.any(String) },
     ]);
+  });
+
+  test("a name with line breaks adds no event and reads back as one line", async () => {
+    const calendar = await read(forged);
+    expect(calendar.events.map((e) => e.summary)).toEqual(["Code oranje: Wind – Noord-Holland"]);
+    const oneLine = "Storm BEGIN:VEVENT UID:evil SUMMARY:Forged; a, b\\c END:VEVENT";
+    expect([calendar.name, calendar.calendarName]).toEqual([oneLine, oneLine]);
   });
 
   test("is a capability URL: private, unindexed, 304 to its ETag, 404 once rotated or unknown", async () => {

@@ -4,7 +4,8 @@
 // by their stations, warnings by province), the country's holds all; UIDs stay the same across
 // fetches and when the item changes (a higher SEQUENCE then), withdrawn works turn CANCELLED; an
 // unchanged calendar answers 304 to its ETag; an unknown province is 404 and a language we do not
-// write 400. The test NL-Alert's dates are checked against the tests the government sent.
+// write 400. The test NL-Alert's dates are checked against the tests the government sent, and its
+// events against fixed days (the calendar made for a given moment), as the window moves with the clock.
 import { beforeAll, describe, expect, test } from "@jest/globals";
 import ICAL from "ical.js";
 import { ingestMeteoDocument } from "../../lib/feeds/meteo/ingest.ts";
@@ -12,10 +13,23 @@ import { warningsXml } from "../../lib/feeds/meteo/sample-documents.ts";
 import { parseRailDisruptions } from "../../lib/feeds/rail/disruptions-parser.ts";
 import { storeRailDisruptions } from "../../lib/feeds/rail/poll.ts";
 import { railDisruptionsSample } from "../../lib/feeds/rail/sample-documents.ts";
-import { nlAlertTestDay } from "../../lib/open-data/calendars/nl-alert-tests.ts";
+import { calendarWindow } from "../../lib/open-data/calendars/items.ts";
+import { nlAlertTestDay, nlAlertTests } from "../../lib/open-data/calendars/nl-alert-tests.ts";
+import { provinceCalendar } from "../../lib/open-data/calendars/province-calendar.ts";
 import { FEEDS_OFF, useTestService } from "../helpers/service.ts";
+import { waitUntil } from "../helpers/wait.ts";
 
-const ctx = useTestService(() => ({ feeds: FEEDS_OFF }));
+// The calendar's name is TEXT (RFC 7986 NAME; X-WR-CALNAME and X-WR-CALDESC by custom): ical.js
+// knows neither, and would hand over their escapes unread.
+for (const property of ["name", "x-wr-calname", "x-wr-caldesc"]) {
+  ICAL.design.icalendar.property[property] = { defaultType: "text" };
+}
+
+const ctx = useTestService(() => ({
+  feeds: FEEDS_OFF,
+  // The service keeps calendars in its response cache: on here, as in production.
+  api: { responseCache: { maxBytes: 64 * 1024 * 1024, maxAgeMs: 60_000 } },
+}));
 
 const HOUR = 3_600_000;
 const now = new Date();
@@ -70,6 +84,7 @@ async function calendar(path: string): Promise<Calendar> {
   return parse(await response.text());
 }
 
+const nlAlertTestEvents = (c: Calendar) => c.events.filter((e) => e.summary === "NL-Alert controlebericht");
 const summaries = (c: Calendar) => c.events.map((e) => e.summary);
 const eventWith = (c: Calendar, words: string) => c.events.find((e) => e.summary.includes(words));
 
@@ -174,25 +189,57 @@ describe("a province's calendar", () => {
     );
   });
 
-  test("holds the test NL-Alert when one falls in its window, tentative, on a Monday at 12:00", async () => {
+  test("holds the test NL-Alerts of its window", async () => {
+    // The window moves with the clock: the server's is the one of a moment between the test's
+    // start (a calendar kept since) and now.
+    const before = nlAlertTests(calendarWindow(now));
     const country = await calendar("/calendars/netherlands.ics");
-    const tests = country.events.filter((e) => e.summary === "NL-Alert controlebericht");
-    const windowEnd = now.getTime() + 90 * 24 * HOUR;
-    const expected = [now.getUTCFullYear(), now.getUTCFullYear() + 1]
-      .flatMap((year) => [nlAlertTestDay(year, 5), nlAlertTestDay(year, 11)])
-      .filter((day) => day.getTime() + 12 * HOUR > now.getTime() - 7 * 24 * HOUR && day.getTime() < windowEnd);
-    expect(tests.map((e) => new Date(e.start).toISOString().slice(0, 10))).toEqual(
-      expected.map((day) => day.toISOString().slice(0, 10)),
-    );
-    for (const event of tests) {
-      expect(event.status).toBe("TENTATIVE");
-      const local = new Intl.DateTimeFormat("en-GB", {
-        timeZone: "Europe/Amsterdam",
-        weekday: "long",
-        hour: "2-digit",
-        minute: "2-digit",
-      }).format(new Date(event.start));
-      expect(local).toBe("Monday 12:00");
+    const after = nlAlertTests(calendarWindow(new Date()));
+    const starts = nlAlertTestEvents(country).map((e) => new Date(e.start).toISOString());
+    expect([before, after].map((items) => items.map((item) => item.startsAt))).toContainEqual(starts);
+  });
+});
+
+describe("the test NL-Alert", () => {
+  const amsterdamTime = new Intl.DateTimeFormat("en-GB", {
+    timeZone: "Europe/Amsterdam",
+    dateStyle: "full",
+    timeStyle: "short",
+  });
+
+  /** The country's calendar as the service makes it at `now`. */
+  async function countryAt(now: string): Promise<Calendar> {
+    const body = await provinceCalendar(ctx.service.ownerPool, null, "nl", "https://example.org/c.ics", new Date(now));
+    return parse(body!);
+  }
+
+  test("is in the calendar when it falls in the window, tentative, for 15 minutes from 12:00 Amsterdam time", async () => {
+    for (const [now, expected] of [
+      // A week after June's test (CEST), and 17 days before December's (CET).
+      ["2026-06-05T12:00:00Z", ["Monday, 1 June 2026 at 12:00"]],
+      ["2026-11-20T12:00:00Z", ["Monday, 7 December 2026 at 12:00"]],
+      // Neither: the window is the past week and the next 90 days.
+      ["2026-06-09T12:00:00Z", []],
+      ["2026-08-01T12:00:00Z", []],
+    ] as const) {
+      const events = nlAlertTestEvents(await countryAt(now));
+      expect([now, events.map((e) => amsterdamTime.format(new Date(e.start)))]).toEqual([now, expected]);
+      for (const event of events) {
+        expect(event).toMatchObject({ status: "TENTATIVE", end: event.start + 15 * 60_000, categories: ["NL-Alert"] });
+      }
+    }
+  });
+
+  test("falls on the days the government sent it", () => {
+    // First Mondays at 12:00, a week later where that Monday was Whit Monday (2020, 2022).
+    const sent = ["2017-12-04", "2019-06-03", "2019-12-02", "2020-06-08", "2022-06-13", "2024-12-02", "2025-12-01"];
+    for (const day of sent) {
+      const [year, month] = day.split("-").map(Number);
+      expect(
+        nlAlertTestDay(year, month === 6 ? 5 : 11)
+          .toISOString()
+          .slice(0, 10),
+      ).toBe(day);
     }
   });
 });
@@ -214,7 +261,12 @@ describe("updates", () => {
     const laterEnd = new Date(firstEnd.getTime() + 4 * HOUR);
     await storeRail({ end: laterEnd });
     await storeWind(9);
-    const changed = await get(path, { "if-none-match": etag });
+    // Read again once the service hears of the changes.
+    const changed = await waitUntil(
+      () => get(path, { "if-none-match": etag }),
+      (response) => response.status !== 304,
+      "the changed calendar",
+    );
     expect(changed.status).toBe(200);
     const after = parse(await changed.text());
     expect(after.events).toHaveLength(before.events.length);
@@ -233,7 +285,14 @@ describe("updates", () => {
     // NS withdraws the works before they begin: the same event, cancelled.
     await new Promise((resolve) => setTimeout(resolve, 1100));
     await storeRail(undefined);
-    const withdrawn = eventWith(await calendar(path), "Amsterdam")!;
+    const withdrawn = eventWith(
+      await waitUntil(
+        () => calendar(path),
+        (c) => eventWith(c, "Amsterdam")?.status === "CANCELLED",
+        "the withdrawn works",
+      ),
+      "Amsterdam",
+    )!;
     expect(withdrawn).toMatchObject({
       uid: eventWith(after, "Amsterdam")!.uid,
       summary: "Vervallen: Werkzaamheden spoor: Amsterdam Centraal-Amsterdam Amstel",
@@ -260,17 +319,22 @@ describe("bad requests", () => {
   });
 });
 
-describe("the test NL-Alert's rule", () => {
-  test("gives the days the government sent it", () => {
-    // First Mondays at 12:00, a week later where that Monday was Whit Monday (2020, 2022).
-    const sent = ["2017-12-04", "2019-06-03", "2019-12-02", "2020-06-08", "2022-06-13", "2024-12-02", "2025-12-01"];
-    for (const day of sent) {
-      const [year, month] = day.split("-").map(Number);
-      expect(
-        nlAlertTestDay(year, month === 6 ? 5 : 11)
-          .toISOString()
-          .slice(0, 10),
-      ).toBe(day);
-    }
+describe("kept by the service", () => {
+  test("until the data it read changes", async () => {
+    const path = "/calendars/netherlands.ics";
+    expect(summaries(await calendar(path))).toContain("Werkzaamheden spoor: Assen-Groningen");
+    // A change the database does not announce: the kept calendar is still answered.
+    await ctx.db.asOwner(`
+      alter table app_public.rail_disruptions disable trigger _900_notify_data_changed;
+      update app_public.rail_disruptions set title = 'Stilledorp-Groningen' where title = 'Assen-Groningen';
+      alter table app_public.rail_disruptions enable trigger _900_notify_data_changed;`);
+    expect(summaries(await calendar(path))).toContain("Werkzaamheden spoor: Assen-Groningen");
+    // A new weather warning is announced: the calendar is read again, with both.
+    await storeWind(3);
+    await waitUntil(
+      () => calendar(path),
+      (c) => summaries(c).includes("Werkzaamheden spoor: Stilledorp-Groningen"),
+      "the calendar read again",
+    );
   });
 });

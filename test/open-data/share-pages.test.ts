@@ -5,8 +5,8 @@
 // large card; the image is a real PNG of the stated size (pngjs); the page says the database's
 // plain words, the place, the region and the units, and nothing of the monitors, channels and
 // responders the incident met; the long id answers 301 to the short one, an unknown id 404 and a
-// malformed one 400; an unchanged page answers 304 to its ETag; the page is answered from memory
-// and drops what it kept when the incident gets a new page.
+// malformed one 400; an ambulance call's page is noindex; an unchanged page answers 304 to its ETag;
+// the page is answered from memory and drops what it kept when the incident gets a new page.
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { Readable } from "node:stream";
@@ -138,7 +138,25 @@ describe("a P2000 incident's page", () => {
     const english = await htmlOf(`/incidents/${shortId(dossier)}?lang=en`);
     for (const page of [html, english]) {
       for (const words of PERSONAL) expect(page).not.toContain(words);
-      expect(page).not.toMatch(/jan/i);
+    }
+  });
+
+  test("an ambulance call's page is shared but kept out of search indexes", async () => {
+    const AMBULANCE = "A1 AMBU 17107 Bachplein Schiedam SCHIDM bon 147008";
+    await storeP2000Pages(ctx.db, [
+      { message: AMBULANCE, sended: new Date(Date.now() - 5 * 60_000).toISOString(), capcodes: ["001420007"] },
+    ]);
+    const {
+      rows: [{ dossier_uuid: ambulance }],
+    } = await ctx.db.asOwner("select dossier_uuid from app_public.p2000_messages where message = $1", [AMBULANCE]);
+    for (const language of ["", "?lang=en"]) {
+      const html = await htmlOf(`/incidents/${shortId(ambulance)}${language}`);
+      expect(html).toContain('<meta name="robots" content="noindex, follow" />');
+      // Still a page to share: its preview is whole.
+      const { result } = await ogs({ html });
+      expect(result.ogTitle).toMatch(/^A1 /);
+      expect(result.ogImage?.[0]?.url).toBe(`${publicUrl()}/incidents/${shortId(ambulance)}/map.png`);
+      expect(html).toContain("Bachplein");
     }
   });
 

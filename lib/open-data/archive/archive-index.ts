@@ -38,7 +38,10 @@ export interface ArchiveIndex {
   timezone: "Europe/Amsterdam";
   delayHours: number;
   keepDays: number;
-  /** Where each column is explained. */
+  /**
+   * Where each column is explained: the data dictionary's address on this service as the worker
+   * writes it; the API answers it as an absolute URL (PUBLIC_URL), which a client can fetch.
+   */
   columns: string;
   feeds: { name: string; title: string }[];
   /** Newest first. */
@@ -46,7 +49,8 @@ export interface ArchiveIndex {
 }
 
 export const ARCHIVE_URL_PREFIX = "/archive";
-export const COLUMNS_DOCUMENT = "docs/archive-columns.md";
+/** The data dictionary (docs/archive-columns.md) as the API serves it. */
+export const COLUMNS_ADDRESS = `${ARCHIVE_URL_PREFIX}/columns.md`;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 export function indexFile(dir: string): string {
@@ -100,7 +104,7 @@ export function archiveIndex(days: ArchiveDay[], settings: { delayHours: number;
     timezone: "Europe/Amsterdam",
     delayHours: settings.delayHours,
     keepDays: settings.keepDays,
-    columns: COLUMNS_DOCUMENT,
+    columns: COLUMNS_ADDRESS,
     feeds: ARCHIVE_FEEDS.map(({ name, title }) => ({ name, title })),
     days,
   };

@@ -48,7 +48,7 @@ export interface DayFileWriter {
   writeBatch(rows: ArchiveRow[]): Promise<void>;
   /** Ends the file (flushed and closed); its size and SHA-256. */
   finish(): Promise<WrittenFile>;
-  /** Closes the file after a failure; the caller removes it. */
+  /** Closes the file after a failure, if it is still open (finished or not); the caller removes it. */
   abandon(): Promise<void>;
 }
 
@@ -83,7 +83,7 @@ export async function openCsvWriter(file: string, columns: ArchiveColumn[]): Pro
       return { bytes, sha256: hash.digest("hex") };
     },
     async abandon() {
-      // A stream that failed has closed already.
+      // A stream that failed or was finished has closed already.
       if (stream.closed) return;
       stream.destroy();
       await once(stream, "close");
@@ -156,6 +156,7 @@ export async function openParquetWriter(file: string, columns: ArchiveColumn[]):
       await handle.close();
       return { bytes: output.offset, sha256: output.hash.digest("hex") };
     },
+    // Closing a FileHandle that is closed already does nothing.
     abandon: () => handle.close(),
   };
 }

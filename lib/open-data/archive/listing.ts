@@ -24,7 +24,7 @@ export function archiveListing(index: ArchiveIndex): string {
     `</head><body><h1>Open archive</h1>` +
     `<p>Every public feed's history, one CSV and one Parquet file per feed per Dutch calendar day (${escapeHtml(index.timezone)}), ` +
     `published ${index.delayHours} hours after the day ends and kept for ${index.keepDays} days. ` +
-    `The same list for programs: <a href="/archive/index.json">index.json</a>. Columns: ${escapeHtml(index.columns)}.</p>` +
+    `The same list for programs: <a href="/archive/index.json">index.json</a>. What each column holds: <a href="${escapeHtml(index.columns)}">columns.md</a>.</p>` +
     `<ul>${feeds.join("")}</ul>` +
     (rows.length
       ? `<table><thead><tr><th>day</th><th>file</th><th>rows</th><th>size</th><th>SHA-256</th></tr></thead><tbody>${rows.join("")}</tbody></table>`

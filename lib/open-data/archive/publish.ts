@@ -117,9 +117,47 @@ function readBatch(cursor: Cursor<ArchiveRow>): Promise<{ batch: ArchiveRow[]; f
 }
 
 /**
- * Writes a feed's two files of a day into the partial directory, reading the rows through a
- * cursor a batch at a time; their index entries. The files are written under temporary names and
- * renamed when whole.
+ * Reads a feed's day through a cursor, a batch at a time, into the files' writers, each opened
+ * into `writers` (for the caller to abandon on a failure) once the first batch names the columns;
+ * the number of rows.
+ */
+async function writeDayRows(
+  pool: pg.Pool,
+  feed: ArchiveFeed,
+  date: string,
+  temporaries: readonly string[],
+  writers: DayFileWriter[],
+): Promise<number> {
+  const client = await pool.connect();
+  const cursor = client.query(new Cursor<ArchiveRow>(dayRowsQuery(feed), [date], { rowMode: "array" }));
+  let rows = 0;
+  let failed = false;
+  try {
+    for (;;) {
+      const { batch, fields } = await readBatch(cursor);
+      if (writers.length === 0) {
+        const columns = archiveColumns(fields);
+        writers.push(await openCsvWriter(temporaries[0], columns));
+        writers.push(await openParquetWriter(temporaries[1], columns));
+      }
+      for (const writer of writers) await writer.writeBatch(batch);
+      rows += batch.length;
+      if (batch.length < ROWS_PER_BATCH) return rows;
+    }
+  } catch (error) {
+    failed = true;
+    throw error;
+  } finally {
+    // A connection whose read failed is not given back to the pool.
+    if (!failed) await cursor.close();
+    client.release(failed);
+  }
+}
+
+/**
+ * Writes a feed's two files of a day into the partial directory; their index entries. The files
+ * are written under temporary names and renamed when whole; whatever fails (opening either file,
+ * a read, a write, ending or renaming one), both are closed before the error goes on.
  */
 async function publishFeedDay(
   pool: pg.Pool,
@@ -133,41 +171,27 @@ async function publishFeedDay(
   });
   // A killed run's half files.
   for (const { temporary } of files) await fs.promises.rm(temporary, { force: true });
-  const client = await pool.connect();
-  const cursor = client.query(new Cursor<ArchiveRow>(dayRowsQuery(feed), [date], { rowMode: "array" }));
-  let writers: DayFileWriter[] = [];
-  let rows = 0;
-  let failed = false;
+  const writers: DayFileWriter[] = [];
   try {
-    for (;;) {
-      const { batch, fields } = await readBatch(cursor);
-      if (writers.length === 0) {
-        const columns = archiveColumns(fields);
-        writers = [
-          await openCsvWriter(files[0].temporary, columns),
-          await openParquetWriter(files[1].temporary, columns),
-        ];
-      }
-      for (const writer of writers) await writer.writeBatch(batch);
-      rows += batch.length;
-      if (batch.length < ROWS_PER_BATCH) break;
+    const rows = await writeDayRows(
+      pool,
+      feed,
+      date,
+      files.map((file) => file.temporary),
+      writers,
+    );
+    const entries: ArchiveFileEntry[] = [];
+    for (const [index, { format, final, temporary }] of files.entries()) {
+      const written = await writers[index].finish();
+      await fs.promises.rename(temporary, final);
+      entries.push({ feed: feed.name, format, path: fileAddress(date, feed.name, format), rows, ...written });
     }
+    return entries;
   } catch (error) {
-    failed = true;
-    await Promise.all(writers.map((writer) => writer.abandon()));
+    // The next run removes the temporary files; an error in closing one must not hide this one.
+    await Promise.allSettled(writers.map((writer) => writer.abandon()));
     throw error;
-  } finally {
-    // A connection whose read failed is not given back to the pool.
-    if (!failed) await cursor.close();
-    client.release(failed);
   }
-  const entries: ArchiveFileEntry[] = [];
-  for (const [index, { format, final, temporary }] of files.entries()) {
-    const written = await writers[index].finish();
-    await fs.promises.rename(temporary, final);
-    entries.push({ feed: feed.name, format, path: fileAddress(date, feed.name, format), rows, ...written });
-  }
-  return entries;
 }
 
 /** Writes every feed's files of a day (taking up what a killed run finished) and puts the day in place. */

@@ -5,6 +5,8 @@
 // does not hold (a traversal among them) is a plain 404 and never reaches the disk. Published files
 // never change: a year's max-age, immutable, the SHA-256 as strong ETag (304 on If-None-Match),
 // Content-Length and byte ranges from express's sendFile. The index changes once a run: five minutes.
+// /archive/columns.md is the data dictionary (docs/archive-columns.md), which the index names by
+// its absolute URL; it changes with a deployment: an hour.
 import fs from "node:fs";
 import path from "node:path";
 import express from "express";
@@ -14,6 +16,7 @@ import type { OpenDataDeps } from "../routes.ts";
 import {
   ARCHIVE_URL_PREFIX,
   archiveIndex,
+  COLUMNS_ADDRESS,
   fileName,
   indexFile,
   type ArchiveFileEntry,
@@ -24,6 +27,8 @@ import { archiveListing } from "./listing.ts";
 
 const INDEX_CACHE_CONTROL = "public, max-age=300";
 const FILE_CACHE_CONTROL = "public, max-age=31536000, immutable";
+const COLUMNS_CACHE_CONTROL = "public, max-age=3600";
+const COLUMNS_FILE = path.join(import.meta.dirname, "../../../docs/archive-columns.md");
 const CONTENT_TYPES = {
   csv: "text/csv; charset=utf-8; header=present",
   parquet: "application/vnd.apache.parquet",
@@ -35,13 +40,15 @@ interface ServedIndex {
   files: Map<string, ArchiveFileEntry>;
 }
 
-function served(index: ArchiveIndex, json: string): ServedIndex {
+/** The index as served: its data dictionary named by an absolute URL (whatever an older run wrote there). */
+function served(written: ArchiveIndex, publicUrl: string): ServedIndex {
+  const index = { ...written, columns: `${publicUrl}${COLUMNS_ADDRESS}` };
   const files = new Map(index.days.flatMap((day) => day.files.map((file) => [file.path, file] as const)));
-  return { json, html: archiveListing(index), files };
+  return { json: JSON.stringify(index, null, 2) + "\n", html: archiveListing(index), files };
 }
 
 /** index.json as the worker last wrote it, read again only when the file changed; an empty one before the first run. */
-function indexReader(config: ArchiveConfig): () => Promise<ServedIndex> {
+function indexReader(config: ArchiveConfig, publicUrl: string): () => Promise<ServedIndex> {
   const file = indexFile(config.dir);
   let kept: { stamp: string; index: ServedIndex } | undefined;
   return async () => {
@@ -53,7 +60,7 @@ function indexReader(config: ArchiveConfig): () => Promise<ServedIndex> {
     if (kept?.stamp !== stamp) {
       const json = stat ? await fs.promises.readFile(file, "utf8") : null;
       const index = json ? (JSON.parse(json) as ArchiveIndex) : archiveIndex([], config);
-      kept = { stamp, index: served(index, json ?? JSON.stringify(index, null, 2) + "\n") };
+      kept = { stamp, index: served(index, publicUrl) };
     }
     return kept.index;
   };
@@ -82,12 +89,25 @@ function sendFile(req: express.Request, res: express.Response, dir: string, file
 export function archiveRoutes({ config }: Pick<OpenDataDeps, "config">): express.Router {
   const router = express.Router();
   const { archive } = config;
-  const readIndex = indexReader(archive);
+  const readIndex = indexReader(archive, config.delivery.publicUrl);
+  // Read once, on the first request: it changes with a deployment only.
+  let columns: Promise<string> | undefined;
   router.get(/^\/archive(\/.*)?$/, async (req, res) => {
     if (!archive.enabled) return sendPlain(res, 404, "The open archive is switched off on this service.");
     try {
-      const index = await readIndex();
       const wanted = req.path;
+      if (wanted === COLUMNS_ADDRESS) {
+        columns ??= fs.promises.readFile(COLUMNS_FILE, "utf8").catch((error: unknown) => {
+          columns = undefined;
+          throw error;
+        });
+        return sendCacheable(req, res, {
+          body: await columns,
+          contentType: "text/markdown; charset=utf-8",
+          cacheControl: COLUMNS_CACHE_CONTROL,
+        });
+      }
+      const index = await readIndex();
       if (wanted === `${ARCHIVE_URL_PREFIX}/index.json`) {
         return sendCacheable(req, res, {
           body: index.json,

@@ -4,14 +4,16 @@
 // name-based UUID of the item's upstream id (the same every time, and the same in every calendar
 // that holds the item), SEQUENCE and LAST-MODIFIED grow when the item changes, and DTSTAMP is its
 // last change too, not the time of the request: equal data gives equal bytes, and the body's hash
-// is a strong ETag. Our own words are Dutch, or English with ?lang=en; the sources' texts (NS, KNMI,
-// NL-Alert) stay as the sources wrote them.
+// is a strong ETag. The calendar's name and description go out as RFC 5545 TEXT that we escape
+// ourselves (headText): ical-generator escapes the events' fields but writes NAME, X-WR-CALNAME and
+// X-WR-CALDESC as given, and a monitor's name is its owner's text. Our own words are Dutch, or
+// English with ?lang=en; the sources' texts (NS, KNMI, NL-Alert) stay as the sources wrote them.
+import type { OpenDataLanguage } from "../language.ts";
 import ical, { ICalEventStatus, ICalEventTransparency } from "ical-generator";
 import { uuidV5 } from "../../monitors/feed-documents.ts";
 import type { CalendarItem, MeteoEventItem, MeteoPeriodItem, RailItem } from "./items.ts";
 
-export const CALENDAR_LANGUAGES = ["nl", "en"] as const;
-export type CalendarLanguage = (typeof CALENDAR_LANGUAGES)[number];
+export type CalendarLanguage = OpenDataLanguage;
 
 export const CALENDAR_CONTENT_TYPE = "text/calendar; charset=utf-8";
 
@@ -145,14 +147,26 @@ export function eventUid(item: CalendarItem): string {
   return uuidV5(UID_NAMESPACE, `${item.kind}:${item.id}`);
 }
 
+/**
+ * A value of the calendar's head as one line of RFC 5545 TEXT: line breaks and other control
+ * characters become a space (else "\r\nBEGIN:VEVENT" in a monitor's name would start an event of
+ * its own), and backslash, semicolon and comma are escaped.
+ */
+function headText(value: string): string {
+  return value
+    .replace(/\p{Cc}+/gu, " ")
+    .trim()
+    .replace(/[\\;,]/g, (special) => `\\${special}`);
+}
+
 const byStart = (a: CalendarItem, b: CalendarItem) =>
   Date.parse(a.startsAt) - Date.parse(b.startsAt) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 export function calendarDocument(head: CalendarHead, items: CalendarItem[]): string {
   const words = WORDS[head.language];
   const calendar = ical({
-    name: head.name,
-    description: head.description,
+    name: headText(head.name),
+    description: headText(head.description),
     prodId: { company: "NL incidents", product: "Calendars", language: head.language.toUpperCase() },
     url: head.url ?? null,
     source: head.url ?? null,

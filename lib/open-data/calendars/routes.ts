@@ -3,13 +3,15 @@
 //   GET /calendars/netherlands.ics           the whole country
 //   GET /calendars/provinces/<code>.ics      a province by its code (noord-holland, friesland, …)
 // with ?lang=en for our own words in English. No sign-in, as those apps send none. Answers carry a
-// strong ETag (304 while nothing changed) and may be kept by shared caches for a few minutes; an
-// unknown province is 404, a language we do not write 400, both in plain words.
+// strong ETag (304 while nothing changed) and may be kept by shared caches for a few minutes (and
+// by the service until their data changes, ProvinceCalendars); an unknown province is 404, a
+// language we do not write 400, both in plain words.
 import express from "express";
 import { sendCacheable, sendPlain, sendReadFailure } from "../../http/cacheable-document.ts";
 import type { OpenDataDeps } from "../routes.ts";
-import { CALENDAR_CONTENT_TYPE, CALENDAR_LANGUAGES, type CalendarLanguage } from "./document.ts";
-import { provinceCalendar } from "./province-calendar.ts";
+import { LANGUAGE_REFUSAL, requestedLanguage } from "../language.ts";
+import { CALENDAR_CONTENT_TYPE } from "./document.ts";
+import { ProvinceCalendars } from "./province-calendar.ts";
 
 const CALENDARS_PATH = "/calendars";
 
@@ -20,20 +22,16 @@ const CACHE_CONTROL = "public, max-age=600";
 /** The shape of a province code (nl_provinces.code), checked before the database is asked. */
 const PROVINCE_FILE = /^([a-z]+(?:-[a-z]+)*)\.ics$/;
 
-function languageOf(req: express.Request): CalendarLanguage | undefined {
-  const lang = req.query.lang ?? "nl";
-  return CALENDAR_LANGUAGES.find((language) => language === lang);
-}
-
-export function calendarRoutes({ authPool, config }: OpenDataDeps): express.Router {
+export function calendarRoutes({ authPool, config, responseCache }: OpenDataDeps): express.Router {
   const router = express.Router();
+  const calendars = new ProvinceCalendars(authPool, responseCache);
 
   async function answer(req: express.Request, res: express.Response, province: string | null, file: string) {
-    const language = languageOf(req);
-    if (!language) return sendPlain(res, 400, `lang must be one of: ${CALENDAR_LANGUAGES.join(", ")}.`);
+    const language = requestedLanguage(req);
+    if (!language) return sendPlain(res, 400, LANGUAGE_REFUSAL);
     const url = `${config.delivery.publicUrl}${req.path}${language === "nl" ? "" : `?lang=${language}`}`;
     try {
-      const body = await provinceCalendar(authPool, province, language, url, new Date());
+      const body = await calendars.read(province, language, url);
       if (body === undefined) return sendPlain(res, 404, `No calendar for the province "${province}".`);
       sendCacheable(req, res, {
         body,

@@ -1,7 +1,8 @@
 // The query parameters of /ogc/collections/{id}/items (OGC 17-069r4 §7.15), checked before the
 // database is asked: limit (default 10, a larger value than the maximum is taken as the maximum,
 // as the standard says), bbox (four or six numbers, longitude/latitude in CRS84), datetime (an
-// RFC 3339 date-time or an interval of two, either end open as ".." or empty), and our paging keys
+// RFC 3339 date-time or an interval of two, either end open as ".." or empty; each taken to UTC
+// here, so the database never meets an offset it cannot read), and our paging keys
 // after/before (the keys of the next and previous links). Anything else is refused with 400 and
 // plain words: the standard lets a server refuse parameters it does not know, and a GIS client
 // that sends one expects a filter we would silently ignore.
@@ -24,7 +25,7 @@ export interface ItemsQuery {
   limit: number;
   /** [minLongitude, minLatitude, maxLongitude, maxLatitude] */
   bbox?: [number, number, number, number];
-  /** The datetime parameter's ends as RFC 3339 text; undefined: open. */
+  /** The datetime parameter's ends as RFC 3339 instants in UTC; undefined: open. */
   timeFrom?: string;
   timeTo?: string;
   key?: PageKey;
@@ -82,29 +83,36 @@ function parseBbox(text: string | undefined): ItemsQuery["bbox"] {
   return [west, south, east, north];
 }
 
-/** An RFC 3339 date-time that names a real moment (no 30 February), as given. */
-function parseDateTime(text: string): string {
+/**
+ * The UTC instant an RFC 3339 date-time names (its fraction of a second kept as given), or
+ * undefined when it names none: no 30 February, no hour 24, no offset beyond 23:59. The offset is
+ * taken off here, because PostgreSQL reads only offsets up to 15:59 and would fail on the rest.
+ */
+function utcInstant(text: string): string | undefined {
   const m = DATE_TIME.exec(text);
-  const valid =
-    m !== null &&
-    (() => {
-      const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number);
-      const date = new Date(Date.UTC(year, month - 1, day));
-      return (
-        date.getUTCFullYear() === year &&
-        date.getUTCMonth() === month - 1 &&
-        date.getUTCDate() === day &&
-        hour < 24 &&
-        minute < 60 &&
-        second < 60
-      );
-    })();
-  if (!valid)
+  if (!m) return undefined;
+  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number);
+  const date = new Date(Date.UTC(year, month - 1, day, hour, minute, second));
+  const real = date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+  const offset = /^([+-])(\d{2}):(\d{2})$/.exec(m[8]);
+  if (!real || hour > 23 || minute > 59 || second > 59 || (offset && (+offset[2] > 23 || +offset[3] > 59)))
+    return undefined;
+  const offsetMinutes = offset ? (offset[1] === "-" ? -1 : 1) * (+offset[2] * 60 + +offset[3]) : 0;
+  const utc = new Date(date.getTime() - offsetMinutes * 60_000).toISOString();
+  // Four-digit years only (9999-12-31T23:00:00-01:00 is in the year 10000).
+  if (!/^\d{4}-/.test(utc)) return undefined;
+  return `${utc.slice(0, 19)}${m[7] ?? ""}Z`;
+}
+
+/** The datetime parameter's date-time as a UTC instant, or BadQuery. */
+function parseDateTime(text: string): string {
+  const instant = utcInstant(text);
+  if (instant === undefined)
     throw new BadQuery(
       `datetime "${text.slice(0, 40)}" is no RFC 3339 date-time: give e.g. 2026-11-01T00:00:00Z, ` +
         "or an interval such as 2026-11-01T00:00:00Z/2026-11-02T00:00:00Z, ../2026-11-01T00:00:00Z or 2026-11-01T00:00:00Z/..",
     );
-  return text;
+  return instant;
 }
 
 function parseDatetime(text: string | undefined): Pick<ItemsQuery, "timeFrom" | "timeTo"> {
@@ -129,7 +137,7 @@ function parseKey(after: string | undefined, before: string | undefined, idPatte
   const text = after ?? before;
   if (text === undefined) return undefined;
   const m = PAGE_KEY.exec(text);
-  if (!m || !idPattern.test(m[2]) || Number.isNaN(Date.parse(m[1])))
+  if (!m || !idPattern.test(m[2]) || utcInstant(m[1]) === undefined)
     throw new BadQuery(
       `${after !== undefined ? "after" : "before"} is no page key of this collection: follow the next and prev links.`,
     );

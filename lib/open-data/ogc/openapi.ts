@@ -224,7 +224,6 @@ export function openApiDocument(base: string): object {
             type: { type: "string", enum: ["FeatureCollection"] },
             features: { type: "array", items: { $ref: "#/components/schemas/featureGeoJSON" } },
             links,
-            timeStamp: { type: "string", format: "date-time" },
             numberReturned: { type: "integer", minimum: 0 },
           },
         },

@@ -141,7 +141,7 @@ export function ogcRoutes({ authPool, config }: OpenDataDeps): express.Router {
       const query = parseItemsQuery(req.query, collection.idPattern);
       const page = await readFeaturePage(authPool, collection, query, config.delivery.publicUrl);
       const parameters = new URL(req.originalUrl, "http://ogc").searchParams;
-      const document = itemsDocument({ base, collection, parameters, ...page, now: new Date() });
+      const document = itemsDocument({ base, collection, parameters, ...page });
       send(req, res, type, document, FEATURES_CACHE);
     }),
   );

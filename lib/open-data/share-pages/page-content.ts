@@ -3,10 +3,11 @@
 // engine sees (place, time in Europe/Amsterdam, region, urgency, units), and what its map image
 // marks. Made from the JSON the database's share functions return (migration 000128), whose plain
 // words are the database's own (app_hidden.p2000_plain_text); nothing here reads anything else.
+import type { OpenDataLanguage } from "../language.ts";
 import type { ShareKind } from "./kinds.ts";
 import type { MapSubject } from "./map-image.ts";
 
-export type Language = "nl" | "en";
+export type Language = OpenDataLanguage;
 
 export interface Fact {
   label: string;
@@ -26,8 +27,12 @@ export interface SharePage {
   description: string;
   facts: Fact[];
   messages: PageMessage[];
-  /** An exercise or test page: marked as such, and kept out of search indexes. */
-  exercise: boolean;
+  /**
+   * Search engines may index it (robots). Not an exercise or test (marked as such in its title),
+   * nor an ambulance call: shareable, but no search result of "ambulance at <address>"
+   * (docs/open-data.md#share-pages).
+   */
+  searchable: boolean;
   /** When it happened (article:published_time). */
   at: string;
   map: MapSubject;
@@ -147,6 +152,15 @@ function pointOf(data: Data): [number, number] | undefined {
   return lat === undefined || lon === undefined ? undefined : [lon, lat];
 }
 
+/**
+ * A call for an ambulance (or a trauma helicopter): its discipline, by the reference data's name
+ * (migration 000001; the share function gives the name), or an ambulance urgency (A0–A2, B1–B2),
+ * whichever the incident has.
+ */
+function ambulanceCall(data: Data): boolean {
+  return data.discipline === "Ambulance" || /^[AB]\d$/.test(text(data.urgencyCode) ?? "");
+}
+
 function incidentPage(data: Data, language: Language): SharePage {
   const w = WORDS[language];
   const exercise = text(data.exerciseType) !== undefined && data.exerciseType !== "none";
@@ -174,7 +188,7 @@ function incidentPage(data: Data, language: Language): SharePage {
     description: joined(localTime(at, language), place || undefined, text(data.regionName), text(data.urgencyName)),
     facts,
     messages,
-    exercise,
+    searchable: !exercise && !ambulanceCall(data),
     at,
     map: { point: pointOf(data), regionNumber: text(data.regionNumber) },
     imageAlt: `${w.mapOf}: ${place || text(data.regionName) || plain}`,
@@ -201,7 +215,7 @@ function trafficPage(data: Data, language: Language): SharePage {
     description: joined(localTime(at, language), text(data.regionName), label(data.severity, data.severityLabel)),
     facts,
     messages: [],
-    exercise: false,
+    searchable: true,
     at,
     map: { point: pointOf(data) },
     imageAlt: `${w.mapOf}: ${road ?? kind}`,
@@ -235,7 +249,7 @@ function nlAlertPage(data: Data, language: Language): SharePage {
     description: message.length > 300 ? `${message.slice(0, 299)}…` : message,
     facts,
     messages: [{ sent: at, plainText: message, text: message }],
-    exercise: false,
+    searchable: true,
     at,
     map: { areas: (Array.isArray(data.areas) ? data.areas : []).map((p) => polygonPoints(String(p))) },
     imageAlt: `${w.mapOf}: ${texts(data.areaTexts)[0] ?? regions.join(", ")}`,
@@ -264,7 +278,7 @@ function warningPage(data: Data, language: Language): SharePage {
     description: joined(period, texts(data.advice)[0]) || `${w.warningTitle} ${province}`,
     facts,
     messages: [],
-    exercise: false,
+    searchable: true,
     at,
     map: { provinceCode: text(data.provinceCode), level },
     imageAlt: `${w.mapOf}: ${province}`,

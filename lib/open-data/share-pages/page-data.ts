@@ -9,6 +9,7 @@ import type pg from "pg";
 import type { ResponseCache } from "../../http/response-cache/store.ts";
 import type { ShareKindSpec } from "./kinds.ts";
 import type { Language } from "./page-content.ts";
+import { keptRead } from "../kept-read.ts";
 
 export type PageData = Record<string, unknown>;
 
@@ -21,19 +22,15 @@ export class SharePageData {
     this.cache = cache;
   }
 
-  /** The record's page data, or null when there is none. */
-  async read(spec: ShareKindSpec, uuid: string, language: Language): Promise<PageData | null> {
+  /** The record's page data, or undefined when there is none. */
+  read(spec: ShareKindSpec, uuid: string, language: Language): Promise<PageData | undefined> {
     const key = ["share page", spec.kind, uuid, spec.byLanguage ? language : ""].join("\u0000");
-    const kept = this.cache.get(key);
-    if (kept) return JSON.parse(kept.body.toString()) as PageData;
-    const snapshot = this.cache.snapshot(spec.domains);
-    const { rows } = await this.pool.query<{ data: PageData | null }>(
-      spec.sql,
-      spec.byLanguage ? [uuid, language] : [uuid],
-    );
-    const data = rows[0]?.data ?? null;
-    // An unknown id is not kept: ids a client makes up must not push out the pages people share.
-    if (data) this.cache.set(key, data, spec.domains, snapshot);
-    return data;
+    return keptRead(this.cache, key, spec.domains, async () => {
+      const { rows } = await this.pool.query<{ data: PageData | null }>(
+        spec.sql,
+        spec.byLanguage ? [uuid, language] : [uuid],
+      );
+      return rows[0]?.data ?? undefined;
+    });
   }
 }

@@ -4,15 +4,10 @@
 // in a browser; in its body the same words for a reader without JavaScript: the title, the
 // description, the facts (times in <time datetime>), the pages in plain words and the map image.
 // Nothing inline (no script, no style): the service's Content-Security-Policy forbids it.
+import { escapeHtml } from "../../http/html-page.ts";
 import { IMAGE_HEIGHT, IMAGE_WIDTH } from "./map-image.ts";
 import { localTime, SITE_WORDS, type Language, type SharePage } from "./page-content.ts";
 import { webAssetTags } from "./web-assets.ts";
-
-const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
-/** Text made safe for an element's content or a quoted attribute. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
-}
 
 export interface PageAddresses {
   /** The page's own absolute address (with ?lang=en for English). */
@@ -23,7 +18,11 @@ export interface PageAddresses {
   image: string;
   /** The map image's path on this origin (for the page's own <img>: the Content-Security-Policy allows 'self'). */
   imagePath: string;
-  /** The web application's view of the record (a path of this origin). */
+  /**
+   * The web application's view of the record (a path of this origin): the page's link, and its
+   * `map-view` meta tag, which the application's route for these paths follows
+   * (web/src/map/shared-record-screen.ts), so the id is read here alone (share-ids.ts).
+   */
   map: string;
 }
 
@@ -49,7 +48,7 @@ export function sharePageHtml(page: SharePage, language: Language, addresses: Pa
   const title = `${page.title} – ${site.siteName}`;
   const tags = [
     meta("name", "description", page.description),
-    meta("name", "robots", page.exercise ? "noindex, follow" : "index, follow, max-image-preview:large"),
+    meta("name", "robots", page.searchable ? "index, follow, max-image-preview:large" : "noindex, follow"),
     `<link rel="canonical" href="${escapeHtml(addresses.canonical)}" />`,
     ...Object.entries(addresses.languages).map(
       ([lang, href]) => `<link rel="alternate" hreflang="${lang}" href="${escapeHtml(href)}" />`,
@@ -73,6 +72,7 @@ export function sharePageHtml(page: SharePage, language: Language, addresses: Pa
     meta("name", "twitter:description", page.description),
     meta("name", "twitter:image", addresses.image),
     meta("name", "twitter:image:alt", page.imageAlt),
+    meta("name", "map-view", addresses.map),
     ...webAssetTags(),
   ];
   const facts = page.facts.map(({ label, value, datetime }) => {

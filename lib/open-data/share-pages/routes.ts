@@ -12,6 +12,7 @@ import express from "express";
 import { sendCacheable, sendPlain, sendReadFailure } from "../../http/cacheable-document.ts";
 import { webContentSecurityPolicy } from "../../web/web-routes.ts";
 import type { OpenDataDeps } from "../routes.ts";
+import { LANGUAGE_REFUSAL, requestedLanguage } from "../language.ts";
 import { SHARE_KINDS, type ShareKindSpec } from "./kinds.ts";
 import { mapPng } from "./map-image.ts";
 import { SharePageData } from "./page-data.ts";
@@ -24,13 +25,6 @@ const PAGE_CACHE_CONTROL = "public, max-age=60";
 const IMAGE_CACHE_CONTROL = "public, max-age=600";
 
 const HTML = "text/html; charset=utf-8";
-
-/** The language asked for (`?lang`), or undefined when it is none of the two. */
-function languageOf(req: express.Request): Language | undefined {
-  const lang = req.query.lang;
-  if (lang === undefined || lang === "nl") return "nl";
-  return lang === "en" ? "en" : undefined;
-}
 
 const withLanguage = (path: string, language: Language) => (language === "en" ? `${path}?lang=en` : path);
 
@@ -54,8 +48,8 @@ export function sharePageRoutes({ authPool, config, responseCache }: OpenDataDep
    * follows the id in the path ("" or "/map.png").
    */
   function recordOf(req: express.Request, res: express.Response, spec: ShareKindSpec, suffix: string) {
-    const language = languageOf(req);
-    if (!language) return void sendPlain(res, 400, "lang must be nl or en.");
+    const language = requestedLanguage(req);
+    if (!language) return void sendPlain(res, 400, LANGUAGE_REFUSAL);
     const id = parseShareId(String(req.params.id));
     if (id.kind === "malformed") {
       return void sendPlain(res, 400, `${req.params.id} is no id: an id is 22 letters, digits, - and _ (or a uuid).`);
