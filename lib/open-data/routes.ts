@@ -3,25 +3,12 @@
 // in app_private that return public columns and nothing personal; each sits behind the per-address
 // request budget and the outage guard as every route does (service.ts).
 import express from "express";
-import type pg from "pg";
-import type { Config } from "../config.ts";
 import type { CorsOptions } from "../http/cors.ts";
-import type { ResponseCache } from "../http/response-cache/store.ts";
 import { archiveRoutes } from "./archive/routes.ts";
 import { calendarRoutes } from "./calendars/routes.ts";
 import { OGC_PATH, ogcRoutes } from "./ogc/routes.ts";
 import { sharePageRoutes } from "./share-pages/routes.ts";
-
-export interface OpenDataDeps {
-  /**
-   * A pool of the authenticator's login of the open data's own (service.ts: a few connections,
-   * each statement under STATEMENT_TIMEOUT): reads go through app_private functions made for them.
-   */
-  authPool: pg.Pool;
-  config: Config;
-  /** The service's response cache: data kept until the database announces its change. */
-  responseCache: ResponseCache;
-}
+import type { OpenDataDeps } from "./deps.ts";
 
 /**
  * CORS for the open data a page of any origin may read (a browser's GIS client, DuckDB in a page,

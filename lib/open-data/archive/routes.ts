@@ -12,7 +12,7 @@ import path from "node:path";
 import express from "express";
 import { ifNoneMatchFails } from "../../http/conditional-requests.ts";
 import { sendCacheable, sendPlain, sendReadFailure } from "../../http/cacheable-document.ts";
-import type { OpenDataDeps } from "../routes.ts";
+import type { OpenDataDeps } from "../deps.ts";
 import {
   ARCHIVE_URL_PREFIX,
   archiveIndex,

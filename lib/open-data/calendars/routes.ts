@@ -8,7 +8,7 @@
 // language we do not write 400, both in plain words.
 import express from "express";
 import { sendCacheable, sendPlain, sendReadFailure } from "../../http/cacheable-document.ts";
-import type { OpenDataDeps } from "../routes.ts";
+import type { OpenDataDeps } from "../deps.ts";
 import { LANGUAGE_REFUSAL, requestedLanguage } from "../language.ts";
 import { CALENDAR_CONTENT_TYPE } from "./document.ts";
 import { ProvinceCalendars } from "./province-calendar.ts";

@@ -11,7 +11,7 @@
 // parameter is 400 and an unknown collection or feature 404, in plain words.
 import express from "express";
 import { sendCacheable, sendPlain, sendReadFailure } from "../../http/cacheable-document.ts";
-import type { OpenDataDeps } from "../routes.ts";
+import type { OpenDataDeps } from "../deps.ts";
 import { collectionById, OGC_COLLECTIONS, type OgcCollection } from "./collections.ts";
 import {
   collectionDocument,

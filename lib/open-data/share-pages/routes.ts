@@ -11,7 +11,7 @@
 import express from "express";
 import { sendCacheable, sendPlain, sendReadFailure } from "../../http/cacheable-document.ts";
 import { webContentSecurityPolicy } from "../../web/web-routes.ts";
-import type { OpenDataDeps } from "../routes.ts";
+import type { OpenDataDeps } from "../deps.ts";
 import { LANGUAGE_REFUSAL, requestedLanguage } from "../language.ts";
 import { SHARE_KINDS, type ShareKindSpec } from "./kinds.ts";
 import { mapPng } from "./map-image.ts";
