@@ -19,8 +19,14 @@ export interface HeapGroup {
   selfMb: number;
 }
 
+/** The node types grouped by name (a constructor's); the others by type alone. */
+const NAMED_TYPES = ["object", "closure"];
+
 /** Every kind and constructor of a snapshot, with its count and its objects' own bytes. */
-function groupHeapSnapshot(file: string): { totalBytes: number; groups: Map<string, HeapGroup & { bytes: number }> } {
+function groupHeapSnapshot(
+  file: string,
+  namedTypes: readonly string[] = NAMED_TYPES,
+): { totalBytes: number; groups: Map<string, HeapGroup & { bytes: number }> } {
   const snapshot = JSON.parse(fs.readFileSync(file, "utf8")) as Snapshot;
   const fields = snapshot.snapshot.meta.node_fields;
   const types = snapshot.snapshot.meta.node_types[0];
@@ -35,7 +41,7 @@ function groupHeapSnapshot(file: string): { totalBytes: number; groups: Map<stri
     const size = snapshot.nodes[i + sizeAt];
     totalBytes += size;
     // strings and code by their type: their "names" are their contents
-    const name = type === "object" || type === "closure" ? snapshot.strings[snapshot.nodes[i + nameAt]] : `(${type})`;
+    const name = namedTypes.includes(type) ? snapshot.strings[snapshot.nodes[i + nameAt]] : `(${type})`;
     const key = `${type}\u0000${name}`;
     const group = groups.get(key) ?? { type, name, count: 0, selfMb: 0, bytes: 0 };
     group.count++;
@@ -72,9 +78,15 @@ export interface HeapGrowth {
  * What grew between two snapshots of one heap, by kind and constructor, the most bytes first: where
  * a slow rise of the heap lives (bench/screen-memory.ts --heap-snapshots).
  */
-export function heapGrowth(beforeFile: string, afterFile: string, top = 20): { bytes: number; groups: HeapGrowth[] } {
-  const before = groupHeapSnapshot(beforeFile);
-  const after = groupHeapSnapshot(afterFile);
+export function heapGrowth(
+  beforeFile: string,
+  afterFile: string,
+  top = 20,
+  /** Node types to group by name too: "code" and "native" say which compiled code and which browser objects. */
+  namedTypes: readonly string[] = NAMED_TYPES,
+): { bytes: number; groups: HeapGrowth[] } {
+  const before = groupHeapSnapshot(beforeFile, namedTypes);
+  const after = groupHeapSnapshot(afterFile, namedTypes);
   const keys = new Set([...before.groups.keys(), ...after.groups.keys()]);
   const groups = [...keys].map((key) => {
     const was = before.groups.get(key);
@@ -93,5 +105,44 @@ export function heapGrowth(beforeFile: string, afterFile: string, top = 20): { b
       .filter((g) => g.bytes !== 0 || g.countBefore !== g.countAfter)
       .sort((a, b) => b.bytes - a.bytes)
       .slice(0, top),
+  };
+}
+
+/** Chromium's performance timeline entries (and the rectangles a layout shift names): capped buffers. */
+const TIMELINE =
+  /^(LayoutShift|LayoutShiftAttribution|PerformanceLongAnimationFrameTiming|PerformanceScriptTiming|blink::ScriptTimingInfo|TaskAttributionTiming|DOMRectReadOnly|PerformanceEventTiming|PerformanceResourceTiming|PerformanceLongTaskTiming)$/;
+
+export interface PageHeapGrowth {
+  bytes: number;
+  /**
+   * V8's compiled code (bytecode, baseline and optimised code, their feedback) and its own
+   * bookkeeping ("system /" nodes): grows as hot functions tier up, shrinks as cold bytecode is flushed.
+   */
+  engineBytes: number;
+  /** The browser's performance timeline entries, each kind kept up to a fixed number (the specifications' buffer sizes). */
+  timelineBytes: number;
+  /** Everything else: the page's own objects, strings and DOM wrappers. */
+  pageBytes: number;
+  /** The page's own groups that grew most. */
+  page: HeapGrowth[];
+}
+
+/**
+ * What grew in a browser page's heap between two snapshots, told apart by who holds it: the engine's
+ * compiled code, the browser's performance timeline, or the page itself. Only the last is the
+ * page's to keep flat (bench/screen-memory.ts).
+ */
+export function pageHeapGrowth(beforeFile: string, afterFile: string, top = 12): PageHeapGrowth {
+  const all = heapGrowth(beforeFile, afterFile, Infinity, ["object", "closure", "native", "code"]);
+  const sum = (groups: HeapGrowth[]) => groups.reduce((total, g) => total + g.bytes, 0);
+  const code = all.groups.filter((g) => g.type === "code" || (g.type === "native" && g.name.startsWith("system / ")));
+  const timeline = all.groups.filter((g) => g.type === "native" && TIMELINE.test(g.name));
+  const page = all.groups.filter((g) => !code.includes(g) && !timeline.includes(g));
+  return {
+    bytes: all.bytes,
+    engineBytes: sum(code),
+    timelineBytes: sum(timeline),
+    pageBytes: sum(page),
+    page: page.slice(0, top),
   };
 }

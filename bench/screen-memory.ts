@@ -22,7 +22,7 @@ import { parseArgs } from "node:util";
 import type { CDPSession } from "puppeteer-core";
 import { createApiToken } from "../lib/auth/api-tokens.ts";
 import { launchBrowser } from "../test/helpers/browser.ts";
-import { heapGrowth } from "./heap-summary.ts";
+import { pageHeapGrowth } from "./heap-summary.ts";
 import { openBenchDatabase } from "./bench-database.ts";
 import { loadAverage } from "./cpu-accounting.ts";
 import { machine, writeResults } from "./results.ts";
@@ -296,10 +296,14 @@ log(
     `${pages} pages, ${alarms} alarms; ${errors.length} errors`,
 );
 for (const error of errors.slice(0, 5)) log(`  ${error}`);
-const grown = snapshots.length === 2 ? heapGrowth(snapshots[0], snapshots[1]) : undefined;
+const grown = snapshots.length === 2 ? pageHeapGrowth(snapshots[0], snapshots[1]) : undefined;
+const grownParts = grown && [
+  `${grown.bytes} bytes in all: V8's compiled code and bookkeeping ${grown.engineBytes}, Chromium's performance timeline ` +
+    `${grown.timelineBytes}, the page's own objects ${grown.pageBytes}`,
+];
 if (grown) {
-  log(`What grew between the snapshots of minute ${WARM_UP_MINUTES} and ${MINUTES}: ${grown.bytes} bytes in all`);
-  for (const g of grown.groups) {
+  log(`What grew between the snapshots of minute ${WARM_UP_MINUTES} and ${MINUTES}: ${grownParts![0]}`);
+  for (const g of grown.page) {
     log(`  ${String(g.bytes).padStart(8)} B  ${g.countBefore} → ${g.countAfter}  ${g.type} ${g.name.slice(0, 80)}`);
   }
 }
@@ -337,12 +341,12 @@ const file = writeResults("screen-memory", "screen-memory-latest.md", result, [
   ...(grown
     ? [
         "",
-        `What grew between the heap snapshots of minute ${WARM_UP_MINUTES} and ${MINUTES} (${grown.bytes} bytes in all), ` +
-          "by V8's kind of node and constructor:",
+        `What grew between the heap snapshots of minute ${WARM_UP_MINUTES} and ${MINUTES}: ${grownParts![0]}. ` +
+          "The page's own groups that changed most, by V8's kind of node and constructor:",
         "",
         "| bytes | count before | count after | kind | name |",
         "| ---: | ---: | ---: | --- | --- |",
-        ...grown.groups.map(
+        ...grown.page.map(
           (g) =>
             `| ${g.bytes} | ${g.countBefore} | ${g.countAfter} | ${g.type} | ${g.name.slice(0, 60).replace(/\|/g, "\\|")} |`,
         ),
