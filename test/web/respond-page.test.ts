@@ -299,6 +299,9 @@ describe("the respond page in Chromium on a phone", () => {
 
   test("a lost connection says the answer was not sent, and the buttons work again", async () => {
     await open(link);
+    // The page asks what the link holds before it offers the buttons: the connection is lost only
+    // once they are there (on a busy machine, going offline sooner failed that first read).
+    await page.locator('button[value="going"]').wait();
     await page.setOfflineMode(true);
     try {
       expect(await tapAndRead('button[value="going"]')).toBe(
