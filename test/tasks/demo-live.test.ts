@@ -25,8 +25,8 @@ const demoTexts = (from: Date, to: Date) => [...demoTrafficLines(from, to)].map(
 
 const demoMessages = async (db: TestDatabase, before: Date) =>
   (
-    await db.asOwner<{ message: string; sended: Date }>(
-      "select message, sended from app_public.p2000_messages where source = 'demo' and sended < $1 order by sended",
+    await db.asOwner<{ message: string; sended: Date; exercise_type: string }>(
+      "select message, sended, exercise_type from app_public.p2000_messages where source = 'demo' and sended < $1 order by sended",
       [before],
     )
   ).rows;
@@ -87,7 +87,11 @@ describe("on the running service", () => {
         expect(sended.getTime()).toBeLessThan(to.getTime());
       }
 
-      // The subscription hears every one of them, as the live map does.
+      // The subscription hears every one of them that is a real alert, as the live map does: like
+      // p2000Messages it leaves out tests and exercises by default (the demo's weekly "Proefalarm",
+      // Mondays at 18:00, one per region: this test failed in the ten minutes after it).
+      const alerts = new Set(stored.filter((m) => m.exercise_type === "none").map((m) => m.message));
+      expect(alerts.size).toBeGreaterThan(0);
       const heard = () =>
         new Set(
           subscriber.events.flatMap((event) =>
@@ -96,8 +100,8 @@ describe("on the running service", () => {
               .map((m) => m.message),
           ),
         );
-      await waitUntil(heard, (texts) => texts.size >= new Set(expected).size, "the demo messages pushed");
-      expect(heard()).toEqual(new Set(expected));
+      await waitUntil(heard, (texts) => texts.size >= alerts.size, "the demo messages pushed");
+      expect(heard()).toEqual(alerts);
       expect(subscriber.errors).toEqual([]);
 
       // The demo helicopter flew in those minutes, through the aircraft state machine.
