@@ -3651,13 +3651,14 @@ comment on column app_public.users.is_admin is 'True for administrators of this 
 -- Views
 
 create view app_private.archive_amber_alerts as
- SELECT started_at,
-    alert_id AS id,
-    ended_at,
-    level,
-    array_to_string(province_codes, ';'::text) AS province_codes,
-    first_seen_at
-   FROM app_public.amber_alerts a;
+ SELECT a.started_at,
+    a.alert_id AS id,
+    a.ended_at,
+    a.level,
+    array_to_string(a.province_codes, ';'::text) AS province_codes,
+    a.first_seen_at
+   FROM (app_public.amber_alerts a
+     CROSS JOIN LATERAL ( SELECT) same_text_on_every_version);
 comment on view app_private.archive_amber_alerts is 'The open archive''s amber-alerts files: when each AMBER or missing-child alert ran, its level and provinces. Never the child''s name, description or picture: personal, and cleared once the alert ends.';
 
 create view app_private.archive_helicopter_flights as
@@ -3686,15 +3687,16 @@ create view app_private.archive_helicopter_flights as
 comment on view app_private.archive_helicopter_flights is 'The open archive''s helicopter-flights files: each route of a tracked trauma or police helicopter, placed in a day by when it was first seen; its start and end rounded to 2 decimals (about 1 km), since a landing can be a patient''s address.';
 
 create view app_private.archive_nl_alerts as
- SELECT start_at,
-    alert_id AS id,
-    stop_at,
-    message,
-    array_to_string(area_texts, ';'::text) AS area_texts,
-    array_to_string(region_numbers, ';'::text) AS region_numbers,
-    resource_uri,
-    first_seen_at
-   FROM app_public.nl_alerts a;
+ SELECT a.start_at,
+    a.alert_id AS id,
+    a.stop_at,
+    a.message,
+    array_to_string(a.area_texts, ';'::text) AS area_texts,
+    array_to_string(a.region_numbers, ';'::text) AS region_numbers,
+    a.resource_uri,
+    a.first_seen_at
+   FROM (app_public.nl_alerts a
+     CROSS JOIN LATERAL ( SELECT) same_text_on_every_version);
 comment on view app_private.archive_nl_alerts is 'The open archive''s nl-alerts files: each NL-Alert as the government sent it (the areas as their texts and safety regions, not their polygons), placed in a day by its start.';
 
 create view app_private.archive_p2000_dossiers as
@@ -3762,24 +3764,25 @@ create view app_private.archive_p2000_messages as
 comment on view app_private.archive_p2000_messages is 'The open archive''s p2000-messages files: each P2000 page with its enrichment and plain words (docs/archive-columns.md), placed in a day by sent.';
 
 create view app_private.archive_traffic_incidents as
- SELECT sort_at AS began_at,
-    (uuid)::text AS id,
-    record_id,
-    situation_id,
-    version,
-    type,
-    severity,
-    validity_status,
-    start_at,
-    end_at,
-    first_seen_at,
-    closed_at,
-    road_number,
-    latitude,
-    longitude,
-    lanes_restricted,
-    comment
-   FROM app_public.traffic_incidents t;
+ SELECT t.sort_at AS began_at,
+    (t.uuid)::text AS id,
+    t.record_id,
+    t.situation_id,
+    t.version,
+    t.type,
+    t.severity,
+    t.validity_status,
+    t.start_at,
+    t.end_at,
+    t.first_seen_at,
+    t.closed_at,
+    t.road_number,
+    t.latitude,
+    t.longitude,
+    t.lanes_restricted,
+    t.comment
+   FROM (app_public.traffic_incidents t
+     CROSS JOIN LATERAL ( SELECT) same_text_on_every_version);
 comment on view app_private.archive_traffic_incidents is 'The open archive''s traffic-incidents files: accidents and broken-down or abandoned vehicles (NDW), placed in a day by when they began (or were first seen).';
 
 create view app_private.archive_weather_warnings as
