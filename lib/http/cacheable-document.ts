@@ -50,9 +50,17 @@ export function sendPlain(res: express.Response, status: number, text: string): 
     .send(`${said}\n`);
 }
 
-/** A read that threw: 503 with Retry-After while the database is away, else 500, in plain words. */
-export function sendReadFailure(req: express.Request, res: express.Response, error: unknown): void {
-  const { message, extensions } = describeError(error, req.path);
+/**
+ * A read that threw: 503 with Retry-After while the database is away, else 500, in plain words.
+ * `where` names the request in the log (the path by default; a capability URL passes it redacted).
+ */
+export function sendReadFailure(
+  req: express.Request,
+  res: express.Response,
+  error: unknown,
+  where: string = req.path,
+): void {
+  const { message, extensions } = describeError(error, where);
   if (extensions.code === SERVICE_UNAVAILABLE.code) {
     res.set("retry-after", String(RETRY_AFTER_SECONDS));
     sendPlain(res, 503, message);

@@ -9,9 +9,7 @@
 // nothing changed.
 import express from "express";
 import type pg from "pg";
-import { describeError } from "../graphql/errors.ts";
-import { sendCacheable } from "../http/cacheable-document.ts";
-import { RETRY_AFTER_SECONDS, SERVICE_UNAVAILABLE } from "../db/availability.ts";
+import { sendCacheable, sendReadFailure } from "../http/cacheable-document.ts";
 import { monitorCalendar } from "../open-data/calendars/monitor-calendar.ts";
 import { CALENDAR_CONTENT_TYPE } from "../open-data/calendars/document.ts";
 import { atomDocument, geojsonDocument, type MonitorFeedRow } from "./feed-documents.ts";
@@ -67,10 +65,7 @@ export function feedRoute(authPool: pg.Pool, publicUrl: string): express.Router 
         headers: FEED_HEADERS,
       });
     } catch (error) {
-      const { message, extensions } = describeError(error, req.path.replace(parsed.secret, "…"));
-      if (extensions.code === SERVICE_UNAVAILABLE.code)
-        res.status(503).set("retry-after", String(RETRY_AFTER_SECONDS)).type("text/plain").send(`${message}\n`);
-      else res.status(500).type("text/plain").send(`${message}\n`);
+      sendReadFailure(req, res, error, req.path.replace(parsed.secret, "…"));
     }
   });
   return router;
