@@ -243,6 +243,18 @@ const startWorker = () =>
 const workers: ServerProcess[] = [];
 for (let i = 0; i < WORKERS; i++) workers.push(await startWorker());
 log(`${WORKERS} worker process(es), WORKER_CONCURRENCY ${CONCURRENCY}`);
+// Deleting the last run's monitors queued jobs of their own (an MQTT channel's Home Assistant
+// sensors cleared for each monitor that left it): the burst starts on an idle service, once they ran.
+for (const until = Date.now() + 120_000; ;) {
+  const {
+    rows: [{ due }],
+  } = await owner.query<{ due: number }>(
+    "select count(*)::integer as due from graphile_worker._private_jobs where run_at <= now() and attempts < max_attempts",
+  );
+  if (due === 0) break;
+  if (Date.now() > until) throw new Error(`${due} jobs are still due after two minutes: the service is not idle.`);
+  await new Promise((resolve) => setTimeout(resolve, 250));
+}
 
 // With --api: API processes (PROCESS_ROLE=api, as `npm run api` starts them) sharing the database,
 // and live viewers of the map spread over them, hearing a page that matches no monitor first.
@@ -285,11 +297,12 @@ const rssSampler = setInterval(() => {
 }, 250);
 
 // How many deliveries the workers have in flight at most: each of a worker's WORKER_CONCURRENCY jobs
-// sends its batch at once, over at most SOCKETS_PER_HOST connections to one receiver. The minimal
-// sender gets as many, and as many sockets per receiver.
+// sends its batch at once (a burst's batches as the service makes them after its first 1,000), over
+// at most SOCKETS_PER_HOST connections to one receiver. The minimal sender gets as many, and as many
+// sockets per receiver.
 const {
   rows: [{ batch }],
-} = await owner.query<{ batch: number }>("select app_hidden.notification_batch_size() as batch");
+} = await owner.query<{ batch: number }>("select app_hidden.delivery_batch_size($1) as batch", [MONITORS]);
 const IN_FLIGHT = WORKERS * CONCURRENCY * batch;
 
 // 3. The burst: one page, every monitor's delivery.

@@ -1249,7 +1249,7 @@ create table app_hidden.p2000_match_rests (
   constraint p2000_match_rests_pkey PRIMARY KEY (message_uuid)
 );
 alter table app_hidden.p2000_match_rests enable row level security;
-comment on table app_hidden.p2000_match_rests is 'The monitors a page''s first matching run found but left to its second (a page for more than app_hidden.first_match_chunk() monitors): the second run takes them instead of finding them again, and deletes the row. Only the owner reads it (row-level security, no policy).';
+comment on table app_hidden.p2000_match_rests is 'The monitors a page''s matching runs found but left to a later run (a page for more than app_hidden.first_match_chunk() monitors): a later run takes them instead of finding them again, deletes the row and keeps what it leaves in turn. Only the owner reads it (row-level security, no policy).';
 comment on column app_hidden.p2000_match_rests.message_uuid is 'The page.';
 comment on column app_hidden.p2000_match_rests.monitor_uuids is 'The monitors left to the second run, in uuid order.';
 
@@ -6430,6 +6430,20 @@ grant execute on function app_hidden.current_user_uuid() to app_analyst;
 grant execute on function app_hidden.current_user_uuid() to app_visitor;
 comment on function app_hidden.current_user_uuid() is 'The user of this request, read from the session row, so ending a session takes effect at once.';
 
+CREATE OR REPLACE FUNCTION app_hidden.delivery_batch_size(queued integer)
+ RETURNS integer
+ LANGUAGE sql
+ STABLE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  -- A burst (a city's page for thousands of monitors) in batches four times as large: a job, a
+  -- read and a record per batch cost less per delivery when thousands wait to go out.
+  select app_hidden.notification_batch_size() * case when queued > app_hidden.first_match_chunk() then 4 else 1 end
+$function$;
+grant execute on function app_hidden.delivery_batch_size(queued integer) to app_analyst;
+grant execute on function app_hidden.delivery_batch_size(queued integer) to app_visitor;
+comment on function app_hidden.delivery_batch_size(queued integer) is 'How many notifications one delivery job carries when this many are queued at once: app_hidden.notification_batch_size(), four times that for a burst of more than app_hidden.first_match_chunk() (the runs after a city''s page''s first).';
+
 CREATE OR REPLACE FUNCTION app_hidden.delivery_outcome(status text, attempts integer)
  RETURNS text
  LANGUAGE sql
@@ -9575,7 +9589,7 @@ CREATE OR REPLACE FUNCTION app_hidden.queue_notification_deliveries(notification
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
 declare
-  batch integer := app_hidden.notification_batch_size();
+  batch integer := app_hidden.delivery_batch_size(cardinality(notification_uuids));
 begin
   perform 1 from graphile_worker.add_jobs(array(
     select row('notifications__deliver',
@@ -9590,7 +9604,7 @@ end;
 $function$;
 grant execute on function app_hidden.queue_notification_deliveries(notification_uuids uuid[]) to app_analyst;
 grant execute on function app_hidden.queue_notification_deliveries(notification_uuids uuid[]) to app_visitor;
-comment on function app_hidden.queue_notification_deliveries(notification_uuids uuid[]) is 'Queues the delivery of notifications (task notifications__deliver, 6 attempts): in batch jobs of app_hidden.notification_batch_size() notifications (a list payload: graphile-worker retries only the failed ones), a lone one as a job of its own keyed notification:<uuid>. Returns how many notifications.';
+comment on function app_hidden.queue_notification_deliveries(notification_uuids uuid[]) is 'Queues the delivery of notifications (task notifications__deliver, 6 attempts): in batch jobs of app_hidden.delivery_batch_size() notifications, larger for a burst (a list payload: graphile-worker retries only the failed ones), a lone one as a job of its own keyed notification:<uuid>. Returns how many notifications.';
 
 CREATE OR REPLACE FUNCTION app_hidden.rail_criteria_of(mo app_public.monitors)
  RETURNS app_hidden.rail_monitor_criteria
@@ -12967,6 +12981,7 @@ declare
   queued integer;
   burst_monitors uuid[];
   burst_keys text[];
+  take integer;
 begin
   select * into m from app_public.p2000_messages x where x.uuid = match_p2000_message.message_uuid;
   if m.uuid is null then
@@ -12977,6 +12992,19 @@ begin
   resumed := candidates is not null;
   if not resumed then
     candidates := app_hidden.p2000_matching_monitors(m);
+  elsif not whole then
+    -- A later run takes up to three times what the runs before it recorded (1,000, then 3,000,
+    -- 12,000, ...) and leaves the rest to a run of its own: one run's deliveries go out while the
+    -- next run records, so the workers are not idle while a city's matches are written.
+    take := 3 * (select count(*) from app_hidden.monitor_matches mm where mm.message_uuid = m.uuid);
+    if cardinality(candidates) > take then
+      insert into app_hidden.p2000_match_rests (message_uuid, monitor_uuids)
+      values (m.uuid, candidates[take + 1:])
+      on conflict on constraint p2000_match_rests_pkey do nothing;
+      candidates := candidates[1:take];
+      perform graphile_worker.add_job('monitors__match_feed', json_build_object('feed', 'p2000', 'uuids', json_build_array(m.uuid)),
+                                      max_attempts := 10);
+    end if;
   end if;
   matched := array(select u from unnest(candidates) u
                     where not exists (select 1 from app_hidden.monitor_matches mm where mm.monitor_uuid = u and mm.message_uuid = m.uuid)
@@ -13023,6 +13051,13 @@ begin
          array(select nm.monitor_uuid from new_matches nm where nm.suppressed_reason = 'burst' order by nm.monitor_uuid),
          array(select nm.burst_key from new_matches nm where nm.suppressed_reason = 'burst' order by nm.monitor_uuid)
     into queued, burst_monitors, burst_keys;
+  -- The page written out in plain words once per language its deliveries need, before they are
+  -- queued: a page's first batches, running at once, would each write it out.
+  if not resumed and queued > 0 then
+    perform app_hidden.p2000_plain_text_kept(m, l.language)
+       from (select distinct coalesce(mo.notification_rules->>'language', 'nl') as language
+               from app_public.monitors mo where mo.uuid = any (matched)) l;
+  end if;
   -- The burst monitors' matches this run recorded (not another's that met the same page), each
   -- taken into its burst: a statement of its own, so it sees them.
   select queued + coalesce(sum(app_private.advance_burst(mo, m, b.key)), 0)::integer into queued
@@ -13030,7 +13065,7 @@ begin
   return queued;
 end;
 $function$;
-comment on function app_private.match_p2000_message(message_uuid uuid, whole boolean) is 'The matcher of P2000 monitors (task monitors__match_p2000): candidates by the criteria''s anchor keys, each checked by app_hidden.p2000_criteria_match (which monitorPreview uses too); records the matches and queues a delivery per monitor and channel in one set-based transaction, in batch jobs (app_hidden.queue_notification_deliveries), and takes a burst monitor''s match it recorded into its burst (app_private.advance_burst). With whole false (the task monitors__match_feed, through app_private.match_p2000_message_in_runs), a page for more monitors than app_hidden.first_match_chunk() is matched in two runs, the first queuing the second and keeping what it found for it (app_hidden.p2000_match_rests). A repeated run queues nothing; monitors with rules are locked one matcher at a time, so their counts see each other''s matches.';
+comment on function app_private.match_p2000_message(message_uuid uuid, whole boolean) is 'The matcher of P2000 monitors (task monitors__match_p2000): candidates by the criteria''s anchor keys, each checked by app_hidden.p2000_criteria_match (which monitorPreview uses too); records the matches and queues a delivery per monitor and channel in one set-based transaction, in batch jobs (app_hidden.queue_notification_deliveries), writes the page out in plain words once per language its deliveries need (app_hidden.p2000_plain_text_kept), and takes a burst monitor''s match it recorded into its burst (app_private.advance_burst). With whole false (the task monitors__match_feed, through app_private.match_p2000_message_in_runs), a page for more monitors than app_hidden.first_match_chunk() is matched in runs: the first records that many and keeps the rest of what it found (app_hidden.p2000_match_rests), each later run takes up to three times what the runs before it recorded, and each run that leaves a rest queues the next. A repeated run queues nothing; monitors with rules are locked one matcher at a time, so their counts see each other''s matches.';
 
 CREATE OR REPLACE FUNCTION app_private.match_p2000_message_in_runs(message_uuid uuid)
  RETURNS integer
@@ -13039,7 +13074,7 @@ CREATE OR REPLACE FUNCTION app_private.match_p2000_message_in_runs(message_uuid 
 AS $function$
   select app_private.match_p2000_message(message_uuid, whole => false)
 $function$;
-comment on function app_private.match_p2000_message_in_runs(message_uuid uuid) is 'The matcher of P2000 monitors as the task monitors__match_feed runs it: app_private.match_p2000_message, a page for more than app_hidden.first_match_chunk() monitors in two runs (the first 1,000 in a short transaction of their own).';
+comment on function app_private.match_p2000_message_in_runs(message_uuid uuid) is 'The matcher of P2000 monitors as the task monitors__match_feed runs it: app_private.match_p2000_message, a page for more than app_hidden.first_match_chunk() monitors in runs (the first 1,000 in a short transaction of their own, then up to three times what was recorded before, each run queuing the next), so that deliveries go out while the rest is recorded.';
 
 CREATE OR REPLACE FUNCTION app_private.match_rail_disruption(disruption_uuid uuid)
  RETURNS integer
@@ -13298,6 +13333,7 @@ CREATE OR REPLACE FUNCTION app_private.notifications_for_delivery(notification_u
  RETURNS TABLE(notification_uuid uuid, channel_type text, channel_name text, email_address text, phone_number text, url text, headers jsonb, chat_id text, signing_secret text, monitor_uuid uuid, monitor_name text, message_uuid uuid, message text, sended timestamp with time zone, urgency text, discipline text, region text, city text, street text, postcode text, latitude double precision, longitude double precision, dossier_uuid uuid, respond_token text, kind text, headline text, facts text[], event_type text, payload jsonb, channel_uuid uuid, server_url text, topic text, credentials jsonb, channel_disabled_at timestamp with time zone, plain_text text, language text, re_alert boolean)
  LANGUAGE plpgsql
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET enable_seqscan TO 'off'
 AS $function$
 begin
   return query
@@ -13707,6 +13743,7 @@ CREATE OR REPLACE FUNCTION app_private.record_notification_attempts(attempts jso
  RETURNS void
  LANGUAGE plpgsql
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET enable_seqscan TO 'off'
 AS $function$
 declare
   batch uuid[] := array(select (e->>'notification_uuid')::uuid from jsonb_array_elements(attempts) e);

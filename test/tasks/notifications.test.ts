@@ -587,6 +587,74 @@ describe("the delivery machinery in SQL, without a worker", () => {
     }
   });
 
+  test("a city's page is matched in runs that grow (1,000, then up to three times what came before), its plain words written once, its burst in larger batches", async () => {
+    const capcode = String(++capcodeCounter);
+    await manyMonitors(capcode, 4_100, "/sql-city/");
+    const {
+      rows: [{ small, burst }],
+    } = await ctx.db.asOwner<{ small: number; burst: number }>(
+      "select app_hidden.delivery_batch_size(1000) as small, app_hidden.delivery_batch_size(3000) as burst",
+    );
+    expect({ small, burst }).toEqual({ small: 25, burst: 100 });
+    try {
+      const page = await ingest("P 1 BDH-01 GRIP 2 Grote brand Oudegracht Utrecht", capcode);
+      const rest = async () =>
+        (
+          await ctx.db.asOwner<{ left: number }>(
+            "select cardinality(monitor_uuids) as left from app_hidden.p2000_match_rests where message_uuid = $1",
+            [page],
+          )
+        ).rows.map((row) => row.left);
+      const kept = async () =>
+        (
+          await ctx.db.asOwner<{ language: string }>(
+            "select language from app_hidden.p2000_plain_texts where message_uuid = $1 and plain_text is not null",
+            [page],
+          )
+        ).rows.map((row) => row.language);
+      /** The sizes of the delivery jobs queued for this page's notifications, largest first. */
+      const batches = async () =>
+        (
+          await ctx.db.asOwner<{ entries: number }>(
+            `select json_array_length(j.payload) as entries
+               from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id
+              where t.identifier = 'notifications__deliver' and json_typeof(j.payload) = 'array'
+                and (j.payload->0->>'uuid')::uuid in (select n.uuid from app_private.notifications n where n.message_uuid = $1)
+              order by 1 desc`,
+            [page],
+          )
+        ).rows.map((row) => row.entries);
+      const run = () => ctx.db.asOwner("select app_private.match_p2000_message_in_runs($1)", [page]);
+
+      await run();
+      expect(await runsOf(page)).toEqual([1_000]);
+      expect(await rest()).toEqual([3_100]);
+      // Written out by the first run, before any delivery needs it.
+      expect(await kept()).toEqual(["nl"]);
+      expect(await batches()).toEqual(Array(40).fill(25));
+
+      await run();
+      expect(await runsOf(page)).toEqual([3_000, 1_000]);
+      expect(await rest()).toEqual([100]);
+
+      await run();
+      expect(await runsOf(page)).toEqual([3_000, 1_000, 100]);
+      expect(await rest()).toEqual([]);
+      expect(await batches()).toEqual([...Array(30).fill(100), ...Array(44).fill(25)]);
+
+      // Nothing more to do: a repeated run records and queues nothing.
+      await run();
+      expect(await runsOf(page)).toEqual([3_000, 1_000, 100]);
+      expect((await batches()).length).toBe(74);
+    } finally {
+      // No worker runs here: the deliveries and matching queued stay unsent.
+      await ctx.db.asOwner(
+        `delete from graphile_worker._private_jobs j using graphile_worker._private_tasks t
+          where t.id = j.task_id and t.identifier in ('notifications__deliver', 'monitors__match_feed')`,
+      );
+    }
+  });
+
   test("a feed's event for many monitors is queued in batch jobs, and a repeated match queues nothing", async () => {
     const monitors = await manyMonitors(String(++capcodeCounter), 30, "/feed-batch/");
     const event = "00000000-0000-4000-8000-000000000470";
