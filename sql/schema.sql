@@ -12996,7 +12996,8 @@ begin
     -- A later run takes up to three times what the runs before it recorded (1,000, then 3,000,
     -- 12,000, ...) and leaves the rest to a run of its own: one run's deliveries go out while the
     -- next run records, so the workers are not idle while a city's matches are written.
-    take := 3 * (select count(*) from app_hidden.monitor_matches mm where mm.message_uuid = m.uuid);
+    take := greatest(app_hidden.first_match_chunk(),
+                     3 * (select count(*) from app_hidden.monitor_matches mm where mm.message_uuid = m.uuid));
     if cardinality(candidates) > take then
       insert into app_hidden.p2000_match_rests (message_uuid, monitor_uuids)
       values (m.uuid, candidates[take + 1:])
@@ -13052,8 +13053,9 @@ begin
          array(select nm.burst_key from new_matches nm where nm.suppressed_reason = 'burst' order by nm.monitor_uuid)
     into queued, burst_monitors, burst_keys;
   -- The page written out in plain words once per language its deliveries need, before they are
-  -- queued: a page's first batches, running at once, would each write it out.
-  if not resumed and queued > 0 then
+  -- queued, when they fill more than one batch: the batches, running at once, would each write it
+  -- out (a page for a few monitors leaves it to its one batch, which would write it as soon).
+  if not resumed and queued > app_hidden.notification_batch_size() then
     perform app_hidden.p2000_plain_text_kept(m, l.language)
        from (select distinct coalesce(mo.notification_rules->>'language', 'nl') as language
                from app_public.monitors mo where mo.uuid = any (matched)) l;

@@ -655,6 +655,34 @@ describe("the delivery machinery in SQL, without a worker", () => {
     }
   });
 
+  test("a later run whose page's matches are gone meanwhile still takes its rest, and leaves none", async () => {
+    const capcode = String(++capcodeCounter);
+    await manyMonitors(capcode, 1_100, "/sql-gone/");
+    try {
+      const page = await ingest("P 1 BDH-01 GRIP 1 Middelbrand Vredenburg Utrecht", capcode);
+      await ctx.db.asOwner("select app_private.match_p2000_message_in_runs($1)", [page]);
+      expect(await runsOf(page)).toEqual([1_000]);
+      // The monitors of the first run's matches are deleted: their matches go with them.
+      await ctx.db.asOwner(
+        "delete from app_public.monitors where uuid in (select monitor_uuid from app_hidden.monitor_matches where message_uuid = $1)",
+        [page],
+      );
+      expect(await runsOf(page)).toEqual([]);
+      await ctx.db.asOwner("select app_private.match_p2000_message_in_runs($1)", [page]);
+      expect(await runsOf(page)).toEqual([100]);
+      const { rows: kept } = await ctx.db.asOwner(
+        "select 1 from app_hidden.p2000_match_rests where message_uuid = $1",
+        [page],
+      );
+      expect(kept).toEqual([]);
+    } finally {
+      await ctx.db.asOwner(
+        `delete from graphile_worker._private_jobs j using graphile_worker._private_tasks t
+          where t.id = j.task_id and t.identifier in ('notifications__deliver', 'monitors__match_feed')`,
+      );
+    }
+  });
+
   test("a feed's event for many monitors is queued in batch jobs, and a repeated match queues nothing", async () => {
     const monitors = await manyMonitors(String(++capcodeCounter), 30, "/feed-batch/");
     const event = "00000000-0000-4000-8000-000000000470";
