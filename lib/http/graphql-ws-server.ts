@@ -18,38 +18,33 @@ interface SocketExtra {
   socket: WebSocket;
   request: IncomingMessage;
   /** Each subscription's next payload (its id's), serialised, until its frame is sent. */
-  payloads: Map<string, Buffer>;
+  payloads: Map<string, string>;
 }
 
 /** The payload graphql-ws serialises in place of a shared result, and how its frame ends. */
 const STAND_IN = { sharedPayload: true } as const;
 const STAND_IN_ENDING = `"payload":${JSON.stringify(STAND_IN)}}`;
 
-/**
- * Each shared result's serialisation, made by the first socket that sends it, as UTF-8: a frame is
- * then a copy of its bytes, not a new string each socket's send encodes again.
- */
-const serialised = new WeakMap<object, Buffer>();
-function serialiseOnce(result: object): Buffer {
+/** Each shared result's serialisation, made by the first socket that sends it. */
+const serialised = new WeakMap<object, string>();
+function serialiseOnce(result: object): string {
   let json = serialised.get(result);
-  if (json === undefined) serialised.set(result, (json = Buffer.from(JSON.stringify(result))));
+  if (json === undefined) serialised.set(result, (json = JSON.stringify(result)));
   return json;
 }
-const FRAME_END = Buffer.from("}");
 
 /**
  * A next frame with the stand-in as payload, made whole with the payload its subscription left.
  * Only a next frame of a subscription that left one: a client's ping may carry any payload, the
  * stand-in's too, and its pong echoes it.
  */
-export function wholeFrame(frame: string, payloads: Map<string, Buffer>): string | Buffer {
+export function wholeFrame(frame: string, payloads: Map<string, string>): string {
   if (!frame.endsWith(STAND_IN_ENDING)) return frame;
   const { id, type } = JSON.parse(frame) as { id?: string; type?: string };
   const payload = type === "next" && id !== undefined ? payloads.get(id) : undefined;
   if (payload === undefined) return frame;
   payloads.delete(id!);
-  const start = Buffer.from(`${frame.slice(0, -STAND_IN_ENDING.length)}"payload":`);
-  return Buffer.concat([start, payload, FRAME_END], start.length + payload.length + FRAME_END.length);
+  return `${frame.slice(0, -STAND_IN_ENDING.length)}"payload":${payload}}`;
 }
 
 /** Pings each socket every `keepaliveMs` and closes one that has not answered the last ping by the next. */
@@ -93,12 +88,9 @@ export function makeGraphqlWsUpgradeHandler(instance: GrafservBase) {
       const closed = graphqlWs.opened(
         {
           protocol: socket.protocol,
-          // Always a text frame, also when it is made of the kept UTF-8 bytes.
           send: (frame) =>
             new Promise<void>((resolve, reject) =>
-              socket.send(wholeFrame(frame, extra.payloads), { binary: false }, (error) =>
-                error ? reject(error) : resolve(),
-              ),
+              socket.send(wholeFrame(frame, extra.payloads), (error) => (error ? reject(error) : resolve())),
             ),
           close: (code, reason) => socket.close(code, reason),
           onMessage: (handle) =>
