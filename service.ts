@@ -133,7 +133,7 @@ export async function startService(given: Config, database: Database): Promise<S
   // /health, /ready and /metrics, before the rate limiter and grafserv; a part this process does
   // not run counts as ready.
   const opsRoutes = makeOpsRoutes({
-    pools: { owner: ownerPool, auth: authPool },
+    pools: { owner: ownerPool, auth: authPool, open_data: openDataPool },
     workerRunning: () => worker?.isRunning() ?? true,
     currentSchema: () => (api ? api.currentSchema() : {}),
     metricsPublic: config.http.metricsPublic,

@@ -20,6 +20,8 @@ import {
 export interface MetricsPools {
   owner: pg.Pool;
   auth: pg.Pool;
+  /** The open data's reads (share pages, archive, calendars, OGC API), apart from GraphQL's. */
+  open_data: pg.Pool;
 }
 
 /** Waiting for a pool connection and both statements together. */

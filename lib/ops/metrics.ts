@@ -117,7 +117,7 @@ export const replicaReads = new Counter({
 
 export const poolConnections = new Gauge({
   name: "nlis_db_pool_connections",
-  help: "Connections of a pool (owner: worker, account flows, rate limiter; auth: GraphQL requests), by state (total, idle, waiting: requests queued for a connection).",
+  help: "Connections of a pool (owner: worker, account flows, rate limiter; auth: GraphQL requests; open_data: share pages, archive, calendars, OGC API), by state (total, idle, waiting: requests queued for a connection).",
   labelNames: ["pool", "state"] as const,
   registers,
 });

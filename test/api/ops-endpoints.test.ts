@@ -178,6 +178,12 @@ describe("/metrics", () => {
       }
       // Ten request connections and three LISTEN connections (service.ts).
       expect(valueOf(samples, "nlis_db_pool_max_connections", { pool: "auth" })).toBe(13);
+      // The open data's own few, opened when a crawler asks (none may be open yet).
+      expect(valueOf(samples, "nlis_db_pool_max_connections", { pool: "open_data" })).toBe(4);
+      expect(
+        valueOf(samples, "nlis_db_pool_connections", { pool: "open_data", state: "total" }),
+      ).toBeGreaterThanOrEqual(0);
+      expect(valueOf(samples, "nlis_db_pool_connections", { pool: "open_data", state: "waiting" })).toBe(0);
       expect(valueOf(samples, "nlis_jobs_queued", { task: "ops_test__unknown" })).toBe(1);
       expect(valueOf(samples, "nlis_jobs_oldest_age_seconds", { task: "ops_test__unknown" })).toBeGreaterThanOrEqual(
         60,
@@ -313,7 +319,7 @@ describe("a scrape while the database is down", () => {
   });
 
   test("reports nlis_database_up 0 and what needs no database", async () => {
-    await sampleDatabaseMetrics({ owner: unreachable, auth: unreachable });
+    await sampleDatabaseMetrics({ owner: unreachable, auth: unreachable, open_data: unreachable });
     const samples = parseMetrics(await registry.metrics());
     expect(valueOf(samples, "nlis_database_up")).toBe(0);
     expect(valueOf(samples, "nlis_db_pool_connections", { pool: "owner", state: "waiting" })).toBe(0);
