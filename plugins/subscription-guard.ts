@@ -76,13 +76,23 @@ interface LiveContext {
 export const TOKEN_REVOKED_MESSAGE =
   "The API token is not valid any more (revoked or expired): this subscription has ended.";
 
+/**
+ * Whether each event leaves nothing for its subscribers, by result: identical subscriptions share
+ * one result object (lib/graphql/broadcast.ts), so it is looked at once, not once per subscriber.
+ */
+const nothingIn = new WeakMap<ExecutionResult, boolean>();
+
 /** An event with nothing for its subscriber: every root field null or an empty list. */
 function leavesNothing(result: ExecutionResult): boolean {
-  return (
-    !result.errors &&
-    result.data != null &&
-    Object.values(result.data).every((value) => value == null || (Array.isArray(value) && value.length === 0))
-  );
+  let nothing = nothingIn.get(result);
+  if (nothing === undefined) {
+    nothing =
+      !result.errors &&
+      result.data != null &&
+      Object.values(result.data).every((value) => value == null || (Array.isArray(value) && value.length === 0));
+    nothingIn.set(result, nothing);
+  }
+  return nothing;
 }
 
 /**

@@ -21,9 +21,13 @@ interface SocketExtra {
   payloads: Map<string, string>;
 }
 
-/** The payload graphql-ws serialises in place of a shared result, and how its frame ends. */
+/**
+ * The payload graphql-ws serialises in place of a shared result, and how a next frame carrying it
+ * begins and ends: graphql-ws writes a next message as {"id":…,"type":"next","payload":…}.
+ */
 const STAND_IN = { sharedPayload: true } as const;
-const STAND_IN_ENDING = `"payload":${JSON.stringify(STAND_IN)}}`;
+const NEXT_START = `{"id":`;
+const STAND_IN_NEXT_ENDING = `,"type":"next","payload":${JSON.stringify(STAND_IN)}}`;
 
 /** Each shared result's serialisation, made by the first socket that sends it. */
 const serialised = new WeakMap<object, string>();
@@ -39,12 +43,14 @@ function serialiseOnce(result: object): string {
  * stand-in's too, and its pong echoes it.
  */
 export function wholeFrame(frame: string, payloads: Map<string, string>): string {
-  if (!frame.endsWith(STAND_IN_ENDING)) return frame;
-  const { id, type } = JSON.parse(frame) as { id?: string; type?: string };
-  const payload = type === "next" && id !== undefined ? payloads.get(id) : undefined;
+  if (!frame.startsWith(NEXT_START) || !frame.endsWith(STAND_IN_NEXT_ENDING)) return frame;
+  // Only the id (a JSON string) is read, not the frame: this runs for every subscriber and event.
+  const idJson = frame.slice(NEXT_START.length, -STAND_IN_NEXT_ENDING.length);
+  const id: unknown = JSON.parse(idJson);
+  const payload = typeof id === "string" ? payloads.get(id) : undefined;
   if (payload === undefined) return frame;
-  payloads.delete(id!);
-  return `${frame.slice(0, -STAND_IN_ENDING.length)}"payload":${payload}}`;
+  payloads.delete(id as string);
+  return `${NEXT_START}${idJson},"type":"next","payload":${payload}}`;
 }
 
 /** Pings each socket every `keepaliveMs` and closes one that has not answered the last ping by the next. */
@@ -68,9 +74,11 @@ export function makeGraphqlWsUpgradeHandler(instance: GrafservBase) {
   const config = makeGraphQLWSConfig(instance);
   const graphqlWs = makeServer<Record<string, unknown> | undefined, SocketExtra>({
     ...config,
-    async onNext(ctx, id, payload, args, result) {
+    // Not async: graphql-ws awaits what it answers, and for a shared result there is nothing to
+    // wait for (a promise of its own per subscriber and event would be).
+    onNext(ctx, id, payload, args, result) {
       // grafserv's own onNext masks a result's errors: such a result is the subscriber's own.
-      const own = await config.onNext?.(ctx, id, payload, args, result);
+      const own = config.onNext?.(ctx, id, payload, args, result);
       if (own || result.errors) return own;
       ctx.extra.payloads.set(id, serialiseOnce(result));
       return STAND_IN as unknown as typeof result;

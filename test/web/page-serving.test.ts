@@ -292,13 +292,14 @@ describe("the page in Chromium", () => {
     await page.goto(new URL("/", ctx.service.url).href, { waitUntil: "load" });
     await page.waitForSelector("[data-base-map='offline']");
     const fetched = (name: RegExp) => responses.find((response) => name.test(new URL(response.url()).pathname));
-    for (const name of [
+    const hashedFiles = [
       new RegExp(`^/web/app-${HASH}\\.js$`),
       new RegExp(`^/web/app-${HASH}\\.css$`),
       new RegExp(`^/web/nl-provinces-${HASH}\\.geojson$`),
       new RegExp(`^/web/safety-regions-${HASH}\\.geojson$`),
       new RegExp(`^/web/places-${HASH}\\.json$`),
-    ]) {
+    ];
+    for (const name of hashedFiles) {
       const response = await waitForResponse(() => fetched(name), String(name));
       expect({
         name: String(name),
@@ -310,10 +311,13 @@ describe("the page in Chromium", () => {
     responses.length = 0;
     await page.goto(new URL("/?lang=en", ctx.service.url).href, { waitUntil: "load" });
     await page.waitForSelector("[data-base-map='offline']");
-    const script = await waitForResponse(() => fetched(new RegExp(`^/web/app-${HASH}\\.js$`)), "the script");
-    expect(script.fromCache()).toBe(true);
+    // Each is waited for: the map asks for its boundaries and places some time after the script
+    // (counting the responses at the script's arrival missed one on a busy machine).
+    for (const name of hashedFiles) {
+      const response = await waitForResponse(() => fetched(name), String(name));
+      expect({ name: String(name), fromCache: response.fromCache() }).toEqual({ name: String(name), fromCache: true });
+    }
     const hashed = responses.filter((response) => /\/web\/.*-[A-Z2-7]{8}\./.test(response.url()));
-    expect(hashed.length).toBeGreaterThanOrEqual(4);
     expect(hashed.filter((response) => !response.fromCache()).map((response) => response.url())).toEqual([]);
     expect(problems).toEqual([]);
   });
