@@ -27,7 +27,8 @@ interface SocketExtra {
  */
 const STAND_IN = { sharedPayload: true } as const;
 const NEXT_START = `{"id":`;
-const STAND_IN_NEXT_ENDING = `,"type":"next","payload":${JSON.stringify(STAND_IN)}}`;
+const NEXT_PAYLOAD = `,"type":"next","payload":`;
+const STAND_IN_NEXT_ENDING = `${NEXT_PAYLOAD}${JSON.stringify(STAND_IN)}}`;
 
 /** Each shared result's serialisation, made by the first socket that sends it. */
 const serialised = new WeakMap<object, string>();
@@ -50,7 +51,7 @@ export function wholeFrame(frame: string, payloads: Map<string, string>): string
   const payload = typeof id === "string" ? payloads.get(id) : undefined;
   if (payload === undefined) return frame;
   payloads.delete(id as string);
-  return `${NEXT_START}${idJson},"type":"next","payload":${payload}}`;
+  return `${NEXT_START}${idJson}${NEXT_PAYLOAD}${payload}}`;
 }
 
 /** Pings each socket every `keepaliveMs` and closes one that has not answered the last ping by the next. */

@@ -655,6 +655,22 @@ describe("the delivery machinery in SQL, without a worker", () => {
     }
   });
 
+  test("a batch's read and record go by primary key whatever the statistics say (a restated function keeps its setting)", async () => {
+    // CREATE OR REPLACE drops what ALTER FUNCTION ... SET gave a function: a migration restating
+    // either must say it again (a plan made while the table looked empty scanned every notification).
+    const { rows } = await ctx.db.asOwner<{ name: string; config: string[] | null }>(
+      `select p.proname as name, p.proconfig as config from pg_catalog.pg_proc p
+        where p.pronamespace = 'app_private'::regnamespace
+          and p.proname in ('notifications_for_delivery', 'record_notification_attempts') order by 1`,
+    );
+    expect(
+      rows.map((row) => ({ name: row.name, seqscanOff: row.config?.includes("enable_seqscan=off") ?? false })),
+    ).toEqual([
+      { name: "notifications_for_delivery", seqscanOff: true },
+      { name: "record_notification_attempts", seqscanOff: true },
+    ]);
+  });
+
   test("a later run whose page's matches are gone meanwhile still takes its rest, and leaves none", async () => {
     const capcode = String(++capcodeCounter);
     await manyMonitors(capcode, 1_100, "/sql-gone/");
